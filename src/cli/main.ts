@@ -1,0 +1,43 @@
+import { Command, CommanderError } from "commander";
+import { CliError } from "./cli-error.js";
+import { readVersion } from "./version.js";
+
+/** Builds the command tree. Each subcommand lives in its own file under ./commands. */
+export function buildProgram(): Command {
+  const program = new Command("tvcwatch")
+    .description(
+      "Watch a Turnkey Verifiable Cloud deployment and a Turnkey organization from the terminal:\n" +
+        "live-tail debug logs, follow activities, email delivery and Solana transfers.",
+    )
+    .version(readVersion(), "-V, --version", "print the version")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      outputError: (text, write) => write(text.startsWith("error:") ? `tvcwatch: ${text}` : text),
+    });
+  return program;
+}
+
+function printError(err: unknown): number {
+  if (err instanceof CliError) {
+    process.stderr.write(`tvcwatch: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`tvcwatch: unexpected error: ${message.split("\n")[0]}\n`);
+  if (process.env.TVCWATCH_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ""}\n`);
+  return 1;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = printError(err);
+  }
+}
