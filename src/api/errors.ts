@@ -1,0 +1,200 @@
+/**
+ * Typed errors of the client. Turnkey's error body is grpc-gateway's `{code, message, details}`;
+ * `turnkeyErrorCode` sits either at the top level or in a details entry of type
+ * `type.googleapis.com/errors.v1.TurnkeyErrorDetail`; field violations in `google.rpc.BadRequest`.
+ */
+
+export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
+  0: "OK",
+  1: "CANCELLED",
+  2: "UNKNOWN",
+  3: "INVALID_ARGUMENT",
+  4: "DEADLINE_EXCEEDED",
+  5: "NOT_FOUND",
+  6: "ALREADY_EXISTS",
+  7: "PERMISSION_DENIED",
+  8: "RESOURCE_EXHAUSTED",
+  9: "FAILED_PRECONDITION",
+  10: "ABORTED",
+  11: "OUT_OF_RANGE",
+  12: "UNIMPLEMENTED",
+  13: "INTERNAL",
+  14: "UNAVAILABLE",
+  15: "DATA_LOSS",
+  16: "UNAUTHENTICATED",
+};
+
+/** The gRPC code grpc-gateway maps to an HTTP status, for bodies that carry no code. */
+const CODE_OF_STATUS: Readonly<Record<number, number>> = {
+  400: 3,
+  401: 16,
+  403: 7,
+  404: 5,
+  409: 10,
+  429: 8,
+  499: 1,
+  500: 13,
+  501: 12,
+  503: 14,
+  504: 4,
+};
+
+export class TurnkeyClientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export class TurnkeyApiError extends TurnkeyClientError {
+  readonly httpStatus: number;
+  readonly grpcCode: number | undefined;
+  readonly codeName: string;
+  readonly turnkeyErrorCode: string | undefined;
+  readonly details: unknown[];
+  readonly fieldViolations: FieldViolation[];
+  /** The operation that failed, when known. */
+  readonly operation: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: {
+    httpStatus: number;
+    grpcCode?: number | undefined;
+    message: string;
+    turnkeyErrorCode?: string | undefined;
+    details?: unknown[];
+    fieldViolations?: FieldViolation[];
+    operation?: string | undefined;
+    retryAfterMs?: number | undefined;
+  }) {
+    super(init.message);
+    this.httpStatus = init.httpStatus;
+    this.grpcCode = init.grpcCode ?? CODE_OF_STATUS[init.httpStatus];
+    this.codeName =
+      this.grpcCode === undefined
+        ? `HTTP_${init.httpStatus}`
+        : (GRPC_CODE_NAMES[this.grpcCode] ?? `CODE_${this.grpcCode}`);
+    this.turnkeyErrorCode = init.turnkeyErrorCode;
+    this.details = init.details ?? [];
+    this.fieldViolations = init.fieldViolations ?? [];
+    this.operation = init.operation;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /** 429 and 5xx are worth another try; other 4xx never are. */
+  get retryable(): boolean {
+    return this.httpStatus === 429 || this.httpStatus >= 500;
+  }
+
+  /** One line for a person: `UNAUTHENTICATED (HTTP 401): could not verify api key signature`. */
+  describe(): string {
+    const parts = [`${this.codeName} (HTTP ${this.httpStatus}): ${this.message}`];
+    for (const v of this.fieldViolations) parts.push(`[${v.field}: ${v.description}]`);
+    if (this.turnkeyErrorCode) parts.push(`[turnkeyErrorCode ${this.turnkeyErrorCode}]`);
+    return parts.join(" ");
+  }
+}
+
+/** A connection failure or timeout that outlasted the retries. */
+export class NetworkError extends TurnkeyClientError {
+  readonly attempts: number;
+  constructor(message: string, attempts: number, cause?: unknown) {
+    super(message, { cause });
+    this.attempts = attempts;
+  }
+}
+
+/** A response that does not have the shape the operation documents. */
+export class ResponseShapeError extends TurnkeyClientError {
+  readonly path: string;
+  constructor(operation: string, path: string, expected: string) {
+    super(`${operation}: the server's response has an unexpected ${path || "body"}: ${expected}`);
+    this.path = path;
+  }
+}
+
+/** Input that fails the operation's request schema, caught before anything is sent. */
+export class RequestValidationError extends TurnkeyClientError {
+  readonly path: string;
+  constructor(operation: string, path: string, expected: string) {
+    super(`${operation}: ${path ? `field ${path}` : "the body"}: ${expected}`);
+    this.path = path;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Strips control characters and shortens untrusted text for a one-line message. */
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** Builds a TurnkeyApiError from an HTTP status and the raw body text. */
+export function parseErrorBody(
+  httpStatus: number,
+  bodyText: string,
+  operation?: string,
+  retryAfterMs?: number,
+): TurnkeyApiError {
+  let body: Record<string, unknown> | undefined;
+  try {
+    body = asRecord(JSON.parse(bodyText));
+  } catch {
+    body = undefined;
+  }
+  if (!body) {
+    const text = excerpt(bodyText);
+    return new TurnkeyApiError({
+      httpStatus,
+      message: text ? `non-JSON error body: ${text}` : "empty error body",
+      operation,
+      retryAfterMs,
+    });
+  }
+  const details = Array.isArray(body.details) ? body.details : [];
+  let turnkeyErrorCode =
+    typeof body.turnkeyErrorCode === "string" ? body.turnkeyErrorCode : undefined;
+  const fieldViolations: FieldViolation[] = [];
+  for (const d of details) {
+    const rec = asRecord(d);
+    if (!rec) continue;
+    if (!turnkeyErrorCode && typeof rec.turnkeyErrorCode === "string")
+      turnkeyErrorCode = rec.turnkeyErrorCode;
+    if (Array.isArray(rec.fieldViolations)) {
+      for (const fv of rec.fieldViolations) {
+        const v = asRecord(fv);
+        if (v)
+          fieldViolations.push({
+            field: excerpt(String(v.field ?? ""), 80),
+            description: excerpt(String(v.description ?? ""), 160),
+          });
+      }
+    }
+  }
+  const rawMessage =
+    typeof body.message === "string"
+      ? body.message
+      : typeof body.error === "string"
+        ? body.error
+        : "";
+  return new TurnkeyApiError({
+    httpStatus,
+    grpcCode: typeof body.code === "number" ? body.code : undefined,
+    message: excerpt(rawMessage) || `HTTP ${httpStatus}`,
+    turnkeyErrorCode: turnkeyErrorCode ? excerpt(turnkeyErrorCode, 80) : undefined,
+    details,
+    fieldViolations,
+    operation,
+    retryAfterMs,
+  });
+}
