@@ -144,6 +144,15 @@ export class TurnkeyClient {
     return (await this.callWithMeta(name, input, options)).data;
   }
 
+  /** For callers whose operation is chosen at run time (`tvcwatch call`): input checked by schema. */
+  async callDynamic(
+    name: OperationName,
+    input: unknown,
+    options: CallOptions = {},
+  ): Promise<unknown> {
+    return (await this.callWithMeta(name, input as never, options)).data;
+  }
+
   /** Builds the exact request an operation sends: URL, headers (stamped) and body string. */
   buildRequest(
     name: OperationName,

@@ -1,5 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cli-error.js";
+import { registerCallCommand } from "./commands/call.js";
+import { registerKeysCommand } from "./commands/keys.js";
+import { addGlobalOptions } from "./context.js";
 import { readVersion } from "./version.js";
 
 /** Builds the command tree. Each subcommand lives in its own file under ./commands. */
@@ -14,6 +17,9 @@ export function buildProgram(): Command {
     .configureOutput({
       outputError: (text, write) => write(text.startsWith("error:") ? `tvcwatch: ${text}` : text),
     });
+  addGlobalOptions(program);
+  registerCallCommand(program);
+  registerKeysCommand(program);
   return program;
 }
 

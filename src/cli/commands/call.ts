@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import type { OperationName } from "../../api/operations.js";
+import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
+import { CliError } from "../cli-error.js";
+import { toCliError } from "../client-errors.js";
+import { clientFor, configFromCommand } from "../context.js";
+import { closeMatches } from "../suggest.js";
+
+interface CallFlags {
+  body?: string;
+  bodyFile?: string;
+  generateAppProofs?: boolean;
+  list?: boolean;
+}
+
+function listOperations(): string {
+  const width = Math.max(...operationNames.map((n) => n.length));
+  return operationNames
+    .map((name) => {
+      const op = getOperation(name);
+      return `${name.padEnd(width)}  ${op.kind.padEnd(10)}  ${op.summary}`;
+    })
+    .join("\n");
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readBody(flags: CallFlags): Promise<unknown> {
+  if (flags.body !== undefined && flags.bodyFile !== undefined) {
+    throw new CliError("give the body once: --body or --body-file, not both", 2);
+  }
+  let text: string;
+  let source: string;
+  if (flags.bodyFile !== undefined) {
+    source = `--body-file ${flags.bodyFile}`;
+    try {
+      text = readFileSync(flags.bodyFile, "utf8");
+    } catch (err) {
+      throw new CliError(
+        `--body-file: cannot read ${flags.bodyFile} (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+        2,
+      );
+    }
+  } else if (flags.body === "-") {
+    source = "--body - (standard input)";
+    text = await readStdin();
+  } else if (flags.body !== undefined) {
+    source = "--body";
+    text = flags.body;
+  } else {
+    return {};
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${source} is not valid JSON: ${(err as Error).message.split("\n")[0]}`, 2);
+  }
+}
+
+export function registerCallCommand(program: Command): void {
+  program
+    .command("call")
+    .summary("invoke any API operation and print its JSON response")
+    .description(
+      "Invoke any API operation and print its JSON response.\n" +
+        "For an activity the body is its `parameters`; for a query, its fields beyond organizationId.",
+    )
+    .argument(
+      "[operation]",
+      "operation name, e.g. whoami or get_tvc_deployment_debug_logs (see --list)",
+    )
+    .option("--body <json>", "request body as JSON, or - to read it from standard input")
+    .option("--body-file <file>", "read the request body from a file")
+    .option("--generate-app-proofs", "ask an activity to return app proofs")
+    .option("--list", "list every operation with its kind")
+    .addHelpText(
+      "after",
+      '\nExamples:\n  tvcwatch call whoami\n  tvcwatch call get_tvc_deployment_debug_logs --body \'{"deploymentId":"...","tailLines":20}\'\n' +
+        "  echo '{}' | tvcwatch call create_read_only_session --body -\n\n" +
+        "Exit status: 0 success, 1 API error or invalid body, 2 network failure after retries or usage error.",
+    )
+    .action(async (operation: string | undefined, flags: CallFlags, cmd: Command) => {
+      if (flags.list) {
+        process.stdout.write(`${listOperations()}\n`);
+        return;
+      }
+      if (!operation) throw new CliError("name an operation (tvcwatch call --list shows them)", 2);
+      if (!isOperationName(operation)) {
+        const near = closeMatches(operation, operationNames);
+        throw new CliError(
+          `unknown operation ${JSON.stringify(operation)}${near.length ? `; did you mean ${near.join(", ")}?` : ""} (tvcwatch call --list shows all)`,
+          2,
+        );
+      }
+      const name: OperationName = operation;
+      const op = getOperation(name);
+      if (flags.generateAppProofs && op.kind !== "activity") {
+        throw new CliError(
+          `--generate-app-proofs applies to activities; ${name} is a ${op.kind}`,
+          2,
+        );
+      }
+      const body = await readBody(flags);
+      const config = configFromCommand(cmd, {
+        needApiKey: op.kind !== "auth-proxy",
+        needOrganization: op.kind !== "auth-proxy",
+      });
+      const client = clientFor(config);
+      let response: unknown;
+      try {
+        response = await client.callDynamic(name, body, {
+          generateAppProofs: flags.generateAppProofs,
+        });
+      } catch (err) {
+        throw toCliError(err);
+      }
+      const text = process.stdout.isTTY
+        ? JSON.stringify(response, null, 2)
+        : JSON.stringify(response);
+      process.stdout.write(`${text}\n`);
+    });
+}

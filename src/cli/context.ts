@@ -1,0 +1,57 @@
+import type { Command } from "commander";
+import { TurnkeyClient } from "../api/client.js";
+import type { GlobalFlags, ResolvedConfig, ResolveOptions, WatchFlags } from "../config/resolve.js";
+import { resolveConfig } from "../config/resolve.js";
+import { CliError } from "./cli-error.js";
+
+/** Declares the options every command that talks to Turnkey shares, on the root program. */
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option(
+      "--base-url <url>",
+      "Turnkey API base URL (env TURNKEY_BASE_URL; default https://api.turnkey.com)",
+    )
+    .option("--organization <id>", "organization ID (env TURNKEY_ORGANIZATION_ID)")
+    .option(
+      "--config <file>",
+      "config file (env TVCWATCH_CONFIG; default $XDG_CONFIG_HOME/tvcwatch/config.json when it exists)",
+    )
+    .option(
+      "--key-name <name>",
+      "tkcli API key name to read from the keys folder (default: default)",
+    )
+    .option("--keys-folder <dir>", "tkcli keys folder (default $XDG_CONFIG_HOME/turnkey/keys)")
+    .option(
+      "--auth-proxy-url <url>",
+      "auth proxy URL (env TURNKEY_AUTH_PROXY_URL; default https://authproxy.turnkey.com)",
+    )
+    .option(
+      "--auth-proxy-config-id <id>",
+      "auth-proxy configuration ID (env TURNKEY_AUTH_PROXY_CONFIG_ID)",
+    );
+}
+
+/** The resolved configuration for a command, or a one-line CliError saying what to fix. */
+export function configFromCommand(cmd: Command, options: ResolveOptions = {}): ResolvedConfig {
+  const flags = cmd.optsWithGlobals() as GlobalFlags & WatchFlags;
+  try {
+    return resolveConfig(flags, process.env, options);
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+}
+
+export function clientFor(config: ResolvedConfig): TurnkeyClient {
+  return new TurnkeyClient({
+    baseUrl: config.baseUrl,
+    organizationId: config.organizationId,
+    apiKey: config.apiKey,
+    authProxyUrl: config.authProxyUrl,
+    authProxyConfigId: config.authProxyConfigId,
+  });
+}
+
+export function clientFromCommand(cmd: Command): { client: TurnkeyClient; config: ResolvedConfig } {
+  const config = configFromCommand(cmd);
+  return { client: clientFor(config), config };
+}

@@ -1,0 +1,211 @@
+/**
+ * Where settings come from, in order: flags, then environment, then the config file, then
+ * tkcli's key files. Every failure is a one-line Error naming what to fix.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import type { ApiKeyPair } from "../api/stamp.js";
+import { assertKeyPair, StampError } from "../api/stamp.js";
+import {
+  assertPrivateFileMode,
+  defaultConfigHome,
+  defaultKeysFolder,
+  readKeyFiles,
+} from "./key-files.js";
+import { checkServiceUrl } from "./url-policy.js";
+
+export const DEFAULT_BASE_URL = "https://api.turnkey.com";
+export const DEFAULT_AUTH_PROXY_URL = "https://authproxy.turnkey.com";
+
+export interface GlobalFlags {
+  baseUrl?: string | undefined;
+  organization?: string | undefined;
+  config?: string | undefined;
+  keyName?: string | undefined;
+  keysFolder?: string | undefined;
+  authProxyUrl?: string | undefined;
+  authProxyConfigId?: string | undefined;
+}
+
+/** Flags of the commands that watch something; each can also come from the config file. */
+export interface WatchFlags {
+  deployment?: string | undefined;
+  email?: string[] | undefined;
+  solAddress?: string[] | undefined;
+  caip2?: string | undefined;
+}
+
+export interface ResolvedConfig {
+  baseUrl: string;
+  organizationId: string;
+  apiKey: ApiKeyPair;
+  authProxyUrl: string;
+  authProxyConfigId?: string | undefined;
+  deploymentId?: string | undefined;
+  emails: string[];
+  solanaAddresses: string[];
+  caip2?: string | undefined;
+  /** The config file read, if any. */
+  configPath?: string | undefined;
+}
+
+const hexKey = (len: number) =>
+  z.string().regex(new RegExp(`^[0-9a-fA-F]{${len}}$`), `expected ${len} hex characters`);
+
+export const configFileSchema = z.looseObject({
+  baseUrl: z.string().optional(),
+  organizationId: z.string().min(1).optional(),
+  apiPublicKey: hexKey(66).optional(),
+  apiPrivateKey: hexKey(64).optional(),
+  keyName: z.string().min(1).optional(),
+  deploymentId: z.string().min(1).optional(),
+  emails: z.array(z.string().min(1)).optional(),
+  solanaAddresses: z.array(z.string().min(1)).optional(),
+  caip2: z.string().min(1).optional(),
+  authProxyUrl: z.string().optional(),
+  authProxyConfigId: z.string().min(1).optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
+  return join(defaultConfigHome(env), "tvcwatch", "config.json");
+}
+
+/** Reads and checks a config file; throws naming the file and the field. */
+export function readConfigFile(path: string): ConfigFile {
+  if (!existsSync(path)) throw new Error(`config file ${path} does not exist`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(
+      `config file ${path} is not valid JSON (${(err as Error).message.split("\n")[0]})`,
+    );
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join(".") || "(top level)";
+    throw new Error(`config file ${path}: ${field}: ${issue?.message ?? "invalid"}`);
+  }
+  if (parsed.data.apiPrivateKey) assertPrivateFileMode(path, "config file holding apiPrivateKey");
+  return parsed.data;
+}
+
+function locateConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.config) return flags.config;
+  if (env.TVCWATCH_CONFIG) return env.TVCWATCH_CONFIG;
+  const fallback = defaultConfigPath(env);
+  return existsSync(fallback) ? fallback : undefined;
+}
+
+function nonEmpty(...values: (string | undefined)[]): string | undefined {
+  return values.find((v) => v !== undefined && v !== "");
+}
+
+export interface ResolveOptions {
+  /** Skip the API key (for commands that send nothing stamped). */
+  needApiKey?: boolean;
+  /** Skip the organization (the auth proxy knows it from the config ID). */
+  needOrganization?: boolean;
+}
+
+function resolveApiKey(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  file: ConfigFile | undefined,
+  configPath: string | undefined,
+): ApiKeyPair {
+  const keysFolder = flags.keysFolder ?? defaultKeysFolder(env);
+  const keyName = flags.keyName ?? file?.keyName ?? "default";
+  // An explicit --key-name / --keys-folder is a flag: it wins over env and the config file.
+  if (flags.keyName !== undefined || flags.keysFolder !== undefined)
+    return readKeyFiles(keysFolder, keyName);
+
+  const envPublic = nonEmpty(env.TURNKEY_API_PUBLIC_KEY);
+  const envPrivate = nonEmpty(env.TURNKEY_API_PRIVATE_KEY);
+  if (envPublic || envPrivate) {
+    if (!envPublic || !envPrivate) {
+      throw new Error(
+        `set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY (only ${envPublic ? "the public" : "the private"} key is set)`,
+      );
+    }
+    return { publicKey: envPublic.toLowerCase(), privateKey: envPrivate.toLowerCase() };
+  }
+  if (file?.apiPublicKey || file?.apiPrivateKey) {
+    if (!file.apiPublicKey || !file.apiPrivateKey) {
+      throw new Error(`config file ${configPath}: set both apiPublicKey and apiPrivateKey`);
+    }
+    return {
+      publicKey: file.apiPublicKey.toLowerCase(),
+      privateKey: file.apiPrivateKey.toLowerCase(),
+    };
+  }
+  if (existsSync(join(keysFolder, `${keyName}.private`))) return readKeyFiles(keysFolder, keyName);
+  throw new Error(
+    "no API key: set TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, or put apiPublicKey and apiPrivateKey " +
+      "in a config file (--config FILE or TVCWATCH_CONFIG), or use tkcli key files with --key-name NAME " +
+      `(looked for ${join(keysFolder, `${keyName}.private`)}; create one with: tvcwatch keys generate --name ${keyName})`,
+  );
+}
+
+export function resolveConfig(
+  flags: GlobalFlags & WatchFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  options: ResolveOptions = {},
+): ResolvedConfig {
+  const configPath = locateConfig(flags, env);
+  const file = configPath ? readConfigFile(configPath) : undefined;
+
+  const baseUrl = checkServiceUrl(
+    nonEmpty(flags.baseUrl, env.TURNKEY_BASE_URL, file?.baseUrl) ?? DEFAULT_BASE_URL,
+    "base URL",
+  );
+  const authProxyUrl = checkServiceUrl(
+    nonEmpty(flags.authProxyUrl, env.TURNKEY_AUTH_PROXY_URL, file?.authProxyUrl) ??
+      DEFAULT_AUTH_PROXY_URL,
+    "auth-proxy URL",
+  );
+  const organizationId = nonEmpty(
+    flags.organization,
+    env.TURNKEY_ORGANIZATION_ID,
+    file?.organizationId,
+  );
+  if (!organizationId && options.needOrganization !== false) {
+    throw new Error(
+      "no organization: pass --organization ID, set TURNKEY_ORGANIZATION_ID, or put organizationId in the config file",
+    );
+  }
+
+  let apiKey: ApiKeyPair = { publicKey: "", privateKey: "" };
+  if (options.needApiKey !== false) {
+    apiKey = resolveApiKey(flags, env, file, configPath);
+    try {
+      assertKeyPair(apiKey);
+    } catch (err) {
+      if (err instanceof StampError) throw new Error(`API key: ${err.message}`);
+      throw err;
+    }
+  }
+
+  return {
+    baseUrl,
+    organizationId: organizationId ?? "",
+    apiKey,
+    authProxyUrl,
+    authProxyConfigId: nonEmpty(
+      flags.authProxyConfigId,
+      env.TURNKEY_AUTH_PROXY_CONFIG_ID,
+      file?.authProxyConfigId,
+    ),
+    deploymentId: nonEmpty(flags.deployment, file?.deploymentId),
+    emails: flags.email && flags.email.length > 0 ? flags.email : (file?.emails ?? []),
+    solanaAddresses:
+      flags.solAddress && flags.solAddress.length > 0
+        ? flags.solAddress
+        : (file?.solanaAddresses ?? []),
+    caip2: nonEmpty(flags.caip2, file?.caip2),
+    configPath,
+  };
+}
