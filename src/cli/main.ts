@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerKeysCommand } from "./commands/keys.js";
+import { registerSimCommand } from "./commands/sim.js";
 import { addGlobalOptions } from "./context.js";
 import { readVersion } from "./version.js";
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   addGlobalOptions(program);
   registerCallCommand(program);
   registerKeysCommand(program);
+  registerSimCommand(program);
   return program;
 }
 

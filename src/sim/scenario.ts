@@ -1,0 +1,96 @@
+/**
+ * The simulated organization a scenario starts from: its root user and API key, TVC apps and
+ * deployments, email recipients and Solana addresses. Everything derives from the seed.
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { publicKeyOf } from "../api/stamp.js";
+import type { Random } from "./random.js";
+
+export type ScenarioName = "demo" | "quiet" | "incident";
+export const SCENARIOS: readonly ScenarioName[] = ["demo", "quiet", "incident"];
+
+export interface SimApp {
+  id: string;
+  name: string;
+  enableDebugModeDeployments: boolean;
+  liveDeploymentId?: string;
+  deployments: SimDeployment[];
+}
+
+export interface SimDeployment {
+  id: string;
+  appId: string;
+  debugMode: boolean;
+  qosVersion: string;
+}
+
+export interface Scenario {
+  name: ScenarioName;
+  organizationId: string;
+  organizationName: string;
+  userId: string;
+  username: string;
+  rootKey: { publicKey: string; privateKey: string };
+  authProxyConfigId: string;
+  apps: SimApp[];
+  /** The debug-mode deployment whose logs are generated. */
+  deploymentId: string;
+  emails: string[];
+  solanaWalletAddresses: string[];
+  /** Addresses of private keys, not wallet accounts: list_sol_transaction_history refuses them. */
+  solanaPrivateKeyAddresses: string[];
+  caip2: string;
+  /** Rough activity per minute, scaled by the scenario. */
+  activityPerMinute: number;
+  emailPerMinute: number;
+  solPerMinute: number;
+}
+
+export function buildScenario(name: ScenarioName, seed: number, rng: Random): Scenario {
+  const privateKey = bytesToHex(sha256(new TextEncoder().encode(`tvcwatch-sim-root-key-${seed}`)));
+  const appId = rng.uuid();
+  const riskAppId = rng.uuid();
+  const deploymentId = rng.uuid();
+  const prodDeploymentId = rng.uuid();
+  const riskDeploymentId = rng.uuid();
+  const busy = name === "quiet" ? 0.2 : name === "incident" ? 2 : 1;
+  return {
+    name,
+    organizationId: rng.uuid(),
+    organizationName: "Acme Payments (simulated)",
+    userId: rng.uuid(),
+    username: "oncall-root",
+    rootKey: { privateKey, publicKey: publicKeyOf(privateKey) },
+    authProxyConfigId: rng.uuid(),
+    apps: [
+      {
+        id: appId,
+        name: "payments-signer",
+        enableDebugModeDeployments: true,
+        liveDeploymentId: prodDeploymentId,
+        deployments: [
+          { id: deploymentId, appId, debugMode: true, qosVersion: "0.7.2" },
+          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.2" },
+        ],
+      },
+      {
+        id: riskAppId,
+        name: "risk-engine",
+        enableDebugModeDeployments: false,
+        liveDeploymentId: riskDeploymentId,
+        deployments: [
+          { id: riskDeploymentId, appId: riskAppId, debugMode: false, qosVersion: "0.7.1" },
+        ],
+      },
+    ],
+    deploymentId,
+    emails: ["alice@example.com", "ops-alerts@example.com"],
+    solanaWalletAddresses: [rng.base58(44), rng.base58(43)],
+    solanaPrivateKeyAddresses: [rng.base58(44)],
+    caip2: "solana:devnet",
+    activityPerMinute: 6 * busy,
+    emailPerMinute: 4 * busy,
+    solPerMinute: 3 * busy,
+  };
+}

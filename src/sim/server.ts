@@ -1,0 +1,214 @@
+/**
+ * `tvcwatch sim`: a local simulator of Turnkey's API on node:http, for demos and tests. It is a
+ * test double, not the real service: it serves the scenario's generated data, checks real
+ * X-Stamp signatures, and can inject faults (errors, dropped connections, latency, clock skew,
+ * ingest lag).
+ */
+import { randomInt } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Clock } from "../api/clock.js";
+import { systemClock } from "../api/clock.js";
+import { operationByPath } from "../api/operations.js";
+import { Random } from "./random.js";
+import type { ScenarioName } from "./scenario.js";
+import { SimService } from "./service.js";
+import { invalidArgument, SimError } from "./sim-error.js";
+
+export interface SimulatorOptions {
+  host?: string;
+  port?: number;
+  seed?: number;
+  scenario?: ScenarioName;
+  replicas?: number;
+  logRate?: number;
+  retentionMs?: number;
+  /** Fraction of requests answered by 500, 503, 429 or a dropped connection. */
+  faultRate?: number;
+  latencyMs?: [number, number];
+  clockSkewMs?: number;
+  ingestLagMs?: number;
+  truthFile?: string;
+  clock?: Clock;
+}
+
+/** Exactly the fields of a `--config` file that points tvcwatch at this simulator. */
+export interface SimConfig {
+  baseUrl: string;
+  authProxyUrl: string;
+  authProxyConfigId: string;
+  organizationId: string;
+  apiPublicKey: string;
+  apiPrivateKey: string;
+  deploymentId: string;
+  emails: string[];
+  solanaAddresses: string[];
+  caip2: string;
+}
+
+export interface RunningSimulator {
+  url: string;
+  config: SimConfig;
+  service: SimService;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(invalidArgument("request body is larger than 1 MiB"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  serverNow: number,
+  extra: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(text),
+    Date: new Date(serverNow).toUTCString(),
+    ...extra,
+  });
+  res.end(text);
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const clock = options.clock ?? systemClock;
+  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const service = new SimService({
+    seed,
+    scenario: options.scenario ?? "demo",
+    clock,
+    clockSkewMs: options.clockSkewMs ?? 0,
+    replicas: options.replicas ?? 3,
+    logRate: options.logRate ?? 5,
+    retentionMs: options.retentionMs ?? 3_600_000,
+    ingestLagMs: options.ingestLagMs ?? 0,
+    truthFile: options.truthFile,
+  });
+  const faultRng = new Random(seed ^ 0x5eed);
+  const faultRate = options.faultRate ?? 0;
+  const latency = options.latencyMs;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (latency) {
+      const [min, max] = latency;
+      await new Promise((r) => setTimeout(r, min + faultRng.next() * (max - min)));
+    }
+    if (faultRate > 0 && faultRng.chance(faultRate)) {
+      const kind = faultRng.int(0, 3);
+      if (kind === 0) {
+        req.socket.destroy();
+        return;
+      }
+      const status = [500, 503, 429][kind - 1] as number;
+      const code = status === 429 ? 8 : status === 503 ? 14 : 13;
+      send(
+        res,
+        status,
+        {
+          code,
+          message: status === 429 ? "too many requests" : "internal error (injected fault)",
+          details: [],
+        },
+        service.now(),
+        status === 429 ? { "Retry-After": "1" } : {},
+      );
+      return;
+    }
+    const route = operationByPath(path);
+    try {
+      if (req.method !== "POST")
+        throw new SimError(12, `${req.method} is not supported; every operation is a POST`);
+      if (!route) throw new SimError(5, `no operation at ${path}`);
+      const raw = await readBody(req);
+      let body: unknown;
+      try {
+        body = raw.length === 0 ? {} : JSON.parse(raw);
+      } catch {
+        throw invalidArgument("request body is not valid JSON");
+      }
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw invalidArgument("request body must be a JSON object");
+      const record = body as Record<string, unknown>;
+      if (route.op.kind === "auth-proxy") {
+        const configId = req.headers["x-auth-proxy-config-id"];
+        send(
+          res,
+          200,
+          service.walletKitConfig(Array.isArray(configId) ? configId[0] : configId),
+          service.now(),
+        );
+        return;
+      }
+      const stamp = req.headers["x-stamp"];
+      service.authenticate(Array.isArray(stamp) ? stamp[0] : stamp, raw, record);
+      const input = service.validate(route.name, route.op, record);
+      send(res, 200, service.handle(route.name, input), service.now());
+    } catch (err) {
+      const simErr = err instanceof SimError ? err : new SimError(13, "internal error");
+      if (!(err instanceof SimError))
+        process.stderr.write(`tvcwatch sim: ${(err as Error)?.stack ?? String(err)}\n`);
+      send(res, simErr.httpStatus, simErr.body(), service.now());
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 5_000;
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8787, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${hostForUrl}:${address.port}`;
+  const s = service.scenario;
+  return {
+    url,
+    service,
+    config: {
+      baseUrl: url,
+      authProxyUrl: url,
+      authProxyConfigId: s.authProxyConfigId,
+      organizationId: s.organizationId,
+      apiPublicKey: s.rootKey.publicKey,
+      apiPrivateKey: s.rootKey.privateKey,
+      deploymentId: s.deploymentId,
+      emails: s.emails,
+      solanaAddresses: s.solanaWalletAddresses,
+      caip2: s.caip2,
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        service.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
