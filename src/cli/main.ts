@@ -3,6 +3,7 @@ import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerKeysCommand } from "./commands/keys.js";
 import { registerSimCommand } from "./commands/sim.js";
+import { registerTailCommand } from "./commands/tail.js";
 import { addGlobalOptions } from "./context.js";
 import { readVersion } from "./version.js";
 
@@ -17,10 +18,12 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       outputError: (text, write) => write(text.startsWith("error:") ? `tvcwatch: ${text}` : text),
-    });
+    })
+    .exitOverride();
   addGlobalOptions(program);
   registerCallCommand(program);
   registerKeysCommand(program);
+  registerTailCommand(program);
   registerSimCommand(program);
   return program;
 }
@@ -38,7 +41,6 @@ function printError(err: unknown): number {
 
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (err) {

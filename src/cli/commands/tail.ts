@@ -1,0 +1,175 @@
+import type { Command } from "commander";
+import { Option } from "commander";
+import type { FollowerState } from "../../tail/follower.js";
+import { FollowerStopError, LogFollower } from "../../tail/follower.js";
+import type { LogEvent } from "../../tail/log-line.js";
+import { formatEvent } from "../../tail/stream-format.js";
+import { shouldColour } from "../../text/colour.js";
+import { CliError } from "../cli-error.js";
+import { clientFor, configFromCommand } from "../context.js";
+import { collect, durationFlag, integerFlag, regexFlag } from "../flag-parsers.js";
+
+interface TailFlags {
+  deployment?: string;
+  follow?: boolean;
+  since?: number;
+  tail?: number;
+  replica?: string[];
+  grep?: RegExp;
+  exclude?: RegExp;
+  timestamps?: boolean;
+  utc?: boolean;
+  output: "text" | "json";
+  interval: number;
+  overlap: number;
+}
+
+/** `--replica 2` matches `replica 2/3`; anything else must equal the label. */
+export function replicaMatcher(wanted: string[] | undefined): (label: string) => boolean {
+  if (!wanted || wanted.length === 0) return () => true;
+  return (label) =>
+    wanted.some((w) =>
+      /^\d+$/.test(w) ? new RegExp(`^replica ${w}/\\d+$`).test(label) : w === label,
+    );
+}
+
+export function lineFilter(
+  flags: Pick<TailFlags, "replica" | "grep" | "exclude">,
+): (e: LogEvent) => boolean {
+  const replicaOk = replicaMatcher(flags.replica);
+  return (e) => {
+    if (e.kind === "gap") return true;
+    if (!replicaOk(e.replicaLabel)) return false;
+    if (flags.grep && !flags.grep.test(e.content)) return false;
+    if (flags.exclude?.test(e.content)) return false;
+    return true;
+  };
+}
+
+function describeState(s: FollowerState): string | undefined {
+  if (s.phase === "retrying")
+    return `tvcwatch: retrying (${s.retries}): ${s.lastError ?? "poll failed"}`;
+  if (s.phase === "live") return "tvcwatch: live";
+  return undefined;
+}
+
+export function registerTailCommand(program: Command): void {
+  program
+    .command("tail")
+    .summary("print or follow a deployment's debug logs, every replica merged, each line once")
+    .description(
+      "Print a TVC deployment's debug logs, every replica's lines merged by timestamp, each line exactly\n" +
+        "once. With -f, follow until Ctrl-C, through network faults, slow responses and server clock skew.\n" +
+        "Without --since or --tail, starts with the last 10 minutes.",
+    )
+    .option("--deployment <id>", "deployment ID (default: deploymentId from the config file)")
+    .option("-f, --follow", "keep polling for new lines until interrupted")
+    .option("--since <duration>", "only lines newer than this, e.g. 30s, 10m, 1h", durationFlag)
+    .option(
+      "--tail <n>",
+      "only the last N lines of each replica to start with",
+      integerFlag(1, 2_147_483_647),
+    )
+    .option("--replica <label>", "only this replica: its label or its number (repeatable)", collect)
+    .option("--grep <regex>", "only lines matching this regular expression", regexFlag)
+    .option("--exclude <regex>", "drop lines matching this regular expression", regexFlag)
+    .option("--timestamps", "prefix each line with its RFC 3339 timestamp")
+    .option("--utc", "timestamps in UTC instead of the local zone")
+    .addOption(
+      new Option("-o, --output <format>", "text or json (one object per line)")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .option("--interval <duration>", "base poll interval", durationFlag, 2000)
+    .option("--overlap <duration>", "extra window for late-arriving lines", durationFlag, 5000)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n" +
+        "  tvcwatch tail -f -o json | jq -r .content",
+    )
+    .action(async (flags: TailFlags, cmd: Command) => {
+      if (flags.interval < 100) throw new CliError("--interval must be at least 100ms", 2);
+      const config = configFromCommand(cmd);
+      const deploymentId = config.deploymentId;
+      if (!deploymentId) {
+        throw new CliError(
+          "no deployment: pass --deployment ID or put deploymentId in the config file",
+          2,
+        );
+      }
+      const client = clientFor(config);
+      const follower = new LogFollower({
+        fetchLogs: (request, options) =>
+          client.callWithMeta(
+            "get_tvc_deployment_debug_logs",
+            { deploymentId, ...request },
+            options,
+          ),
+        intervalMs: flags.interval,
+        overlapMs: flags.overlap,
+        sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
+        tailLines: flags.tail,
+      });
+      const format = {
+        output: flags.output,
+        timestamps: flags.timestamps === true,
+        utc: flags.utc === true,
+        colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+      };
+      const keep = lineFilter(flags);
+      const controller = new AbortController();
+      let pipeClosed = false;
+      process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+        if (err.code === "EPIPE") {
+          pipeClosed = true;
+          controller.abort();
+        }
+      });
+      follower.onEvents((events) => {
+        if (pipeClosed) return;
+        let out = "";
+        for (const e of events) {
+          if (!keep(e)) continue;
+          if (e.kind === "gap" && flags.output === "text") {
+            process.stderr.write(`${formatEvent(e, { ...format, colour: false })}\n`);
+            continue;
+          }
+          out += `${formatEvent(e, format)}\n`;
+        }
+        if (out) process.stdout.write(out);
+      });
+      let lastStatus: string | undefined;
+      if (flags.follow) {
+        follower.subscribe(() => {
+          const status = describeState(follower.getState());
+          if (
+            status &&
+            status !== lastStatus &&
+            !(status.endsWith("live") && lastStatus === undefined)
+          ) {
+            process.stderr.write(`${status}\n`);
+          }
+          if (status) lastStatus = status;
+        });
+      }
+      const stop = () => controller.abort();
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+      try {
+        await follower.run(controller.signal, flags.follow === true);
+      } catch (err) {
+        if (err instanceof FollowerStopError)
+          throw new CliError(err.message, err.unreachable ? 2 : 1);
+        throw err;
+      } finally {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+      }
+      const state = follower.getState();
+      if (!flags.follow && state.phase !== "stopped")
+        throw new CliError(state.lastError ?? "could not read the logs", 2);
+      await new Promise<void>((resolve) =>
+        pipeClosed ? resolve() : process.stdout.write("", () => resolve()),
+      );
+    });
+}

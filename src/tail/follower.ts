@@ -1,0 +1,420 @@
+/**
+ * The exactly-once log follower over a poll-only API.
+ *
+ * Windows. `get_tvc_deployment_debug_logs` filters with `sinceSeconds` on the server's clock, so
+ * the follower never needs to know that clock to size a window: it measures, on its own monotonic
+ * clock, the time since it sent the last request whose window is known to have covered
+ * everything, and asks for that plus the overlap (for late-arriving lines) plus an allowance for
+ * the round trip. When a response comes back, it checks the window really covered the gap
+ * (round trip included); if the response was too slow, the coverage mark does not move and the
+ * next poll, at once, asks for a larger window. A client clock that is wrong by minutes does not
+ * matter; the server's clock (estimated from `Date` headers and line timestamps) is used only to
+ * label gaps and to bound de-duplication memory.
+ *
+ * Exactly once: see ./deduplicator.ts. Gaps: an outage longer than the server keeps logs, or a
+ * full `tailLines` response, is reported as a gap marker. Faults: every poll goes through the
+ * client's retries; a failed poll never ends a follow, and the next success covers the whole gap.
+ */
+
+import type { CallOptions, ResponseMeta } from "../api/client.js";
+import type { Clock } from "../api/clock.js";
+import { systemClock } from "../api/clock.js";
+import { TurnkeyApiError } from "../api/errors.js";
+import type { DebugLogEntry } from "../api/schemas.js";
+import { formatDuration } from "../text/duration.js";
+import { Deduplicator } from "./deduplicator.js";
+import type { GapMarker, LogEvent, LogLine } from "./log-line.js";
+
+export interface LogRequest {
+  sinceSeconds?: string;
+  tailLines?: number;
+}
+
+export type FetchLogs = (
+  request: LogRequest,
+  options: CallOptions,
+) => Promise<{ data: { entries: DebugLogEntry[] }; meta: ResponseMeta }>;
+
+export type FollowerPhase = "starting" | "live" | "retrying" | "stopped" | "failed";
+
+export interface FollowerState {
+  phase: FollowerPhase;
+  /** Failed polls in a row (each after the client's own retries), or retries under way. */
+  retries: number;
+  lastError?: string | undefined;
+  /** Monotonic ms of the next poll. */
+  nextPollAt?: number | undefined;
+  linesPerSecond: number;
+  lastPollLatencyMs?: number | undefined;
+  /** Server clock minus client clock, estimated, in ms. */
+  clockOffsetMs?: number | undefined;
+  /** The sinceSeconds of the last request. */
+  lastWindowSeconds?: number | undefined;
+  linesEmitted: number;
+  gaps: number;
+}
+
+export interface FollowerOptions {
+  fetchLogs: FetchLogs;
+  clock?: Clock;
+  /** Base poll interval. Default 2 s. */
+  intervalMs?: number;
+  /** Extra window for late-arriving lines. Default 5 s. */
+  overlapMs?: number;
+  /** Initial window: only lines newer than this. */
+  sinceMs?: number | undefined;
+  /** Initial window: the last N lines per replica. */
+  tailLines?: number | undefined;
+  /** How long the server keeps logs; an outage longer than this is a gap. Default 1 h. */
+  serverRetentionMs?: number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A failure that ends a follow, with what to do about it. */
+export class FollowerStopError extends Error {
+  /** True when the server could not be reached (rather than refused the request). */
+  readonly unreachable: boolean;
+  constructor(message: string, unreachable = false) {
+    super(message);
+    this.unreachable = unreachable;
+  }
+}
+
+const realSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+/** The one line that tells a person what to do about a failure that ends a follow, or undefined. */
+export function fatalAdvice(err: unknown): string | undefined {
+  if (!(err instanceof TurnkeyApiError)) return undefined;
+  const what = err.describe();
+  switch (err.grpcCode) {
+    case 16:
+      return `authentication failed (${what}); check the API key (TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, --config or --key-name) and that it is registered in the organization`;
+    case 7:
+      return `permission denied (${what}); check --organization and that the API key may read this deployment`;
+    case 5:
+      return `not found (${what}); check --deployment (run tvcwatch without --deployment to pick one)`;
+    case 9:
+      return /debug/i.test(err.message)
+        ? `${err.message}; its logs cannot be read. Pick a debug-mode deployment (run tvcwatch without --deployment to choose one)`
+        : `failed precondition (${what})`;
+    case 3:
+      return `the server refused the request (${what})`;
+    default:
+      return undefined;
+  }
+}
+
+export class LogFollower {
+  private readonly fetchLogs: FetchLogs;
+  private readonly clock: Clock;
+  private readonly intervalMs: number;
+  private readonly overlapMs: number;
+  private readonly retentionMs: number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly dedup = new Deduplicator();
+  private readonly eventListeners = new Set<(events: LogEvent[]) => void>();
+  private readonly stateListeners = new Set<() => void>();
+  private state: FollowerState = {
+    phase: "starting",
+    retries: 0,
+    linesPerSecond: 0,
+    linesEmitted: 0,
+    gaps: 0,
+  };
+
+  /** Monotonic ms at which the last request whose window was verified to cover was sent. */
+  private coveredFrom: number | undefined;
+  /** Lower bound of (server epoch ms - client monotonic ms). */
+  private offsetLow = Number.NEGATIVE_INFINITY;
+  private latencyEma = 0;
+  private maxEmittedKey = Number.NEGATIVE_INFINITY;
+  /** Per replica: lines older than this were cut by a full tailLines response. */
+  private readonly tailFloor = new Map<string, number>();
+  private idlePolls = 0;
+  private lastPollMono: number | undefined;
+  private pendingInitial: { sinceMs?: number | undefined; tailLines?: number | undefined };
+
+  constructor(options: FollowerOptions) {
+    this.fetchLogs = options.fetchLogs;
+    this.clock = options.clock ?? systemClock;
+    this.intervalMs = options.intervalMs ?? 2000;
+    this.overlapMs = options.overlapMs ?? 5000;
+    this.retentionMs = options.serverRetentionMs ?? 3_600_000;
+    this.sleep = options.sleep ?? realSleep;
+    this.pendingInitial = { sinceMs: options.sinceMs, tailLines: options.tailLines };
+  }
+
+  onEvents(listener: (events: LogEvent[]) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  getState(): FollowerState {
+    return this.state;
+  }
+
+  /** Identities held for de-duplication (bounded by the overlap). */
+  memorySize(): number {
+    return this.dedup.size();
+  }
+
+  private setState(patch: Partial<FollowerState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.stateListeners) l();
+  }
+
+  private emit(events: LogEvent[]): void {
+    if (events.length === 0) return;
+    for (const l of this.eventListeners) l(events);
+  }
+
+  private serverNowEstimate(): number {
+    const mono = this.clock.monotonic();
+    return Number.isFinite(this.offsetLow) ? mono + this.offsetLow : this.clock.now();
+  }
+
+  private allowanceMs(): number {
+    return Math.min(15_000, Math.max(1000, 2 * this.latencyEma));
+  }
+
+  /** The request the next poll sends, and any gap it must report first. */
+  planRequest(): { request: LogRequest; windowMs?: number; gap?: GapMarker } {
+    if (this.coveredFrom === undefined) {
+      const request: LogRequest = {};
+      if (this.pendingInitial.sinceMs !== undefined && this.pendingInitial.sinceMs > 0) {
+        request.sinceSeconds = String(Math.max(1, Math.ceil(this.pendingInitial.sinceMs / 1000)));
+      }
+      if (this.pendingInitial.tailLines !== undefined && this.pendingInitial.tailLines > 0) {
+        request.tailLines = this.pendingInitial.tailLines;
+      }
+      return { request };
+    }
+    let windowMs = this.clock.monotonic() - this.coveredFrom + this.overlapMs + this.allowanceMs();
+    let gap: GapMarker | undefined;
+    if (windowMs > this.retentionMs) {
+      const now = this.serverNowEstimate();
+      const from =
+        this.coveredFrom +
+        (Number.isFinite(this.offsetLow)
+          ? this.offsetLow
+          : this.clock.now() - this.clock.monotonic());
+      const to = now - this.retentionMs;
+      gap = {
+        kind: "gap",
+        from,
+        to,
+        reason: `no successful poll for ${formatDuration(now - from)}, longer than the server keeps logs (${formatDuration(this.retentionMs)})`,
+        sortKey: to,
+      };
+      windowMs = this.retentionMs;
+    }
+    const seconds = Math.max(1, Math.ceil(windowMs / 1000));
+    return {
+      request: { sinceSeconds: String(seconds) },
+      windowMs: seconds * 1000,
+      ...(gap ? { gap } : {}),
+    };
+  }
+
+  /**
+   * One poll: request, de-duplicate, emit. Returns whether the window was verified to cover the
+   * time since the last covered poll (false asks for an immediate re-poll). Throws
+   * FollowerStopError when the failure cannot be retried away.
+   */
+  async pollOnce(
+    signal?: AbortSignal,
+  ): Promise<{ ok: boolean; covered: boolean; newLines: number }> {
+    const plan = this.planRequest();
+    const sentMono = this.clock.monotonic();
+    let response: Awaited<ReturnType<FetchLogs>>;
+    try {
+      response = await this.fetchLogs(plan.request, {
+        signal,
+        onRetry: (info) =>
+          this.setState({
+            phase: "retrying",
+            retries: this.state.retries + 1,
+            lastError: info.error.message,
+          }),
+      });
+    } catch (err) {
+      if (signal?.aborted) return { ok: false, covered: false, newLines: 0 };
+      const advice = fatalAdvice(err);
+      if (advice) {
+        this.setState({ phase: "failed", lastError: advice });
+        throw new FollowerStopError(advice);
+      }
+      const message = err instanceof TurnkeyApiError ? err.describe() : (err as Error).message;
+      this.setState({ phase: "retrying", retries: this.state.retries + 1, lastError: message });
+      return { ok: false, covered: false, newLines: 0 };
+    }
+    const { entries } = response.data;
+    const meta = response.meta;
+    const recvMono = this.clock.monotonic();
+    const latency = recvMono - sentMono;
+    this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
+
+    // Server clock: the Date header and every line's timestamp are lower bounds of the server's time.
+    let newestTs = Number.NEGATIVE_INFINITY;
+    for (const e of entries) {
+      const ts = e.line.ts;
+      if (ts) {
+        const k = Number(ts.seconds) * 1000 + Number(ts.nanos) / 1e6;
+        if (k > newestTs) newestTs = k;
+      }
+    }
+    const lowerServer = Math.max(meta.serverDate ?? Number.NEGATIVE_INFINITY, newestTs);
+    if (Number.isFinite(lowerServer))
+      this.offsetLow = Math.max(this.offsetLow, lowerServer - recvMono);
+    const clockOffsetMs =
+      meta.serverDate !== undefined
+        ? meta.serverDate + 500 - (meta.sentAtWall + meta.receivedAtWall) / 2
+        : this.state.clockOffsetMs;
+
+    const events: LogEvent[] = [];
+    if (plan.gap) events.push(plan.gap);
+    const initial = this.coveredFrom === undefined;
+    const accepted = this.dedup.accept(entries, this.serverNowEstimate());
+
+    if (initial && plan.request.tailLines !== undefined) {
+      const perReplica = new Map<string, { count: number; oldest: number }>();
+      for (const a of accepted) {
+        const r = perReplica.get(a.entry.replicaLabel) ?? {
+          count: 0,
+          oldest: Number.POSITIVE_INFINITY,
+        };
+        r.count += 1;
+        r.oldest = Math.min(r.oldest, a.sortKey);
+        perReplica.set(a.entry.replicaLabel, r);
+      }
+      let earliestCut = Number.POSITIVE_INFINITY;
+      for (const [label, r] of perReplica) {
+        if (r.count >= plan.request.tailLines) {
+          this.tailFloor.set(label, r.oldest);
+          earliestCut = Math.min(earliestCut, r.oldest);
+        }
+      }
+      if (Number.isFinite(earliestCut)) {
+        const now = this.serverNowEstimate();
+        const from = this.pendingInitial.sinceMs
+          ? now - this.pendingInitial.sinceMs
+          : now - this.retentionMs;
+        events.push({
+          kind: "gap",
+          from: Math.min(from, earliestCut),
+          to: earliestCut,
+          reason: `earlier lines not shown: the last ${plan.request.tailLines} lines of each replica were asked for`,
+          sortKey: earliestCut - 1e-6,
+        });
+      }
+    }
+
+    let newLines = 0;
+    for (const a of accepted) {
+      const floor = this.tailFloor.get(a.entry.replicaLabel);
+      if (!initial && floor !== undefined && a.sortKey < floor) continue;
+      const late = a.sortKey < this.maxEmittedKey;
+      if (a.sortKey > this.maxEmittedKey) this.maxEmittedKey = a.sortKey;
+      const line: LogLine = {
+        kind: "line",
+        replicaLabel: a.entry.replicaLabel,
+        ts: a.entry.line.ts
+          ? { seconds: a.entry.line.ts.seconds, nanos: a.entry.line.ts.nanos }
+          : undefined,
+        sortKey: a.sortKey,
+        content: a.entry.line.content,
+        late,
+      };
+      events.push(line);
+      newLines += 1;
+    }
+
+    // Did this window cover everything since the last covered poll, round trip included?
+    let covered = true;
+    if (initial || plan.gap) {
+      // The first window, and a window cut to the server's retention, cover all there is.
+      this.coveredFrom = sentMono;
+    } else if (plan.windowMs !== undefined && this.coveredFrom !== undefined) {
+      covered = recvMono - this.coveredFrom + this.overlapMs <= plan.windowMs;
+      if (covered) this.coveredFrom = sentMono;
+    }
+    if (this.coveredFrom !== undefined && Number.isFinite(this.offsetLow)) {
+      this.dedup.prune(
+        this.coveredFrom + this.offsetLow - this.overlapMs - this.allowanceMs() - 2000,
+      );
+    }
+
+    const elapsed = this.lastPollMono === undefined ? 0 : recvMono - this.lastPollMono;
+    this.lastPollMono = recvMono;
+    const instantRate = elapsed > 0 ? (newLines * 1000) / elapsed : this.state.linesPerSecond;
+    this.idlePolls = newLines > 0 ? 0 : this.idlePolls + 1;
+    const gaps = events.filter((e) => e.kind === "gap").length;
+    this.setState({
+      phase: "live",
+      retries: 0,
+      lastError: undefined,
+      lastPollLatencyMs: latency,
+      clockOffsetMs,
+      lastWindowSeconds:
+        plan.request.sinceSeconds === undefined ? undefined : Number(plan.request.sinceSeconds),
+      linesPerSecond:
+        this.state.linesPerSecond === 0
+          ? instantRate
+          : 0.6 * this.state.linesPerSecond + 0.4 * instantRate,
+      linesEmitted: this.state.linesEmitted + newLines,
+      gaps: this.state.gaps + gaps,
+    });
+    this.emit(events);
+    return { ok: true, covered, newLines };
+  }
+
+  /** How long to wait before the next poll: faster while lines flow, slower when idle. */
+  nextDelayMs(last: { ok: boolean; covered: boolean; newLines: number }): number {
+    if (last.ok && !last.covered) return 0;
+    if (!last.ok)
+      return Math.min(30_000, this.intervalMs * 2 ** Math.min(4, this.state.retries - 1));
+    if (last.newLines > 0) return Math.max(250, this.intervalMs / 2);
+    return Math.min(this.intervalMs * 4, this.intervalMs * (1 + Math.floor(this.idlePolls / 3)));
+  }
+
+  /**
+   * Polls until the signal aborts (follow) or once (no follow). Resolves when done; rejects with
+   * FollowerStopError when the failure cannot be retried away.
+   */
+  async run(signal: AbortSignal, follow: boolean): Promise<void> {
+    if (!follow) {
+      const result = await this.pollOnce(signal);
+      if (!result.ok && !signal.aborted) {
+        throw new FollowerStopError(
+          `could not read the logs: ${this.state.lastError ?? "the poll failed"}`,
+          true,
+        );
+      }
+      this.setState({ phase: "stopped", nextPollAt: undefined });
+      return;
+    }
+    while (!signal.aborted) {
+      const result = await this.pollOnce(signal);
+      if (signal.aborted) break;
+      const delay = this.nextDelayMs(result);
+      this.setState({ nextPollAt: this.clock.monotonic() + delay });
+      await this.sleep(delay, signal);
+    }
+    this.setState({ phase: "stopped", nextPollAt: undefined });
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * How `tvcwatch tail` prints events: text (`[replica 2/3] content`, sanitized, optional RFC 3339
+ * time, replica colour on a terminal) or JSON (one object per line, content exactly as received;
+ * JSON escaping makes it safe).
+ */
+import { ansi, replicaColour } from "../text/colour.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
+import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
+import type { LogEvent } from "./log-line.js";
+
+export interface StreamFormat {
+  output: "text" | "json";
+  timestamps: boolean;
+  utc: boolean;
+  colour: boolean;
+}
+
+const NO_TS = "-".padEnd(35);
+
+export function formatEvent(event: LogEvent, f: StreamFormat): string {
+  if (f.output === "json") {
+    if (event.kind === "gap") {
+      return JSON.stringify({
+        event: "gap",
+        from: formatMsRfc3339(event.from, true),
+        to: formatMsRfc3339(event.to, true),
+        reason: event.reason,
+      });
+    }
+    return JSON.stringify({
+      replicaLabel: event.replicaLabel,
+      ts: event.ts ?? null,
+      content: event.content,
+    });
+  }
+  if (event.kind === "gap") {
+    const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;
+    return f.colour ? `\u001b[2m${text}\u001b[22m` : text;
+  }
+  const label = `[${sanitizeForTerminal(event.replicaLabel)}]`;
+  const parts: string[] = [];
+  if (f.timestamps) parts.push(event.ts ? formatRfc3339(event.ts, f.utc) : NO_TS);
+  parts.push(f.colour ? ansi(replicaColour(event.replicaLabel), label) : label);
+  parts.push(sanitizeForTerminal(event.content));
+  return parts.join(" ");
+}

@@ -1,0 +1,40 @@
+/** Whether to colour output: FORCE_COLOR wins, then NO_COLOR, then whether it is a terminal. */
+export function shouldColour(
+  isTTY: boolean | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== "" && force !== "0" && force !== "false") return true;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (force === "0" || force === "false") return false;
+  return isTTY === true;
+}
+
+/** Foreground colours for replicas, readable on dark and light backgrounds. */
+export const REPLICA_COLOURS = ["cyan", "magenta", "yellow", "green", "blue", "red"] as const;
+export type ReplicaColour = (typeof REPLICA_COLOURS)[number];
+
+const ANSI: Record<ReplicaColour, number> = {
+  red: 31,
+  green: 32,
+  yellow: 33,
+  blue: 34,
+  magenta: 35,
+  cyan: 36,
+};
+
+/** A replica's colour: by its index in `replica i/K` (stable across restarts), else by a hash. */
+export function replicaColour(label: string): ReplicaColour {
+  const m = /(\d+)\s*\/\s*\d+/.exec(label);
+  let n: number;
+  if (m) n = Number(m[1]) - 1;
+  else {
+    n = 0;
+    for (let i = 0; i < label.length; i++) n = (n * 31 + label.charCodeAt(i)) >>> 0;
+  }
+  return REPLICA_COLOURS[n % REPLICA_COLOURS.length] as ReplicaColour;
+}
+
+export function ansi(colour: ReplicaColour, text: string): string {
+  return `\u001b[${ANSI[colour]}m${text}\u001b[39m`;
+}

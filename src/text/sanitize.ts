@@ -1,0 +1,30 @@
+/**
+ * Makes untrusted text (log lines, email fields, memos) safe for a terminal: every character
+ * that could start or carry an escape sequence or move the cursor, and every character that
+ * reorders or hides text, is shown visibly escaped instead (`\x1b[2J` stays readable, inert).
+ *
+ * Escaped: C0 controls except tab (so also CR, LF, BEL, BS, ESC), DEL, C1 (U+0080-U+009F),
+ * zero-width and line/paragraph separators (U+200B-U+200F, U+2028, U+2029, U+FEFF), and bidi
+ * embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069). Because ESC itself is
+ * escaped, no CSI, OSC (titles, OSC 8 links, OSC 52 clipboard), DCS, APC, PM or SOS sequence can
+ * reach the terminal, whole or in part.
+ */
+const UNSAFE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const UNSAFE_GLOBAL = new RegExp(UNSAFE.source, "g");
+
+function escapeChar(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+export function sanitizeForTerminal(text: string): string {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_GLOBAL, escapeChar) : text;
+}
+
+/** True when the text would be changed by sanitizeForTerminal. */
+export function needsSanitizing(text: string): boolean {
+  return UNSAFE.test(text);
+}
