@@ -1,0 +1,238 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { RetryInfo } from "../../src/api/client.js";
+import { TurnkeyClient, parseRetryAfter } from "../../src/api/client.js";
+import {
+  NetworkError,
+  RequestValidationError,
+  ResponseShapeError,
+  TurnkeyApiError,
+  parseErrorBody,
+} from "../../src/api/errors.js";
+import { getOperation, operationNames } from "../../src/api/operations.js";
+import { generateKeyPair, verifyStamp } from "../../src/api/stamp.js";
+import { json, scriptedServer } from "../helpers/http-server.js";
+import { EXAMPLE_INPUTS } from "./operation-examples.js";
+
+const key = generateKeyPair();
+const fixedClock = { now: () => 1_790_000_000_000, monotonic: () => performance.now() };
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.map((c) => c()));
+  closers = [];
+});
+
+function client(url: string, extra: Partial<ConstructorParameters<typeof TurnkeyClient>[0]> = {}) {
+  return new TurnkeyClient({
+    baseUrl: url,
+    organizationId: "org-1",
+    apiKey: key,
+    authProxyUrl: url,
+    authProxyConfigId: "cfg-1",
+    clock: fixedClock,
+    minRetryDelayMs: 5,
+    maxRetryDelayMs: 2000,
+    ...extra,
+  });
+}
+
+const WHOAMI = { organizationId: "org-1", organizationName: "o", userId: "u", username: "n" };
+
+describe("request shapes", () => {
+  it.each(operationNames)("%s is sent as the spec says", (name) => {
+    const c = client("http://127.0.0.1:9");
+    const op = getOperation(name);
+    const req = c.buildRequest(name, EXAMPLE_INPUTS[name], { generateAppProofs: true });
+    expect(req.headers.Accept).toBe("application/json");
+    expect(req.headers["Content-Type"]).toBe("application/json");
+    const body = JSON.parse(req.body);
+    if (op.kind === "activity") {
+      expect(req.url).toBe(`http://127.0.0.1:9/public/v1/submit/${name}`);
+      expect(body).toEqual({
+        type: op.activityType,
+        timestampMs: "1790000000000",
+        organizationId: "org-1",
+        parameters: EXAMPLE_INPUTS[name],
+        generateAppProofs: true,
+      });
+      expect(verifyStamp(req.headers["X-Stamp"] as string, req.body).publicKey).toBe(key.publicKey);
+    } else if (op.kind === "query") {
+      expect(req.url).toBe(`http://127.0.0.1:9/public/v1/query/${name}`);
+      expect(body).toEqual({ organizationId: "org-1", ...EXAMPLE_INPUTS[name] });
+      expect(verifyStamp(req.headers["X-Stamp"] as string, req.body).publicKey).toBe(key.publicKey);
+    } else {
+      expect(req.url).toBe("http://127.0.0.1:9/v1/wallet_kit_config");
+      expect(req.body).toBe("{}");
+      expect(req.headers["X-Auth-Proxy-Config-Id"]).toBe("cfg-1");
+      expect(req.headers["X-Stamp"]).toBeUndefined();
+    }
+  });
+
+  it("uses the V2 type and intent names for create_api_keys", () => {
+    const op = getOperation("create_api_keys");
+    expect(op.kind === "activity" && op.activityType).toBe("ACTIVITY_TYPE_CREATE_API_KEYS_V2");
+    expect(op.kind === "activity" && op.intentKey).toBe("createApiKeysIntentV2");
+  });
+
+  it("names the field and the expectation before anything is sent", () => {
+    const c = client("http://127.0.0.1:9");
+    expect(() => c.buildRequest("get_tvc_deployment_debug_logs", { deploymentId: "d", sinceSeconds: 5 })).toThrow(
+      /field sinceSeconds: .*string/,
+    );
+    expect(() => c.buildRequest("create_api_keys", { userId: "u", apiKeys: [{ apiKeyName: "x", publicKey: "y", curveType: "RSA" }] })).toThrow(
+      RequestValidationError,
+    );
+    expect(() => c.buildRequest("whoami", { typo: 1 })).toThrow(/typo/);
+  });
+});
+
+describe("responses and errors", () => {
+  it("returns validated data with the server's Date", async () => {
+    const s = await scriptedServer((_r, res) => json(res, 200, WHOAMI, { Date: "Sun, 22 Nov 2026 10:00:00 GMT" }));
+    closers.push(s.close);
+    const { data, meta } = await client(s.url).callWithMeta("whoami", {});
+    expect(data.username).toBe("n");
+    expect(meta.serverDate).toBe(Date.parse("2026-11-22T10:00:00Z"));
+    expect(meta.attempts).toBe(1);
+  });
+
+  it("names the field of a response of the wrong shape", async () => {
+    const s = await scriptedServer((_r, res) => json(res, 200, { entries: [{ line: { content: 5 }, replicaLabel: "r" }] }));
+    closers.push(s.close);
+    await expect(client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" })).rejects.toThrow(
+      /entries\.0\.line\.content/,
+    );
+    await expect(client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" })).rejects.toBeInstanceOf(
+      ResponseShapeError,
+    );
+  });
+
+  it("maps Turnkey's error body, with turnkeyErrorCode from details and field violations", () => {
+    const err = parseErrorBody(
+      401,
+      JSON.stringify({
+        code: 16,
+        message: "could not verify api key signature",
+        details: [
+          { "@type": "type.googleapis.com/errors.v1.TurnkeyErrorDetail", turnkeyErrorCode: "API_KEY_INVALID" },
+          { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "x", description: "bad" }] },
+        ],
+      }),
+      "whoami",
+    );
+    expect(err.codeName).toBe("UNAUTHENTICATED");
+    expect(err.turnkeyErrorCode).toBe("API_KEY_INVALID");
+    expect(err.describe()).toBe(
+      "UNAUTHENTICATED (HTTP 401): could not verify api key signature [x: bad] [turnkeyErrorCode API_KEY_INVALID]",
+    );
+    expect(parseErrorBody(400, JSON.stringify({ code: 9, message: "m", turnkeyErrorCode: "T" })).codeName).toBe(
+      "FAILED_PRECONDITION",
+    );
+    for (const [status, name] of [
+      [400, "INVALID_ARGUMENT"],
+      [403, "PERMISSION_DENIED"],
+      [404, "NOT_FOUND"],
+      [429, "RESOURCE_EXHAUSTED"],
+      [500, "INTERNAL"],
+    ] as const) {
+      expect(parseErrorBody(status, "{}").codeName).toBe(name);
+    }
+  });
+
+  it("gives a useful, sanitized error for a non-JSON body", () => {
+    const err = parseErrorBody(502, "<html>\u001b[2J bad gateway</html>");
+    expect(err.message).toContain("non-JSON error body");
+    expect(err.message).not.toContain("\u001b");
+    expect(err.httpStatus).toBe(502);
+  });
+
+  it("parses Retry-After as seconds or a date", () => {
+    expect(parseRetryAfter("2", 0)).toBe(2000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
+  });
+});
+
+describe("retries against a real server", () => {
+  it("retries 5xx and connection resets, resending the identical body", async () => {
+    const s = await scriptedServer((_r, res, i) => {
+      if (i === 0) return json(res, 503, { code: 14, message: "unavailable" });
+      if (i === 1) return res.socket?.destroy();
+      json(res, 200, {
+        activity: {
+          id: "a",
+          organizationId: "org-1",
+          status: "ACTIVITY_STATUS_COMPLETED",
+          type: "ACTIVITY_TYPE_CREATE_USER_TAG",
+          intent: {},
+          result: { createUserTagResult: { userTagId: "t", userIds: [] } },
+          votes: [],
+          fingerprint: "sha256:x",
+          canApprove: false,
+          canReject: false,
+          createdAt: { seconds: "1", nanos: "0" },
+          updatedAt: "2",
+        },
+      });
+    });
+    closers.push(s.close);
+    const retries: RetryInfo[] = [];
+    const out = await client(s.url).callWithMeta("create_user_tag", { userTagName: "t", userIds: [] }, {
+      onRetry: (i) => retries.push(i),
+    });
+    expect(out.meta.attempts).toBe(3);
+    expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
+    expect(s.requests).toHaveLength(3);
+    expect(new Set(s.requests.map((r) => r.body)).size).toBe(1);
+    expect(new Set(s.requests.map((r) => r.headers["x-stamp"])).size).toBe(1);
+  });
+
+  it("honours Retry-After on 429", async () => {
+    const s = await scriptedServer((_r, res, i) =>
+      i === 0 ? json(res, 429, { code: 8, message: "slow down" }, { "Retry-After": "1" }) : json(res, 200, WHOAMI),
+    );
+    closers.push(s.close);
+    const retries: RetryInfo[] = [];
+    const started = performance.now();
+    await client(s.url).call("whoami", {}, { onRetry: (i) => retries.push(i) });
+    expect(retries[0]?.delayMs).toBe(1000);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
+  it("never retries other 4xx", async () => {
+    const s = await scriptedServer((_r, res) => json(res, 404, { code: 5, message: "no such deployment" }));
+    closers.push(s.close);
+    const err = await client(s.url).call("get_tvc_deployment", { deploymentId: "x" }).catch((e) => e);
+    expect(err).toBeInstanceOf(TurnkeyApiError);
+    expect((err as TurnkeyApiError).codeName).toBe("NOT_FOUND");
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("times out each attempt and gives up with a NetworkError", async () => {
+    const s = await scriptedServer(() => {
+      /* never answers */
+    });
+    closers.push(s.close);
+    const err = await client(s.url, { timeoutMs: 150, retries: 2 }).call("whoami", {}).catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).attempts).toBe(3);
+    expect((err as Error).message).toMatch(/no response within/);
+  });
+
+  it("stops at once when the caller aborts", async () => {
+    const s = await scriptedServer(() => {});
+    closers.push(s.close);
+    const controller = new AbortController();
+    const pending = client(s.url).call("whoami", {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("stopped by test")), 50);
+    await expect(pending).rejects.toThrow("stopped by test");
+    expect(s.requests.length).toBe(1);
+  });
+
+  it("fails with a NetworkError when nothing listens", async () => {
+    const s = await scriptedServer(() => {});
+    await s.close();
+    const err = await client(s.url, { retries: 1 }).call("whoami", {}).catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toMatch(/ECONNREFUSED/);
+  });
+});

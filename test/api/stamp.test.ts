@@ -1,0 +1,86 @@
+import { createPublicKey, verify as nodeVerify } from "node:crypto";
+import { ApiKeyStamper } from "@turnkey/api-key-stamper";
+import { p256 } from "@noble/curves/nist.js";
+import { describe, expect, it } from "vitest";
+import {
+  STAMP_SCHEME,
+  StampError,
+  assertKeyPair,
+  decodeStamp,
+  generateKeyPair,
+  publicKeyOf,
+  stampBody,
+  verifyStamp,
+} from "../../src/api/stamp.js";
+
+const FIXTURE = {
+  privateKey: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
+  publicKey: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
+};
+
+/** Verifies a stamp with node:crypto alone: decode, rebuild the key, check the DER signature. */
+function independentlyVerify(header: string, body: string): boolean {
+  const json = JSON.parse(Buffer.from(header, "base64url").toString("utf8"));
+  const point = p256.Point.fromHex(json.publicKey).toBytes(false);
+  const x = Buffer.from(point.slice(1, 33)).toString("base64url");
+  const y = Buffer.from(point.slice(33, 65)).toString("base64url");
+  const key = createPublicKey({ key: { kty: "EC", crv: "P-256", x, y }, format: "jwk" });
+  return nodeVerify("sha256", Buffer.from(body, "utf8"), { key, dsaEncoding: "der" }, Buffer.from(json.signature, "hex"));
+}
+
+describe("X-Stamp", () => {
+  const body = JSON.stringify({ organizationId: "org", deploymentId: "dép ✓", tailLines: 5 });
+
+  it("derives Turnkey's fixture public key from its private key", () => {
+    expect(publicKeyOf(FIXTURE.privateKey)).toBe(FIXTURE.publicKey);
+    expect(() => assertKeyPair(FIXTURE)).not.toThrow();
+  });
+
+  it("encodes unpadded base64url JSON with publicKey, scheme and a lowercase hex DER signature", () => {
+    const header = stampBody(body, FIXTURE);
+    expect(header).toMatch(/^[A-Za-z0-9_-]+$/);
+    const stamp = decodeStamp(header);
+    expect(stamp.publicKey).toBe(FIXTURE.publicKey);
+    expect(stamp.scheme).toBe(STAMP_SCHEME);
+    expect(stamp.signature).toMatch(/^30[0-9a-f]+$/);
+  });
+
+  it("verifies with an independent verifier (node:crypto), over the exact body bytes", () => {
+    const header = stampBody(body, FIXTURE);
+    expect(independentlyVerify(header, body)).toBe(true);
+    expect(independentlyVerify(header, `${body} `)).toBe(false);
+  });
+
+  it("accepts stamps made by @turnkey/api-key-stamper, and theirs verify like ours", async () => {
+    const stamper = new ApiKeyStamper({ apiPublicKey: FIXTURE.publicKey, apiPrivateKey: FIXTURE.privateKey });
+    for (let i = 0; i < 5; i++) {
+      const payload = JSON.stringify({ i, note: "interop" });
+      const theirs = await stamper.stamp(payload);
+      expect(theirs.stampHeaderName).toBe("X-Stamp");
+      expect(verifyStamp(theirs.stampHeaderValue, payload).publicKey).toBe(FIXTURE.publicKey);
+      expect(independentlyVerify(theirs.stampHeaderValue, payload)).toBe(true);
+      const ours = stampBody(payload, FIXTURE);
+      expect(decodeStamp(ours).scheme).toBe(decodeStamp(theirs.stampHeaderValue).scheme);
+      expect(independentlyVerify(ours, payload)).toBe(true);
+    }
+  });
+
+  it("rejects tampered bodies, wrong keys and malformed stamps", () => {
+    const header = stampBody(body, FIXTURE);
+    expect(() => verifyStamp(header, body.replace("5", "6"))).toThrow(/does not verify/);
+    const other = generateKeyPair();
+    const forged = Buffer.from(
+      JSON.stringify({ ...decodeStamp(header), publicKey: other.publicKey }),
+    ).toString("base64url");
+    expect(() => verifyStamp(forged, body)).toThrow(StampError);
+    expect(() => verifyStamp("not a stamp!", body)).toThrow(/base64url/);
+    expect(() => verifyStamp(Buffer.from("{}").toString("base64url"), body)).toThrow(/lacks/);
+  });
+
+  it("refuses a public key that does not belong to the private key", () => {
+    const other = generateKeyPair();
+    expect(() => assertKeyPair({ privateKey: FIXTURE.privateKey, publicKey: other.publicKey })).toThrow(
+      /does not belong/,
+    );
+  });
+});

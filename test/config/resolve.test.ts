@@ -1,0 +1,146 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateKeyPair } from "../../src/api/stamp.js";
+import { readKeyFiles, writeKeyFiles } from "../../src/config/key-files.js";
+import { resolveConfig } from "../../src/config/resolve.js";
+import { checkServiceUrl, isLoopbackHost } from "../../src/config/url-policy.js";
+
+const a = generateKeyPair();
+const b = generateKeyPair();
+const fresh = () => mkdtempSync(join(tmpdir(), "tvcwatch-config-"));
+
+function writeConfig(dir: string, body: unknown, mode = 0o600): string {
+  const path = join(dir, "config.json");
+  writeFileSync(path, JSON.stringify(body), { mode });
+  chmodSync(path, mode);
+  return path;
+}
+
+describe("resolveConfig", () => {
+  const home = fresh();
+  const env = { XDG_CONFIG_HOME: home } as NodeJS.ProcessEnv;
+
+  it("takes flags over environment over config file", () => {
+    const dir = fresh();
+    const config = writeConfig(dir, {
+      organizationId: "org-file",
+      baseUrl: "https://file.example",
+      apiPublicKey: a.publicKey,
+      apiPrivateKey: a.privateKey,
+      deploymentId: "dep-file",
+      emails: ["x@example.com"],
+    });
+    const fromFile = resolveConfig({ config }, env);
+    expect(fromFile).toMatchObject({ organizationId: "org-file", baseUrl: "https://file.example", deploymentId: "dep-file" });
+    expect(fromFile.apiKey.publicKey).toBe(a.publicKey);
+    expect(fromFile.emails).toEqual(["x@example.com"]);
+
+    const withEnv = resolveConfig({ config }, {
+      ...env,
+      TURNKEY_ORGANIZATION_ID: "org-env",
+      TURNKEY_BASE_URL: "https://env.example",
+      TURNKEY_API_PUBLIC_KEY: b.publicKey,
+      TURNKEY_API_PRIVATE_KEY: b.privateKey,
+    });
+    expect(withEnv).toMatchObject({ organizationId: "org-env", baseUrl: "https://env.example" });
+    expect(withEnv.apiKey.publicKey).toBe(b.publicKey);
+
+    const withFlags = resolveConfig(
+      { config, organization: "org-flag", baseUrl: "https://flag.example", deployment: "dep-flag", email: ["y@example.com"] },
+      { ...env, TURNKEY_ORGANIZATION_ID: "org-env" },
+    );
+    expect(withFlags).toMatchObject({ organizationId: "org-flag", baseUrl: "https://flag.example", deploymentId: "dep-flag" });
+    expect(withFlags.emails).toEqual(["y@example.com"]);
+  });
+
+  it("reads TVCWATCH_CONFIG and the default path only when it exists", () => {
+    const dir = fresh();
+    const config = writeConfig(dir, { organizationId: "o", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey });
+    expect(resolveConfig({}, { ...env, TVCWATCH_CONFIG: config }).organizationId).toBe("o");
+    const xdg = fresh();
+    mkdirSync(join(xdg, "tvcwatch"));
+    writeConfig(join(xdg, "tvcwatch"), { organizationId: "o2", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey });
+    expect(resolveConfig({}, { XDG_CONFIG_HOME: xdg }).organizationId).toBe("o2");
+  });
+
+  it("refuses a config holding a private key that others can read", () => {
+    const config = writeConfig(fresh(), { organizationId: "o", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey }, 0o644);
+    expect(() => resolveConfig({ config }, env)).toThrow(/readable by others.*chmod 600/);
+  });
+
+  it("names the file and field of a bad config", () => {
+    const dir = fresh();
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, "{ nope", { mode: 0o600 });
+    expect(() => resolveConfig({ config: bad }, env)).toThrow(/bad\.json is not valid JSON/);
+    const wrong = writeConfig(dir, { organizationId: "o", emails: "a@b" });
+    expect(() => resolveConfig({ config: wrong }, env)).toThrow(/config\.json: emails: /);
+    expect(() => resolveConfig({ config: join(dir, "missing.json") }, env)).toThrow(/does not exist/);
+  });
+
+  it("reads tkcli key files and refuses readable private keys and other curves", () => {
+    const folder = fresh();
+    writeKeyFiles(folder, "ops", a);
+    expect(statSync(join(folder, "ops.private")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(folder, "ops.public")).mode & 0o777).toBe(0o644);
+    expect(JSON.parse(readFileSync(join(folder, "ops.meta"), "utf8")).public_key).toBe(a.publicKey);
+    expect(readKeyFiles(folder, "ops")).toEqual(a);
+    expect(resolveConfig({ organization: "o", keysFolder: folder, keyName: "ops" }, env).apiKey).toEqual(a);
+    expect(() => writeKeyFiles(folder, "ops", b)).toThrow(/already exists/);
+
+    writeFileSync(join(folder, "plain.private"), `${a.privateKey}\n`, { mode: 0o600 });
+    writeFileSync(join(folder, "plain.public"), `${a.publicKey}\n`);
+    expect(readKeyFiles(folder, "plain")).toEqual(a);
+
+    chmodSync(join(folder, "plain.private"), 0o640);
+    expect(() => readKeyFiles(folder, "plain")).toThrow(/readable by others/);
+
+    writeFileSync(join(folder, "ed.private"), `${a.privateKey}:ed25519`, { mode: 0o600 });
+    writeFileSync(join(folder, "ed.public"), a.publicKey);
+    expect(() => readKeyFiles(folder, "ed")).toThrow(/curve ed25519/);
+  });
+
+  it("finds the default key in $XDG_CONFIG_HOME/turnkey/keys", () => {
+    const xdg = fresh();
+    mkdirSync(join(xdg, "turnkey", "keys"), { recursive: true });
+    writeKeyFiles(join(xdg, "turnkey", "keys"), "default", b);
+    expect(resolveConfig({ organization: "o" }, { XDG_CONFIG_HOME: xdg }).apiKey).toEqual(b);
+  });
+
+  it("refuses a mismatched key pair before anything is sent", () => {
+    expect(() =>
+      resolveConfig({ organization: "o" }, { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey }),
+    ).toThrow(/does not belong/);
+    expect(() => resolveConfig({ organization: "o" }, { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey })).toThrow(
+      /set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY/,
+    );
+  });
+
+  it("names every way to provide missing credentials", () => {
+    expect(() => resolveConfig({}, env)).toThrow(/--organization.*TURNKEY_ORGANIZATION_ID.*config file/);
+    const err = (() => {
+      try {
+        resolveConfig({ organization: "o" }, env);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "";
+    })();
+    for (const way of ["TURNKEY_API_PUBLIC_KEY", "TURNKEY_API_PRIVATE_KEY", "--config", "TVCWATCH_CONFIG", "--key-name", "keys generate"]) {
+      expect(err).toContain(way);
+    }
+  });
+
+  it("refuses plain http except to loopback", () => {
+    const ok = { TURNKEY_API_PUBLIC_KEY: a.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey, ...env };
+    expect(resolveConfig({ organization: "o", baseUrl: "http://127.0.0.1:8787" }, ok).baseUrl).toBe("http://127.0.0.1:8787");
+    expect(() => resolveConfig({ organization: "o", baseUrl: "http://api.turnkey.com" }, ok)).toThrow(/plain http/);
+    expect(() => resolveConfig({ organization: "o", authProxyUrl: "http://10.0.0.1" }, ok)).toThrow(/auth-proxy URL/);
+    for (const host of ["localhost", "127.0.0.1", "127.9.8.7", "[::1]"]) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ["10.0.0.1", "example.com", "128.0.0.1", "::2"]) expect(isLoopbackHost(host)).toBe(false);
+    expect(() => checkServiceUrl("ftp://x", "base URL")).toThrow(/https/);
+    expect(() => checkServiceUrl("not a url", "base URL")).toThrow(/not a URL/);
+  });
+});
