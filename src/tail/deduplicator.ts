@@ -27,6 +27,8 @@ interface UntimestampedLine {
   content: string;
   lo: number;
   hi: number;
+  /** An upper bound of its true time: its next neighbour, or the server's time when first seen. */
+  bound: number;
   /** The response that last matched it, so one response matches it once. */
   matchedIn: number;
 }
@@ -63,9 +65,15 @@ export class Deduplicator {
 
   /**
    * The entries of one response that were not seen before, in the response's order.
-   * `fallbackKey` orders untimestamped lines of a replica that sent no timestamped line at all.
+   * `fallbackKey` orders untimestamped lines of a replica that sent no timestamped line at all;
+   * `serverNowUpper` is an upper bound of the server's time when it answered (+Infinity when
+   * unknown), which bounds how long such lines must be remembered.
    */
-  accept(entries: readonly DebugLogEntry[], fallbackKey: number): AcceptedEntry[] {
+  accept(
+    entries: readonly DebugLogEntry[],
+    fallbackKey: number,
+    serverNowUpper = Number.POSITIVE_INFINITY,
+  ): AcceptedEntry[] {
     // Group positions per replica, keeping the response's order.
     const byReplica = new Map<string, number[]>();
     for (let i = 0; i < entries.length; i++) {
@@ -130,8 +138,15 @@ export class Deduplicator {
           match.matchedIn = this.responses;
           match.lo = Math.max(match.lo, l);
           match.hi = Math.min(match.hi, h);
+          match.bound = Math.min(match.bound, h, serverNowUpper);
         } else {
-          mem.untimestamped.push({ content, lo: l, hi: h, matchedIn: this.responses });
+          mem.untimestamped.push({
+            content,
+            lo: l,
+            hi: h,
+            bound: Math.min(h, serverNowUpper),
+            matchedIn: this.responses,
+          });
           isNew[pos] = 1;
         }
       }
@@ -160,8 +175,7 @@ export class Deduplicator {
       let drop = 0;
       while (drop < mem.untimestamped.length) {
         const u = mem.untimestamped[drop] as UntimestampedLine;
-        const key = Number.isFinite(u.hi) ? u.hi : u.lo;
-        if (!(key < cutoff)) break;
+        if (!(u.bound < cutoff)) break;
         drop += 1;
       }
       if (drop > 0) mem.untimestamped.splice(0, drop);

@@ -136,6 +136,8 @@ export class LogFollower {
   private coveredFrom: number | undefined;
   /** Lower bound of (server epoch ms - client monotonic ms). */
   private offsetLow = Number.NEGATIVE_INFINITY;
+  /** Upper bound of (server epoch ms - client monotonic ms), from Date headers. */
+  private offsetHigh = Number.POSITIVE_INFINITY;
   private latencyEma = 0;
   private maxEmittedKey = Number.NEGATIVE_INFINITY;
   /** Per replica: lines older than this were cut by a full tailLines response. */
@@ -289,7 +291,11 @@ export class LogFollower {
     const events: LogEvent[] = [];
     if (plan.gap) events.push(plan.gap);
     const initial = this.coveredFrom === undefined;
-    const accepted = this.dedup.accept(entries, this.serverNowEstimate());
+    const accepted = this.dedup.accept(
+      entries,
+      this.serverNowEstimate(),
+      recvMono + this.offsetHigh,
+    );
 
     if (initial && plan.request.tailLines !== undefined) {
       const perReplica = new Map<string, { count: number; oldest: number }>();
@@ -328,8 +334,10 @@ export class LogFollower {
     for (const a of accepted) {
       const floor = this.tailFloor.get(a.entry.replicaLabel);
       if (!initial && floor !== undefined && a.sortKey < floor) continue;
-      const late = a.sortKey < this.maxEmittedKey;
-      if (a.sortKey > this.maxEmittedKey) this.maxEmittedKey = a.sortKey;
+      // Only a timestamped line can be known to be late; an untimestamped one is placed by its neighbours.
+      const timed = a.entry.line.ts !== undefined;
+      const late = timed && a.sortKey < this.maxEmittedKey;
+      if (timed && a.sortKey > this.maxEmittedKey) this.maxEmittedKey = a.sortKey;
       const line: LogLine = {
         kind: "line",
         replicaLabel: a.entry.replicaLabel,

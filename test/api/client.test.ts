@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RetryInfo } from "../../src/api/client.js";
-import { TurnkeyClient, parseRetryAfter } from "../../src/api/client.js";
+import { parseRetryAfter, TurnkeyClient } from "../../src/api/client.js";
 import {
   NetworkError,
+  parseErrorBody,
   RequestValidationError,
   ResponseShapeError,
   TurnkeyApiError,
-  parseErrorBody,
 } from "../../src/api/errors.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
 import { generateKeyPair, verifyStamp } from "../../src/api/stamp.js";
@@ -75,19 +75,24 @@ describe("request shapes", () => {
 
   it("names the field and the expectation before anything is sent", () => {
     const c = client("http://127.0.0.1:9");
-    expect(() => c.buildRequest("get_tvc_deployment_debug_logs", { deploymentId: "d", sinceSeconds: 5 })).toThrow(
-      /field sinceSeconds: .*string/,
-    );
-    expect(() => c.buildRequest("create_api_keys", { userId: "u", apiKeys: [{ apiKeyName: "x", publicKey: "y", curveType: "RSA" }] })).toThrow(
-      RequestValidationError,
-    );
+    expect(() =>
+      c.buildRequest("get_tvc_deployment_debug_logs", { deploymentId: "d", sinceSeconds: 5 }),
+    ).toThrow(/field sinceSeconds: .*string/);
+    expect(() =>
+      c.buildRequest("create_api_keys", {
+        userId: "u",
+        apiKeys: [{ apiKeyName: "x", publicKey: "y", curveType: "RSA" }],
+      }),
+    ).toThrow(RequestValidationError);
     expect(() => c.buildRequest("whoami", { typo: 1 })).toThrow(/typo/);
   });
 });
 
 describe("responses and errors", () => {
   it("returns validated data with the server's Date", async () => {
-    const s = await scriptedServer((_r, res) => json(res, 200, WHOAMI, { Date: "Sun, 22 Nov 2026 10:00:00 GMT" }));
+    const s = await scriptedServer((_r, res) =>
+      json(res, 200, WHOAMI, { Date: "Sun, 22 Nov 2026 10:00:00 GMT" }),
+    );
     closers.push(s.close);
     const { data, meta } = await client(s.url).callWithMeta("whoami", {});
     expect(data.username).toBe("n");
@@ -96,14 +101,16 @@ describe("responses and errors", () => {
   });
 
   it("names the field of a response of the wrong shape", async () => {
-    const s = await scriptedServer((_r, res) => json(res, 200, { entries: [{ line: { content: 5 }, replicaLabel: "r" }] }));
+    const s = await scriptedServer((_r, res) =>
+      json(res, 200, { entries: [{ line: { content: 5 }, replicaLabel: "r" }] }),
+    );
     closers.push(s.close);
-    await expect(client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" })).rejects.toThrow(
-      /entries\.0\.line\.content/,
-    );
-    await expect(client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" })).rejects.toBeInstanceOf(
-      ResponseShapeError,
-    );
+    await expect(
+      client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" }),
+    ).rejects.toThrow(/entries\.0\.line\.content/);
+    await expect(
+      client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" }),
+    ).rejects.toBeInstanceOf(ResponseShapeError);
   });
 
   it("maps Turnkey's error body, with turnkeyErrorCode from details and field violations", () => {
@@ -113,8 +120,14 @@ describe("responses and errors", () => {
         code: 16,
         message: "could not verify api key signature",
         details: [
-          { "@type": "type.googleapis.com/errors.v1.TurnkeyErrorDetail", turnkeyErrorCode: "API_KEY_INVALID" },
-          { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "x", description: "bad" }] },
+          {
+            "@type": "type.googleapis.com/errors.v1.TurnkeyErrorDetail",
+            turnkeyErrorCode: "API_KEY_INVALID",
+          },
+          {
+            "@type": "type.googleapis.com/google.rpc.BadRequest",
+            fieldViolations: [{ field: "x", description: "bad" }],
+          },
         ],
       }),
       "whoami",
@@ -124,9 +137,10 @@ describe("responses and errors", () => {
     expect(err.describe()).toBe(
       "UNAUTHENTICATED (HTTP 401): could not verify api key signature [x: bad] [turnkeyErrorCode API_KEY_INVALID]",
     );
-    expect(parseErrorBody(400, JSON.stringify({ code: 9, message: "m", turnkeyErrorCode: "T" })).codeName).toBe(
-      "FAILED_PRECONDITION",
-    );
+    expect(
+      parseErrorBody(400, JSON.stringify({ code: 9, message: "m", turnkeyErrorCode: "T" }))
+        .codeName,
+    ).toBe("FAILED_PRECONDITION");
     for (const [status, name] of [
       [400, "INVALID_ARGUMENT"],
       [403, "PERMISSION_DENIED"],
@@ -176,9 +190,13 @@ describe("retries against a real server", () => {
     });
     closers.push(s.close);
     const retries: RetryInfo[] = [];
-    const out = await client(s.url).callWithMeta("create_user_tag", { userTagName: "t", userIds: [] }, {
-      onRetry: (i) => retries.push(i),
-    });
+    const out = await client(s.url).callWithMeta(
+      "create_user_tag",
+      { userTagName: "t", userIds: [] },
+      {
+        onRetry: (i) => retries.push(i),
+      },
+    );
     expect(out.meta.attempts).toBe(3);
     expect(retries.map((r) => r.attempt)).toEqual([1, 2]);
     expect(s.requests).toHaveLength(3);
@@ -188,7 +206,9 @@ describe("retries against a real server", () => {
 
   it("honours Retry-After on 429", async () => {
     const s = await scriptedServer((_r, res, i) =>
-      i === 0 ? json(res, 429, { code: 8, message: "slow down" }, { "Retry-After": "1" }) : json(res, 200, WHOAMI),
+      i === 0
+        ? json(res, 429, { code: 8, message: "slow down" }, { "Retry-After": "1" })
+        : json(res, 200, WHOAMI),
     );
     closers.push(s.close);
     const retries: RetryInfo[] = [];
@@ -199,9 +219,13 @@ describe("retries against a real server", () => {
   });
 
   it("never retries other 4xx", async () => {
-    const s = await scriptedServer((_r, res) => json(res, 404, { code: 5, message: "no such deployment" }));
+    const s = await scriptedServer((_r, res) =>
+      json(res, 404, { code: 5, message: "no such deployment" }),
+    );
     closers.push(s.close);
-    const err = await client(s.url).call("get_tvc_deployment", { deploymentId: "x" }).catch((e) => e);
+    const err = await client(s.url)
+      .call("get_tvc_deployment", { deploymentId: "x" })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TurnkeyApiError);
     expect((err as TurnkeyApiError).codeName).toBe("NOT_FOUND");
     expect(s.requests).toHaveLength(1);
@@ -212,7 +236,9 @@ describe("retries against a real server", () => {
       /* never answers */
     });
     closers.push(s.close);
-    const err = await client(s.url, { timeoutMs: 150, retries: 2 }).call("whoami", {}).catch((e) => e);
+    const err = await client(s.url, { timeoutMs: 150, retries: 2 })
+      .call("whoami", {})
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).attempts).toBe(3);
     expect((err as Error).message).toMatch(/no response within/);
@@ -231,7 +257,9 @@ describe("retries against a real server", () => {
   it("fails with a NetworkError when nothing listens", async () => {
     const s = await scriptedServer(() => {});
     await s.close();
-    const err = await client(s.url, { retries: 1 }).call("whoami", {}).catch((e) => e);
+    const err = await client(s.url, { retries: 1 })
+      .call("whoami", {})
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toMatch(/ECONNREFUSED/);
   });

@@ -4,11 +4,24 @@ import type { OperationName } from "../../src/api/operations.js";
 export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
   oauth: { oidcToken: "eyJhbGciOi.eyJzdWIi.c2ln", targetPublicKey: "04abcd" },
   export_secrets: {
-    secrets: [{ secretId: "s1", targetPublicKey: "04ab", encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1" }],
+    secrets: [
+      {
+        secretId: "s1",
+        targetPublicKey: "04ab",
+        encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1",
+      },
+    ],
   },
   create_api_keys: {
     userId: "u1",
-    apiKeys: [{ apiKeyName: "ci", publicKey: "02ab", curveType: "API_KEY_CURVE_P256", expirationSeconds: "3600" }],
+    apiKeys: [
+      {
+        apiKeyName: "ci",
+        publicKey: "02ab",
+        curveType: "API_KEY_CURVE_P256",
+        expirationSeconds: "3600",
+      },
+    ],
   },
   create_smart_contract_interface: {
     smartContractAddress: "0xabc",
@@ -43,7 +56,11 @@ export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
   },
   approve_activity: { fingerprint: "sha256:ab" },
   reject_activity: { fingerprint: "sha256:ab" },
-  list_email_events: { email: "a@example.com", eventType: "Bounce", paginationOptions: { limit: "5" } },
+  list_email_events: {
+    email: "a@example.com",
+    eventType: "Bounce",
+    paginationOptions: { limit: "5" },
+  },
   get_session_profile: { sessionProfileId: "sp1" },
   list_webhook_endpoints: {},
   list_private_keys: {},

@@ -1,14 +1,14 @@
 import { createPublicKey, verify as nodeVerify } from "node:crypto";
-import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { p256 } from "@noble/curves/nist.js";
+import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { describe, expect, it } from "vitest";
 import {
-  STAMP_SCHEME,
-  StampError,
   assertKeyPair,
   decodeStamp,
   generateKeyPair,
   publicKeyOf,
+  STAMP_SCHEME,
+  StampError,
   stampBody,
   verifyStamp,
 } from "../../src/api/stamp.js";
@@ -25,7 +25,12 @@ function independentlyVerify(header: string, body: string): boolean {
   const x = Buffer.from(point.slice(1, 33)).toString("base64url");
   const y = Buffer.from(point.slice(33, 65)).toString("base64url");
   const key = createPublicKey({ key: { kty: "EC", crv: "P-256", x, y }, format: "jwk" });
-  return nodeVerify("sha256", Buffer.from(body, "utf8"), { key, dsaEncoding: "der" }, Buffer.from(json.signature, "hex"));
+  return nodeVerify(
+    "sha256",
+    Buffer.from(body, "utf8"),
+    { key, dsaEncoding: "der" },
+    Buffer.from(json.signature, "hex"),
+  );
 }
 
 describe("X-Stamp", () => {
@@ -52,7 +57,10 @@ describe("X-Stamp", () => {
   });
 
   it("accepts stamps made by @turnkey/api-key-stamper, and theirs verify like ours", async () => {
-    const stamper = new ApiKeyStamper({ apiPublicKey: FIXTURE.publicKey, apiPrivateKey: FIXTURE.privateKey });
+    const stamper = new ApiKeyStamper({
+      apiPublicKey: FIXTURE.publicKey,
+      apiPrivateKey: FIXTURE.privateKey,
+    });
     for (let i = 0; i < 5; i++) {
       const payload = JSON.stringify({ i, note: "interop" });
       const theirs = await stamper.stamp(payload);
@@ -79,8 +87,8 @@ describe("X-Stamp", () => {
 
   it("refuses a public key that does not belong to the private key", () => {
     const other = generateKeyPair();
-    expect(() => assertKeyPair({ privateKey: FIXTURE.privateKey, publicKey: other.publicKey })).toThrow(
-      /does not belong/,
-    );
+    expect(() =>
+      assertKeyPair({ privateKey: FIXTURE.privateKey, publicKey: other.publicKey }),
+    ).toThrow(/does not belong/);
   });
 });

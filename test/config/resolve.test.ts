@@ -33,40 +33,69 @@ describe("resolveConfig", () => {
       emails: ["x@example.com"],
     });
     const fromFile = resolveConfig({ config }, env);
-    expect(fromFile).toMatchObject({ organizationId: "org-file", baseUrl: "https://file.example", deploymentId: "dep-file" });
+    expect(fromFile).toMatchObject({
+      organizationId: "org-file",
+      baseUrl: "https://file.example",
+      deploymentId: "dep-file",
+    });
     expect(fromFile.apiKey.publicKey).toBe(a.publicKey);
     expect(fromFile.emails).toEqual(["x@example.com"]);
 
-    const withEnv = resolveConfig({ config }, {
-      ...env,
-      TURNKEY_ORGANIZATION_ID: "org-env",
-      TURNKEY_BASE_URL: "https://env.example",
-      TURNKEY_API_PUBLIC_KEY: b.publicKey,
-      TURNKEY_API_PRIVATE_KEY: b.privateKey,
-    });
+    const withEnv = resolveConfig(
+      { config },
+      {
+        ...env,
+        TURNKEY_ORGANIZATION_ID: "org-env",
+        TURNKEY_BASE_URL: "https://env.example",
+        TURNKEY_API_PUBLIC_KEY: b.publicKey,
+        TURNKEY_API_PRIVATE_KEY: b.privateKey,
+      },
+    );
     expect(withEnv).toMatchObject({ organizationId: "org-env", baseUrl: "https://env.example" });
     expect(withEnv.apiKey.publicKey).toBe(b.publicKey);
 
     const withFlags = resolveConfig(
-      { config, organization: "org-flag", baseUrl: "https://flag.example", deployment: "dep-flag", email: ["y@example.com"] },
+      {
+        config,
+        organization: "org-flag",
+        baseUrl: "https://flag.example",
+        deployment: "dep-flag",
+        email: ["y@example.com"],
+      },
       { ...env, TURNKEY_ORGANIZATION_ID: "org-env" },
     );
-    expect(withFlags).toMatchObject({ organizationId: "org-flag", baseUrl: "https://flag.example", deploymentId: "dep-flag" });
+    expect(withFlags).toMatchObject({
+      organizationId: "org-flag",
+      baseUrl: "https://flag.example",
+      deploymentId: "dep-flag",
+    });
     expect(withFlags.emails).toEqual(["y@example.com"]);
   });
 
   it("reads TVCWATCH_CONFIG and the default path only when it exists", () => {
     const dir = fresh();
-    const config = writeConfig(dir, { organizationId: "o", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey });
+    const config = writeConfig(dir, {
+      organizationId: "o",
+      apiPublicKey: a.publicKey,
+      apiPrivateKey: a.privateKey,
+    });
     expect(resolveConfig({}, { ...env, TVCWATCH_CONFIG: config }).organizationId).toBe("o");
     const xdg = fresh();
     mkdirSync(join(xdg, "tvcwatch"));
-    writeConfig(join(xdg, "tvcwatch"), { organizationId: "o2", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey });
+    writeConfig(join(xdg, "tvcwatch"), {
+      organizationId: "o2",
+      apiPublicKey: a.publicKey,
+      apiPrivateKey: a.privateKey,
+    });
     expect(resolveConfig({}, { XDG_CONFIG_HOME: xdg }).organizationId).toBe("o2");
   });
 
   it("refuses a config holding a private key that others can read", () => {
-    const config = writeConfig(fresh(), { organizationId: "o", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey }, 0o644);
+    const config = writeConfig(
+      fresh(),
+      { organizationId: "o", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey },
+      0o644,
+    );
     expect(() => resolveConfig({ config }, env)).toThrow(/readable by others.*chmod 600/);
   });
 
@@ -77,7 +106,9 @@ describe("resolveConfig", () => {
     expect(() => resolveConfig({ config: bad }, env)).toThrow(/bad\.json is not valid JSON/);
     const wrong = writeConfig(dir, { organizationId: "o", emails: "a@b" });
     expect(() => resolveConfig({ config: wrong }, env)).toThrow(/config\.json: emails: /);
-    expect(() => resolveConfig({ config: join(dir, "missing.json") }, env)).toThrow(/does not exist/);
+    expect(() => resolveConfig({ config: join(dir, "missing.json") }, env)).toThrow(
+      /does not exist/,
+    );
   });
 
   it("reads tkcli key files and refuses readable private keys and other curves", () => {
@@ -87,7 +118,9 @@ describe("resolveConfig", () => {
     expect(statSync(join(folder, "ops.public")).mode & 0o777).toBe(0o644);
     expect(JSON.parse(readFileSync(join(folder, "ops.meta"), "utf8")).public_key).toBe(a.publicKey);
     expect(readKeyFiles(folder, "ops")).toEqual(a);
-    expect(resolveConfig({ organization: "o", keysFolder: folder, keyName: "ops" }, env).apiKey).toEqual(a);
+    expect(
+      resolveConfig({ organization: "o", keysFolder: folder, keyName: "ops" }, env).apiKey,
+    ).toEqual(a);
     expect(() => writeKeyFiles(folder, "ops", b)).toThrow(/already exists/);
 
     writeFileSync(join(folder, "plain.private"), `${a.privateKey}\n`, { mode: 0o600 });
@@ -111,15 +144,20 @@ describe("resolveConfig", () => {
 
   it("refuses a mismatched key pair before anything is sent", () => {
     expect(() =>
-      resolveConfig({ organization: "o" }, { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey }),
+      resolveConfig(
+        { organization: "o" },
+        { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey },
+      ),
     ).toThrow(/does not belong/);
-    expect(() => resolveConfig({ organization: "o" }, { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey })).toThrow(
-      /set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY/,
-    );
+    expect(() =>
+      resolveConfig({ organization: "o" }, { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey }),
+    ).toThrow(/set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY/);
   });
 
   it("names every way to provide missing credentials", () => {
-    expect(() => resolveConfig({}, env)).toThrow(/--organization.*TURNKEY_ORGANIZATION_ID.*config file/);
+    expect(() => resolveConfig({}, env)).toThrow(
+      /--organization.*TURNKEY_ORGANIZATION_ID.*config file/,
+    );
     const err = (() => {
       try {
         resolveConfig({ organization: "o" }, env);
@@ -128,18 +166,37 @@ describe("resolveConfig", () => {
       }
       return "";
     })();
-    for (const way of ["TURNKEY_API_PUBLIC_KEY", "TURNKEY_API_PRIVATE_KEY", "--config", "TVCWATCH_CONFIG", "--key-name", "keys generate"]) {
+    for (const way of [
+      "TURNKEY_API_PUBLIC_KEY",
+      "TURNKEY_API_PRIVATE_KEY",
+      "--config",
+      "TVCWATCH_CONFIG",
+      "--key-name",
+      "keys generate",
+    ]) {
       expect(err).toContain(way);
     }
   });
 
   it("refuses plain http except to loopback", () => {
-    const ok = { TURNKEY_API_PUBLIC_KEY: a.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey, ...env };
-    expect(resolveConfig({ organization: "o", baseUrl: "http://127.0.0.1:8787" }, ok).baseUrl).toBe("http://127.0.0.1:8787");
-    expect(() => resolveConfig({ organization: "o", baseUrl: "http://api.turnkey.com" }, ok)).toThrow(/plain http/);
-    expect(() => resolveConfig({ organization: "o", authProxyUrl: "http://10.0.0.1" }, ok)).toThrow(/auth-proxy URL/);
-    for (const host of ["localhost", "127.0.0.1", "127.9.8.7", "[::1]"]) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of ["10.0.0.1", "example.com", "128.0.0.1", "::2"]) expect(isLoopbackHost(host)).toBe(false);
+    const ok = {
+      TURNKEY_API_PUBLIC_KEY: a.publicKey,
+      TURNKEY_API_PRIVATE_KEY: a.privateKey,
+      ...env,
+    };
+    expect(resolveConfig({ organization: "o", baseUrl: "http://127.0.0.1:8787" }, ok).baseUrl).toBe(
+      "http://127.0.0.1:8787",
+    );
+    expect(() =>
+      resolveConfig({ organization: "o", baseUrl: "http://api.turnkey.com" }, ok),
+    ).toThrow(/plain http/);
+    expect(() => resolveConfig({ organization: "o", authProxyUrl: "http://10.0.0.1" }, ok)).toThrow(
+      /auth-proxy URL/,
+    );
+    for (const host of ["localhost", "127.0.0.1", "127.9.8.7", "[::1]"])
+      expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ["10.0.0.1", "example.com", "128.0.0.1", "::2"])
+      expect(isLoopbackHost(host)).toBe(false);
     expect(() => checkServiceUrl("ftp://x", "base URL")).toThrow(/https/);
     expect(() => checkServiceUrl("not a url", "base URL")).toThrow(/not a URL/);
   });

@@ -17,7 +17,11 @@ export async function scriptedServer(
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const rec = { url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const rec = {
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       requests.push(rec);
       handler(rec, res, requests.length - 1);
     });
@@ -35,7 +39,12 @@ export async function scriptedServer(
   };
 }
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }

@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sanitizeForTerminal } from "../../src/text/sanitize.js";
 import { HOSTILE_LINES } from "../../src/sim/log-templates.js";
-import { parseDuration, formatDuration } from "../../src/text/duration.js";
+import { formatDuration, parseDuration } from "../../src/text/duration.js";
+import { sanitizeForTerminal } from "../../src/text/sanitize.js";
 
-const DANGEROUS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+const DANGEROUS =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 describe("sanitizeForTerminal", () => {
   it("shows escape sequences visibly escaped instead of dropping them", () => {
@@ -23,7 +24,14 @@ describe("sanitizeForTerminal", () => {
   });
 
   it("keeps tabs, unicode and plain text as they are", () => {
-    for (const s of ["tab\there", "用户登录成功 ✅", "naïve café", "e\u0301", "🚀 done", '{"level":"info"}']) {
+    for (const s of [
+      "tab\there",
+      "用户登录成功 ✅",
+      "naïve café",
+      "e\u0301",
+      "🚀 done",
+      '{"level":"info"}',
+    ]) {
       expect(sanitizeForTerminal(s)).toBe(s);
     }
   });
@@ -31,7 +39,10 @@ describe("sanitizeForTerminal", () => {
   it("lets no dangerous character through, whatever the input", () => {
     for (const line of HOSTILE_LINES) expect(sanitizeForTerminal(line)).not.toMatch(DANGEROUS);
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 200 }), (s) => !DANGEROUS.test(sanitizeForTerminal(s))),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 200 }),
+        (s) => !DANGEROUS.test(sanitizeForTerminal(s)),
+      ),
       { numRuns: 2000 },
     );
   });

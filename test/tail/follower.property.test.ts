@@ -1,0 +1,287 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TurnkeyApiError } from "../../src/api/errors.js";
+import { FollowerStopError, LogFollower } from "../../src/tail/follower.js";
+import type { LogLine } from "../../src/tail/log-line.js";
+import { LogStore } from "../../src/tail/log-store.js";
+import type { ModelLine } from "./model-server.js";
+import { ModelServer, SimTime } from "./model-server.js";
+
+const lineSpec = fc.record({
+  gapMs: fc.integer({ min: 0, max: 900 }),
+  sameTime: fc.boolean(),
+  repeats: fc.integer({ min: 1, max: 3 }),
+  hasTs: fc.boolean().map((b) => b || Math.random() < 0.8),
+  content: fc.constantFrom("a", "b", "c", "heartbeat ok", '{"level":"error"}', "用户"),
+});
+
+const scenario = fc.record({
+  replicas: fc.array(fc.array(lineSpec, { minLength: 0, maxLength: 60 }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
+  lagMs: fc.integer({ min: 0, max: 3000 }),
+  skewMs: fc.integer({ min: -300_000, max: 300_000 }),
+  clientWrongByMs: fc.integer({ min: -600_000, max: 600_000 }),
+  failureRate: fc.double({ min: 0, max: 0.35, noNaN: true }),
+  maxLatencyMs: fc.integer({ min: 0, max: 6000 }),
+  seed: fc.integer(),
+});
+
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function buildLines(s: Scenario, start: number, random: () => number): ModelLine[] {
+  const lines: ModelLine[] = [];
+  s.replicas.forEach((specs, r) => {
+    let t = start;
+    for (const spec of specs) {
+      if (!spec.sameTime) t += spec.gapMs + 0.000001 * (1 + Math.floor(random() * 999));
+      for (let k = 0; k < spec.repeats; k++) {
+        lines.push({
+          replicaLabel: `replica ${r + 1}/${s.replicas.length}`,
+          t,
+          hasTs: spec.hasTs,
+          content: spec.content,
+          visibleAt: t + random() * s.lagMs,
+        });
+      }
+    }
+  });
+  return lines;
+}
+
+function mulberry(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const key = (replica: string, hasTs: boolean, t: number | undefined, content: string) =>
+  `${replica}|${hasTs ? t : "none"}|${content}`;
+
+async function follow(s: Scenario) {
+  const random = mulberry(s.seed);
+  const wall = 1_790_000_000_000;
+  const time = new SimTime(wall + s.clientWrongByMs);
+  // Lines start a little after the follower does, on the server's clock.
+  const start = wall + s.skewMs + 500;
+  const lines = buildLines(s, start, random);
+  const end = Math.max(start, ...lines.map((l) => l.visibleAt)) - (wall + s.skewMs);
+  const server = new ModelServer(lines, time, {
+    skewMs: s.skewMs - s.clientWrongByMs,
+    failureRate: s.failureRate,
+    maxLatencyMs: s.maxLatencyMs,
+    random,
+  });
+  const follower = new LogFollower({
+    fetchLogs: server.fetchLogs,
+    clock: time.clock,
+    overlapMs: 5000,
+  });
+  const emitted: LogLine[] = [];
+  const store = new LogStore();
+  follower.onEvents((events) => {
+    for (const e of events) if (e.kind === "line") emitted.push(e);
+    store.append(events);
+  });
+  let polls = 0;
+  // Poll until well after the last line is visible and a few clean polls have run.
+  let cleanAfterEnd = 0;
+  while (cleanAfterEnd < 3 && polls < 5000) {
+    const result = await follower.pollOnce();
+    polls += 1;
+    if (time.mono > end + 1000 && result.ok) cleanAfterEnd += 1;
+    time.mono += follower.nextDelayMs(result);
+  }
+  return { lines, emitted, store, follower };
+}
+
+describe("the follower against a model server", () => {
+  it("emits every line exactly once, through faults, slow polls, skew, late and identical lines", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const { lines, emitted, store, follower } = await follow(s);
+        const want = new Map<string, number>();
+        for (const l of lines) {
+          const seconds = Math.floor(l.t / 1000);
+          const nanos = Math.round((l.t - seconds * 1000) * 1e6);
+          const k = key(l.replicaLabel, l.hasTs, seconds * 1000 + nanos / 1e6, l.content);
+          want.set(k, (want.get(k) ?? 0) + 1);
+        }
+        const got = new Map<string, number>();
+        for (const e of emitted) {
+          const k = key(
+            e.replicaLabel,
+            e.ts !== undefined,
+            e.ts ? e.sortKey : undefined,
+            e.content,
+          );
+          got.set(k, (got.get(k) ?? 0) + 1);
+        }
+        expect(got).toEqual(want);
+        expect(store.size()).toBe(lines.length);
+        // The store holds every replica's timestamped lines in timestamp order.
+        for (let i = 1; i < store.size(); i++) {
+          expect(store.at(i)?.event.sortKey).toBeGreaterThanOrEqual(
+            store.at(i - 1)?.event.sortKey ?? 0,
+          );
+        }
+        // De-duplication memory is bounded by the overlap, not by the stream.
+        expect(follower.memorySize()).toBeLessThanOrEqual(lines.length);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("keeps each replica's own order in the stream when nothing arrives late", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (raw) => {
+        const s = { ...raw, lagMs: 0 };
+        const { lines, emitted } = await follow(s);
+        for (const label of new Set(lines.map((l) => l.replicaLabel))) {
+          const want = lines.filter((l) => l.replicaLabel === label).map((l) => l.content);
+          const got = emitted.filter((l) => l.replicaLabel === label).map((l) => l.content);
+          expect(got).toEqual(want);
+        }
+        expect(emitted.some((e) => e.late)).toBe(false);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("the follower's windows and failures", () => {
+  it("never sends sinceSeconds 0 and grows the window to cover a slow response", async () => {
+    const time = new SimTime(0);
+    const requests: (string | undefined)[] = [];
+    let slow = false;
+    const follower = new LogFollower({
+      clock: time.clock,
+      overlapMs: 2000,
+      sinceMs: 1,
+      fetchLogs: async (req) => {
+        requests.push(req.sinceSeconds);
+        time.mono += slow ? 20_000 : 50;
+        return {
+          data: { entries: [] },
+          meta: {
+            status: 200,
+            sentAtWall: 0,
+            receivedAtWall: 0,
+            sentAtMonotonic: 0,
+            receivedAtMonotonic: 0,
+            attempts: 1,
+          },
+        };
+      },
+    });
+    await follower.pollOnce();
+    time.mono += 2000;
+    slow = true;
+    const slowResult = await follower.pollOnce();
+    expect(slowResult.covered).toBe(false);
+    slow = false;
+    expect(follower.nextDelayMs(slowResult)).toBe(0);
+    await follower.pollOnce();
+    expect(requests[0]).toBe("1");
+    expect(requests.every((r) => r !== "0")).toBe(true);
+    // The poll after the slow one covers the 20 s it took.
+    expect(Number(requests[2])).toBeGreaterThanOrEqual(22);
+  });
+
+  it("reports a gap after an outage longer than the server keeps logs", async () => {
+    const time = new SimTime(1_790_000_000_000);
+    let down = false;
+    const follower = new LogFollower({
+      clock: time.clock,
+      serverRetentionMs: 60_000,
+      fetchLogs: async () => {
+        time.mono += 10;
+        if (down) throw new Error("unreachable");
+        return {
+          data: { entries: [] },
+          meta: {
+            status: 200,
+            sentAtWall: 0,
+            receivedAtWall: 0,
+            sentAtMonotonic: 0,
+            receivedAtMonotonic: 0,
+            attempts: 1,
+          },
+        };
+      },
+    });
+    const gaps: string[] = [];
+    follower.onEvents((events) => {
+      for (const e of events) if (e.kind === "gap") gaps.push(e.reason);
+    });
+    await follower.pollOnce();
+    down = true;
+    time.mono += 120_000;
+    const failed = await follower.pollOnce();
+    expect(failed.ok).toBe(false);
+    expect(follower.getState().phase).toBe("retrying");
+    down = false;
+    await follower.pollOnce();
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]).toMatch(/longer than the server keeps logs/);
+    expect(follower.getState().phase).toBe("live");
+  });
+
+  it("reports a gap when a tailLines response comes back full, and shows nothing older later", async () => {
+    const time = new SimTime(0);
+    const entry = (s: number, c: string) => ({
+      replicaLabel: "replica 1/1",
+      line: { content: c, ts: { seconds: String(s), nanos: "0" } },
+    });
+    const responses = [
+      [entry(8, "h"), entry(9, "i")],
+      [entry(5, "e"), entry(6, "f"), entry(7, "g"), entry(8, "h"), entry(9, "i"), entry(10, "j")],
+    ];
+    const follower = new LogFollower({
+      clock: time.clock,
+      tailLines: 2,
+      fetchLogs: async () => ({
+        data: { entries: responses.shift() ?? [] },
+        meta: {
+          status: 200,
+          sentAtWall: 0,
+          receivedAtWall: 0,
+          sentAtMonotonic: 0,
+          receivedAtMonotonic: 0,
+          attempts: 1,
+        },
+      }),
+    });
+    const out: string[] = [];
+    follower.onEvents((events) => {
+      for (const e of events) out.push(e.kind === "gap" ? "GAP" : e.content);
+    });
+    await follower.pollOnce();
+    await follower.pollOnce();
+    expect(out).toEqual(["GAP", "h", "i", "j"]);
+  });
+
+  it("stops with advice on auth errors and on a deployment not in debug mode", async () => {
+    for (const [code, status, message, pattern] of [
+      [16, 401, "could not verify api key signature", /check the API key/],
+      [7, 403, "request not authorized", /check --organization/],
+      [9, 400, "deployment d is not running in debug mode", /Pick a debug-mode deployment/],
+    ] as const) {
+      const follower = new LogFollower({
+        fetchLogs: async () => {
+          throw new TurnkeyApiError({ httpStatus: status, grpcCode: code, message });
+        },
+      });
+      const err = await follower.pollOnce().catch((e) => e);
+      expect(err).toBeInstanceOf(FollowerStopError);
+      expect((err as Error).message).toMatch(pattern);
+      expect(follower.getState().phase).toBe("failed");
+    }
+  });
+});
