@@ -1,0 +1,157 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSimulator } from "../../src/sim/server.js";
+import { startSimulator } from "../../src/sim/server.js";
+import { BIN, runCli } from "../helpers/run-cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-tail-"));
+let sim: RunningSimulator;
+let config: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 8, logRate: 20 });
+  config = join(dir, "config.json");
+  writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
+  await new Promise((r) => setTimeout(r, 1500));
+});
+afterAll(() => sim.close());
+
+describe("tvcwatch tail", () => {
+  it("prints what the window holds, with replica labels, and exits 0", async () => {
+    const r = await runCli(["--config", config, "tail", "--tail", "5", "--timestamps", "--utc"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(15);
+    for (const line of lines)
+      expect(line).toMatch(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z|-\s+) \[replica [123]\/3\] /);
+    expect(r.stderr).toMatch(/gap: earlier lines not shown/);
+  });
+
+  it("prints JSON lines with content exactly as received", async () => {
+    const r = await runCli(["--config", config, "tail", "--since", "1m", "-o", "json"]);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.length).toBeGreaterThan(20);
+    for (const e of events)
+      expect(Object.keys(e).sort()).toEqual(["content", "replicaLabel", "ts"]);
+  });
+
+  it("filters by replica, --grep and --exclude", async () => {
+    const r = await runCli([
+      "--config",
+      config,
+      "tail",
+      "--since",
+      "1m",
+      "--replica",
+      "2",
+      "--grep",
+      "^(INFO|WARN)",
+      "--exclude",
+      "WARN",
+    ]);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l).toMatch(/^\[replica 2\/3\] INFO /);
+    const bad = await runCli(["--config", config, "tail", "--grep", "("]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--grep.*invalid regular expression/);
+  });
+
+  it("escapes every escape sequence a log line carries", async () => {
+    const hostile = await startSimulator({ port: 0, seed: 8, logRate: 200 });
+    const cfg = join(dir, "hostile.json");
+    writeFileSync(cfg, JSON.stringify(hostile.config), { mode: 0o600 });
+    await new Promise((r) => setTimeout(r, 1500));
+    try {
+      const r = await runCli(["--config", cfg, "tail", "--since", "1m"], {
+        env: { FORCE_COLOR: "0" },
+      });
+      expect(r.stdout).toMatch(/\\x1b\[/);
+      expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it("stops with advice for a deployment that is not in debug mode", async () => {
+    const prod = sim.service.scenario.apps[0]?.deployments.find((d) => !d.debugMode)?.id as string;
+    const r = await runCli(["--config", config, "tail", "--deployment", prod]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not running in debug mode.*debug-mode deployment/);
+  });
+});
+
+describe("tvcwatch tail -f against a faulty, skewed, lagging simulator", () => {
+  it("loses and duplicates nothing", async () => {
+    const truthFile = join(dir, "truth.ndjson");
+    const faulty = await startSimulator({
+      port: 0,
+      seed: 21,
+      logRate: 25,
+      faultRate: 0.2,
+      clockSkewMs: 45_000,
+      ingestLagMs: 3000,
+      truthFile,
+    });
+    const cfg = join(dir, "faulty.json");
+    writeFileSync(cfg, JSON.stringify(faulty.config), { mode: 0o600 });
+    try {
+      const child = spawn(
+        process.execPath,
+        [BIN, "--config", cfg, "tail", "-f", "-o", "json", "--interval", "1s"],
+        {
+          env: { ...process.env, TURNKEY_BASE_URL: "" },
+        },
+      );
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      await new Promise((r) => setTimeout(r, 25_000));
+      const exited = new Promise<number | null>((r) => child.on("close", r));
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(err).toMatch(/retrying/);
+
+      const got = out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .filter((e) => !e.event);
+      const truth = readFileSync(truthFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      const key = (e: {
+        replicaLabel: string;
+        ts: { seconds: string; nanos: string } | null;
+        content: string;
+      }) => JSON.stringify([e.replicaLabel, e.ts, e.content]);
+      const count = (list: Parameters<typeof key>[0][]) => {
+        const m = new Map<string, number>();
+        for (const e of list) m.set(key(e), (m.get(key(e)) ?? 0) + 1);
+        return m;
+      };
+      // Compare up to 10 s before the newest line received (ingest lag and the last poll).
+      const newest = Math.max(...got.filter((e) => e.ts).map((e) => Number(e.ts.seconds)));
+      const cut = truth.findIndex((e) => e.ts && Number(e.ts.seconds) > newest - 10);
+      const want = count(truth.slice(0, cut));
+      const all = count(truth);
+      const have = count(got);
+      let lost = 0;
+      let duplicated = 0;
+      for (const [k, n] of want) lost += Math.max(0, n - (have.get(k) ?? 0));
+      for (const [k, n] of have) duplicated += Math.max(0, n - (all.get(k) ?? 0));
+      expect(cut).toBeGreaterThan(500);
+      expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
+    } finally {
+      await faulty.close();
+    }
+  }, 60_000);
+});

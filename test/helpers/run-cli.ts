@@ -1,0 +1,35 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/tvcwatch", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs bin/tvcwatch as a user would, with a clean Turnkey environment. */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith("TURNKEY_") && k !== "TVCWATCH_CONFIG") env[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...options.env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
