@@ -1,9 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
+import { registerDemoCommand } from "./commands/demo.js";
 import { registerKeysCommand } from "./commands/keys.js";
 import { registerSimCommand } from "./commands/sim.js";
 import { registerTailCommand } from "./commands/tail.js";
+import { registerWatchCommand } from "./commands/watch.js";
 import { addGlobalOptions } from "./context.js";
 import { readVersion } from "./version.js";
 
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
   addGlobalOptions(program);
   registerCallCommand(program);
   registerKeysCommand(program);
+  registerWatchCommand(program);
+  registerDemoCommand(program);
   registerTailCommand(program);
   registerSimCommand(program);
   return program;

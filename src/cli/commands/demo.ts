@@ -1,0 +1,57 @@
+import type { Command } from "commander";
+import { TurnkeyClient } from "../../api/client.js";
+import { startSimulator } from "../../sim/server.js";
+import { integerFlag } from "../flag-parsers.js";
+import type { WatchCommandFlags } from "./watch.js";
+import { openDashboard, requireTerminal } from "./watch.js";
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command("demo")
+    .summary("the dashboard against a local simulator (no account needed)")
+    .description(
+      "Start the local simulator of Turnkey's API in this process, on a free loopback port, and open\n" +
+        "the dashboard on it with every pane live. Everything shown is generated: it is a demo.",
+    )
+    .option("--seed <n>", "seed for the generated data", integerFlag(0, 2 ** 31 - 1))
+    .option("--scenario <name>", "demo, quiet or incident", "demo")
+    .action(async (flags: { seed?: number; scenario: string }) => {
+      requireTerminal();
+      const scenario =
+        flags.scenario === "quiet" || flags.scenario === "incident" ? flags.scenario : "demo";
+      const sim = await startSimulator({
+        port: 0,
+        scenario,
+        logRate: 8,
+        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+      });
+      const c = sim.config;
+      const client = new TurnkeyClient({
+        baseUrl: c.baseUrl,
+        organizationId: c.organizationId,
+        apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
+        authProxyUrl: c.authProxyUrl,
+        authProxyConfigId: c.authProxyConfigId,
+      });
+      const watchFlags: WatchCommandFlags = {
+        since: 600_000,
+        interval: 1000,
+        bufferLines: 100_000,
+      };
+      try {
+        await openDashboard(
+          client,
+          {
+            deploymentId: c.deploymentId,
+            emails: c.emails,
+            solanaAddresses: c.solanaAddresses,
+            caip2: c.caip2,
+          },
+          watchFlags,
+          "demo (simulated) · ",
+        );
+      } finally {
+        await sim.close();
+      }
+    });
+}

@@ -1,0 +1,118 @@
+import type { Command } from "commander";
+import type { TurnkeyClient } from "../../api/client.js";
+import { SOLANA_CAIP2 } from "../../api/schemas.js";
+import { CliError } from "../cli-error.js";
+import { toCliError } from "../client-errors.js";
+import { clientFor, configFromCommand } from "../context.js";
+import { collect, durationFlag, integerFlag } from "../flag-parsers.js";
+
+export interface WatchCommandFlags {
+  deployment?: string;
+  email?: string[];
+  solAddress?: string[];
+  caip2?: string;
+  since: number;
+  interval: number;
+  bufferLines: number;
+}
+
+export function requireTerminal(): void {
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    throw new CliError(
+      "the dashboard needs a terminal; to print or pipe logs use: tvcwatch tail -f",
+      2,
+    );
+  }
+}
+
+export function checkCaip2(value: string | undefined): string {
+  const caip2 = value ?? "solana:mainnet";
+  if (!(SOLANA_CAIP2 as readonly string[]).includes(caip2)) {
+    throw new CliError(
+      `--caip2 ${caip2} is not a Solana network; use one of ${SOLANA_CAIP2.join(", ")}`,
+      2,
+    );
+  }
+  return caip2;
+}
+
+export function addWatchOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--deployment <id>",
+      "deployment to tail (default: deploymentId from the config file; else a picker)",
+    )
+    .option("--email <addr>", "recipient whose email events to show (repeatable)", collect)
+    .option(
+      "--sol-address <addr>",
+      "wallet-account address whose Solana transfers to show (repeatable)",
+      collect,
+    )
+    .option(
+      "--caip2 <network>",
+      `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+    )
+    .option("--since <duration>", "log history to start with", durationFlag, 600_000)
+    .option("--interval <duration>", "base poll interval", durationFlag, 2000)
+    .option(
+      "--buffer-lines <n>",
+      "log lines kept in memory",
+      integerFlag(100, 10_000_000),
+      100_000,
+    );
+}
+
+/** Opens the dashboard for a client and settings; shows the picker when no deployment is set. */
+export async function openDashboard(
+  client: TurnkeyClient,
+  settings: {
+    deploymentId?: string | undefined;
+    emails: string[];
+    solanaAddresses: string[];
+    caip2?: string | undefined;
+  },
+  flags: WatchCommandFlags,
+  title?: string,
+): Promise<void> {
+  const { runDashboard, pickDeployment } = await import("../../tui/run-dashboard.js");
+  const { listDeploymentChoices } = await import("../../tui/deployment-list.js");
+  let deploymentId = settings.deploymentId;
+  if (!deploymentId) {
+    let choices: Awaited<ReturnType<typeof listDeploymentChoices>>;
+    try {
+      choices = await listDeploymentChoices(client);
+    } catch (err) {
+      throw toCliError(err);
+    }
+    const picked = await pickDeployment(choices);
+    if (!picked) return;
+    deploymentId = picked.deploymentId;
+  }
+  await runDashboard({
+    client,
+    deploymentId,
+    emails: settings.emails,
+    solanaAddresses: settings.solanaAddresses,
+    caip2: checkCaip2(settings.caip2),
+    sinceMs: flags.since,
+    intervalMs: flags.interval,
+    bufferLines: flags.bufferLines,
+    ...(title ? { title } : {}),
+  });
+}
+
+export function registerWatchCommand(program: Command): void {
+  const cmd = program
+    .command("watch", { isDefault: true })
+    .summary("the dashboard (default): logs beside activities, email and Solana panes")
+    .description(
+      "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery\n" +
+        "events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
+    );
+  addWatchOptions(cmd).action(async (flags: WatchCommandFlags, command: Command) => {
+    const config = configFromCommand(command);
+    checkCaip2(config.caip2);
+    requireTerminal();
+    await openDashboard(clientFor(config), config, flags);
+  });
+}
