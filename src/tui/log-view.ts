@@ -62,9 +62,8 @@ interface Rendered {
   level: Level;
 }
 
-/** Parsed and sanitized content, cached by row id (content never changes). */
-const renderCache = new Map<number, Rendered>();
-const CACHE_LIMIT = 5000;
+/** Parsed and sanitized content, cached per event (content never changes; GC bounds the cache). */
+const renderCache = new WeakMap<LogEvent, Rendered>();
 
 export function renderContent(content: string): Rendered {
   let level: Level;
@@ -94,15 +93,11 @@ export function renderContent(content: string): Rendered {
   return { text: sanitizeForTerminal(text), level };
 }
 
-function cachedRender(id: number, content: string): Rendered {
-  let r = renderCache.get(id);
+function cachedRender(event: LogEvent & { kind: "line" }): Rendered {
+  let r = renderCache.get(event);
   if (!r) {
-    r = renderContent(content);
-    if (renderCache.size >= CACHE_LIMIT) {
-      const first = renderCache.keys().next().value;
-      if (first !== undefined) renderCache.delete(first);
-    }
-    renderCache.set(id, r);
+    r = renderContent(event.content);
+    renderCache.set(event, r);
   }
   return r;
 }
@@ -221,7 +216,7 @@ export function formatRow(
     const text = `── gap: ${event.reason} (${formatMsRfc3339(event.from, false)} → ${formatMsRfc3339(event.to, false)}) ──`;
     return layout([{ text, colour: "yellow", dim: true }], width, state.wrap);
   }
-  const rendered = cachedRender(id, event.content);
+  const rendered = cachedRender(event);
   const segments: Segment[] = [];
   if (state.timestamps) {
     segments.push({
@@ -273,6 +268,17 @@ export function computeLogView(
     }
   }
   lines.reverse();
+  if (index < 0 && state.scroll > 0 && lines.length < height) {
+    // Scrolled past the oldest line: show the oldest screenful.
+    lines.length = 0;
+    for (let i = 0; i < store.size() && lines.length < height; i++) {
+      const row = store.at(i) as NonNullable<ReturnType<LogStore["at"]>>;
+      if (!matchesFilters(row.event, filters)) continue;
+      for (const [n, seg] of formatRow(row.id, row.event, state, filters, width).entries()) {
+        if (lines.length < height) lines.push({ key: `${row.id}:${n}`, segments: seg });
+      }
+    }
+  }
   return {
     rows: lines,
     newWhilePaused:

@@ -126,7 +126,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "scrollTo":
       return { ...pause(state, action.storeSize), scroll: Math.max(0, action.offset) };
     case "top":
-      return { ...pause(state, action.storeSize), scroll: Number.MAX_SAFE_INTEGER };
+      return { ...pause(state, action.storeSize), scroll: action.storeSize };
     case "follow":
       return { ...state, following: true, pausedAtSize: undefined, scroll: 0 };
     case "select": {
@@ -202,7 +202,7 @@ export const KEY_HELP: readonly (readonly [string, string])[] = [
   ["Space, p", "pause / follow the log"],
   ["↑ ↓, PgUp PgDn", "scroll the log (or move the selection in a side pane)"],
   ["g, G", "oldest line / newest line (follow)"],
-  ["/", "search (regex); n / N next / previous match"],
+  ["/, n, N", "search (regex); n next (older) match, N previous (newer) match"],
   ["f, F", "include / exclude filter (regex)"],
   ["Esc", "close help, detail or input; clear search and filters"],
   ["1-9", "show or hide replica N"],

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import type { Activity, EmailEvent, SolTransaction } from "../../src/api/schemas.js";
+import { shortAge, shortType, summarizeActivities } from "../../src/feeds/activity-summary.js";
+import { groupEmailEvents } from "../../src/feeds/email-timeline.js";
+import { formatAtomic } from "../../src/feeds/solana-amount.js";
+import { shortenAddress, summarizeTransfers } from "../../src/feeds/solana-transfers.js";
+
+describe("Solana amounts", () => {
+  it("are exact from atomic units and decimals, with BigInt", () => {
+    expect(formatAtomic("1234500", 6)).toBe("1.2345");
+    expect(formatAtomic("1", 9)).toBe("0.000000001");
+    expect(formatAtomic("123456789012345678901234567890", 9)).toBe(
+      "123,456,789,012,345,678,901.23456789",
+    );
+    expect(formatAtomic("9007199254740993", 0)).toBe("9,007,199,254,740,993");
+    expect(formatAtomic(-1500n, 3)).toBe("-1.5");
+    expect(formatAtomic("0", 6)).toBe("0");
+  });
+
+  it("net flow per asset ignores the display string and failed transactions", () => {
+    const tx = (
+      sig: string,
+      direction: "IN" | "OUT",
+      amount: string,
+      status = "CONFIRMED",
+      failed = false,
+    ): SolTransaction => ({
+      signature: sig,
+      block: { number: "1", hash: "h", timestamp: "2026-11-22T10:00:00Z" },
+      status,
+      origin: "o",
+      feePayer: "f",
+      signers: [],
+      fee: { amount: "5000", caip19: "c" },
+      transfers: [
+        {
+          direction,
+          amount,
+          counterparty: "Counterparty1111111111111111111111",
+          asset: { caip19: "u", symbol: "USDC", name: "USD Coin", decimals: 6 },
+          display: { crypto: "999999" },
+        },
+      ],
+      executionFailed: failed,
+    });
+    const { rows, net } = summarizeTransfers(
+      new Map([
+        [
+          "addr",
+          [
+            tx("a", "IN", "2500000"),
+            tx("b", "OUT", "1000001", "FINALIZED"),
+            tx("c", "IN", "7000000", "CONFIRMED", true),
+            tx("a", "IN", "2500000"),
+          ],
+        ],
+      ]),
+    );
+    expect(net).toEqual([{ symbol: "USDC", net: "+1.499999", positive: true }]);
+    expect(rows.map((r) => [r.signature, r.amount, r.status])).toEqual([
+      ["a", "2.5", "CONFIRMED"],
+      ["b", "1.000001", "FINALIZED"],
+      ["c", "7", "CONFIRMED"],
+    ]);
+    expect(rows[0]?.fee).toBe("0.000005");
+    expect(shortenAddress("Counterparty1111111111111111111111")).toBe("Coun…1111");
+  });
+});
+
+describe("email timeline", () => {
+  const ev = (
+    id: string,
+    messageId: string,
+    eventType: string,
+    timestamp: number,
+    details = {},
+  ): EmailEvent => ({
+    id,
+    organizationId: "o",
+    messageId,
+    eventType,
+    fromAddress: "from@example.com",
+    toAddress: "to@example.com",
+    timestamp: String(timestamp),
+    createdAt: String(timestamp),
+    details,
+  });
+
+  it("groups per messageId, in order, with times after the first event and bounce details", () => {
+    const messages = groupEmailEvents([
+      ev("3", "m2", "Bounce", 5_000, {
+        bounceType: "Permanent",
+        diagnosticCode: "smtp; 550 5.1.1 user unknown",
+      }),
+      ev("2", "m1", "Delivery", 1_812),
+      ev("4", "m2", "Send", 4_000),
+      ev("1", "m1", "Send", 1_000),
+      ev("1", "m1", "Send", 1_000),
+    ]);
+    expect(messages.map((m) => m.messageId)).toEqual(["m2", "m1"]);
+    expect(messages[1]?.steps.map((s) => [s.eventType, s.afterMs])).toEqual([
+      ["Send", 0],
+      ["Delivery", 812],
+    ]);
+    expect(messages[0]?.outcome).toBe("Bounce");
+    expect(messages[0]?.steps[1]?.detail).toBe("Permanent / smtp; 550 5.1.1 user unknown");
+    expect(
+      groupEmailEvents([ev("2", "m1", "Delivery", 2), ev("3", "m2", "Bounce", 3)], "Bounce").map(
+        (m) => m.messageId,
+      ),
+    ).toEqual(["m2"]);
+  });
+});
+
+describe("activity summary", () => {
+  const act = (id: string, status: string, created: number, votes = 0): Activity => ({
+    id,
+    organizationId: "o",
+    status: `ACTIVITY_STATUS_${status}`,
+    type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+    intent: {},
+    result: {},
+    votes: Array.from({ length: votes }, (_, i) => ({
+      id: `v${i}`,
+      userId: "u",
+      activityId: id,
+      selection: "VOTE_SELECTION_APPROVED",
+    })),
+    fingerprint: "sha256:x",
+    canApprove: status === "CONSENSUS_NEEDED",
+    canReject: status === "CONSENSUS_NEEDED",
+    createdAt: { seconds: String(created / 1000), nanos: "0" },
+    updatedAt: String(created),
+  });
+
+  it("counts per status, attention first, with short types, ages and votes", () => {
+    const s = summarizeActivities(
+      [
+        act("a", "COMPLETED", 0),
+        act("b", "FAILED", 10_000),
+        act("c", "CONSENSUS_NEEDED", 20_000, 1),
+      ],
+      80_000,
+    );
+    expect(s.counts).toEqual([
+      { status: "CONSENSUS_NEEDED", count: 1 },
+      { status: "FAILED", count: 1 },
+      { status: "COMPLETED", count: 1 },
+    ]);
+    expect(s.rows[2]).toMatchObject({
+      type: "sign_transaction v2",
+      ageMs: 60_000,
+      votes: 1,
+      attention: "consensus",
+    });
+    expect(s.rows[1]?.attention).toBe("failed");
+    expect(shortType("ACTIVITY_TYPE_STAMP_LOGIN")).toBe("stamp_login");
+    expect([
+      shortAge(5_000),
+      shortAge(125_000),
+      shortAge(7_200_000),
+      shortAge(200_000_000),
+    ]).toEqual(["5s", "2m", "2h", "2d"]);
+  });
+});

@@ -1,0 +1,185 @@
+import { render } from "ink-testing-library";
+import { describe, expect, it, vi } from "vitest";
+import { Dashboard } from "../../src/tui/components/dashboard.js";
+import { dashboardParts, line, NOW } from "./fixtures.js";
+
+const tick = () => new Promise((r) => setImmediate(r));
+async function settle() {
+  for (let i = 0; i < 5; i++) await tick();
+}
+
+async function setup(
+  columns: number,
+  rows: number,
+  options: Parameters<typeof dashboardParts>[0] = {},
+) {
+  const parts = await dashboardParts(options);
+  const onQuit = vi.fn();
+  parts.store.append(
+    Array.from({ length: 60 }, (_, i) =>
+      line(i, (i % 3) + 1, i % 10 === 0 ? `ERROR failure number ${i}` : `INFO request ${i}`),
+    ),
+  );
+  const ui = render(
+    <Dashboard
+      {...parts}
+      deploymentId="dep-1"
+      onQuit={onQuit}
+      columns={columns}
+      rows={rows}
+      now={() => NOW}
+    />,
+  );
+  await settle();
+  const frame = () => ui.lastFrame() ?? "";
+  const type = async (s: string) => {
+    ui.stdin.write(s);
+    await settle();
+  };
+  return { ...parts, ui, frame, type, onQuit };
+}
+
+describe("the dashboard", () => {
+  it("fits 80x24: the live area is shorter than the terminal, side panes below the log", async () => {
+    const { frame } = await setup(80, 24);
+    const lines = frame().split("\n");
+    expect(lines.length).toBeLessThanOrEqual(23);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(frame()).toContain("INFO request 59");
+    expect(frame()).toMatch(/Activities[\s\S]*Email[\s\S]*Solana/);
+    expect(frame()).toContain("● live");
+  });
+
+  it("puts the side panes beside the log from 120 columns, and hides them when narrow", async () => {
+    const wide = await setup(160, 48);
+    const row = wide
+      .frame()
+      .split("\n")
+      .find((l) => l.includes("Logs"));
+    expect(row).toContain("Activities");
+    expect(wide.frame().split("\n").length).toBeLessThanOrEqual(47);
+    const narrow = await setup(50, 20);
+    expect(narrow.frame()).not.toContain("Activities");
+  });
+
+  it("shows activity counts, email timelines and exact Solana amounts", async () => {
+    const { frame } = await setup(160, 48);
+    expect(frame()).toMatch(/consensus_needed 1\s+failed 1\s+completed 1/);
+    expect(frame()).toContain("Send → Bounce +800ms (Permanent / smtp; 550 user unknown)");
+    expect(frame()).toContain("1.5 SOL");
+    expect(frame()).toContain("net +1.5 SOL");
+  });
+
+  it("says which flag turns an unconfigured pane on", async () => {
+    const { frame } = await setup(160, 48, { email: false, solana: false });
+    expect(frame()).toContain("--email ADDR");
+    expect(frame()).toContain("--sol-address ADDR");
+  });
+
+  it("? shows the help with every key", async () => {
+    const { frame, type } = await setup(120, 40);
+    await type("?");
+    expect(frame()).toContain("tvcwatch keys");
+    expect(frame()).toContain("show or hide replica N");
+    await type("\u001b");
+    expect(frame()).not.toContain("tvcwatch keys");
+  });
+
+  it("Space pauses, counts new lines, and follows again", async () => {
+    const { frame, type, store } = await setup(120, 40);
+    await type(" ");
+    store.append([line(100, 1, "INFO arrived while paused"), line(101, 2, "INFO another")]);
+    await settle();
+    expect(frame()).toContain("2 new lines");
+    expect(frame()).not.toContain("arrived while paused");
+    await type(" ");
+    expect(frame()).toContain("arrived while paused");
+    expect(frame()).toContain("following");
+  });
+
+  it("f filters by regex, F excludes, an invalid regex is an error, Esc clears", async () => {
+    const { frame, type } = await setup(120, 40);
+    await type("f");
+    await type("ERROR");
+    await type("\r");
+    const logLines = frame()
+      .split("\n")
+      .filter((l) => /\[\d\]/.test(l));
+    expect(logLines.length).toBe(6);
+    expect(logLines.every((l) => l.includes("ERROR"))).toBe(true);
+    expect(frame()).toContain("+/ERROR/");
+    await type("F");
+    await type("number 5");
+    await type("\r");
+    expect(frame()).not.toContain("failure number 50");
+    await type("\u001b");
+    expect(frame()).toContain("INFO request 59");
+    await type("f");
+    await type("(");
+    await type("\r");
+    expect(frame()).toMatch(/include: Invalid regular expression/);
+  });
+
+  it("1-9 hide and show a replica", async () => {
+    const { frame, type } = await setup(120, 40);
+    await type("1");
+    expect(frame()).not.toMatch(/\[1\] /);
+    expect(frame()).toContain("hidden 1");
+    await type("1");
+    expect(frame()).toMatch(/\[1\] /);
+  });
+
+  it("t shows timestamps and w wraps long lines", async () => {
+    const { frame, type, store } = await setup(80, 30, { email: false });
+    store.append([line(200, 1, `INFO ${"x".repeat(150)} END`)]);
+    await settle();
+    expect(frame()).not.toContain("END");
+    await type("w");
+    expect(frame()).toContain("END");
+    await type("t");
+    expect(frame()).toMatch(/\d\d:\d\d:\d\d\.\d{6}/);
+  });
+
+  it("arrows, PgUp, g and G scroll; / and n find matches", async () => {
+    const { frame, type } = await setup(120, 30);
+    await type("g");
+    expect(frame()).toContain("INFO request 1 ");
+    expect(frame()).toContain("paused");
+    await type("G");
+    expect(frame()).toContain("INFO request 59");
+    await type("\u001b[A");
+    expect(frame()).not.toContain("INFO request 59");
+    await type("\u001b[5~");
+    expect(frame()).toContain("paused");
+    await type("G");
+    await type("/");
+    await type("request 3\r");
+    await type("n");
+    expect(frame()).toContain("request 39");
+  });
+
+  it("s hides the side panes, Tab moves focus, Enter opens activity details", async () => {
+    const { frame, type } = await setup(160, 48);
+    await type("\t");
+    await type("\r");
+    expect(frame()).toContain("Activity detail");
+    expect(frame()).toContain("fingerprint  sha256:a1");
+    expect(frame()).toContain("canApprove   true");
+    await type("\u001b");
+    await type("s");
+    expect(frame()).not.toContain("Activities");
+  });
+
+  it("q quits", async () => {
+    const { type, onQuit } = await setup(80, 24);
+    await type("q");
+    expect(onQuit).toHaveBeenCalledOnce();
+  });
+
+  it("renders hostile log lines escaped", async () => {
+    const { frame, store } = await setup(120, 30);
+    store.append([line(300, 2, "\u001b]52;c;aGk=\u0007 clipboard \u001b[2J")]);
+    await settle();
+    expect(frame()).toContain("\\x1b]52;c;aGk=\\x07 clipboard \\x1b[2J");
+  });
+});
