@@ -17,6 +17,7 @@ import {
   TurnkeyApiError,
   TurnkeyClientError,
 } from "./errors.js";
+import { FAST_GUARDS } from "./fast-guards.js";
 import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
 import { getOperation } from "./operations.js";
 import { activity as activitySchema } from "./schemas.js";
@@ -243,13 +244,7 @@ export class TurnkeyClient {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), receivedAtWall);
         throw parseErrorBody(response.status, text, name, retryAfterMs);
       }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new ResponseShapeError(name, "", `not JSON (${excerpt(text, 80) || "empty"})`);
-      }
-      const data = validateResponse(name, op, json) as OutputOf<N>;
+      const data = decodeResponse(name, text) as OutputOf<N>;
       const dateHeader = response.headers.get("date");
       const serverDate = dateHeader ? Date.parse(dateHeader) : Number.NaN;
       const meta: ResponseMeta = {
@@ -318,7 +313,19 @@ function abortReason(signal: AbortSignal | undefined): Error {
   return reason instanceof Error ? reason : new Error("the request was aborted");
 }
 
-function validateResponse(name: string, op: Operation, json: unknown): unknown {
+/** Parses and validates a successful response body of an operation; throws ResponseShapeError. */
+export function decodeResponse(name: OperationName, text: string): unknown {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ResponseShapeError(name, "", `not JSON (${excerpt(text, 80) || "empty"})`);
+  }
+  return validateResponse(name, getOperation(name), json);
+}
+
+function validateResponse(name: OperationName, op: Operation, json: unknown): unknown {
+  if (FAST_GUARDS[name]?.(json)) return json;
   if (op.kind !== "activity") {
     const parsed = op.response.safeParse(json);
     if (!parsed.success) {

@@ -206,7 +206,6 @@ function appendEllipsis(line: Segment[], width: number): Segment[] {
 }
 
 export function formatRow(
-  id: number,
   event: LogEvent,
   state: Pick<UiState, "timestamps" | "wrap">,
   filters: Filters,
@@ -262,7 +261,7 @@ export function computeLogView(
       skip -= 1;
       continue;
     }
-    const laid = formatRow(row.id, row.event, state, filters, width);
+    const laid = formatRow(row.event, state, filters, width);
     for (let i = laid.length - 1; i >= 0 && lines.length < height; i--) {
       lines.push({ key: `${row.id}:${i}`, segments: laid[i] as Segment[] });
     }
@@ -274,7 +273,7 @@ export function computeLogView(
     for (let i = 0; i < store.size() && lines.length < height; i++) {
       const row = store.at(i) as NonNullable<ReturnType<LogStore["at"]>>;
       if (!matchesFilters(row.event, filters)) continue;
-      for (const [n, seg] of formatRow(row.id, row.event, state, filters, width).entries()) {
+      for (const [n, seg] of formatRow(row.event, state, filters, width).entries()) {
         if (lines.length < height) lines.push({ key: `${row.id}:${n}`, segments: seg });
       }
     }

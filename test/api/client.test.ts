@@ -264,3 +264,48 @@ describe("retries against a real server", () => {
     expect((err as Error).message).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe("hot-path response guards", () => {
+  it("accept exactly what the operation's schema accepts", async () => {
+    const { default: fc } = await import("fast-check");
+    const { FAST_GUARDS } = await import("../../src/api/fast-guards.js");
+    const anyValue = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.boolean(),
+      fc.dictionary(fc.string(), fc.string()),
+    );
+    const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, anyValue);
+    const entry = fc.record(
+      {
+        replicaLabel: maybe(fc.string()),
+        line: maybe(
+          fc.record(
+            {
+              content: maybe(fc.string()),
+              ts: maybe(fc.record({ seconds: maybe(fc.string()), nanos: maybe(fc.string()) })),
+            },
+            { requiredKeys: ["content"] },
+          ),
+        ),
+        extra: fc.string(),
+      },
+      { requiredKeys: ["line", "replicaLabel"] },
+    );
+    const body = fc.oneof(
+      fc.record({ entries: fc.array(entry, { maxLength: 4 }) }),
+      fc.record({ entries: anyValue }),
+      anyValue,
+    );
+    for (const [name, guard] of Object.entries(FAST_GUARDS)) {
+      const op = getOperation(name as keyof typeof EXAMPLE_INPUTS);
+      const schema = op.kind === "activity" ? undefined : op.response;
+      fc.assert(
+        fc.property(body, (value) => guard?.(value) === schema?.safeParse(value).success),
+        { numRuns: 3000 },
+      );
+    }
+  });
+});

@@ -1,0 +1,211 @@
+// The follower on recorded poll responses against bare JSON.parse of the same responses, in one
+// run: 1M entries of about 160 bytes, 3 replicas, split into poll responses that overlap the way
+// follow windows do. Prints both rates and the ratio (target: >= 0.7x), jq on the same data when
+// installed, and the RSS of a 10-minute follow at 3 x 2,000 lines/s with the default buffer.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { decodeResponse } from "../dist/api/client.js";
+import { LogFollower } from "../dist/tail/follower.js";
+import { LogStore } from "../dist/tail/log-store.js";
+import { formatEvent } from "../dist/tail/stream-format.js";
+
+const TOTAL = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
+const REPLICAS = 3;
+const PER_RESPONSE = 1500; // new entries per poll (3 x 250 lines/s x 2 s)
+const OVERLAP = 300; // entries re-sent from the previous window
+
+function makeEntries() {
+  const entries = [];
+  const base = 1_795_000_000_000;
+  for (let i = 0; i < TOTAL; i++) {
+    const ms = base + i * 0.1337;
+    const seconds = Math.floor(ms / 1000);
+    const nanos = Math.floor((ms - seconds * 1000) * 1e6);
+    const r = (i % REPLICAS) + 1;
+    const content =
+      i % 5 === 0
+        ? `{"level":"info","msg":"settled transfer","service":"ledger","seq":${i},"requestId":"a1b2c3d4e5f6","latencyMs":${i % 400}}`
+        : `10.0.${i % 10}.${i % 250} - - "POST /v1/transfers HTTP/1.1" 200 ${1000 + (i % 9000)} ${(i % 80) + 0.5}ms request_id=${i}`;
+    entries.push({
+      line: { content, ts: { seconds: String(seconds), nanos: String(nanos) } },
+      replicaLabel: `replica ${r}/${REPLICAS}`,
+    });
+  }
+  return entries;
+}
+
+function makeResponses(entries) {
+  const responses = [];
+  for (let start = 0; start < entries.length; start += PER_RESPONSE) {
+    const from = Math.max(0, start - OVERLAP);
+    responses.push(JSON.stringify({ entries: entries.slice(from, start + PER_RESPONSE) }));
+  }
+  return responses;
+}
+
+function time(fn) {
+  global.gc?.();
+  const t0 = process.hrtime.bigint();
+  const result = fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, result };
+}
+
+async function timeAsync(fn) {
+  global.gc?.();
+  const t0 = process.hrtime.bigint();
+  const result = await fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, result };
+}
+
+const entries = makeEntries();
+const responses = makeResponses(entries);
+const bytes = responses.reduce((n, r) => n + r.length, 0);
+const sent = responses.reduce(
+  (n, r, i) =>
+    n + Math.min(PER_RESPONSE + OVERLAP, entries.length - Math.max(0, i * PER_RESPONSE - OVERLAP)),
+  0,
+);
+console.log(
+  `data: ${TOTAL.toLocaleString()} entries, ${responses.length} responses, ${(bytes / 1e6).toFixed(0)} MB, ${sent.toLocaleString()} entries sent with overlap, ~${Math.round(bytes / sent)} bytes per entry`,
+);
+
+// Warm up both paths a little so the JIT is fair to each.
+for (let i = 0; i < 20; i++) JSON.parse(responses[i]);
+
+const bare = time(() => {
+  let n = 0;
+  for (const r of responses) n += JSON.parse(r).entries.length;
+  return n;
+});
+
+const follow = await timeAsync(async () => {
+  let mono = 0;
+  let index = 0;
+  const clock = { now: () => 1_795_000_000_000 + mono, monotonic: () => mono };
+  const follower = new LogFollower({
+    clock,
+    fetchLogs: async () => {
+      const text = responses[index++];
+      mono += 2000;
+      const data = decodeResponse("get_tvc_deployment_debug_logs", text);
+      return {
+        data,
+        meta: {
+          status: 200,
+          sentAtWall: 0,
+          receivedAtWall: 0,
+          sentAtMonotonic: mono,
+          receivedAtMonotonic: mono,
+          attempts: 1,
+        },
+      };
+    },
+  });
+  const fmt = { output: "text", timestamps: true, utc: true, colour: false };
+  let emitted = 0;
+  let outBytes = 0;
+  follower.onEvents((events) => {
+    let out = "";
+    for (const e of events) {
+      if (e.kind === "line") emitted += 1;
+      out += `${formatEvent(e, fmt)}\n`;
+    }
+    outBytes += out.length;
+  });
+  while (index < responses.length) await follower.pollOnce();
+  return { emitted, outBytes };
+});
+
+const bareRate = sent / (bare.ms / 1000);
+const followRate = sent / (follow.ms / 1000);
+console.log(
+  `bare JSON.parse:                         ${(bareRate / 1e6).toFixed(2)} M entries/s (${bare.ms.toFixed(0)} ms)`,
+);
+console.log(
+  `follower parse+validate+dedup+merge+format: ${(followRate / 1e6).toFixed(2)} M entries/s (${follow.ms.toFixed(0)} ms), emitted ${follow.result.emitted.toLocaleString()} lines once each`,
+);
+console.log(
+  `ratio follower / bare parse: ${(followRate / bareRate).toFixed(2)}x (target >= 0.70x)`,
+);
+if (follow.result.emitted !== TOTAL) {
+  console.error(`ERROR: emitted ${follow.result.emitted} lines, expected ${TOTAL}`);
+  process.exitCode = 1;
+}
+
+const jq = spawnSync("jq", ["--version"], { encoding: "utf8" });
+if (jq.status === 0) {
+  const dir = mkdtempSync(join(tmpdir(), "tvcwatch-bench-"));
+  const file = join(dir, "responses.ndjson");
+  writeFileSync(file, `${responses.join("\n")}\n`);
+  const t0 = process.hrtime.bigint();
+  const run = spawnSync(
+    "jq",
+    ["-r", '.entries[] | "[\\(.replicaLabel)] \\(.line.content)"', file],
+    { maxBuffer: 1024 * 1024 * 1024, encoding: "buffer" },
+  );
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const jqRate = sent / (ms / 1000);
+  console.log(
+    `jq -r (format only, no de-duplication):   ${(jqRate / 1e6).toFixed(2)} M entries/s (${ms.toFixed(0)} ms, exit ${run.status}); follower is ${(followRate / jqRate).toFixed(1)}x jq`,
+  );
+} else {
+  console.log("jq: not installed, skipped");
+}
+
+// Memory: 3 replicas x 2,000 lines/s for 10 simulated minutes into the default 100,000-line buffer.
+{
+  const store = new LogStore();
+  let mono = 0;
+  let seq = 0;
+  const clock = { now: () => 1_795_000_000_000 + mono, monotonic: () => mono };
+  const follower = new LogFollower({
+    clock,
+    fetchLogs: async () => {
+      mono += 2000;
+      const list = [];
+      // 2 s of 3 x 2,000 lines/s, plus the 5 s overlap re-sent
+      const from = Math.max(0, seq - 30_000);
+      for (let i = from; i < seq + 12_000; i++) {
+        const ms = 1_795_000_000_000 + i / 6;
+        const seconds = Math.floor(ms / 1000);
+        list.push({
+          line: {
+            content: `line ${i} ${"x".repeat(120)}`,
+            ts: {
+              seconds: String(seconds),
+              nanos: String(Math.floor((ms - seconds * 1000) * 1e6)),
+            },
+          },
+          replicaLabel: `replica ${(i % 3) + 1}/3`,
+        });
+      }
+      seq += 12_000;
+      return {
+        data: { entries: list },
+        meta: {
+          status: 200,
+          serverDate: 1_795_000_000_000 + seq / 6,
+          sentAtWall: 0,
+          receivedAtWall: 0,
+          sentAtMonotonic: mono,
+          receivedAtMonotonic: mono,
+          attempts: 1,
+        },
+      };
+    },
+  });
+  follower.onEvents((events) => store.append(events));
+  const samples = [];
+  for (let poll = 0; poll < 300; poll++) {
+    await follower.pollOnce();
+    if (poll % 60 === 59) {
+      global.gc?.();
+      samples.push(process.memoryUsage().rss);
+    }
+  }
+  console.log(
+    `memory, 10 min at 3 x 2,000 lines/s: buffer ${store.size().toLocaleString()} lines (cap ${store.maxLines.toLocaleString()}), de-dup memory ${follower.memorySize().toLocaleString()} ids; RSS every 2 min: ${samples.map((b) => `${Math.round(b / 1e6)} MB`).join(", ")}`,
+  );
+}
