@@ -13,14 +13,18 @@ import { formatEvent } from "../dist/tail/stream-format.js";
 
 const TOTAL = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const REPLICAS = 3;
-const PER_RESPONSE = 1500; // new entries per poll (3 x 250 lines/s x 2 s)
-const OVERLAP = 300; // entries re-sent from the previous window
+const RATE = 3 * 250; // lines per second over all replicas
+const SPACING_MS = 1000 / RATE;
+const INTERVAL_MS = 2000; // one poll every 2 s...
+const OVERLAP_MS = 2000; // ...asking for 2 s + 2 s overlap + 1 s round-trip allowance
+const PER_RESPONSE = (RATE * INTERVAL_MS) / 1000; // new entries per poll
+const OVERLAP = (RATE * (OVERLAP_MS + 1000)) / 1000; // entries re-sent from the window before
 
 function makeEntries() {
   const entries = [];
   const base = 1_795_000_000_000;
   for (let i = 0; i < TOTAL; i++) {
-    const ms = base + i * 0.1337;
+    const ms = base + i * SPACING_MS;
     const seconds = Math.floor(ms / 1000);
     const nanos = Math.floor((ms - seconds * 1000) * 1e6);
     const r = (i % REPLICAS) + 1;
@@ -84,16 +88,20 @@ const follow = await timeAsync(async () => {
   let mono = 0;
   let index = 0;
   const clock = { now: () => 1_795_000_000_000 + mono, monotonic: () => mono };
+  // Poll i answers at server time base + 2 s x (i + 1): each response ends at the newest line.
   const follower = new LogFollower({
     clock,
+    intervalMs: INTERVAL_MS,
+    overlapMs: OVERLAP_MS,
     fetchLogs: async () => {
       const text = responses[index++];
-      mono += 2000;
+      mono += INTERVAL_MS;
       const data = decodeResponse("get_tvc_deployment_debug_logs", text);
       return {
         data,
         meta: {
           status: 200,
+          serverDate: 1_795_000_000_000 + mono,
           sentAtWall: 0,
           receivedAtWall: 0,
           sentAtMonotonic: mono,
@@ -152,60 +160,4 @@ if (jq.status === 0) {
   );
 } else {
   console.log("jq: not installed, skipped");
-}
-
-// Memory: 3 replicas x 2,000 lines/s for 10 simulated minutes into the default 100,000-line buffer.
-{
-  const store = new LogStore();
-  let mono = 0;
-  let seq = 0;
-  const clock = { now: () => 1_795_000_000_000 + mono, monotonic: () => mono };
-  const follower = new LogFollower({
-    clock,
-    fetchLogs: async () => {
-      mono += 2000;
-      const list = [];
-      // 2 s of 3 x 2,000 lines/s, plus the 5 s overlap re-sent
-      const from = Math.max(0, seq - 30_000);
-      for (let i = from; i < seq + 12_000; i++) {
-        const ms = 1_795_000_000_000 + i / 6;
-        const seconds = Math.floor(ms / 1000);
-        list.push({
-          line: {
-            content: `line ${i} ${"x".repeat(120)}`,
-            ts: {
-              seconds: String(seconds),
-              nanos: String(Math.floor((ms - seconds * 1000) * 1e6)),
-            },
-          },
-          replicaLabel: `replica ${(i % 3) + 1}/3`,
-        });
-      }
-      seq += 12_000;
-      return {
-        data: { entries: list },
-        meta: {
-          status: 200,
-          serverDate: 1_795_000_000_000 + seq / 6,
-          sentAtWall: 0,
-          receivedAtWall: 0,
-          sentAtMonotonic: mono,
-          receivedAtMonotonic: mono,
-          attempts: 1,
-        },
-      };
-    },
-  });
-  follower.onEvents((events) => store.append(events));
-  const samples = [];
-  for (let poll = 0; poll < 300; poll++) {
-    await follower.pollOnce();
-    if (poll % 60 === 59) {
-      global.gc?.();
-      samples.push(process.memoryUsage().rss);
-    }
-  }
-  console.log(
-    `memory, 10 min at 3 x 2,000 lines/s: buffer ${store.size().toLocaleString()} lines (cap ${store.maxLines.toLocaleString()}), de-dup memory ${follower.memorySize().toLocaleString()} ids; RSS every 2 min: ${samples.map((b) => `${Math.round(b / 1e6)} MB`).join(", ")}`,
-  );
 }

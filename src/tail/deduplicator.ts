@@ -16,11 +16,26 @@
  * still re-send.
  */
 import type { DebugLogEntry } from "../api/schemas.js";
-import { tsToMs } from "./log-line.js";
 
-interface Seen {
-  count: number;
+/**
+ * The lines remembered at one timestamp of one replica: their contents, one per occurrence. Almost
+ * every timestamp holds one line, so the first content is held inline and only repeats allocate.
+ */
+interface SeenAt {
   sortKey: number;
+  first: string;
+  more: string[] | undefined;
+}
+
+function occurrences(at: SeenAt, content: string): number {
+  let n = at.first === content ? 1 : 0;
+  if (at.more) for (let i = 0; i < at.more.length; i++) if (at.more[i] === content) n++;
+  return n;
+}
+
+function remember(at: SeenAt, content: string): void {
+  if (at.more) at.more.push(content);
+  else at.more = [content];
 }
 
 interface UntimestampedLine {
@@ -34,8 +49,20 @@ interface UntimestampedLine {
 }
 
 interface ReplicaMemory {
-  seen: Map<string, Seen>;
+  /** Keyed by the exact timestamp (see exactKey); contents compare only on a timestamp match. */
+  seen: Map<number | string, SeenAt>;
   untimestamped: UntimestampedLine[];
+  /** Per response: contents met so far at each timestamp (the occurrence count k). */
+  inResponse: Map<number | string, SeenAt>;
+  /** Per response, forward pass: the last timestamp met, as a sort key and exactly. */
+  prevKey: number;
+  prevSeconds: number;
+  prevNanos: number;
+  /** Per response: whether this replica's timestamped lines came in timestamp order. */
+  sorted: boolean;
+  /** Per response, in order: the current run of identical timestamps and its contents. */
+  runKey: number | string | undefined;
+  runAt: SeenAt | undefined;
 }
 
 export interface AcceptedEntry {
@@ -46,18 +73,35 @@ export interface AcceptedEntry {
 export class Deduplicator {
   private readonly replicas = new Map<string, ReplicaMemory>();
   private responses = 0;
+  /** Exact keys count nanoseconds from this second, so they stay integers below 2^53. */
+  private base: number | undefined;
+  /** The newest timestamp of the last response (epoch ms), or -Infinity. */
+  newest = Number.NEGATIVE_INFINITY;
 
   /** Identities held, for tests and the memory figure. */
   size(): number {
     let n = 0;
-    for (const r of this.replicas.values()) n += r.seen.size + r.untimestamped.length;
+    for (const r of this.replicas.values()) {
+      for (const at of r.seen.values()) n += 1 + (at.more?.length ?? 0);
+      n += r.untimestamped.length;
+    }
     return n;
   }
 
   private memory(label: string): ReplicaMemory {
     let m = this.replicas.get(label);
     if (!m) {
-      m = { seen: new Map(), untimestamped: [] };
+      m = {
+        seen: new Map(),
+        untimestamped: [],
+        inResponse: new Map(),
+        prevKey: Number.NEGATIVE_INFINITY,
+        prevSeconds: Number.NEGATIVE_INFINITY,
+        prevNanos: 0,
+        sorted: true,
+        runKey: undefined,
+        runAt: undefined,
+      };
       this.replicas.set(label, m);
     }
     return m;
@@ -74,91 +118,169 @@ export class Deduplicator {
     fallbackKey: number,
     serverNowUpper = Number.POSITIVE_INFINITY,
   ): AcceptedEntry[] {
-    // Group positions per replica, keeping the response's order.
-    const byReplica = new Map<string, number[]>();
-    for (let i = 0; i < entries.length; i++) {
-      const label = (entries[i] as DebugLogEntry).replicaLabel;
-      let list = byReplica.get(label);
-      if (!list) {
-        list = [];
-        byReplica.set(label, list);
-      }
-      list.push(i);
+    const n = entries.length;
+    this.newest = Number.NEGATIVE_INFINITY;
+    const mems: ReplicaMemory[] = new Array(n);
+    const keys = new Float64Array(n);
+    const decided = new Uint8Array(n); // 1 = new, 2 = seen, 0 = untimestamped (decided below)
+    for (const m of this.replicas.values()) {
+      m.inResponse.clear();
+      m.prevKey = Number.NEGATIVE_INFINITY;
+      m.prevSeconds = Number.NEGATIVE_INFINITY;
+      m.prevNanos = 0;
+      m.sorted = true;
+      m.runKey = undefined;
+      m.runAt = undefined;
     }
-    const isNew = new Uint8Array(entries.length);
-    const sortKeys = new Float64Array(entries.length);
-
-    for (const [label, positions] of byReplica) {
-      const mem = this.memory(label);
-      const occurrences = new Map<string, number>();
-      const ids: (string | undefined)[] = new Array(positions.length);
-      // Pass 1: timestamped lines.
-      for (let p = 0; p < positions.length; p++) {
-        const entry = entries[positions[p] as number] as DebugLogEntry;
-        const ts = entry.line.ts;
-        if (!ts) continue;
-        const base = `${ts.seconds}.${ts.nanos}\u0000${entry.line.content}`;
-        const k = (occurrences.get(base) ?? 0) + 1;
-        occurrences.set(base, k);
-        ids[p] = `${base}\u0000${k}`;
-        sortKeys[positions[p] as number] = tsToMs(ts);
+    // Pass 1: replica, sort key, and whether each replica's lines come in timestamp order (then
+    // identical timestamps are adjacent and occurrences are counted without a map).
+    let untimestamped = 0;
+    let lastLabel: string | undefined;
+    let lastMem: ReplicaMemory | undefined;
+    let lastSecondsText: string | undefined;
+    let lastSeconds = 0;
+    for (let i = 0; i < n; i++) {
+      const entry = entries[i] as DebugLogEntry;
+      const mem =
+        entry.replicaLabel === lastLabel && lastMem ? lastMem : this.memory(entry.replicaLabel);
+      lastLabel = entry.replicaLabel;
+      lastMem = mem;
+      mems[i] = mem;
+      const ts = entry.line.ts;
+      if (!ts) {
+        keys[i] = mem.prevKey;
+        untimestamped++;
+        continue;
       }
-      // Pass 2: untimestamped lines, by the interval between their timestamped neighbours.
-      const lo = new Float64Array(positions.length).fill(Number.NEGATIVE_INFINITY);
-      const hi = new Float64Array(positions.length).fill(Number.POSITIVE_INFINITY);
-      let prev = Number.NEGATIVE_INFINITY;
-      for (let p = 0; p < positions.length; p++) {
-        if (ids[p] !== undefined) prev = sortKeys[positions[p] as number] as number;
-        else lo[p] = prev;
+      if (ts.seconds !== lastSecondsText) {
+        lastSecondsText = ts.seconds;
+        lastSeconds = Number(ts.seconds);
       }
-      let next = Number.POSITIVE_INFINITY;
-      for (let p = positions.length - 1; p >= 0; p--) {
-        if (ids[p] !== undefined) next = sortKeys[positions[p] as number] as number;
-        else hi[p] = next;
-      }
-
-      for (let p = 0; p < positions.length; p++) {
-        const pos = positions[p] as number;
-        const id = ids[p];
-        if (id !== undefined) {
-          if (!mem.seen.has(id)) {
-            mem.seen.set(id, { count: 1, sortKey: sortKeys[pos] as number });
-            isNew[pos] = 1;
-          }
-          continue;
-        }
-        const content = (entries[pos] as DebugLogEntry).line.content;
-        const l = lo[p] as number;
-        const h = hi[p] as number;
-        sortKeys[pos] = Number.isFinite(l) ? l : Number.isFinite(h) ? h : fallbackKey;
-        const match = mem.untimestamped.find(
-          (u) => u.matchedIn !== this.responses && u.content === content && u.lo <= h && l <= u.hi,
-        );
-        if (match) {
-          match.matchedIn = this.responses;
-          match.lo = Math.max(match.lo, l);
-          match.hi = Math.min(match.hi, h);
-          match.bound = Math.min(match.bound, h, serverNowUpper);
+      const nanos = Number(ts.nanos);
+      const key = lastSeconds * 1000 + nanos / 1e6;
+      keys[i] = key;
+      if (
+        lastSeconds < mem.prevSeconds ||
+        (lastSeconds === mem.prevSeconds && nanos < mem.prevNanos)
+      )
+        mem.sorted = false;
+      mem.prevSeconds = lastSeconds;
+      mem.prevNanos = nanos;
+      mem.prevKey = key;
+      if (key > this.newest) this.newest = key;
+    }
+    // Pass 2: decide the timestamped lines.
+    for (let i = 0; i < n; i++) {
+      const ts = (entries[i] as DebugLogEntry).line.ts;
+      if (!ts) continue;
+      const mem = mems[i] as ReplicaMemory;
+      const content = (entries[i] as DebugLogEntry).line.content;
+      const tsKey = this.exactKey(ts.seconds, ts.nanos);
+      let k = 1;
+      if (mem.sorted) {
+        if (tsKey === mem.runKey && mem.runAt) {
+          remember(mem.runAt, content);
+          k = occurrences(mem.runAt, content);
         } else {
-          mem.untimestamped.push({
-            content,
-            lo: l,
-            hi: h,
-            bound: Math.min(h, serverNowUpper),
-            matchedIn: this.responses,
-          });
-          isNew[pos] = 1;
+          mem.runKey = tsKey;
+          mem.runAt = { sortKey: 0, first: content, more: undefined };
+        }
+      } else {
+        const met = mem.inResponse.get(tsKey);
+        if (met) {
+          remember(met, content);
+          k = occurrences(met, content);
+        } else {
+          mem.inResponse.set(tsKey, { sortKey: 0, first: content, more: undefined });
         }
       }
+      const at = mem.seen.get(tsKey);
+      if (!at) {
+        mem.seen.set(tsKey, { sortKey: keys[i] as number, first: content, more: undefined });
+        decided[i] = 1;
+      } else if (k > occurrences(at, content)) {
+        remember(at, content);
+        decided[i] = 1;
+      } else {
+        decided[i] = 2;
+      }
+    }
+    if (untimestamped > 0)
+      this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper);
+    const out: AcceptedEntry[] = [];
+    for (let i = 0; i < n; i++) {
+      if (decided[i] === 1)
+        out.push({ entry: entries[i] as DebugLogEntry, sortKey: keys[i] as number });
     }
     this.responses += 1;
-
-    const out: AcceptedEntry[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      if (isNew[i])
-        out.push({ entry: entries[i] as DebugLogEntry, sortKey: sortKeys[i] as number });
-    }
     return out;
+  }
+
+  /**
+   * A timestamp as a number of nanoseconds from a base second: exact (an integer below 2^53) for
+   * ±100 days around the first line seen, and cheap to hash. Beyond that, a string.
+   */
+  private exactKey(secondsText: string, nanosText: string): number | string {
+    const seconds = Number(secondsText);
+    const nanos = Number(nanosText);
+    this.base ??= seconds;
+    const rel = seconds - this.base;
+    if (
+      Number.isInteger(seconds) &&
+      Number.isInteger(nanos) &&
+      nanos >= 0 &&
+      nanos < 1e9 &&
+      Math.abs(rel) < 8_000_000
+    ) {
+      return rel * 1e9 + nanos;
+    }
+    return `${secondsText}.${nanosText}`;
+  }
+
+  /** Decides the untimestamped lines of a response by the interval between their neighbours. */
+  private placeUntimestamped(
+    entries: readonly DebugLogEntry[],
+    mems: ReplicaMemory[],
+    keys: Float64Array,
+    decided: Uint8Array,
+    fallbackKey: number,
+    serverNowUpper: number,
+  ): void {
+    const next = new Map<ReplicaMemory, number>();
+    const hiOf = new Float64Array(entries.length);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const mem = mems[i] as ReplicaMemory;
+      if ((entries[i] as DebugLogEntry).line.ts) next.set(mem, keys[i] as number);
+      else hiOf[i] = next.get(mem) ?? Number.POSITIVE_INFINITY;
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as DebugLogEntry;
+      if (entry.line.ts) continue;
+      const mem = mems[i] as ReplicaMemory;
+      const content = entry.line.content;
+      const l = keys[i] as number;
+      const h = hiOf[i] as number;
+      keys[i] = Number.isFinite(l) ? l : Number.isFinite(h) ? h : fallbackKey;
+      const match = mem.untimestamped.find(
+        (u) => u.matchedIn !== this.responses && u.content === content && u.lo <= h && l <= u.hi,
+      );
+      if (match) {
+        match.matchedIn = this.responses;
+        match.lo = Math.max(match.lo, l);
+        match.hi = Math.min(match.hi, h);
+        match.bound = Math.min(match.bound, h, serverNowUpper);
+        decided[i] = 2;
+      } else {
+        mem.untimestamped.push({
+          content,
+          lo: l,
+          hi: h,
+          bound: Math.min(h, serverNowUpper),
+          matchedIn: this.responses,
+        });
+        decided[i] = 1;
+      }
+    }
   }
 
   /**
@@ -168,8 +290,8 @@ export class Deduplicator {
    */
   prune(cutoff: number): void {
     for (const [label, mem] of this.replicas) {
-      for (const [id, seen] of mem.seen) {
-        if (seen.sortKey >= cutoff) break;
+      for (const [id, at] of mem.seen) {
+        if (at.sortKey >= cutoff) break;
         mem.seen.delete(id);
       }
       let drop = 0;

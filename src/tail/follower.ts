@@ -271,18 +271,6 @@ export class LogFollower {
     const latency = recvMono - sentMono;
     this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
 
-    // Server clock: the Date header and every line's timestamp are lower bounds of the server's time.
-    let newestTs = Number.NEGATIVE_INFINITY;
-    for (const e of entries) {
-      const ts = e.line.ts;
-      if (ts) {
-        const k = Number(ts.seconds) * 1000 + Number(ts.nanos) / 1e6;
-        if (k > newestTs) newestTs = k;
-      }
-    }
-    const lowerServer = Math.max(meta.serverDate ?? Number.NEGATIVE_INFINITY, newestTs);
-    if (Number.isFinite(lowerServer))
-      this.offsetLow = Math.max(this.offsetLow, lowerServer - recvMono);
     const clockOffsetMs =
       meta.serverDate !== undefined
         ? meta.serverDate + 500 - (meta.sentAtWall + meta.receivedAtWall) / 2
@@ -371,7 +359,7 @@ export class LogFollower {
     this.lastPollMono = recvMono;
     const instantRate = elapsed > 0 ? (newLines * 1000) / elapsed : this.state.linesPerSecond;
     this.idlePolls = newLines > 0 ? 0 : this.idlePolls + 1;
-    const gaps = events.filter((e) => e.kind === "gap").length;
+    const gaps = events.length - newLines;
     this.setState({
       phase: "live",
       retries: 0,

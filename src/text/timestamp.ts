@@ -5,12 +5,29 @@ import { format } from "date-fns";
  * (`...Z`), from a proto timestamp's seconds and nanos.
  */
 export function formatRfc3339(ts: { seconds: string; nanos: string }, utc: boolean): string {
-  const seconds = Number(ts.seconds);
   const nanos = String(Math.max(0, Math.min(999_999_999, Number(ts.nanos) || 0))).padStart(9, "0");
-  const date = new Date(seconds * 1000);
-  if (Number.isNaN(date.getTime())) return "invalid-timestamp";
-  if (utc) return `${date.toISOString().slice(0, 19)}.${nanos}Z`;
-  return `${format(date, "yyyy-MM-dd'T'HH:mm:ss")}.${nanos}${format(date, "xxx")}`;
+  const [head, zone] = secondParts(ts.seconds, utc);
+  return head === undefined ? "invalid-timestamp" : `${head}.${nanos}${zone}`;
+}
+
+/** Lines come many to a second: the date part of the last second formatted is kept. */
+const lastSecond = {
+  utc: { key: "", parts: ["", ""] as [string | undefined, string] },
+  local: { key: "", parts: ["", ""] as [string | undefined, string] },
+};
+
+function secondParts(seconds: string, utc: boolean): [string | undefined, string] {
+  const cache = utc ? lastSecond.utc : lastSecond.local;
+  if (cache.key === seconds) return cache.parts;
+  const date = new Date(Number(seconds) * 1000);
+  const parts: [string | undefined, string] = Number.isNaN(date.getTime())
+    ? [undefined, ""]
+    : utc
+      ? [date.toISOString().slice(0, 19), "Z"]
+      : [format(date, "yyyy-MM-dd'T'HH:mm:ss"), format(date, "xxx")];
+  cache.key = seconds;
+  cache.parts = parts;
+  return parts;
 }
 
 /** RFC 3339 of epoch milliseconds, to the millisecond. */

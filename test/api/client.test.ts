@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RetryInfo } from "../../src/api/client.js";
 import { parseRetryAfter, TurnkeyClient } from "../../src/api/client.js";
@@ -8,6 +9,7 @@ import {
   ResponseShapeError,
   TurnkeyApiError,
 } from "../../src/api/errors.js";
+import { FAST_GUARDS } from "../../src/api/fast-guards.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
 import { generateKeyPair, verifyStamp } from "../../src/api/stamp.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
@@ -266,9 +268,7 @@ describe("retries against a real server", () => {
 });
 
 describe("hot-path response guards", () => {
-  it("accept exactly what the operation's schema accepts", async () => {
-    const { default: fc } = await import("fast-check");
-    const { FAST_GUARDS } = await import("../../src/api/fast-guards.js");
+  it("accept exactly what the operation's schema accepts", () => {
     const anyValue = fc.oneof(
       fc.string(),
       fc.integer(),
