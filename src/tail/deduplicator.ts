@@ -65,9 +65,10 @@ interface ReplicaMemory {
   runAt: SeenAt | undefined;
 }
 
-export interface AcceptedEntry {
-  entry: DebugLogEntry;
-  sortKey: number;
+/** The new entries of a response: their positions in it, and every entry's sort key. */
+export interface Accepted {
+  indexes: number[];
+  keys: Float64Array;
 }
 
 export class Deduplicator {
@@ -117,12 +118,13 @@ export class Deduplicator {
     entries: readonly DebugLogEntry[],
     fallbackKey: number,
     serverNowUpper = Number.POSITIVE_INFINITY,
-  ): AcceptedEntry[] {
+  ): Accepted {
     const n = entries.length;
     this.newest = Number.NEGATIVE_INFINITY;
     const mems: ReplicaMemory[] = new Array(n);
     const keys = new Float64Array(n);
     const decided = new Uint8Array(n); // 1 = new, 2 = seen, 0 = untimestamped (decided below)
+    const exact = new Float64Array(n); // NaN: the timestamp is out of exact range, keyed by string
     for (const m of this.replicas.values()) {
       m.inResponse.clear();
       m.prevKey = Number.NEGATIVE_INFINITY;
@@ -159,6 +161,7 @@ export class Deduplicator {
       const nanos = Number(ts.nanos);
       const key = lastSeconds * 1000 + nanos / 1e6;
       keys[i] = key;
+      exact[i] = this.exactKey(lastSeconds, nanos);
       if (
         lastSeconds < mem.prevSeconds ||
         (lastSeconds === mem.prevSeconds && nanos < mem.prevNanos)
@@ -175,7 +178,8 @@ export class Deduplicator {
       if (!ts) continue;
       const mem = mems[i] as ReplicaMemory;
       const content = (entries[i] as DebugLogEntry).line.content;
-      const tsKey = this.exactKey(ts.seconds, ts.nanos);
+      const e = exact[i] as number;
+      const tsKey: number | string = Number.isNaN(e) ? `${ts.seconds}.${ts.nanos}` : e;
       let k = 1;
       if (mem.sorted) {
         if (tsKey === mem.runKey && mem.runAt) {
@@ -207,22 +211,18 @@ export class Deduplicator {
     }
     if (untimestamped > 0)
       this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper);
-    const out: AcceptedEntry[] = [];
-    for (let i = 0; i < n; i++) {
-      if (decided[i] === 1)
-        out.push({ entry: entries[i] as DebugLogEntry, sortKey: keys[i] as number });
-    }
+    const indexes: number[] = [];
+    for (let i = 0; i < n; i++) if (decided[i] === 1) indexes.push(i);
     this.responses += 1;
-    return out;
+    return { indexes, keys };
   }
 
   /**
    * A timestamp as a number of nanoseconds from a base second: exact (an integer below 2^53) for
-   * ±100 days around the first line seen, and cheap to hash. Beyond that, a string.
+   * ±90 days around the first line seen, and cheap to hash. Beyond that NaN, and the caller
+   * keys by string.
    */
-  private exactKey(secondsText: string, nanosText: string): number | string {
-    const seconds = Number(secondsText);
-    const nanos = Number(nanosText);
+  private exactKey(seconds: number, nanos: number): number {
     this.base ??= seconds;
     const rel = seconds - this.base;
     if (
@@ -234,7 +234,7 @@ export class Deduplicator {
     ) {
       return rel * 1e9 + nanos;
     }
-    return `${secondsText}.${nanosText}`;
+    return Number.NaN;
   }
 
   /** Decides the untimestamped lines of a response by the interval between their neighbours. */

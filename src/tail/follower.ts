@@ -23,7 +23,7 @@ import { TurnkeyApiError } from "../api/errors.js";
 import type { DebugLogEntry } from "../api/schemas.js";
 import { formatDuration } from "../text/duration.js";
 import { Deduplicator } from "./deduplicator.js";
-import type { GapMarker, LogEvent, LogLine } from "./log-line.js";
+import type { GapMarker, LogEvent } from "./log-line.js";
 
 export interface LogRequest {
   sinceSeconds?: string;
@@ -285,16 +285,16 @@ export class LogFollower {
       recvMono + this.offsetHigh,
     );
 
+    const newIndexes = accepted.indexes;
+    const keys = accepted.keys;
     if (initial && plan.request.tailLines !== undefined) {
       const perReplica = new Map<string, { count: number; oldest: number }>();
-      for (const a of accepted) {
-        const r = perReplica.get(a.entry.replicaLabel) ?? {
-          count: 0,
-          oldest: Number.POSITIVE_INFINITY,
-        };
+      for (const i of newIndexes) {
+        const label = (entries[i] as DebugLogEntry).replicaLabel;
+        const r = perReplica.get(label) ?? { count: 0, oldest: Number.POSITIVE_INFINITY };
         r.count += 1;
-        r.oldest = Math.min(r.oldest, a.sortKey);
-        perReplica.set(a.entry.replicaLabel, r);
+        r.oldest = Math.min(r.oldest, keys[i] as number);
+        perReplica.set(label, r);
       }
       let earliestCut = Number.POSITIVE_INFINITY;
       for (const [label, r] of perReplica) {
@@ -319,24 +319,26 @@ export class LogFollower {
     }
 
     let newLines = 0;
-    for (const a of accepted) {
-      const floor = this.tailFloor.get(a.entry.replicaLabel);
-      if (!initial && floor !== undefined && a.sortKey < floor) continue;
+    const floors = this.tailFloor.size > 0 && !initial;
+    for (const i of newIndexes) {
+      const entry = entries[i] as DebugLogEntry;
+      const sortKey = keys[i] as number;
+      if (floors) {
+        const floor = this.tailFloor.get(entry.replicaLabel);
+        if (floor !== undefined && sortKey < floor) continue;
+      }
       // Only a timestamped line can be known to be late; an untimestamped one is placed by its neighbours.
-      const timed = a.entry.line.ts !== undefined;
-      const late = timed && a.sortKey < this.maxEmittedKey;
-      if (timed && a.sortKey > this.maxEmittedKey) this.maxEmittedKey = a.sortKey;
-      const line: LogLine = {
+      const timed = entry.line.ts !== undefined;
+      const late = timed && sortKey < this.maxEmittedKey;
+      if (timed && sortKey > this.maxEmittedKey) this.maxEmittedKey = sortKey;
+      events.push({
         kind: "line",
-        replicaLabel: a.entry.replicaLabel,
-        ts: a.entry.line.ts
-          ? { seconds: a.entry.line.ts.seconds, nanos: a.entry.line.ts.nanos }
-          : undefined,
-        sortKey: a.sortKey,
-        content: a.entry.line.content,
+        replicaLabel: entry.replicaLabel,
+        ts: entry.line.ts,
+        sortKey,
+        content: entry.line.content,
         late,
-      };
-      events.push(line);
+      });
       newLines += 1;
     }
 

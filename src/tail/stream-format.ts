@@ -37,10 +37,20 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;
     return f.colour ? `\u001b[2m${text}\u001b[22m` : text;
   }
-  const label = `[${sanitizeForTerminal(event.replicaLabel)}]`;
-  const parts: string[] = [];
-  if (f.timestamps) parts.push(event.ts ? formatRfc3339(event.ts, f.utc) : NO_TS);
-  parts.push(f.colour ? ansi(replicaColour(event.replicaLabel), label) : label);
-  parts.push(sanitizeForTerminal(event.content));
-  return parts.join(" ");
+  const label = replicaLabel(event.replicaLabel, f.colour);
+  const content = sanitizeForTerminal(event.content);
+  if (!f.timestamps) return `${label} ${content}`;
+  return `${event.ts ? formatRfc3339(event.ts, f.utc) : NO_TS} ${label} ${content}`;
+}
+
+/** The rendered `[replica i/K]` label: labels repeat line after line, so the last one is kept. */
+const lastLabel = { text: "", colour: false, rendered: "" };
+
+function replicaLabel(label: string, colour: boolean): string {
+  if (label === lastLabel.text && colour === lastLabel.colour) return lastLabel.rendered;
+  const plain = `[${sanitizeForTerminal(label)}]`;
+  lastLabel.text = label;
+  lastLabel.colour = colour;
+  lastLabel.rendered = colour ? ansi(replicaColour(label), plain) : plain;
+  return lastLabel.rendered;
 }
