@@ -284,6 +284,14 @@ export class LogFollower {
       this.serverNowEstimate(),
       recvMono + this.offsetHigh,
     );
+    // Server clock: the Date header and every line's timestamp are lower bounds of the server's
+    // time when it answered; the Date header (1 s resolution) also gives an upper bound.
+    const lowerServer = Math.max(meta.serverDate ?? Number.NEGATIVE_INFINITY, this.dedup.newest);
+    if (Number.isFinite(lowerServer))
+      this.offsetLow = Math.max(this.offsetLow, lowerServer - recvMono);
+    if (meta.serverDate !== undefined) {
+      this.offsetHigh = Math.min(this.offsetHigh, meta.serverDate + 1000 - sentMono);
+    }
 
     const newIndexes = accepted.indexes;
     const keys = accepted.keys;

@@ -285,3 +285,57 @@ describe("the follower's windows and failures", () => {
     }
   });
 });
+
+describe("the follower's memory", () => {
+  it("holds only what an overlap can still re-send, however long it follows", async () => {
+    const time = new SimTime(1_790_000_000_000);
+    let seq = 0;
+    const perPoll = 600; // 300 lines/s at one poll every 2 s
+    const follower = new LogFollower({
+      clock: time.clock,
+      overlapMs: 5000,
+      fetchLogs: async () => {
+        time.mono += 20;
+        const entries = [];
+        for (let i = Math.max(0, seq - 2400); i < seq + perPoll; i++) {
+          const ms = 1_790_000_000_000 + (i * 2000) / perPoll;
+          const seconds = Math.floor(ms / 1000);
+          entries.push({
+            replicaLabel: "replica 1/1",
+            line: {
+              content: `line ${i}`,
+              ts: {
+                seconds: String(seconds),
+                nanos: String(Math.round((ms - seconds * 1000) * 1e6)),
+              },
+            },
+          });
+        }
+        seq += perPoll;
+        return {
+          data: { entries },
+          meta: {
+            status: 200,
+            serverDate: Math.floor(time.clock.now() / 1000) * 1000,
+            sentAtWall: 0,
+            receivedAtWall: 0,
+            sentAtMonotonic: 0,
+            receivedAtMonotonic: 0,
+            attempts: 1,
+          },
+        };
+      },
+    });
+    let emitted = 0;
+    follower.onEvents((events) => {
+      emitted += events.length;
+    });
+    for (let poll = 0; poll < 400; poll++) {
+      await follower.pollOnce();
+      time.mono += 1980;
+    }
+    expect(emitted).toBe(400 * perPoll);
+    // Overlap 5 s + round-trip allowance 1 s + 2 s margin + one poll: about 10 s of lines at 300/s.
+    expect(follower.memorySize()).toBeLessThan(300 * 12);
+  });
+});
