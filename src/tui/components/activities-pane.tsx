@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { useSyncExternalStore } from "react";
+import { memo, useSyncExternalStore } from "react";
 import type { Activity } from "../../api/schemas.js";
 import { shortAge, summarizeActivities } from "../../feeds/activity-summary.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
@@ -16,7 +16,7 @@ const STATUS_COLOUR: Record<string, string> = {
   REJECTED: "gray",
 };
 
-export function ActivitiesPane(props: {
+export const ActivitiesPane = memo(function ActivitiesPane(props: {
   store: FeedStore<Activity[]>;
   width: number;
   height: number;
@@ -71,4 +71,4 @@ export function ActivitiesPane(props: {
       </Box>
     </PaneFrame>
   );
-}
+});

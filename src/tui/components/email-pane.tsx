@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { useSyncExternalStore } from "react";
+import { memo, useSyncExternalStore } from "react";
 import type { EmailEvent } from "../../api/schemas.js";
 import { shortAge } from "../../feeds/activity-summary.js";
 import { groupEmailEvents } from "../../feeds/email-timeline.js";
@@ -16,7 +16,7 @@ const OUTCOME_COLOUR: Record<string, string> = {
   Send: "cyan",
 };
 
-export function EmailPane(props: {
+export const EmailPane = memo(function EmailPane(props: {
   store: FeedStore<EmailEvent[]> | undefined;
   width: number;
   height: number;
@@ -36,7 +36,7 @@ export function EmailPane(props: {
     );
   }
   return <EmailList {...props} store={props.store} rows={rows} />;
-}
+});
 
 function EmailList(props: {
   store: FeedStore<EmailEvent[]>;

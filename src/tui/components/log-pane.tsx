@@ -1,9 +1,10 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import type { LogView } from "../log-view.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { SegmentsLine } from "./segments-line.js";
 
-export function LogPane(props: {
+export const LogPane = memo(function LogPane(props: {
   view: LogView;
   width: number;
   height: number;
@@ -40,4 +41,4 @@ export function LogPane(props: {
       </Box>
     </PaneFrame>
   );
-}
+});

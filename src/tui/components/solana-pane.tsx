@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { useSyncExternalStore } from "react";
+import { memo, useSyncExternalStore } from "react";
 import type { SolTransaction } from "../../api/schemas.js";
 import { shortAge } from "../../feeds/activity-summary.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 
-export function SolanaPane(props: {
+export const SolanaPane = memo(function SolanaPane(props: {
   store: FeedStore<Map<string, SolTransaction[]>> | undefined;
   width: number;
   height: number;
@@ -26,7 +26,7 @@ export function SolanaPane(props: {
     );
   }
   return <SolanaList {...props} store={props.store} />;
-}
+});
 
 function SolanaList(props: {
   store: FeedStore<Map<string, SolTransaction[]>>;

@@ -1,4 +1,5 @@
 import { Text } from "ink";
+import { memo } from "react";
 import type { FollowerState } from "../../tail/follower.js";
 import type { UiState } from "../ui-state.js";
 
@@ -18,7 +19,7 @@ function connection(s: FollowerState): { text: string; colour: string } {
 }
 
 /** The bottom line: connection, latency, rate, buffer, filters, follow state; or the input prompt. */
-export function StatusBar(props: {
+export const StatusBar = memo(function StatusBar(props: {
   state: FollowerState;
   ui: UiState;
   buffered: number;
@@ -66,4 +67,4 @@ export function StatusBar(props: {
       <Text dimColor>{"  ? help"}</Text>
     </Text>
   );
-}
+});
