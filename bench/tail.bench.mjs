@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeResponse } from "../dist/api/client.js";
 import { LogFollower } from "../dist/tail/follower.js";
-import { LogStore } from "../dist/tail/log-store.js";
 import { formatEvent } from "../dist/tail/stream-format.js";
 
 const TOTAL = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -40,11 +39,14 @@ function makeEntries() {
   return entries;
 }
 
+const sentCounts = [];
 function makeResponses(entries) {
   const responses = [];
   for (let start = 0; start < entries.length; start += PER_RESPONSE) {
     const from = Math.max(0, start - OVERLAP);
-    responses.push(JSON.stringify({ entries: entries.slice(from, start + PER_RESPONSE) }));
+    const window = entries.slice(from, start + PER_RESPONSE);
+    sentCounts.push(window.length);
+    responses.push(JSON.stringify({ entries: window }));
   }
   return responses;
 }
@@ -66,11 +68,7 @@ async function timeAsync(fn) {
 const entries = makeEntries();
 const responses = makeResponses(entries);
 const bytes = responses.reduce((n, r) => n + r.length, 0);
-const sent = responses.reduce(
-  (n, r, i) =>
-    n + Math.min(PER_RESPONSE + OVERLAP, entries.length - Math.max(0, i * PER_RESPONSE - OVERLAP)),
-  0,
-);
+const sent = sentCounts.reduce((n, c) => n + c, 0);
 console.log(
   `data: ${TOTAL.toLocaleString()} entries, ${responses.length} responses, ${(bytes / 1e6).toFixed(0)} MB, ${sent.toLocaleString()} entries sent with overlap, ~${Math.round(bytes / sent)} bytes per entry`,
 );

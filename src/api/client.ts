@@ -207,7 +207,6 @@ export class TurnkeyClient {
     input: InputOf<N>,
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
-    const op = getOperation(name);
     const request = this.buildRequest(name, input, options);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let attempts = 0;

@@ -23,12 +23,12 @@ export function buildProgram(): Command {
     })
     .exitOverride();
   addGlobalOptions(program);
-  registerCallCommand(program);
-  registerKeysCommand(program);
   registerWatchCommand(program);
   registerDemoCommand(program);
   registerTailCommand(program);
+  registerCallCommand(program);
   registerSimCommand(program);
+  registerKeysCommand(program);
   return program;
 }
 
@@ -44,6 +44,10 @@ function printError(err: unknown): number {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A closed pipe (`tvcwatch ... | head`) ends the program quietly, as it does for cat or grep.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -67,8 +67,7 @@ export function registerCallCommand(program: Command): void {
     .command("call")
     .summary("invoke any API operation and print its JSON response")
     .description(
-      "Invoke any API operation and print its JSON response.\n" +
-        "For an activity the body is its `parameters`; for a query, its fields beyond organizationId.",
+      "Invoke any API operation and print its JSON response. For an activity the body is its `parameters`; for a query, its fields beyond organizationId.",
     )
     .argument(
       "[operation]",
@@ -81,8 +80,7 @@ export function registerCallCommand(program: Command): void {
     .addHelpText(
       "after",
       '\nExamples:\n  tvcwatch call whoami\n  tvcwatch call get_tvc_deployment_debug_logs --body \'{"deploymentId":"...","tailLines":20}\'\n' +
-        "  echo '{}' | tvcwatch call create_read_only_session --body -\n\n" +
-        "Exit status: 0 success, 1 API error or invalid body, 2 network failure after retries or usage error.",
+        "  echo '{}' | tvcwatch call create_read_only_session --body -\n Exit status: 0 success, 1 API error or invalid body, 2 network failure after retries or usage error.",
     )
     .action(async (operation: string | undefined, flags: CallFlags, cmd: Command) => {
       if (flags.list) {

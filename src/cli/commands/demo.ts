@@ -10,8 +10,7 @@ export function registerDemoCommand(program: Command): void {
     .command("demo")
     .summary("the dashboard against a local simulator (no account needed)")
     .description(
-      "Start the local simulator of Turnkey's API in this process, on a free loopback port, and open\n" +
-        "the dashboard on it with every pane live. Everything shown is generated: it is a demo.",
+      "Start the local simulator of Turnkey's API in this process, on a free loopback port, and open the dashboard on it with every pane live. Everything shown is generated: it is a demo.",
     )
     .option("--seed <n>", "seed for the generated data", integerFlag(0, 2 ** 31 - 1))
     .option("--scenario <name>", "demo, quiet or incident", "demo")

@@ -47,10 +47,7 @@ export function registerSimCommand(program: Command): void {
     .command("sim")
     .summary("run a local simulator of Turnkey's API (a test double for demos and tests)")
     .description(
-      "Run a LOCAL SIMULATOR of Turnkey's API on this machine, for demos, drills and tests.\n" +
-        "It is a test double, not the real service: its organization, API key, deployments, logs,\n" +
-        "activities, email events and Solana transfers are generated. It verifies real X-Stamp\n" +
-        "signatures with its own demo API key, which it prints (that key is worthless elsewhere).",
+      "Run a LOCAL SIMULATOR of Turnkey's API on this machine, for demos, drills and tests. It is a test double, not the real service: its organization, API key, deployments, logs, activities, email events and Solana transfers are generated. It verifies real X-Stamp signatures with its own demo API key, which it prints (that key is worthless elsewhere).",
     )
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on; 0 picks a free one", integerFlag(0, 65535), 8787)
@@ -70,7 +67,11 @@ export function registerSimCommand(program: Command): void {
     )
     .option("--replicas <k>", "replicas of the debug deployment", integerFlag(1, 9), 3)
     .option("--log-rate <n>", "log lines per second per replica", positiveNumberFlag, 5)
-    .option("--retention <duration>", "how long log lines are kept", durationFlag, 3_600_000)
+    .addOption(
+      new Option("--retention <duration>", "how long log lines are kept")
+        .argParser(durationFlag)
+        .default(3_600_000, "1h"),
+    )
     .option(
       "--faults <rate>",
       "fraction of requests answered by 500, 503, 429 or a dropped connection",

@@ -58,9 +58,7 @@ export function registerTailCommand(program: Command): void {
     .command("tail")
     .summary("print or follow a deployment's debug logs, every replica merged, each line once")
     .description(
-      "Print a TVC deployment's debug logs, every replica's lines merged by timestamp, each line exactly\n" +
-        "once. With -f, follow until Ctrl-C, through network faults, slow responses and server clock skew.\n" +
-        "Without --since or --tail, starts with the last 10 minutes.",
+      "Print a TVC deployment's debug logs, every replica's lines merged by timestamp, each line exactly once. With -f, follow until Ctrl-C, through network faults, slow responses and server clock skew. Without --since or --tail, starts with the last 10 minutes.",
     )
     .option("--deployment <id>", "deployment ID (default: deploymentId from the config file)")
     .option("-f, --follow", "keep polling for new lines until interrupted")
@@ -80,12 +78,19 @@ export function registerTailCommand(program: Command): void {
         .choices(["text", "json"])
         .default("text"),
     )
-    .option("--interval <duration>", "base poll interval", durationFlag, 2000)
-    .option("--overlap <duration>", "extra window for late-arriving lines", durationFlag, 5000)
+    .addOption(
+      new Option("--interval <duration>", "base poll interval")
+        .argParser(durationFlag)
+        .default(2000, "2s"),
+    )
+    .addOption(
+      new Option("--overlap <duration>", "extra window for late-arriving lines")
+        .argParser(durationFlag)
+        .default(5000, "5s"),
+    )
     .addHelpText(
       "after",
-      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n" +
-        "  tvcwatch tail -f -o json | jq -r .content",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2   tvcwatch tail -f -o json | jq -r .content",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
       if (flags.interval < 100) throw new CliError("--interval must be at least 100ms", 2);

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { Option } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { SOLANA_CAIP2 } from "../../api/schemas.js";
 import { CliError } from "../cli-error.js";
@@ -52,8 +53,16 @@ export function addWatchOptions(cmd: Command): Command {
       "--caip2 <network>",
       `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
     )
-    .option("--since <duration>", "log history to start with", durationFlag, 600_000)
-    .option("--interval <duration>", "base poll interval", durationFlag, 2000)
+    .addOption(
+      new Option("--since <duration>", "log history to start with")
+        .argParser(durationFlag)
+        .default(600_000, "10m"),
+    )
+    .addOption(
+      new Option("--interval <duration>", "base poll interval")
+        .argParser(durationFlag)
+        .default(2000, "2s"),
+    )
     .option(
       "--buffer-lines <n>",
       "log lines kept in memory",
@@ -106,8 +115,7 @@ export function registerWatchCommand(program: Command): void {
     .command("watch", { isDefault: true })
     .summary("the dashboard (default): logs beside activities, email and Solana panes")
     .description(
-      "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery\n" +
-        "events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
+      "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
     );
   addWatchOptions(cmd).action(async (flags: WatchCommandFlags, command: Command) => {
     const config = configFromCommand(command);
