@@ -4,6 +4,7 @@ import { TurnkeyApiError } from "../../src/api/errors.js";
 import { FollowerStopError, LogFollower } from "../../src/tail/follower.js";
 import type { LogLine } from "../../src/tail/log-line.js";
 import { LogStore } from "../../src/tail/log-store.js";
+import { responseMeta } from "../helpers/response-meta.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";
 
@@ -169,14 +170,7 @@ describe("the follower's windows and failures", () => {
         time.mono += slow ? 20_000 : 50;
         return {
           data: { entries: [] },
-          meta: {
-            status: 200,
-            sentAtWall: 0,
-            receivedAtWall: 0,
-            sentAtMonotonic: 0,
-            receivedAtMonotonic: 0,
-            attempts: 1,
-          },
+          meta: responseMeta(),
         };
       },
     });
@@ -205,14 +199,7 @@ describe("the follower's windows and failures", () => {
         if (down) throw new Error("unreachable");
         return {
           data: { entries: [] },
-          meta: {
-            status: 200,
-            sentAtWall: 0,
-            receivedAtWall: 0,
-            sentAtMonotonic: 0,
-            receivedAtMonotonic: 0,
-            attempts: 1,
-          },
+          meta: responseMeta(),
         };
       },
     });
@@ -248,14 +235,7 @@ describe("the follower's windows and failures", () => {
       tailLines: 2,
       fetchLogs: async () => ({
         data: { entries: responses.shift() ?? [] },
-        meta: {
-          status: 200,
-          sentAtWall: 0,
-          receivedAtWall: 0,
-          sentAtMonotonic: 0,
-          receivedAtMonotonic: 0,
-          attempts: 1,
-        },
+        meta: responseMeta(),
       }),
     });
     const out: string[] = [];
@@ -314,15 +294,7 @@ describe("the follower's memory", () => {
         seq += perPoll;
         return {
           data: { entries },
-          meta: {
-            status: 200,
-            serverDate: Math.floor(time.clock.now() / 1000) * 1000,
-            sentAtWall: 0,
-            receivedAtWall: 0,
-            sentAtMonotonic: 0,
-            receivedAtMonotonic: 0,
-            attempts: 1,
-          },
+          meta: responseMeta({ serverDate: Math.floor(time.clock.now() / 1000) * 1000 }),
         };
       },
     });

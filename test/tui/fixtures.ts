@@ -1,10 +1,10 @@
-import type { ResponseMeta } from "../../src/api/client.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../src/api/schemas.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
 import { Poller } from "../../src/feeds/poller.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import type { LogLine } from "../../src/tail/log-line.js";
 import { LogStore } from "../../src/tail/log-store.js";
+import { responseMeta } from "../helpers/response-meta.js";
 
 export const NOW = 1_795_000_000_000;
 
@@ -87,14 +87,7 @@ export const SOL: SolTransaction[] = [
   },
 ];
 
-const meta: ResponseMeta = {
-  status: 200,
-  sentAtWall: 0,
-  receivedAtWall: 0,
-  sentAtMonotonic: 0,
-  receivedAtMonotonic: 0,
-  attempts: 1,
-};
+const meta = responseMeta();
 
 export async function dashboardParts(
   options: { email?: boolean; solana?: boolean; activities?: Activity[] } = {},

@@ -4,6 +4,7 @@ import type { Activity } from "../../api/schemas.js";
 import { shortAge, summarizeActivities } from "../../feeds/activity-summary.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 
@@ -41,11 +42,7 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
       focused={props.focused}
     >
       <Box flexDirection="column" height={rows} overflow="hidden">
-        {snapshot.error ? (
-          <Text color="red" wrap="truncate-end">
-            {sanitizeForTerminal(snapshot.error)}
-          </Text>
-        ) : null}
+        <FeedError error={snapshot.error} />
         <Text wrap="truncate-end">
           {summary.counts.map((c) => (
             <Text key={c.status} color={STATUS_COLOUR[c.status]}>

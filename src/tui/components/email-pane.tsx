@@ -5,6 +5,7 @@ import { shortAge } from "../../feeds/activity-summary.js";
 import { groupEmailEvents } from "../../feeds/email-timeline.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 
@@ -76,11 +77,7 @@ function EmailList(props: {
       focused={props.focused}
     >
       <Box flexDirection="column" height={props.rows} overflow="hidden">
-        {snapshot.error ? (
-          <Text color="red" wrap="truncate-end">
-            {sanitizeForTerminal(snapshot.error)}
-          </Text>
-        ) : null}
+        <FeedError error={snapshot.error} />
         {lines.length === 0 && !snapshot.error ? <Text dimColor>no events yet</Text> : null}
         {lines.slice(0, props.rows).map((l) => (
           <Text key={l.key} wrap="truncate-end" color={l.colour} dimColor={l.dim}>

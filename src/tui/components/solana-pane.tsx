@@ -5,6 +5,7 @@ import { shortAge } from "../../feeds/activity-summary.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
 import { summarizeTransfers } from "../../feeds/solana-transfers.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 
@@ -47,11 +48,7 @@ function SolanaList(props: {
       focused={props.focused}
     >
       <Box flexDirection="column" height={rows} overflow="hidden">
-        {snapshot.error ? (
-          <Text color="red" wrap="truncate-end">
-            {sanitizeForTerminal(snapshot.error)}
-          </Text>
-        ) : null}
+        <FeedError error={snapshot.error} />
         <Text wrap="truncate-end">
           {"net "}
           {net.map((n) => (
