@@ -435,6 +435,50 @@ describe("faults, skew, ingest lag and determinism", () => {
     }
   });
 
+  it("restarts a replica and changes the replica count in the incident scenario", async () => {
+    const c = manualClock(1_790_000_000_000);
+    const s = await startSimulator({
+      port: 0,
+      seed: 6,
+      clock: c,
+      scenario: "incident",
+      logRate: 20,
+    });
+    try {
+      c.t += 120_000;
+      const entries = s.service.logs.query(s.service.now(), 0, 0);
+      const labels = new Set(entries.map((e) => e.replicaLabel));
+      expect(labels).toEqual(
+        new Set([
+          "replica 1/3",
+          "replica 2/3",
+          "replica 3/3",
+          "replica 1/4",
+          "replica 2/4",
+          "replica 3/4",
+          "replica 4/4",
+        ]),
+      );
+      expect(
+        entries.some(
+          (e) =>
+            e.replicaLabel === "replica 2/3" && e.line.content.includes("restarting after a crash"),
+        ),
+      ).toBe(true);
+      // Replica 2 is silent for the 6 s it is down.
+      const start = 1_790_000_000_000;
+      const down = entries.filter((e) => {
+        const ms = Number(e.line.ts?.seconds) * 1000;
+        return (
+          e.replicaLabel.startsWith("replica 2/") && ms > start + 46_000 && ms < start + 50_000
+        );
+      });
+      expect(down).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("keeps memory bounded by the retention window", async () => {
     const c = manualClock(1_790_000_000_000);
     const s = await startSimulator({
