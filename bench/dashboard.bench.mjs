@@ -1,4 +1,4 @@
-// The running dashboard under load: 5,000 log lines/s for 30 s into the real Ink render (maxFps 20,
+// The running dashboard under load: 5,000 log lines/s for 30 s into the real Ink render (maxFps 30,
 // as `tvcwatch watch` runs it) on a 160x48 terminal stand-in, with a key pressed every 500 ms.
 // Reports CPU-seconds per second of input, lines dropped, and p95 keypress-to-frame latency.
 // Targets: <= 0.5 CPU-s/s, 0 dropped, p95 < 100 ms.
@@ -83,7 +83,7 @@ const app = render(
     stderr: stdout,
     exitOnCtrlC: false,
     patchConsole: false,
-    maxFps: 20,
+    maxFps: 30,
   },
 );
 

@@ -60,7 +60,7 @@ export async function runDashboard(run: DashboardRun): Promise<void> {
       title={run.title}
       onQuit={() => resolveQuit()}
     />,
-    { exitOnCtrlC: false, maxFps: 20, patchConsole: true },
+    { exitOnCtrlC: false, maxFps: 30, patchConsole: true },
   );
   try {
     await quit;
