@@ -19,7 +19,7 @@ export function DeploymentPicker(props: {
     if (key.return) {
       const c = props.choices[selected];
       if (c?.tailable) props.onPick(c);
-      else if (c) setNote(`${c.deploymentId} is ${c.reason}; pick a debug-mode deployment`);
+      else if (c) setNote("that one cannot be tailed: pick a debug-mode deployment (marked ●)");
     }
   });
   const visible = props.choices.slice(0, Math.max(1, props.rows - 5));
@@ -36,9 +36,15 @@ export function DeploymentPicker(props: {
           dimColor={!c.tailable}
           wrap="truncate-end"
         >
-          {`${c.tailable ? "●" : "○"} ${sanitizeForTerminal(c.appName).padEnd(20)} ${c.deploymentId}${c.live ? " (live)" : ""}${c.reason ? `  — ${c.reason}` : ""}`}
+          {`${c.tailable ? "●" : "○"} ${sanitizeForTerminal(c.appName).padEnd(18)} ${c.deploymentId}${c.live ? " (live)" : ""}${c.tailable ? "" : " [not tailable]"}`}
         </Text>
       ))}
+      {props.choices[selected]?.reason ? (
+        <Text
+          dimColor
+          wrap="wrap"
+        >{`${props.choices[selected]?.deploymentId}: ${props.choices[selected]?.reason}`}</Text>
+      ) : null}
       {note ? <Text color="yellow">{note}</Text> : null}
     </Box>
   );
