@@ -3,6 +3,7 @@
 // this process; and the simulator's memory as time runs far past its retention window.
 
 import { TurnkeyClient } from "../dist/api/client.js";
+import { stampBody } from "../dist/api/stamp.js";
 import { startSimulator } from "../dist/sim/server.js";
 
 const c = { t: 1_795_000_000_000, now: () => c.t, monotonic: () => c.t };
@@ -36,6 +37,23 @@ for (let i = 0; i < 5; i++) {
   runs.push(performance.now() - t0);
   count = res.entries.length;
   entries = res.entries;
+}
+// The server's part alone: request sent to last byte received, no parsing.
+const body = JSON.stringify({ organizationId: cfg.organizationId, deploymentId: cfg.deploymentId });
+const headers = {
+  "X-Stamp": stampBody(body, { publicKey: cfg.apiPublicKey, privateKey: cfg.apiPrivateKey }),
+};
+const served = [];
+let bytes = 0;
+for (let i = 0; i < 5; i++) {
+  const t0 = performance.now();
+  const res = await fetch(`${cfg.baseUrl}/public/v1/query/get_tvc_deployment_debug_logs`, {
+    method: "POST",
+    body,
+    headers,
+  });
+  bytes = (await res.text()).length;
+  served.push(performance.now() - t0);
 }
 const base = [];
 for (let i = 0; i < 5; i++) {

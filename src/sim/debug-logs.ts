@@ -22,6 +22,8 @@ export interface StoredLine {
   label: string;
   /** Server time from which queries can see the line (ingest lag). */
   visibleAt: number;
+  /** The entry's JSON, made once when first served. */
+  json?: string;
 }
 
 export interface DebugLogEntryOut {
@@ -194,10 +196,10 @@ export class DebugLogs {
    * The entries a query returns at server time `now`: newer than `sinceSeconds` (0 = no limit),
    * the last `tailLines` per replica (0 = no limit), sorted by platform timestamp.
    */
-  query(now: number, sinceSeconds: number, tailLines: number): DebugLogEntryOut[] {
+  private queryLines(now: number, sinceSeconds: number, tailLines: number): StoredLine[] {
     this.advance(now);
     const cutoff = sinceSeconds > 0 ? now - sinceSeconds * 1000 : Number.NEGATIVE_INFINITY;
-    const picked: StoredLine[] = [];
+    const perReplica: StoredLine[][] = [];
     for (const lines of this.byLabel.values()) {
       let lo = 0;
       let hi = lines.length;
@@ -211,15 +213,55 @@ export class DebugLogs {
         const line = lines[i] as StoredLine;
         if (line.visibleAt <= now && line.key <= now) visible.push(line);
       }
-      const from = tailLines > 0 ? Math.max(0, visible.length - tailLines) : 0;
-      for (let i = from; i < visible.length; i++) picked.push(visible[i] as StoredLine);
+      perReplica.push(
+        tailLines > 0 && visible.length > tailLines ? visible.slice(-tailLines) : visible,
+      );
     }
-    picked.sort((a, b) => a.key - b.key);
-    return picked.map((l) => ({
-      line: l.hasTs
-        ? { content: l.content, ts: { seconds: String(l.seconds), nanos: String(l.nanos) } }
-        : { content: l.content },
-      replicaLabel: l.label,
-    }));
+    return mergeByKey(perReplica);
   }
+
+  /** The query's response body, `{"entries":[...]}`, from each line's JSON made once. */
+  queryJson(now: number, sinceSeconds: number, tailLines: number): string {
+    const lines = this.queryLines(now, sinceSeconds, tailLines);
+    const parts: string[] = new Array(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i] as StoredLine;
+      l.json ??= JSON.stringify(toEntry(l));
+      parts[i] = l.json;
+    }
+    return `{"entries":[${parts.join(",")}]}`;
+  }
+
+  query(now: number, sinceSeconds: number, tailLines: number): DebugLogEntryOut[] {
+    return this.queryLines(now, sinceSeconds, tailLines).map(toEntry);
+  }
+}
+
+/** Merges lists each sorted by key into one sorted list; ties keep the earlier list first. */
+export function mergeByKey(lists: StoredLine[][]): StoredLine[] {
+  const out: StoredLine[] = [];
+  const at = lists.map(() => 0);
+  for (;;) {
+    let best = -1;
+    let bestKey = Number.POSITIVE_INFINITY;
+    for (let r = 0; r < lists.length; r++) {
+      const line = (lists[r] as StoredLine[])[at[r] as number];
+      if (line && line.key < bestKey) {
+        best = r;
+        bestKey = line.key;
+      }
+    }
+    if (best < 0) return out;
+    out.push((lists[best] as StoredLine[])[at[best] as number] as StoredLine);
+    at[best] = (at[best] as number) + 1;
+  }
+}
+
+function toEntry(l: StoredLine): DebugLogEntryOut {
+  return {
+    line: l.hasTs
+      ? { content: l.content, ts: { seconds: String(l.seconds), nanos: String(l.nanos) } }
+      : { content: l.content },
+    replicaLabel: l.label,
+  };
 }

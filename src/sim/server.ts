@@ -13,7 +13,7 @@ import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
 import { Random } from "./random.js";
 import type { ScenarioName } from "./scenario.js";
-import { SimService } from "./service.js";
+import { RawJson, SimService } from "./service.js";
 import { invalidArgument, SimError } from "./sim-error.js";
 
 export interface SimulatorOptions {
@@ -81,7 +81,7 @@ function send(
   serverNow: number,
   extra: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof RawJson ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     "Content-Type": "application/json",
     "Content-Length": Buffer.byteLength(text),

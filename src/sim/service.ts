@@ -36,6 +36,11 @@ export interface ServiceOptions {
   livenessMs?: number;
 }
 
+/** A response body already serialized (large debug-log responses are built from cached parts). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 const protoTs = (ms: number) => ({
   seconds: String(Math.floor(ms / 1000)),
   nanos: String(Math.floor((ms % 1000) * 1e6)),
@@ -242,7 +247,7 @@ export class SimService {
         if (since < 0) throw invalidArgument("sinceSeconds must not be negative", "sinceSeconds");
         const tail = input.tailLines === undefined ? 0 : Number(input.tailLines);
         if (d.id !== s.deploymentId) return { entries: [] };
-        return { entries: this.logs.query(now, since, tail) };
+        return new RawJson(this.logs.queryJson(now, since, tail));
       }
       case "list_email_events": {
         const email = String(input.email);
