@@ -4,19 +4,15 @@
  * Tested without a terminal; the components only dispatch actions and render.
  */
 
+import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
+
 export type Pane = "logs" | "activities" | "email" | "solana";
 export const PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 
 export type InputMode = "search" | "include" | "exclude";
 
-export const EMAIL_FILTERS = [
-  undefined,
-  "Send",
-  "Delivery",
-  "Bounce",
-  "DeliveryDelay",
-  "Complaint",
-] as const;
+/** The email pane's filter: none, then each event type the API documents. */
+export const EMAIL_FILTERS = [undefined, ...EMAIL_EVENT_TYPES] as const;
 
 export interface UiState {
   focus: Pane;
