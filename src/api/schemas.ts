@@ -103,8 +103,6 @@ export const apiKeyParams = z.strictObject({
   expirationSeconds: uint64String.optional(),
 });
 
-export const CURVES = ["CURVE_SECP256K1", "CURVE_ED25519", "CURVE_P256"] as const;
-
 export const addressEntry = z.looseObject({
   format: z.string().optional(),
   address: z.string().optional(),

@@ -238,7 +238,7 @@ export class DebugLogs {
 }
 
 /** Merges lists each sorted by key into one sorted list; ties keep the earlier list first. */
-export function mergeByKey(lists: StoredLine[][]): StoredLine[] {
+function mergeByKey(lists: StoredLine[][]): StoredLine[] {
   const out: StoredLine[] = [];
   const at = lists.map(() => 0);
   for (;;) {

@@ -22,8 +22,3 @@ export interface GapMarker {
 }
 
 export type LogEvent = LogLine | GapMarker;
-
-/** Epoch ms (fractional) of a `{seconds, nanos}` timestamp. */
-export function tsToMs(ts: { seconds: string; nanos: string }): number {
-  return Number(ts.seconds) * 1000 + Number(ts.nanos) / 1e6;
-}

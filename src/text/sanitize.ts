@@ -23,8 +23,3 @@ function escapeChar(ch: string): string {
 export function sanitizeForTerminal(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_GLOBAL, escapeChar) : text;
 }
-
-/** True when the text would be changed by sanitizeForTerminal. */
-export function needsSanitizing(text: string): boolean {
-  return UNSAFE.test(text);
-}
