@@ -17,6 +17,9 @@
  */
 import type { DebugLogEntry } from "../api/schemas.js";
 
+/** Every this many prunes, one walks all identities instead of stopping at the first kept. */
+const FULL_PRUNE_EVERY = 16;
+
 /**
  * The lines remembered at one timestamp of one replica: their contents, one per occurrence. Almost
  * every timestamp holds one line, so the first content is held inline and only repeats allocate.
@@ -74,6 +77,7 @@ export interface Accepted {
 export class Deduplicator {
   private readonly replicas = new Map<string, ReplicaMemory>();
   private responses = 0;
+  private prunes = 0;
   /** Exact keys count nanoseconds from this second, so they stay integers below 2^53. */
   private base: number | undefined;
   /** The newest timestamp of the last response (epoch ms), or -Infinity. */
@@ -160,6 +164,13 @@ export class Deduplicator {
       }
       const nanos = Number(ts.nanos);
       const key = lastSeconds * 1000 + nanos / 1e6;
+      if (!Number.isFinite(key)) {
+        // A timestamp that is not a number: identified by its text, ordered by its neighbour.
+        keys[i] = Number.isFinite(mem.prevKey) ? mem.prevKey : fallbackKey;
+        exact[i] = Number.NaN;
+        mem.sorted = false;
+        continue;
+      }
       keys[i] = key;
       exact[i] = this.exactKey(lastSeconds, nanos);
       if (
@@ -286,21 +297,32 @@ export class Deduplicator {
   /**
    * Forgets identities of lines older than `cutoff` (server epoch ms). Identities are held in
    * arrival order, which is nearly time order, so the walk stops at the first one still needed;
-   * anything it leaves behind is merely kept a little longer.
+   * anything it leaves behind is merely kept a little longer. Every FULL_PRUNE_EVERY-th call
+   * walks everything, so a line stamped far ahead of the others (a replica clock that was wrong,
+   * then fixed) cannot hold back the pruning of the lines that came after it.
    */
   prune(cutoff: number): void {
+    this.prunes += 1;
+    const full = this.prunes % FULL_PRUNE_EVERY === 0;
     for (const [label, mem] of this.replicas) {
       for (const [id, at] of mem.seen) {
-        if (at.sortKey >= cutoff) break;
+        if (at.sortKey >= cutoff) {
+          if (full) continue;
+          break;
+        }
         mem.seen.delete(id);
       }
-      let drop = 0;
-      while (drop < mem.untimestamped.length) {
-        const u = mem.untimestamped[drop] as UntimestampedLine;
-        if (!(u.bound < cutoff)) break;
-        drop += 1;
+      if (full) {
+        mem.untimestamped = mem.untimestamped.filter((u) => !(u.bound < cutoff));
+      } else {
+        let drop = 0;
+        while (drop < mem.untimestamped.length) {
+          const u = mem.untimestamped[drop] as UntimestampedLine;
+          if (!(u.bound < cutoff)) break;
+          drop += 1;
+        }
+        if (drop > 0) mem.untimestamped.splice(0, drop);
       }
-      if (drop > 0) mem.untimestamped.splice(0, drop);
       if (mem.seen.size === 0 && mem.untimestamped.length === 0) this.replicas.delete(label);
     }
   }

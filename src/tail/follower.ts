@@ -24,6 +24,7 @@ import type { DebugLogEntry } from "../api/schemas.js";
 import { formatDuration } from "../text/duration.js";
 import { Deduplicator } from "./deduplicator.js";
 import type { GapMarker, LogEvent } from "./log-line.js";
+import { ServerClockEstimate } from "./server-clock.js";
 
 export interface LogRequest {
   sinceSeconds?: string;
@@ -67,6 +68,14 @@ export interface FollowerOptions {
   tailLines?: number | undefined;
   /** How long the server keeps logs; an outage longer than this is a gap. Default 1 h. */
   serverRetentionMs?: number;
+  /**
+   * Merge hold-back for a stream: lines newer than the server's time minus this wait for the next
+   * poll, so a replica whose lines reach the server a little late still lands in timestamp order.
+   * It grows (up to the overlap) when lines do arrive late and eases back while none do. 0 (the
+   * default) emits every new line at once, in the response's order (a store that orders lines
+   * itself, like the dashboard's, needs no hold-back).
+   */
+  holdBackMs?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -134,16 +143,20 @@ export class LogFollower {
 
   /** Monotonic ms at which the last request whose window was verified to cover was sent. */
   private coveredFrom: number | undefined;
-  /** Lower bound of (server epoch ms - client monotonic ms). */
-  private offsetLow = Number.NEGATIVE_INFINITY;
-  /** Upper bound of (server epoch ms - client monotonic ms), from Date headers. */
-  private offsetHigh = Number.POSITIVE_INFINITY;
+  /** Bounds of (server epoch ms - client monotonic ms). */
+  private readonly serverClock = new ServerClockEstimate();
   private latencyEma = 0;
   private maxEmittedKey = Number.NEGATIVE_INFINITY;
   /** Per replica: lines older than this were cut by a full tailLines response. */
   private readonly tailFloor = new Map<string, number>();
   private idlePolls = 0;
   private lastPollMono: number | undefined;
+  private readonly baseHoldBackMs: number;
+  private holdBackMs: number;
+  private lateSeen = 0;
+  /** Events waiting for the merge watermark, in sort-key order (arrival order among equals). */
+  private held: LogEvent[] = [];
+  private heldStart = 0;
   private pendingInitial: { sinceMs?: number | undefined; tailLines?: number | undefined };
 
   constructor(options: FollowerOptions) {
@@ -154,6 +167,8 @@ export class LogFollower {
     this.retentionMs = options.serverRetentionMs ?? 3_600_000;
     this.sleep = options.sleep ?? realSleep;
     this.pendingInitial = { sinceMs: options.sinceMs, tailLines: options.tailLines };
+    this.baseHoldBackMs = Math.max(0, options.holdBackMs ?? 0);
+    this.holdBackMs = this.baseHoldBackMs;
   }
 
   onEvents(listener: (events: LogEvent[]) => void): () => void {
@@ -187,7 +202,8 @@ export class LogFollower {
 
   private serverNowEstimate(): number {
     const mono = this.clock.monotonic();
-    return Number.isFinite(this.offsetLow) ? mono + this.offsetLow : this.clock.now();
+    const low = this.serverClock.lowOffset();
+    return Number.isFinite(low) ? mono + low : this.clock.now();
   }
 
   private allowanceMs(): number {
@@ -212,8 +228,8 @@ export class LogFollower {
       const now = this.serverNowEstimate();
       const from =
         this.coveredFrom +
-        (Number.isFinite(this.offsetLow)
-          ? this.offsetLow
+        (Number.isFinite(this.serverClock.lowOffset())
+          ? this.serverClock.lowOffset()
           : this.clock.now() - this.clock.monotonic());
       const to = now - this.retentionMs;
       gap = {
@@ -258,11 +274,14 @@ export class LogFollower {
       if (signal?.aborted) return { ok: false, covered: false, newLines: 0 };
       const advice = fatalAdvice(err);
       if (advice) {
+        this.flush();
         this.setState({ phase: "failed", lastError: advice });
         throw new FollowerStopError(advice);
       }
       const message = err instanceof TurnkeyApiError ? err.describe() : (err as Error).message;
       this.setState({ phase: "retrying", retries: this.state.retries + 1, lastError: message });
+      // The next poll may be a while: show what the hold-back was keeping.
+      this.flush();
       return { ok: false, covered: false, newLines: 0 };
     }
     const { entries } = response.data;
@@ -282,16 +301,9 @@ export class LogFollower {
     const accepted = this.dedup.accept(
       entries,
       this.serverNowEstimate(),
-      recvMono + this.offsetHigh,
+      recvMono + this.serverClock.highOffset(),
     );
-    // Server clock: the Date header and every line's timestamp are lower bounds of the server's
-    // time when it answered; the Date header (1 s resolution) also gives an upper bound.
-    const lowerServer = Math.max(meta.serverDate ?? Number.NEGATIVE_INFINITY, this.dedup.newest);
-    if (Number.isFinite(lowerServer))
-      this.offsetLow = Math.max(this.offsetLow, lowerServer - recvMono);
-    if (meta.serverDate !== undefined) {
-      this.offsetHigh = Math.min(this.offsetHigh, meta.serverDate + 1000 - sentMono);
-    }
+    this.serverClock.observe(sentMono, recvMono, meta.serverDate, this.dedup.newest);
 
     const newIndexes = accepted.indexes;
     const keys = accepted.keys;
@@ -335,17 +347,13 @@ export class LogFollower {
         const floor = this.tailFloor.get(entry.replicaLabel);
         if (floor !== undefined && sortKey < floor) continue;
       }
-      // Only a timestamped line can be known to be late; an untimestamped one is placed by its neighbours.
-      const timed = entry.line.ts !== undefined;
-      const late = timed && sortKey < this.maxEmittedKey;
-      if (timed && sortKey > this.maxEmittedKey) this.maxEmittedKey = sortKey;
       events.push({
         kind: "line",
         replicaLabel: entry.replicaLabel,
         ts: entry.line.ts,
         sortKey,
         content: entry.line.content,
-        late,
+        late: false,
       });
       newLines += 1;
     }
@@ -359,10 +367,9 @@ export class LogFollower {
       covered = recvMono - this.coveredFrom + this.overlapMs <= plan.windowMs;
       if (covered) this.coveredFrom = sentMono;
     }
-    if (this.coveredFrom !== undefined && Number.isFinite(this.offsetLow)) {
-      this.dedup.prune(
-        this.coveredFrom + this.offsetLow - this.overlapMs - this.allowanceMs() - 2000,
-      );
+    const offsetLow = this.serverClock.lowOffset();
+    if (this.coveredFrom !== undefined && Number.isFinite(offsetLow)) {
+      this.dedup.prune(this.coveredFrom + offsetLow - this.overlapMs - this.allowanceMs() - 2000);
     }
 
     const elapsed = this.lastPollMono === undefined ? 0 : recvMono - this.lastPollMono;
@@ -370,6 +377,11 @@ export class LogFollower {
     const instantRate = elapsed > 0 ? (newLines * 1000) / elapsed : this.state.linesPerSecond;
     this.idlePolls = newLines > 0 ? 0 : this.idlePolls + 1;
     const gaps = events.length - newLines;
+    // Server time when it answered, at least: the watermark below which every line has arrived
+    // (as far as the hold-back allows for late ones).
+    const watermark = Number.isFinite(offsetLow)
+      ? sentMono + offsetLow - this.holdBackMs
+      : Number.POSITIVE_INFINITY;
     this.setState({
       phase: "live",
       retries: 0,
@@ -385,8 +397,91 @@ export class LogFollower {
       linesEmitted: this.state.linesEmitted + newLines,
       gaps: this.state.gaps + gaps,
     });
-    this.emit(events);
+    this.deliver(events, watermark);
     return { ok: true, covered, newLines };
+  }
+
+  /**
+   * Emits new events: at once in their order without a hold-back; with one, through the held
+   * buffer, releasing in sort-key order what the watermark has passed.
+   */
+  private deliver(events: LogEvent[], watermark: number): void {
+    if (this.baseHoldBackMs === 0) {
+      this.emitMarked(events);
+      return;
+    }
+    for (const e of events) this.hold(e);
+    let end = this.heldStart;
+    while (end < this.held.length && (this.held[end] as LogEvent).sortKey <= watermark) end++;
+    const released = this.held.slice(this.heldStart, end);
+    this.heldStart = end;
+    if (this.heldStart === this.held.length) {
+      this.held = [];
+      this.heldStart = 0;
+    } else if (this.heldStart > 1024 && this.heldStart * 2 > this.held.length) {
+      this.held = this.held.slice(this.heldStart);
+      this.heldStart = 0;
+    }
+    const lateBefore = this.lateSeen;
+    this.emitMarked(released);
+    if (this.lateSeen === lateBefore)
+      this.holdBackMs = Math.max(this.baseHoldBackMs, this.holdBackMs * 0.9);
+  }
+
+  /** Inserts into the held buffer after every event whose key is <= its own. */
+  private hold(e: LogEvent): void {
+    const held = this.held;
+    const last = held[held.length - 1];
+    if (held.length === this.heldStart || (last && last.sortKey <= e.sortKey)) {
+      held.push(e);
+      return;
+    }
+    let lo = this.heldStart;
+    let hi = held.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((held[mid] as LogEvent).sortKey <= e.sortKey) lo = mid + 1;
+      else hi = mid;
+    }
+    held.splice(lo, 0, e);
+  }
+
+  /** Lines the hold-back is waiting on. */
+  heldCount(): number {
+    return this.held.length - this.heldStart;
+  }
+
+  /** Emits everything held (a stream's end, or a poll that failed: show what there is). */
+  flush(): void {
+    if (this.heldCount() === 0) return;
+    const released = this.held.slice(this.heldStart);
+    this.held = [];
+    this.heldStart = 0;
+    this.emitMarked(released);
+  }
+
+  /**
+   * Marks late lines (older than a line already emitted) and emits. Only a timestamped line can be
+   * known to be late; an untimestamped one is placed by its neighbours. A late line grows the
+   * hold-back to how late it was, up to the overlap.
+   */
+  private emitMarked(events: LogEvent[]): void {
+    for (const e of events) {
+      if (e.kind !== "line" || e.ts === undefined) continue;
+      if (e.sortKey < this.maxEmittedKey) {
+        e.late = true;
+        this.lateSeen += 1;
+        if (this.baseHoldBackMs > 0) {
+          this.holdBackMs = Math.min(
+            Math.max(this.overlapMs, this.baseHoldBackMs),
+            Math.max(this.holdBackMs, this.maxEmittedKey - e.sortKey + 250),
+          );
+        }
+      } else {
+        this.maxEmittedKey = e.sortKey;
+      }
+    }
+    this.emit(events);
   }
 
   /** How long to wait before the next poll: faster while lines flow, slower when idle. */
@@ -411,6 +506,7 @@ export class LogFollower {
           true,
         );
       }
+      this.flush();
       this.setState({ phase: "stopped", nextPollAt: undefined });
       return;
     }
@@ -421,6 +517,7 @@ export class LogFollower {
       this.setState({ nextPollAt: this.clock.monotonic() + delay });
       await this.sleep(delay, signal);
     }
+    this.flush();
     this.setState({ phase: "stopped", nextPollAt: undefined });
   }
 }

@@ -15,7 +15,9 @@ export interface StreamFormat {
   colour: boolean;
 }
 
-const NO_TS = "-".padEnd(35);
+/** In place of the timestamp of a line that has none, as wide as one (UTC ends in Z, local in +hh:mm). */
+const NO_TS_LOCAL = "-".padEnd("2026-01-02T03:04:05.123456789+00:00".length);
+const NO_TS_UTC = "-".padEnd("2026-01-02T03:04:05.123456789Z".length);
 
 export function formatEvent(event: LogEvent, f: StreamFormat): string {
   if (f.output === "json") {
@@ -40,7 +42,8 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
   const label = replicaLabel(event.replicaLabel, f.colour);
   const content = sanitizeForTerminal(event.content);
   if (!f.timestamps) return `${label} ${content}`;
-  return `${event.ts ? formatRfc3339(event.ts, f.utc) : NO_TS} ${label} ${content}`;
+  const time = event.ts ? formatRfc3339(event.ts, f.utc) : f.utc ? NO_TS_UTC : NO_TS_LOCAL;
+  return `${time} ${label} ${content}`;
 }
 
 /** The rendered `[replica i/K]` label: labels repeat line after line, so the last one is kept. */

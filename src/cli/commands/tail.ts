@@ -9,6 +9,9 @@ import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collect, durationFlag, integerFlag, regexFlag } from "../flag-parsers.js";
 
+/** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
+const TAIL_HOLD_BACK_MS = 1000;
+
 interface TailFlags {
   deployment?: string;
   follow?: boolean;
@@ -90,7 +93,7 @@ export function registerTailCommand(program: Command): void {
     )
     .addHelpText(
       "after",
-      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2   tvcwatch tail -f -o json | jq -r .content",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
       if (flags.interval < 100) throw new CliError("--interval must be at least 100ms", 2);
@@ -114,6 +117,9 @@ export function registerTailCommand(program: Command): void {
         overlapMs: flags.overlap,
         sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
         tailLines: flags.tail,
+        // A stream cannot move a line once printed: hold the newest second back so a replica
+        // whose lines reach the server a little late still prints in timestamp order.
+        holdBackMs: TAIL_HOLD_BACK_MS,
       });
       const format = {
         output: flags.output,
