@@ -3,7 +3,8 @@
  *
  * A timestamped line is identified by (replica, seconds, nanos, content, k) where k counts the
  * identical (replica, seconds, nanos, content) lines before it in the same response: two
- * identical lines at the same nanosecond are two lines, and a re-sent one is recognised.
+ * identical lines at the same nanosecond are two lines, and a re-sent one is recognised (see
+ * ./timestamped-memory.ts).
  *
  * A line without a timestamp can only be placed between the timestamped lines of its replica
  * around it: its true time lies in [previous ts, next ts]. Each sighting gives such an interval;
@@ -16,29 +17,22 @@
  * still re-send.
  */
 import type { DebugLogEntry } from "../api/schemas.js";
+import { TimestampedMemory } from "./timestamped-memory.js";
 
-/** Every this many prunes, one walks all identities instead of stopping at the first kept. */
+/** Every this many prunes, one walks all untimestamped identities, not only up to the first kept. */
 const FULL_PRUNE_EVERY = 16;
 
-/**
- * The lines remembered at one timestamp of one replica: their contents, one per occurrence. Almost
- * every timestamp holds one line, so the first content is held inline and only repeats allocate.
- */
-interface SeenAt {
-  sortKey: number;
-  first: string;
-  more: string[] | undefined;
-}
-
-function occurrences(at: SeenAt, content: string): number {
-  let n = at.first === content ? 1 : 0;
-  if (at.more) for (let i = 0; i < at.more.length; i++) if (at.more[i] === content) n++;
+/** A string of ASCII digits as a number, quickly (a nanos field); anything else as Number does. */
+function parseDigits(text: string): number {
+  const len = text.length;
+  if (len === 0 || len > 15) return Number(text);
+  let n = 0;
+  for (let i = 0; i < len; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(text);
+    n = n * 10 + d;
+  }
   return n;
-}
-
-function remember(at: SeenAt, content: string): void {
-  if (at.more) at.more.push(content);
-  else at.more = [content];
 }
 
 interface UntimestampedLine {
@@ -52,20 +46,11 @@ interface UntimestampedLine {
 }
 
 interface ReplicaMemory {
-  /** Keyed by the exact timestamp (see exactKey); contents compare only on a timestamp match. */
-  seen: Map<number | string, SeenAt>;
+  /** Timestamped lines, by exact timestamp (see exactKey) and content. */
+  timed: TimestampedMemory;
   untimestamped: UntimestampedLine[];
-  /** Per response: contents met so far at each timestamp (the occurrence count k). */
-  inResponse: Map<number | string, SeenAt>;
-  /** Per response, forward pass: the last timestamp met, as a sort key and exactly. */
+  /** Per response, forward pass: the sort key of the last timestamped line met. */
   prevKey: number;
-  prevSeconds: number;
-  prevNanos: number;
-  /** Per response: whether this replica's timestamped lines came in timestamp order. */
-  sorted: boolean;
-  /** Per response, in order: the current run of identical timestamps and its contents. */
-  runKey: number | string | undefined;
-  runAt: SeenAt | undefined;
 }
 
 /** The new entries of a response: their positions in it, and every entry's sort key. */
@@ -86,10 +71,7 @@ export class Deduplicator {
   /** Identities held, for tests and the memory figure. */
   size(): number {
     let n = 0;
-    for (const r of this.replicas.values()) {
-      for (const at of r.seen.values()) n += 1 + (at.more?.length ?? 0);
-      n += r.untimestamped.length;
-    }
+    for (const r of this.replicas.values()) n += r.timed.size() + r.untimestamped.length;
     return n;
   }
 
@@ -97,15 +79,9 @@ export class Deduplicator {
     let m = this.replicas.get(label);
     if (!m) {
       m = {
-        seen: new Map(),
+        timed: new TimestampedMemory(),
         untimestamped: [],
-        inResponse: new Map(),
         prevKey: Number.NEGATIVE_INFINITY,
-        prevSeconds: Number.NEGATIVE_INFINITY,
-        prevNanos: 0,
-        sorted: true,
-        runKey: undefined,
-        runAt: undefined,
       };
       this.replicas.set(label, m);
     }
@@ -128,18 +104,12 @@ export class Deduplicator {
     const mems: ReplicaMemory[] = new Array(n);
     const keys = new Float64Array(n);
     const decided = new Uint8Array(n); // 1 = new, 2 = seen, 0 = untimestamped (decided below)
-    const exact = new Float64Array(n); // NaN: the timestamp is out of exact range, keyed by string
+    const response = this.responses;
     for (const m of this.replicas.values()) {
-      m.inResponse.clear();
+      m.timed.beginResponse();
       m.prevKey = Number.NEGATIVE_INFINITY;
-      m.prevSeconds = Number.NEGATIVE_INFINITY;
-      m.prevNanos = 0;
-      m.sorted = true;
-      m.runKey = undefined;
-      m.runAt = undefined;
     }
-    // Pass 1: replica, sort key, and whether each replica's lines come in timestamp order (then
-    // identical timestamps are adjacent and occurrences are counted without a map).
+    // One pass: replica, sort key, and the decision for every timestamped line.
     let untimestamped = 0;
     let lastLabel: string | undefined;
     let lastMem: ReplicaMemory | undefined;
@@ -162,63 +132,25 @@ export class Deduplicator {
         lastSecondsText = ts.seconds;
         lastSeconds = Number(ts.seconds);
       }
-      const nanos = Number(ts.nanos);
+      const nanos = parseDigits(ts.nanos);
       const key = lastSeconds * 1000 + nanos / 1e6;
+      const content = entry.line.content;
       if (!Number.isFinite(key)) {
         // A timestamp that is not a number: identified by its text, ordered by its neighbour.
-        keys[i] = Number.isFinite(mem.prevKey) ? mem.prevKey : fallbackKey;
-        exact[i] = Number.NaN;
-        mem.sorted = false;
+        const sortKey = Number.isFinite(mem.prevKey) ? mem.prevKey : fallbackKey;
+        keys[i] = sortKey;
+        const text = `${ts.seconds}.${ts.nanos}`;
+        decided[i] = mem.timed.sightByText(text, sortKey, content, response) ? 1 : 2;
         continue;
       }
       keys[i] = key;
-      exact[i] = this.exactKey(lastSeconds, nanos);
-      if (
-        lastSeconds < mem.prevSeconds ||
-        (lastSeconds === mem.prevSeconds && nanos < mem.prevNanos)
-      )
-        mem.sorted = false;
-      mem.prevSeconds = lastSeconds;
-      mem.prevNanos = nanos;
       mem.prevKey = key;
       if (key > this.newest) this.newest = key;
-    }
-    // Pass 2: decide the timestamped lines.
-    for (let i = 0; i < n; i++) {
-      const ts = (entries[i] as DebugLogEntry).line.ts;
-      if (!ts) continue;
-      const mem = mems[i] as ReplicaMemory;
-      const content = (entries[i] as DebugLogEntry).line.content;
-      const e = exact[i] as number;
-      const tsKey: number | string = Number.isNaN(e) ? `${ts.seconds}.${ts.nanos}` : e;
-      let k = 1;
-      if (mem.sorted) {
-        if (tsKey === mem.runKey && mem.runAt) {
-          remember(mem.runAt, content);
-          k = occurrences(mem.runAt, content);
-        } else {
-          mem.runKey = tsKey;
-          mem.runAt = { sortKey: 0, first: content, more: undefined };
-        }
-      } else {
-        const met = mem.inResponse.get(tsKey);
-        if (met) {
-          remember(met, content);
-          k = occurrences(met, content);
-        } else {
-          mem.inResponse.set(tsKey, { sortKey: 0, first: content, more: undefined });
-        }
-      }
-      const at = mem.seen.get(tsKey);
-      if (!at) {
-        mem.seen.set(tsKey, { sortKey: keys[i] as number, first: content, more: undefined });
-        decided[i] = 1;
-      } else if (k > occurrences(at, content)) {
-        remember(at, content);
-        decided[i] = 1;
-      } else {
-        decided[i] = 2;
-      }
+      const exact = this.exactKey(lastSeconds, nanos);
+      const isNew = Number.isNaN(exact)
+        ? mem.timed.sightByText(`${ts.seconds}.${ts.nanos}`, key, content, response)
+        : mem.timed.sight(exact, content, response);
+      decided[i] = isNew ? 1 : 2;
     }
     if (untimestamped > 0)
       this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper);
@@ -230,8 +162,8 @@ export class Deduplicator {
 
   /**
    * A timestamp as a number of nanoseconds from a base second: exact (an integer below 2^53) for
-   * ±90 days around the first line seen, and cheap to hash. Beyond that NaN, and the caller
-   * keys by string.
+   * ±90 days around the first line seen, and cheap to compare. Beyond that NaN, and the caller
+   * keys by its text.
    */
   private exactKey(seconds: number, nanos: number): number {
     this.base ??= seconds;
@@ -295,23 +227,22 @@ export class Deduplicator {
   }
 
   /**
-   * Forgets identities of lines older than `cutoff` (server epoch ms). Identities are held in
-   * arrival order, which is nearly time order, so the walk stops at the first one still needed;
-   * anything it leaves behind is merely kept a little longer. Every FULL_PRUNE_EVERY-th call
-   * walks everything, so a line stamped far ahead of the others (a replica clock that was wrong,
-   * then fixed) cannot hold back the pruning of the lines that came after it.
+   * Forgets identities of lines older than `cutoff` (server epoch ms). Timestamped lines are held
+   * in timestamp order and pruned exactly. Untimestamped ones are held in arrival order, which is
+   * nearly time order, so the walk stops at the first one still needed (anything it leaves behind
+   * is merely kept a little longer); every FULL_PRUNE_EVERY-th call walks them all, so one
+   * placed far ahead of the others cannot hold back the pruning of those after it.
    */
   prune(cutoff: number): void {
     this.prunes += 1;
     const full = this.prunes % FULL_PRUNE_EVERY === 0;
+    // In exact-key units; rounded down, so nothing a later window can re-send is forgotten.
+    const cutoffKey =
+      this.base === undefined
+        ? Number.NEGATIVE_INFINITY
+        : Math.floor((cutoff - this.base * 1000) * 1e6);
     for (const [label, mem] of this.replicas) {
-      for (const [id, at] of mem.seen) {
-        if (at.sortKey >= cutoff) {
-          if (full) continue;
-          break;
-        }
-        mem.seen.delete(id);
-      }
+      mem.timed.prune(cutoffKey, cutoff);
       if (full) {
         mem.untimestamped = mem.untimestamped.filter((u) => !(u.bound < cutoff));
       } else {
@@ -323,7 +254,7 @@ export class Deduplicator {
         }
         if (drop > 0) mem.untimestamped.splice(0, drop);
       }
-      if (mem.seen.size === 0 && mem.untimestamped.length === 0) this.replicas.delete(label);
+      if (mem.timed.size() === 0 && mem.untimestamped.length === 0) this.replicas.delete(label);
     }
   }
 }
