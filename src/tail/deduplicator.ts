@@ -7,11 +7,15 @@
  * ./timestamped-memory.ts).
  *
  * A line without a timestamp can only be placed between the timestamped lines of its replica
- * around it: its true time lies in [previous ts, next ts]. Each sighting gives such an interval;
- * sightings of the same line always overlap, and the interval only narrows as more lines become
- * visible, even when late lines land between. A sighting matches a remembered line of the same
- * replica and content whose interval overlaps, each remembered line at most once per response
- * (so identical untimestamped lines are counted, not collapsed).
+ * around it: its true time lies in [previous ts, next ts]. Each sighting gives such an interval,
+ * and the neighbours only ever get closer (late lines land between; nothing after a line
+ * vanishes), except that the front of a window falls away as it moves. So the untimestamped lines
+ * of a replica are matched by sequence: the remembered ones still in the window come back in the
+ * same order, each between neighbours consistent with what was remembered (see mayBeSameLine),
+ * with new lines among and after them (see placeUntimestamped). Identical untimestamped lines are
+ * counted, not collapsed. When a replica prints identical untimestamped lines and no timestamped
+ * line for longer than a window, no client can tell old from new; the follower then assumes that
+ * as few lines as possible fell off the front.
  *
  * Memory is bounded: `prune(cutoff)` forgets identities older than what any later window can
  * still re-send.
@@ -41,8 +45,20 @@ interface UntimestampedLine {
   hi: number;
   /** An upper bound of its true time: its next neighbour, or the server's time when first seen. */
   bound: number;
-  /** The response that last matched it, so one response matches it once. */
-  matchedIn: number;
+}
+
+/**
+ * Whether a sighting between neighbours `l` and `h` (sort keys; -Infinity when no earlier
+ * timestamped line of the replica is in the response, +Infinity when no later one) can be the
+ * remembered line `u`. Neighbours only get closer as lines arrive, so `h` is at or before the
+ * remembered next neighbour and `l` at or after the remembered previous one, unless the front of
+ * the window has fallen away (then there is no `l`, and the line must still lie before `h`:
+ * had the remembered previous neighbour at `u.lo` fallen away, so would `h`'s equals). And `l`
+ * lies before the line, so no later than the server's time when the line was first seen.
+ */
+function mayBeSameLine(u: UntimestampedLine, l: number, h: number): boolean {
+  if (h > u.hi || l > u.bound) return false;
+  return l === Number.NEGATIVE_INFINITY ? h > u.lo : l >= u.lo;
 }
 
 interface ReplicaMemory {
@@ -113,13 +129,30 @@ export class Deduplicator {
     let untimestamped = 0;
     let lastLabel: string | undefined;
     let lastMem: ReplicaMemory | undefined;
+    // Replicas met in this response: labels are fresh strings in every response, and comparing a
+    // handful of them beats hashing each one into the map.
+    const labelsMet: string[] = [];
+    const memsMet: ReplicaMemory[] = [];
     let lastSecondsText: string | undefined;
     let lastSeconds = 0;
     for (let i = 0; i < n; i++) {
       const entry = entries[i] as DebugLogEntry;
-      const mem =
-        entry.replicaLabel === lastLabel && lastMem ? lastMem : this.memory(entry.replicaLabel);
-      lastLabel = entry.replicaLabel;
+      const label = entry.replicaLabel;
+      let mem: ReplicaMemory;
+      if (label === lastLabel && lastMem) mem = lastMem;
+      else {
+        let j = 0;
+        while (j < labelsMet.length && labelsMet[j] !== label) j++;
+        if (j < labelsMet.length) mem = memsMet[j] as ReplicaMemory;
+        else {
+          mem = this.memory(label);
+          if (labelsMet.length < 16) {
+            labelsMet.push(label);
+            memsMet.push(mem);
+          }
+        }
+      }
+      lastLabel = label;
       lastMem = mem;
       mems[i] = mem;
       const ts = entry.line.ts;
@@ -180,7 +213,14 @@ export class Deduplicator {
     return Number.NaN;
   }
 
-  /** Decides the untimestamped lines of a response by the interval between their neighbours. */
+  /**
+   * Decides the untimestamped lines of a response by sequence, replica by replica. A window loses
+   * lines only at its front, so what a replica's response holds of its remembered untimestamped
+   * lines is all of them but a first few (those that fell off), in the same order, with new lines
+   * among and after them. The follower finds the fewest remembered lines that must have fallen
+   * off for the rest to line up, in order, with sightings each may be (same content, neighbours
+   * consistent: see mayBeSameLine); the sightings left over are new.
+   */
   private placeUntimestamped(
     entries: readonly DebugLogEntry[],
     mems: ReplicaMemory[],
@@ -189,40 +229,78 @@ export class Deduplicator {
     fallbackKey: number,
     serverNowUpper: number,
   ): void {
+    const n = entries.length;
+    // Each untimestamped entry's previous (keys[i] from pass 1) and next timestamped neighbour.
     const next = new Map<ReplicaMemory, number>();
-    const hiOf = new Float64Array(entries.length);
-    for (let i = entries.length - 1; i >= 0; i--) {
+    const hiOf = new Float64Array(n);
+    const sightings = new Map<ReplicaMemory, number[]>();
+    for (let i = n - 1; i >= 0; i--) {
       const mem = mems[i] as ReplicaMemory;
-      if ((entries[i] as DebugLogEntry).line.ts) next.set(mem, keys[i] as number);
-      else hiOf[i] = next.get(mem) ?? Number.POSITIVE_INFINITY;
-    }
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i] as DebugLogEntry;
-      if (entry.line.ts) continue;
-      const mem = mems[i] as ReplicaMemory;
-      const content = entry.line.content;
-      const l = keys[i] as number;
-      const h = hiOf[i] as number;
-      keys[i] = Number.isFinite(l) ? l : Number.isFinite(h) ? h : fallbackKey;
-      const match = mem.untimestamped.find(
-        (u) => u.matchedIn !== this.responses && u.content === content && u.lo <= h && l <= u.hi,
-      );
-      if (match) {
-        match.matchedIn = this.responses;
-        match.lo = Math.max(match.lo, l);
-        match.hi = Math.min(match.hi, h);
-        match.bound = Math.min(match.bound, h, serverNowUpper);
-        decided[i] = 2;
-      } else {
-        mem.untimestamped.push({
-          content,
-          lo: l,
-          hi: h,
-          bound: Math.min(h, serverNowUpper),
-          matchedIn: this.responses,
-        });
-        decided[i] = 1;
+      if ((entries[i] as DebugLogEntry).line.ts) {
+        next.set(mem, keys[i] as number);
+        continue;
       }
+      hiOf[i] = next.get(mem) ?? Number.POSITIVE_INFINITY;
+      let list = sightings.get(mem);
+      if (!list) {
+        list = [];
+        sightings.set(mem, list);
+      }
+      list.push(i);
+    }
+    for (const [mem, reversed] of sightings) {
+      const at = reversed.reverse();
+      const remembered = mem.untimestamped;
+      const may = (u: UntimestampedLine, i: number) =>
+        u.content === (entries[i] as DebugLogEntry).line.content &&
+        mayBeSameLine(u, keys[i] as number, hiOf[i] as number);
+      // Whether remembered[from..] lines up with the sightings; fills `pairs` when asked.
+      const linesUp = (from: number, pairs?: number[]): boolean => {
+        let p = 0;
+        for (let j = from; j < remembered.length; j++) {
+          const u = remembered[j] as UntimestampedLine;
+          while (p < at.length && !may(u, at[p] as number)) p++;
+          if (p === at.length) return false;
+          pairs?.push(p);
+          p++;
+        }
+        return true;
+      };
+      // If remembered[k..] lines up, so does remembered[k+1..]: search the least such k.
+      let lo = Math.max(0, remembered.length - at.length);
+      let hi = remembered.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (linesUp(mid)) hi = mid;
+        else lo = mid + 1;
+      }
+      const pairs: number[] = [];
+      linesUp(lo, pairs);
+      const matchedAt: (UntimestampedLine | undefined)[] = new Array(at.length);
+      pairs.forEach((p, offset) => {
+        matchedAt[p] = remembered[lo + offset];
+      });
+      const order: UntimestampedLine[] = [];
+      for (let p = 0; p < at.length; p++) {
+        const i = at[p] as number;
+        const l = keys[i] as number;
+        const h = hiOf[i] as number;
+        let u = matchedAt[p];
+        if (u) {
+          u.lo = Math.max(u.lo, l);
+          u.hi = Math.min(u.hi, h);
+          u.bound = Math.min(u.bound, h, serverNowUpper);
+          decided[i] = 2;
+        } else {
+          const content = (entries[i] as DebugLogEntry).line.content;
+          u = { content, lo: l, hi: h, bound: Math.min(h, serverNowUpper) };
+          decided[i] = 1;
+        }
+        order.push(u);
+        keys[i] = Number.isFinite(l) ? l : Number.isFinite(h) ? h : fallbackKey;
+      }
+      // Remembered in the replica's order: those that fell off the front, then this response's.
+      mem.untimestamped = lo === 0 ? order : remembered.slice(0, lo).concat(order);
     }
   }
 

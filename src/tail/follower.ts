@@ -26,6 +26,9 @@ import { Deduplicator } from "./deduplicator.js";
 import type { GapMarker, LogEvent } from "./log-line.js";
 import { ServerClockEstimate } from "./server-clock.js";
 
+/** The most a window adds for its own round trip (see allowanceMs). */
+const MAX_ALLOWANCE_MS = 15_000;
+
 export interface LogRequest {
   sinceSeconds?: string;
   tailLines?: number;
@@ -206,8 +209,9 @@ export class LogFollower {
     return Number.isFinite(low) ? mono + low : this.clock.now();
   }
 
+  /** Room in a window for its own round trip: twice the usual latency, within bounds. */
   private allowanceMs(): number {
-    return Math.min(15_000, Math.max(1000, 2 * this.latencyEma));
+    return Math.min(MAX_ALLOWANCE_MS, Math.max(1000, 2 * this.latencyEma));
   }
 
   /** The request the next poll sends, and any gap it must report first. */
@@ -369,7 +373,10 @@ export class LogFollower {
     }
     const offsetLow = this.serverClock.lowOffset();
     if (this.coveredFrom !== undefined && Number.isFinite(offsetLow)) {
-      this.dedup.prune(this.coveredFrom + offsetLow - this.overlapMs - this.allowanceMs() - 2000);
+      // Any later window starts after this: it reaches back from the last covered poll by the
+      // overlap and an allowance that can grow (slow polls) up to its bound, plus rounding up to
+      // whole seconds. Pruning by today's allowance would let a slower poll re-send forgotten lines.
+      this.dedup.prune(this.coveredFrom + offsetLow - this.overlapMs - MAX_ALLOWANCE_MS - 2000);
     }
 
     const elapsed = this.lastPollMono === undefined ? 0 : recvMono - this.lastPollMono;

@@ -69,6 +69,42 @@ describe("Deduplicator", () => {
     ).toEqual(["replica 1/2|late", "replica 1/2|B"]);
   });
 
+  it("takes an untimestamped line for a new one when it cannot be the remembered one", () => {
+    const d = new Deduplicator();
+    // x (no timestamp) between A and B; then the window moves past B, and an identical x printed
+    // after B comes back without a previous neighbour. It lies after B, the old x before it.
+    expect(
+      contents(d, [e(1, 100, 0, "A"), e(1, 0, 0, "x", false), e(1, 101, 0, "B")]),
+    ).toHaveLength(3);
+    expect(contents(d, [e(1, 0, 0, "x", false), e(1, 105, 0, "C")])).toEqual([
+      "replica 1/2|x",
+      "replica 1/2|C",
+    ]);
+  });
+
+  it("lines up untimestamped lines by sequence when the window's front cuts some away", () => {
+    const d = new Deduplicator();
+    const at = (s: number) => e(1, s, 0, "K");
+    const x = e(1, 0, 0, "x", false);
+    // Three x between 100 and 102, two more between two lines of the same instant 102.
+    const all = [at(100), x, x, x, at(102), at(102), x, x, at(102)];
+    expect(contents(d, all)).toHaveLength(9);
+    // The front falls away up to the first 102: the two x left are the last two remembered.
+    expect(contents(d, [at(102), at(102), x, x, at(102)])).toEqual([]);
+    // A wider window brings the first three back: still nothing new.
+    expect(contents(d, all)).toEqual([]);
+  });
+
+  it("places a new untimestamped line by the order of the ones around it", () => {
+    const d = new Deduplicator();
+    const b = e(1, 0, 0, "b", false);
+    const a = e(1, 0, 0, "a", false);
+    d.accept([e(1, 100, 0, "t"), b, a, a], 0);
+    // Later a timestamped line and another b arrive after them: the old b is the first one.
+    const next = [e(1, 100, 0, "t"), b, a, a, e(1, 101, 0, "u"), b];
+    expect(d.accept(next, 0).indexes).toEqual([4, 5]);
+  });
+
   it("forgets what no later window can re-send", () => {
     const d = new Deduplicator();
     d.accept([e(1, 100, 0, "a"), e(1, 200, 0, "b")], 0);
