@@ -4,13 +4,15 @@
  * reorders or hides text, is shown visibly escaped instead (`\x1b[2J` stays readable, inert).
  *
  * Escaped: C0 controls except tab (so also CR, LF, BEL, BS, ESC), DEL, C1 (U+0080-U+009F),
- * zero-width and line/paragraph separators (U+200B-U+200F, U+2028, U+2029, U+FEFF), and bidi
- * embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069). Because ESC itself is
+ * zero-width and line/paragraph separators (U+200B-U+200F, U+2028, U+2029, U+FEFF, the word
+ * joiner and invisible operators U+2060-U+2064, U+180E), bidi marks, embeddings, overrides and
+ * isolates (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), the deprecated format
+ * controls U+206A-U+206F and the interlinear annotation marks U+FFF9-U+FFFB. Because ESC itself is
  * escaped, no CSI, OSC (titles, OSC 8 links, OSC 52 clipboard), DCS, APC, PM or SOS sequence can
  * reach the terminal, whole or in part.
  */
 const UNSAFE =
-  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 const UNSAFE_GLOBAL = new RegExp(UNSAFE.source, "g");
 
 function escapeChar(ch: string): string {

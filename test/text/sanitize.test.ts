@@ -5,7 +5,7 @@ import { formatDuration, parseDuration } from "../../src/text/duration.js";
 import { sanitizeForTerminal } from "../../src/text/sanitize.js";
 
 const DANGEROUS =
-  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 
 describe("sanitizeForTerminal", () => {
   it("shows escape sequences visibly escaped instead of dropping them", () => {
@@ -20,6 +20,9 @@ describe("sanitizeForTerminal", () => {
     expect(sanitizeForTerminal("a\u202eb\u2066c")).toBe("a\\u202eb\\u2066c");
     expect(sanitizeForTerminal("cr\rlf\nbs\u0008del\u007f")).toBe("cr\\x0dlf\\x0abs\\x08del\\x7f");
     expect(sanitizeForTerminal("zero\u200bwidth\ufeff")).toBe("zero\\u200bwidth\\ufeff");
+    expect(sanitizeForTerminal("a\u2060b\u061cc\u206ad\ufff9e")).toBe(
+      "a\\u2060b\\u061cc\\u206ad\\ufff9e",
+    );
     expect(sanitizeForTerminal("trailing escape \u001b")).toBe("trailing escape \\x1b");
   });
 
