@@ -76,6 +76,24 @@ function zodIssue(error: z.ZodError): { path: string; message: string } {
   return { path: issue.path.map(String).join("."), message: issue.message };
 }
 
+/**
+ * Checks an operation's input (an activity's `parameters`, a query's fields beyond
+ * organizationId) against the table's request schema; returns the parsed input or throws a
+ * RequestValidationError naming the field and what was expected. Nothing is sent.
+ */
+export function validateInput(name: OperationName, input: unknown): unknown {
+  const op = getOperation(name);
+  const schema = op.kind === "activity" ? op.params : op.request;
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const { path, message } = zodIssue(parsed.error);
+  throw new RequestValidationError(
+    name,
+    op.kind === "activity" && path ? `parameters.${path}` : path,
+    message,
+  );
+}
+
 /** Retry-After as seconds or an HTTP date, in ms from `now`. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (!value) return undefined;
@@ -161,16 +179,7 @@ export class TurnkeyClient {
     options: Pick<CallOptions, "generateAppProofs"> = {},
   ): { url: string; headers: Record<string, string>; body: string } {
     const op = getOperation(name);
-    const schema = op.kind === "activity" ? op.params : op.request;
-    const parsed = schema.safeParse(input ?? {});
-    if (!parsed.success) {
-      const { path, message } = zodIssue(parsed.error);
-      throw new RequestValidationError(
-        name,
-        op.kind === "activity" && path ? `parameters.${path}` : path,
-        message,
-      );
-    }
+    const checked = validateInput(name, input);
     const headers: Record<string, string> = {
       Accept: "application/json",
       "Content-Type": "application/json",
@@ -192,10 +201,10 @@ export class TurnkeyClient {
             type: op.activityType,
             timestampMs: String(Math.trunc(this.clock.now())),
             organizationId: this.organizationId,
-            parameters: parsed.data,
+            parameters: checked,
             ...(options.generateAppProofs ? { generateAppProofs: true } : {}),
           }
-        : { organizationId: this.organizationId, ...(parsed.data as Record<string, unknown>) };
+        : { organizationId: this.organizationId, ...(checked as Record<string, unknown>) };
     const body = JSON.stringify(payload);
     if (!this.apiKey) throw new TurnkeyClientError(`${name}: no API key to stamp the request with`);
     headers[STAMP_HEADER] = stampBody(body, this.apiKey);

@@ -1,5 +1,3 @@
-import { createPublicKey, verify as nodeVerify } from "node:crypto";
-import { p256 } from "@noble/curves/nist.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,26 +10,12 @@ import {
   stampBody,
   verifyStamp,
 } from "../../src/api/stamp.js";
+import { independentlyVerify } from "../helpers/independent-verify.js";
 
 const FIXTURE = {
   privateKey: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
   publicKey: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
 };
-
-/** Verifies a stamp with node:crypto alone: decode, rebuild the key, check the DER signature. */
-function independentlyVerify(header: string, body: string): boolean {
-  const json = JSON.parse(Buffer.from(header, "base64url").toString("utf8"));
-  const point = p256.Point.fromHex(json.publicKey).toBytes(false);
-  const x = Buffer.from(point.slice(1, 33)).toString("base64url");
-  const y = Buffer.from(point.slice(33, 65)).toString("base64url");
-  const key = createPublicKey({ key: { kty: "EC", crv: "P-256", x, y }, format: "jwk" });
-  return nodeVerify(
-    "sha256",
-    Buffer.from(body, "utf8"),
-    { key, dsaEncoding: "der" },
-    Buffer.from(json.signature, "hex"),
-  );
-}
 
 describe("X-Stamp", () => {
   const body = JSON.stringify({ organizationId: "org", deploymentId: "dép ✓", tailLines: 5 });

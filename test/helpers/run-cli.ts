@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/tvcwatch", import.meta.url));
@@ -9,14 +12,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs bin/tvcwatch as a user would, with a clean Turnkey environment. */
+/**
+ * Runs bin/tvcwatch as a user would, with a clean Turnkey environment: no TURNKEY_* variables and
+ * an empty XDG_CONFIG_HOME, so the developer's own config file and tkcli keys stay out of it.
+ */
 export function runCli(
   args: string[],
   options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = {
+    XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")),
+  };
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith("TURNKEY_") && k !== "TVCWATCH_CONFIG") env[k] = v;
+    if (v === undefined || k.startsWith("TURNKEY_")) continue;
+    if (k === "TVCWATCH_CONFIG" || k === "XDG_CONFIG_HOME") continue;
+    env[k] = v;
   }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...options.env } });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
 import { CliError } from "../cli-error.js";
@@ -104,6 +105,12 @@ export function registerCallCommand(program: Command): void {
         );
       }
       const body = await readBody(flags);
+      // The body is checked before credentials are looked for, so its error comes first.
+      try {
+        validateInput(name, body);
+      } catch (err) {
+        throw toCliError(err);
+      }
       const config = configFromCommand(cmd, {
         needApiKey: op.kind !== "auth-proxy",
         needOrganization: op.kind !== "auth-proxy",
