@@ -29,11 +29,12 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
         reason: event.reason,
       });
     }
-    return JSON.stringify({
-      replicaLabel: event.replicaLabel,
-      ts: event.ts ?? null,
-      content: event.content,
-    });
+    // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content},
+    // several times faster: only the strings go through it.
+    const ts = event.ts
+      ? `{"seconds":${JSON.stringify(event.ts.seconds)},"nanos":${JSON.stringify(event.ts.nanos)}}`
+      : "null";
+    return `{"replicaLabel":${JSON.stringify(event.replicaLabel)},"ts":${ts},"content":${JSON.stringify(event.content)}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;
@@ -46,14 +47,20 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
   return `${time} ${label} ${content}`;
 }
 
-/** The rendered `[replica i/K]` label: labels repeat line after line, so the last one is kept. */
-const lastLabel = { text: "", colour: false, rendered: "" };
+/**
+ * Rendered `[replica i/K]` labels. Replicas take turns line by line, so a few are kept; labels
+ * arrive as fresh strings in every response, and comparing a few beats hashing each one.
+ */
+const renderedLabels: { text: string; colour: boolean; rendered: string }[] = [];
 
 function replicaLabel(label: string, colour: boolean): string {
-  if (label === lastLabel.text && colour === lastLabel.colour) return lastLabel.rendered;
+  for (let i = 0; i < renderedLabels.length; i++) {
+    const r = renderedLabels[i] as (typeof renderedLabels)[number];
+    if (r.text === label && r.colour === colour) return r.rendered;
+  }
   const plain = `[${sanitizeForTerminal(label)}]`;
-  lastLabel.text = label;
-  lastLabel.colour = colour;
-  lastLabel.rendered = colour ? ansi(replicaColour(label), plain) : plain;
-  return lastLabel.rendered;
+  const rendered = colour ? ansi(replicaColour(label), plain) : plain;
+  if (renderedLabels.length >= 16) renderedLabels.pop();
+  renderedLabels.unshift({ text: label, colour, rendered });
+  return rendered;
 }

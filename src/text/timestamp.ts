@@ -5,9 +5,23 @@ import { format } from "date-fns";
  * (`...Z`), from a proto timestamp's seconds and nanos.
  */
 export function formatRfc3339(ts: { seconds: string; nanos: string }, utc: boolean): string {
-  const nanos = String(Math.max(0, Math.min(999_999_999, Number(ts.nanos) || 0))).padStart(9, "0");
   const [head, zone] = secondParts(ts.seconds, utc);
-  return head === undefined ? "invalid-timestamp" : `${head}.${nanos}${zone}`;
+  return head === undefined ? "invalid-timestamp" : `${head}.${nineDigits(ts.nanos)}${zone}`;
+}
+
+/** The nanos field as nine digits: as received when it is digits already (the usual case). */
+function nineDigits(nanos: string): string {
+  const len = nanos.length;
+  let digits = len > 0 && len <= 9;
+  for (let i = 0; digits && i < len; i++) {
+    const c = nanos.charCodeAt(i);
+    digits = c >= 48 && c <= 57;
+  }
+  if (digits) return len === 9 ? nanos : nanos.padStart(9, "0");
+  return String(Math.max(0, Math.min(999_999_999, Math.trunc(Number(nanos)) || 0))).padStart(
+    9,
+    "0",
+  );
 }
 
 /** Lines come many to a second: the date part of the last second formatted is kept. */

@@ -1,0 +1,79 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { LogLine } from "../../src/tail/log-line.js";
+import { formatEvent } from "../../src/tail/stream-format.js";
+
+const line = (over: Partial<LogLine> = {}): LogLine => ({
+  kind: "line",
+  replicaLabel: "replica 2/3",
+  ts: { seconds: "1795000000", nanos: "5" },
+  sortKey: 1_795_000_000_000,
+  content: "hello",
+  late: false,
+  ...over,
+});
+
+const text = { output: "text", timestamps: false, utc: true, colour: false } as const;
+const json = { output: "json", timestamps: false, utc: true, colour: false } as const;
+
+describe("formatEvent", () => {
+  it("prints JSON exactly as JSON.stringify would, content as received, whatever it holds", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary" }),
+        fc.string({ unit: "binary" }),
+        fc.option(fc.tuple(fc.string(), fc.string()), { nil: undefined }),
+        (content, label, ts) => {
+          const event = line({
+            content,
+            replicaLabel: label,
+            ts: ts ? { seconds: ts[0], nanos: ts[1] } : undefined,
+          });
+          const out = formatEvent(event, json);
+          expect(out).toBe(
+            JSON.stringify({
+              replicaLabel: label,
+              ts: ts ? { seconds: ts[0], nanos: ts[1] } : null,
+              content,
+            }),
+          );
+          expect(JSON.parse(out).content).toBe(content);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("prints text as [label] content, escaped, with an RFC 3339 time when asked", () => {
+    expect(formatEvent(line({ content: "a\u001b[2Jb" }), text)).toBe("[replica 2/3] a\\x1b[2Jb");
+    expect(formatEvent(line(), { ...text, timestamps: true })).toBe(
+      "2026-11-18T11:06:40.000000005Z [replica 2/3] hello",
+    );
+    // A line without a timestamp keeps the columns of those with one.
+    const stamped = formatEvent(line(), { ...text, timestamps: true });
+    const bare = formatEvent(line({ ts: undefined }), { ...text, timestamps: true });
+    expect(bare.indexOf("[")).toBe(stamped.indexOf("["));
+    const local = formatEvent(line(), { ...text, timestamps: true, utc: false });
+    const bareLocal = formatEvent(line({ ts: undefined }), {
+      ...text,
+      timestamps: true,
+      utc: false,
+    });
+    expect(bareLocal.indexOf("[")).toBe(local.indexOf("["));
+    expect(local).toMatch(
+      /^2026-11-\d\dT\d\d:\d\d:40\.000000005[+-]\d\d:\d\d \[replica 2\/3\] hello$/,
+    );
+  });
+
+  it("colours each replica's label, one colour per replica, and nothing else", () => {
+    const coloured = { ...text, colour: true };
+    const one = formatEvent(line({ replicaLabel: "replica 1/3" }), coloured);
+    const two = formatEvent(line({ replicaLabel: "replica 2/3" }), coloured);
+    expect(one).toMatch(/^\u001b\[\d\dm\[replica 1\/3\]\u001b\[39m hello$/);
+    expect(one.slice(0, 5)).not.toBe(two.slice(0, 5));
+    // The label of a hostile replica is escaped before it is coloured.
+    expect(formatEvent(line({ replicaLabel: "r\u001b]0;x\u0007" }), coloured)).toContain(
+      "[r\\x1b]0;x\\x07]",
+    );
+  });
+});
