@@ -53,7 +53,7 @@ export interface ResolvedConfig {
 const hexKey = (len: number) =>
   z.string().regex(new RegExp(`^[0-9a-fA-F]{${len}}$`), `expected ${len} hex characters`);
 
-export const configFileSchema = z.looseObject({
+export const configFileSchema = z.strictObject({
   baseUrl: z.string().optional(),
   organizationId: z.string().min(1).optional(),
   apiPublicKey: hexKey(66).optional(),
@@ -86,6 +86,12 @@ export function readConfigFile(path: string): ConfigFile {
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
+    if (issue?.code === "unrecognized_keys") {
+      const known = Object.keys(configFileSchema.shape).join(", ");
+      throw new Error(
+        `config file ${path}: unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} (known keys: ${known})`,
+      );
+    }
     const field = issue?.path.map(String).join(".") || "(top level)";
     throw new Error(`config file ${path}: ${field}: ${issue?.message ?? "invalid"}`);
   }

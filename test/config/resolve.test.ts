@@ -109,6 +109,14 @@ describe("resolveConfig", () => {
     expect(() => resolveConfig({ config: join(dir, "missing.json") }, env)).toThrow(
       /does not exist/,
     );
+    const typo = writeConfig(dir, { organisationId: "o" });
+    expect(() => resolveConfig({ config: typo }, env)).toThrow(
+      /config\.json: unknown key "organisationId" \(known keys: .*organizationId/,
+    );
+    const list = writeConfig(dir, []);
+    expect(() => resolveConfig({ config: list }, env)).toThrow(
+      /config\.json: \(top level\): .*object/,
+    );
   });
 
   it("reads tkcli key files and refuses readable private keys and other curves", () => {
