@@ -73,7 +73,11 @@ class TransientNetworkError extends TurnkeyClientError {}
 function zodIssue(error: z.ZodError): { path: string; message: string } {
   const issue = error.issues[0];
   if (!issue) return { path: "", message: "invalid" };
-  return { path: issue.path.map(String).join("."), message: issue.message };
+  // "Invalid input: expected string, received undefined" says less than "required (a string)".
+  const missing = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message);
+  const type = missing?.[1];
+  const message = type ? `required (${/^[aeiou]/.test(type) ? "an" : "a"} ${type})` : issue.message;
+  return { path: issue.path.map(String).join("."), message };
 }
 
 /**

@@ -87,6 +87,9 @@ describe("request shapes", () => {
       }),
     ).toThrow(RequestValidationError);
     expect(() => c.buildRequest("whoami", { typo: 1 })).toThrow(/typo/);
+    expect(() => c.buildRequest("create_user_tag", { userIds: [] })).toThrow(
+      "create_user_tag: field parameters.userTagName: required (a string)",
+    );
   });
 });
 
