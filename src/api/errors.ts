@@ -86,8 +86,12 @@ export class TurnkeyApiError extends TurnkeyClientError {
     this.retryAfterMs = init.retryAfterMs;
   }
 
-  /** 429 and 5xx are worth another try; other 4xx never are. */
+  /**
+   * 429 and 5xx are worth another try; other 4xx never are. Nor is 501 / UNIMPLEMENTED: an
+   * operation the server does not have will not appear on a second attempt.
+   */
   get retryable(): boolean {
+    if (this.httpStatus === 501 || this.grpcCode === 12) return false;
     return this.httpStatus === 429 || this.httpStatus >= 500;
   }
 

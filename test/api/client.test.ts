@@ -236,6 +236,19 @@ describe("retries against a real server", () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it("does not retry UNIMPLEMENTED (501), which another attempt cannot change", async () => {
+    const s = await scriptedServer((_r, res) =>
+      json(res, 501, { code: 12, message: "not served here" }),
+    );
+    closers.push(s.close);
+    const err = await client(s.url)
+      .call("list_private_keys", {})
+      .catch((e) => e);
+    expect((err as TurnkeyApiError).codeName).toBe("UNIMPLEMENTED");
+    expect((err as TurnkeyApiError).retryable).toBe(false);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it("times out each attempt and gives up with a NetworkError", async () => {
     const s = await scriptedServer(() => {
       /* never answers */
