@@ -81,7 +81,9 @@ export function registerCallCommand(program: Command): void {
     .addHelpText(
       "after",
       '\nExamples:\n  tvcwatch call whoami\n  tvcwatch call get_tvc_deployment_debug_logs --body \'{"deploymentId":"...","tailLines":20}\'\n' +
-        "  echo '{}' | tvcwatch call create_read_only_session --body -\n Exit status: 0 success, 1 API error or invalid body, 2 network failure after retries or usage error.",
+        "  echo '{}' | tvcwatch call create_read_only_session --body -\n\n" +
+        "Exit status: 0 success; 1 API error, invalid body or unexpected response;\n" +
+        "2 network failure after retries, or a usage error.",
     )
     .action(async (operation: string | undefined, flags: CallFlags, cmd: Command) => {
       if (flags.list) {

@@ -12,7 +12,7 @@ export function registerKeysCommand(program: Command): void {
     .command("generate")
     .summary("write a new P-256 API key pair in the tkcli layout")
     .description(
-      "Write a new P-256 API key pair as NAME.private (0600) and NAME.public (0644) and print the public key. Register the public key with your Turnkey user before using it. Never overwrites a key.",
+      "Write a new P-256 API key pair as NAME.private (0600), NAME.public (0644) and NAME.meta in the keys folder (--keys-folder, default $XDG_CONFIG_HOME/turnkey/keys, the folder Turnkey's tkcli uses) and print the public key. Register the public key with your Turnkey user before using it. Never overwrites a key.",
     )
     .requiredOption("--name <name>", "key name")
     .action((flags: { name: string }, cmd: Command) => {
