@@ -157,6 +157,7 @@ export class LogFollower {
   private readonly baseHoldBackMs: number;
   private holdBackMs: number;
   private lateSeen = 0;
+  private lastEaseMono: number | undefined;
   /** Events waiting for the merge watermark, in sort-key order (arrival order among equals). */
   private held: LogEvent[] = [];
   private heldStart = 0;
@@ -431,8 +432,13 @@ export class LogFollower {
     }
     const lateBefore = this.lateSeen;
     this.emitMarked(released);
-    if (this.lateSeen === lateBefore)
-      this.holdBackMs = Math.max(this.baseHoldBackMs, this.holdBackMs * 0.9);
+    // Ease back towards the base while nothing arrives late: half the excess a minute.
+    const now = this.clock.monotonic();
+    if (this.lateSeen === lateBefore && this.lastEaseMono !== undefined) {
+      const excess = this.holdBackMs - this.baseHoldBackMs;
+      this.holdBackMs = this.baseHoldBackMs + excess * 0.5 ** ((now - this.lastEaseMono) / 60_000);
+    }
+    this.lastEaseMono = now;
   }
 
   /** Inserts into the held buffer after every event whose key is <= its own. */
@@ -473,20 +479,23 @@ export class LogFollower {
    * hold-back to how late it was, up to the overlap.
    */
   private emitMarked(events: LogEvent[]): void {
+    let lateness = 0;
     for (const e of events) {
       if (e.kind !== "line" || e.ts === undefined) continue;
       if (e.sortKey < this.maxEmittedKey) {
         e.late = true;
         this.lateSeen += 1;
-        if (this.baseHoldBackMs > 0) {
-          this.holdBackMs = Math.min(
-            Math.max(this.overlapMs, this.baseHoldBackMs),
-            Math.max(this.holdBackMs, this.maxEmittedKey - e.sortKey + 250),
-          );
-        }
+        lateness = Math.max(lateness, this.maxEmittedKey - e.sortKey);
       } else {
         this.maxEmittedKey = e.sortKey;
       }
+    }
+    if (lateness > 0 && this.baseHoldBackMs > 0) {
+      // The watermark passed this line by `lateness` before it arrived: hold back that much more.
+      this.holdBackMs = Math.min(
+        Math.max(this.overlapMs, this.baseHoldBackMs),
+        this.holdBackMs + lateness + 250,
+      );
     }
     this.emit(events);
   }

@@ -184,6 +184,53 @@ describe("the follower's merge hold-back", () => {
     expect(held.some((l) => l.late)).toBe(false);
   });
 
+  it("grows to a replica's lag, so that after a first late line or two the stream is in order", async () => {
+    const lines: ModelLine[] = [];
+    for (let i = 0; i < 600; i++) {
+      const t = WALL + 500 + i * 100;
+      lines.push({ replicaLabel: "replica 1/2", t, hasTs: true, content: `a${i}`, visibleAt: t });
+      // Replica 2's lines reach the server 2 to 2.5 s late.
+      const u = t + 50;
+      lines.push({
+        replicaLabel: "replica 2/2",
+        t: u,
+        hasTs: true,
+        content: `b${i}`,
+        visibleAt: u + 2000 + (i % 6) * 100,
+      });
+    }
+    const time = new SimTime(WALL);
+    const server = new ModelServer(lines, time, {
+      skewMs: 0,
+      failureRate: 0,
+      maxLatencyMs: 0,
+      random: mulberry(2),
+    });
+    const follower = new LogFollower({
+      fetchLogs: server.fetchLogs,
+      clock: time.clock,
+      holdBackMs: 1000,
+    });
+    const late: number[] = [];
+    let count = 0;
+    follower.onEvents((events) => {
+      for (const e of events) {
+        if (e.kind !== "line") continue;
+        count += 1;
+        if (e.late) late.push(e.sortKey - WALL);
+      }
+    });
+    while (time.mono < 70_000) {
+      const result = await follower.pollOnce();
+      time.mono += follower.nextDelayMs(result);
+    }
+    follower.flush();
+    expect(count).toBe(lines.length);
+    expect(late.length).toBeGreaterThan(0);
+    // Only while it learns: nothing after the first ten seconds of lines.
+    expect(Math.max(...late)).toBeLessThan(10_000);
+  });
+
   it("shows what it holds when a poll fails, instead of waiting for the next success", async () => {
     const time = new SimTime(WALL);
     let fail = false;
