@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
 import type { Command } from "commander";
 import { Option } from "commander";
 import type { ScenarioName } from "../../sim/scenario.js";
@@ -40,6 +40,32 @@ export function envLines(config: SimConfig): string[] {
     `export TURNKEY_AUTH_PROXY_URL=${config.authProxyUrl}`,
     `export TURNKEY_AUTH_PROXY_CONFIG_ID=${config.authProxyConfigId}`,
   ];
+}
+
+/** Writes the --config file owner-only (0600), also when it already exists with wider modes. */
+function writeConfigFile(path: string, config: SimConfig): void {
+  const fd = openSync(path, "w", 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file-system error as a short phrase: "no such directory", "permission denied". */
+function fileProblem(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ENOENT":
+      return "its directory does not exist";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "it is a directory";
+    default:
+      return err.code ?? err.message;
+  }
 }
 
 export function registerSimCommand(program: Command): void {
@@ -93,7 +119,23 @@ export function registerSimCommand(program: Command): void {
     )
     .option(
       "--truth-file <file>",
-      "write every generated log line as NDJSON {replicaLabel, ts, content}",
+      "write every generated log line as NDJSON {replicaLabel, ts, content} (see below)",
+    )
+    .addHelpText(
+      "after",
+      `
+Scenarios: demo (steady traffic), quiet (little traffic), incident (busier; replica 2 crashes
+at 45 s and restarts 6 s later, and a fourth replica joins at 90 s).
+
+Log lines are generated lazily: a line is generated (stored, and written to --truth-file) when
+the first request arrives after its timestamp has passed on the server's clock. With
+--ingest-lag a generated line stays invisible to queries until up to that long after its
+timestamp, so the truth file can hold lines a query does not return yet.
+
+Examples:
+  tvcwatch sim --port 0 --write-config /tmp/sim.json
+  tvcwatch --config /tmp/sim.json tail -f
+  tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
     )
     .action(async (flags: SimFlags) => {
       if (!/^(127\.|localhost$|::1$|\[::1\]$)/.test(flags.host)) {
@@ -124,19 +166,32 @@ export function registerSimCommand(program: Command): void {
             `port ${flags.port} is in use; pick another with --port (0 = any free port)`,
             2,
           );
+        if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND")
+          throw new CliError(`cannot listen on --host ${flags.host}: no such local address`, 2);
+        if (flags.truthFile && e.path === flags.truthFile)
+          throw new CliError(`cannot write --truth-file ${flags.truthFile}: ${fileProblem(e)}`, 2);
         throw new CliError(`cannot start the simulator: ${e.message}`, 2);
       }
       process.stdout.write(`tvcwatch sim listening on ${sim.url}\n`);
       if (flags.writeConfig) {
-        writeFileSync(flags.writeConfig, `${JSON.stringify(sim.config, null, 2)}\n`, {
-          mode: 0o600,
-        });
+        try {
+          writeConfigFile(flags.writeConfig, sim.config);
+        } catch (err) {
+          await sim.close();
+          throw new CliError(
+            `cannot write --write-config ${flags.writeConfig}: ${fileProblem(err as NodeJS.ErrnoException)}`,
+            2,
+          );
+        }
         process.stdout.write(
           `wrote ${flags.writeConfig}; use it with: tvcwatch --config ${flags.writeConfig} ...\n`,
         );
       }
       process.stdout.write(
-        `# the simulator's demo credentials, for copy-paste:\n${envLines(sim.config).join("\n")}\n`,
+        `# the simulator's demo credentials (a test double's key, worthless elsewhere), for copy-paste:\n${envLines(sim.config).join("\n")}\n`,
+      );
+      process.stdout.write(
+        `# seed ${sim.seed} (--seed ${sim.seed} gives the same data), scenario ${flags.scenario}\n`,
       );
       process.stdout.write(`# debug deployment: ${sim.config.deploymentId}\n`);
       await new Promise<void>((resolve) => {
