@@ -5,6 +5,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { protoTimestamp } from "./proto-timestamp.js";
 import type { Random } from "./random.js";
 import { failedPrecondition, notFound } from "./sim-error.js";
 
@@ -55,11 +56,6 @@ export interface SimActivity {
   votes: Vote[];
   decided?: { status: "ACTIVITY_STATUS_COMPLETED" | "ACTIVITY_STATUS_REJECTED"; at: number };
 }
-
-const protoTs = (ms: number) => ({
-  seconds: String(Math.floor(ms / 1000)),
-  nanos: String(Math.floor((ms % 1000) * 1e6)),
-});
 
 export class Activities {
   private readonly items: SimActivity[] = [];
@@ -116,7 +112,7 @@ export class Activities {
                 publicKey: `02${this.rng.hex(32)}`,
                 signature: `3045${this.rng.hex(68)}`,
                 scheme: "SIGNATURE_SCHEME_TK_API_P256",
-                createdAt: protoTs(at + 500),
+                createdAt: protoTimestamp(at + 500),
               },
             ]
           : [],
@@ -166,8 +162,8 @@ export class Activities {
       fingerprint: a.fingerprint,
       canApprove: open,
       canReject: open,
-      createdAt: protoTs(a.createdAt),
-      updatedAt: protoTs(updated),
+      createdAt: protoTimestamp(a.createdAt),
+      updatedAt: protoTimestamp(updated),
       ...(status === "ACTIVITY_STATUS_FAILED"
         ? {
             failure: {
@@ -220,7 +216,7 @@ export class Activities {
       publicKey: "",
       signature: "",
       scheme: "SIGNATURE_SCHEME_TK_API_P256",
-      createdAt: protoTs(now),
+      createdAt: protoTimestamp(now),
     });
     return found;
   }

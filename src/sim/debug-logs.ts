@@ -1,15 +1,23 @@
 /**
  * The simulated debug logs of one deployment: every replica prints lines at a Poisson rate, each
- * with a platform timestamp. Generation is lazy (up to the server's "now" on each request), so an
- * idle simulator costs nothing, and lines older than the retention window are dropped, so memory
- * stays bounded.
+ * with a platform timestamp.
  *
- * A line is "generated" at its timestamp. With ingest lag it becomes visible to queries only some
- * time after that (up to the lag); the truth file records it when it is generated.
+ * Time is cut into one-second buckets counted from the simulator's start, and the lines of one
+ * replica in one bucket come from a generator seeded by (seed, replica, bucket) alone. So a seed
+ * gives the same lines at the same offsets whatever the requests, and generation can skip ahead:
+ * on each request lines are generated up to the server's "now", starting no earlier than the
+ * retention window. An idle simulator costs nothing, waking after hours costs one window, and
+ * memory stays bounded by the window.
+ *
+ * What "generated" means: a line is generated when the first request arrives at or after its
+ * timestamp (and within retention of it). It is then stored and written to the truth file. With
+ * ingest lag it stays invisible to queries until `timestamp + lag` (each line draws its own lag,
+ * up to the configured one), so the truth file holds lines a query cannot see yet; it never holds
+ * a line before its timestamp has passed on the server's clock.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { nextBurst } from "./log-templates.js";
-import type { Random } from "./random.js";
+import { Random } from "./random.js";
 
 export interface StoredLine {
   /** Platform time in epoch ms (fractional), the sort key. */
@@ -44,43 +52,58 @@ export interface DebugLogOptions {
   truthFile?: string | undefined;
 }
 
-interface Slot {
+/** One replica's generator state. */
+interface Replica {
   index: number;
-  nextAt: number;
-  /** Restart window: no lines in [from, to), then start-up lines. */
+  /** Restart window: no lines in [downFrom, downTo), then start-up lines at downTo. */
   downFrom?: number;
   downTo?: number;
-  restarted?: boolean;
+  /** The next bucket to generate. */
+  nextBucket: number;
+  /** Lines of generated buckets whose timestamps are still ahead of the server's clock. */
+  pending: StoredLine[];
 }
 
-const RESTART_AT_MS = 45_000;
-const RESTART_DOWN_MS = 6_000;
-const SCALE_AT_MS = 90_000;
+const BUCKET_MS = 1000;
+/** Incident scenario: replica 2 goes down at 45 s for 6 s; a replica is added at 90 s. */
+export const INCIDENT_RESTART_AT_MS = 45_000;
+export const INCIDENT_RESTART_DOWN_MS = 6_000;
+export const INCIDENT_SCALE_AT_MS = 90_000;
+const RESTART_LINES = [
+  "INFO  boot: enclave app restarting after a crash (exit code 137)",
+  "INFO  boot: listening on vsock port 3000",
+];
+
+/** murmur3's 32-bit finalizer: spreads every input bit over the output. */
+function mix32(h: number): number {
+  let x = h >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
 
 export class DebugLogs {
   private readonly byLabel = new Map<string, StoredLine[]>();
-  private readonly slots: Slot[] = [];
-  private generatedUntil: number;
-  private seq = 0;
-  private truthFd: number | undefined;
+  private readonly replicas: Replica[] = [];
+  private readonly seed: number;
   private readonly scaledReplicas: number;
+  private generatedUntil: number;
+  private truthFd: number | undefined;
 
   constructor(
-    private readonly rng: Random,
+    rng: Random,
     private readonly options: DebugLogOptions,
   ) {
+    this.seed = rng.int(0, 0xffffffff);
     this.generatedUntil = options.startMs;
     this.scaledReplicas = options.incident ? options.replicas + 1 : options.replicas;
-    for (let i = 1; i <= this.scaledReplicas; i++) {
-      const slot: Slot = {
-        index: i,
-        nextAt: options.startMs + rng.exponential(1000 / options.logRate),
-      };
-      if (options.incident && i === Math.min(2, options.replicas)) {
-        slot.downFrom = options.startMs + RESTART_AT_MS;
-        slot.downTo = options.startMs + RESTART_AT_MS + RESTART_DOWN_MS;
+    for (let index = 1; index <= this.scaledReplicas; index++) {
+      const replica: Replica = { index, nextBucket: 0, pending: [] };
+      if (options.incident && index === Math.min(2, options.replicas)) {
+        replica.downFrom = options.startMs + INCIDENT_RESTART_AT_MS;
+        replica.downTo = replica.downFrom + INCIDENT_RESTART_DOWN_MS;
       }
-      this.slots.push(slot);
+      this.replicas.push(replica);
     }
     if (options.truthFile) this.truthFd = openSync(options.truthFile, "w", 0o644);
   }
@@ -92,7 +115,7 @@ export class DebugLogs {
 
   /** How many replicas run at server time t. */
   replicaCountAt(t: number): number {
-    return this.options.incident && t >= this.options.startMs + SCALE_AT_MS
+    return this.options.incident && t >= this.options.startMs + INCIDENT_SCALE_AT_MS
       ? this.scaledReplicas
       : this.options.replicas;
   }
@@ -104,91 +127,93 @@ export class DebugLogs {
     return n;
   }
 
-  private store(line: StoredLine, truth: string[]): void {
-    let lines = this.byLabel.get(line.label);
-    if (!lines) {
-      lines = [];
-      this.byLabel.set(line.label, lines);
-    }
-    // Keys within one replica are non-decreasing by construction; keep the array sorted.
-    lines.push(line);
-    if (this.truthFd !== undefined) {
-      truth.push(
-        JSON.stringify({
-          replicaLabel: line.label,
-          ts: line.hasTs ? { seconds: String(line.seconds), nanos: String(line.nanos) } : null,
-          content: line.content,
-        }),
-      );
-    }
-  }
-
-  private emit(slot: Slot, at: number, truth: string[]): void {
-    const count = this.replicaCountAt(at);
-    if (slot.index > count) return;
-    if (
-      slot.downFrom !== undefined &&
-      slot.downTo !== undefined &&
-      at >= slot.downFrom &&
-      at < slot.downTo
-    )
-      return;
-    const label = `replica ${slot.index}/${count}`;
-    let lines: string[];
-    let same = false;
-    if (slot.downTo !== undefined && at >= slot.downTo && !slot.restarted) {
-      slot.restarted = true;
-      lines = [
-        "INFO  boot: enclave app restarting after a crash (exit code 137)",
-        "INFO  boot: listening on vsock port 3000",
-      ];
-    } else {
-      const burst = nextBurst(this.rng, ++this.seq);
-      lines = burst.lines;
-      same = burst.sameTimestamp;
-    }
-    let seconds = Math.floor(at / 1000);
-    let nanos = Math.floor((at - seconds * 1000) * 1e6);
-    for (const content of lines) {
-      const hasTs = !this.rng.chance(0.02);
-      const key = seconds * 1000 + nanos / 1e6;
-      const lag = this.options.ingestLagMs > 0 ? this.rng.next() * this.options.ingestLagMs : 0;
-      this.store({ key, seconds, nanos, hasTs, content, label, visibleAt: key + lag }, truth);
-      if (!same) {
-        nanos += this.rng.int(1, 900);
-        if (nanos >= 1e9) {
-          seconds += 1;
-          nanos -= 1e9;
+  /** Every line one replica prints in one bucket, sorted by timestamp (ties in print order). */
+  private generateBucket(replica: Replica, bucket: number): StoredLine[] {
+    const from = this.options.startMs + bucket * BUCKET_MS;
+    const to = from + BUCKET_MS;
+    const rng = new Random(mix32(this.seed ^ mix32(replica.index * 0x9e3779b1 + mix32(bucket))));
+    const meanGap = 1000 / this.options.logRate;
+    const out: StoredLine[] = [];
+    let sorted = true;
+    const print = (at: number, lines: readonly string[], sameTimestamp: boolean) => {
+      const count = this.replicaCountAt(at);
+      if (replica.index > count) return;
+      const label = `replica ${replica.index}/${count}`;
+      let seconds = Math.floor(at / 1000);
+      let nanos = Math.floor((at - seconds * 1000) * 1e6);
+      for (const content of lines) {
+        const key = seconds * 1000 + nanos / 1e6;
+        const hasTs = !rng.chance(0.02);
+        const lag = this.options.ingestLagMs > 0 ? rng.next() * this.options.ingestLagMs : 0;
+        const last = out[out.length - 1];
+        if (last && last.key > key) sorted = false;
+        out.push({ key, seconds, nanos, hasTs, content, label, visibleAt: key + lag });
+        if (!sameTimestamp) {
+          // Lines printed together are a few hundred nanoseconds apart.
+          nanos += rng.int(1, 900);
+          if (nanos >= 1e9) {
+            seconds += 1;
+            nanos -= 1e9;
+          }
         }
       }
+    };
+    const { downFrom, downTo } = replica;
+    if (downTo !== undefined && downTo >= from && downTo < to) print(downTo, RESTART_LINES, false);
+    let n = 0;
+    for (let at = from + rng.exponential(meanGap); at < to; at += rng.exponential(meanGap)) {
+      if (downFrom !== undefined && downTo !== undefined && at >= downFrom && at < downTo) continue;
+      const burst = nextBurst(rng, bucket * 100_000 + n++);
+      print(at, burst.lines, burst.sameTimestamp);
     }
+    // Array.prototype.sort is stable: lines with equal timestamps keep their print order.
+    return sorted ? out : out.sort((a, b) => a.key - b.key);
   }
 
   /** Generates every line due up to server time `now`, and drops what retention no longer keeps. */
   advance(now: number): void {
     if (now <= this.generatedUntil) return;
-    const truth: string[] = [];
-    const meanGap = 1000 / this.options.logRate;
-    // Emit in time order across slots so the truth file reads chronologically.
-    for (;;) {
-      let next: Slot | undefined;
-      for (const slot of this.slots) if (!next || slot.nextAt < next.nextAt) next = slot;
-      if (!next || next.nextAt > now) break;
-      this.emit(next, next.nextAt, truth);
-      next.nextAt += Math.max(0.001, this.rng.exponential(meanGap));
+    const cutoff = now - this.options.retentionMs;
+    const lastBucket = Math.floor((now - this.options.startMs) / BUCKET_MS);
+    const firstKeptBucket = Math.max(0, Math.floor((cutoff - this.options.startMs) / BUCKET_MS));
+    const released: StoredLine[] = [];
+    for (const replica of this.replicas) {
+      if (replica.nextBucket < firstKeptBucket) replica.nextBucket = firstKeptBucket;
+      for (; replica.nextBucket <= lastBucket; replica.nextBucket++) {
+        appendInOrder(replica.pending, this.generateBucket(replica, replica.nextBucket));
+      }
+      let due = 0;
+      while (due < replica.pending.length && (replica.pending[due] as StoredLine).key <= now) due++;
+      for (const line of replica.pending.splice(0, due)) {
+        if (line.key < cutoff) continue;
+        this.store(line);
+        released.push(line);
+      }
     }
     this.generatedUntil = now;
-    if (this.truthFd !== undefined && truth.length > 0)
-      writeSync(this.truthFd, `${truth.join("\n")}\n`);
-    this.dropOlderThan(now - this.options.retentionMs);
+    if (this.truthFd !== undefined && released.length > 0) {
+      // The truth file reads chronologically across replicas.
+      released.sort((a, b) => a.key - b.key);
+      writeSync(this.truthFd, `${released.map(truthRecord).join("\n")}\n`);
+    }
+    this.dropOlderThan(cutoff);
+  }
+
+  private store(line: StoredLine): void {
+    let lines = this.byLabel.get(line.label);
+    if (!lines) {
+      lines = [];
+      this.byLabel.set(line.label, lines);
+    }
+    // Released in timestamp order per replica, after everything released before: stays sorted.
+    lines.push(line);
   }
 
   private dropOlderThan(cutoff: number): void {
     for (const [label, lines] of this.byLabel) {
-      let i = 0;
-      while (i < lines.length && (lines[i] as StoredLine).key < cutoff) i++;
-      if (i === lines.length) this.byLabel.delete(label);
-      else if (i > 0) lines.splice(0, i);
+      const keep = firstAfter(lines, cutoff, true);
+      if (keep === lines.length) this.byLabel.delete(label);
+      else if (keep > 0) lines.splice(0, keep);
     }
   }
 
@@ -201,15 +226,8 @@ export class DebugLogs {
     const cutoff = sinceSeconds > 0 ? now - sinceSeconds * 1000 : Number.NEGATIVE_INFINITY;
     const perReplica: StoredLine[][] = [];
     for (const lines of this.byLabel.values()) {
-      let lo = 0;
-      let hi = lines.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((lines[mid] as StoredLine).key > cutoff) hi = mid;
-        else lo = mid + 1;
-      }
       const visible: StoredLine[] = [];
-      for (let i = lo; i < lines.length; i++) {
+      for (let i = firstAfter(lines, cutoff, false); i < lines.length; i++) {
         const line = lines[i] as StoredLine;
         if (line.visibleAt <= now && line.key <= now) visible.push(line);
       }
@@ -234,6 +252,33 @@ export class DebugLogs {
 
   query(now: number, sinceSeconds: number, tailLines: number): DebugLogEntryOut[] {
     return this.queryLines(now, sinceSeconds, tailLines).map(toEntry);
+  }
+}
+
+/** Index of the first line with key > cutoff (or >= cutoff when `inclusive`), by binary search. */
+function firstAfter(lines: readonly StoredLine[], cutoff: number, inclusive: boolean): number {
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const key = (lines[mid] as StoredLine).key;
+    if (inclusive ? key >= cutoff : key > cutoff) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Appends sorted `more` to sorted `into`, keeping it sorted. A burst printed at the very end of a
+ * bucket can spill a few nanoseconds into the next; those lines are placed after every line with
+ * an equal or earlier timestamp.
+ */
+function appendInOrder(into: StoredLine[], more: readonly StoredLine[]): void {
+  for (const line of more) {
+    let at = into.length;
+    while (at > 0 && (into[at - 1] as StoredLine).key > line.key) at--;
+    if (at === into.length) into.push(line);
+    else into.splice(at, 0, line);
   }
 }
 
@@ -264,4 +309,12 @@ function toEntry(l: StoredLine): DebugLogEntryOut {
       : { content: l.content },
     replicaLabel: l.label,
   };
+}
+
+function truthRecord(l: StoredLine): string {
+  return JSON.stringify({
+    replicaLabel: l.label,
+    ts: l.hasTs ? { seconds: String(l.seconds), nanos: String(l.nanos) } : null,
+    content: l.content,
+  });
 }

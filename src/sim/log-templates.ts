@@ -28,6 +28,8 @@ const UNICODE = [
   "naïve café résumé Ωmega ñandú",
   "שלום עולם: mixed RTL text 123",
   "combining: e\u0301 a\u0308 o\u0302",
+  "emoji sequences: 👩‍💻 🇯🇵 👍🏽 and a zero\u200bwidth space",
+  "全角テキスト：署名リクエストを受信しました",
 ];
 /** Hostile lines: what a compromised or careless app could print. The sanitizer must meet them. */
 export const HOSTILE_LINES = [
@@ -71,7 +73,7 @@ export function nextBurst(rng: Random, seq: number): LineBurst {
       sameTimestamp: false,
     };
   }
-  if (roll < 0.7) {
+  if (roll < 0.6) {
     const level = rng.chance(0.85) ? "info" : rng.chance(0.6) ? "warn" : "error";
     const record = {
       level,
@@ -80,6 +82,16 @@ export function nextBurst(rng: Random, seq: number): LineBurst {
       seq,
       requestId: rng.hex(6),
       latencyMs: rng.int(1, 400),
+    };
+    return { lines: [JSON.stringify(record)], sameTimestamp: false };
+  }
+  if (roll < 0.7) {
+    // Structured logging in the other common shape: `severity`, `message` and nested fields.
+    const severity = rng.chance(0.85) ? "INFO" : rng.chance(0.6) ? "WARNING" : "ERROR";
+    const record = {
+      severity,
+      message: rng.pick(MESSAGES),
+      fields: { service: rng.pick(SERVICES), seq, attempt: rng.int(1, 3) },
     };
     return { lines: [JSON.stringify(record)], sameTimestamp: false };
   }

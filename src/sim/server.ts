@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
-import { Random } from "./random.js";
+import { FaultInjector } from "./faults.js";
 import type { ScenarioName } from "./scenario.js";
 import { RawJson, SimService } from "./service.js";
 import { invalidArgument, SimError } from "./sim-error.js";
@@ -50,6 +50,8 @@ export interface SimConfig {
 export interface RunningSimulator {
   url: string;
   config: SimConfig;
+  /** The seed the data derives from (drawn at random when none was given). */
+  seed: number;
   service: SimService;
   close(): Promise<void>;
 }
@@ -91,6 +93,11 @@ function send(
   res.end(text);
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? randomInt(0, 2 ** 31);
@@ -105,35 +112,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     ingestLagMs: options.ingestLagMs ?? 0,
     truthFile: options.truthFile,
   });
-  const faultRng = new Random(seed ^ 0x5eed);
-  const faultRate = options.faultRate ?? 0;
-  const latency = options.latencyMs;
+  const faults = new FaultInjector({
+    seed,
+    rate: options.faultRate ?? 0,
+    latencyMs: options.latencyMs,
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    if (latency) {
-      const [min, max] = latency;
-      await new Promise((r) => setTimeout(r, min + faultRng.next() * (max - min)));
+    const delay = faults.delayMs();
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    const fault = faults.next();
+    if (fault?.kind === "drop") {
+      req.socket.destroy();
+      return;
     }
-    if (faultRate > 0 && faultRng.chance(faultRate)) {
-      const kind = faultRng.int(0, 3);
-      if (kind === 0) {
-        req.socket.destroy();
-        return;
-      }
-      const status = [500, 503, 429][kind - 1] as number;
-      const code = status === 429 ? 8 : status === 503 ? 14 : 13;
-      send(
-        res,
-        status,
-        {
-          code,
-          message: status === 429 ? "too many requests" : "internal error (injected fault)",
-          details: [],
-        },
-        service.now(),
-        status === 429 ? { "Retry-After": "1" } : {},
-      );
+    if (fault) {
+      send(res, fault.status, fault.body, service.now(), fault.headers);
       return;
     }
     const route = operationByPath(path);
@@ -152,17 +147,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         throw invalidArgument("request body must be a JSON object");
       const record = body as Record<string, unknown>;
       if (route.op.kind === "auth-proxy") {
-        const configId = req.headers["x-auth-proxy-config-id"];
         send(
           res,
           200,
-          service.walletKitConfig(Array.isArray(configId) ? configId[0] : configId),
+          service.walletKitConfig(header(req, "x-auth-proxy-config-id")),
           service.now(),
         );
         return;
       }
-      const stamp = req.headers["x-stamp"];
-      service.authenticate(Array.isArray(stamp) ? stamp[0] : stamp, raw, record);
+      service.authenticate({
+        stamp: header(req, "x-stamp"),
+        webAuthnStamp: header(req, "x-stamp-webauthn"),
+        rawBody: raw,
+        body: record,
+      });
       const input = service.validate(route.name, route.op, record);
       send(res, 200, service.handle(route.name, input), service.now());
     } catch (err) {
@@ -191,6 +189,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const s = service.scenario;
   return {
     url,
+    seed,
     service,
     config: {
       baseUrl: url,

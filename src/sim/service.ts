@@ -4,23 +4,20 @@
  */
 import type { Clock } from "../api/clock.js";
 import type { Operation, OperationName } from "../api/operations.js";
-import { StampError, verifyStamp } from "../api/stamp.js";
 import { Activities } from "./activities.js";
+import { authenticate, checkLiveness, LIVENESS_WINDOW_MS, type StampedRequest } from "./auth.js";
+import { walletKitConfig } from "./auth-proxy.js";
 import { DebugLogs } from "./debug-logs.js";
 import { EmailEvents, toEmailEventJson } from "./email-events.js";
-import { paginate } from "./pagination.js";
+import { type PaginationInput, paginate } from "./pagination.js";
 import { Random } from "./random.js";
+import { validateRequest } from "./request-validation.js";
 import type { Scenario, ScenarioName } from "./scenario.js";
 import { buildScenario } from "./scenario.js";
-import {
-  failedPrecondition,
-  invalidArgument,
-  notFound,
-  permissionDenied,
-  SimError,
-  unauthenticated,
-} from "./sim-error.js";
+import { skewedClock } from "./server-clock.js";
+import { invalidArgument, SimError } from "./sim-error.js";
 import { SolTransactions, toSolTransactionJson } from "./sol-transactions.js";
+import { TvcDirectory } from "./tvc.js";
 
 export interface ServiceOptions {
   seed: number;
@@ -32,7 +29,7 @@ export interface ServiceOptions {
   retentionMs: number;
   ingestLagMs: number;
   truthFile?: string | undefined;
-  /** How far timestampMs may be from the server's clock. Default 5 minutes. */
+  /** How far timestampMs may be from the server's clock, either way. Default 5 minutes. */
   livenessMs?: number;
 }
 
@@ -41,20 +38,18 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-const protoTs = (ms: number) => ({
-  seconds: String(Math.floor(ms / 1000)),
-  nanos: String(Math.floor((ms % 1000) * 1e6)),
-});
-
 export class SimService {
   readonly scenario: Scenario;
   readonly logs: DebugLogs;
+  readonly activities: Activities;
+  readonly tvc: TvcDirectory;
   private readonly emails: EmailEvents;
   private readonly sol: SolTransactions;
-  readonly activities: Activities;
+  private readonly clock: Clock;
   private readonly startMs: number;
 
   constructor(private readonly options: ServiceOptions) {
+    this.clock = skewedClock(options.clock, options.clockSkewMs);
     const rng = new Random(options.seed);
     this.scenario = buildScenario(options.scenario, options.seed, rng.fork(1));
     this.startMs = this.now();
@@ -90,11 +85,12 @@ export class SimService {
       s.activityPerMinute,
       this.startMs,
     );
+    this.tvc = new TvcDirectory(s, this.startMs);
   }
 
   /** The server's clock: the host's plus the configured skew. */
   now(): number {
-    return this.options.clock.now() + this.options.clockSkewMs;
+    return this.clock.now();
   }
 
   close(): void {
@@ -102,45 +98,11 @@ export class SimService {
   }
 
   /** Checks X-Stamp against the exact body bytes; throws Turnkey's 401 / 403 errors. */
-  authenticate(
-    stampHeader: string | undefined,
-    rawBody: string,
-    body: Record<string, unknown>,
-  ): void {
-    if (!stampHeader)
-      throw unauthenticated("request is missing the X-Stamp or X-Stamp-WebAuthn header");
-    let publicKey: string;
-    try {
-      publicKey = verifyStamp(stampHeader, rawBody).publicKey.toLowerCase();
-    } catch (err) {
-      const msg = err instanceof StampError ? err.message : "invalid";
-      if (msg === "signature does not verify")
-        throw unauthenticated("could not verify api key signature");
-      throw unauthenticated(`malformed activity stamp: ${msg}`);
-    }
-    if (publicKey !== this.scenario.rootKey.publicKey) {
-      throw unauthenticated("could not find public key in organization");
-    }
-    if (body.organizationId !== this.scenario.organizationId) {
-      throw permissionDenied(
-        "request not authorized: the API key does not belong to that organization",
-      );
-    }
-  }
-
-  /** An activity's timestampMs must be within the liveness window of the server's clock. */
-  checkLiveness(timestampMs: unknown): void {
-    const window = this.options.livenessMs ?? 5 * 60_000;
-    const ts = Number(timestampMs);
-    if (typeof timestampMs !== "string" || !Number.isFinite(ts)) {
-      throw invalidArgument("timestampMs must be a string of epoch milliseconds", "timestampMs");
-    }
-    if (Math.abs(ts - this.now()) > window) {
-      throw invalidArgument(
-        `timestampMs ${timestampMs} is outside the liveness window (server time ${Math.round(this.now())}, allowed ±${window / 1000}s); check the client clock`,
-        "timestampMs",
-      );
-    }
+  authenticate(request: StampedRequest): void {
+    authenticate(request, {
+      organizationId: this.scenario.organizationId,
+      apiPublicKeys: [this.scenario.rootKey.publicKey],
+    });
   }
 
   /** Validates a body against the table; INVALID_ARGUMENT names the field. */
@@ -149,65 +111,19 @@ export class SimService {
     op: Operation,
     body: Record<string, unknown>,
   ): Record<string, unknown> {
-    if (op.kind === "activity") {
-      if (body.type !== op.activityType) {
-        throw invalidArgument(`type must be ${op.activityType} for ${name}`, "type");
-      }
-      this.checkLiveness(body.timestampMs);
-      const parsed = op.params.safeParse(body.parameters);
-      if (!parsed.success) throw zodToSim(parsed.error, "parameters");
-      return parsed.data as Record<string, unknown>;
-    }
-    const { organizationId: _org, ...fields } = body;
-    const parsed = op.request.safeParse(fields);
-    if (!parsed.success) throw zodToSim(parsed.error, "");
-    return parsed.data as Record<string, unknown>;
+    const window = this.options.livenessMs ?? LIVENESS_WINDOW_MS;
+    return validateRequest(name, op, body, (ts) => checkLiveness(ts, this.now(), window));
   }
 
   walletKitConfig(configId: string | undefined) {
-    if (!configId)
-      throw invalidArgument("missing X-Auth-Proxy-Config-Id header", "X-Auth-Proxy-Config-Id");
-    if (configId !== this.scenario.authProxyConfigId)
-      throw notFound(`auth proxy config ${configId} not found`);
-    return {
-      enabledProviders: ["email", "passkey", "google"],
-      sessionExpirationSeconds: "900",
-      organizationId: this.scenario.organizationId,
-      oauthClientIds: { google: "sim-google-client.apps.example" },
-      oauthRedirectUrl: "http://localhost:3000/oauth/callback",
-      otpAlphanumeric: false,
-      otpLength: "6",
-    };
-  }
-
-  private deployment(id: string) {
-    for (const app of this.scenario.apps) {
-      const d = app.deployments.find((x) => x.id === id);
-      if (d) return d;
-    }
-    throw notFound(
-      `TVC deployment ${id} not found in organization ${this.scenario.organizationId}`,
-    );
-  }
-
-  private deploymentJson(id: string) {
-    const d = this.deployment(id);
-    return {
-      id: d.id,
-      organizationId: this.scenario.organizationId,
-      appId: d.appId,
-      debugMode: d.debugMode,
-      delete: false,
-      qosVersion: d.qosVersion,
-      createdAt: protoTs(this.startMs - 86_400_000),
-      updatedAt: protoTs(this.startMs - 3_600_000),
-    };
+    return walletKitConfig(this.scenario, configId);
   }
 
   /** Answers a validated, authenticated request. */
   handle(name: OperationName, input: Record<string, unknown>): unknown {
     const now = this.now();
     const s = this.scenario;
+    const page = input.paginationOptions as PaginationInput | undefined;
     switch (name) {
       case "whoami":
         return {
@@ -217,43 +133,27 @@ export class SimService {
           username: s.username,
         };
       case "list_tvc_apps":
-        return {
-          tvcApps: s.apps.map((a) => ({
-            id: a.id,
-            organizationId: s.organizationId,
-            name: a.name,
-            enableDebugModeDeployments: a.enableDebugModeDeployments,
-            liveDeploymentId: a.liveDeploymentId,
-            publicDomain: `app-${a.id}.turnkey.cloud`,
-            createdAt: protoTs(this.startMs - 7 * 86_400_000),
-            updatedAt: protoTs(this.startMs - 86_400_000),
-          })),
-        };
-      case "list_tvc_app_deployments": {
-        const app = s.apps.find((a) => a.id === input.appId);
-        if (!app) throw notFound(`TVC app ${String(input.appId)} not found`);
-        return { tvcDeployments: app.deployments.map((d) => this.deploymentJson(d.id)) };
-      }
+        return { tvcApps: this.tvc.apps() };
+      case "list_tvc_app_deployments":
+        return { tvcDeployments: this.tvc.deploymentsOf(String(input.appId)) };
       case "get_tvc_deployment":
-        return { tvcDeployment: this.deploymentJson(String(input.deploymentId)) };
+        return { tvcDeployment: this.tvc.deployment(String(input.deploymentId)) };
       case "get_tvc_deployment_debug_logs": {
-        const d = this.deployment(String(input.deploymentId));
-        if (!d.debugMode) {
-          throw failedPrecondition(
-            `deployment ${d.id} is not running in debug mode; debug logs are only available for debug-mode deployments`,
-          );
-        }
+        const d = this.tvc.debugDeployment(String(input.deploymentId));
         const since = input.sinceSeconds === undefined ? 0 : Number(input.sinceSeconds);
         if (since < 0) throw invalidArgument("sinceSeconds must not be negative", "sinceSeconds");
         const tail = input.tailLines === undefined ? 0 : Number(input.tailLines);
+        // Only the scenario's main debug deployment prints; any other is silent.
         if (d.id !== s.deploymentId) return { entries: [] };
         return new RawJson(this.logs.queryJson(now, since, tail));
       }
       case "list_email_events": {
-        const email = String(input.email);
-        const events = this.emails.list(now, email, input.eventType as string | undefined);
-        const page = paginate(events, (e) => e.id, input.paginationOptions as never);
-        return { emailEvents: page.map(toEmailEventJson) };
+        const events = this.emails.list(
+          now,
+          String(input.email),
+          input.eventType as string | undefined,
+        );
+        return { emailEvents: paginate(events, (e) => e.id, page).map(toEmailEventJson) };
       }
       case "list_sol_transaction_history": {
         const address = String(input.address);
@@ -264,15 +164,15 @@ export class SimService {
           );
         }
         const txs = this.sol.list(now, address);
-        const page = paginate(txs, (t) => t.signature, input.paginationOptions as never);
-        const last = page[page.length - 1];
-        const olderExists = last ? txs.indexOf(last) < txs.length - 1 : false;
+        const shown = paginate(txs, (t) => t.signature, page);
+        const first = shown[0];
+        const last = shown[shown.length - 1];
         return {
-          transactions: page.map((t) => toSolTransactionJson(t, now, String(input.caip2))),
+          transactions: shown.map((t) => toSolTransactionJson(t, now, String(input.caip2))),
           pageInfo: {
-            hasNextPage: olderExists,
-            hasPreviousPage: page[0] ? txs.indexOf(page[0]) > 0 : false,
-            ...(page[0] ? { startCursor: page[0].signature } : {}),
+            hasNextPage: last ? txs.indexOf(last) < txs.length - 1 : false,
+            hasPreviousPage: first ? txs.indexOf(first) > 0 : false,
+            ...(first ? { startCursor: first.signature } : {}),
             ...(last ? { endCursor: last.signature } : {}),
           },
         };
@@ -283,8 +183,9 @@ export class SimService {
           input.filterByStatus as string[] | undefined,
           input.filterByType as string[] | undefined,
         );
-        const page = paginate(list, (a) => a.id, input.paginationOptions as never);
-        return { activities: page.map((a) => this.activities.toJson(a, now)) };
+        return {
+          activities: paginate(list, (a) => a.id, page).map((a) => this.activities.toJson(a, now)),
+        };
       }
       case "get_activity":
         return {
@@ -306,17 +207,4 @@ export class SimService {
         );
     }
   }
-}
-
-function zodToSim(
-  error: { issues: { path: PropertyKey[]; message: string }[] },
-  prefix: string,
-): SimError {
-  const issue = error.issues[0];
-  const path = issue?.path.map(String).join(".") ?? "";
-  const field = [prefix, path].filter(Boolean).join(".");
-  return invalidArgument(
-    `invalid request: ${field || "body"}: ${issue?.message ?? "invalid"}`,
-    field || "body",
-  );
 }
