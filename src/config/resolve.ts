@@ -65,6 +65,17 @@ export const configFileSchema = z.strictObject({
   caip2: z.string().min(1).optional(),
   authProxyUrl: z.string().optional(),
   authProxyConfigId: z.string().min(1).optional(),
+  /**
+   * The enclave key that signs export bundles and session tokens, when it is not Turnkey's
+   * production one (a simulator's): what @turnkey/crypto calls dangerouslyOverrideSignerPublicKey.
+   */
+  signerPublicKey: z
+    .string()
+    .regex(
+      /^04[0-9a-fA-F]{128}$/,
+      "must be an uncompressed P-256 public key (04 and 128 hex digits)",
+    )
+    .optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

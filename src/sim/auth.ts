@@ -1,15 +1,19 @@
 /**
- * Who may call the simulator: every `/public/v1/` request carries an X-Stamp made with an API key
- * of the organization over the exact body bytes, for the organization's own id. Answers with
- * Turnkey's UNAUTHENTICATED (16) and PERMISSION_DENIED (7) errors and messages.
+ * Who may call the simulator: every `/public/v1/` request carries an X-Stamp made with one of the
+ * organization's API keys over the exact body bytes (not expired, not deleted), or an
+ * X-Stamp-WebAuthn assertion by one of its users' passkeys, for the organization's own id.
+ * Answers with Turnkey's UNAUTHENTICATED (16) and PERMISSION_DENIED (7) errors and messages.
  */
+import { hexToBytes } from "@noble/hashes/utils.js";
 import { StampError, verifyStamp } from "../api/stamp.js";
+import type { OrgState, UserRecord } from "./org-state.js";
 import { invalidArgument, permissionDenied, unauthenticated } from "./sim-error.js";
+import { verifyWebAuthnStamp } from "./webauthn-stamp.js";
 
 export interface StampedRequest {
   /** The X-Stamp header, if any. */
   stamp: string | undefined;
-  /** The X-Stamp-WebAuthn header, if any (passkey auth, which the simulator does not verify). */
+  /** The X-Stamp-WebAuthn header, if any. */
   webAuthnStamp: string | undefined;
   /** The body exactly as received: the stamp signs these bytes. */
   rawBody: string;
@@ -17,40 +21,70 @@ export interface StampedRequest {
   body: Record<string, unknown>;
 }
 
-export interface OrganizationKeys {
-  organizationId: string;
-  /** Compressed P-256 public keys (lowercase hex) of the organization's API keys. */
-  apiPublicKeys: readonly string[];
+/** The authenticated caller: the user, and the key and signature of the stamp (for votes). */
+export interface Caller {
+  user: UserRecord;
+  publicKey: string;
+  signature: string;
+  scheme: string;
 }
 
-/** Throws the error Turnkey answers with, or returns the public key that signed the request. */
-export function authenticate(request: StampedRequest, org: OrganizationKeys): string {
-  if (!request.stamp) {
-    if (request.webAuthnStamp) {
-      throw unauthenticated(
-        "the simulator verifies only X-Stamp (API key) signatures; X-Stamp-WebAuthn (passkey) stamps are not supported",
-      );
-    }
-    throw unauthenticated("request is missing the X-Stamp or X-Stamp-WebAuthn header");
+/** Throws the error Turnkey answers with, or returns who signed the request. */
+export function authenticate(request: StampedRequest, state: OrgState, now: number): Caller {
+  const caller = request.stamp
+    ? byApiKey(request.stamp, request.rawBody, state, now)
+    : request.webAuthnStamp
+      ? byPasskey(request.webAuthnStamp, request.rawBody, state)
+      : undefined;
+  if (!caller) throw unauthenticated("request is missing the X-Stamp or X-Stamp-WebAuthn header");
+  if (request.body.organizationId !== state.organizationId) {
+    throw permissionDenied(
+      "request not authorized: the API key does not belong to that organization",
+    );
   }
+  return caller;
+}
+
+function byApiKey(header: string, rawBody: string, state: OrgState, now: number): Caller {
   let publicKey: string;
+  let signature: string;
+  let scheme: string;
   try {
-    publicKey = verifyStamp(request.stamp, request.rawBody).publicKey.toLowerCase();
+    const stamp = verifyStamp(header, rawBody);
+    publicKey = stamp.publicKey.toLowerCase();
+    signature = stamp.signature;
+    scheme = stamp.scheme;
   } catch (err) {
     const reason = err instanceof StampError ? err.message : "invalid";
     if (reason === "signature does not verify")
       throw unauthenticated("could not verify api key signature");
     throw unauthenticated(`malformed activity stamp: ${reason}`);
   }
-  if (!org.apiPublicKeys.includes(publicKey)) {
-    throw unauthenticated("could not find public key in organization");
-  }
-  if (request.body.organizationId !== org.organizationId) {
-    throw permissionDenied(
-      "request not authorized: the API key does not belong to that organization",
-    );
-  }
-  return publicKey;
+  const key = state.apiKeys.find((k) => k.publicKey === publicKey);
+  if (!key) throw unauthenticated("could not find public key in organization");
+  if (key.expiresAt !== undefined && key.expiresAt <= now) throw unauthenticated("expired api key");
+  const user = state.users.find((u) => u.userId === key.userId);
+  if (!user) throw unauthenticated("could not find public key in organization");
+  return { user, publicKey, signature, scheme };
+}
+
+function byPasskey(header: string, rawBody: string, state: OrgState): Caller {
+  const owner = (credentialId: string) =>
+    state.users
+      .flatMap((u) => u.authenticators.map((a) => ({ u, a })))
+      .find(({ a }) => a.credentialId === credentialId);
+  const { credentialId } = verifyWebAuthnStamp(header, rawBody, (id) => {
+    const found = owner(id);
+    return found ? hexToBytes(found.a.publicKey) : undefined;
+  });
+  const found = owner(credentialId);
+  if (!found) throw unauthenticated("could not find authenticator in organization");
+  return {
+    user: found.u,
+    publicKey: found.a.publicKey,
+    signature: "",
+    scheme: "SIGNATURE_SCHEME_TK_API_P256",
+  };
 }
 
 /** Default liveness window of an activity's timestampMs, either way of the server's clock. */

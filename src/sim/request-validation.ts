@@ -17,6 +17,9 @@ export function validateRequest(
       throw invalidArgument(`type must be ${op.activityType} for ${name}`, "type");
     }
     checkLiveness(body.timestampMs);
+    if (body.generateAppProofs !== undefined && typeof body.generateAppProofs !== "boolean") {
+      throw invalidArgument("generateAppProofs must be true or false", "generateAppProofs");
+    }
     const parsed = op.params.safeParse(body.parameters);
     if (!parsed.success) throw fieldError(parsed.error, "parameters");
     return parsed.data as Record<string, unknown>;

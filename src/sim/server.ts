@@ -15,6 +15,7 @@ import { FaultInjector } from "./faults.js";
 import type { ScenarioName } from "./scenario.js";
 import { RawJson, SimService } from "./service.js";
 import { invalidArgument, SimError } from "./sim-error.js";
+import { readStateFile, StateFileError } from "./state-file.js";
 
 export interface SimulatorOptions {
   host?: string;
@@ -31,6 +32,10 @@ export interface SimulatorOptions {
   ingestLagMs?: number;
   truthFile?: string;
   clock?: Clock;
+  /** Keep the organization in this file: loaded at start, saved after every change. */
+  statePath?: string;
+  /** Root users that must approve set_organization_feature (a new organization only). */
+  rootQuorumThreshold?: number;
 }
 
 /** Exactly the fields of a `--config` file that points tvcwatch at this simulator. */
@@ -45,6 +50,8 @@ export interface SimConfig {
   emails: string[];
   solanaAddresses: string[];
   caip2: string;
+  /** The simulator's enclave key (uncompressed P-256, hex) that signs bundles and sessions. */
+  signerPublicKey: string;
 }
 
 export interface RunningSimulator {
@@ -56,7 +63,8 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
+/** Room for a 400kb smart contract interface, JSON-escaped inside the request body. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -65,7 +73,7 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(invalidArgument("request body is larger than 1 MiB"));
+        reject(invalidArgument("request body is larger than 4 MiB"));
         req.destroy();
         return;
       }
@@ -100,10 +108,24 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
-  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const saved = options.statePath ? readStateFile(options.statePath) : undefined;
+  if (saved && options.seed !== undefined && options.seed !== saved.seed) {
+    throw new StateFileError(
+      `--state ${options.statePath} holds the organization of seed ${saved.seed}; drop --seed ${options.seed} or use another state file`,
+    );
+  }
+  if (saved && options.scenario !== undefined && options.scenario !== saved.scenario) {
+    throw new StateFileError(
+      `--state ${options.statePath} holds the ${saved.scenario} scenario's organization; drop --scenario ${options.scenario} or use another state file`,
+    );
+  }
+  const seed = saved?.seed ?? options.seed ?? randomInt(0, 2 ** 31);
   const service = new SimService({
     seed,
-    scenario: options.scenario ?? "demo",
+    scenario: saved?.scenario ?? options.scenario ?? "demo",
+    savedState: saved,
+    statePath: options.statePath,
+    rootQuorumThreshold: options.rootQuorumThreshold,
     clock,
     clockSkewMs: options.clockSkewMs ?? 0,
     replicas: options.replicas ?? 3,
@@ -155,14 +177,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         );
         return;
       }
-      service.authenticate({
+      const caller = service.authenticate({
         stamp: header(req, "x-stamp"),
         webAuthnStamp: header(req, "x-stamp-webauthn"),
         rawBody: raw,
         body: record,
       });
       const input = service.validate(route.name, route.op, record);
-      send(res, 200, service.handle(route.name, input), service.now());
+      const answer = await service.handle(route.name, input, caller, {
+        rawBody: raw,
+        body: record,
+      });
+      send(res, 200, answer, service.now());
     } catch (err) {
       const simErr = err instanceof SimError ? err : new SimError(13, "internal error");
       if (!(err instanceof SimError))
@@ -202,6 +228,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       emails: s.emails,
       solanaAddresses: s.solanaWalletAddresses,
       caip2: s.caip2,
+      signerPublicKey: service.signer.publicKey,
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,10 +1,12 @@
 import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
 import type { Command } from "commander";
 import { Option } from "commander";
+import type { OrgState } from "../../sim/org-state.js";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { SCENARIOS } from "../../sim/scenario.js";
 import type { SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
+import { StateFileError } from "../../sim/state-file.js";
 import { CliError } from "../cli-error.js";
 import {
   durationFlag,
@@ -19,7 +21,9 @@ interface SimFlags {
   host: string;
   port: number;
   seed?: number;
-  scenario: ScenarioName;
+  scenario?: ScenarioName;
+  state?: string;
+  rootQuorum?: number;
   writeConfig?: string;
   replicas: number;
   logRate: number;
@@ -39,6 +43,26 @@ export function envLines(config: SimConfig): string[] {
     `export TURNKEY_API_PRIVATE_KEY=${config.apiPrivateKey}`,
     `export TURNKEY_AUTH_PROXY_URL=${config.authProxyUrl}`,
     `export TURNKEY_AUTH_PROXY_CONFIG_ID=${config.authProxyConfigId}`,
+  ];
+}
+
+/** Ids a user needs for `tvcwatch call` that no query of the API lists. */
+export function organizationLines(state: OrgState): string[] {
+  const users = state.users.map((u) => `${u.userName} ${u.userId}`).join(", ");
+  const wallets = state.wallets.map((w) => `${w.walletName} ${w.walletId}`).join(", ");
+  const secrets = state.secrets.map((x) => `${x.secretName} ${x.secretId}`).join(", ");
+  const profiles = state.sessionProfiles
+    .map((p) => `${p.sessionProfileName} ${p.sessionProfileId}`)
+    .join(", ");
+  const credentials = state.oauth2Credentials
+    .map((c) => `${c.provider} ${c.oauth2CredentialId}`)
+    .join(", ");
+  return [
+    `# users: ${users} (root quorum: ${state.rootQuorum.threshold} of ${state.rootQuorum.userIds.length})`,
+    `# wallets: ${wallets}`,
+    `# secrets: ${secrets}`,
+    `# session profiles: ${profiles}`,
+    `# OAuth 2.0 credentials: ${credentials}`,
   ];
 }
 
@@ -83,9 +107,19 @@ export function registerSimCommand(program: Command): void {
       integerFlag(0, 2 ** 31 - 1),
     )
     .addOption(
-      new Option("--scenario <name>", "what the organization is going through")
-        .choices(SCENARIOS)
-        .default("demo"),
+      new Option(
+        "--scenario <name>",
+        "what the organization is going through (default: demo)",
+      ).choices(SCENARIOS),
+    )
+    .option(
+      "--state <file>",
+      "keep the organization (users, keys, wallets, activities, ...) in this file: loaded at start, saved atomically after every change",
+    )
+    .option(
+      "--root-quorum <n>",
+      "root users (of 2) that must approve set_organization_feature, for a new organization (default: 2)",
+      integerFlag(1, 2),
     )
     .option(
       "--write-config <file>",
@@ -132,8 +166,26 @@ the first request arrives after its timestamp has passed on the server's clock. 
 --ingest-lag a generated line stays invisible to queries until up to that long after its
 timestamp, so the truth file can hold lines a query does not return yet.
 
+Every operation of the API is served. The organization starts with two root users, oncall-root
+(whose API key is printed below) and sre-lead, plus ci-deployer; private keys on each curve, two
+wallets, two secrets, tags, session profiles, a webhook endpoint and an OAuth 2.0 credential.
+Activities change it: keys created with create_api_keys, stamp_login or oauth stamp at once;
+deleted or expired ones are refused. An identical body is the same activity (its fingerprint
+is sha256: + the body's SHA-256). set_organization_feature waits in CONSENSUS_NEEDED until
+--root-quorum root users approved it (the submitter's stamp counts; add a key for sre-lead
+with create_api_keys to approve as them); reject_activity rejects it.
+
+Encrypted outputs (oauth credentialBundle, export_wallet exportBundle, export_secrets payloads)
+use Turnkey's formats and are signed by the simulator's own enclave key, printed below as
+signerPublicKey (and written by --write-config): open them with @turnkey/crypto, passing it as
+dangerouslyOverrideSignerPublicKey. Session JWTs (stamp_login, create_read_only_session) are
+signed with the same key.
+
+Without --state the organization lives in memory and a restart starts afresh from the seed.
+
 Examples:
   tvcwatch sim --port 0 --write-config /tmp/sim.json
+  tvcwatch sim --state ~/.local/state/tvcwatch-sim.json
   tvcwatch --config /tmp/sim.json tail -f
   tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
     )
@@ -149,7 +201,9 @@ Examples:
           host: flags.host,
           port: flags.port,
           ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-          scenario: flags.scenario,
+          ...(flags.scenario ? { scenario: flags.scenario } : {}),
+          ...(flags.state ? { statePath: flags.state } : {}),
+          ...(flags.rootQuorum ? { rootQuorumThreshold: flags.rootQuorum } : {}),
           replicas: flags.replicas,
           logRate: flags.logRate,
           retentionMs: flags.retention,
@@ -160,7 +214,10 @@ Examples:
           ...(flags.truthFile ? { truthFile: flags.truthFile } : {}),
         });
       } catch (err) {
+        if (err instanceof StateFileError) throw new CliError(err.message, 2);
         const e = err as NodeJS.ErrnoException;
+        if (flags.state && e.path?.includes(flags.state))
+          throw new CliError(`cannot write --state ${flags.state}: ${fileProblem(e)}`, 2);
         if (e.code === "EADDRINUSE")
           throw new CliError(
             `port ${flags.port} is in use; pick another with --port (0 = any free port)`,
@@ -191,8 +248,20 @@ Examples:
         `# the simulator's demo credentials (a test double's key, worthless elsewhere), for copy-paste:\n${envLines(sim.config).join("\n")}\n`,
       );
       process.stdout.write(
-        `# seed ${sim.seed} (--seed ${sim.seed} gives the same data), scenario ${flags.scenario}\n`,
+        `# seed ${sim.seed} (--seed ${sim.seed} gives the same data), scenario ${sim.service.scenario.name}\n`,
       );
+      process.stdout.write(
+        `# signerPublicKey ${sim.config.signerPublicKey} (the simulator's enclave key: pass it to @turnkey/crypto as dangerouslyOverrideSignerPublicKey)\n`,
+      );
+      for (const line of organizationLines(sim.service.state)) process.stdout.write(`${line}\n`);
+      if (flags.state) {
+        const users = sim.service.state.users.length;
+        const keys = sim.service.state.apiKeys.length;
+        const acts = sim.service.state.activities.length;
+        process.stdout.write(
+          `# state ${flags.state}: ${users} users, ${keys} API keys, ${acts} submitted activities\n`,
+        );
+      }
       process.stdout.write(`# debug deployment: ${sim.config.deploymentId}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
