@@ -98,7 +98,10 @@ export class TurnkeyApiError extends TurnkeyClientError {
   /** One line for a person: `UNAUTHENTICATED (HTTP 401): could not verify api key signature`. */
   describe(): string {
     const parts = [`${this.codeName} (HTTP ${this.httpStatus}): ${this.message}`];
-    for (const v of this.fieldViolations) parts.push(`[${v.field}: ${v.description}]`);
+    for (const v of this.fieldViolations) {
+      // A violation that only repeats the message adds nothing to the line.
+      if (!this.message.includes(v.description)) parts.push(`[${v.field}: ${v.description}]`);
+    }
     if (this.turnkeyErrorCode) parts.push(`[turnkeyErrorCode ${this.turnkeyErrorCode}]`);
     return parts.join(" ");
   }

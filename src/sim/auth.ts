@@ -5,9 +5,10 @@
  * Answers with Turnkey's UNAUTHENTICATED (16) and PERMISSION_DENIED (7) errors and messages.
  */
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { StampError, verifyStamp } from "../api/stamp.js";
+import { StampError } from "../api/stamp.js";
 import type { OrgState, UserRecord } from "./org-state.js";
 import { invalidArgument, permissionDenied, unauthenticated } from "./sim-error.js";
+import { CURVE_OF_SCHEME, verifyAnyStamp } from "./stamp-schemes.js";
 import { verifyWebAuthnStamp } from "./webauthn-stamp.js";
 
 export interface StampedRequest {
@@ -50,7 +51,7 @@ function byApiKey(header: string, rawBody: string, state: OrgState, now: number)
   let signature: string;
   let scheme: string;
   try {
-    const stamp = verifyStamp(header, rawBody);
+    const stamp = verifyAnyStamp(header, rawBody);
     publicKey = stamp.publicKey.toLowerCase();
     signature = stamp.signature;
     scheme = stamp.scheme;
@@ -61,7 +62,8 @@ function byApiKey(header: string, rawBody: string, state: OrgState, now: number)
     throw unauthenticated(`malformed activity stamp: ${reason}`);
   }
   const key = state.apiKeys.find((k) => k.publicKey === publicKey);
-  if (!key) throw unauthenticated("could not find public key in organization");
+  if (!key || CURVE_OF_SCHEME[scheme] !== key.curveType)
+    throw unauthenticated("could not find public key in organization");
   if (key.expiresAt !== undefined && key.expiresAt <= now) throw unauthenticated("expired api key");
   const user = state.users.find((u) => u.userId === key.userId);
   if (!user) throw unauthenticated("could not find public key in organization");

@@ -151,7 +151,7 @@ describe("tvcwatch call against the simulator: every operation", () => {
     expect(value).toBe(secret?.value);
   });
 
-  it("set_organization_feature waits for the second root user, then completes", async () => {
+  it("set_organization_feature waits for the second root user; approve completes, reject rejects", async () => {
     const lead = generateKeyPair();
     await call("create_api_keys", {
       userId: userId("sre-lead"),
@@ -169,6 +169,20 @@ describe("tvcwatch call against the simulator: every operation", () => {
     );
     const features = resultOf(approved).features as { name: string; value: string }[];
     expect(features).toContainEqual({ name: "FEATURE_NAME_SMS_AUTH", value: "true" });
+
+    const second = await call("set_organization_feature", {
+      name: "FEATURE_NAME_SMS_AUTH",
+      value: "false",
+    });
+    const rejected = await call(
+      "reject_activity",
+      { fingerprint: second.json.activity.fingerprint },
+      { TURNKEY_API_PUBLIC_KEY: lead.publicKey, TURNKEY_API_PRIVATE_KEY: lead.privateKey },
+    );
+    expect(rejected.json.activity.status).toBe("ACTIVITY_STATUS_REJECTED");
+    const fetched = await call("get_activity", { activityId: second.json.activity.id });
+    expect(fetched.json.activity.status).toBe("ACTIVITY_STATUS_REJECTED");
+    expect(state().features).toContainEqual({ name: "FEATURE_NAME_SMS_AUTH", value: "true" });
   });
 
   it("the settings activities and the queries that show what they did", async () => {

@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
@@ -129,6 +130,56 @@ describe("API keys", () => {
     );
     expect(bad.code).toBe(3);
     expect(bad.message).toMatch(/not a ed25519 public key/);
+  });
+
+  it("secp256k1 and ed25519 API keys stamp with their own schemes", async () => {
+    const me = user("ci-deployer").userId;
+    const k1 = secp256k1.utils.randomSecretKey();
+    const ed = ed25519.utils.randomSecretKey();
+    const keys = [
+      {
+        curveType: "API_KEY_CURVE_SECP256K1" as const,
+        publicKey: bytesToHex(secp256k1.getPublicKey(k1, true)),
+        scheme: "SIGNATURE_SCHEME_TK_API_SECP256K1",
+        sign: (body: Uint8Array) => bytesToHex(secp256k1.sign(body, k1, { format: "der" })),
+      },
+      {
+        curveType: "API_KEY_CURVE_ED25519" as const,
+        publicKey: bytesToHex(ed25519.getPublicKey(ed)),
+        scheme: "SIGNATURE_SCHEME_TK_API_ED25519",
+        sign: (body: Uint8Array) => bytesToHex(ed25519.sign(body, ed)),
+      },
+    ];
+    await root.createApiKeys({
+      type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: {
+        userId: me,
+        apiKeys: keys.map((k) => ({
+          apiKeyName: k.scheme,
+          publicKey: k.publicKey,
+          curveType: k.curveType,
+        })),
+      },
+    });
+    for (const k of keys) {
+      const body = JSON.stringify({ organizationId: org });
+      const stamp = (signature: string) =>
+        Buffer.from(
+          JSON.stringify({ publicKey: k.publicKey, scheme: k.scheme, signature }),
+        ).toString("base64url");
+      const send = (signature: string) =>
+        fetch(`${sim.url}/public/v1/query/whoami`, {
+          method: "POST",
+          body,
+          headers: { "Content-Type": "application/json", "X-Stamp": stamp(signature) },
+        });
+      const good = await send(k.sign(new TextEncoder().encode(body)));
+      expect(((await good.json()) as { username: string }).username).toBe("ci-deployer");
+      const bad = await send(k.sign(new TextEncoder().encode(`${body} `)));
+      expect(bad.status).toBe(401);
+    }
   });
 
   it("delete_api_keys: the deleted key is refused afterwards", async () => {
@@ -271,6 +322,24 @@ describe("sessions", () => {
     expect(
       (await clientFor({ publicKey, privateKey }).getWhoami({ organizationId: org })).username,
     ).toBe("oncall-root");
+
+    const again = await root.oauth({
+      type: "ACTIVITY_TYPE_OAUTH",
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: {
+        oidcToken: token,
+        targetPublicKey: target.publicKeyUncompressed,
+        apiKeyName: "second login",
+        invalidateExisting: true,
+      },
+    });
+    const keptIds = state().apiKeys.map((k) => k.apiKeyId);
+    expect(keptIds).not.toContain(result?.apiKeyId);
+    expect(keptIds).toContain(again.activity.result.oauthResult?.apiKeyId);
+    expect(
+      (await failure(clientFor({ publicKey, privateKey }).getWhoami({ organizationId: org }))).code,
+    ).toBe(16);
 
     const expired = await failure(
       root.oauth({
