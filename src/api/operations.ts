@@ -47,6 +47,8 @@ export interface ActivityOperation<
   readonly summary: string;
   readonly params: P;
   readonly result: R;
+  /** Fields of its parameters or result that are credentials or encrypted key material. */
+  readonly secretFields: readonly string[];
 }
 
 export interface QueryOperation<Q extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType> {
@@ -81,7 +83,7 @@ function act<P extends z.ZodType, R extends z.ZodType>(
   summary: string,
   params: P,
   result: R,
-  names: { type?: string; intentKey?: string; resultKey?: string } = {},
+  names: { type?: string; intentKey?: string; resultKey?: string; secrets?: string[] } = {},
 ): ActivityOperation<P, R> {
   return {
     kind: "activity",
@@ -92,6 +94,7 @@ function act<P extends z.ZodType, R extends z.ZodType>(
     summary,
     params,
     result,
+    secretFields: names.secrets ?? [],
   };
 }
 
@@ -119,6 +122,7 @@ export const operations = {
       invalidateExisting: z.boolean().optional(),
     }),
     z.looseObject({ userId: z.string(), apiKeyId: z.string(), credentialBundle: z.string() }),
+    { secrets: ["oidcToken", "credentialBundle"] },
   ),
   export_secrets: act(
     "export_secrets",
@@ -135,6 +139,7 @@ export const operations = {
         .min(1),
     }),
     z.looseObject({ secretPayloads: z.array(z.string()) }),
+    { secrets: ["secretPayloads"] },
   ),
   create_api_keys: act(
     "create_api_keys",
@@ -174,6 +179,7 @@ export const operations = {
       sessionProfileId: z.string().optional(),
     }),
     z.looseObject({ session: z.string() }),
+    { secrets: ["session"] },
   ),
   create_read_only_session: act(
     "create_read_only_session",
@@ -187,6 +193,7 @@ export const operations = {
       session: z.string(),
       sessionExpiry: z.string(),
     }),
+    { secrets: ["session"] },
   ),
   set_organization_feature: act(
     "set_organization_feature",
@@ -218,6 +225,7 @@ export const operations = {
       language: z.enum(MNEMONIC_LANGUAGES).optional(),
     }),
     z.looseObject({ walletId: z.string(), exportBundle: z.string() }),
+    { secrets: ["exportBundle"] },
   ),
   create_user_tag: act(
     "create_user_tag",

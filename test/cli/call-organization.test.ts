@@ -34,7 +34,7 @@ const userId = (name: string) => state().users.find((u) => u.userName === name)?
 
 /** `tvcwatch --config sim.json call <op> --body <json>`; the parsed stdout, or the failure. */
 async function call(op: string, body?: unknown, env: Record<string, string> = {}) {
-  const args = ["--config", configPath, "call", op];
+  const args = ["--config", configPath, "call", op, "--reveal-secrets"];
   if (body !== undefined) args.push("--body", JSON.stringify(body));
   const r = await runCli(args, { env, timeoutMs: 30_000 });
   return { ...r, json: r.code === 0 ? JSON.parse(r.stdout) : undefined };
@@ -258,6 +258,37 @@ describe("tvcwatch call against the simulator: every operation", () => {
     expect(formats).toEqual(
       expect.arrayContaining(["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_SOLANA"]),
     );
+  });
+
+  it("redacts sessions, bundles and tokens unless --reveal-secrets, saying so on stderr", async () => {
+    const r = await runCli(
+      [
+        "--config",
+        configPath,
+        "call",
+        "stamp_login",
+        "--body",
+        JSON.stringify({ publicKey: generateKeyPair().publicKey }),
+      ],
+      { timeoutMs: 30_000 },
+    );
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout).activity.result.stampLoginResult.session as string;
+    expect(printed).toMatch(/^\[redacted: \d+ characters\]$/);
+    expect(r.stderr).toBe("tvcwatch: redacted session; add --reveal-secrets to print it\n");
+    const listed = await runCli(
+      [
+        "--config",
+        configPath,
+        "call",
+        "list_activities",
+        "--body",
+        '{"paginationOptions":{"limit":"100"}}',
+      ],
+      { timeoutMs: 30_000 },
+    );
+    expect(listed.stdout).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    expect(listed.stdout).toContain("[redacted:");
   });
 
   it("errors come back as one line with the API's code, exit status 1", async () => {

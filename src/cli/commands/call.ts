@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
+import { redactSecrets } from "../../api/secret-fields.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -12,6 +13,7 @@ interface CallFlags {
   body?: string;
   bodyFile?: string;
   generateAppProofs?: boolean;
+  revealSecrets?: boolean;
   list?: boolean;
 }
 
@@ -77,11 +79,17 @@ export function registerCallCommand(program: Command): void {
     .option("--body <json>", "request body as JSON, or - to read it from standard input")
     .option("--body-file <file>", "read the request body from a file")
     .option("--generate-app-proofs", "ask an activity to return app proofs")
+    .option(
+      "--reveal-secrets",
+      "print session tokens, credential and export bundles, secret payloads and OIDC tokens (redacted otherwise)",
+    )
     .option("--list", "list every operation with its kind")
     .addHelpText(
       "after",
       '\nExamples:\n  tvcwatch call whoami\n  tvcwatch call get_tvc_deployment_debug_logs --body \'{"deploymentId":"...","tailLines":20}\'\n' +
         "  echo '{}' | tvcwatch call create_read_only_session --body -\n\n" +
+        "Session tokens, bundles, secret payloads and OIDC tokens are redacted in what is printed\n" +
+        "unless --reveal-secrets is given (then keep the output out of shared logs).\n\n" +
         "Exit status: 0 success; 1 API error, invalid body or unexpected response;\n" +
         "2 network failure after retries, or a usage error.",
     )
@@ -126,9 +134,15 @@ export function registerCallCommand(program: Command): void {
       } catch (err) {
         throw toCliError(err);
       }
+      const shown = flags.revealSecrets ? { value: response, fields: [] } : redactSecrets(response);
       const text = process.stdout.isTTY
-        ? JSON.stringify(response, null, 2)
-        : JSON.stringify(response);
+        ? JSON.stringify(shown.value, null, 2)
+        : JSON.stringify(shown.value);
       process.stdout.write(`${text}\n`);
+      if (shown.fields.length > 0) {
+        process.stderr.write(
+          `tvcwatch: redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}\n`,
+        );
+      }
     });
 }
