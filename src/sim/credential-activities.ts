@@ -94,17 +94,17 @@ export function stampLogin(
     positiveSeconds(p.expirationSeconds, "parameters.expirationSeconds") ??
     positiveSeconds(profile?.expirationSeconds, "sessionProfile.expirationSeconds") ??
     DEFAULT_SESSION_SECONDS;
-  if (p.invalidateExisting) removeKeys(ctx, ctx.caller, "login");
-  // A re-login with the same key replaces its previous login key.
-  ctx.state.apiKeys = ctx.state.apiKeys.filter(
-    (k) => !(k.publicKey === publicKey && k.origin === "login" && k.userId === ctx.caller.userId),
-  );
-  if (ctx.state.apiKeys.some((k) => k.publicKey === publicKey)) {
+  // A re-login with the same key replaces its previous login key; any other use of it is taken.
+  const relogin = (k: ApiKeyRecord) =>
+    k.publicKey === publicKey && k.origin === "login" && k.userId === ctx.caller.userId;
+  if (ctx.state.apiKeys.some((k) => k.publicKey === publicKey && !relogin(k))) {
     throw invalidArgument(
-      `parameters.publicKey ${publicKey} is already a non-session API key; log in with a fresh key pair`,
+      `parameters.publicKey ${publicKey} is already an API key of this organization; log in with a fresh key pair`,
       "parameters.publicKey",
     );
   }
+  if (p.invalidateExisting) removeKeys(ctx, ctx.caller, "login");
+  ctx.state.apiKeys = ctx.state.apiKeys.filter((k) => !relogin(k));
   const expiresAt = ctx.now + seconds * 1000;
   ctx.state.apiKeys.push(
     newKey(ctx, ctx.caller, {

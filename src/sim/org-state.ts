@@ -210,4 +210,5 @@ export interface OrgState {
   activities: ActivityRecord[];
 }
 
-export const MAX_SUBMITTED_ACTIVITIES = 5000;
+/** Submitted activities kept (their intents can hold 400kb interfaces, and all are saved). */
+export const MAX_SUBMITTED_ACTIVITIES = 1000;

@@ -35,6 +35,7 @@ import {
 } from "./org-queries.js";
 import { seedBytes, seedOrganization } from "./org-seed.js";
 import type { ActivityRecord, OrgState } from "./org-state.js";
+import { MAX_SUBMITTED_ACTIVITIES } from "./org-state.js";
 import { type PaginationInput, paginate } from "./pagination.js";
 import { Random } from "./random.js";
 import { validateRequest } from "./request-validation.js";
@@ -295,6 +296,10 @@ export class SimService {
       record.status = "ACTIVITY_STATUS_FAILED";
       record.failure = { code: err.code, message: err.message };
       this.failures.set(record.id, err);
+      if (this.failures.size > MAX_SUBMITTED_ACTIVITIES) {
+        const oldest = this.failures.keys().next().value;
+        if (oldest !== undefined) this.failures.delete(oldest);
+      }
     }
   }
 

@@ -1,0 +1,123 @@
+/**
+ * `tvcwatch sim --state FILE` as a process: killed with SIGKILL while activities are being
+ * written, it comes back with every activity it had answered; bad state files and flags that
+ * contradict the file are one-line errors.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { stampBody } from "../../src/api/stamp.js";
+import type { SimConfig } from "../../src/sim/server.js";
+import { BIN, runCli } from "../helpers/run-cli.js";
+
+let children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children) c.kill("SIGKILL");
+  children = [];
+});
+
+/** Starts `tvcwatch sim` and resolves once it wrote its --write-config file. */
+async function startSim(args: string[]): Promise<{ child: ChildProcess; config: SimConfig }> {
+  const dir = mkdtempSync(join(tmpdir(), "tvcwatch-sim-proc-"));
+  const configPath = join(dir, "sim.json");
+  const child = spawn(process.execPath, [
+    BIN,
+    "sim",
+    "--port",
+    "0",
+    "--write-config",
+    configPath,
+    ...args,
+  ]);
+  children.push(child);
+  let out = "";
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => {
+      if (out.includes("# debug deployment")) {
+        clearInterval(check);
+        resolve();
+      }
+    }, 20);
+    child.on("exit", () => {
+      clearInterval(check);
+      reject(new Error(`sim exited: ${out}`));
+    });
+  });
+  return { child, config: JSON.parse(readFileSync(configPath, "utf8")) as SimConfig };
+}
+
+async function post(config: SimConfig, path: string, body: unknown) {
+  const text = JSON.stringify(body);
+  const res = await fetch(`${config.baseUrl}${path}`, {
+    method: "POST",
+    body: text,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Stamp": stampBody(text, {
+        publicKey: config.apiPublicKey,
+        privateKey: config.apiPrivateKey,
+      }),
+    },
+  });
+  return (await res.json()) as Record<string, never>;
+}
+
+describe("tvcwatch sim --state", () => {
+  it("keeps every answered activity when killed mid-write", async () => {
+    const state = join(mkdtempSync(join(tmpdir(), "tvcwatch-state-")), "org.json");
+    const first = await startSim(["--seed", "3", "--state", state]);
+    const answered: string[] = [];
+    let n = 0;
+    const submitOne = async (): Promise<void> => {
+      const name = `tag-${n++}`;
+      const r = await post(first.config, "/public/v1/submit/create_user_tag", {
+        type: "ACTIVITY_TYPE_CREATE_USER_TAG",
+        timestampMs: String(Date.now()),
+        organizationId: first.config.organizationId,
+        parameters: { userTagName: name, userIds: [] },
+      });
+      if ((r.activity as { status?: string } | undefined)?.status === "ACTIVITY_STATUS_COMPLETED") {
+        answered.push(name);
+      }
+      return submitOne();
+    };
+    // Four submitters at once; the kill lands while some are in flight.
+    const running = Promise.allSettled([submitOne(), submitOne(), submitOne(), submitOne()]);
+    await new Promise((r) => setTimeout(r, 1500));
+    first.child.kill("SIGKILL");
+    await running;
+    expect(answered.length).toBeGreaterThan(20);
+
+    const second = await startSim(["--state", state]);
+    const tags = await post(second.config, "/public/v1/query/list_user_tags", {
+      organizationId: second.config.organizationId,
+    });
+    const names = (tags.userTags as { tagName: string }[]).map((t) => t.tagName);
+    for (const name of answered) expect(names).toContain(name);
+    expect(second.config.organizationId).toBe(first.config.organizationId);
+  });
+
+  it("names what is wrong with a state file or a flag that contradicts it, in one line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-state-bad-"));
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, "{not json");
+    const r = await runCli(["sim", "--port", "0", "--state", broken]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `tvcwatch: --state ${broken} is not valid JSON; it was not written by tvcwatch sim, or was edited by hand\n`,
+    );
+
+    const state = join(dir, "org.json");
+    const sim = await startSim(["--seed", "4", "--state", state]);
+    sim.child.kill("SIGTERM");
+    await new Promise((r) => sim.child.on("exit", r));
+    const clash = await runCli(["sim", "--port", "0", "--seed", "5", "--state", state]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr.trim().split("\n")).toHaveLength(1);
+    expect(clash.stderr).toMatch(/holds the organization of seed 4; drop --seed 5/);
+  });
+});
