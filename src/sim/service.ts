@@ -45,7 +45,7 @@ import { skewedClock } from "./server-clock.js";
 import { signSessionJwt } from "./session-jwt.js";
 import { invalidArgument, SimError } from "./sim-error.js";
 import { SolTransactions, toSolTransactionJson } from "./sol-transactions.js";
-import { writeStateFile } from "./state-file.js";
+import { StateFileError, writeStateFile } from "./state-file.js";
 import { TvcDirectory } from "./tvc.js";
 
 export interface ServiceOptions {
@@ -88,6 +88,8 @@ export class SimService {
   private readonly sol: SolTransactions;
   private readonly clock: Clock;
   private readonly startMs: number;
+  /** Set once construction is over: a failed save is then a request's error, not start-up's. */
+  private started = false;
   /** The errors submitted activities failed with (field violations included), by activity id. */
   private readonly failures = new Map<string, SimError>();
   /** Activities run one at a time, so identical bodies racing are still one activity. */
@@ -140,6 +142,7 @@ export class SimService {
     );
     this.tvc = new TvcDirectory(s, this.startMs);
     if (!options.savedState) this.save();
+    this.started = true;
   }
 
   /** The server's clock: the host's plus the configured skew. */
@@ -196,7 +199,16 @@ export class SimService {
 
   /** Writes the organization to `--state`, if one was given. */
   private save(): void {
-    if (this.options.statePath) writeStateFile(this.options.statePath, this.state);
+    if (!this.options.statePath) return;
+    try {
+      writeStateFile(this.options.statePath, this.state);
+    } catch (err) {
+      // At start-up the caller reports it; later the request fails with it (the change stays in
+      // memory and is saved with the next one that succeeds).
+      if (!(err instanceof StateFileError) || this.started === false) throw err;
+      process.stderr.write(`tvcwatch sim: ${err.message}\n`);
+      throw new SimError(13, `the simulator ${err.message}`);
+    }
   }
 
   /** Submits an activity: an identical body is the activity already submitted. */

@@ -75,8 +75,25 @@ export function readStateFile(path: string): OrgState | undefined {
   return parsed.data as unknown as OrgState;
 }
 
-/** Replaces the file with `state` atomically; see the file comment. */
+/** Replaces the file with `state` atomically; see the file comment. StateFileError on failure. */
 export function writeStateFile(path: string, state: OrgState): void {
+  try {
+    replaceAtomically(path, state);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason =
+      e.code === "ENOENT"
+        ? "its directory does not exist"
+        : e.code === "EACCES" || e.code === "EPERM"
+          ? "permission denied"
+          : e.code === "ENOSPC"
+            ? "no space left on the device"
+            : (e.code ?? e.message);
+    throw new StateFileError(`cannot write --state ${path}: ${reason}`);
+  }
+}
+
+function replaceAtomically(path: string, state: OrgState): void {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   const fd = openSync(temp, "w", 0o600);

@@ -63,7 +63,7 @@ async function post(config: SimConfig, path: string, body: unknown) {
       }),
     },
   });
-  return (await res.json()) as Record<string, never>;
+  return (await res.json()) as Record<string, unknown>;
 }
 
 describe("tvcwatch sim --state", () => {

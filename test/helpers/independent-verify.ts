@@ -1,4 +1,4 @@
-import { createPublicKey, verify as nodeVerify } from "node:crypto";
+import { createPublicKey, type KeyObject, verify as nodeVerify } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 
 /**
@@ -9,14 +9,18 @@ import { p256 } from "@noble/curves/nist.js";
 export function independentlyVerify(header: string, body: string): boolean {
   const json = JSON.parse(Buffer.from(header, "base64url").toString("utf8"));
   if (json.scheme !== "SIGNATURE_SCHEME_TK_API_P256") return false;
-  const point = p256.Point.fromHex(json.publicKey).toBytes(false);
-  const x = Buffer.from(point.slice(1, 33)).toString("base64url");
-  const y = Buffer.from(point.slice(33, 65)).toString("base64url");
-  const key = createPublicKey({ key: { kty: "EC", crv: "P-256", x, y }, format: "jwk" });
+  const key = nodeP256PublicKey(p256.Point.fromHex(json.publicKey).toBytes(false));
   return nodeVerify(
     "sha256",
     Buffer.from(body, "utf8"),
     { key, dsaEncoding: "der" },
     Buffer.from(json.signature, "hex"),
   );
+}
+
+/** A P-256 public key (65-byte uncompressed point) as node:crypto's KeyObject, via a JWK. */
+export function nodeP256PublicKey(uncompressed: Uint8Array): KeyObject {
+  const x = Buffer.from(uncompressed.slice(1, 33)).toString("base64url");
+  const y = Buffer.from(uncompressed.slice(33, 65)).toString("base64url");
+  return createPublicKey({ key: { kty: "EC", crv: "P-256", x, y }, format: "jwk" });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkOidcToken } from "../../src/sim/oidc-token.js";
-import { SimError } from "../../src/sim/sim-error.js";
 import { makeOidcToken } from "../helpers/oidc-token.js";
+import { simErrorOf } from "../helpers/sim-error-of.js";
 
 const now = Date.parse("2025-06-01T12:00:00Z");
 const exp = now / 1000 + 3600;
@@ -13,16 +13,6 @@ const claims = {
   iat: exp - 3600,
   email: "alice@example.com",
 };
-
-function errorOf(f: () => unknown): SimError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error("expected a SimError, nothing was thrown");
-}
 
 const b64 = (v: unknown) =>
   Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url");
@@ -49,7 +39,7 @@ describe("checkOidcToken", () => {
   });
 
   it("refuses an expired token, naming when it expired", () => {
-    const err = errorOf(() =>
+    const err = simErrorOf(() =>
       checkOidcToken(makeOidcToken({ ...claims, exp: now / 1000 - 60 }), now),
     );
     expect(err.code).toBe(3);
@@ -113,7 +103,7 @@ describe("checkOidcToken", () => {
   ];
   for (const [name, token, message] of cases) {
     it(`refuses a token with ${name}`, () => {
-      const err = errorOf(() => checkOidcToken(token, now));
+      const err = simErrorOf(() => checkOidcToken(token, now));
       expect(err.code).toBe(3);
       expect(err.message).toMatch(message);
       expect(err.message).not.toContain("\n");

@@ -74,26 +74,36 @@ afterAll(() => sim.close());
 const state = () => sim.service.state;
 const user = (name: string) => state().users.find((u) => u.userName === name) as { userId: string };
 
+/** create_api_keys of one P-256 key for a user, by the root key. */
+function addP256Key(
+  userId: string,
+  apiKeyName: string,
+  pair: { publicKey: string },
+  expirationSeconds?: string,
+) {
+  return root.createApiKeys({
+    type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+    timestampMs: ts(),
+    organizationId: org,
+    parameters: {
+      userId,
+      apiKeys: [
+        {
+          apiKeyName,
+          publicKey: pair.publicKey,
+          curveType: "API_KEY_CURVE_P256",
+          ...(expirationSeconds ? { expirationSeconds } : {}),
+        },
+      ],
+    },
+  });
+}
+
 describe("API keys", () => {
   it("create_api_keys: a new key stamps at once; its expiry is honoured; curves are checked", async () => {
     const me = user("oncall-root").userId;
     const pair = generateKeyPair();
-    const created = await root.createApiKeys({
-      type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-      timestampMs: ts(),
-      organizationId: org,
-      parameters: {
-        userId: me,
-        apiKeys: [
-          {
-            apiKeyName: "short-lived",
-            publicKey: pair.publicKey,
-            curveType: "API_KEY_CURVE_P256",
-            expirationSeconds: "60",
-          },
-        ],
-      },
-    });
+    const created = await addP256Key(me, "short-lived", pair, "60");
     const a = created.activity;
     expect(a.status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect(a.type).toBe("ACTIVITY_TYPE_CREATE_API_KEYS_V2");
@@ -185,17 +195,7 @@ describe("API keys", () => {
   it("delete_api_keys: the deleted key is refused afterwards", async () => {
     const me = user("oncall-root").userId;
     const pair = generateKeyPair();
-    const created = await root.createApiKeys({
-      type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-      timestampMs: ts(),
-      organizationId: org,
-      parameters: {
-        userId: me,
-        apiKeys: [
-          { apiKeyName: "doomed", publicKey: pair.publicKey, curveType: "API_KEY_CURVE_P256" },
-        ],
-      },
-    });
+    const created = await addP256Key(me, "doomed", pair);
     const id = created.activity.result.createApiKeysResult?.apiKeyIds[0] as string;
     await clientFor(pair).getWhoami({ organizationId: org });
     const deleted = await root.deleteApiKeys({
@@ -455,21 +455,7 @@ describe("organization settings", () => {
   it("set_organization_feature waits for the root quorum; approval completes it, rejection rejects", async () => {
     const lead = user("sre-lead").userId;
     const leadKey = generateKeyPair();
-    await root.createApiKeys({
-      type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-      timestampMs: ts(),
-      organizationId: org,
-      parameters: {
-        userId: lead,
-        apiKeys: [
-          {
-            apiKeyName: "lead laptop",
-            publicKey: leadKey.publicKey,
-            curveType: "API_KEY_CURVE_P256",
-          },
-        ],
-      },
-    });
+    await addP256Key(lead, "lead laptop", leadKey);
     const asLead = clientFor(leadKey);
     const submit = (value: string) =>
       root.setOrganizationFeature({
@@ -751,15 +737,7 @@ describe("activities", () => {
 describe("--state", () => {
   it("survives a restart: keys, tags and activities are still there; the file is owner-only", async () => {
     const pair = generateKeyPair();
-    await root.createApiKeys({
-      type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-      timestampMs: ts(),
-      organizationId: org,
-      parameters: {
-        userId: user("ci-deployer").userId,
-        apiKeys: [{ apiKeyName: "ci", publicKey: pair.publicKey, curveType: "API_KEY_CURVE_P256" }],
-      },
-    });
+    await addP256Key(user("ci-deployer").userId, "ci", pair);
     const activities = state().activities.length;
     expect(statSync(statePath).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);

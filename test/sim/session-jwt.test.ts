@@ -1,10 +1,11 @@
-import { createHash, createPublicKey, verify as nodeVerify } from "node:crypto";
+import { createHash, verify as nodeVerify } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { verifySessionJwtSignature } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
 import { decodeSessionJwt, type SessionClaims, signSessionJwt } from "../../src/sim/session-jwt.js";
 import { SimError } from "../../src/sim/sim-error.js";
+import { nodeP256PublicKey } from "../helpers/independent-verify.js";
 
 // A production session JWT from Turnkey's own @turnkey/crypto tests (tkhq/sdk), signed by the
 // production notarizer key; it fixes the header, claim names and claim order.
@@ -54,16 +55,7 @@ describe("signSessionJwt", () => {
     const [h, p, s] = jwt.split(".") as [string, string, string];
     const sig = Buffer.from(s, "base64url");
     expect(sig).toHaveLength(64);
-    const point = p256.getPublicKey(signer, false);
-    const key = createPublicKey({
-      key: {
-        kty: "EC",
-        crv: "P-256",
-        x: Buffer.from(point.slice(1, 33)).toString("base64url"),
-        y: Buffer.from(point.slice(33)).toString("base64url"),
-      },
-      format: "jwk",
-    });
+    const key = nodeP256PublicKey(p256.getPublicKey(signer, false));
     const once = createHash("sha256").update(`${h}.${p}`).digest();
     // node hashes its input once more: sha256(once) is what was signed.
     expect(nodeVerify("sha256", once, { key, dsaEncoding: "ieee-p1363" }, sig)).toBe(true);

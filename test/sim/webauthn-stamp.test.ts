@@ -1,11 +1,12 @@
-import { createPublicKey, verify as nodeVerify } from "node:crypto";
+import { verify as nodeVerify } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concatBytes } from "@noble/hashes/utils.js";
 import { WebauthnStamper } from "@turnkey/webauthn-stamper";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SimError } from "../../src/sim/sim-error.js";
 import { verifyWebAuthnStamp } from "../../src/sim/webauthn-stamp.js";
+import { nodeP256PublicKey } from "../helpers/independent-verify.js";
+import { simErrorOf } from "../helpers/sim-error-of.js";
 import { type WebAuthnTamper, webAuthnStampHeader } from "../helpers/webauthn-assertion.js";
 
 const body = JSON.stringify({ organizationId: "org-1", parameters: { limit: "10" } });
@@ -13,16 +14,6 @@ const secret = p256.utils.randomSecretKey();
 const credentialId = Buffer.from("credential-raw-id-0001").toString("base64url");
 const registered = new Map([[credentialId, p256.getPublicKey(secret, true)]]);
 const lookup = (id: string) => registered.get(id);
-
-function errorOf(f: () => unknown): SimError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SimError) return e;
-    throw e;
-  }
-  throw new Error("expected a SimError, nothing was thrown");
-}
 
 describe("verifyWebAuthnStamp", () => {
   it("accepts a browser-style assertion over the exact body", () => {
@@ -43,7 +34,7 @@ describe("verifyWebAuthnStamp", () => {
   });
 
   it("refuses a stamp over another body", () => {
-    const err = errorOf(() =>
+    const err = simErrorOf(() =>
       verifyWebAuthnStamp(webAuthnStampHeader(body, secret, credentialId), `${body} `, lookup),
     );
     expect(err.code).toBe(16);
@@ -52,7 +43,7 @@ describe("verifyWebAuthnStamp", () => {
 
   it("refuses a stamp by another key under a registered credential", () => {
     const other = p256.utils.randomSecretKey();
-    const err = errorOf(() =>
+    const err = simErrorOf(() =>
       verifyWebAuthnStamp(webAuthnStampHeader(body, other, credentialId), body, lookup),
     );
     expect(err.code).toBe(16);
@@ -61,7 +52,7 @@ describe("verifyWebAuthnStamp", () => {
   });
 
   it("refuses an unknown credential", () => {
-    const err = errorOf(() =>
+    const err = simErrorOf(() =>
       verifyWebAuthnStamp(webAuthnStampHeader(body, secret, "bm90LXJlZ2lzdGVyZWQ"), body, lookup),
     );
     expect(err.code).toBe(16);
@@ -79,7 +70,7 @@ describe("verifyWebAuthnStamp", () => {
   for (const [tamper, message] of tampered) {
     it(`refuses a stamp with tampered ${tamper}`, () => {
       const header = webAuthnStampHeader(body, secret, credentialId, { tamper });
-      const err = errorOf(() => verifyWebAuthnStamp(header, body, lookup));
+      const err = simErrorOf(() => verifyWebAuthnStamp(header, body, lookup));
       expect(err.code).toBe(16);
       expect(err.message).toMatch(message);
     });
@@ -108,7 +99,7 @@ describe("verifyWebAuthnStamp", () => {
       ],
     ];
     for (const [header, message] of cases) {
-      const err = errorOf(() => verifyWebAuthnStamp(header, body, lookup));
+      const err = simErrorOf(() => verifyWebAuthnStamp(header, body, lookup));
       expect(err.code, header).toBe(16);
       expect(err.message, header).toMatch(message);
     }
@@ -125,16 +116,7 @@ describe("webAuthnStampHeader", () => {
     );
     expect(authData[32]).toBe(0x05);
     expect(JSON.parse(clientData.toString())).toMatchObject({ type: "webauthn.get" });
-    const point = p256.getPublicKey(secret, false);
-    const key = createPublicKey({
-      key: {
-        kty: "EC",
-        crv: "P-256",
-        x: Buffer.from(point.slice(1, 33)).toString("base64url"),
-        y: Buffer.from(point.slice(33)).toString("base64url"),
-      },
-      format: "jwk",
-    });
+    const key = nodeP256PublicKey(p256.getPublicKey(secret, false));
     const signed = concatBytes(authData, sha256(clientData));
     expect(nodeVerify("sha256", signed, key, Buffer.from(h.signature, "base64url"))).toBe(true);
   });
