@@ -167,7 +167,7 @@ the first request arrives after its timestamp has passed on the server's clock. 
 timestamp, so the truth file can hold lines a query does not return yet.
 
 Every operation of the API is served. The organization starts with two root users, oncall-root
-(whose API key is printed below) and sre-lead, plus ci-deployer; private keys on each curve, two
+(whose API key is printed at start-up) and sre-lead, plus ci-deployer; private keys on each curve, two
 wallets, two secrets, tags, session profiles, a webhook endpoint and an OAuth 2.0 credential.
 Activities change it: keys created with create_api_keys, stamp_login or oauth stamp at once;
 deleted or expired ones are refused. An identical body is the same activity (its fingerprint
@@ -176,7 +176,7 @@ is sha256: + the body's SHA-256). set_organization_feature waits in CONSENSUS_NE
 with create_api_keys to approve as them); reject_activity rejects it.
 
 Encrypted outputs (oauth credentialBundle, export_wallet exportBundle, export_secrets payloads)
-use Turnkey's formats and are signed by the simulator's own enclave key, printed below as
+use Turnkey's formats and are signed by the simulator's own enclave key, printed at start-up as
 signerPublicKey (and written by --write-config): open them with @turnkey/crypto, passing it as
 dangerouslyOverrideSignerPublicKey. Session JWTs (stamp_login, create_read_only_session) are
 signed with the same key.
