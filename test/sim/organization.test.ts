@@ -509,6 +509,47 @@ describe("organization settings", () => {
       name: "FEATURE_NAME_WEBAUTHN_ORIGINS",
       value: "https://app.acme.example",
     });
+
+    // Only root users vote; a decided activity takes no more votes.
+    const third = (await submit("https://third.example")).activity;
+    const ciKey = generateKeyPair();
+    await addP256Key(user("ci-deployer").userId, "ci voter", ciKey);
+    const vote = (client: TurnkeyClient, fingerprint: string) =>
+      client.approveActivity({
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        timestampMs: ts(),
+        organizationId: org,
+        parameters: { fingerprint },
+      });
+    expect((await failure(vote(clientFor(ciKey), third.fingerprint))).code).toBe(7);
+    const late = await failure(vote(asLead, second.fingerprint));
+    expect(late.message).toMatch(/is ACTIVITY_STATUS_REJECTED, not awaiting consensus/);
+  });
+
+  it("with --root-quorum 1 the submitter's approval completes set_organization_feature at once", async () => {
+    const solo = await startSimulator({ port: 0, seed: 8, rootQuorumThreshold: 1 });
+    try {
+      const client = new TurnkeyClient(
+        { baseUrl: solo.url },
+        new ApiKeyStamper({
+          apiPublicKey: solo.config.apiPublicKey,
+          apiPrivateKey: solo.config.apiPrivateKey,
+        }),
+      );
+      const r = await client.setOrganizationFeature({
+        type: "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+        timestampMs: ts(),
+        organizationId: solo.config.organizationId,
+        parameters: { name: "FEATURE_NAME_SMS_AUTH", value: "false" },
+      });
+      expect(r.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      expect(r.activity.result.setOrganizationFeatureResult?.features).toContainEqual({
+        name: "FEATURE_NAME_SMS_AUTH",
+        value: "false",
+      });
+    } finally {
+      await solo.close();
+    }
   });
 
   it("smart contract interfaces: created, limited to 400kb of JSON, deleted", async () => {
