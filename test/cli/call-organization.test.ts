@@ -49,7 +49,8 @@ function resultOf(out: {
   return Object.values(out.json?.activity.result ?? {})[0] as Record<string, any>;
 }
 
-describe("tvcwatch call against the simulator: every operation", () => {
+// Each test spawns the program several times; on a loaded machine that takes a while.
+describe("tvcwatch call against the simulator: every operation", { timeout: 90_000 }, () => {
   it("create_api_keys then the new key stamps; delete_api_keys then it is refused", async () => {
     const pair = generateKeyPair();
     const created = await call("create_api_keys", {
@@ -185,7 +186,7 @@ describe("tvcwatch call against the simulator: every operation", () => {
     expect(state().features).toContainEqual({ name: "FEATURE_NAME_SMS_AUTH", value: "true" });
   });
 
-  it("the settings activities and the queries that show what they did", async () => {
+  it("create_smart_contract_interface and delete_smart_contract_interface", async () => {
     const abi = JSON.stringify([{ type: "function", name: "approve", inputs: [] }]);
     const sci = resultOf(
       await call("create_smart_contract_interface", {
@@ -201,7 +202,9 @@ describe("tvcwatch call against the simulator: every operation", () => {
       }),
     );
     expect(deleted.smartContractInterfaceId).toBe(sci.smartContractInterfaceId);
+  });
 
+  it("update_oauth2_credential, update_webhook_endpoint and list_webhook_endpoints", async () => {
     const credential = state().oauth2Credentials[0];
     resultOf(
       await call("update_oauth2_credential", {
@@ -225,7 +228,9 @@ describe("tvcwatch call against the simulator: every operation", () => {
       url: "https://hooks.acme-payments.example/v2",
       name: endpoint?.name,
     });
+  });
 
+  it("create_user_tag, create_invitations and the queries that show them", async () => {
     const tag = resultOf(
       await call("create_user_tag", { userTagName: "pager", userIds: [userId("sre-lead")] }),
     );
