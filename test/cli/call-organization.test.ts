@@ -13,6 +13,7 @@ import {
   generateP256KeyPair,
 } from "@turnkey/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationNames, operations } from "../../src/api/operations.js";
 import { generateKeyPair, publicKeyOf } from "../../src/api/stamp.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
@@ -33,10 +34,14 @@ const state = () => sim.service.state;
 const userId = (name: string) => state().users.find((u) => u.userName === name)?.userId as string;
 
 /** `tvcwatch --config sim.json call <op> --body <json>`; the parsed stdout, or the failure. */
+/** The operations this file called and got a success for. */
+const succeeded = new Set<string>();
+
 async function call(op: string, body?: unknown, env: Record<string, string> = {}) {
   const args = ["--config", configPath, "call", op, "--reveal-secrets"];
   if (body !== undefined) args.push("--body", JSON.stringify(body));
   const r = await runCli(args, { env, timeoutMs: 30_000 });
+  if (r.code === 0) succeeded.add(op);
   return { ...r, json: r.code === 0 ? JSON.parse(r.stdout) : undefined };
 }
 
@@ -263,6 +268,31 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     expect(formats).toEqual(
       expect.arrayContaining(["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_SOLANA"]),
     );
+  });
+
+  it("the observability queries and the auth proxy, each answer in its documented shape", async () => {
+    const c = sim.config;
+    const apps = await call("list_tvc_apps");
+    const appId = apps.json.tvcApps[0].id as string;
+    const bodies: [string, unknown][] = [
+      ["list_tvc_app_deployments", { appId }],
+      ["get_tvc_deployment", { deploymentId: c.deploymentId }],
+      ["get_tvc_deployment_debug_logs", { deploymentId: c.deploymentId, tailLines: 5 }],
+      ["list_email_events", { email: c.emails[0], paginationOptions: { limit: "5" } }],
+      ["list_sol_transaction_history", { address: c.solanaAddresses[0], caip2: c.caip2 }],
+      ["list_activities", { paginationOptions: { limit: "5" } }],
+      ["wallet_kit_config", undefined],
+    ];
+    for (const [op, body] of bodies) {
+      const r = await call(op, body);
+      expect([op, r.code, r.stderr]).toEqual([op, 0, ""]);
+      const schema = operations[op as keyof typeof operations];
+      expect("response" in schema && schema.response.safeParse(r.json).success).toBe(true);
+    }
+  });
+
+  it("covered every operation of the table", () => {
+    expect(operationNames.filter((n) => !succeeded.has(n))).toEqual([]);
   });
 
   it("redacts sessions, bundles and tokens unless --reveal-secrets, saying so on stderr", async () => {
