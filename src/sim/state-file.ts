@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
+import { assertPrivateFileMode } from "../config/key-files.js";
 import { type OrgState, STATE_VERSION } from "./org-state.js";
 
 export class StateFileError extends Error {}
@@ -48,6 +49,12 @@ const stateFileSchema = z.looseObject({
 /** Reads a state file; undefined when it does not exist yet. Throws StateFileError naming the problem. */
 export function readStateFile(path: string): OrgState | undefined {
   if (!existsSync(path)) return undefined;
+  try {
+    // It holds the organization's private keys and mnemonics.
+    assertPrivateFileMode(path, "--state");
+  } catch (err) {
+    throw new StateFileError((err as Error).message);
+  }
   let text: string;
   try {
     text = readFileSync(path, "utf8");

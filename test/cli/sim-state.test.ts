@@ -4,7 +4,7 @@
  * contradict the file are one-line errors.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -104,7 +104,7 @@ describe("tvcwatch sim --state", () => {
   it("names what is wrong with a state file or a flag that contradicts it, in one line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-state-bad-"));
     const broken = join(dir, "broken.json");
-    writeFileSync(broken, "{not json");
+    writeFileSync(broken, "{not json", { mode: 0o600 });
     const r = await runCli(["sim", "--port", "0", "--state", broken]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
@@ -115,6 +115,13 @@ describe("tvcwatch sim --state", () => {
     const sim = await startSim(["--seed", "4", "--state", state]);
     sim.child.kill("SIGTERM");
     await new Promise((r) => sim.child.on("exit", r));
+    chmodSync(state, 0o644);
+    const loose = await runCli(["sim", "--port", "0", "--state", state]);
+    expect(loose.code).toBe(2);
+    expect(loose.stderr).toBe(
+      `tvcwatch: --state ${state} is readable by others (mode 0644); run: chmod 600 ${state}\n`,
+    );
+    chmodSync(state, 0o600);
     const clash = await runCli(["sim", "--port", "0", "--seed", "5", "--state", state]);
     expect(clash.code).toBe(2);
     expect(clash.stderr.trim().split("\n")).toHaveLength(1);

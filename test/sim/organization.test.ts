@@ -796,7 +796,7 @@ describe("--state", () => {
 
   it("refuses a state file that is not one, naming it", async () => {
     const broken = join(dir, "broken.json");
-    writeFileSync(broken, "{}");
+    writeFileSync(broken, "{}", { mode: 0o600 });
     await expect(startSimulator({ port: 0, statePath: broken })).rejects.toThrow(
       /is not a tvcwatch sim state file.*version/,
     );
