@@ -55,7 +55,7 @@ export class ActivityLedger {
   vote(
     activity: ActivityRecord,
     voter: UserRecord,
-    vote: Omit<VoteRecord, "userId" | "userName">,
+    vote: VoteRecord,
   ): "approved" | "rejected" | "waiting" {
     if (activity.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
       throw failedPrecondition(
@@ -73,7 +73,7 @@ export class ActivityLedger {
         `user ${voter.userName} has already voted on activity ${activity.id}`,
       );
     }
-    activity.votes.push({ ...vote, userId: voter.userId, userName: voter.userName });
+    activity.votes.push(vote);
     activity.updatedAt = vote.createdAt;
     return this.tally(activity);
   }

@@ -34,7 +34,7 @@ import {
   whoami,
 } from "./org-queries.js";
 import { seedBytes, seedOrganization } from "./org-seed.js";
-import type { ActivityRecord, OrgState } from "./org-state.js";
+import type { ActivityRecord, OrgState, VoteRecord } from "./org-state.js";
 import { MAX_SUBMITTED_ACTIVITIES } from "./org-state.js";
 import { type PaginationInput, paginate } from "./pagination.js";
 import { Random } from "./random.js";
@@ -267,8 +267,11 @@ export class SimService {
       return { activity: this.activities.toJson(a, now) };
     }
     const selection = approve ? "VOTE_SELECTION_APPROVED" : "VOTE_SELECTION_REJECTED";
-    const { user: _user, ...vote } = this.voteOf(caller, selection, request.rawBody, now);
-    const outcome = this.ledger.vote(submitted, caller.user, vote);
+    const outcome = this.ledger.vote(
+      submitted,
+      caller.user,
+      this.voteOf(caller, selection, request.rawBody, now),
+    );
     if (outcome === "approved") await this.run(submitted);
     if (outcome === "rejected") submitted.status = "ACTIVITY_STATUS_REJECTED";
     submitted.updatedAt = now;
@@ -330,12 +333,11 @@ export class SimService {
     selection: "VOTE_SELECTION_APPROVED" | "VOTE_SELECTION_REJECTED",
     message: string,
     now: number,
-  ) {
+  ): VoteRecord {
     return {
       id: randomUUID(),
       userId: caller.user.userId,
       userName: caller.user.userName,
-      user: caller.user,
       selection,
       message,
       publicKey: caller.publicKey,

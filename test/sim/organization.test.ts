@@ -496,6 +496,23 @@ describe("organization settings", () => {
     });
     const fetched = await root.getActivity({ organizationId: org, activityId: waiting.id });
     expect(fetched.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(fetched.activity.votes.map((v) => v.user)).toEqual([
+      { userId: user("oncall-root").userId, userName: "oncall-root" },
+      { userId: lead, userName: "sre-lead" },
+    ]);
+    // What is saved of a vote is the vote, not the voter's whole user record.
+    const saved = state().activities.find((x) => x.id === waiting.id);
+    expect(Object.keys(saved?.votes[0] ?? {}).sort()).toEqual([
+      "createdAt",
+      "id",
+      "message",
+      "publicKey",
+      "scheme",
+      "selection",
+      "signature",
+      "userId",
+      "userName",
+    ]);
 
     const second = (await submit("https://evil.example")).activity;
     const rejected = await asLead.rejectActivity({
