@@ -71,19 +71,19 @@ function byApiKey(header: string, rawBody: string, state: OrgState, now: number)
 }
 
 function byPasskey(header: string, rawBody: string, state: OrgState): Caller {
-  const owner = (credentialId: string) =>
-    state.users
-      .flatMap((u) => u.authenticators.map((a) => ({ u, a })))
-      .find(({ a }) => a.credentialId === credentialId);
-  const { credentialId } = verifyWebAuthnStamp(header, rawBody, (id) => {
-    const found = owner(id);
-    return found ? hexToBytes(found.a.publicKey) : undefined;
+  let found: { user: UserRecord; publicKey: string } | undefined;
+  verifyWebAuthnStamp(header, rawBody, (credentialId) => {
+    for (const user of state.users) {
+      const a = user.authenticators.find((x) => x.credentialId === credentialId);
+      if (a) found = { user, publicKey: a.publicKey };
+    }
+    return found ? hexToBytes(found.publicKey) : undefined;
   });
-  const found = owner(credentialId);
+  // verifyWebAuthnStamp throws unless the credential was found and its signature verified.
   if (!found) throw unauthenticated("could not find authenticator in organization");
   return {
-    user: found.u,
-    publicKey: found.a.publicKey,
+    user: found.user,
+    publicKey: found.publicKey,
     signature: "",
     scheme: "SIGNATURE_SCHEME_TK_API_P256",
   };

@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
+import { fileProblem } from "../config/file-problem.js";
 import { assertPrivateFileMode } from "../config/key-files.js";
 import { type OrgState, STATE_VERSION } from "./org-state.js";
 
@@ -87,16 +88,9 @@ export function writeStateFile(path: string, state: OrgState): void {
   try {
     replaceAtomically(path, state);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const reason =
-      e.code === "ENOENT"
-        ? "its directory does not exist"
-        : e.code === "EACCES" || e.code === "EPERM"
-          ? "permission denied"
-          : e.code === "ENOSPC"
-            ? "no space left on the device"
-            : (e.code ?? e.message);
-    throw new StateFileError(`cannot write --state ${path}: ${reason}`);
+    throw new StateFileError(
+      `cannot write --state ${path}: ${fileProblem(err as NodeJS.ErrnoException)}`,
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
 import type { Command } from "commander";
 import { Option } from "commander";
+import { fileProblem } from "../../config/file-problem.js";
 import type { OrgState } from "../../sim/org-state.js";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { SCENARIOS } from "../../sim/scenario.js";
@@ -74,21 +75,6 @@ function writeConfigFile(path: string, config: SimConfig): void {
     writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** A file-system error as a short phrase: "no such directory", "permission denied". */
-function fileProblem(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case "ENOENT":
-      return "its directory does not exist";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "it is a directory";
-    default:
-      return err.code ?? err.message;
   }
 }
 
@@ -216,8 +202,6 @@ Examples:
       } catch (err) {
         if (err instanceof StateFileError) throw new CliError(err.message, 2);
         const e = err as NodeJS.ErrnoException;
-        if (flags.state && e.path?.includes(flags.state))
-          throw new CliError(`cannot write --state ${flags.state}: ${fileProblem(e)}`, 2);
         if (e.code === "EADDRINUSE")
           throw new CliError(
             `port ${flags.port} is in use; pick another with --port (0 = any free port)`,

@@ -1,0 +1,16 @@
+/** A file-system error as a short phrase for a one-line message about a file a user named. */
+export function fileProblem(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ENOENT":
+      return "its directory does not exist";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "it is a directory";
+    case "ENOSPC":
+      return "no space left on the device";
+    default:
+      return err.code ?? err.message;
+  }
+}
