@@ -15,6 +15,7 @@
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { concatBytes } from "@noble/hashes/utils.js";
 import { createBase58check, hex } from "@scure/base";
 import type { EnclaveSigner } from "./enclave-signer.js";
 
@@ -79,13 +80,6 @@ async function hpkeSeal(plaintext: Uint8Array, targetPublicKeyHex: string): Prom
   const aad = concatBytes(encappedPublic, target);
   const ciphertext = new Uint8Array(await sender.seal(plaintext, aad));
   return { encappedPublic, ciphertext };
-}
-
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
 
 function compressPublicKey(uncompressed: Uint8Array): Uint8Array {
