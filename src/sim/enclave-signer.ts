@@ -7,7 +7,7 @@
  * JS-private fields and `toJSON()` gives only the public keys.
  */
 import { p256 } from "@noble/curves/nist.js";
-import { bytesToHex, bytesToNumberBE } from "@noble/curves/utils.js";
+import { bytesToHex, bytesToNumberBE, concatBytes } from "@noble/curves/utils.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
 /** A P-256 private scalar from 32 bytes of hash output, reduced mod n and checked non-zero. */
@@ -28,10 +28,7 @@ function uncompressedPublicKeyHex(privateKey: Uint8Array): string {
 /** The encryption key QOS pairs with the signing key, derived from the signing key. */
 function encryptionPrivateKeyOf(signingPrivateKey: Uint8Array): Uint8Array {
   const label = new TextEncoder().encode("tvcwatch-sim-enclave-encryption-key");
-  const input = new Uint8Array(label.length + signingPrivateKey.length);
-  input.set(label, 0);
-  input.set(signingPrivateKey, label.length);
-  return scalarFromDigest(sha256(input));
+  return scalarFromDigest(sha256(concatBytes(label, signingPrivateKey)));
 }
 
 export class EnclaveSigner {

@@ -33,7 +33,7 @@ import {
   privateKeySolanaAddresses,
   whoami,
 } from "./org-queries.js";
-import { seedBytes, seedOrganization } from "./org-seed.js";
+import { seedOrganization } from "./org-seed.js";
 import type { ActivityRecord, OrgState, VoteRecord } from "./org-state.js";
 import { MAX_SUBMITTED_ACTIVITIES } from "./org-state.js";
 import { type PaginationInput, paginate } from "./pagination.js";
@@ -82,7 +82,6 @@ export class SimService {
   readonly state: OrgState;
   /** The simulator's enclave key: signs export bundles, secret payloads, app proofs, sessions. */
   readonly signer: EnclaveSigner;
-  private readonly signerKey: Uint8Array;
   private readonly ledger: ActivityLedger;
   private readonly emails: EmailEvents;
   private readonly sol: SolTransactions;
@@ -106,8 +105,7 @@ export class SimService {
         rootQuorumThreshold: options.rootQuorumThreshold,
       });
     this.ledger = new ActivityLedger(this.state);
-    this.signerKey = seedBytes(options.seed, "enclave-signer");
-    this.signer = new EnclaveSigner(this.signerKey);
+    this.signer = EnclaveSigner.fromSeed(options.seed);
     this.logs = new DebugLogs(rng.fork(2), {
       replicas: options.replicas,
       logRate: options.logRate,
@@ -361,7 +359,7 @@ export class SimService {
       now,
       caller,
       newId: () => randomUUID(),
-      signSession: (claims) => signSessionJwt(this.signerKey, claims),
+      signSession: (claims) => signSessionJwt(this.signer, claims),
       credentialBundle: (plaintext, target) =>
         targetKeyChecked(() => credentialBundle(plaintext, target)),
       exportBundle: (plaintext, target) =>

@@ -6,9 +6,10 @@
  * unpadded base64url, over SHA-256(SHA-256(`header.payload`)) — a double hash, unlike standard
  * ES256.
  */
-import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { hexToBytes } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
+import type { EnclaveSigner } from "./enclave-signer.js";
 import { invalidArgument } from "./sim-error.js";
 
 export type SessionType = "SESSION_TYPE_READ_WRITE" | "SESSION_TYPE_READ_ONLY";
@@ -30,8 +31,8 @@ const b64url = (s: string) => base64urlnopad.encode(utf8(s));
 
 const HEADER = b64url(JSON.stringify({ alg: "ES256", typ: "JWT" }));
 
-/** The session JWT for these claims, signed with a P-256 private key (32 bytes). */
-export function signSessionJwt(privateKey: Uint8Array, claims: SessionClaims): string {
+/** The session JWT for these claims, signed by the enclave's key. */
+export function signSessionJwt(signer: EnclaveSigner, claims: SessionClaims): string {
   // Fixed claim order, as in the tokens Turnkey issues.
   const payload = {
     exp: claims.exp,
@@ -41,8 +42,8 @@ export function signSessionJwt(privateKey: Uint8Array, claims: SessionClaims): s
     organization_id: claims.organization_id,
   };
   const signingInput = `${HEADER}.${b64url(JSON.stringify(payload))}`;
-  const digest = sha256(sha256(utf8(signingInput)));
-  const signature = p256.sign(digest, privateKey, { prehash: false, format: "compact" });
+  // The signer hashes once more: the signature is over SHA-256(SHA-256(signing input)).
+  const signature = hexToBytes(signer.signCompact(sha256(utf8(signingInput))));
   return `${signingInput}.${base64urlnopad.encode(signature)}`;
 }
 

@@ -3,6 +3,7 @@ import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { verifySessionJwtSignature } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { EnclaveSigner } from "../../src/sim/enclave-signer.js";
 import { decodeSessionJwt, type SessionClaims, signSessionJwt } from "../../src/sim/session-jwt.js";
 import { SimError } from "../../src/sim/sim-error.js";
 import { nodeP256PublicKey } from "../helpers/independent-verify.js";
@@ -22,9 +23,10 @@ const TURNKEY_CLAIMS: SessionClaims = {
   organization_id: "c75ecb07-c84a-4dd5-932c-539dfafc6864",
 };
 
-const signer = p256.utils.randomSecretKey();
-const uncompressedHex = bytesToHex(p256.getPublicKey(signer, false));
-const compressedHex = bytesToHex(p256.getPublicKey(signer, true));
+const secretKey = p256.utils.randomSecretKey();
+const signer = new EnclaveSigner(secretKey);
+const uncompressedHex = bytesToHex(p256.getPublicKey(secretKey, false));
+const compressedHex = bytesToHex(p256.getPublicKey(secretKey, true));
 const claims: SessionClaims = {
   exp: 1_900_000_000,
   public_key: bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), true)),
@@ -55,7 +57,7 @@ describe("signSessionJwt", () => {
     const [h, p, s] = jwt.split(".") as [string, string, string];
     const sig = Buffer.from(s, "base64url");
     expect(sig).toHaveLength(64);
-    const key = nodeP256PublicKey(p256.getPublicKey(signer, false));
+    const key = nodeP256PublicKey(p256.getPublicKey(secretKey, false));
     const once = createHash("sha256").update(`${h}.${p}`).digest();
     // node hashes its input once more: sha256(once) is what was signed.
     expect(nodeVerify("sha256", once, { key, dsaEncoding: "ieee-p1363" }, sig)).toBe(true);
