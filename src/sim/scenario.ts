@@ -38,8 +38,6 @@ export interface Scenario {
   deploymentId: string;
   emails: string[];
   solanaWalletAddresses: string[];
-  /** Addresses of private keys, not wallet accounts: list_sol_transaction_history refuses them. */
-  solanaPrivateKeyAddresses: string[];
   caip2: string;
   /** Rough activity per minute, scaled by the scenario. */
   activityPerMinute: number;
@@ -87,7 +85,6 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
     deploymentId,
     emails: ["alice@example.com", "ops-alerts@example.com"],
     solanaWalletAddresses: [rng.base58(44), rng.base58(43)],
-    solanaPrivateKeyAddresses: [rng.base58(44)],
     caip2: "solana:devnet",
     activityPerMinute: 6 * busy,
     emailPerMinute: 4 * busy,

@@ -413,11 +413,7 @@ export class SimService {
       }
       case "list_sol_transaction_history": {
         const address = String(input.address);
-        const privateKeyAddresses = [
-          ...s.solanaPrivateKeyAddresses,
-          ...privateKeySolanaAddresses(this.state),
-        ];
-        if (privateKeyAddresses.includes(address)) {
+        if (privateKeySolanaAddresses(this.state).includes(address)) {
           throw invalidArgument(
             `address ${address} belongs to a private key, not a wallet account; private-key addresses are unsupported`,
             "address",

@@ -8,6 +8,7 @@ import { TurnkeyClient } from "../../src/api/client.js";
 import type { TurnkeyApiError } from "../../src/api/errors.js";
 import { operations } from "../../src/api/operations.js";
 import { generateKeyPair, stampBody } from "../../src/api/stamp.js";
+import { privateKeySolanaAddresses } from "../../src/sim/org-queries.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 
@@ -317,7 +318,7 @@ describe("data semantics", () => {
   });
 
   it("refuses a private-key address and unknown caip2 for Solana history", async () => {
-    const pk = sim.service.scenario.solanaPrivateKeyAddresses[0] as string;
+    const pk = privateKeySolanaAddresses(sim.service.state)[0] as string;
     const err = (await ours
       .call("list_sol_transaction_history", { address: pk, caip2: "solana:devnet" })
       .catch((e) => e)) as TurnkeyApiError;
