@@ -109,15 +109,18 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
   const saved = options.statePath ? readStateFile(options.statePath) : undefined;
-  if (saved && options.seed !== undefined && options.seed !== saved.seed) {
-    throw new StateFileError(
-      `--state ${options.statePath} holds the organization of seed ${saved.seed}; drop --seed ${options.seed} or use another state file`,
-    );
-  }
-  if (saved && options.scenario !== undefined && options.scenario !== saved.scenario) {
-    throw new StateFileError(
-      `--state ${options.statePath} holds the ${saved.scenario} scenario's organization; drop --scenario ${options.scenario} or use another state file`,
-    );
+  if (saved) {
+    // What the file holds wins; a flag that says otherwise is a mistake to name, not to ignore.
+    const clash = (flag: string, given: unknown, held: unknown) => {
+      if (given !== undefined && given !== held) {
+        throw new StateFileError(
+          `--state ${options.statePath} holds an organization with ${flag} ${held}; drop ${flag} ${given} or use another state file`,
+        );
+      }
+    };
+    clash("--seed", options.seed, saved.seed);
+    clash("--scenario", options.scenario, saved.scenario);
+    clash("--root-quorum", options.rootQuorumThreshold, saved.rootQuorum.threshold);
   }
   const seed = saved?.seed ?? options.seed ?? randomInt(0, 2 ** 31);
   const service = new SimService({

@@ -125,6 +125,11 @@ describe("tvcwatch sim --state", () => {
     const clash = await runCli(["sim", "--port", "0", "--seed", "5", "--state", state]);
     expect(clash.code).toBe(2);
     expect(clash.stderr.trim().split("\n")).toHaveLength(1);
-    expect(clash.stderr).toMatch(/holds the organization of seed 4; drop --seed 5/);
+    expect(clash.stderr).toMatch(/holds an organization with --seed 4; drop --seed 5 /);
+    const quorum = await runCli(["sim", "--port", "0", "--root-quorum", "1", "--state", state]);
+    expect(quorum.code).toBe(2);
+    expect(quorum.stderr).toBe(
+      `tvcwatch: --state ${state} holds an organization with --root-quorum 2; drop --root-quorum 1 or use another state file\n`,
+    );
   });
 });

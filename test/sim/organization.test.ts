@@ -818,7 +818,7 @@ describe("--state", () => {
       /is not a tvcwatch sim state file.*version/,
     );
     await expect(startSimulator({ port: 0, seed: 8, statePath })).rejects.toThrow(
-      /holds the organization of seed 7/,
+      /holds an organization with --seed 7; drop --seed 8/,
     );
   });
 });
