@@ -4,6 +4,7 @@
  * webhook endpoints, user tags and invitations.
  */
 import { base58 } from "@scure/base";
+import { isLoopbackHost } from "../config/url-policy.js";
 import { type ActivityContext, findUser } from "./activity-context.js";
 import type { WebhookEndpointRecord } from "./org-state.js";
 import { protoTimestamp } from "./proto-timestamp.js";
@@ -153,7 +154,7 @@ function checkWebhookUrl(url: string): void {
       field,
     );
   }
-  const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(parsed.hostname);
+  const loopback = isLoopbackHost(parsed.hostname);
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopback))
     throw invalidArgument(`${field} must use https (plain http only for localhost)`, field);
 }

@@ -2,6 +2,7 @@ import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
 import type { Command } from "commander";
 import { Option } from "commander";
 import { fileProblem } from "../../config/file-problem.js";
+import { isLoopbackHost } from "../../config/url-policy.js";
 import type { OrgState } from "../../sim/org-state.js";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { SCENARIOS } from "../../sim/scenario.js";
@@ -176,7 +177,7 @@ Examples:
   tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
     )
     .action(async (flags: SimFlags) => {
-      if (!/^(127\.|localhost$|::1$|\[::1\]$)/.test(flags.host)) {
+      if (!isLoopbackHost(flags.host)) {
         process.stderr.write(
           `tvcwatch sim: warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key\n`,
         );
