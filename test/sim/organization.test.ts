@@ -457,6 +457,13 @@ describe("organization settings", () => {
     const leadKey = generateKeyPair();
     await addP256Key(lead, "lead laptop", leadKey);
     const asLead = clientFor(leadKey);
+    const approve = (client: TurnkeyClient, fingerprint: string) =>
+      client.approveActivity({
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        timestampMs: ts(),
+        organizationId: org,
+        parameters: { fingerprint },
+      });
     const submit = (value: string) =>
       root.setOrganizationFeature({
         type: "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
@@ -469,21 +476,9 @@ describe("organization settings", () => {
     expect([waiting.canApprove, waiting.canReject]).toEqual([true, true]);
     expect(waiting.votes).toHaveLength(1);
     expect(waiting.result).toEqual({});
-    const twice = await failure(
-      root.approveActivity({
-        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
-        timestampMs: ts(),
-        organizationId: org,
-        parameters: { fingerprint: waiting.fingerprint },
-      }),
-    );
+    const twice = await failure(approve(root, waiting.fingerprint));
     expect(twice.message).toMatch(/already voted/);
-    const approved = await asLead.approveActivity({
-      type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
-      timestampMs: ts(),
-      organizationId: org,
-      parameters: { fingerprint: waiting.fingerprint },
-    });
+    const approved = await approve(asLead, waiting.fingerprint);
     expect(approved.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect(approved.activity.canApprove).toBe(false);
     expect(approved.activity.votes.map((v) => v.selection)).toEqual([
@@ -531,15 +526,8 @@ describe("organization settings", () => {
     const third = (await submit("https://third.example")).activity;
     const ciKey = generateKeyPair();
     await addP256Key(user("ci-deployer").userId, "ci voter", ciKey);
-    const vote = (client: TurnkeyClient, fingerprint: string) =>
-      client.approveActivity({
-        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
-        timestampMs: ts(),
-        organizationId: org,
-        parameters: { fingerprint },
-      });
-    expect((await failure(vote(clientFor(ciKey), third.fingerprint))).code).toBe(7);
-    const late = await failure(vote(asLead, second.fingerprint));
+    expect((await failure(approve(clientFor(ciKey), third.fingerprint))).code).toBe(7);
+    const late = await failure(approve(asLead, second.fingerprint));
     expect(late.message).toMatch(/is ACTIVITY_STATUS_REJECTED, not awaiting consensus/);
   });
 
