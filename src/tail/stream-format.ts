@@ -1,10 +1,11 @@
 /**
  * How `tvcwatch tail` prints events: text (`[replica 2/3] content`, sanitized, optional RFC 3339
  * time, replica colour on a terminal) or JSON (one object per line, content exactly as received;
- * JSON escaping makes it safe).
+ * JSON escaping, extended to C1, bidi and zero-width characters, makes it safe).
  */
 import { ansi, replicaColour } from "../text/colour.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
+import { escapeJsonForTerminal, stringifyForTerminal } from "../text/terminal-json.js";
 import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
 import type { LogEvent } from "./log-line.js";
 
@@ -19,10 +20,14 @@ export interface StreamFormat {
 const NO_TS_LOCAL = "-".padEnd("2026-01-02T03:04:05.123456789+00:00".length);
 const NO_TS_UTC = "-".padEnd("2026-01-02T03:04:05.123456789Z".length);
 
+function jsonString(text: string): string {
+  return escapeJsonForTerminal(JSON.stringify(text));
+}
+
 export function formatEvent(event: LogEvent, f: StreamFormat): string {
   if (f.output === "json") {
     if (event.kind === "gap") {
-      return JSON.stringify({
+      return stringifyForTerminal({
         event: "gap",
         from: formatMsRfc3339(event.from, true),
         to: formatMsRfc3339(event.to, true),
@@ -32,9 +37,9 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content},
     // several times faster: only the strings go through it.
     const ts = event.ts
-      ? `{"seconds":${JSON.stringify(event.ts.seconds)},"nanos":${JSON.stringify(event.ts.nanos)}}`
+      ? `{"seconds":${jsonString(event.ts.seconds)},"nanos":${jsonString(event.ts.nanos)}}`
       : "null";
-    return `{"replicaLabel":${JSON.stringify(event.replicaLabel)},"ts":${ts},"content":${JSON.stringify(event.content)}}`;
+    return `{"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;

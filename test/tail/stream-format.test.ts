@@ -13,11 +13,15 @@ const line = (over: Partial<LogLine> = {}): LogLine => ({
   ...over,
 });
 
+/** Raw characters a terminal could act on: controls, DEL, C1, bidi and zero-width characters. */
+const TERMINAL_ACTIVE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+
 const text = { output: "text", timestamps: false, utc: true, colour: false } as const;
 const json = { output: "json", timestamps: false, utc: true, colour: false } as const;
 
 describe("formatEvent", () => {
-  it("prints JSON exactly as JSON.stringify would, content as received, whatever it holds", () => {
+  it("prints JSON that parses to the line exactly as received, with nothing a terminal acts on", () => {
     fc.assert(
       fc.property(
         fc.string({ unit: "binary" }),
@@ -30,17 +34,25 @@ describe("formatEvent", () => {
             ts: ts ? { seconds: ts[0], nanos: ts[1] } : undefined,
           });
           const out = formatEvent(event, json);
-          expect(out).toBe(
-            JSON.stringify({
-              replicaLabel: label,
-              ts: ts ? { seconds: ts[0], nanos: ts[1] } : null,
-              content,
-            }),
-          );
-          expect(JSON.parse(out).content).toBe(content);
+          expect(JSON.parse(out)).toEqual({
+            replicaLabel: label,
+            ts: ts ? { seconds: ts[0], nanos: ts[1] } : null,
+            content,
+          });
+          expect(out).not.toMatch(TERMINAL_ACTIVE);
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it("escapes C1 and bidi controls in JSON as \\u sequences", () => {
+    const out = formatEvent(
+      line({ content: "a\u009b31mb\u202ec\u200fd", replicaLabel: "r\u2066" }),
+      json,
+    );
+    expect(out).toBe(
+      '{"replicaLabel":"r\\u2066","ts":{"seconds":"1795000000","nanos":"5"},"content":"a\\u009b31mb\\u202ec\\u200fd"}',
     );
   });
 

@@ -4,6 +4,7 @@ import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
 import { redactSecrets } from "../../api/secret-fields.js";
+import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -135,9 +136,7 @@ export function registerCallCommand(program: Command): void {
         throw toCliError(err);
       }
       const shown = flags.revealSecrets ? { value: response, fields: [] } : redactSecrets(response);
-      const text = process.stdout.isTTY
-        ? JSON.stringify(shown.value, null, 2)
-        : JSON.stringify(shown.value);
+      const text = stringifyForTerminal(shown.value, process.stdout.isTTY ? 2 : undefined);
       process.stdout.write(`${text}\n`);
       if (shown.fields.length > 0) {
         process.stderr.write(
