@@ -6,12 +6,15 @@
  */
 import pRetry, { AbortError } from "p-retry";
 import type { z } from "zod";
+import { checkServiceUrl } from "../config/url-policy.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import {
   excerpt,
   NetworkError,
   parseErrorBody,
+  RedirectError,
   RequestValidationError,
   ResponseShapeError,
   TurnkeyApiError,
@@ -146,10 +149,14 @@ export class TurnkeyClient {
   private readonly maxRetryDelayMs: number;
 
   constructor(options: ClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    // The URL policy holds here too, whoever builds the client: https, or http to loopback only.
+    this.baseUrl = checkedUrl(options.baseUrl, "base URL");
     this.organizationId = options.organizationId;
     this.apiKey = options.apiKey;
-    this.authProxyUrl = options.authProxyUrl?.replace(/\/+$/, "");
+    this.authProxyUrl =
+      options.authProxyUrl === undefined
+        ? undefined
+        : checkedUrl(options.authProxyUrl, "auth-proxy URL");
     this.authProxyConfigId = options.authProxyConfigId;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.clock = options.clock ?? systemClock;
@@ -239,10 +246,23 @@ export class TurnkeyClient {
           headers: request.headers,
           body: request.body,
           signal,
+          // Never follow: a redirect would resend the stamped request (X-Stamp and body) to a
+          // host nobody configured, over whatever scheme the Location says.
+          redirect: "manual",
         });
+        if (isRedirect(response.status)) {
+          await response.body?.cancel().catch(() => {});
+          throw new RedirectError(
+            name,
+            response.status,
+            locationHost(response.headers.get("location"), request.url),
+            getOperation(name).kind === "auth-proxy" ? "--auth-proxy-url" : "--base-url",
+          );
+        }
         text = await response.text();
       } catch (err) {
         if (options.signal?.aborted) throw new AbortError(abortReason(options.signal));
+        if (err instanceof RedirectError) throw err;
         if (timeout.aborted) {
           throw new TransientNetworkError(
             `${name}: no response within ${Math.round(timeoutMs / 100) / 10}s`,
@@ -318,6 +338,30 @@ export class TurnkeyClient {
       throw err;
     }
   }
+}
+
+function checkedUrl(value: string, what: string): string {
+  try {
+    return checkServiceUrl(value, what);
+  } catch (err) {
+    throw new TurnkeyClientError((err as Error).message);
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** The host a Location header points at (relative ones resolve against the request's URL). */
+function locationHost(location: string | null, requestUrl: string): string | undefined {
+  if (!location) return undefined;
+  let host: string;
+  try {
+    host = new URL(location, requestUrl).host;
+  } catch {
+    host = excerpt(location, 80);
+  }
+  return sanitizeForTerminal(host);
 }
 
 function abortReason(signal: AbortSignal | undefined): Error {

@@ -116,6 +116,26 @@ export class NetworkError extends TurnkeyClientError {
   }
 }
 
+/**
+ * A response the client refuses to use, which another attempt would only repeat: a redirect (the
+ * client never follows one: the stamped request would go where nobody configured it to). Never
+ * retried, and a follower stops on it.
+ */
+export class RefusedResponseError extends TurnkeyClientError {}
+
+/** A 3xx answer. `host` is the Location's host (sanitized), when it had one. */
+export class RedirectError extends RefusedResponseError {
+  readonly httpStatus: number;
+  readonly host: string | undefined;
+  constructor(operation: string, httpStatus: number, host: string | undefined, urlFlag: string) {
+    super(
+      `${operation}: the server answered HTTP ${httpStatus}, a redirect ${host ? `to ${host}` : "without a Location"}; tvcwatch never follows redirects (check ${urlFlag})`,
+    );
+    this.httpStatus = httpStatus;
+    this.host = host;
+  }
+}
+
 /** A response that does not have the shape the operation documents. */
 export class ResponseShapeError extends TurnkeyClientError {
   readonly path: string;

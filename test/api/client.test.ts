@@ -5,6 +5,7 @@ import { parseRetryAfter, TurnkeyClient } from "../../src/api/client.js";
 import {
   NetworkError,
   parseErrorBody,
+  RedirectError,
   RequestValidationError,
   ResponseShapeError,
   TurnkeyApiError,
@@ -280,6 +281,37 @@ describe("retries against a real server", () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe("what leaves the client", () => {
+  it("never follows a redirect: one request, a RedirectError naming the Location's host", async () => {
+    const target = await scriptedServer((_r, res) => json(res, 200, WHOAMI));
+    closers.push(target.close);
+    for (const status of [301, 302, 303, 307, 308]) {
+      const s = await scriptedServer((_r, res) => {
+        res.writeHead(status, { Location: `${target.url}/public/v1/query/whoami` });
+        res.end();
+      });
+      closers.push(s.close);
+      const err = await client(s.url)
+        .call("whoami", {})
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(RedirectError);
+      expect((err as RedirectError).host).toBe(new URL(target.url).host);
+      expect(s.requests).toHaveLength(1);
+    }
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it("refuses, in its constructor, a URL the policy refuses", () => {
+    expect(() => client("http://api.example.com")).toThrow(/plain http to a non-loopback host/);
+    expect(() => client("https://api.example.com", { authProxyUrl: "http://10.0.0.1" })).toThrow(
+      /auth-proxy URL .* plain http/,
+    );
+    expect(() => client("ftp://127.0.0.1")).toThrow(/must use https/);
+    expect(() => client("https://user:pw@api.example.com")).toThrow(/user name or password/);
+    expect(client("https://api.example.com/").baseUrl).toBe("https://api.example.com");
   });
 });
 
