@@ -7,12 +7,15 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
+import { stringifyForTerminal } from "../text/terminal-json.js";
+import { parseJsonQuietly } from "./json-syntax.js";
 import {
   assertPrivateFileMode,
   defaultConfigHome,
   defaultKeysFolder,
   readKeyFiles,
 } from "./key-files.js";
+import { withoutKeyMaterial } from "./key-material.js";
 import { checkServiceUrl } from "./url-policy.js";
 
 export const DEFAULT_BASE_URL = "https://api.turnkey.com";
@@ -86,21 +89,15 @@ export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
 /** Reads and checks a config file; throws naming the file and the field. */
 export function readConfigFile(path: string): ConfigFile {
   if (!existsSync(path)) throw new Error(`config file ${path} does not exist`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new Error(
-      `config file ${path} is not valid JSON (${(err as Error).message.split("\n")[0]})`,
-    );
-  }
+  // The file may hold apiPrivateKey: a syntax error names the line and column, never the text.
+  const json = parseJsonQuietly(readFileSync(path, "utf8"), `config file ${path}`);
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue?.code === "unrecognized_keys") {
       const known = Object.keys(configFileSchema.shape).join(", ");
       throw new Error(
-        `config file ${path}: unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} (known keys: ${known})`,
+        `config file ${path}: unknown key ${issue.keys.map((k) => stringifyForTerminal(k)).join(", ")} (known keys: ${known})`,
       );
     }
     const field = issue?.path.map(String).join(".") || "(top level)";
@@ -167,10 +164,26 @@ function resolveApiKey(
   );
 }
 
+/**
+ * The settings of a command. Every error is one line saying what to fix, and never echoes key
+ * material, whichever setting it was put in by mistake.
+ */
 export function resolveConfig(
   flags: GlobalFlags & WatchFlags,
   env: NodeJS.ProcessEnv = process.env,
   options: ResolveOptions = {},
+): ResolvedConfig {
+  try {
+    return resolveSettings(flags, env, options);
+  } catch (err) {
+    throw withoutKeyMaterial(err);
+  }
+}
+
+function resolveSettings(
+  flags: GlobalFlags & WatchFlags,
+  env: NodeJS.ProcessEnv,
+  options: ResolveOptions,
 ): ResolvedConfig {
   const configPath = locateConfig(flags, env);
   const file = configPath ? readConfigFile(configPath) : undefined;

@@ -4,6 +4,7 @@ import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
 import { redactSecrets } from "../../api/secret-fields.js";
+import { parseJsonQuietly } from "../../config/json-syntax.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
@@ -60,9 +61,10 @@ async function readBody(flags: CallFlags): Promise<unknown> {
     return {};
   }
   try {
-    return JSON.parse(text);
+    // The body may carry key material: a syntax error gives its place, never an excerpt.
+    return parseJsonQuietly(text, source);
   } catch (err) {
-    throw new CliError(`${source} is not valid JSON: ${(err as Error).message.split("\n")[0]}`, 2);
+    throw new CliError((err as Error).message, 2);
   }
 }
 

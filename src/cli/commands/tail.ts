@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { Option } from "commander";
+import { maskKeyMaterial } from "../../config/key-material.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
@@ -51,7 +52,7 @@ export function lineFilter(
 
 function describeState(s: FollowerState): string | undefined {
   if (s.phase === "retrying")
-    return `tvcwatch: retrying (${s.retries}): ${s.lastError ?? "poll failed"}`;
+    return `tvcwatch: retrying (${s.retries}): ${maskKeyMaterial(s.lastError ?? "poll failed")}`;
   if (s.phase === "live") return "tvcwatch: live";
   return undefined;
 }
