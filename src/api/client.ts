@@ -4,9 +4,9 @@
  * string is stamped and sent (and resent, byte for byte, on a retry, so the server's idempotency
  * returns the same activity), and the response is validated before anyone reads it.
  */
-import pRetry, { AbortError } from "p-retry";
 import type { z } from "zod";
 import { checkServiceUrl } from "../config/url-policy.js";
+import { formatDuration } from "../text/duration.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
@@ -23,6 +23,8 @@ import {
 import { FAST_GUARDS } from "./fast-guards.js";
 import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
 import { getOperation } from "./operations.js";
+import type { RetryInfo, RetryPolicy } from "./retry.js";
+import { MAX_TIMER_MS, withRetries } from "./retry.js";
 import { activity as activitySchema } from "./schemas.js";
 import type { ApiKeyPair } from "./stamp.js";
 import { STAMP_HEADER, stampBody } from "./stamp.js";
@@ -41,22 +43,25 @@ export interface ClientOptions {
   retries?: number;
   /** First backoff delay. Default 500 ms; doubles each retry, with jitter. */
   minRetryDelayMs?: number;
-  /** Longest backoff delay, and the cap on an honoured Retry-After. Default 20 s. */
+  /** Longest backoff delay. Default 20 s. */
   maxRetryDelayMs?: number;
+  /**
+   * Longest `Retry-After` honoured. Default 60 s; a server asking for longer gets no retry, and
+   * its error says so.
+   */
+  maxRetryAfterMs?: number;
 }
 
-export interface RetryInfo {
-  attempt: number;
-  retriesLeft: number;
-  error: Error;
-  delayMs: number;
-}
+export type { RetryInfo } from "./retry.js";
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /** Told before each wait for a retry: which attempt failed, how, and how long the wait is. */
   onRetry?: ((info: RetryInfo) => void) | undefined;
   generateAppProofs?: boolean | undefined;
   timeoutMs?: number | undefined;
+  /** Retries after the first attempt, for this call (default: the client's). */
+  retries?: number | undefined;
 }
 
 export interface ResponseMeta {
@@ -117,24 +122,6 @@ function describeNetworkCause(err: unknown): string {
   return excerpt(e?.message ?? String(err), 120);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 export class TurnkeyClient {
   readonly baseUrl: string;
   readonly organizationId: string;
@@ -144,9 +131,7 @@ export class TurnkeyClient {
   private readonly fetchImpl: typeof globalThis.fetch;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
-  private readonly retries: number;
-  private readonly minRetryDelayMs: number;
-  private readonly maxRetryDelayMs: number;
+  private readonly retryPolicy: RetryPolicy;
 
   constructor(options: ClientOptions) {
     // The URL policy holds here too, whoever builds the client: https, or http to loopback only.
@@ -160,10 +145,13 @@ export class TurnkeyClient {
     this.authProxyConfigId = options.authProxyConfigId;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.clock = options.clock ?? systemClock;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.retries = options.retries ?? 4;
-    this.minRetryDelayMs = options.minRetryDelayMs ?? 500;
-    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 20_000;
+    this.timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_TIMER_MS);
+    this.retryPolicy = {
+      retries: options.retries ?? 4,
+      minDelayMs: options.minRetryDelayMs ?? 500,
+      maxDelayMs: options.maxRetryDelayMs ?? 20_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    };
   }
 
   async call<N extends OperationName>(
@@ -228,12 +216,11 @@ export class TurnkeyClient {
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
     const request = this.buildRequest(name, input, options);
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
 
     const attempt = async (): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> => {
       attempts += 1;
-      if (options.signal?.aborted) throw new AbortError(abortReason(options.signal));
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       const sentAtWall = this.clock.now();
@@ -261,8 +248,7 @@ export class TurnkeyClient {
         }
         text = await response.text();
       } catch (err) {
-        if (options.signal?.aborted) throw new AbortError(abortReason(options.signal));
-        if (err instanceof RedirectError) throw err;
+        if (options.signal?.aborted || err instanceof RedirectError) throw err;
         if (timeout.aborted) {
           throw new TransientNetworkError(
             `${name}: no response within ${Math.round(timeoutMs / 100) / 10}s`,
@@ -291,49 +277,34 @@ export class TurnkeyClient {
       return { data, meta };
     };
 
-    const isRetryable = (error: Error) =>
-      error instanceof TransientNetworkError ||
-      (error instanceof TurnkeyApiError && error.retryable);
-
+    const policy =
+      options.retries === undefined
+        ? this.retryPolicy
+        : { ...this.retryPolicy, retries: Math.max(0, options.retries) };
     try {
-      return await pRetry(attempt, {
-        retries: this.retries,
-        minTimeout: 0,
-        maxTimeout: 0,
-        randomize: false,
-        ...(options.signal ? { signal: options.signal } : {}),
-        shouldRetry: ({ error }) => isRetryable(error),
-        onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-          if (!isRetryable(error) || retriesLeft <= 0) return;
-          const backoff = Math.min(
-            this.maxRetryDelayMs,
-            this.minRetryDelayMs * 2 ** (attemptNumber - 1),
-          );
-          const jittered = backoff / 2 + Math.random() * (backoff / 2);
-          const retryAfter = error instanceof TurnkeyApiError ? error.retryAfterMs : undefined;
-          const delayMs = Math.round(
-            retryAfter === undefined
-              ? jittered
-              : Math.min(this.maxRetryDelayMs, Math.max(retryAfter, 0)),
-          );
-          options.onRetry?.({ attempt: attemptNumber, retriesLeft, error, delayMs });
-          try {
-            await sleep(delayMs, options.signal);
-          } catch {
-            throw new AbortError(abortReason(options.signal));
-          }
-        },
+      return await withRetries(attempt, policy, {
+        signal: options.signal,
+        onRetry: options.onRetry,
+        retryable: (error) =>
+          error instanceof TransientNetworkError ||
+          (error instanceof TurnkeyApiError && error.retryable),
+        retryAfterMs: (error) =>
+          error instanceof TurnkeyApiError ? error.retryAfterMs : undefined,
+        tooLongRetryAfter: (error, askedMs, maxMs) =>
+          error instanceof TurnkeyApiError
+            ? error.withAdvice(
+                `the server asks to wait ${formatDuration(askedMs)} before a retry, longer than tvcwatch waits (${formatDuration(maxMs)}): try again later`,
+              )
+            : error,
       });
     } catch (err) {
+      if (options.signal?.aborted) throw abortReason(options.signal);
       if (err instanceof TransientNetworkError) {
         throw new NetworkError(
           `${err.message} (gave up after ${attempts} attempts)`,
           attempts,
           err,
         );
-      }
-      if (options.signal?.aborted && !(err instanceof TurnkeyClientError)) {
-        throw options.signal.reason instanceof Error ? options.signal.reason : new Error("aborted");
       }
       throw err;
     }

@@ -61,6 +61,8 @@ export class TurnkeyApiError extends TurnkeyClientError {
   /** The operation that failed, when known. */
   readonly operation: string | undefined;
   readonly retryAfterMs: number | undefined;
+  /** What the client adds for a person, e.g. why it did not retry. */
+  readonly advice: string | undefined;
 
   constructor(init: {
     httpStatus: number;
@@ -71,6 +73,7 @@ export class TurnkeyApiError extends TurnkeyClientError {
     fieldViolations?: FieldViolation[];
     operation?: string | undefined;
     retryAfterMs?: number | undefined;
+    advice?: string | undefined;
   }) {
     super(init.message);
     this.httpStatus = init.httpStatus;
@@ -84,6 +87,22 @@ export class TurnkeyApiError extends TurnkeyClientError {
     this.fieldViolations = init.fieldViolations ?? [];
     this.operation = init.operation;
     this.retryAfterMs = init.retryAfterMs;
+    this.advice = init.advice;
+  }
+
+  /** The same error with advice for a person appended to its line. */
+  withAdvice(advice: string): TurnkeyApiError {
+    return new TurnkeyApiError({
+      httpStatus: this.httpStatus,
+      grpcCode: this.grpcCode,
+      message: this.message,
+      turnkeyErrorCode: this.turnkeyErrorCode,
+      details: this.details,
+      fieldViolations: this.fieldViolations,
+      operation: this.operation,
+      retryAfterMs: this.retryAfterMs,
+      advice,
+    });
   }
 
   /**
@@ -103,7 +122,8 @@ export class TurnkeyApiError extends TurnkeyClientError {
       if (!this.message.includes(v.description)) parts.push(`[${v.field}: ${v.description}]`);
     }
     if (this.turnkeyErrorCode) parts.push(`[turnkeyErrorCode ${this.turnkeyErrorCode}]`);
-    return parts.join(" ");
+    const line = parts.join(" ");
+    return this.advice ? `${line}; ${this.advice}` : line;
   }
 }
 

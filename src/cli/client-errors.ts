@@ -1,4 +1,6 @@
+import type { RetryInfo } from "../api/client.js";
 import { NetworkError, TurnkeyApiError, TurnkeyClientError } from "../api/errors.js";
+import { formatDuration } from "../text/duration.js";
 import { CliError } from "./cli-error.js";
 
 /**
@@ -13,4 +15,24 @@ export function toCliError(err: unknown): unknown {
   if (err instanceof NetworkError) return new CliError(`network: ${err.message}`, 2);
   if (err instanceof TurnkeyClientError) return new CliError(err.message, 1);
   return err;
+}
+
+/** Waits shorter than this pass without a word. */
+const QUIET_WAIT_MS = 1000;
+
+/**
+ * What a command says on stderr while the client waits to retry, e.g.
+ * `rate limited by the server; retrying in 42s (attempt 2 of 5)`; undefined for a short wait.
+ */
+export function retryNotice(info: RetryInfo): string | undefined {
+  if (info.delayMs < QUIET_WAIT_MS) return undefined;
+  const { error } = info;
+  const reason =
+    error instanceof TurnkeyApiError
+      ? error.httpStatus === 429
+        ? "rate limited by the server"
+        : `the server answered ${error.describe()}`
+      : error.message;
+  const next = info.attempt + 1;
+  return `${reason}; retrying in ${formatDuration(info.delayMs)} (attempt ${next} of ${next + info.retriesLeft})`;
 }

@@ -224,6 +224,36 @@ describe("retries against a real server", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(990);
   });
 
+  it("takes a per-call number of retries", async () => {
+    const s = await scriptedServer((_r, res) => json(res, 503, { code: 14, message: "down" }));
+    closers.push(s.close);
+    const c = client(s.url, { retries: 4 });
+    await expect(c.call("whoami", {}, { retries: 0 })).rejects.toBeInstanceOf(TurnkeyApiError);
+    expect(s.requests).toHaveLength(1);
+    const retries: RetryInfo[] = [];
+    await expect(
+      c.call("whoami", {}, { retries: 1, onRetry: (i) => retries.push(i) }),
+    ).rejects.toBeInstanceOf(TurnkeyApiError);
+    expect(s.requests).toHaveLength(3);
+    expect(retries.map((r) => [r.attempt, r.retriesLeft])).toEqual([[1, 0]]);
+  });
+
+  it("does not wait for a Retry-After beyond its cap: the error says why, at once", async () => {
+    const s = await scriptedServer((_r, res) =>
+      json(res, 429, { code: 8, message: "slow down" }, { "Retry-After": "3600" }),
+    );
+    closers.push(s.close);
+    const started = performance.now();
+    const err = await client(s.url, { maxRetryAfterMs: 60_000 })
+      .call("whoami", {})
+      .catch((e) => e);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(s.requests).toHaveLength(1);
+    expect((err as TurnkeyApiError).describe()).toBe(
+      "RESOURCE_EXHAUSTED (HTTP 429): slow down; the server asks to wait 1h before a retry, longer than tvcwatch waits (1m): try again later",
+    );
+  });
+
   it("never retries other 4xx", async () => {
     const s = await scriptedServer((_r, res) =>
       json(res, 404, { code: 5, message: "no such deployment" }),

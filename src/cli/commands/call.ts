@@ -5,9 +5,10 @@ import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
 import { redactSecrets } from "../../api/secret-fields.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
+import { maskKeyMaterial } from "../../config/key-material.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
-import { toCliError } from "../client-errors.js";
+import { retryNotice, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { closeMatches } from "../suggest.js";
 
@@ -133,6 +134,10 @@ export function registerCallCommand(program: Command): void {
       try {
         response = await client.callDynamic(name, body, {
           generateAppProofs: flags.generateAppProofs,
+          onRetry: (info) => {
+            const notice = retryNotice(info);
+            if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);
+          },
         });
       } catch (err) {
         throw toCliError(err);
