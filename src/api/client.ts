@@ -21,6 +21,7 @@ import {
   TurnkeyClientError,
 } from "./errors.js";
 import { FAST_GUARDS } from "./fast-guards.js";
+import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
 import { getOperation } from "./operations.js";
 import type { RetryInfo, RetryPolicy } from "./retry.js";
@@ -113,13 +114,6 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function describeNetworkCause(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.cause?.code) return e.cause.code;
-  if (e?.cause?.message) return excerpt(e.cause.message, 120);
-  return excerpt(e?.message ?? String(err), 120);
 }
 
 export class TurnkeyClient {
@@ -225,7 +219,7 @@ export class TurnkeyClient {
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       const sentAtWall = this.clock.now();
       const sentAtMonotonic = this.clock.monotonic();
-      let response: Response;
+      let response: Response | undefined;
       let text: string;
       try {
         response = await this.fetchImpl(request.url, {
@@ -249,12 +243,15 @@ export class TurnkeyClient {
         text = await response.text();
       } catch (err) {
         if (options.signal?.aborted || err instanceof RedirectError) throw err;
-        if (timeout.aborted) {
-          throw new TransientNetworkError(
-            `${name}: no response within ${Math.round(timeoutMs / 100) / 10}s`,
-          );
-        }
-        throw new TransientNetworkError(`${name}: ${describeNetworkCause(err)}`, { cause: err });
+        const failure = describeNetworkFailure(err, {
+          url: request.url,
+          timedOutAfterMs: timeout.aborted ? timeoutMs : undefined,
+          headersReceived: response !== undefined,
+          bodyBytes: Buffer.byteLength(request.body),
+        });
+        const message = `${name}: ${failure.message}`;
+        if (failure.permanent) throw new NetworkError(message, attempts, err, true);
+        throw new TransientNetworkError(message, { cause: err });
       }
       const receivedAtWall = this.clock.now();
       const receivedAtMonotonic = this.clock.monotonic();
@@ -301,9 +298,9 @@ export class TurnkeyClient {
       if (options.signal?.aborted) throw abortReason(options.signal);
       if (err instanceof TransientNetworkError) {
         throw new NetworkError(
-          `${err.message} (gave up after ${attempts} attempts)`,
+          attempts > 1 ? `${err.message} (gave up after ${attempts} attempts)` : err.message,
           attempts,
-          err,
+          err.cause,
         );
       }
       throw err;

@@ -127,12 +127,17 @@ export class TurnkeyApiError extends TurnkeyClientError {
   }
 }
 
-/** A connection failure or timeout that outlasted the retries. */
+/**
+ * A connection failure or timeout that outlasted the retries, or one no retry can help
+ * (`permanent`: a port fetch refuses, a certificate not trusted, a large body cut off).
+ */
 export class NetworkError extends TurnkeyClientError {
   readonly attempts: number;
-  constructor(message: string, attempts: number, cause?: unknown) {
+  readonly permanent: boolean;
+  constructor(message: string, attempts: number, cause?: unknown, permanent = false) {
     super(message, { cause });
     this.attempts = attempts;
+    this.permanent = permanent;
   }
 }
 
@@ -154,6 +159,14 @@ export class RedirectError extends RefusedResponseError {
     this.httpStatus = httpStatus;
     this.host = host;
   }
+}
+
+/**
+ * True for a failure that another attempt, or another poll, would only repeat: a refused
+ * response (a redirect) or a permanent network failure. A follow stops on it.
+ */
+export function isPermanentFailure(err: unknown): err is TurnkeyClientError {
+  return err instanceof RefusedResponseError || (err instanceof NetworkError && err.permanent);
 }
 
 /** A response that does not have the shape the operation documents. */

@@ -8,13 +8,24 @@ import { CliError } from "./cli-error.js";
  * failure after retries exits 2. Anything that is not the client's own error passes through.
  */
 export function toCliError(err: unknown): unknown {
+  const status = exitStatusOf(err);
+  if (status === undefined) return err;
   if (err instanceof TurnkeyApiError) {
     const op = err.operation ? `${err.operation}: ` : "";
-    return new CliError(`${op}${err.describe()}`, 1);
+    return new CliError(`${op}${err.describe()}`, status);
   }
-  if (err instanceof NetworkError) return new CliError(`network: ${err.message}`, 2);
-  if (err instanceof TurnkeyClientError) return new CliError(err.message, 1);
-  return err;
+  return new CliError((err as Error).message, status);
+}
+
+/**
+ * The exit status of a client failure, the same in every command: 2 for a network failure,
+ * 1 for an API error, a wrong-shape or refused response, or a request the schema refuses;
+ * undefined for anything that is not the client's error.
+ */
+export function exitStatusOf(err: unknown): number | undefined {
+  if (err instanceof NetworkError) return 2;
+  if (err instanceof TurnkeyClientError) return 1;
+  return undefined;
 }
 
 /** Waits shorter than this pass without a word. */

@@ -7,6 +7,7 @@ import type { LogEvent } from "../../tail/log-line.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
+import { exitStatusOf } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collect, durationFlag, integerFlag, regexFlag } from "../flag-parsers.js";
 
@@ -107,13 +108,16 @@ export function registerTailCommand(program: Command): void {
         );
       }
       const client = clientFor(config);
+      // The client's last failure decides the exit status (client-errors.ts, as in every command).
+      let lastFailure: unknown;
       const follower = new LogFollower({
         fetchLogs: (request, options) =>
-          client.callWithMeta(
-            "get_tvc_deployment_debug_logs",
-            { deploymentId, ...request },
-            options,
-          ),
+          client
+            .callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...request }, options)
+            .catch((err: unknown) => {
+              lastFailure = err;
+              throw err;
+            }),
         intervalMs: flags.interval,
         overlapMs: flags.overlap,
         sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
@@ -170,8 +174,9 @@ export function registerTailCommand(program: Command): void {
       try {
         await follower.run(controller.signal, flags.follow === true);
       } catch (err) {
-        if (err instanceof FollowerStopError)
-          throw new CliError(err.message, err.unreachable ? 2 : 1);
+        if (err instanceof FollowerStopError) {
+          throw new CliError(err.message, exitStatusOf(lastFailure) ?? (err.unreachable ? 2 : 1));
+        }
         throw err;
       } finally {
         process.off("SIGINT", stop);
