@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { checkServiceUrl } from "../config/url-policy.js";
+import { formatByteSize } from "../text/byte-size.js";
 import { formatDuration } from "../text/duration.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import type { Clock } from "./clock.js";
@@ -15,8 +16,10 @@ import {
   NetworkError,
   parseErrorBody,
   RedirectError,
+  RefusedResponseError,
   RequestValidationError,
   ResponseShapeError,
+  ResponseTooLargeError,
   TurnkeyApiError,
   TurnkeyClientError,
 } from "./errors.js";
@@ -24,6 +27,7 @@ import { FAST_GUARDS } from "./fast-guards.js";
 import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
 import { getOperation } from "./operations.js";
+import { readBodyWithin } from "./response-body.js";
 import type { RetryInfo, RetryPolicy } from "./retry.js";
 import { MAX_TIMER_MS, withRetries } from "./retry.js";
 import { activity as activitySchema } from "./schemas.js";
@@ -40,6 +44,11 @@ export interface ClientOptions {
   clock?: Clock;
   /** Per attempt. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * The largest response body read, in bytes. Default 256 MiB (a large debug-log window is tens
+   * of MiB). A larger answer is refused (ResponseTooLargeError) and not retried.
+   */
+  maxResponseBytes?: number;
   /** Retries after the first attempt. Default 4. */
   retries?: number;
   /** First backoff delay. Default 500 ms; doubles each retry, with jitter. */
@@ -75,6 +84,11 @@ export interface ResponseMeta {
   receivedAtMonotonic: number;
   attempts: number;
 }
+
+/** The default response size limit: room for the largest legitimate debug-log window. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/** Of an error response, this much at most is read. */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 /** A failure of one attempt that another attempt may not meet (reset, refused, timed out). */
 class TransientNetworkError extends TurnkeyClientError {}
@@ -125,6 +139,7 @@ export class TurnkeyClient {
   private readonly fetchImpl: typeof globalThis.fetch;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private readonly retryPolicy: RetryPolicy;
 
   constructor(options: ClientOptions) {
@@ -140,6 +155,7 @@ export class TurnkeyClient {
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_TIMER_MS);
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.retryPolicy = {
       retries: options.retries ?? 4,
       minDelayMs: options.minRetryDelayMs ?? 500,
@@ -217,6 +233,7 @@ export class TurnkeyClient {
       attempts += 1;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const op = getOperation(name);
       const sentAtWall = this.clock.now();
       const sentAtMonotonic = this.clock.monotonic();
       let response: Response | undefined;
@@ -237,12 +254,22 @@ export class TurnkeyClient {
             name,
             response.status,
             locationHost(response.headers.get("location"), request.url),
-            getOperation(name).kind === "auth-proxy" ? "--auth-proxy-url" : "--base-url",
+            op.kind === "auth-proxy" ? "auth-proxy URL" : "base URL",
           );
         }
-        text = await response.text();
+        // An error body needs little room: its message is all that is read of it.
+        const limit = response.ok
+          ? this.maxResponseBytes
+          : Math.min(this.maxResponseBytes, MAX_ERROR_BODY_BYTES);
+        const body = await readBodyWithin(response, limit);
+        if (!body.ok) {
+          if (response.ok) throw new ResponseTooLargeError(name, limit, body.declared);
+          text = JSON.stringify({
+            message: `HTTP ${response.status} with an error body larger than ${formatByteSize(limit)} (not read)`,
+          });
+        } else text = body.text;
       } catch (err) {
-        if (options.signal?.aborted || err instanceof RedirectError) throw err;
+        if (options.signal?.aborted || err instanceof RefusedResponseError) throw err;
         const failure = describeNetworkFailure(err, {
           url: request.url,
           timedOutAfterMs: timeout.aborted ? timeoutMs : undefined,

@@ -4,6 +4,8 @@
  * `type.googleapis.com/errors.v1.TurnkeyErrorDetail`; field violations in `google.rpc.BadRequest`.
  */
 
+import { formatByteSize } from "../text/byte-size.js";
+
 export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
   0: "OK",
   1: "CANCELLED",
@@ -148,16 +150,32 @@ export class NetworkError extends TurnkeyClientError {
  */
 export class RefusedResponseError extends TurnkeyClientError {}
 
-/** A 3xx answer. `host` is the Location's host (sanitized), when it had one. */
+/**
+ * A 3xx answer. `host` is the Location's host (sanitized), when it had one; `setting` the URL
+ * setting the request went to ("base URL" or "auth-proxy URL").
+ */
 export class RedirectError extends RefusedResponseError {
   readonly httpStatus: number;
   readonly host: string | undefined;
-  constructor(operation: string, httpStatus: number, host: string | undefined, urlFlag: string) {
+  readonly setting: string;
+  constructor(operation: string, httpStatus: number, host: string | undefined, setting: string) {
     super(
-      `${operation}: the server answered HTTP ${httpStatus}, a redirect ${host ? `to ${host}` : "without a Location"}; tvcwatch never follows redirects (check ${urlFlag})`,
+      `${operation}: the server answered HTTP ${httpStatus}, a redirect ${host ? `to ${host}` : "without a Location"}; tvcwatch never follows redirects (check the ${setting})`,
     );
     this.httpStatus = httpStatus;
     this.host = host;
+    this.setting = setting;
+  }
+}
+
+/** A response body over the client's size limit: reading stopped there, the request aborted. */
+export class ResponseTooLargeError extends RefusedResponseError {
+  readonly limitBytes: number;
+  constructor(operation: string, limitBytes: number, declared: boolean) {
+    super(
+      `${operation}: the server's answer is ${declared ? "announced as " : ""}larger than the response size limit (${formatByteSize(limitBytes)}); ${declared ? "not read" : "stopped reading"}`,
+    );
+    this.limitBytes = limitBytes;
   }
 }
 

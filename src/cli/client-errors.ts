@@ -1,5 +1,10 @@
 import type { RetryInfo } from "../api/client.js";
-import { NetworkError, TurnkeyApiError, TurnkeyClientError } from "../api/errors.js";
+import {
+  NetworkError,
+  ResponseTooLargeError,
+  TurnkeyApiError,
+  TurnkeyClientError,
+} from "../api/errors.js";
 import { formatDuration } from "../text/duration.js";
 import { CliError } from "./cli-error.js";
 
@@ -14,7 +19,15 @@ export function toCliError(err: unknown): unknown {
     const op = err.operation ? `${err.operation}: ` : "";
     return new CliError(`${op}${err.describe()}`, status);
   }
-  return new CliError((err as Error).message, status);
+  return new CliError(`${(err as Error).message}${adviceFor(err)}`, status);
+}
+
+/** What the person can do about a client error, in this program's flags. */
+function adviceFor(err: unknown): string {
+  if (err instanceof ResponseTooLargeError) {
+    return `; raise the limit with --max-response-size (e.g. --max-response-size ${Math.min(512, Math.ceil((err.limitBytes * 2) / 1024 ** 2))}MiB)`;
+  }
+  return "";
 }
 
 /**

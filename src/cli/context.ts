@@ -3,6 +3,11 @@ import { TurnkeyClient } from "../api/client.js";
 import type { GlobalFlags, ResolvedConfig, ResolveOptions, WatchFlags } from "../config/resolve.js";
 import { resolveConfig } from "../config/resolve.js";
 import { CliError } from "./cli-error.js";
+import { byteSizeFlag } from "./flag-parsers.js";
+
+/** Range of --max-response-size: a JavaScript string holds at most about 512 MiB. */
+const MIN_RESPONSE_LIMIT = 1024;
+const MAX_RESPONSE_LIMIT = 512 * 1024 * 1024;
 
 /** Declares the options every command that talks to Turnkey shares, on the root program. */
 export function addGlobalOptions(program: Command): Command {
@@ -28,6 +33,11 @@ export function addGlobalOptions(program: Command): Command {
     .option(
       "--auth-proxy-config-id <id>",
       "auth-proxy configuration ID (env TURNKEY_AUTH_PROXY_CONFIG_ID)",
+    )
+    .option(
+      "--max-response-size <size>",
+      "largest response read, 1KiB to 512MiB; a larger one is an error (default 256MiB)",
+      byteSizeFlag(MIN_RESPONSE_LIMIT, MAX_RESPONSE_LIMIT),
     );
 }
 
@@ -48,6 +58,7 @@ export function clientFor(config: ResolvedConfig): TurnkeyClient {
     apiKey: config.apiKey,
     authProxyUrl: config.authProxyUrl,
     authProxyConfigId: config.authProxyConfigId,
+    ...(config.maxResponseBytes !== undefined ? { maxResponseBytes: config.maxResponseBytes } : {}),
   });
 }
 

@@ -3,6 +3,7 @@
  * InvalidArgumentError, which commander prints naming the flag.
  */
 import { InvalidArgumentError } from "commander";
+import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { parseDuration } from "../text/duration.js";
 
 export function durationFlag(value: string): number {
@@ -67,6 +68,24 @@ export function regexFlag(value: string): RegExp {
   } catch (err) {
     throw new InvalidArgumentError(`invalid regular expression: ${(err as Error).message}`);
   }
+}
+
+/** A size (`64MiB`) from `min` to `max` bytes. */
+export function byteSizeFlag(min: number, max: number) {
+  return (value: string): number => {
+    let bytes: number;
+    try {
+      bytes = parseByteSize(value);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+    if (bytes < min || bytes > max) {
+      throw new InvalidArgumentError(
+        `${value} is out of range: from ${formatByteSize(min)} to ${formatByteSize(max)}`,
+      );
+    }
+    return bytes;
+  };
 }
 
 export function collect(value: string, previous: string[] | undefined): string[] {

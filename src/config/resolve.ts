@@ -29,6 +29,8 @@ export interface GlobalFlags {
   keysFolder?: string | undefined;
   authProxyUrl?: string | undefined;
   authProxyConfigId?: string | undefined;
+  /** --max-response-size, in bytes. */
+  maxResponseSize?: number | undefined;
 }
 
 /** Flags of the commands that watch something; each can also come from the config file. */
@@ -51,6 +53,8 @@ export interface ResolvedConfig {
   caip2?: string | undefined;
   /** The config file read, if any. */
   configPath?: string | undefined;
+  /** The response size limit, when one was given. */
+  maxResponseBytes?: number | undefined;
 }
 
 const hexKey = (len: number) =>
@@ -237,5 +241,6 @@ function resolveSettings(
         : (file?.solanaAddresses ?? []),
     caip2: nonEmpty(flags.caip2, file?.caip2),
     configPath,
+    maxResponseBytes: flags.maxResponseSize,
   };
 }

@@ -8,6 +8,7 @@ import {
   RedirectError,
   RequestValidationError,
   ResponseShapeError,
+  ResponseTooLargeError,
   TurnkeyApiError,
 } from "../../src/api/errors.js";
 import { FAST_GUARDS } from "../../src/api/fast-guards.js";
@@ -333,6 +334,7 @@ describe("what leaves the client", () => {
         .catch((e) => e);
       expect(err).toBeInstanceOf(RedirectError);
       expect((err as RedirectError).host).toBe(new URL(target.url).host);
+      expect((err as Error).message).toMatch(/never follows redirects \(check the base URL\)$/);
       expect(s.requests).toHaveLength(1);
     }
     expect(target.requests).toHaveLength(0);
@@ -346,6 +348,62 @@ describe("what leaves the client", () => {
     expect(() => client("ftp://127.0.0.1")).toThrow(/must use https/);
     expect(() => client("https://user:pw@api.example.com")).toThrow(/user name or password/);
     expect(client("https://api.example.com/").baseUrl).toBe("https://api.example.com");
+  });
+});
+
+describe("response size limit", () => {
+  it("stops reading past the limit and does not retry", async () => {
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* until the socket pushes back */
+        }
+      };
+      res.on("drain", pump);
+      res.on("error", () => {});
+      pump();
+    });
+    closers.push(s.close);
+    const err = await client(s.url, { maxResponseBytes: 1024 * 1024 })
+      .call("whoami", {})
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect((err as Error).message).toBe(
+      "whoami: the server's answer is larger than the response size limit (1 MiB); stopped reading",
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("refuses an answer announced larger than the limit without reading it", async () => {
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Length": String(300 * 1024 * 1024) });
+      res.write("{");
+    });
+    closers.push(s.close);
+    const err = await client(s.url)
+      .call("whoami", {})
+      .catch((e) => e);
+    expect((err as Error).message).toMatch(
+      /announced as larger than the response size limit \(256 MiB\); not read/,
+    );
+  });
+
+  it("reads an answer of exactly the limit, and names an error body too large to read", async () => {
+    const body = JSON.stringify(WHOAMI);
+    const s = await scriptedServer((_r, res, i) =>
+      i === 0
+        ? json(res, 200, WHOAMI)
+        : json(res, 400, { code: 3, message: "x".repeat(2 * 1024 * 1024) }),
+    );
+    closers.push(s.close);
+    const c = client(s.url, { maxResponseBytes: Buffer.byteLength(body) });
+    expect(await c.call("whoami", {})).toEqual(WHOAMI);
+    const err = (await c.call("whoami", {}).catch((e) => e)) as TurnkeyApiError;
+    expect(err.describe()).toMatch(
+      /^INVALID_ARGUMENT \(HTTP 400\): HTTP 400 with an error body larger than/,
+    );
   });
 });
 

@@ -56,13 +56,13 @@ describe("a redirect is never followed", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expectOneLineNamingHost(r.stderr);
-    expect(r.stderr).toMatch(/check --base-url/);
+    expect(r.stderr).toMatch(/check the base URL/);
     expect(reachedOther).toBe(0);
     // Not retried either: the answer would be the same.
     expect(redirecting.requests.length - before).toBe(1);
   });
 
-  it("the auth proxy's redirect is refused the same way, naming --auth-proxy-url", async () => {
+  it("the auth proxy's redirect is refused the same way, naming the auth-proxy URL", async () => {
     const r = await runCli([
       "--auth-proxy-url",
       redirecting.url,
@@ -73,7 +73,7 @@ describe("a redirect is never followed", () => {
     ]);
     expect(r.code).toBe(1);
     expectOneLineNamingHost(r.stderr);
-    expect(r.stderr).toMatch(/check --auth-proxy-url/);
+    expect(r.stderr).toMatch(/check the auth-proxy URL/);
     expect(reachedOther).toBe(0);
   });
 

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { Option } from "commander";
+import { isPermanentFailure } from "../../api/errors.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
@@ -7,7 +8,7 @@ import type { LogEvent } from "../../tail/log-line.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
-import { exitStatusOf } from "../client-errors.js";
+import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collect, durationFlag, integerFlag, regexFlag } from "../flag-parsers.js";
 
@@ -175,6 +176,8 @@ export function registerTailCommand(program: Command): void {
         await follower.run(controller.signal, flags.follow === true);
       } catch (err) {
         if (err instanceof FollowerStopError) {
+          // A failure no retry can help is said as every command says it.
+          if (isPermanentFailure(lastFailure)) throw toCliError(lastFailure);
           throw new CliError(err.message, exitStatusOf(lastFailure) ?? (err.unreachable ? 2 : 1));
         }
         throw err;
