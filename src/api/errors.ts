@@ -5,6 +5,7 @@
  */
 
 import { formatByteSize } from "../text/byte-size.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
 
 export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
   0: "OK",
@@ -191,7 +192,9 @@ export function isPermanentFailure(err: unknown): err is TurnkeyClientError {
 export class ResponseShapeError extends TurnkeyClientError {
   readonly path: string;
   constructor(operation: string, path: string, expected: string) {
-    super(`${operation}: the server's response has an unexpected ${path || "body"}: ${expected}`);
+    super(
+      `${operation}: the server's response has an unexpected ${excerpt(path, 200) || "body"}: ${excerpt(expected, 200)}`,
+    );
     this.path = path;
   }
 }
@@ -200,7 +203,9 @@ export class ResponseShapeError extends TurnkeyClientError {
 export class RequestValidationError extends TurnkeyClientError {
   readonly path: string;
   constructor(operation: string, path: string, expected: string) {
-    super(`${operation}: ${path ? `field ${path}` : "the body"}: ${expected}`);
+    super(
+      `${operation}: ${path ? `field ${excerpt(path, 200)}` : "the body"}: ${excerpt(expected)}`,
+    );
     this.path = path;
   }
 }
@@ -211,10 +216,20 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** Strips control characters and shortens untrusted text for a one-line message. */
+/**
+ * Untrusted text (a server's message, a field name) for a one-line message: line breaks and
+ * tabs become spaces, it is shortened, and every control, bidi or zero-width character left is
+ * shown escaped by the terminal sanitizer (`\x1b[2J`, `\u200e`), never passed to the terminal.
+ */
 export function excerpt(text: string, max = 200): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  const flat = text.replace(/[\t\n\r\v\f\u2028\u2029]+/g, " ").trim();
+  let cut = flat;
+  if (flat.length > max) {
+    // Not between the two halves of a surrogate pair.
+    const end = /[\ud800-\udbff]/.test(flat.charAt(max - 1)) ? max - 1 : max;
+    cut = `${flat.slice(0, end)}…`;
+  }
+  return sanitizeForTerminal(cut);
 }
 
 /** Builds a TurnkeyApiError from an HTTP status and the raw body text. */

@@ -3,7 +3,7 @@ import { TurnkeyClient } from "../api/client.js";
 import type { GlobalFlags, ResolvedConfig, ResolveOptions, WatchFlags } from "../config/resolve.js";
 import { resolveConfig } from "../config/resolve.js";
 import { CliError } from "./cli-error.js";
-import { byteSizeFlag } from "./flag-parsers.js";
+import { byteSizeFlag, textFlag } from "./flag-parsers.js";
 
 /** Range of --max-response-size: a JavaScript string holds at most about 512 MiB. */
 const MIN_RESPONSE_LIMIT = 1024;
@@ -15,24 +15,33 @@ export function addGlobalOptions(program: Command): Command {
     .option(
       "--base-url <url>",
       "Turnkey API base URL (env TURNKEY_BASE_URL; default https://api.turnkey.com)",
+      textFlag,
     )
-    .option("--organization <id>", "organization ID (env TURNKEY_ORGANIZATION_ID)")
+    .option("--organization <id>", "organization ID (env TURNKEY_ORGANIZATION_ID)", textFlag)
     .option(
       "--config <file>",
       "config file (env TVCWATCH_CONFIG; default $XDG_CONFIG_HOME/tvcwatch/config.json when it exists)",
+      textFlag,
     )
     .option(
       "--key-name <name>",
       "tkcli API key name to read from the keys folder (default: default)",
+      textFlag,
     )
-    .option("--keys-folder <dir>", "tkcli keys folder (default $XDG_CONFIG_HOME/turnkey/keys)")
+    .option(
+      "--keys-folder <dir>",
+      "tkcli keys folder (default $XDG_CONFIG_HOME/turnkey/keys)",
+      textFlag,
+    )
     .option(
       "--auth-proxy-url <url>",
       "auth proxy URL (env TURNKEY_AUTH_PROXY_URL; default https://authproxy.turnkey.com)",
+      textFlag,
     )
     .option(
       "--auth-proxy-config-id <id>",
       "auth-proxy configuration ID (env TURNKEY_AUTH_PROXY_CONFIG_ID)",
+      textFlag,
     )
     .option(
       "--max-response-size <size>",

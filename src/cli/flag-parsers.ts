@@ -91,3 +91,15 @@ export function byteSizeFlag(min: number, max: number) {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** A value that must say something: `--base-url ""` is an error, not the default. */
+export function textFlag(value: string): string {
+  if (value.trim() === "")
+    throw new InvalidArgumentError("must not be empty (leave the flag out for the default)");
+  return value;
+}
+
+/** A repeatable flag whose every value must say something. */
+export function collectText(value: string, previous: string[] | undefined): string[] {
+  return collect(textFlag(value), previous);
+}

@@ -2,7 +2,7 @@
  * Where settings come from, in order: flags, then environment, then the config file, then
  * tkcli's key files. Every failure is a one-line Error naming what to fix.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ApiKeyPair } from "../api/stamp.js";
@@ -16,6 +16,7 @@ import {
   readKeyFiles,
 } from "./key-files.js";
 import { withoutKeyMaterial } from "./key-material.js";
+import { readTextFile } from "./named-file.js";
 import { checkServiceUrl } from "./url-policy.js";
 
 export const DEFAULT_BASE_URL = "https://api.turnkey.com";
@@ -61,7 +62,7 @@ const hexKey = (len: number) =>
   z.string().regex(new RegExp(`^[0-9a-fA-F]{${len}}$`), `expected ${len} hex characters`);
 
 export const configFileSchema = z.strictObject({
-  baseUrl: z.string().optional(),
+  baseUrl: z.string().min(1).optional(),
   organizationId: z.string().min(1).optional(),
   apiPublicKey: hexKey(66).optional(),
   apiPrivateKey: hexKey(64).optional(),
@@ -70,7 +71,7 @@ export const configFileSchema = z.strictObject({
   emails: z.array(z.string().min(1)).optional(),
   solanaAddresses: z.array(z.string().min(1)).optional(),
   caip2: z.string().min(1).optional(),
-  authProxyUrl: z.string().optional(),
+  authProxyUrl: z.string().min(1).optional(),
   authProxyConfigId: z.string().min(1).optional(),
   /**
    * The enclave key that signs export bundles and session tokens, when it is not Turnkey's
@@ -93,8 +94,13 @@ export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
 /** Reads and checks a config file; throws naming the file and the field. */
 export function readConfigFile(path: string): ConfigFile {
   if (!existsSync(path)) throw new Error(`config file ${path} does not exist`);
+  if (statSync(path).isDirectory()) {
+    throw new Error(
+      `config file ${path} is a directory; --config and TVCWATCH_CONFIG take the file itself (e.g. ${join(path, "config.json")})`,
+    );
+  }
   // The file may hold apiPrivateKey: a syntax error names the line and column, never the text.
-  const json = parseJsonQuietly(readFileSync(path, "utf8"), `config file ${path}`);
+  const json = parseJsonQuietly(readTextFile(path, "config file"), `config file ${path}`);
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
@@ -6,10 +5,12 @@ import { getOperation, isOperationName, operationNames } from "../../api/operati
 import { redactSecrets } from "../../api/secret-fields.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
+import { readTextFile } from "../../config/named-file.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
+import { textFlag } from "../flag-parsers.js";
 import { closeMatches } from "../suggest.js";
 
 interface CallFlags {
@@ -45,12 +46,9 @@ async function readBody(flags: CallFlags): Promise<unknown> {
   if (flags.bodyFile !== undefined) {
     source = `--body-file ${flags.bodyFile}`;
     try {
-      text = readFileSync(flags.bodyFile, "utf8");
+      text = readTextFile(flags.bodyFile, "--body-file");
     } catch (err) {
-      throw new CliError(
-        `--body-file: cannot read ${flags.bodyFile} (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-        2,
-      );
+      throw new CliError((err as Error).message, 2);
     }
   } else if (flags.body === "-") {
     source = "--body - (standard input)";
@@ -81,7 +79,7 @@ export function registerCallCommand(program: Command): void {
       "operation name, e.g. whoami or get_tvc_deployment_debug_logs (see --list)",
     )
     .option("--body <json>", "request body as JSON, or - to read it from standard input")
-    .option("--body-file <file>", "read the request body from a file")
+    .option("--body-file <file>", "read the request body from a file", textFlag)
     .option("--generate-app-proofs", "ask an activity to return app proofs")
     .option(
       "--reveal-secrets",

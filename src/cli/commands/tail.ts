@@ -10,7 +10,7 @@ import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
-import { collect, durationFlag, integerFlag, regexFlag } from "../flag-parsers.js";
+import { collectText, durationFlag, integerFlag, regexFlag, textFlag } from "../flag-parsers.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
@@ -66,7 +66,11 @@ export function registerTailCommand(program: Command): void {
     .description(
       "Print a TVC deployment's debug logs, every replica's lines merged by timestamp, each line exactly once. With -f, follow until Ctrl-C, through network faults, slow responses and server clock skew. Without --since or --tail, starts with the last 10 minutes.",
     )
-    .option("--deployment <id>", "deployment ID (default: deploymentId from the config file)")
+    .option(
+      "--deployment <id>",
+      "deployment ID (default: deploymentId from the config file)",
+      textFlag,
+    )
     .option("-f, --follow", "keep polling for new lines until interrupted")
     .option("--since <duration>", "only lines newer than this, e.g. 30s, 10m, 1h", durationFlag)
     .option(
@@ -74,7 +78,11 @@ export function registerTailCommand(program: Command): void {
       "only the last N lines of each replica to start with",
       integerFlag(1, 2_147_483_647),
     )
-    .option("--replica <label>", "only this replica: its label or its number (repeatable)", collect)
+    .option(
+      "--replica <label>",
+      "only this replica: its label or its number (repeatable)",
+      collectText,
+    )
     .option("--grep <regex>", "only lines matching this regular expression", regexFlag)
     .option("--exclude <regex>", "drop lines matching this regular expression", regexFlag)
     .option("--timestamps", "prefix each line with its RFC 3339 timestamp")

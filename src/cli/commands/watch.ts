@@ -5,7 +5,7 @@ import { SOLANA_CAIP2 } from "../../api/schemas.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
-import { collect, durationFlag, integerFlag } from "../flag-parsers.js";
+import { collectText, durationFlag, integerFlag, textFlag } from "../flag-parsers.js";
 
 export interface WatchCommandFlags {
   deployment?: string;
@@ -42,16 +42,18 @@ export function addWatchOptions(cmd: Command): Command {
     .option(
       "--deployment <id>",
       "deployment to tail (default: deploymentId from the config file; else a picker)",
+      textFlag,
     )
-    .option("--email <addr>", "recipient whose email events to show (repeatable)", collect)
+    .option("--email <addr>", "recipient whose email events to show (repeatable)", collectText)
     .option(
       "--sol-address <addr>",
       "wallet-account address whose Solana transfers to show (repeatable)",
-      collect,
+      collectText,
     )
     .option(
       "--caip2 <network>",
       `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+      textFlag,
     )
     .addOption(
       new Option("--since <duration>", "log history to start with")
