@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from "commander";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
-import { parseDuration } from "../text/duration.js";
+import { formatDuration, parseDuration } from "../text/duration.js";
 
 export function durationFlag(value: string): number {
   try {
@@ -13,6 +13,36 @@ export function durationFlag(value: string): number {
     throw new InvalidArgumentError((err as Error).message);
   }
 }
+
+/** What a flag's value was, short enough for a one-line message. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 24 ? `${value.slice(0, 20)}…` : value);
+}
+
+/** A bound as it would be typed: 250ms, 10m, 7d. */
+function durationText(ms: number): string {
+  const day = 86_400_000;
+  return ms >= day && ms % day === 0 ? `${ms / day}d` : ms === 0 ? "0" : formatDuration(ms);
+}
+
+/** A duration from `minMs` to `maxMs` (both within what a Node timer can wait). */
+export function boundedDurationFlag(minMs: number, maxMs: number) {
+  return (value: string): number => {
+    const ms = durationFlag(value);
+    if (!(ms >= minMs && ms <= maxMs))
+      throw new InvalidArgumentError(
+        `expected a duration from ${durationText(minMs)} to ${durationText(maxMs)}, got ${shown(value)}`,
+      );
+    return ms;
+  };
+}
+
+/** --since: at least a second, at most how long Turnkey keeps debug logs (7 days). */
+export const sinceFlag = boundedDurationFlag(1000, 7 * 86_400_000);
+/** --interval: no faster than 4 polls a second, no slower than one every 10 minutes. */
+export const intervalFlag = boundedDurationFlag(250, 10 * 60_000);
+/** --overlap: none, up to 5 minutes of lateness. */
+export const overlapFlag = boundedDurationFlag(0, 5 * 60_000);
 
 /** A duration that may be negative, like a clock skew: `-45s`. */
 export function signedDurationFlag(value: string): number {

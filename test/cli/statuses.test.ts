@@ -61,7 +61,11 @@ describe("exit status 1 for API errors and wrong-shape responses, in every comma
 describe("files of the wrong kind, in one line with the right fix", () => {
   it("--config naming a directory", async () => {
     const r = await runCli(["--config", dir, "call", "whoami"]);
-    expectOneLine(r, 2, /config file .* is a directory; --config and TVCWATCH_CONFIG take the file itself/);
+    expectOneLine(
+      r,
+      2,
+      /config file .* is a directory; --config and TVCWATCH_CONFIG take the file itself/,
+    );
   });
 
   it("a key file that is a directory: no chmod hint", async () => {

@@ -10,7 +10,15 @@ import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
-import { collectText, durationFlag, integerFlag, regexFlag, textFlag } from "../flag-parsers.js";
+import {
+  collectText,
+  integerFlag,
+  intervalFlag,
+  overlapFlag,
+  regexFlag,
+  sinceFlag,
+  textFlag,
+} from "../flag-parsers.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
@@ -72,7 +80,11 @@ export function registerTailCommand(program: Command): void {
       textFlag,
     )
     .option("-f, --follow", "keep polling for new lines until interrupted")
-    .option("--since <duration>", "only lines newer than this, e.g. 30s, 10m, 1h", durationFlag)
+    .option(
+      "--since <duration>",
+      "only lines newer than this, e.g. 30s, 10m, 1h (1s to 7d)",
+      sinceFlag,
+    )
     .option(
       "--tail <n>",
       "only the last N lines of each replica to start with",
@@ -93,13 +105,13 @@ export function registerTailCommand(program: Command): void {
         .default("text"),
     )
     .addOption(
-      new Option("--interval <duration>", "base poll interval")
-        .argParser(durationFlag)
+      new Option("--interval <duration>", "base poll interval (250ms to 10m)")
+        .argParser(intervalFlag)
         .default(2000, "2s"),
     )
     .addOption(
-      new Option("--overlap <duration>", "extra window for late-arriving lines")
-        .argParser(durationFlag)
+      new Option("--overlap <duration>", "extra window for late-arriving lines (0 to 5m)")
+        .argParser(overlapFlag)
         .default(5000, "5s"),
     )
     .addHelpText(
@@ -107,7 +119,6 @@ export function registerTailCommand(program: Command): void {
       "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
-      if (flags.interval < 100) throw new CliError("--interval must be at least 100ms", 2);
       const config = configFromCommand(cmd);
       const deploymentId = config.deploymentId;
       if (!deploymentId) {

@@ -5,7 +5,7 @@ import { SOLANA_CAIP2 } from "../../api/schemas.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
-import { collectText, durationFlag, integerFlag, textFlag } from "../flag-parsers.js";
+import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
 
 export interface WatchCommandFlags {
   deployment?: string;
@@ -56,13 +56,13 @@ export function addWatchOptions(cmd: Command): Command {
       textFlag,
     )
     .addOption(
-      new Option("--since <duration>", "log history to start with")
-        .argParser(durationFlag)
+      new Option("--since <duration>", "log history to start with (1s to 7d)")
+        .argParser(sinceFlag)
         .default(600_000, "10m"),
     )
     .addOption(
-      new Option("--interval <duration>", "base poll interval")
-        .argParser(durationFlag)
+      new Option("--interval <duration>", "base poll interval (250ms to 10m)")
+        .argParser(intervalFlag)
         .default(2000, "2s"),
     )
     .option(
