@@ -3,7 +3,7 @@
  * InvalidArgumentError, which commander prints naming the flag.
  */
 import { InvalidArgumentError } from "commander";
-import { parseDuration } from "../text/duration.js";
+import { formatDuration, parseDuration } from "../text/duration.js";
 
 export function durationFlag(value: string): number {
   try {
@@ -71,4 +71,54 @@ export function regexFlag(value: string): RegExp {
 
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+// --- Bounded parsers for the simulator's flags -------------------------------------------------
+
+/** A number from `min` to `max`, fractions allowed (a rate). */
+export function boundedNumberFlag(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        `expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      );
+    return n;
+  };
+}
+
+/** A duration from `minMs` to `maxMs`. */
+export function boundedDurationFlag(minMs: number, maxMs: number) {
+  return (value: string): number => {
+    const ms = durationFlag(value);
+    if (ms < minMs || ms > maxMs)
+      throw new InvalidArgumentError(
+        `expected a duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}, got ${JSON.stringify(value)}`,
+      );
+    return ms;
+  };
+}
+
+/** A duration that may be negative (`-2m`), at most `maxMs` either way. */
+export function boundedSignedDurationFlag(maxMs: number) {
+  return (value: string): number => {
+    const ms = signedDurationFlag(value);
+    if (Math.abs(ms) > maxMs)
+      throw new InvalidArgumentError(
+        `expected a duration from -${formatDuration(maxMs)} to ${formatDuration(maxMs)}, got ${JSON.stringify(value)}`,
+      );
+    return ms;
+  };
+}
+
+/** `MIN-MAX` milliseconds (`50-200`), neither above `maxMs`. */
+export function boundedRangeMsFlag(maxMs: number) {
+  return (value: string): [number, number] => {
+    const range = rangeMsFlag(value);
+    if (range[1] > maxMs)
+      throw new InvalidArgumentError(
+        `expected MIN-MAX milliseconds from 0 to ${maxMs}, got ${JSON.stringify(value)}`,
+      );
+    return range;
+  };
 }

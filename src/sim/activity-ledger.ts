@@ -20,7 +20,14 @@ export class ActivityLedger {
   private readonly byId = new Map<string, ActivityRecord>();
 
   constructor(private readonly state: OrgState) {
-    for (const a of state.activities) this.index(a);
+    this.reindex();
+  }
+
+  /** Indexes the state's activities afresh (after the state was replaced). */
+  reindex(): void {
+    this.byFingerprint.clear();
+    this.byId.clear();
+    for (const a of this.state.activities) this.index(a);
   }
 
   byFingerprintOf(fingerprint: string): ActivityRecord | undefined {

@@ -15,7 +15,7 @@ import { FaultInjector } from "./faults.js";
 import type { ScenarioName } from "./scenario.js";
 import { RawJson, SimService } from "./service.js";
 import { invalidArgument, SimError } from "./sim-error.js";
-import { readStateFile, StateFileError } from "./state-file.js";
+import { readStateFile, removeStaleTempFiles, StateFileError } from "./state-file.js";
 
 export interface SimulatorOptions {
   host?: string;
@@ -65,22 +65,50 @@ export interface RunningSimulator {
 
 /** Room for a 400kb smart contract interface, JSON-escaped inside the request body. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long the rest of a too-large body is read (and dropped) before the connection is cut. */
+const DRAIN_MS = 10_000;
 
+/** The body is over the limit: answered with a 400 once the client is done sending it. */
+class BodyTooLarge extends SimError {
+  constructor() {
+    super(
+      3,
+      `request body is larger than the simulator's limit of 4 MiB (${MAX_BODY_BYTES} bytes)`,
+    );
+  }
+}
+
+/**
+ * Reads the body. One over the limit (declared or counted) is read to its end and dropped, then
+ * refused with BodyTooLarge: answering while the client still sends would close the connection
+ * under it, and the client would see a reset instead of the 400 (and upload again). A body that
+ * does not end within DRAIN_MS of passing the limit has its connection cut.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let drain: NodeJS.Timeout | undefined;
+    const refuse = () => {
+      chunks.length = 0;
+      drain ??= setTimeout(() => req.destroy(), DRAIN_MS);
+    };
+    if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) refuse();
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(invalidArgument("request body is larger than 4 MiB"));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size > MAX_BODY_BYTES) refuse();
+      if (drain === undefined) chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
+    req.on("end", () => {
+      clearTimeout(drain);
+      if (drain !== undefined) reject(new BodyTooLarge());
+      else resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", (err) => {
+      clearTimeout(drain);
+      reject(err);
+    });
+    req.on("close", () => clearTimeout(drain));
   });
 }
 
@@ -108,6 +136,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
+  if (options.statePath) removeStaleTempFiles(options.statePath);
   const saved = options.statePath ? readStateFile(options.statePath) : undefined;
   if (saved) {
     // What the file holds wins; a flag that says otherwise is a mistake to name, not to ignore.
@@ -196,7 +225,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       const simErr = err instanceof SimError ? err : new SimError(13, "internal error");
       if (!(err instanceof SimError))
         process.stderr.write(`tvcwatch sim: ${(err as Error)?.stack ?? String(err)}\n`);
-      send(res, simErr.httpStatus, simErr.body(), service.now());
+      // After a refused body the connection is not reused: what is left of the body is dropped.
+      const close: Record<string, string> =
+        err instanceof BodyTooLarge ? { Connection: "close" } : {};
+      send(res, simErr.httpStatus, simErr.body(), service.now(), close);
     }
   };
 

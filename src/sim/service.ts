@@ -45,7 +45,7 @@ import { skewedClock } from "./server-clock.js";
 import { signSessionJwt } from "./session-jwt.js";
 import { invalidArgument, SimError } from "./sim-error.js";
 import { SolTransactions, toSolTransactionJson } from "./sol-transactions.js";
-import { StateFileError, writeStateFile } from "./state-file.js";
+import { StateFileError, stateFileText, writeStateFile } from "./state-file.js";
 import { TvcDirectory } from "./tvc.js";
 
 export interface ServiceOptions {
@@ -83,6 +83,8 @@ export class SimService {
   /** The simulator's enclave key: signs export bundles, secret payloads, app proofs, sessions. */
   readonly signer: EnclaveSigner;
   private readonly ledger: ActivityLedger;
+  /** The state file's text as last written (`--state`): what a failed save rolls back to. */
+  private saved: string | undefined;
   private readonly emails: EmailEvents;
   private readonly sol: SolTransactions;
   private readonly clock: Clock;
@@ -140,6 +142,7 @@ export class SimService {
     );
     this.tvc = new TvcDirectory(s, this.startMs);
     if (!options.savedState) this.save();
+    else if (options.statePath) this.saved = stateFileText(this.state);
     this.started = true;
   }
 
@@ -195,18 +198,32 @@ export class SimService {
     return run;
   }
 
-  /** Writes the organization to `--state`, if one was given. */
+  /**
+   * Writes the organization to `--state`, if one was given. A change that cannot be saved is not
+   * made: the organization goes back to what the file holds, and the request fails, so a retry
+   * of the identical body runs (and is saved) afresh instead of finding an unsaved activity.
+   */
   private save(): void {
-    if (!this.options.statePath) return;
+    const path = this.options.statePath;
+    if (!path) return;
+    const text = stateFileText(this.state);
     try {
-      writeStateFile(this.options.statePath, this.state);
+      writeStateFile(path, text);
     } catch (err) {
-      // At start-up the caller reports it; later the request fails with it (the change stays in
-      // memory and is saved with the next one that succeeds).
+      // At start-up the caller reports it; later the request fails with it.
       if (!(err instanceof StateFileError) || this.started === false) throw err;
-      process.stderr.write(`tvcwatch sim: ${err.message}\n`);
-      throw new SimError(13, `the simulator ${err.message}`);
+      this.rollBack();
+      process.stderr.write(`tvcwatch sim: ${err.message}; the change was not made\n`);
+      throw new SimError(13, `the simulator ${err.message}; the change was not made`);
     }
+    this.saved = text;
+  }
+
+  /** Puts the organization back to the state file's last saved text. */
+  private rollBack(): void {
+    if (this.saved === undefined) return;
+    Object.assign(this.state, JSON.parse(this.saved) as OrgState);
+    this.ledger.reindex();
   }
 
   /** Submits an activity: an identical body is the activity already submitted. */

@@ -1,17 +1,21 @@
 /**
  * `--state FILE`: the organization's records on disk. Written atomically — a temporary file in
  * the same directory, flushed to disk, then renamed over the old one, and the directory flushed —
- * so a crash mid-write leaves either the old state or the new one, never a torn file. Owner-only
- * (0600): it holds the organization's private keys and mnemonics.
+ * so a crash mid-write leaves either the old state or the new one, never a torn file. A
+ * temporary file left by a process killed mid-write (`.FILE.<pid>.tmp`, its pid no longer
+ * running) is removed at the next start. Owner-only (0600): it holds the organization's private
+ * keys and mnemonics.
  */
 import {
   closeSync,
   existsSync,
   fsyncSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -50,6 +54,13 @@ const stateFileSchema = z.looseObject({
 /** Reads a state file; undefined when it does not exist yet. Throws StateFileError naming the problem. */
 export function readStateFile(path: string): OrgState | undefined {
   if (!existsSync(path)) return undefined;
+  const stat = statSync(path);
+  if (stat.isDirectory()) {
+    throw new StateFileError(
+      `--state ${path} is a directory; name a file, e.g. --state ${join(path, "org.json")}`,
+    );
+  }
+  if (!stat.isFile()) throw new StateFileError(`--state ${path} is not a regular file`);
   try {
     // It holds the organization's private keys and mnemonics.
     assertPrivateFileMode(path, "--state");
@@ -83,23 +94,71 @@ export function readStateFile(path: string): OrgState | undefined {
   return parsed.data as unknown as OrgState;
 }
 
-/** Replaces the file with `state` atomically; see the file comment. StateFileError on failure. */
-export function writeStateFile(path: string, state: OrgState): void {
+/** The organization as a state file holds it. */
+export function stateFileText(state: OrgState): string {
+  return `${JSON.stringify(state)}\n`;
+}
+
+/** Replaces the file with `text` atomically; see the file comment. StateFileError on failure. */
+export function writeStateFile(path: string, text: string): void {
   try {
-    replaceAtomically(path, state);
+    replaceAtomically(path, text);
   } catch (err) {
     throw new StateFileError(
-      `cannot write --state ${path}: ${fileProblem(err as NodeJS.ErrnoException)}`,
+      `cannot write --state ${path}: ${problem(err as NodeJS.ErrnoException)}`,
     );
   }
 }
 
-function replaceAtomically(path: string, state: OrgState): void {
+function problem(err: NodeJS.ErrnoException): string {
+  if (err.code === "ENOTDIR") return "a part of its path is not a directory";
+  if (err.code === "EROFS") return "the file system is read-only";
+  return fileProblem(err);
+}
+
+const tempFileOf = (path: string, pid: number) =>
+  join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+
+/**
+ * Removes the temporary files of `path` that processes killed mid-write left behind (their pid
+ * is not running, or is this process's own from an earlier life). Returns the names removed.
+ */
+export function removeStaleTempFiles(path: string): string[] {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return []; // No directory yet: the first write names the problem.
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+    const pid = name.slice(prefix.length, -".tmp".length);
+    if (!/^\d+$/.test(pid)) continue;
+    if (Number(pid) !== process.pid && isRunning(Number(pid))) continue;
+    rmSync(join(dirname(path), name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function replaceAtomically(path: string, text: string): void {
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
+  const temp = tempFileOf(path, process.pid);
   const fd = openSync(temp, "w", 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(state)}\n`);
+    writeSync(fd, text);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);

@@ -9,15 +9,30 @@ import { SCENARIOS } from "../../sim/scenario.js";
 import type { SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
 import { StateFileError } from "../../sim/state-file.js";
+import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
 import {
-  durationFlag,
+  boundedDurationFlag,
+  boundedNumberFlag,
+  boundedRangeMsFlag,
+  boundedSignedDurationFlag,
   fractionFlag,
   integerFlag,
-  positiveNumberFlag,
-  rangeMsFlag,
-  signedDurationFlag,
 } from "../flag-parsers.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** Ranges of the flags that size the simulator's work and memory or hold its answers back. */
+export const SIM_LIMITS = {
+  logRate: { min: 0.01, max: 1000 },
+  retentionMs: { min: 10 * SECOND, max: 24 * HOUR },
+  latencyMs: 60 * SECOND,
+  clockSkewMs: 24 * HOUR,
+  ingestLagMs: 10 * MINUTE,
+  /** Log lines held at once (rate × replicas × retention): about 1 GB of memory. */
+  heldLines: 5_000_000,
+} as const;
 
 interface SimFlags {
   host: string;
@@ -79,6 +94,18 @@ function writeConfigFile(path: string, config: SimConfig): void {
   }
 }
 
+/** Refuses flags that together would hold more log lines than the simulator keeps. */
+function checkHeldLines(flags: SimFlags): void {
+  const held = flags.logRate * flags.replicas * (flags.retention / SECOND);
+  if (held > SIM_LIMITS.heldLines) {
+    const n = (x: number) => Math.round(x).toLocaleString("en-US");
+    throw new CliError(
+      `--log-rate ${flags.logRate} x --replicas ${flags.replicas} x --retention ${formatDuration(flags.retention)} holds ${n(held)} log lines; the simulator holds at most ${n(SIM_LIMITS.heldLines)}: lower one of them`,
+      2,
+    );
+  }
+}
+
 export function registerSimCommand(program: Command): void {
   program
     .command("sim")
@@ -113,11 +140,16 @@ export function registerSimCommand(program: Command): void {
       "write a tvcwatch --config file (mode 0600) that points at this simulator",
     )
     .option("--replicas <k>", "replicas of the debug deployment", integerFlag(1, 9), 3)
-    .option("--log-rate <n>", "log lines per second per replica", positiveNumberFlag, 5)
+    .option(
+      "--log-rate <n>",
+      `log lines per second per replica (${SIM_LIMITS.logRate.min} to ${SIM_LIMITS.logRate.max})`,
+      boundedNumberFlag(SIM_LIMITS.logRate.min, SIM_LIMITS.logRate.max),
+      5,
+    )
     .addOption(
-      new Option("--retention <duration>", "how long log lines are kept")
-        .argParser(durationFlag)
-        .default(3_600_000, "1h"),
+      new Option("--retention <duration>", "how long log lines are kept (10s to 24h)")
+        .argParser(boundedDurationFlag(SIM_LIMITS.retentionMs.min, SIM_LIMITS.retentionMs.max))
+        .default(HOUR, "1h"),
     )
     .option(
       "--faults <rate>",
@@ -125,17 +157,21 @@ export function registerSimCommand(program: Command): void {
       fractionFlag,
       0,
     )
-    .option("--latency <min-max>", "added latency per request in ms, e.g. 50-300", rangeMsFlag)
+    .option(
+      "--latency <min-max>",
+      "added latency per request in ms, e.g. 50-300 (at most 60000)",
+      boundedRangeMsFlag(SIM_LIMITS.latencyMs),
+    )
     .option(
       "--clock-skew <duration>",
-      "the server's clock against this host's, e.g. 45s or -2m",
-      signedDurationFlag,
+      "the server's clock against this host's, e.g. 45s or -2m (at most 24h either way)",
+      boundedSignedDurationFlag(SIM_LIMITS.clockSkewMs),
       0,
     )
     .option(
       "--ingest-lag <duration>",
-      "a log line becomes visible up to this long after its timestamp",
-      durationFlag,
+      "a log line becomes visible up to this long after its timestamp (at most 10m)",
+      boundedDurationFlag(0, SIM_LIMITS.ingestLagMs),
       0,
     )
     .option(
@@ -177,6 +213,7 @@ Examples:
   tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
     )
     .action(async (flags: SimFlags) => {
+      checkHeldLines(flags);
       if (!isLoopbackHost(flags.host)) {
         process.stderr.write(
           `tvcwatch sim: warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key\n`,

@@ -1,0 +1,124 @@
+/**
+ * `tvcwatch sim` and `tvcwatch demo` as a user runs them: every flag has a range and a value
+ * outside it is one line naming the flag; an unknown demo scenario is refused; a body over the
+ * simulator's limit is answered with its 400 (the client gets it once, and does not re-upload).
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSimulator } from "../../src/sim/server.js";
+import { startSimulator } from "../../src/sim/server.js";
+import { runCli } from "../helpers/run-cli.js";
+
+describe("tvcwatch sim flags", () => {
+  const refused: [string[], RegExp][] = [
+    [
+      ["--log-rate", "1e6"],
+      /option '--log-rate <n>' argument '1e6' is invalid\. expected a number from 0\.01 to 1000/,
+    ],
+    [["--log-rate", "0"], /--log-rate .*expected a number from 0\.01 to 1000/],
+    [["--latency", "1-99999999999"], /option '--latency <min-max>' .*from 0 to 60000/],
+    [["--retention", "400d"], /option '--retention <duration>' .*from 10s to 24h/],
+    [["--retention", "9".repeat(400)], /option '--retention <duration>' .*from 10s to 24h/],
+    [["--clock-skew", "-25h"], /option '--clock-skew <duration>' .*from -24h to 24h/],
+    [["--ingest-lag", "1h"], /option '--ingest-lag <duration>' .*from 0ms to 10m/],
+    [["--faults", "2"], /option '--faults <rate>' .*fraction from 0 to 1/],
+    [["--replicas", "10"], /option '--replicas <k>' .*from 1 to 9/],
+    [["--port", "70000"], /option '--port <port>' .*from 0 to 65535/],
+  ];
+  for (const [args, message] of refused) {
+    it(`refuses ${args.join(" ").slice(0, 40)} in one line naming the flag`, async () => {
+      const r = await runCli(["sim", "--port", "0", ...args]);
+      expect(r.code).toBe(2);
+      const [first] = r.stderr.split("\n");
+      expect(first).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stdout).toBe("");
+    });
+  }
+
+  it("refuses flags that together would hold more log lines than it keeps, naming them", async () => {
+    const r = await runCli(["sim", "--port", "0", "--log-rate", "1000", "--replicas", "9"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "tvcwatch: --log-rate 1000 x --replicas 9 x --retention 1h holds 32,400,000 log lines; the simulator holds at most 5,000,000: lower one of them\n",
+    );
+  });
+});
+
+describe("tvcwatch demo", () => {
+  it("refuses an unknown scenario in one line listing the known ones", async () => {
+    const r = await runCli(["demo", "--scenario", "nope"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toBe(
+      "tvcwatch: error: option '--scenario <name>' argument 'nope' is invalid. Allowed choices are demo, quiet, incident.",
+    );
+  });
+});
+
+describe("a body over the simulator's 4 MiB limit", () => {
+  let sim: RunningSimulator;
+  let proxy: Server;
+  /** Connections the client opened: each upload of a refused body is one (it is closed after). */
+  let connections = 0;
+  let config: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, seed: 12 });
+    const target = new URL(sim.url);
+    // A pass-through on loopback that counts the client's connections.
+    proxy = createServer((client) => {
+      connections++;
+      const upstream = connect(Number(target.port), target.hostname);
+      client.pipe(upstream).pipe(client);
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    const address = proxy.address() as { port: number };
+    const url = `http://127.0.0.1:${address.port}`;
+    config = join(mkdtempSync(join(tmpdir(), "tvcwatch-sim-big-")), "sim.json");
+    writeFileSync(config, JSON.stringify({ ...sim.config, baseUrl: url, authProxyUrl: url }), {
+      mode: 0o600,
+    });
+  });
+  afterAll(async () => {
+    proxy.close();
+    await sim.close();
+  });
+
+  it("is answered with INVALID_ARGUMENT 400 in Turnkey's shape, uploaded once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-sim-big-body-"));
+    const bodyFile = join(dir, "body.json");
+    writeFileSync(
+      bodyFile,
+      JSON.stringify({ userTagName: "x".repeat(5 * 1024 * 1024), userIds: [] }),
+    );
+    connections = 0;
+    const r = await runCli(
+      ["--config", config, "call", "create_user_tag", "--body-file", bodyFile],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `tvcwatch: create_user_tag: INVALID_ARGUMENT (HTTP 400): request body is larger than the simulator's limit of 4 MiB (4194304 bytes)\n`,
+    );
+    expect(connections).toBe(1);
+
+    // The same through fetch: the 400 body arrives, nothing is reset.
+    const res = await fetch(`${sim.url}/public/v1/submit/create_user_tag`, {
+      method: "POST",
+      body: "x".repeat(6 * 1024 * 1024),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      code: 3,
+      message: "request body is larger than the simulator's limit of 4 MiB (4194304 bytes)",
+      details: [],
+    });
+  });
+});
