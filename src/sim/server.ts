@@ -11,11 +11,11 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
-import { FaultInjector } from "./faults.js";
+import { FaultInjector } from "./http/faults.js";
+import { invalidArgument, SimError } from "./http/sim-error.js";
+import { readStateFile, removeStaleTempFiles, StateFileError } from "./organization/state-file.js";
 import type { ScenarioName } from "./scenario.js";
 import { RawJson, SimService } from "./service.js";
-import { invalidArgument, SimError } from "./sim-error.js";
-import { readStateFile, removeStaleTempFiles, StateFileError } from "./state-file.js";
 
 export interface SimulatorOptions {
   host?: string;

@@ -8,23 +8,28 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../api/clock.js";
 import type { Operation, OperationName } from "../api/operations.js";
 import { getOperation } from "../api/operations.js";
-import { Activities } from "./activities.js";
-import type { ActivityContext } from "./activity-context.js";
-import { ACTIVITY_HANDLERS, ROOT_QUORUM_ACTIVITIES } from "./activity-handlers.js";
-import { ActivityLedger, activityFingerprint, activityJson } from "./activity-ledger.js";
-import { appProof } from "./app-proof.js";
+import { appProof } from "./crypto/app-proof.js";
+import { credentialBundle, exportBundle, secretPayload, TargetKeyError } from "./crypto/bundles.js";
+import { EnclaveSigner } from "./crypto/enclave-signer.js";
+import { signSessionJwt } from "./crypto/session-jwt.js";
+import { type PaginationInput, paginate } from "./http/pagination.js";
+import { validateRequest } from "./http/request-validation.js";
+import { invalidArgument, SimError } from "./http/sim-error.js";
+import type { ActivityContext } from "./organization/activity-context.js";
+import { ACTIVITY_HANDLERS, ROOT_QUORUM_ACTIVITIES } from "./organization/activity-handlers.js";
+import {
+  ActivityLedger,
+  activityFingerprint,
+  activityJson,
+} from "./organization/activity-ledger.js";
 import {
   authenticate,
   type Caller,
   checkLiveness,
   LIVENESS_WINDOW_MS,
   type StampedRequest,
-} from "./auth.js";
-import { walletKitConfig } from "./auth-proxy.js";
-import { credentialBundle, exportBundle, secretPayload, TargetKeyError } from "./bundles.js";
-import { DebugLogs } from "./debug-logs.js";
-import { EmailEvents, toEmailEventJson } from "./email-events.js";
-import { EnclaveSigner } from "./enclave-signer.js";
+} from "./organization/auth.js";
+import { walletKitConfig } from "./organization/auth-proxy.js";
 import {
   getSessionProfile,
   listPrivateKeys,
@@ -32,21 +37,20 @@ import {
   listWebhookEndpoints,
   privateKeySolanaAddresses,
   whoami,
-} from "./org-queries.js";
-import { seedOrganization } from "./org-seed.js";
-import type { ActivityRecord, OrgState, VoteRecord } from "./org-state.js";
-import { MAX_SUBMITTED_ACTIVITIES } from "./org-state.js";
-import { type PaginationInput, paginate } from "./pagination.js";
+} from "./organization/org-queries.js";
+import { seedOrganization } from "./organization/org-seed.js";
+import type { ActivityRecord, OrgState, VoteRecord } from "./organization/org-state.js";
+import { MAX_SUBMITTED_ACTIVITIES } from "./organization/org-state.js";
+import { StateFileError, stateFileText, writeStateFile } from "./organization/state-file.js";
 import { Random } from "./random.js";
-import { validateRequest } from "./request-validation.js";
 import type { Scenario, ScenarioName } from "./scenario.js";
 import { buildScenario } from "./scenario.js";
 import { skewedClock } from "./server-clock.js";
-import { signSessionJwt } from "./session-jwt.js";
-import { invalidArgument, SimError } from "./sim-error.js";
-import { SolTransactions, toSolTransactionJson } from "./sol-transactions.js";
-import { StateFileError, stateFileText, writeStateFile } from "./state-file.js";
-import { TvcDirectory } from "./tvc.js";
+import { Activities } from "./traffic/activity-queue.js";
+import { DebugLogs } from "./traffic/debug-logs.js";
+import { EmailEvents, toEmailEventJson } from "./traffic/email-events.js";
+import { SolTransactions, toSolTransactionJson } from "./traffic/sol-transactions.js";
+import { TvcDirectory } from "./traffic/tvc-apps.js";
 
 export interface ServiceOptions {
   seed: number;

@@ -8,7 +8,7 @@ import { TurnkeyClient } from "../../src/api/client.js";
 import type { TurnkeyApiError } from "../../src/api/errors.js";
 import { operations } from "../../src/api/operations.js";
 import { generateKeyPair, stampBody } from "../../src/api/stamp.js";
-import { privateKeySolanaAddresses } from "../../src/sim/org-queries.js";
+import { privateKeySolanaAddresses } from "../../src/sim/organization/org-queries.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 

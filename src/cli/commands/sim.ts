@@ -3,12 +3,12 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { fileProblem } from "../../config/file-problem.js";
 import { isLoopbackHost } from "../../config/url-policy.js";
-import type { OrgState } from "../../sim/org-state.js";
+import type { OrgState } from "../../sim/organization/org-state.js";
+import { StateFileError } from "../../sim/organization/state-file.js";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { SCENARIOS } from "../../sim/scenario.js";
 import type { SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
-import { StateFileError } from "../../sim/state-file.js";
 import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
 import {

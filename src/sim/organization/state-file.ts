@@ -1,0 +1,183 @@
+/**
+ * `--state FILE`: the organization's records on disk. Written atomically — a temporary file in
+ * the same directory, flushed to disk, then renamed over the old one, and the directory flushed —
+ * so a crash mid-write leaves either the old state or the new one, never a torn file. A
+ * temporary file left by a process killed mid-write (`.FILE.<pid>.tmp`, its pid no longer
+ * running) is removed at the next start. Owner-only (0600): it holds the organization's private
+ * keys and mnemonics.
+ */
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { z } from "zod";
+import { fileProblem } from "../../config/file-problem.js";
+import { assertPrivateFileMode } from "../../config/key-files.js";
+import { type OrgState, STATE_VERSION } from "./org-state.js";
+
+export class StateFileError extends Error {}
+
+const records = z.array(z.looseObject({}));
+
+/** The top level of a state file; records are checked loosely (they are our own output). */
+const stateFileSchema = z.looseObject({
+  version: z.literal(STATE_VERSION),
+  seed: z.number().int(),
+  scenario: z.enum(["demo", "quiet", "incident"]),
+  organizationId: z.string().min(1),
+  organizationName: z.string(),
+  rootQuorum: z.object({ threshold: z.number().int().min(1), userIds: z.array(z.string()) }),
+  users: records,
+  apiKeys: records,
+  privateKeys: records,
+  wallets: records,
+  secrets: records,
+  tags: records,
+  sessionProfiles: records,
+  smartContractInterfaces: records,
+  webhookEndpoints: records,
+  invitations: records,
+  oauth2Credentials: records,
+  features: records,
+  activities: records,
+});
+
+/** Reads a state file; undefined when it does not exist yet. Throws StateFileError naming the problem. */
+export function readStateFile(path: string): OrgState | undefined {
+  if (!existsSync(path)) return undefined;
+  const stat = statSync(path);
+  if (stat.isDirectory()) {
+    throw new StateFileError(
+      `--state ${path} is a directory; name a file, e.g. --state ${join(path, "org.json")}`,
+    );
+  }
+  if (!stat.isFile()) throw new StateFileError(`--state ${path} is not a regular file`);
+  try {
+    // It holds the organization's private keys and mnemonics.
+    assertPrivateFileMode(path, "--state");
+  } catch (err) {
+    throw new StateFileError((err as Error).message);
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new StateFileError(
+      `cannot read --state ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new StateFileError(
+      `--state ${path} is not valid JSON; it was not written by tvcwatch sim, or was edited by hand`,
+    );
+  }
+  const parsed = stateFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join(".") || "(top level)";
+    throw new StateFileError(
+      `--state ${path} is not a tvcwatch sim state file (version ${STATE_VERSION}): ${field}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data as unknown as OrgState;
+}
+
+/** The organization as a state file holds it. */
+export function stateFileText(state: OrgState): string {
+  return `${JSON.stringify(state)}\n`;
+}
+
+/** Replaces the file with `text` atomically; see the file comment. StateFileError on failure. */
+export function writeStateFile(path: string, text: string): void {
+  try {
+    replaceAtomically(path, text);
+  } catch (err) {
+    throw new StateFileError(
+      `cannot write --state ${path}: ${problem(err as NodeJS.ErrnoException)}`,
+    );
+  }
+}
+
+function problem(err: NodeJS.ErrnoException): string {
+  if (err.code === "ENOTDIR") return "a part of its path is not a directory";
+  if (err.code === "EROFS") return "the file system is read-only";
+  return fileProblem(err);
+}
+
+const tempFileOf = (path: string, pid: number) =>
+  join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+
+/**
+ * Removes the temporary files of `path` that processes killed mid-write left behind (their pid
+ * is not running, or is this process's own from an earlier life). Returns the names removed.
+ */
+export function removeStaleTempFiles(path: string): string[] {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return []; // No directory yet: the first write names the problem.
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+    const pid = name.slice(prefix.length, -".tmp".length);
+    if (!/^\d+$/.test(pid)) continue;
+    if (Number(pid) !== process.pid && isRunning(Number(pid))) continue;
+    rmSync(join(dirname(path), name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function replaceAtomically(path: string, text: string): void {
+  const dir = dirname(path);
+  const temp = tempFileOf(path, process.pid);
+  const fd = openSync(temp, "w", 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  renameSync(temp, path);
+  syncDirectory(dir);
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot fsync a directory; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
