@@ -11,11 +11,13 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
+import { readBody } from "./http/body.js";
 import { FaultInjector } from "./http/faults.js";
+import { send } from "./http/respond.js";
 import { invalidArgument, SimError } from "./http/sim-error.js";
 import { readStateFile, removeStaleTempFiles, StateFileError } from "./organization/state-file.js";
 import type { ScenarioName } from "./scenario.js";
-import { RawJson, SimService } from "./service.js";
+import { SimService } from "./service.js";
 
 export interface SimulatorOptions {
   host?: string;
@@ -36,6 +38,8 @@ export interface SimulatorOptions {
   statePath?: string;
   /** Root users that must approve set_organization_feature (a new organization only). */
   rootQuorumThreshold?: number;
+  /** Where to report what the operator should know; default stderr, `tvcwatch sim: ` first. */
+  log?: (message: string) => void;
 }
 
 /** Exactly the fields of a `--config` file that points tvcwatch at this simulator. */
@@ -63,72 +67,6 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** Room for a 400kb smart contract interface, JSON-escaped inside the request body. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** How long the rest of a too-large body is read (and dropped) before the connection is cut. */
-const DRAIN_MS = 10_000;
-
-/** The body is over the limit: answered with a 400 once the client is done sending it. */
-class BodyTooLarge extends SimError {
-  constructor() {
-    super(
-      3,
-      `request body is larger than the simulator's limit of 4 MiB (${MAX_BODY_BYTES} bytes)`,
-    );
-  }
-}
-
-/**
- * Reads the body. One over the limit (declared or counted) is read to its end and dropped, then
- * refused with BodyTooLarge: answering while the client still sends would close the connection
- * under it, and the client would see a reset instead of the 400 (and upload again). A body that
- * does not end within DRAIN_MS of passing the limit has its connection cut.
- */
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let drain: NodeJS.Timeout | undefined;
-    const refuse = () => {
-      chunks.length = 0;
-      drain ??= setTimeout(() => req.destroy(), DRAIN_MS);
-    };
-    if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) refuse();
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) refuse();
-      if (drain === undefined) chunks.push(chunk);
-    });
-    req.on("end", () => {
-      clearTimeout(drain);
-      if (drain !== undefined) reject(new BodyTooLarge());
-      else resolve(Buffer.concat(chunks).toString("utf8"));
-    });
-    req.on("error", (err) => {
-      clearTimeout(drain);
-      reject(err);
-    });
-    req.on("close", () => clearTimeout(drain));
-  });
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  serverNow: number,
-  extra: Record<string, string> = {},
-): void {
-  const text = body instanceof RawJson ? body.text : JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(text),
-    Date: new Date(serverNow).toUTCString(),
-    ...extra,
-  });
-  res.end(text);
-}
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -136,6 +74,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
+  const log =
+    options.log ?? ((message: string) => process.stderr.write(`tvcwatch sim: ${message}\n`));
   if (options.statePath) removeStaleTempFiles(options.statePath);
   const saved = options.statePath ? readStateFile(options.statePath) : undefined;
   if (saved) {
@@ -165,6 +105,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     retentionMs: options.retentionMs ?? 3_600_000,
     ingestLagMs: options.ingestLagMs ?? 0,
     truthFile: options.truthFile,
+    log,
   });
   const faults = new FaultInjector({
     seed,
@@ -223,12 +164,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       send(res, 200, answer, service.now());
     } catch (err) {
       const simErr = err instanceof SimError ? err : new SimError(13, "internal error");
-      if (!(err instanceof SimError))
-        process.stderr.write(`tvcwatch sim: ${(err as Error)?.stack ?? String(err)}\n`);
-      // After a refused body the connection is not reused: what is left of the body is dropped.
-      const close: Record<string, string> =
-        err instanceof BodyTooLarge ? { Connection: "close" } : {};
-      send(res, simErr.httpStatus, simErr.body(), service.now(), close);
+      if (!(err instanceof SimError)) log((err as Error)?.stack ?? String(err));
+      send(res, simErr.httpStatus, simErr.body(), service.now());
     }
   };
 

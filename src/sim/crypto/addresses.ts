@@ -14,10 +14,10 @@ import { invalidArgument } from "../http/sim-error.js";
 
 export type AddressCurve = "CURVE_SECP256K1" | "CURVE_ED25519" | "CURVE_P256";
 
-export interface Address {
+export type Address = {
   format: string;
   address: string;
-}
+};
 
 /** Every address of `publicKey` (compressed or uncompressed for the ECDSA curves). */
 export function addressesFor(curve: AddressCurve, publicKey: Uint8Array): Address[] {

@@ -9,12 +9,12 @@ import type { EnclaveSigner } from "./enclave-signer.js";
 
 export const APP_PROOF_SCHEME = "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256";
 
-export interface AppProof {
+export type AppProof = {
   scheme: typeof APP_PROOF_SCHEME;
   publicKey: string;
   proofPayload: string;
   signature: string;
-}
+};
 
 export function appProof(signer: EnclaveSigner, payload: object): AppProof {
   const proofPayload = JSON.stringify(payload);

@@ -3,8 +3,16 @@
  * and the simulator's enclave (which signs bundles and session tokens).
  */
 
+import type { z } from "zod";
+import type { ActivityOperationName, Operations } from "../../api/operations.js";
 import { invalidArgument, notFound } from "../http/sim-error.js";
 import type { OrgState, UserRecord } from "./org-state.js";
+
+/** An activity's parameters as its schema in the operation table gives them, validated. */
+export type ParamsOf<N extends ActivityOperationName> = z.output<Operations[N]["params"]>;
+
+/** What an activity's result must be to pass the client's schema of it. */
+export type ResultOf<N extends ActivityOperationName> = z.input<Operations[N]["result"]>;
 
 export interface SessionClaimsInput {
   exp: number;

@@ -5,6 +5,7 @@
 
 import { invalidArgument, notFound } from "../http/sim-error.js";
 import type { Scenario } from "../scenario.js";
+import { GOOGLE_CLIENT_ID } from "./org-seed.js";
 
 export function walletKitConfig(scenario: Scenario, configId: string | undefined) {
   if (!configId)
@@ -15,7 +16,7 @@ export function walletKitConfig(scenario: Scenario, configId: string | undefined
     enabledProviders: ["email", "passkey", "google"],
     sessionExpirationSeconds: "900",
     organizationId: scenario.organizationId,
-    oauthClientIds: { google: "sim-google-client.apps.example" },
+    oauthClientIds: { google: GOOGLE_CLIENT_ID },
     oauthRedirectUrl: "http://localhost:3000/oauth/callback",
     otpAlphanumeric: false,
     otpLength: "6",

@@ -8,24 +8,19 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { normalizeApiPublicKey } from "../crypto/api-key-curves.js";
 import { checkOidcToken } from "../crypto/oidc-token.js";
 import { invalidArgument, notFound } from "../http/sim-error.js";
-import { type ActivityContext, findUser, positiveSeconds } from "./activity-context.js";
-import type { ApiKeyCurve, ApiKeyRecord, UserRecord } from "./org-state.js";
+import {
+  type ActivityContext,
+  findUser,
+  type ParamsOf,
+  positiveSeconds,
+} from "./activity-context.js";
+import type { ApiKeyRecord, UserRecord } from "./org-state.js";
 
 /** Lifetime of login and oauth sessions and keys when expirationSeconds is omitted. */
 export const DEFAULT_SESSION_SECONDS = 15 * 60;
 export const READ_ONLY_SESSION_SECONDS = 60 * 60;
 
-interface ApiKeyParams {
-  apiKeyName: string;
-  publicKey: string;
-  curveType: ApiKeyCurve;
-  expirationSeconds?: string;
-}
-
-export function createApiKeys(
-  ctx: ActivityContext,
-  p: { apiKeys: ApiKeyParams[]; userId: string },
-) {
+export function createApiKeys(ctx: ActivityContext, p: ParamsOf<"create_api_keys">) {
   const user = findUser(ctx.state, p.userId);
   const added = p.apiKeys.map((k, i) => {
     const field = `parameters.apiKeys.${i}`;
@@ -57,7 +52,7 @@ export function createApiKeys(
   return { apiKeyIds: added.map((k) => k.apiKeyId) };
 }
 
-export function deleteApiKeys(ctx: ActivityContext, p: { userId: string; apiKeyIds: string[] }) {
+export function deleteApiKeys(ctx: ActivityContext, p: ParamsOf<"delete_api_keys">) {
   const user = findUser(ctx.state, p.userId);
   for (const id of p.apiKeyIds) {
     if (!ctx.state.apiKeys.some((k) => k.apiKeyId === id && k.userId === user.userId)) {
@@ -69,15 +64,7 @@ export function deleteApiKeys(ctx: ActivityContext, p: { userId: string; apiKeyI
   return { apiKeyIds: p.apiKeyIds };
 }
 
-export function stampLogin(
-  ctx: ActivityContext,
-  p: {
-    publicKey: string;
-    expirationSeconds?: string;
-    invalidateExisting?: boolean;
-    sessionProfileId?: string;
-  },
-) {
+export function stampLogin(ctx: ActivityContext, p: ParamsOf<"stamp_login">) {
   const profile =
     p.sessionProfileId === undefined
       ? undefined
@@ -145,16 +132,7 @@ export function createReadOnlySession(ctx: ActivityContext) {
   };
 }
 
-export async function oauth(
-  ctx: ActivityContext,
-  p: {
-    oidcToken: string;
-    targetPublicKey: string;
-    apiKeyName?: string;
-    expirationSeconds?: string;
-    invalidateExisting?: boolean;
-  },
-) {
+export async function oauth(ctx: ActivityContext, p: ParamsOf<"oauth">) {
   const token = checkOidcToken(p.oidcToken, ctx.now);
   // The user whose registered OIDC identity the token names; else the caller.
   const user =

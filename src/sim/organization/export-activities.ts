@@ -15,7 +15,7 @@ import { wordlist as simplifiedChinese } from "@scure/bip39/wordlists/simplified
 import { wordlist as spanish } from "@scure/bip39/wordlists/spanish.js";
 import { wordlist as traditionalChinese } from "@scure/bip39/wordlists/traditional-chinese.js";
 import { notFound } from "../http/sim-error.js";
-import type { ActivityContext } from "./activity-context.js";
+import type { ActivityContext, ParamsOf } from "./activity-context.js";
 
 const WORDLISTS: Record<string, string[]> = {
   MNEMONIC_LANGUAGE_ENGLISH: english,
@@ -36,10 +36,7 @@ export function mnemonicOf(entropyHex: string, language = "MNEMONIC_LANGUAGE_ENG
   return entropyToMnemonic(hexToBytes(entropyHex), wordlist);
 }
 
-export async function exportWallet(
-  ctx: ActivityContext,
-  p: { walletId: string; targetPublicKey: string; language?: string },
-) {
+export async function exportWallet(ctx: ActivityContext, p: ParamsOf<"export_wallet">) {
   const wallet = ctx.state.wallets.find((w) => w.walletId === p.walletId);
   if (!wallet) throw notFound(`wallet ${p.walletId} not found`);
   const mnemonic = mnemonicOf(wallet.entropy, p.language);
@@ -49,10 +46,7 @@ export async function exportWallet(
   return { walletId: wallet.walletId, exportBundle };
 }
 
-export async function exportSecrets(
-  ctx: ActivityContext,
-  p: { secrets: { secretId: string; targetPublicKey: string; encryptionSuite: string }[] },
-) {
+export async function exportSecrets(ctx: ActivityContext, p: ParamsOf<"export_secrets">) {
   const found = p.secrets.map((s) => {
     const secret = ctx.state.secrets.find((x) => x.secretId === s.secretId);
     if (!secret) throw notFound(`secret ${s.secretId} not found`);

@@ -19,6 +19,15 @@ export function seedBytes(seed: number, label: string): Uint8Array {
   return sha256(new TextEncoder().encode(`tvcwatch-sim-${label}-${seed}`));
 }
 
+/** The OIDC client id of the seeded Google login (also in the auth proxy's wallet-kit config). */
+export const GOOGLE_CLIENT_ID = "sim-google-client.apps.example";
+
+/** Sixteen bytes as a version-4-shaped UUID, for ids derived from the seed without a draw. */
+export function uuidOf(bytes: Uint8Array): string {
+  const h = bytesToHex(bytes.slice(0, 16));
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 /** The public key (hex, compressed for ECDSA curves) of a 32-byte private key on `curve`. */
 export function publicKeyHex(curve: PrivateKeyCurve, privateKey: Uint8Array): string {
   switch (curve) {
@@ -98,8 +107,10 @@ export function seedOrganization(
         ],
         oauthProviders: [
           {
+            providerId: uuidOf(seedBytes(seed, "oauth-provider-google")),
             providerName: "google",
             issuer: "https://accounts.google.com",
+            audience: GOOGLE_CLIENT_ID,
             subject: "104729834751029384756",
           },
         ],
@@ -130,6 +141,15 @@ export function seedOrganization(
         userId: oncall,
         apiKeyName: "tvcwatch demo key",
         publicKey: scenario.rootKey.publicKey,
+        curveType: "API_KEY_CURVE_P256",
+        origin: "api",
+        createdAt: created,
+      },
+      {
+        apiKeyId: uuidOf(seedBytes(seed, "second-root-api-key-id")),
+        userId: lead,
+        apiKeyName: "sre-lead laptop",
+        publicKey: scenario.secondRootKey.publicKey,
         curveType: "API_KEY_CURVE_P256",
         origin: "api",
         createdAt: created,

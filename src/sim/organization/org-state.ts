@@ -4,6 +4,7 @@
  * (private keys, mnemonic entropy, passphrases, secret values) live here too: the state file is
  * written owner-only.
  */
+import type { AppProof } from "../crypto/app-proof.js";
 import type { ScenarioName } from "../scenario.js";
 
 export const STATE_VERSION = 1;
@@ -17,8 +18,17 @@ export interface UserRecord {
   /** Passkeys whose X-Stamp-WebAuthn assertions are accepted. */
   authenticators: AuthenticatorRecord[];
   /** OIDC identities (issuer, subject) the oauth activity maps to this user. */
-  oauthProviders: { providerName: string; issuer: string; subject: string }[];
+  oauthProviders: OauthProviderRecord[];
   createdAt: number;
+}
+
+export interface OauthProviderRecord {
+  providerId: string;
+  providerName: string;
+  issuer: string;
+  /** The OIDC client id the tokens are issued to. */
+  audience: string;
+  subject: string;
 }
 
 export interface AuthenticatorRecord {
@@ -181,7 +191,7 @@ export interface ActivityRecord {
   /** The user who submitted it; the activity runs as them once approved. */
   userId: string;
   generateAppProofs: boolean;
-  appProofs?: unknown[];
+  appProofs?: AppProof[];
   createdAt: number;
   updatedAt: number;
 }

@@ -7,13 +7,16 @@ import { base58 } from "@scure/base";
 import { isLoopbackHost } from "../../config/url-policy.js";
 import { invalidArgument, notFound, SimError } from "../http/sim-error.js";
 import { protoTimestamp } from "../proto-timestamp.js";
-import { type ActivityContext, findUser } from "./activity-context.js";
+import { type ActivityContext, findUser, type ParamsOf } from "./activity-context.js";
 import type { WebhookEndpointRecord } from "./org-state.js";
 
 /** The documented limit of an ABI or IDL: 400kb. */
 export const MAX_SMART_CONTRACT_INTERFACE_BYTES = 400 * 1024;
 
-export function setOrganizationFeature(ctx: ActivityContext, p: { name: string; value: string }) {
+export function setOrganizationFeature(
+  ctx: ActivityContext,
+  p: ParamsOf<"set_organization_feature">,
+) {
   const existing = ctx.state.features.find((f) => f.name === p.name);
   if (existing) existing.value = p.value;
   else ctx.state.features.push({ name: p.name, value: p.value });
@@ -22,13 +25,7 @@ export function setOrganizationFeature(ctx: ActivityContext, p: { name: string; 
 
 export function createSmartContractInterface(
   ctx: ActivityContext,
-  p: {
-    smartContractAddress: string;
-    smartContractInterface: string;
-    type: string;
-    label: string;
-    notes?: string;
-  },
+  p: ParamsOf<"create_smart_contract_interface">,
 ) {
   const ethereum = p.type === "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM";
   checkContractAddress(p.smartContractAddress, ethereum);
@@ -48,7 +45,7 @@ export function createSmartContractInterface(
 
 export function deleteSmartContractInterface(
   ctx: ActivityContext,
-  p: { smartContractInterfaceId: string },
+  p: ParamsOf<"delete_smart_contract_interface">,
 ) {
   const list = ctx.state.smartContractInterfaces;
   const index = list.findIndex((s) => s.smartContractInterfaceId === p.smartContractInterfaceId);
@@ -106,12 +103,7 @@ function checkInterface(text: string, ethereum: boolean): void {
 
 export function updateOauth2Credential(
   ctx: ActivityContext,
-  p: {
-    oauth2CredentialId: string;
-    provider: string;
-    clientId: string;
-    encryptedClientSecret: string;
-  },
+  p: ParamsOf<"update_oauth2_credential">,
 ) {
   const credential = ctx.state.oauth2Credentials.find(
     (c) => c.oauth2CredentialId === p.oauth2CredentialId,
@@ -126,7 +118,7 @@ export function updateOauth2Credential(
 
 export function updateWebhookEndpoint(
   ctx: ActivityContext,
-  p: { endpointId: string; url?: string; name?: string; isActive?: boolean },
+  p: ParamsOf<"update_webhook_endpoint">,
 ) {
   const endpoint = ctx.state.webhookEndpoints.find((e) => e.endpointId === p.endpointId);
   if (!endpoint) throw notFound(`webhook endpoint ${p.endpointId} not found`);
@@ -167,12 +159,10 @@ export function webhookEndpointJson(e: WebhookEndpointRecord, organizationId: st
     name: e.name,
     isActive: e.isActive,
     subscriptions: e.subscriptions,
-    createdAt: protoTimestamp(e.createdAt),
-    updatedAt: protoTimestamp(e.updatedAt),
   };
 }
 
-export function createUserTag(ctx: ActivityContext, p: { userTagName: string; userIds: string[] }) {
+export function createUserTag(ctx: ActivityContext, p: ParamsOf<"create_user_tag">) {
   const users = p.userIds.map((id) => findUser(ctx.state, id));
   const name = p.userTagName.trim();
   if (ctx.state.tags.some((t) => t.tagType === "TAG_TYPE_USER" && t.tagName === name)) {
@@ -190,18 +180,7 @@ export function createUserTag(ctx: ActivityContext, p: { userTagName: string; us
   return { userTagId: tagId, userIds: p.userIds };
 }
 
-export function createInvitations(
-  ctx: ActivityContext,
-  p: {
-    invitations: {
-      receiverUserName: string;
-      receiverUserEmail: string;
-      receiverUserTags: string[];
-      accessType: string;
-      senderUserId: string;
-    }[];
-  },
-) {
+export function createInvitations(ctx: ActivityContext, p: ParamsOf<"create_invitations">) {
   p.invitations.forEach((inv, i) => {
     findUser(ctx.state, inv.senderUserId);
     for (const tag of inv.receiverUserTags) {

@@ -19,9 +19,11 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { z } from "zod";
 import { fileProblem } from "../../config/file-problem.js";
 import { assertPrivateFileMode } from "../../config/key-files.js";
+import { GOOGLE_CLIENT_ID, uuidOf } from "./org-seed.js";
 import { type OrgState, STATE_VERSION } from "./org-state.js";
 
 export class StateFileError extends Error {}
@@ -91,7 +93,20 @@ export function readStateFile(path: string): OrgState | undefined {
       `--state ${path} is not a tvcwatch sim state file (version ${STATE_VERSION}): ${field}: ${issue?.message ?? "invalid"}`,
     );
   }
-  return parsed.data as unknown as OrgState;
+  return withAddedFields(parsed.data as unknown as OrgState);
+}
+
+/** Fields records gained after the first state files were written, filled in when absent. */
+function withAddedFields(state: OrgState): OrgState {
+  for (const user of state.users) {
+    for (const provider of user.oauthProviders) {
+      provider.providerId ??= uuidOf(
+        sha256(new TextEncoder().encode(`${user.userId}|${provider.issuer}|${provider.subject}`)),
+      );
+      provider.audience ??= GOOGLE_CLIENT_ID;
+    }
+  }
+  return state;
 }
 
 /** The organization as a state file holds it. */
