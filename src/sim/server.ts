@@ -11,11 +11,12 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
+import { removeStaleTempFiles } from "./atomic-file.js";
 import { readBody } from "./http/body.js";
 import { FaultInjector } from "./http/faults.js";
 import { send } from "./http/respond.js";
 import { invalidArgument, SimError } from "./http/sim-error.js";
-import { readStateFile, removeStaleTempFiles, StateFileError } from "./organization/state-file.js";
+import { readStateFile, StateFileError } from "./organization/state-file.js";
 import type { ScenarioName } from "./scenario.js";
 import { SimService } from "./service.js";
 
@@ -60,7 +61,10 @@ export interface SimConfig {
 
 export interface RunningSimulator {
   url: string;
+  /** A config for the demo key (oncall-root, a root user). */
   config: SimConfig;
+  /** The same for the second root user (sre-lead): the two-vote flow, by hand. */
+  secondRootConfig: SimConfig;
   /** The seed the data derives from (drawn at random when none was given). */
   seed: number;
   service: SimService;
@@ -185,22 +189,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
   const s = service.scenario;
+  const config: SimConfig = {
+    baseUrl: url,
+    authProxyUrl: url,
+    authProxyConfigId: s.authProxyConfigId,
+    organizationId: s.organizationId,
+    apiPublicKey: s.rootKey.publicKey,
+    apiPrivateKey: s.rootKey.privateKey,
+    deploymentId: s.deploymentId,
+    emails: s.emails,
+    solanaAddresses: s.solanaWalletAddresses,
+    caip2: s.caip2,
+    signerPublicKey: service.signer.publicKey,
+  };
   return {
     url,
     seed,
     service,
-    config: {
-      baseUrl: url,
-      authProxyUrl: url,
-      authProxyConfigId: s.authProxyConfigId,
-      organizationId: s.organizationId,
-      apiPublicKey: s.rootKey.publicKey,
-      apiPrivateKey: s.rootKey.privateKey,
-      deploymentId: s.deploymentId,
-      emails: s.emails,
-      solanaAddresses: s.solanaWalletAddresses,
-      caip2: s.caip2,
-      signerPublicKey: service.signer.publicKey,
+    config,
+    secondRootConfig: {
+      ...config,
+      apiPublicKey: s.secondRootKey.publicKey,
+      apiPrivateKey: s.secondRootKey.privateKey,
     },
     close: () =>
       new Promise<void>((resolve) => {

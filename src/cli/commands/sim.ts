@@ -1,13 +1,14 @@
-import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
+import { extname } from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
 import { fileProblem } from "../../config/file-problem.js";
 import { isLoopbackHost } from "../../config/url-policy.js";
+import { writeFileAtomically } from "../../sim/atomic-file.js";
 import type { OrgState } from "../../sim/organization/org-state.js";
 import { StateFileError } from "../../sim/organization/state-file.js";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { SCENARIOS } from "../../sim/scenario.js";
-import type { SimConfig } from "../../sim/server.js";
+import type { RunningSimulator, SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
 import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
@@ -83,15 +84,33 @@ export function organizationLines(state: OrgState): string[] {
   ];
 }
 
-/** Writes the --config file owner-only (0600), also when it already exists with wider modes. */
-function writeConfigFile(path: string, config: SimConfig): void {
-  const fd = openSync(path, "w", 0o600);
-  try {
-    fchmodSync(fd, 0o600);
-    writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
-  } finally {
-    closeSync(fd);
+/** `/tmp/sim.json` -> `/tmp/sim.sre-lead.json`: the config file of another user beside it. */
+export function siblingConfigPath(path: string, userName: string): string {
+  const ext = extname(path);
+  return `${path.slice(0, path.length - ext.length)}.${userName}${ext}`;
+}
+
+/**
+ * Writes the --config file for the demo key and, beside it, the second root user's, each
+ * owner-only (0600) and atomically (a reader sees no file or the whole file), so both are there
+ * before the listening line. Returns the second file's path.
+ */
+function writeConfigFiles(path: string, sim: RunningSimulator): string {
+  const second = siblingConfigPath(path, sim.service.scenario.secondRootKey.userName);
+  for (const [file, config] of [
+    [path, sim.config],
+    [second, sim.secondRootConfig],
+  ] as const) {
+    try {
+      writeFileAtomically(file, `${JSON.stringify(config, null, 2)}\n`);
+    } catch (err) {
+      throw new CliError(
+        `cannot write --write-config ${file}: ${fileProblem(err as NodeJS.ErrnoException)}`,
+        2,
+      );
+    }
   }
+  return second;
 }
 
 /** Refuses flags that together would hold more log lines than the simulator keeps. */
@@ -251,19 +270,23 @@ Examples:
           throw new CliError(`cannot write --truth-file ${flags.truthFile}: ${fileProblem(e)}`, 2);
         throw new CliError(`cannot start the simulator: ${e.message}`, 2);
       }
-      process.stdout.write(`tvcwatch sim listening on ${sim.url}\n`);
+      // Ready means ready: the config files exist, whole, before the listening line.
+      let secondConfig: string | undefined;
       if (flags.writeConfig) {
         try {
-          writeConfigFile(flags.writeConfig, sim.config);
+          secondConfig = writeConfigFiles(flags.writeConfig, sim);
         } catch (err) {
           await sim.close();
-          throw new CliError(
-            `cannot write --write-config ${flags.writeConfig}: ${fileProblem(err as NodeJS.ErrnoException)}`,
-            2,
-          );
+          throw err;
         }
+      }
+      process.stdout.write(`tvcwatch sim listening on ${sim.url}\n`);
+      if (flags.writeConfig && secondConfig) {
         process.stdout.write(
           `wrote ${flags.writeConfig}; use it with: tvcwatch --config ${flags.writeConfig} ...\n`,
+        );
+        process.stdout.write(
+          `wrote ${secondConfig}, the same as ${sim.service.scenario.secondRootKey.userName} (the second root user): approve as them with tvcwatch --config ${secondConfig} call approve_activity ...\n`,
         );
       }
       process.stdout.write(

@@ -7,26 +7,16 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { Random } from "../random.js";
 import type { Scenario } from "../scenario.js";
+import { seedBytes, uuidOf } from "../seeded.js";
 import type { OrgState, PrivateKeyCurve, PrivateKeyRecord } from "./org-state.js";
 import { STATE_VERSION } from "./org-state.js";
-
-/** 32 bytes derived from the seed and a label: the seed's keys, entropy and ids. */
-export function seedBytes(seed: number, label: string): Uint8Array {
-  return sha256(new TextEncoder().encode(`tvcwatch-sim-${label}-${seed}`));
-}
+import { seedPendingActivities } from "./seed-activities.js";
 
 /** The OIDC client id of the seeded Google login (also in the auth proxy's wallet-kit config). */
 export const GOOGLE_CLIENT_ID = "sim-google-client.apps.example";
-
-/** Sixteen bytes as a version-4-shaped UUID, for ids derived from the seed without a draw. */
-export function uuidOf(bytes: Uint8Array): string {
-  const h = bytesToHex(bytes.slice(0, 16));
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 /** The public key (hex, compressed for ECDSA curves) of a 32-byte private key on `curve`. */
 export function publicKeyHex(curve: PrivateKeyCurve, privateKey: Uint8Array): string {
@@ -81,7 +71,7 @@ export function seedOrganization(
   };
   const passkey = seededPasskeyPrivateKey(seed);
   const threshold = options.rootQuorumThreshold ?? 2;
-  return {
+  const state: OrgState = {
     version: STATE_VERSION,
     seed,
     scenario: scenario.name,
@@ -263,4 +253,6 @@ export function seedOrganization(
     ],
     activities: [],
   };
+  state.activities.push(...seedPendingActivities(state, scenario, now));
+  return state;
 }

@@ -6,7 +6,6 @@
 import { base58 } from "@scure/base";
 import { isLoopbackHost } from "../../config/url-policy.js";
 import { invalidArgument, notFound, SimError } from "../http/sim-error.js";
-import { protoTimestamp } from "../proto-timestamp.js";
 import { type ActivityContext, findUser, type ParamsOf } from "./activity-context.js";
 import type { WebhookEndpointRecord } from "./org-state.js";
 

@@ -1,29 +1,18 @@
 /**
- * `--state FILE`: the organization's records on disk. Written atomically — a temporary file in
- * the same directory, flushed to disk, then renamed over the old one, and the directory flushed —
- * so a crash mid-write leaves either the old state or the new one, never a torn file. A
- * temporary file left by a process killed mid-write (`.FILE.<pid>.tmp`, its pid no longer
- * running) is removed at the next start. Owner-only (0600): it holds the organization's private
- * keys and mnemonics.
+ * `--state FILE`: the organization's records on disk, written atomically (src/sim/atomic-file.ts:
+ * a crash mid-write leaves either the old state or the new one, never a torn file; a temporary
+ * file a killed run left is removed at the next start), owner-only (0600): it holds the
+ * organization's private keys and mnemonics.
  */
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { z } from "zod";
 import { fileProblem } from "../../config/file-problem.js";
 import { assertPrivateFileMode } from "../../config/key-files.js";
-import { GOOGLE_CLIENT_ID, uuidOf } from "./org-seed.js";
+import { writeFileAtomically } from "../atomic-file.js";
+import { uuidOf } from "../seeded.js";
+import { GOOGLE_CLIENT_ID } from "./org-seed.js";
 import { type OrgState, STATE_VERSION } from "./org-state.js";
 
 export class StateFileError extends Error {}
@@ -117,7 +106,7 @@ export function stateFileText(state: OrgState): string {
 /** Replaces the file with `text` atomically; see the file comment. StateFileError on failure. */
 export function writeStateFile(path: string, text: string): void {
   try {
-    replaceAtomically(path, text);
+    writeFileAtomically(path, text);
   } catch (err) {
     throw new StateFileError(
       `cannot write --state ${path}: ${problem(err as NodeJS.ErrnoException)}`,
@@ -129,70 +118,4 @@ function problem(err: NodeJS.ErrnoException): string {
   if (err.code === "ENOTDIR") return "a part of its path is not a directory";
   if (err.code === "EROFS") return "the file system is read-only";
   return fileProblem(err);
-}
-
-const tempFileOf = (path: string, pid: number) =>
-  join(dirname(path), `.${basename(path)}.${pid}.tmp`);
-
-/**
- * Removes the temporary files of `path` that processes killed mid-write left behind (their pid
- * is not running, or is this process's own from an earlier life). Returns the names removed.
- */
-export function removeStaleTempFiles(path: string): string[] {
-  const prefix = `.${basename(path)}.`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return []; // No directory yet: the first write names the problem.
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
-    const pid = name.slice(prefix.length, -".tmp".length);
-    if (!/^\d+$/.test(pid)) continue;
-    if (Number(pid) !== process.pid && isRunning(Number(pid))) continue;
-    rmSync(join(dirname(path), name), { force: true });
-    removed.push(name);
-  }
-  return removed;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function replaceAtomically(path: string, text: string): void {
-  const dir = dirname(path);
-  const temp = tempFileOf(path, process.pid);
-  const fd = openSync(temp, "w", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  renameSync(temp, path);
-  syncDirectory(dir);
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot fsync a directory; the rename itself is still atomic.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }

@@ -14,9 +14,9 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import type { z } from "zod";
 import type { tvcApp, tvcDeployment, tvcOperator, tvcOperatorSet } from "../../api/schemas.js";
 import { failedPrecondition, notFound } from "../http/sim-error.js";
-import { uuidOf } from "../organization/org-seed.js";
 import { protoTimestamp } from "../proto-timestamp.js";
 import type { Scenario, SimApp, SimDeployment } from "../scenario.js";
+import { uuidOf } from "../seeded.js";
 
 const DAY_MS = 86_400_000;
 
