@@ -10,6 +10,7 @@ import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationNames } from "../../src/api/operations.js";
 import type { RunningSimulator, SimConfig } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
@@ -47,6 +48,20 @@ describe("tvcwatch sim flags", () => {
     expect(r.stderr).toBe(
       "tvcwatch: --log-rate 1000 x --replicas 9 x --retention 1h holds 32,400,000 log lines; the simulator holds at most 5,000,000: lower one of them\n",
     );
+  });
+});
+
+describe("tvcwatch sim --help", () => {
+  it("says it is a test double and names every operation it serves, and no more", async () => {
+    const r = await runCli(["sim", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/test double, not the real service/);
+    expect(r.stdout).not.toMatch(/every operation of the API/i);
+    expect(r.stdout).toMatch(
+      /serves the 30 operations of the spec .*, and only those of\nTurnkey's API/,
+    );
+    const listed = r.stdout.replace(/\s+/g, " ");
+    for (const name of operationNames) expect(listed).toMatch(new RegExp(`[ :]${name}[,.]`));
   });
 });
 

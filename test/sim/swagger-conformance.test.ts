@@ -356,6 +356,15 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     expect(approved.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
   });
 
+  it("a path it does not serve: NOT_FOUND in Turnkey's error shape, naming the path", async () => {
+    const path = "/public/v1/query/get_wallet";
+    const res = await fetch(`${sim.url}${path}`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expect(publicValidator.errors({ $ref: "#/definitions/rpcStatus" }, body)).toEqual([]);
+    expect(body).toEqual({ code: 5, message: `no operation at ${path}`, details: [] });
+  });
+
   it("covered every operation of the table", () => {
     expect([...validated].sort()).toEqual([...operationNames].sort());
   });

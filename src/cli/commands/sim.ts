@@ -1,6 +1,7 @@
 import { extname } from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
+import { getOperation, operationNames } from "../../api/operations.js";
 import { fileProblem } from "../../config/file-problem.js";
 import { isLoopbackHost } from "../../config/url-policy.js";
 import { writeFileAtomically } from "../../sim/atomic-file.js";
@@ -113,6 +114,32 @@ function writeConfigFiles(path: string, sim: RunningSimulator): string {
   return second;
 }
 
+/** The operations the simulator serves, by kind, from the operation table, wrapped for --help. */
+export function servedOperationsText(): string {
+  const wrap = (head: string, names: string[]) => {
+    const lines: string[] = [];
+    let line = head;
+    for (const name of names) {
+      const next = `${line} ${name},`;
+      if (next.length > 96) {
+        lines.push(line);
+        line = `  ${name},`;
+      } else line = next;
+    }
+    lines.push(line.replace(/,$/, "."));
+    return lines.join("\n");
+  };
+  const of = (kind: string) => operationNames.filter((n) => getOperation(n).kind === kind);
+  return [
+    `It serves the ${operationNames.length} operations of the spec (tvcwatch call --list), and only those of`,
+    "Turnkey's API; any other path answers NOT_FOUND in Turnkey's error shape, naming the path.",
+    wrap("Activities:", of("activity")),
+    wrap("Queries:", of("query")),
+    wrap("Auth proxy:", of("auth-proxy")),
+    "Each response has the fields, types and enums of Turnkey's published swagger.",
+  ].join("\n");
+}
+
 /** Refuses flags that together would hold more log lines than the simulator keeps. */
 function checkHeldLines(flags: SimFlags): void {
   const held = flags.logRate * flags.replicas * (flags.retention / SECOND);
@@ -208,14 +235,17 @@ the first request arrives after its timestamp has passed on the server's clock. 
 --ingest-lag a generated line stays invisible to queries until up to that long after its
 timestamp, so the truth file can hold lines a query does not return yet.
 
-Every operation of the API is served. The organization starts with two root users, oncall-root
-(whose API key is printed at start-up) and sre-lead, plus ci-deployer; private keys on each curve, two
-wallets, two secrets, tags, session profiles, a webhook endpoint and an OAuth 2.0 credential.
+${servedOperationsText()}
+
+The organization starts with two root users, oncall-root (whose API key is printed at start-up)
+and sre-lead (whose key --write-config writes to a second file beside the first), plus
+ci-deployer; private keys on each curve, two wallets, two secrets, tags, session profiles, a
+webhook endpoint, an OAuth 2.0 credential, and two set_organization_feature activities awaiting
+the root quorum (one sre-lead approved, one that needs both root users).
 Activities change it: keys created with create_api_keys, stamp_login or oauth stamp at once;
 deleted or expired ones are refused. An identical body is the same activity (its fingerprint
 is sha256: + the body's SHA-256). set_organization_feature waits in CONSENSUS_NEEDED until
---root-quorum root users approved it (the submitter's stamp counts; add a key for sre-lead
-with create_api_keys to approve as them); reject_activity rejects it.
+--root-quorum root users approved it (the submitter's stamp counts); reject_activity rejects it.
 
 Encrypted outputs (oauth credentialBundle, export_wallet exportBundle, export_secrets payloads)
 use Turnkey's formats and are signed by the simulator's own enclave key, printed at start-up as
@@ -229,6 +259,7 @@ Examples:
   tvcwatch sim --port 0 --write-config /tmp/sim.json
   tvcwatch sim --state ~/.local/state/tvcwatch-sim.json
   tvcwatch --config /tmp/sim.json tail -f
+  tvcwatch --config /tmp/sim.sre-lead.json call approve_activity --body '{"fingerprint":"sha256:..."}'
   tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
     )
     .action(async (flags: SimFlags) => {
