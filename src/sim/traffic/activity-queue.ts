@@ -427,12 +427,6 @@ export class ActivityQueue {
     return this.snapshot(found, now);
   }
 
-  /** Whether an activity of the queue has this fingerprint. */
-  has(now: number, fingerprint: string): boolean {
-    this.advance(now);
-    return this.items.some((a) => a.fingerprint === fingerprint && a.createdAt <= now);
-  }
-
   /**
    * A root user's vote on an activity awaiting consensus: an approval completes it (the policy's
    * consensus is reached), a rejection rejects it.
