@@ -62,6 +62,8 @@ export interface ActivityOperation<
    * quorum (Turnkey's swagger says which: "must be approved by the current root quorum").
    */
   readonly approval: "submitter" | "root-quorum";
+  /** Whether its request may ask for app proofs (`generateAppProofs`); export_secrets' may not. */
+  readonly appProofs: boolean;
   /** approve_activity / reject_activity: the vote it casts on the activity of a fingerprint. */
   readonly vote?: VoteSelection;
 }
@@ -103,6 +105,7 @@ function act<P extends z.ZodType, R extends z.ZodType>(
     intentKey?: string;
     secrets?: string[];
     approval?: ActivityOperation["approval"];
+    appProofs?: boolean;
   } = {},
 ): ActivityOperation<P, R> {
   return {
@@ -116,6 +119,7 @@ function act<P extends z.ZodType, R extends z.ZodType>(
     result,
     secretFields: names.secrets ?? [],
     approval: names.approval ?? "submitter",
+    appProofs: names.appProofs ?? true,
   };
 }
 
@@ -169,7 +173,7 @@ export const operations = {
         .min(1),
     }),
     z.looseObject({ secretPayloads: z.array(z.string()) }),
-    { secrets: ["secretPayloads"] },
+    { secrets: ["secretPayloads"], appProofs: false },
   ),
   create_api_keys: act(
     "create_api_keys",

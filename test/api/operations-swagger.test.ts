@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { decodeResponse, validateInput } from "../../src/api/client.js";
+import { decodeResponse, TurnkeyClient, validateInput } from "../../src/api/client.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
 import { activity, openEnum } from "../../src/api/schemas.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
@@ -27,7 +27,9 @@ import {
   type SwaggerDoc,
   sha256Of,
   sharedReferenceDir,
+  swaggerValidator,
 } from "../helpers/turnkey-swagger.js";
+import { EXAMPLE_INPUTS } from "./operation-examples.js";
 
 const publicApi = loadSwagger("public_api.swagger.json");
 const authProxy = loadSwagger("auth_proxy.swagger.json");
@@ -110,6 +112,11 @@ function disagreements(name: (typeof operationNames)[number]): string[] {
       );
     tag(`result ${op.resultKey}`, problemsOf(doc, "response", op.result, resultRef));
   }
+  const takesAppProofs = "generateAppProofs" in (body.properties ?? {});
+  if (takesAppProofs !== op.appProofs)
+    out.push(
+      `appProofs: the table says ${op.appProofs}, the swagger's request ${takesAppProofs ? "has" : "has no"} generateAppProofs`,
+    );
   const needsQuorum = ROOT_QUORUM_SENTENCE.test(description);
   if (needsQuorum !== (op.approval === "root-quorum"))
     out.push(
@@ -147,6 +154,31 @@ describe("the operation table agrees with Turnkey's swagger", () => {
       problemsOf(publicApi, "response", activity, { $ref: "#/definitions/v1Activity" }),
     ).toEqual([]);
   });
+});
+
+describe("what the client sends", () => {
+  const client = new TurnkeyClient({
+    baseUrl: "https://api.turnkey.example",
+    organizationId: "org-example",
+    apiKey: generateKeyPair(),
+    authProxyUrl: "https://authproxy.turnkey.example",
+    authProxyConfigId: "config-example",
+  });
+  const validators = {
+    public: swaggerValidator(publicApi, { closed: true }),
+    authProxy: swaggerValidator(authProxy, { closed: true }),
+  };
+  for (const name of operationNames) {
+    it(`${name}: the body it builds is a valid request of the swagger, with no undefined field`, () => {
+      const op = getOperation(name);
+      const doc = op.kind === "auth-proxy" ? authProxy : publicApi;
+      const validator = op.kind === "auth-proxy" ? validators.authProxy : validators.public;
+      const { body } = client.buildRequest(name, EXAMPLE_INPUTS[name], {
+        generateAppProofs: op.kind === "activity" && op.appProofs,
+      });
+      expect(validator.errors(pathSchemas(doc, op.path).request, JSON.parse(body))).toEqual([]);
+    });
+  }
 });
 
 describe("the agreement check itself", () => {

@@ -205,18 +205,25 @@ describe("every response of the simulator validates against Turnkey's swagger", 
         }) as Parameters<TurnkeyClient["exportWallet"]>[0],
       ),
     );
-    conforms(
-      "export_secrets",
-      await root.exportSecrets(
-        envelope("ACTIVITY_TYPE_EXPORT_SECRETS", {
-          secrets: state().secrets.map((x) => ({
-            secretId: x.secretId,
-            targetPublicKey: target.publicKeyUncompressed,
-            encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1",
-          })),
-        }) as Parameters<TurnkeyClient["exportSecrets"]>[0],
-      ),
-    );
+    // Its request defines no generateAppProofs: asking anyway is ignored, as the API ignores it.
+    const secrets = await root.exportSecrets({
+      ...envelope("ACTIVITY_TYPE_EXPORT_SECRETS", {
+        secrets: state().secrets.map((x) => ({
+          secretId: x.secretId,
+          targetPublicKey: target.publicKeyUncompressed,
+          encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1",
+        })),
+      }),
+      generateAppProofs: true,
+    } as Parameters<TurnkeyClient["exportSecrets"]>[0]);
+    conforms("export_secrets", secrets);
+    expect(secrets.activity.appProofs).toBeUndefined();
+    const proved = await root.createReadOnlySession({
+      ...envelope("ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", {}),
+      generateAppProofs: true,
+    } as Parameters<TurnkeyClient["createReadOnlySession"]>[0]);
+    conforms("create_read_only_session", proved);
+    expect(proved.activity.appProofs).toHaveLength(1);
     const sci = await root.createSmartContractInterface(
       envelope("ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", {
         smartContractAddress: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",

@@ -77,7 +77,9 @@ export class ActivityLifecycle {
         votes: [],
         fingerprint,
         userId: caller.user.userId,
-        generateAppProofs: request.body.generateAppProofs === true,
+        // Asked for, by an activity whose request may ask (else the field is ignored, as the API
+        // ignores fields its request does not define).
+        generateAppProofs: op.appProofs && request.body.generateAppProofs === true,
         createdAt: now,
         updatedAt: now,
       };
