@@ -22,7 +22,14 @@ export function registerDemoCommand(program: Command): void {
     )
     .action(async (flags: { seed?: number; scenario: ScenarioName }) => {
       requireTerminal();
+      // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
+      // and printed once the terminal is restored.
+      const reported: string[] = [];
       const sim = await startSimulator({
+        log: (message) => {
+          reported.push(message.split("\n")[0] ?? message);
+          if (reported.length > 100) reported.shift();
+        },
         port: 0,
         scenario: flags.scenario,
         logRate: 8,
@@ -55,6 +62,7 @@ export function registerDemoCommand(program: Command): void {
         );
       } finally {
         await sim.close();
+        for (const message of reported) process.stderr.write(`tvcwatch sim: ${message}\n`);
       }
     });
 }
