@@ -133,3 +133,41 @@ export function textFlag(value: string): string {
 export function collectText(value: string, previous: string[] | undefined): string[] {
   return collect(textFlag(value), previous);
 }
+
+// --- Bounded parsers for the simulator's flags -------------------------------------------------
+
+/** A number from `min` to `max`, fractions allowed (a rate). */
+export function boundedNumberFlag(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        `expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      );
+    return n;
+  };
+}
+
+/** A duration that may be negative (`-2m`), at most `maxMs` either way. */
+export function boundedSignedDurationFlag(maxMs: number) {
+  return (value: string): number => {
+    const ms = signedDurationFlag(value);
+    if (Math.abs(ms) > maxMs)
+      throw new InvalidArgumentError(
+        `expected a duration from -${formatDuration(maxMs)} to ${formatDuration(maxMs)}, got ${JSON.stringify(value)}`,
+      );
+    return ms;
+  };
+}
+
+/** `MIN-MAX` milliseconds (`50-200`), neither above `maxMs`. */
+export function boundedRangeMsFlag(maxMs: number) {
+  return (value: string): [number, number] => {
+    const range = rangeMsFlag(value);
+    if (range[1] > maxMs)
+      throw new InvalidArgumentError(
+        `expected MIN-MAX milliseconds from 0 to ${maxMs}, got ${JSON.stringify(value)}`,
+      );
+    return range;
+  };
+}
