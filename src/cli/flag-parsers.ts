@@ -22,7 +22,7 @@ function shown(value: string): string {
 /** A bound as it would be typed: 250ms, 10m, 7d. */
 function durationText(ms: number): string {
   const day = 86_400_000;
-  return ms >= day && ms % day === 0 ? `${ms / day}d` : ms === 0 ? "0" : formatDuration(ms);
+  return ms >= 2 * day && ms % day === 0 ? `${ms / day}d` : ms === 0 ? "0" : formatDuration(ms);
 }
 
 /** A duration from `minMs` to `maxMs` (both within what a Node timer can wait). */
