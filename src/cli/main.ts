@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
+import { registerCompletionCommand } from "./commands/completion.js";
 import { registerDemoCommand } from "./commands/demo.js";
 import { registerKeysCommand } from "./commands/keys.js";
 import { registerSimCommand } from "./commands/sim.js";
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerCallCommand(program);
   registerSimCommand(program);
   registerKeysCommand(program);
+  registerCompletionCommand(program);
   return program;
 }
 
