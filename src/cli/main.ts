@@ -3,6 +3,7 @@ import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompletionCommand } from "./commands/completion.js";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerKeysCommand } from "./commands/keys.js";
 import { registerSimCommand } from "./commands/sim.js";
 import { registerTailCommand } from "./commands/tail.js";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerCallCommand(program);
   registerSimCommand(program);
   registerKeysCommand(program);
+  registerDoctorCommand(program);
   registerCompletionCommand(program);
   return program;
 }

@@ -130,16 +130,19 @@ describe("the npm package", () => {
     expect(packedFiles.filter((f) => /\.map$|^dist\/(test|bench|src)\//.test(f))).toEqual([]);
   });
 
-  it("installs a tvcwatch command that prints its version and help", async () => {
+  it("installs a tvcwatch command that prints its version, help and completions", async () => {
     const version = await run(installed, ["--version"], { env, timeoutMs: 30_000 });
     expect(version).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
     const help = await run(installed, ["--help"], { env, timeoutMs: 30_000 });
     expect(help.code).toBe(0);
-    for (const command of ["watch", "demo", "tail", "call", "sim", "keys"])
+    for (const command of ["watch", "demo", "tail", "call", "sim", "keys", "doctor", "completion"])
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+    const completion = await run(installed, ["completion", "bash"], { env, timeoutMs: 30_000 });
+    expect(completion.code).toBe(0);
+    expect(completion.stdout).toContain("complete -F _tvcwatch tvcwatch");
   });
 
-  it("runs the installed simulator and tails it with the installed command", async () => {
+  it("runs the installed simulator, and tails it and checks the setup with the installed command", async () => {
     const config = join(work, "sim.json");
     const started = spawn(
       installed,
@@ -166,5 +169,9 @@ describe("the npm package", () => {
     const lines = tail.stdout.trim().split("\n");
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(line).toMatch(/^\[replica [1-3]\/3\] /);
+
+    const doctor = await run(installed, ["--config", config, "doctor"], { env, timeoutMs: 60_000 });
+    expect(doctor.code, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toMatch(/^✓ API round trip .*whoami answered/m);
   });
 });
