@@ -2,7 +2,9 @@ import { Command, CommanderError } from "commander";
 import { maskKeyMaterial } from "../config/key-material.js";
 import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
+import { registerCompletionCommand } from "./commands/completion.js";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerKeysCommand } from "./commands/keys.js";
 import { registerSimCommand } from "./commands/sim.js";
 import { registerTailCommand } from "./commands/tail.js";
@@ -30,6 +32,8 @@ export function buildProgram(): Command {
   registerCallCommand(program);
   registerSimCommand(program);
   registerKeysCommand(program);
+  registerDoctorCommand(program);
+  registerCompletionCommand(program);
   return program;
 }
 
