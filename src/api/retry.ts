@@ -1,9 +1,12 @@
 /**
  * The client's one retry mechanism: attempts of one request, with exponential backoff and jitter
- * between them, or exactly the delay a `Retry-After` asks for (within a cap). A small loop of its
- * own rather than p-retry, whose delay is computed from the attempt number alone and so cannot
- * honour a server's `Retry-After`.
+ * between them, or exactly the delay a `Retry-After` asks for (within a cap). p-retry runs the
+ * attempts (counting, which errors are retried, abort); the wait between two attempts is decided
+ * here alone, in `delayBefore`, and slept in p-retry's `onFailedAttempt` (the way p-retry
+ * documents custom delays), because p-retry's own delay depends on the attempt number only and so
+ * could not honour a server's `Retry-After`. Its own delay is therefore zero: there is one wait.
  */
+import pRetry from "p-retry";
 
 /** At most this long can a Node timer wait; a longer delay would fire after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -74,6 +77,22 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The wait before the retry that follows failed attempt `attempt`, or the error that ends it. */
+function delayBefore(
+  attempt: number,
+  error: Error,
+  policy: RetryPolicy,
+  hooks: RetryHooks,
+): { delayMs: number; retryAfter: boolean } {
+  const asked = hooks.retryAfterMs(error);
+  if (asked !== undefined && asked > policy.maxRetryAfterMs) {
+    throw hooks.tooLongRetryAfter(error, asked, policy.maxRetryAfterMs);
+  }
+  return asked === undefined
+    ? { delayMs: backoffMs(attempt, policy), retryAfter: false }
+    : { delayMs: Math.max(0, asked), retryAfter: true };
+}
+
 /**
  * Runs `attempt(1)`, and again after each retryable failure while retries remain. Resolves with
  * the first success; rejects with the last error, a TooLongRetryAfter's error, or the signal's
@@ -84,26 +103,31 @@ export async function withRetries<T>(
   policy: RetryPolicy,
   hooks: RetryHooks,
 ): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(n);
-    } catch (err) {
-      if (hooks.signal?.aborted) throw hooks.signal.reason;
-      const error = err instanceof Error ? err : new Error(String(err));
-      if (n > policy.retries || !hooks.retryable(error)) throw error;
-      const asked = hooks.retryAfterMs(error);
-      if (asked !== undefined && asked > policy.maxRetryAfterMs) {
-        throw hooks.tooLongRetryAfter(error, asked, policy.maxRetryAfterMs);
-      }
-      const delayMs = asked === undefined ? backoffMs(n, policy) : Math.max(0, asked);
-      hooks.onRetry?.({
-        attempt: n,
-        retriesLeft: policy.retries - n,
-        error,
-        delayMs,
-        retryAfter: asked !== undefined,
-      });
-      await sleep(delayMs, hooks.signal);
-    }
+  try {
+    return await pRetry(attempt, {
+      retries: policy.retries,
+      // The wait is delayBefore's, slept in onFailedAttempt; p-retry adds none of its own.
+      minTimeout: 0,
+      maxTimeout: 0,
+      randomize: false,
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      shouldRetry: ({ error }) => hooks.retryable(error),
+      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+        if (hooks.signal?.aborted) throw hooks.signal.reason;
+        if (retriesLeft <= 0 || !hooks.retryable(error)) return;
+        const { delayMs, retryAfter } = delayBefore(attemptNumber, error, policy, hooks);
+        hooks.onRetry?.({
+          attempt: attemptNumber,
+          retriesLeft: retriesLeft - 1,
+          error,
+          delayMs,
+          retryAfter,
+        });
+        await sleep(delayMs, hooks.signal);
+      },
+    });
+  } catch (err) {
+    if (hooks.signal?.aborted) throw hooks.signal.reason;
+    throw err;
   }
 }
