@@ -10,7 +10,7 @@
  *
  *   const decision = decideActivity(activity, { viewer, quorum, userNames, now });
  *   const check = decision.can.approve;           // { allowed: true } or { allowed: false, why }
- *   if (check.allowed) show(confirmationLines(decision, "approve"));
+ *   if (check.allowed) show(confirmation(decision, "approve", context));
  *   // ... after the vote, with the activity the API answered:
  *   outcomeLine("approve", decideActivity(answered, context));
  *
@@ -338,20 +338,56 @@ export function statusLine(decision: ActivityDecision, context?: DecisionContext
   return sanitizeForTerminal(`${decision.status}: ${decision.progress.text}${waiting}`);
 }
 
+export interface Confirmation {
+  /** `Approve this activity?` */
+  question: string;
+  /** What is decided, then what the vote would do; terminal-safe. */
+  lines: string[];
+}
+
 /**
  * The confirmation shown before a vote: what is decided (type, full fingerprint, intent), who
- * created it and who voted, the quorum progress, and the question. Lines are terminal-safe; the
- * fingerprint is whole (a caller that wraps must wrap it, never cut it).
+ * created it and who voted, the quorum progress, and what this vote would do. Lines are
+ * terminal-safe; the fingerprint is whole (a caller that wraps must wrap it, never cut it).
  */
-export function confirmationLines(
+export function confirmation(
   decision: ActivityDecision,
   action: VoteAction,
   context: DecisionContext,
-): string[] {
-  return [
-    `${action === "approve" ? "Approve" : "Reject"} this activity?`,
-    ...detailLines(decision, context),
-  ];
+): Confirmation {
+  const effect = voteEffect(decision, action, context);
+  return {
+    question: `${action === "approve" ? "Approve" : "Reject"} this activity?`,
+    lines: [...detailLines(decision, context), ...(effect ? [`  your vote    ${effect}`] : [])],
+  };
+}
+
+/** What the viewer's vote would do, when the quorum says: reach it, or leave n more to go. */
+function voteEffect(
+  decision: ActivityDecision,
+  action: VoteAction,
+  context: DecisionContext,
+): string | undefined {
+  const { progress } = decision;
+  const viewer = context.viewer;
+  if (
+    progress.threshold === undefined ||
+    !viewer ||
+    !progress.awaited.some((u) => u.userId === viewer.userId)
+  ) {
+    return undefined;
+  }
+  if (action === "approve") {
+    const after = progress.approvals + 1;
+    const of = `${after} of ${progress.threshold}`;
+    return after >= progress.threshold
+      ? `approving makes it ${of}: the quorum is reached and the activity runs`
+      : `approving makes it ${of}; ${plural(progress.threshold - after, "more approval")} needed after yours`;
+  }
+  const stillPossible = progress.approvals + progress.awaited.length - 1;
+  return stillPossible < progress.threshold
+    ? "rejecting leaves too few root users to approve it: it is REJECTED"
+    : `rejecting is counted; ${plural(progress.awaited.length - 1, "other root user")} can still approve it`;
 }
 
 /** The activity as a person reads it: the confirmation's lines without the question. */

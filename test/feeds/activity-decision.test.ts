@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Activity, Vote } from "../../src/api/schemas.js";
 import {
-  confirmationLines,
+  confirmation,
   type DecisionContext,
   decideActivity,
   detailLines,
@@ -250,9 +250,9 @@ describe("quorum progress, creator and voters by name", () => {
 
 describe("the confirmation", () => {
   it("shows type, the whole fingerprint, status, creator, votes, root users and the intent", () => {
-    const lines = confirmationLines(decideActivity(activity(), asRoot), "approve", asRoot);
+    const { question, lines } = confirmation(decideActivity(activity(), asRoot), "approve", asRoot);
+    expect(question).toBe("Approve this activity?");
     expect(lines).toEqual([
-      "Approve this activity?",
       "  type         set_organization_feature (ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE)",
       "  activity     act-1",
       `  fingerprint  ${fingerprint}`,
@@ -263,21 +263,30 @@ describe("the confirmation", () => {
       "  intent",
       "    name   FEATURE_NAME_WEBAUTHN_ORIGINS",
       "    value  https://app.example",
+      "  your vote    approving makes it 2 of 2: the quorum is reached and the activity runs",
     ]);
     expect(fingerprint).toHaveLength(71);
   });
 
   it("says when nobody voted and nobody is named as creator, and asks to reject", () => {
-    const lines = confirmationLines(
-      decideActivity(activity({ votes: [] }), asRoot),
-      "reject",
-      asRoot,
-    );
-    expect(lines[0]).toBe("Reject this activity?");
+    const waiting = decideActivity(activity({ votes: [] }), asRoot);
+    const { question, lines } = confirmation(waiting, "reject", asRoot);
+    expect(question).toBe("Reject this activity?");
     expect(lines).toContain(
       "  created      7m ago by someone the API does not name (no vote signs the request)",
     );
     expect(lines).toContain("  votes        none yet");
+    expect(lines.at(-1)).toBe(
+      "  your vote    rejecting leaves too few root users to approve it: it is REJECTED",
+    );
+    expect(confirmation(waiting, "approve", asRoot).lines.at(-1)).toBe(
+      "  your vote    approving makes it 1 of 2; 1 more approval needed after yours",
+    );
+    // With any 2 of 3, one rejection leaves two root users who can still approve.
+    const wide = { ...asRoot, quorum: { threshold: 2, userIds: [ROOT, LEAD, "u-third"] } };
+    expect(
+      confirmation(decideActivity(activity({ votes: [] }), wide), "reject", wide).lines.at(-1),
+    ).toBe("  your vote    rejecting is counted; 2 other root users can still approve it");
     expect(lines).toContain(
       "  status       CONSENSUS_NEEDED: 0 of 2 root users approved; waiting for oncall-root (you) and sre-lead",
     );
