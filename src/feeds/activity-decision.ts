@@ -398,9 +398,10 @@ export function detailLines(decision: ActivityDecision, context: DecisionContext
     `  activity     ${decision.id}`,
     `  fingerprint  ${decision.fingerprint}`,
     `  status       ${statusLine(decision, context)}`,
-    `  created      ${created(timestampMs(a.createdAt), context.now)}${decision.creator ? `by ${who(decision.creator, context)}` : "by someone the API does not name (no vote signs the request)"}`,
+    `  created      ${created(timestampMs(a.createdAt), context.now)}${decision.creator ? `by ${who(decision.creator, context)}` : "(the API names no creator: no vote signs the request)"}`,
   ];
-  if (decision.votes.length === 0) lines.push("  votes        none yet");
+  const awaiting = a.status === AWAITING_VOTES;
+  if (decision.votes.length === 0) lines.push(`  votes        ${awaiting ? "none yet" : "none"}`);
   decision.votes.forEach((v, i) => {
     const root = v.rootUser === false ? " (not a root user)" : "";
     const note = v.submitter ? " (by submitting it)" : "";
@@ -408,7 +409,7 @@ export function detailLines(decision: ActivityDecision, context: DecisionContext
       `  ${i === 0 ? "votes       " : "            "} ${v.selection} by ${who(v, context)}${root}${note}${ago(v.atMs, context.now)}`,
     );
   });
-  if (decision.progress.rootUsers.length > 0) {
+  if (awaiting && decision.progress.rootUsers.length > 0) {
     lines.push(
       `  root users   ${decision.progress.rootUsers.map((u) => who(u, context)).join(", ")}`,
     );

@@ -273,7 +273,7 @@ describe("the confirmation", () => {
     const { question, lines } = confirmation(waiting, "reject", asRoot);
     expect(question).toBe("Reject this activity?");
     expect(lines).toContain(
-      "  created      7m ago by someone the API does not name (no vote signs the request)",
+      "  created      7m ago (the API names no creator: no vote signs the request)",
     );
     expect(lines).toContain("  votes        none yet");
     expect(lines.at(-1)).toBe(
