@@ -5,7 +5,7 @@
  * policies do not allow reading them), the decision goes on without them and a note says so.
  */
 import type { CallOptions, TurnkeyClient } from "../../api/client.js";
-import { NetworkError, RefusedResponseError } from "../../api/errors.js";
+import { NetworkError, RefusedResponseError, TurnkeyApiError } from "../../api/errors.js";
 import type { DecisionContext } from "../../feeds/activity-decision.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 
@@ -34,7 +34,9 @@ export async function loadDecisionContext(
     const err = result.reason;
     if (err instanceof NetworkError || err instanceof RefusedResponseError) throw err;
     if (!(err instanceof Error)) throw err;
-    notes.push(`${what} not shown: ${sanitizeForTerminal(err.message)}`);
+    const said =
+      err instanceof TurnkeyApiError ? `${err.operation}: ${err.describe()}` : err.message;
+    notes.push(`${what} not shown: ${sanitizeForTerminal(said)}`);
     return false;
   };
   const context: DecisionContext = {

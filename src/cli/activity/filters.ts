@@ -41,12 +41,27 @@ export function parseStatus(value: string): string {
   );
 }
 
+/** Names whose words begin with the input's words, in order: `set_org_feat` -> set_organization_feature. */
+function abbreviated(input: string, names: readonly string[]): string[] {
+  const words = input.split("_").filter(Boolean);
+  return names.filter((name) => {
+    const parts = name.split("_");
+    return parts.length === words.length && words.every((w, i) => parts[i]?.startsWith(w));
+  });
+}
+
 /** One type: `set_organization_feature`, `sign_transaction_v2`, `ACTIVITY_TYPE_...`. */
 export function parseType(value: string): string {
   const lower = value.toLowerCase();
   const found = ACTIVITY_TYPES.find((t) => t.toLowerCase() === lower || shortTypeName(t) === lower);
   if (found) return found;
-  const near = closeMatches(shortTypeName(lower), ACTIVITY_TYPES.map(shortTypeName));
+  const short = ACTIVITY_TYPES.map(shortTypeName);
+  const near = [
+    ...new Set([
+      ...abbreviated(shortTypeName(lower), short),
+      ...closeMatches(shortTypeName(lower), short),
+    ]),
+  ].slice(0, 3);
   throw new InvalidArgumentError(
     `unknown activity type ${JSON.stringify(value)}${near.length ? `; did you mean ${near.join(", ")}?` : ""}`,
   );

@@ -52,12 +52,14 @@ export async function waitForActivity(
       const outcome = OUTCOMES[activity.status];
       if (outcome) return { kind: outcome, activity };
     } catch (err) {
+      if (transient(err)) {
+        const message = (err as Error).message;
+        if (message !== lastError) deps.report(`poll failed: ${message}; still waiting`);
+        lastError = message;
+        lastLine = undefined;
+      }
       if (deadline.aborted) return { kind: "timeout", activity: last, lastError };
       if (!transient(err)) throw err;
-      const message = (err as Error).message;
-      if (message !== lastError) deps.report(`poll failed: ${message}; still waiting`);
-      lastError = message;
-      lastLine = undefined;
     }
     try {
       await deps.sleep(intervalMs, deadline);
