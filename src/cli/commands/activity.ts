@@ -357,7 +357,7 @@ export function registerActivityCommand(program: Command): void {
       .addOption(outputOption())
       .addHelpText(
         "after",
-        `\nExit status: 0 the vote was cast; 1 it cannot be cast (already decided, already voted,\nnot a root user), the API refused it, it was cancelled, or what it let run failed;\n2 usage (no terminal to ask on and no --yes) or network failure.\n\nExample:\n  tvcwatch activity ${action} 0b7c...-... --yes`,
+        `\nExit status: 0 the vote was cast; 1 it cannot be cast (already decided, already voted,\nnot a root user), the API refused it, it was cancelled, or what it let run failed;\n2 usage (no terminal to ask on and no --yes) or network failure.\n\nExample:\n  tvcwatch activity ${action} ACTIVITY_ID --yes`,
       )
       .action((ref: string, flags: VoteFlags, cmd: Command) => vote(action, ref, flags, cmd));
   }
