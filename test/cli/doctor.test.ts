@@ -180,10 +180,12 @@ describe("tvcwatch doctor against the simulator", () => {
     expect(r.code).toBe(1);
     expect(line(r.stdout, "key pair")).toMatch(
       new RegExp(
-        `^✗ .*the API public key ${other.publicKey} does not belong to the API private key .* — fix: put the public key that belongs to the private key in apiPublicKey in config file ${path}$`,
+        `^✗ .*the API public key does not belong to the API private key .* — fix: put the public key that belongs to the private key in apiPublicKey in config file ${path}$`,
       ),
     );
     expect(line(r.stdout, "API round trip")).toMatch(/^✗ /);
+    // Neither key is echoed: a private key pasted as the public one would be printed otherwise.
+    expect(r.stdout).not.toContain(other.publicKey);
     expect(r.stdout).not.toContain(sim.config.apiPrivateKey);
   });
 
