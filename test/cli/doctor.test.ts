@@ -186,6 +186,8 @@ describe("tvcwatch doctor against the simulator", () => {
       ),
     );
     expect(line(r.stdout, "API round trip")).toMatch(/^✗ /);
+    // Neither key is echoed: a private key pasted as the public one would be printed otherwise.
+    expect(r.stdout).not.toContain(other.publicKey);
     expect(r.stdout).not.toContain(sim.config.apiPrivateKey);
   });
 

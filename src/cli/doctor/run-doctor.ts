@@ -60,6 +60,15 @@ function keySourceText(source: ApiKeySource): string {
   }
 }
 
+function keyPairMatches(pair: ApiKeyPair): boolean {
+  try {
+    assertKeyPair(pair);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function publicKeyHome(source: ApiKeySource): string {
   switch (source.kind) {
     case "key-files":
@@ -138,14 +147,21 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
         ),
   );
   const key = inspectApiKey(sources.apiKey);
+  // Shown in full only once it is known to be the private key's public key: a private key put
+  // where the public key goes must not be printed.
+  const shownPublicKey = key.pair
+    ? keyPairMatches(key.pair)
+      ? key.pair.publicKey
+      : `${key.pair.publicKey.slice(0, 8)}… (not shown in full until it matches the private key)`
+    : undefined;
   add(
     key.pair
       ? pass(
           "setting.apiKey",
           "API key",
-          `public key ${key.pair.publicKey} (from ${keySourceText(sources.apiKey)})`,
+          `public key ${shownPublicKey} (from ${keySourceText(sources.apiKey)})`,
           {
-            publicKey: key.pair.publicKey,
+            publicKey: shownPublicKey,
             source: sources.apiKey.kind,
             ...(key.privateKeyFile ? { privateKeyFile: key.privateKeyFile } : {}),
           },
