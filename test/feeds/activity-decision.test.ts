@@ -106,6 +106,15 @@ describe("who may vote, and why not", () => {
       });
       expect(d.can.reject).toMatchObject({ allowed: false, reason: { kind: "decided" } });
     }
+    // Nothing is awaited any more: no root users line, and no votes is "none", not "none yet".
+    const done = decideActivity(
+      activity({ status: "ACTIVITY_STATUS_COMPLETED", votes: [], canApprove: false }),
+      asRoot,
+    );
+    const lines = detailLines(done, asRoot);
+    expect(lines).toContain("  votes        none");
+    expect(lines.some((l) => l.startsWith("  root users"))).toBe(false);
+    expect(statusLine(done, asRoot)).toBe("COMPLETED");
   });
 
   it("the viewer's own vote: already approved (or rejected)", () => {
