@@ -23,8 +23,12 @@ const ANSI: Record<ReplicaColour, number> = {
   cyan: 36,
 };
 
-/** A replica's colour: by its index in `replica i/K` (stable across restarts), else by a hash. */
-export function replicaColour(label: string): ReplicaColour {
+/**
+ * A replica's colour: by its index in `replica i/K` (stable across restarts), else by a hash. Only
+ * a label's first 100 characters are looked at (a regex over a huge label would backtrack).
+ */
+export function replicaColour(fullLabel: string): ReplicaColour {
+  const label = fullLabel.length > 100 ? fullLabel.slice(0, 100) : fullLabel;
   const m = /(\d+)\s*\/\s*\d+/.exec(label);
   let n: number;
   if (m) n = Number(m[1]) - 1;
