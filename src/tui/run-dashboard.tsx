@@ -1,12 +1,12 @@
 /** Wires the dashboard: follower and store, side-pane pollers, full screen, and a clean exit. */
 import { render } from "ink";
 import type { TurnkeyClient } from "../api/client.js";
+import type { DeploymentChoice } from "../feeds/deployment-list.js";
 import { createFeeds, startFeeds } from "../feeds/feeds.js";
 import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { LogStore } from "../tail/log-store.js";
 import { Dashboard } from "./components/dashboard.js";
 import { DeploymentPicker } from "./components/deployment-picker.js";
-import type { DeploymentChoice } from "./deployment-list.js";
 import { enterFullScreen } from "./terminal-session.js";
 
 export interface DashboardRun {

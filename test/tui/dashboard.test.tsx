@@ -1,7 +1,7 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { dashboardParts, line, NOW } from "./fixtures.js";
+import { dashboardParts, JWT, line, NOW, stampLogin } from "./fixtures.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
 async function settle() {
@@ -64,7 +64,7 @@ describe("the dashboard", () => {
 
   it("shows activity counts, email timelines and exact Solana amounts", async () => {
     const { frame } = await setup(160, 48);
-    expect(frame()).toMatch(/consensus_needed 1\s+failed 1\s+completed 1/);
+    expect(frame()).toMatch(/consensus 1\s+failed 1\s+completed 1/);
     expect(frame()).toContain("Send → Bounce +800ms (Permanent / smtp; 550 user unknown)");
     expect(frame()).toContain("1.5 SOL");
     expect(frame()).toContain("net +1.5 SOL");
@@ -162,12 +162,22 @@ describe("the dashboard", () => {
     const { frame, type } = await setup(160, 48);
     await type("\t");
     await type("\r");
-    expect(frame()).toContain("Activity detail");
+    expect(frame()).toContain("Activity sign_transaction v2");
     expect(frame()).toContain("fingerprint  sha256:a1");
-    expect(frame()).toContain("canApprove   true");
+    expect(frame()).toContain("can approve  yes");
     await type("\u001b");
     await type("s");
     expect(frame()).not.toContain("Activities");
+  });
+
+  it("the activity detail shows stamp_login's session redacted, never the JWT", async () => {
+    const session = JWT;
+    const { frame, type } = await setup(160, 48, { activities: [stampLogin] });
+    await type("\t");
+    await type("\r");
+    expect(frame()).toContain("stamp_login");
+    expect(frame()).toContain(`[redacted: ${session.length} characters]`);
+    expect(frame()).not.toContain(session.slice(0, 16));
   });
 
   it("q quits", async () => {

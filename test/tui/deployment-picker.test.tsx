@@ -1,11 +1,11 @@
 import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TurnkeyClient } from "../../src/api/client.js";
+import type { DeploymentChoice } from "../../src/feeds/deployment-list.js";
+import { listDeploymentChoices } from "../../src/feeds/deployment-list.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { DeploymentPicker } from "../../src/tui/components/deployment-picker.js";
-import type { DeploymentChoice } from "../../src/tui/deployment-list.js";
-import { listDeploymentChoices } from "../../src/tui/deployment-list.js";
 
 let sim: RunningSimulator;
 let choices: DeploymentChoice[];
@@ -45,7 +45,7 @@ describe("the deployment picker", () => {
     expect(ui.lastFrame()).toContain("[not tailable]");
     ui.stdin.write("\u001b[B");
     await settle();
-    expect(ui.lastFrame()).toContain("not in debug mode: its logs cannot be read");
+    expect(ui.lastFrame()).toContain("not in debug mode");
     ui.stdin.write("\r");
     await settle();
     expect(onPick).not.toHaveBeenCalled();

@@ -119,3 +119,31 @@ export async function dashboardParts(
   await feeds.solana?.pollOnce();
   return { store, follower, feeds };
 }
+
+/** A session JWT as stamp_login returns it (made up). */
+export const JWT =
+  "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjE3OTUwMDAwMDAsInB1YmxpY19rZXkiOiIwMiJ9.c2lnbmF0dXJlLW9mLXRoZS1zZXNzaW9u";
+
+/** A completed stamp_login, its session in the result. */
+export const stampLogin: Activity = {
+  id: "act-login",
+  organizationId: "org",
+  status: "ACTIVITY_STATUS_COMPLETED",
+  type: "ACTIVITY_TYPE_STAMP_LOGIN",
+  intent: { stampLoginIntent: { publicKey: "02abc", expirationSeconds: "900" } },
+  result: { stampLoginResult: { session: JWT } },
+  votes: [
+    {
+      id: "v1",
+      userId: "user-1",
+      activityId: "act-login",
+      selection: "VOTE_SELECTION_APPROVED",
+      user: { userId: "user-1", userName: "oncall-root" },
+    },
+  ],
+  fingerprint: `sha256:${"ab".repeat(32)}`,
+  canApprove: false,
+  canReject: false,
+  createdAt: { seconds: "1795000000", nanos: "0" },
+  updatedAt: "1795000000000",
+};

@@ -84,7 +84,7 @@ export async function openDashboard(
   title?: string,
 ): Promise<void> {
   const { runDashboard, pickDeployment } = await import("../../tui/run-dashboard.js");
-  const { listDeploymentChoices } = await import("../../tui/deployment-list.js");
+  const { listDeploymentChoices } = await import("../../feeds/deployment-list.js");
   let deploymentId = settings.deploymentId;
   if (!deploymentId) {
     let choices: Awaited<ReturnType<typeof listDeploymentChoices>>;

@@ -1,9 +1,11 @@
-import { Box, Text, useInput } from "ink";
-import { useMemo, useReducer, useSyncExternalStore } from "react";
+import { Box, useInput } from "ink";
+import { useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
 import type { Feeds } from "../../feeds/feeds.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { LogStore } from "../../tail/log-store.js";
+import { lit, safeBounded } from "../../text/safe-text.js";
 import { keyToCommand, splitInput } from "../key-map.js";
 import { computeLayout } from "../layout.js";
 import { compileFilters, computeLogView, findMatchOffset } from "../log-view.js";
@@ -12,10 +14,11 @@ import { initialUiState, uiReducer } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
 import { ActivitiesPane } from "./activities-pane.js";
-import { ActivityDetail } from "./activity-detail.js";
+import { DetailPane } from "./detail-pane.js";
 import { EmailPane } from "./email-pane.js";
 import { HelpOverlay } from "./help-overlay.js";
 import { LogPane } from "./log-pane.js";
+import { SafeText } from "./safe-text.js";
 import { SolanaPane } from "./solana-pane.js";
 import { StatusBar } from "./status-bar.js";
 
@@ -35,7 +38,9 @@ export interface DashboardProps {
 
 export function Dashboard(props: DashboardProps) {
   const size = useTerminalSize({ columns: props.columns, rows: props.rows });
-  const [ui, dispatch] = useReducer(uiReducer, { ...initialUiState, ...props.initialState });
+  const [ui, setUi] = useState<UiState>(() => ({ ...initialUiState, ...props.initialState }));
+  // Keys can arrive faster than renders: each one starts from the state the previous one left.
+  const latest = useRef(ui);
   const version = useSyncExternalStore(props.store.subscribe, props.store.getVersion);
   const followerState = useSyncExternalStore(
     props.follower.subscribe.bind(props.follower),
@@ -65,9 +70,9 @@ export function Dashboard(props: DashboardProps) {
       total: total(),
       logRows,
       activityCount: activityRows.length,
-      selectedActivityId: activityRows[ui.selection.activities]?.id,
+      selectedActivityId: activityRows[latest.current.selection.activities]?.id,
     };
-    let state = ui;
+    let state = latest.current;
     for (const press of splitInput(input, key)) {
       const command = keyToCommand(state, press.input, press.key, ctx);
       if (!command) continue;
@@ -87,20 +92,29 @@ export function Dashboard(props: DashboardProps) {
       }
       if (action) {
         state = uiReducer(state, action);
-        dispatch(action);
+        latest.current = state;
+        setUi(state);
       }
     }
   });
 
   const { width, height } = layout.total;
   const bodyHeight = height - 2;
-  const title = `tvcwatch · ${props.title ?? ""}deployment ${props.deploymentId}`;
+  const title = lit`tvcwatch · ${safeBounded(props.title ?? "", 200)}deployment ${safeBounded(props.deploymentId, 200)}`;
   let body: React.ReactNode;
   if (ui.help) {
     body = <HelpOverlay width={width} height={bodyHeight} />;
   } else if (ui.detail) {
     const activity = (activities.data ?? []).find((a) => a.id === ui.detail);
-    body = <ActivityDetail activity={activity} width={width} height={bodyHeight} />;
+    body = (
+      <DetailPane
+        view={activity ? activityDetail(activity) : undefined}
+        gone={lit`(the activity is no longer in the loaded list)`}
+        width={width}
+        height={bodyHeight}
+        scroll={0}
+      />
+    );
   } else {
     const logPane = (
       <LogPane
@@ -108,7 +122,7 @@ export function Dashboard(props: DashboardProps) {
         width={layout.logs.width}
         height={layout.logs.height}
         focused={ui.focus === "logs"}
-        title={`Logs${ui.wrap ? " (wrap)" : ""}${ui.timestamps ? " (timestamps)" : ""}`}
+        title={lit`Logs${ui.wrap ? lit` (wrap)` : lit``}${ui.timestamps ? lit` (timestamps)` : lit``}`}
         following={ui.following}
       />
     );
@@ -153,9 +167,7 @@ export function Dashboard(props: DashboardProps) {
   }
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text bold wrap="truncate-end">
-        {title}
-      </Text>
+      <SafeText bold>{title}</SafeText>
       {body}
       <StatusBar
         state={followerState}

@@ -1,7 +1,8 @@
-import { Box, Text, useInput } from "ink";
+import { Box, useInput } from "ink";
 import { useState } from "react";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
-import type { DeploymentChoice } from "../deployment-list.js";
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { lit, padEnd } from "../../text/safe-text.js";
+import { SafeText } from "./safe-text.js";
 
 /** Lists the organization's deployments; Enter picks a tailable one, q quits. */
 export function DeploymentPicker(props: {
@@ -11,7 +12,7 @@ export function DeploymentPicker(props: {
   rows: number;
 }) {
   const [selected, setSelected] = useState(0);
-  const [note, setNote] = useState<string | undefined>();
+  const [note, setNote] = useState(false);
   useInput((input, key) => {
     if (input === "q" || key.escape || (key.ctrl && input === "c")) return props.onQuit();
     if (key.upArrow) setSelected((s) => Math.max(0, s - 1));
@@ -19,33 +20,32 @@ export function DeploymentPicker(props: {
     if (key.return) {
       const c = props.choices[selected];
       if (c?.tailable) props.onPick(c);
-      else if (c) setNote("that one cannot be tailed: pick a debug-mode deployment (marked ●)");
+      else if (c) setNote(true);
     }
   });
   const visible = props.choices.slice(0, Math.max(1, props.rows - 5));
+  const current = props.choices[selected];
   return (
     <Box flexDirection="column">
-      <Text bold>Pick a deployment to watch (↑ ↓, Enter; q quits)</Text>
+      <SafeText bold>{lit`Pick a deployment to watch (↑ ↓, Enter; q quits)`}</SafeText>
       {props.choices.length === 0 ? (
-        <Text color="yellow">This organization has no TVC deployments.</Text>
+        <SafeText colour="yellow">{lit`This organization has no TVC deployments.`}</SafeText>
       ) : null}
       {visible.map((c, i) => (
-        <Text
-          key={c.deploymentId}
-          inverse={i === selected}
-          dimColor={!c.tailable}
-          wrap="truncate-end"
-        >
-          {`${c.tailable ? "●" : "○"} ${sanitizeForTerminal(c.appName).padEnd(18)} ${c.deploymentId}${c.live ? " (live)" : ""}${c.tailable ? "" : " [not tailable]"}`}
-        </Text>
+        <SafeText key={c.key} inverse={i === selected} dim={!c.tailable}>
+          {lit`${c.tailable ? lit`●` : lit`○`} ${padEnd(c.appName, 18)} ${c.idText}${c.live ? lit` (live)` : lit``}${c.tailable ? lit`` : lit` [not tailable]`}`}
+        </SafeText>
       ))}
-      {props.choices[selected]?.reason ? (
-        <Text
-          dimColor
-          wrap="wrap"
-        >{`${props.choices[selected]?.deploymentId}: ${props.choices[selected]?.reason}`}</Text>
+      {current?.reason ? (
+        <SafeText dim wrap="wrap">
+          {lit`${current.idText}: ${current.reason}`}
+        </SafeText>
       ) : null}
-      {note ? <Text color="yellow">{note}</Text> : null}
+      {note ? (
+        <SafeText colour="yellow">
+          {lit`that one cannot be tailed: pick a debug-mode deployment (marked ●)`}
+        </SafeText>
+      ) : null}
     </Box>
   );
 }

@@ -1,15 +1,17 @@
-import { Box, Text } from "ink";
-import { memo, useSyncExternalStore } from "react";
+import { Box } from "ink";
+import { memo, useMemo, useSyncExternalStore } from "react";
 import type { EmailEvent } from "../../api/schemas.js";
 import { shortAge } from "../../feeds/activity-summary.js";
 import { groupEmailEvents } from "../../feeds/email-timeline.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { joinSafe, lit, padStart, type Safe, safe } from "../../text/safe-text.js";
+import type { Colour } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
+import { SafeText } from "./safe-text.js";
 
-const OUTCOME_COLOUR: Record<string, string> = {
+const OUTCOME_COLOUR: Record<string, Colour> = {
   Delivery: "green",
   Bounce: "red",
   Complaint: "red",
@@ -28,11 +30,15 @@ export const EmailPane = memo(function EmailPane(props: {
   const rows = contentRows(props.height);
   if (!props.store) {
     return (
-      <PaneFrame title="Email" width={props.width} height={props.height} focused={props.focused}>
-        <Text dimColor wrap="wrap">
-          No recipient configured: pass --email ADDR (repeatable) or set "emails" in the config
-          file.
-        </Text>
+      <PaneFrame
+        title={lit`Email`}
+        width={props.width}
+        height={props.height}
+        focused={props.focused}
+      >
+        <SafeText dim wrap="wrap">
+          {lit`No recipient configured: pass --email ADDR (repeatable) or set "emails" in the config file.`}
+        </SafeText>
       </PaneFrame>
     );
   }
@@ -49,25 +55,28 @@ function EmailList(props: {
   rows: number;
 }) {
   const snapshot = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
-  const messages = groupEmailEvents(snapshot.data ?? [], props.filter);
-  const lines: { key: string; text: string; colour?: string | undefined; dim?: boolean }[] = [];
+  const messages = useMemo(
+    () => groupEmailEvents(snapshot.data ?? [], props.filter),
+    [snapshot.data, props.filter],
+  );
+  const lines: { key: string; text: Safe; colour?: Colour | undefined; dim?: boolean }[] = [];
   for (const m of messages) {
     if (lines.length >= props.rows - 1) break;
     lines.push({
-      key: m.messageId,
-      text: `${shortAge(props.now - m.lastAt).padStart(4)} ${sanitizeForTerminal(m.toAddress)} ${m.outcome}`,
-      colour: OUTCOME_COLOUR[m.outcome],
+      key: `${lines.length}:${m.messageId}`,
+      text: lit`${padStart(safe(shortAge(props.now - m.lastAt)), 4)} ${m.toAddress} ${m.outcome}`,
+      colour: m.knownOutcome ? OUTCOME_COLOUR[m.knownOutcome] : undefined,
     });
-    const timeline = m.steps
-      .map(
-        (s, i) =>
-          (i === 0 ? s.eventType : `${s.eventType} +${s.afterMs}ms`) +
-          (s.detail && s.eventType !== "Delivery" ? ` (${sanitizeForTerminal(s.detail)})` : ""),
-      )
-      .join(" → ");
-    lines.push({ key: `${m.messageId}:t`, text: `     ${timeline}`, dim: true });
+    const timeline = joinSafe(
+      m.steps.map((s, i) => {
+        const step = i === 0 ? s.eventType : lit`${s.eventType} +${s.afterMs}ms`;
+        return s.detail ? lit`${step} (${s.detail})` : step;
+      }),
+      lit` → `,
+    );
+    lines.push({ key: `${lines.length}:${m.messageId}:t`, text: lit`     ${timeline}`, dim: true });
   }
-  const title = props.filter ? `Email [${props.filter}]` : "Email";
+  const title = props.filter ? lit`Email [${safe(props.filter)}]` : lit`Email`;
   return (
     <PaneFrame
       title={title}
@@ -78,11 +87,13 @@ function EmailList(props: {
     >
       <Box flexDirection="column" height={props.rows} overflow="hidden">
         <FeedError error={snapshot.error} />
-        {lines.length === 0 && !snapshot.error ? <Text dimColor>no events yet</Text> : null}
+        {lines.length === 0 && !snapshot.error ? (
+          <SafeText dim>{lit`no events yet`}</SafeText>
+        ) : null}
         {lines.slice(0, props.rows).map((l) => (
-          <Text key={l.key} wrap="truncate-end" color={l.colour} dimColor={l.dim}>
+          <SafeText key={l.key} colour={l.colour} dim={l.dim}>
             {l.text}
-          </Text>
+          </SafeText>
         ))}
       </Box>
     </PaneFrame>

@@ -1,5 +1,7 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { lit, padEnd, safe } from "../../text/safe-text.js";
 import { KEY_HELP } from "../ui-state.js";
+import { Line, SafeText } from "./safe-text.js";
 
 export function HelpOverlay(props: { width: number; height: number }) {
   return (
@@ -12,16 +14,16 @@ export function HelpOverlay(props: { width: number; height: number }) {
       paddingX={1}
       overflow="hidden"
     >
-      <Text bold color="cyan">
-        tvcwatch keys
-      </Text>
+      <SafeText bold colour="cyan">
+        {lit`tvcwatch keys`}
+      </SafeText>
       {KEY_HELP.map(([keys, what]) => (
-        <Text key={keys} wrap="truncate-end">
-          <Text bold>{keys.padEnd(16)}</Text>
-          <Text>{what}</Text>
-        </Text>
+        <Line
+          key={keys}
+          segments={[{ text: padEnd(safe(keys), 16), bold: true }, { text: safe(what) }]}
+        />
       ))}
-      <Text dimColor>Esc or ? closes this help</Text>
+      <SafeText dim>{lit`Esc or ? closes this help`}</SafeText>
     </Box>
   );
 }

@@ -1,21 +1,22 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { memo } from "react";
+import { lit, type Safe } from "../../text/safe-text.js";
 import type { LogView } from "../log-view.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
-import { SegmentsLine } from "./segments-line.js";
+import { Line, SafeText } from "./safe-text.js";
 
 export const LogPane = memo(function LogPane(props: {
   view: LogView;
   width: number;
   height: number;
   focused: boolean;
-  title: string;
+  title: Safe;
   following: boolean;
 }) {
   const rows = contentRows(props.height);
   const marker =
     !props.following && props.view.newWhilePaused > 0
-      ? `⏸ ${props.view.newWhilePaused} new lines (Space to follow)`
+      ? lit`⏸ ${props.view.newWhilePaused} new lines (Space to follow)`
       : undefined;
   const shown = marker
     ? props.view.rows.slice(Math.max(0, props.view.rows.length - (rows - 1)))
@@ -23,20 +24,20 @@ export const LogPane = memo(function LogPane(props: {
   return (
     <PaneFrame
       title={props.title}
-      right={props.following ? "following" : "paused"}
+      right={props.following ? lit`following` : lit`paused`}
       width={props.width}
       height={props.height}
       focused={props.focused}
     >
       <Box flexDirection="column" height={rows} overflow="hidden">
-        {shown.length === 0 ? <Text dimColor>waiting for log lines…</Text> : null}
+        {shown.length === 0 ? <SafeText dim>{lit`waiting for log lines…`}</SafeText> : null}
         {shown.map((row) => (
-          <SegmentsLine key={row.key} segments={row.segments} />
+          <Line key={row.key} segments={row.segments} />
         ))}
         {marker ? (
-          <Text color="black" backgroundColor="yellow" wrap="truncate-end">
+          <SafeText colour="black" background="yellow">
             {marker}
-          </Text>
+          </SafeText>
         ) : null}
       </Box>
     </PaneFrame>
