@@ -98,3 +98,17 @@ export function safeBounded(untrusted: string, maxChars: number): Safe {
 export function sliceSafe(text: Safe, from: number, to?: number): Safe {
   return text.slice(from, to) as Safe;
 }
+
+/** The end of the text in at most `width` cells, starting with `…` when cut (a prompt's cursor end). */
+export function truncateStart(text: Safe, width: number): Safe {
+  if (widthOf(text) <= width) return text;
+  if (width <= 0) return EMPTY;
+  const parts = Array.from(graphemes(text));
+  let used = 1;
+  let start = parts.length;
+  while (start > 0 && used + (parts[start - 1]?.width ?? 0) <= width) {
+    start -= 1;
+    used += parts[start]?.width ?? 0;
+  }
+  return `…${text.slice(parts[start]?.index ?? text.length)}` as Safe;
+}

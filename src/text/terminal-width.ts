@@ -11,8 +11,11 @@
  *   pair 4 columns wide, Ink counts 2; a modifier on its own is shown escaped;
  * - variation selectors are dropped (❤️ → ❤, counted 2 by Ink but drawn 1 by tmux) and so is the
  *   keycap mark (1️⃣ → 1);
- * - emoji ZWJ sequences (👩‍💻) stay one glyph when they start with a wide emoji; those that start
- *   with a narrow one (🏳️‍🌈, drawn 1 by tmux, counted 2) are shown as their parts (🏳🌈);
+ * - emoji ZWJ sequences (👩‍💻) are shown as their emoji side by side (👩💻), not escaped: Ink
+ *   counts the joined glyph 2 wide, but terminals without ZWJ support draw it 4 wide, and so does
+ *   tmux (3.3) whenever the joiner falls on the boundary of one of its reads (about every 4 KB of
+ *   output), which pushed a border out and scrolled the frame; side by side is the same width
+ *   everywhere;
  * - emoji newer than Unicode 14 (🫨, drawn 0 or 1 wide by terminals whose tables predate them) and
  *   unassigned code points are shown escaped (`\u{1fae8}`), as is any grapheme Ink would count
  *   though it has no width (a soft hyphen, a tag character);
@@ -139,14 +142,10 @@ function normalizeGrapheme(grapheme: string): string {
     const noKeycap = g.replace(KEYCAP, "");
     if (noKeycap.length > 0) g = noKeycap;
     if (g.includes(ZWJ)) {
-      const parts = g.split(ZWJ);
-      const head = parts[0] ?? "";
-      if (parts.some((p) => p.length === 0) || stringWidth(head) < 2) {
-        // Not drawn as one glyph everywhere: its parts, each normalized on its own.
-        let out = "";
-        for (const p of parts) if (p) out += normalizeText(p, 0).text;
-        return out;
-      }
+      // Not drawn as one glyph everywhere: its parts, each normalized on its own.
+      let out = "";
+      for (const p of g.split(ZWJ)) if (p) out += normalizeText(p, 0).text;
+      return out;
     }
   }
   if (g.length === 0) return "";

@@ -26,11 +26,11 @@ describe("graphemes as terminals draw them", () => {
     expect(displayWidth(safe("👍🏽❤️1️⃣"))).toBe(4);
   });
 
-  it("keeps ZWJ sequences as one glyph (not escaped) when they start wide; splits the others", () => {
-    expect(safe("dev 👩‍💻 family 👨‍👩‍👧")).toBe("dev 👩‍💻 family 👨‍👩‍👧");
-    expect(displayWidth(safe("👩‍💻"))).toBe(2);
-    expect(safe("🧑🏽‍💻")).toBe("🧑‍💻");
-    // 🏳️‍🌈 starts with a text-style flag: tmux draws it 1 wide, Ink counts 2.
+  it("shows ZWJ sequences as their emoji side by side, not escaped (the joined width is not safe)", () => {
+    // tmux 3.3 draws 👩‍💻 2 wide, or 4 when its read of the output splits at the joiner.
+    expect(safe("dev 👩‍💻 family 👨‍👩‍👧")).toBe("dev 👩💻 family 👨👩👧");
+    expect(displayWidth(safe("👩‍💻"))).toBe(4);
+    expect(safe("🧑🏽‍💻")).toBe("🧑💻");
     expect(safe("🏳️‍🌈")).toBe("🏳🌈");
     // A joiner that joins no emoji is escaped, as every zero-width character is.
     expect(safe("a\u200db")).toBe("a\\u200db");
@@ -82,8 +82,8 @@ describe("graphemes as terminals draw them", () => {
     const n = normalizeText(long);
     let count = 0;
     for (const _ of graphemes(n.text)) count++;
-    expect(count).toBe(20_000 * 7);
-    expect(n.width).toBe(20_000 * 10);
+    expect(count).toBe(20_000 * 8);
+    expect(n.width).toBe(20_000 * 12);
     expect(performance.now() - started).toBeLessThan(3000);
   });
 });
@@ -100,11 +100,12 @@ describe("cutting and wrapping", () => {
 
   it("cuts rows of at most the width, in one pass, never splitting a wide glyph", () => {
     const text = safe("ab用户cd👩‍💻e\u0301f");
+    expect(text).toBe("ab用户cd👩💻e\u0301f");
     const starts = rowStarts(text, 3);
     const rows = starts.map((_, i) => rowText(text, starts, i));
     expect(rows.join("")).toBe(text);
     for (const r of rows) expect(displayWidth(r)).toBeLessThanOrEqual(3);
-    expect(rows).toEqual(["ab", "用", "户c", "d👩‍💻", "e\u0301f"]);
+    expect(rows).toEqual(["ab", "用", "户c", "d👩", "💻e\u0301", "f"]);
   });
 
   it("wraps a megabyte in linear time", () => {
