@@ -19,9 +19,20 @@ const STATUS_LABEL: Readonly<Record<string, string>> = {
   FAILED: "failed",
   PENDING: "pending",
   CREATED: "created",
-  AUTHENTICATORS_NEEDED: "authenticators",
+  AUTHENTICATORS_NEEDED: "needs auth",
   COMPLETED: "completed",
   REJECTED: "rejected",
+};
+
+/** Four letters per status, for narrow panes (the help's legend spells them out). */
+export const STATUS_CODE: Readonly<Record<string, string>> = {
+  CONSENSUS_NEEDED: "CONS",
+  FAILED: "FAIL",
+  PENDING: "PEND",
+  CREATED: "NEW",
+  AUTHENTICATORS_NEEDED: "AUTH",
+  COMPLETED: "DONE",
+  REJECTED: "REJ",
 };
 
 /** Longest status, type or id rendered in a pane row (the detail view shows them whole). */
@@ -70,6 +81,8 @@ export interface ActivityRow {
   key: string;
   type: Safe;
   status: Safe;
+  /** The status in four letters (unknown ones: their first four, sanitized). */
+  code: Safe;
   /** The short status when it is one the API documents (for colours), else undefined. */
   knownStatus: (typeof STATUS_ORDER)[number] | undefined;
   ageMs: number;
@@ -117,6 +130,7 @@ export function summarizeActivities(activities: readonly Activity[], now: number
         key: keyOf(a.id),
         type: safeBounded(shortType(a.type), MAX_ROW_FIELD),
         status: statusLabel(a.status),
+        code: safeBounded(STATUS_CODE[short] ?? short.slice(0, 4), 8),
         knownStatus: known(short),
         ageMs: now - (timestampMs(a.createdAt) ?? now),
         votes: a.votes.length,

@@ -40,7 +40,7 @@ export function deploymentChoice(app: TvcApp, d: TvcDeployment, key = d.id): Dep
       ? safeBounded("being deleted", MAX_FIELD)
       : d.debugMode
         ? undefined
-        : safeBounded("not in debug mode: only debug-mode deployments serve their logs", MAX_FIELD),
+        : safeBounded("not in debug mode", MAX_FIELD),
     live: app.liveDeploymentId === d.id,
     createdAt: created !== undefined && Number.isFinite(created) ? created : undefined,
     qosVersion: d.qosVersion === undefined ? undefined : safeBounded(d.qosVersion, MAX_FIELD),

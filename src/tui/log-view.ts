@@ -9,14 +9,25 @@
  */
 
 import type { LogEvent, LogLine } from "../tail/log-line.js";
-import type { LogStore } from "../tail/log-store.js";
+import type { LogStore, StoredRow } from "../tail/log-store.js";
 import { replicaColour } from "../text/colour.js";
-import { boundedPrefix, lit, type Safe, safe, sliceSafe, widthOf } from "../text/safe-text.js";
+import {
+  boundedPrefix,
+  joinSafe,
+  lit,
+  padEnd,
+  padStart,
+  type Safe,
+  safe,
+  safeBounded,
+  sliceSafe,
+  widthOf,
+} from "../text/safe-text.js";
 import { graphemes, isPlain } from "../text/terminal-width.js";
 import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
 import { rowStarts } from "../text/wrap.js";
 import type { Colour, Segment, TextStyle } from "./segment.js";
-import type { UiState } from "./ui-state.js";
+import type { LogAnchor, UiState } from "./ui-state.js";
 
 /** The most of one line rendered, searched and filtered on. */
 export const MAX_RENDERED_CHARS = 64 * 1024;
@@ -30,10 +41,14 @@ export interface ViewRow {
 
 export interface LogView {
   rows: ViewRow[];
-  /** Lines that arrived since the pause. */
+  /** Lines that arrived since the pause (all of them, kept or not). */
   newWhilePaused: number;
-  /** Whether the view reached the oldest matching row. */
-  atTop: boolean;
+  /** Of those, how many the buffer still holds (its cap drops the oldest). */
+  newKept: number;
+  /** The lines a paused view was on left the buffer: it shows the oldest kept instead. */
+  moved: boolean;
+  /** Why nothing is shown, when nothing is. */
+  empty: Safe | undefined;
 }
 
 export function replicaNumber(label: string): number | undefined {
@@ -296,25 +311,68 @@ function gutter(event: LogEvent, state: Pick<UiState, "timestamps">): Segment[] 
       dim: true,
     });
   }
-  const n = replicaNumber(event.replicaLabel);
   out.push({
-    text: n === undefined ? lit`[${safe(event.replicaLabel.slice(0, 40))}] ` : lit`[${n}] `,
+    text: lit`${replicaTag(event.replicaLabel)} `,
     colour: replicaColour(event.replicaLabel),
     bold: true,
   });
   return out;
 }
 
+/** `[2]` for `replica 2/3`, else the label itself (bounded). */
+function replicaTag(label: string): Safe {
+  const n = replicaNumber(label);
+  return n === undefined ? lit`[${safe(label.slice(0, 40))}]` : lit`[${n}]`;
+}
+
 /**
- * Rows of one event for a pane `width` wide: `count` of them from its end ("end") or its start
- * ("start"). Only those rows are built.
+ * The gutter of a wrapped line's further rows: the replica again (dim) with a `↪`, so a
+ * continuation is never mistaken for a line of its own or of another replica.
+ */
+function continuationGutter(event: LogEvent, width: number): Segment[] {
+  if (event.kind === "gap" || width === 0)
+    return width === 0 ? [] : [{ text: padEnd(lit``, width) }];
+  const tag = lit`${replicaTag(event.replicaLabel)}↪`;
+  return [{ text: padStart(tag, width), colour: replicaColour(event.replicaLabel), dim: true }];
+}
+
+/** What a view takes of one line's rows: `count` rows ending `skipEnd` rows before its end. */
+export interface RowTake {
+  from: "start" | "end";
+  count: number;
+  /** From the end: rows of the line's end left out (a paused view's rows below its bottom). */
+  skipEnd?: number;
+}
+
+function contentWidthFor(
+  event: LogEvent,
+  state: Pick<UiState, "timestamps">,
+  width: number,
+): number {
+  const headWidth = gutter(event, state).reduce((n, s) => n + widthOf(s.text), 0);
+  return Math.max(4, width - headWidth);
+}
+
+/** How many rows a line takes at this width (1 unless wrapped). */
+export function lineRowCount(
+  event: LogEvent,
+  state: Pick<UiState, "timestamps" | "wrap">,
+  filters: Filters,
+  width: number,
+): number {
+  if (!state.wrap) return 1;
+  return layOut(event, contentWidthFor(event, state, width), true, filters).starts.length;
+}
+
+/**
+ * Rows of one event for a pane `width` wide: some of them (see RowTake), built only those.
  */
 export function formatRows(
   event: LogEvent,
   state: Pick<UiState, "timestamps" | "wrap">,
   filters: Filters,
   width: number,
-  take: { from: "start" | "end"; count: number } = { from: "start", count: Infinity },
+  take: RowTake = { from: "start", count: Infinity },
 ): Segment[][] {
   const head = gutter(event, state);
   const headWidth = head.reduce((n, s) => n + widthOf(s.text), 0);
@@ -325,20 +383,21 @@ export function formatRows(
       ? { colour: "yellow", dim: true }
       : { colour: levelColour(cachedRender(event).level) };
   const n = laid.starts.length;
-  const first = take.from === "start" ? 0 : Math.max(0, n - take.count);
-  const last = take.from === "start" ? Math.min(n, take.count) : n;
+  const end =
+    take.from === "start" ? Math.min(n, take.count) : Math.max(0, n - (take.skipEnd ?? 0));
+  const first = take.from === "start" ? 0 : Math.max(0, end - take.count);
   const rows: Segment[][] = [];
-  for (let i = first; i < last; i++) {
-    const start = laid.starts[i] as number;
-    const end = laid.starts[i + 1] ?? laid.text.length;
+  for (let i = first; i < end; i++) {
+    const rowStart = laid.starts[i] as number;
+    const rowEnd = laid.starts[i + 1] ?? laid.text.length;
     if (!state.wrap) {
-      const segs = styleRange(laid, 0, laid.cutAt ?? end, base);
+      const segs = styleRange(laid, 0, laid.cutAt ?? rowEnd, base);
       if (laid.cutAt !== undefined) segs.push({ text: lit`…`, dim: true });
       rows.push([...head, ...segs]);
     } else {
       rows.push([
-        ...(i === 0 ? head : blankGutter(headWidth)),
-        ...styleRange(laid, start, end, base),
+        ...(i === 0 ? head : continuationGutter(event, headWidth)),
+        ...styleRange(laid, rowStart, rowEnd, base),
       ]);
     }
   }
@@ -361,10 +420,6 @@ function cutPoint(text: Safe, width: number): number | undefined {
   return undefined;
 }
 
-function blankGutter(width: number): Segment[] {
-  return width === 0 ? [] : [{ text: lit`${safe(" ".repeat(width))}` }];
-}
-
 /** All rows of one event (tests, and short lines). */
 export function formatRow(
   event: LogEvent,
@@ -375,89 +430,235 @@ export function formatRow(
   return formatRows(event, state, filters, width);
 }
 
+/** The log as one view sees it: a store, the pane's size and what filters apply. */
+interface Frame {
+  store: LogStore;
+  state: UiState;
+  filters: Filters;
+  width: number;
+  height: number;
+}
+
+const rowsOf = (f: Frame, index: number) =>
+  lineRowCount((f.store.at(index) as StoredRow).event, f.state, f.filters, f.width);
+
+const shown = (f: Frame, index: number) =>
+  matchesFilters((f.store.at(index) as StoredRow).event, f.filters);
+
+/** The nearest shown line at or before (`step` -1) / after (+1) `index`, or -1. */
+function nearestShown(f: Frame, index: number, step: 1 | -1): number {
+  for (let i = index; i >= 0 && i < f.store.size(); i += step) if (shown(f, i)) return i;
+  return -1;
+}
+
+/** The place whose view is the oldest screenful of shown lines. */
+function oldestScreen(f: Frame): LogAnchor | undefined {
+  let rows = 0;
+  let last = -1;
+  for (let i = 0; i < f.store.size(); i++) {
+    if (!shown(f, i)) continue;
+    last = i;
+    rows += rowsOf(f, i);
+    if (rows >= f.height) return { line: i + f.store.evicted(), rowsBelow: rows - f.height };
+  }
+  return last < 0 ? undefined : { line: last + f.store.evicted(), rowsBelow: 0 };
+}
+
+/** Where the view is now: the store index of its bottom line and the rows of it below the view. */
+function bottomOf(f: Frame): { index: number; rowsBelow: number; moved: boolean } {
+  const { state, store } = f;
+  if (state.following || !state.anchor) {
+    return { index: nearestShown(f, store.size() - 1, -1), rowsBelow: 0, moved: false };
+  }
+  const index = state.anchor.line - store.evicted();
+  if (index < 0) {
+    const oldest = oldestScreen(f);
+    return oldest
+      ? { index: oldest.line - store.evicted(), rowsBelow: oldest.rowsBelow, moved: true }
+      : { index: -1, rowsBelow: 0, moved: true };
+  }
+  const at = nearestShown(f, Math.min(index, store.size() - 1), -1);
+  return { index: at, rowsBelow: at === index ? state.anchor.rowsBelow : 0, moved: false };
+}
+
+export interface LogViewOptions {
+  filters?: Filters;
+  /** Replica numbers seen so far, to say why a view is empty. */
+  replicas?: ReadonlySet<number>;
+}
+
 /**
- * The rows that fill a pane `height` lines tall and `width` wide. Walks back from the newest
- * (or paused) line, skipping `scroll` matching rows, until the pane is full.
+ * The rows that fill a pane `height` lines tall and `width` wide: up from the view's bottom
+ * (the newest shown line, or where a paused view is), only as many rows as fit.
  */
 export function computeLogView(
   store: LogStore,
   state: UiState,
   width: number,
   height: number,
-  filters = compileFilters(state),
+  options: LogViewOptions = {},
 ): LogView {
+  const f: Frame = {
+    store,
+    state,
+    filters: options.filters ?? compileFilters(state),
+    width,
+    height,
+  };
   const total = store.evicted() + store.size();
-  const bottomAbsolute =
-    state.following || state.pausedAtSize === undefined ? total - 1 : state.pausedAtSize - 1;
-  let index = Math.min(store.size() - 1, bottomAbsolute - store.evicted());
-  let skip = state.scroll;
+  const bottom = bottomOf(f);
   const lines: ViewRow[] = [];
-  while (index >= 0 && lines.length < height) {
-    const row = store.at(index) as NonNullable<ReturnType<LogStore["at"]>>;
-    index -= 1;
-    if (!matchesFilters(row.event, filters)) continue;
-    if (skip > 0) {
-      skip -= 1;
-      continue;
-    }
-    const laid = formatRows(row.event, state, filters, width, {
+  let skip = bottom.rowsBelow;
+  let index = bottom.index;
+  for (; index >= 0 && lines.length < height; index--) {
+    const row = store.at(index) as StoredRow;
+    if (!matchesFilters(row.event, f.filters)) continue;
+    const laid = formatRows(row.event, state, f.filters, width, {
       from: "end",
       count: height - lines.length,
+      skipEnd: skip,
     });
-    for (let i = laid.length - 1; i >= 0 && lines.length < height; i--) {
-      lines.push({ key: `${row.id}:${i}`, segments: laid[i] as Segment[] });
+    const n = lineRowCount(row.event, state, f.filters, width);
+    for (let i = laid.length - 1; i >= 0; i--) {
+      lines.push({
+        key: `${row.id}:${n - skip - (laid.length - i)}`,
+        segments: laid[i] as Segment[],
+      });
     }
+    skip = 0;
   }
   lines.reverse();
-  if (index < 0 && state.scroll > 0 && lines.length < height) {
-    // Scrolled past the oldest line: show the oldest screenful.
-    lines.length = 0;
-    for (let i = 0; i < store.size() && lines.length < height; i++) {
-      const row = store.at(i) as NonNullable<ReturnType<LogStore["at"]>>;
-      if (!matchesFilters(row.event, filters)) continue;
-      const laid = formatRows(row.event, state, filters, width, {
+  if (!state.following && lines.length < height && bottom.index >= 0) {
+    // A paused view near the oldest line: fill the screen with what comes after its bottom.
+    const row = store.at(bottom.index) as StoredRow;
+    const below = bottom.rowsBelow;
+    if (below > 0) {
+      const n = lineRowCount(row.event, state, f.filters, width);
+      const count = Math.min(below, height - lines.length);
+      const more = formatRows(row.event, state, f.filters, width, {
+        from: "end",
+        count,
+        skipEnd: below - count,
+      });
+      for (const [i, segments] of more.entries()) {
+        lines.push({ key: `${row.id}:${n - below + i}`, segments });
+      }
+    }
+    for (let i = bottom.index + 1; i < store.size() && lines.length < height; i++) {
+      const next = store.at(i) as StoredRow;
+      if (!matchesFilters(next.event, f.filters)) continue;
+      const laid = formatRows(next.event, state, f.filters, width, {
         from: "start",
         count: height - lines.length,
       });
-      for (const [n, seg] of laid.entries()) lines.push({ key: `${row.id}:${n}`, segments: seg });
+      for (const [k, segments] of laid.entries()) lines.push({ key: `${next.id}:${k}`, segments });
     }
   }
+  const newWhilePaused =
+    state.following || state.pausedAtTotal === undefined
+      ? 0
+      : Math.max(0, total - state.pausedAtTotal);
   return {
     rows: lines,
-    newWhilePaused:
-      state.following || state.pausedAtSize === undefined
-        ? 0
-        : Math.max(0, total - state.pausedAtSize),
-    atTop: index < 0,
+    newWhilePaused,
+    newKept: Math.min(newWhilePaused, store.size()),
+    moved: bottom.moved,
+    empty: lines.length > 0 ? undefined : emptyReason(f, options.replicas),
   };
 }
 
-/**
- * For n / N: the scroll offset (in matching rows from the view's bottom) of the next search match
- * older (direction -1) or newer (+1) than the current bottom row, or undefined when there is none.
- */
-export function findMatchOffset(
-  store: LogStore,
-  state: UiState,
-  direction: 1 | -1,
-  filters = compileFilters(state),
-): number | undefined {
-  if (!filters.search) return undefined;
-  const total = store.evicted() + store.size();
-  const bottomAbsolute =
-    state.following || state.pausedAtSize === undefined ? total - 1 : state.pausedAtSize - 1;
-  const bottom = Math.min(store.size() - 1, bottomAbsolute - store.evicted());
-  // Matching rows from the bottom: offset k is the k-th matching row going up.
-  let offset = 0;
-  const candidates: number[] = [];
-  for (let i = bottom; i >= 0; i--) {
-    const row = store.at(i);
-    if (!row || !matchesFilters(row.event, filters)) continue;
-    if (matchesSearch(row.event, filters)) candidates.push(offset);
-    offset += 1;
-    if (direction === 1 && offset > state.scroll) break;
+/** Why a view shows nothing. */
+function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe {
+  const { store, state } = f;
+  if (store.size() === 0) return lit`waiting for log lines…`;
+  const hidden = new Set(state.hiddenReplicas);
+  if (replicas && replicas.size > 0 && [...replicas].every((r) => hidden.has(r))) {
+    const all = [...replicas].sort((a, b) => a - b);
+    return lit`all replicas hidden: press ${safe(all.join(", "))} to show them`;
   }
-  if (direction === -1) return candidates.find((k) => k > state.scroll);
-  const newer = candidates.filter((k) => k < state.scroll);
-  return newer.length > 0 ? Math.max(...newer) : undefined;
+  const parts: Safe[] = [];
+  if (state.include) parts.push(lit`+/${safeBounded(state.include, 200)}/`);
+  if (state.exclude) parts.push(lit`-/${safeBounded(state.exclude, 200)}/`);
+  if (parts.length > 0) {
+    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe(store.size().toLocaleString("en-US"))} lines hidden by the filters; Esc clears them)`;
+  }
+  return lit`no line from the replicas shown (hidden: ${safe(state.hiddenReplicas.join(", "))})`;
+}
+
+/** Scrolling and search, resolved against the store: what the key step moves the view to. */
+export interface LogNavigator {
+  /** Lines ever appended. */
+  total(): number;
+  /** `rows` screen rows up (positive, older) or down (negative); undefined when it cannot move. */
+  scroll(state: UiState, rows: number): LogAnchor | undefined;
+  /** The oldest screenful. */
+  oldest(state: UiState): LogAnchor | undefined;
+  /** The next line holding a search match, older (-1) or newer (+1) than the view's bottom. */
+  findMatch(state: UiState, direction: 1 | -1): LogAnchor | undefined;
+}
+
+export function logNavigator(store: LogStore, width: number, height: number): LogNavigator {
+  const frame = (state: UiState): Frame => ({
+    store,
+    state,
+    filters: compileFilters(state),
+    width,
+    height,
+  });
+  return {
+    total: () => store.evicted() + store.size(),
+    scroll(state, by) {
+      const f = frame(state);
+      const bottom = bottomOf(f);
+      if (bottom.index < 0 || by === 0) return undefined;
+      if (by < 0 && state.following) return undefined;
+      let index = bottom.index;
+      let rb = bottom.rowsBelow + by;
+      if (by > 0) {
+        while (rb >= rowsOf(f, index)) {
+          rb -= rowsOf(f, index);
+          const prev = nearestShown(f, index - 1, -1);
+          if (prev < 0) return oldestScreen(f);
+          index = prev;
+        }
+        // Never further up than the oldest screenful.
+        let above = rowsOf(f, index) - rb;
+        for (
+          let i = nearestShown(f, index - 1, -1);
+          i >= 0 && above < height;
+          i = nearestShown(f, i - 1, -1)
+        ) {
+          above += rowsOf(f, i);
+        }
+        if (above < height) return oldestScreen(f);
+      } else {
+        while (rb < 0) {
+          const next = nearestShown(f, index + 1, 1);
+          if (next < 0) {
+            rb = 0;
+            break;
+          }
+          index = next;
+          rb += rowsOf(f, index);
+        }
+      }
+      return { line: index + store.evicted(), rowsBelow: rb };
+    },
+    oldest: (state) => oldestScreen(frame(state)),
+    findMatch(state, direction) {
+      const f = frame(state);
+      if (!f.filters.search) return undefined;
+      const from = bottomOf(f).index;
+      for (
+        let i = nearestShown(f, from + direction, direction);
+        i >= 0;
+        i = nearestShown(f, i + direction, direction)
+      ) {
+        if (matchesSearch((store.at(i) as StoredRow).event, f.filters)) {
+          return { line: i + store.evicted(), rowsBelow: 0 };
+        }
+      }
+      return undefined;
+    },
+  };
 }

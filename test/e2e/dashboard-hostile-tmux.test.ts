@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HostileApi } from "./hostile-api.js";
-import { startHostileApi } from "./hostile-api.js";
+import type { FakeApi } from "./fake-api.js";
+import { startHostileApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /** Turnkey's published test key pair (not a secret): the hostile server does not check stamps. */
@@ -9,7 +9,7 @@ const KEYS = {
   TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
 };
 
-let api: HostileApi;
+let api: FakeApi;
 const tmux = new Tmux();
 
 beforeAll(async () => {
@@ -42,7 +42,10 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
     const titleBefore = tmux.title();
 
     // The picker: the app name and the deployment id, escaped.
-    const picker = await tmux.waitFor("the picker", (s) => s.includes("Pick a deployment"));
+    const picker = await tmux.waitFor(
+      "the picker",
+      (s) => s.includes("pick a deployment to watch") && s.includes("payments"),
+    );
     expect(picker).toContain("\\x1b]0;PWNED-TITLE\\x07");
     await tmux.keys("Enter");
 
@@ -56,9 +59,10 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
         s.includes("(decimals 100000"),
       30_000,
     );
-    // The title line (deployment id), an activity's status (counts and row), an email event type.
-    expect(screen.split("\n")[0]).toContain("dep-\\x1b]0;PWNED-TITLE\\x07");
-    expect(screen).toMatch(/\\x1b]0;pwned-title\\x07\\x1b]52;c;chduzwq=\\x07/);
+    // The title line (app name, deployment id), an activity's status (counts and row), an email event type.
+    expect(screen.split("\n")[0]).toContain("payments\\x1b]0;PWNED-TITLE\\x07");
+    expect(screen.split("\n")[0]).toContain("deployment dep-\\x1b");
+    expect(screen).toMatch(/consensus_needed\\x1b]0;pwned-title\\x07/);
     expect(screen).toContain("Bounce\\x1b]0;PWNED-TITLE\\x07");
 
     // Wrap the megabyte line: the frame still comes, and q still quits at once.

@@ -31,7 +31,7 @@ describe("tvcwatch demo in a real terminal", () => {
     await tmux.keys("?");
     await tmux.waitFor(
       "the help",
-      (s) => s.includes("tvcwatch keys") && s.includes("show or hide replica N"),
+      (s) => s.includes("tvcwatch keys") && s.includes("hide / show replica N"),
     );
     await tmux.keys("Escape");
     await tmux.waitFor("the help to close", (s) => !s.includes("tvcwatch keys"));

@@ -3,7 +3,7 @@
  * command in a pane of a fixed size; send-keys types, capture-pane reads the screen.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../helpers/run-cli.js";
@@ -73,6 +73,11 @@ export class Tmux {
     return this.run("capture-pane", "-p", "-t", this.session);
   }
 
+  /** The screen with its colours and attributes, as SGR sequences tmux writes them. */
+  screenWithAttributes(): string {
+    return this.run("capture-pane", "-p", "-e", "-t", this.session);
+  }
+
   /** The pane's title: what an OSC 0 or OSC 2 from the program would set. */
   title(): string {
     return this.run("display-message", "-p", "-t", this.session, "#{pane_title}").trim();
@@ -107,6 +112,32 @@ export class Tmux {
     await new Promise((r) => setTimeout(r, 150));
   }
 
+  /**
+   * How wide this tmux draws each text: a small program in another window of the same server
+   * prints each one at the start of a cleared screen and asks the terminal where the cursor is.
+   */
+  async drawnWidths(texts: readonly string[]): Promise<Map<string, number>> {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-widths-"));
+    const input = join(dir, "in.json");
+    const output = join(dir, "out.json");
+    writeFileSync(input, JSON.stringify(texts));
+    writeFileSync(join(dir, "measure.mjs"), MEASURE);
+    this.run(
+      "new-window",
+      "-d",
+      "-t",
+      this.session,
+      `${quote(process.execPath)} ${quote(join(dir, "measure.mjs"))} ${quote(input)} ${quote(output)}`,
+    );
+    const until = Date.now() + 20_000;
+    while (!existsSync(output)) {
+      if (Date.now() > until) throw new Error("the width measurement did not finish");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const widths = JSON.parse(readFileSync(output, "utf8")) as [string, number][];
+    return new Map(widths);
+  }
+
   kill(): void {
     try {
       this.run("kill-server");
@@ -115,3 +146,31 @@ export class Tmux {
     }
   }
 }
+
+/** Prints each text alone and reads the cursor column back (DSR), in raw mode. */
+const MEASURE = `
+import { readFileSync, writeFileSync } from "node:fs";
+const texts = JSON.parse(readFileSync(process.argv[2], "utf8"));
+process.stdin.setRawMode(true);
+process.stdin.resume();
+let buffer = "";
+const column = () => new Promise((resolve) => {
+  const onData = (d) => {
+    buffer += d.toString();
+    const m = /\\x1b\\[(\\d+);(\\d+)R/.exec(buffer);
+    if (!m) return;
+    buffer = "";
+    process.stdin.off("data", onData);
+    resolve(Number(m[2]) - 1);
+  };
+  process.stdin.on("data", onData);
+});
+const out = [];
+for (const t of texts) {
+  process.stdout.write("\\x1b[2J\\x1b[H" + t + "\\x1b[6n");
+  out.push([t, await column()]);
+}
+writeFileSync(process.argv[3] + ".tmp", JSON.stringify(out));
+(await import("node:fs")).renameSync(process.argv[3] + ".tmp", process.argv[3]);
+process.exit(0);
+`;

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 import { TurnkeyClient } from "../../src/api/client.js";
 import type { OperationName } from "../../src/api/operations.js";
@@ -10,6 +9,7 @@ import { LogStore } from "../../src/tail/log-store.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
 import type { Generator } from "./hostile-values.js";
 import { generate, HOSTILE, rawControlIn } from "./hostile-values.js";
+import { render } from "./render-at.js";
 
 /**
  * Random hostile responses (sizes, escapes, wrong types, odd timestamps) through the real client

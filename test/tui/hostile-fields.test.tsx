@@ -1,4 +1,3 @@
-import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 import type {
   Activity,
@@ -24,6 +23,7 @@ import {
   rawControlIn,
   response,
 } from "./hostile-values.js";
+import { render } from "./render-at.js";
 
 const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -74,6 +74,7 @@ async function hostileDashboard(variant: number, columns: number, rows: number) 
       follower={follower}
       feeds={feeds}
       deploymentId={deployment.id}
+      deployment={deploymentChoice(r.list_tvc_apps.tvcApps[0] as TvcApp, deployment)}
       title={`${r.list_tvc_apps.tvcApps[0]?.name} · `}
       onQuit={() => {}}
       columns={columns}
@@ -127,14 +128,20 @@ describe("hostile values in every string field the dashboard reads", () => {
       [160, 48],
       [80, 24],
     ] as const) {
-      it(`never reach a frame raw: panes, title, status, help, activity detail (${columns}x${rows}, variant ${variant})`, async () => {
+      it(`never reach a frame raw: panes, title, status, help, picker, activity, email and transfer details (${columns}x${rows}, variant ${variant})`, async () => {
         const { ui, press } = await hostileDashboard(variant, columns, rows);
         // The counts header and rows (status), the email timeline and outcome (eventType), the
         // title (deployment id): the four fields that reached the terminal raw.
         expect(ui.lastFrame()).toContain("\\x1b]0;PWNED-TITLE\\x07");
         await press("w", "t", "?", "\u001b", "\t", "\u001b[B", "\r");
         expect(ui.lastFrame()).toMatch(/│ id +\\x1b/);
-        await press("\u001b[B", "\u001b[6~", "\u001b", "\t", "\t", "/", HOSTILE.slice(0, 8), "\r");
+        await press("\u001b[B", "\u001b[6~", "\u001b");
+        // The email pane's detail, then the Solana pane's.
+        await press("\t", "\r");
+        expect(ui.lastFrame()).toMatch(/message id +\\x1b/);
+        await press("\u001b[6~", "\u001b", "\t", "\r");
+        expect(ui.lastFrame()).toMatch(/signature +\\x1b/);
+        await press("\u001b[6~", "\u001b", "\t", "/", HOSTILE.slice(0, 8), "\r", "7", "D");
         await press("f", "\u0007\u009b", "\r", "s");
         expectNoRawControl(ui.frames);
         ui.unmount();
@@ -149,7 +156,13 @@ describe("hostile values in every string field the dashboard reads", () => {
         r.list_tvc_app_deployments.tvcDeployments.map((d) => deploymentChoice(app, d)),
       );
       const ui = render(
-        <DeploymentPicker choices={choices} onPick={() => {}} onQuit={() => {}} rows={24} />,
+        <DeploymentPicker
+          load={{ state: "loaded", choices }}
+          onPick={() => {}}
+          onQuit={() => {}}
+          width={100}
+          rows={24}
+        />,
       );
       await settle();
       for (const k of ["\u001b[B", "\r", "\u001b[B", "\u001b[A"]) {

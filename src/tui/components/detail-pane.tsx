@@ -1,7 +1,7 @@
 import { Box } from "ink";
 import { useMemo } from "react";
 import type { DetailView } from "../../feeds/detail-view.js";
-import { lit, type Safe } from "../../text/safe-text.js";
+import { lit, type Safe, truncate, widthOf } from "../../text/safe-text.js";
 import { detailRows } from "../detail-layout.js";
 import { Line, SafeText } from "./safe-text.js";
 
@@ -21,6 +21,10 @@ export function DetailPane(props: {
   );
   const room = Math.max(1, props.height - 3);
   const top = Math.max(0, Math.min(props.scroll, rows.length - room));
+  const hint =
+    rows.length > room
+      ? lit` ↑↓ ${top + 1}-${Math.min(rows.length, top + room)} of ${rows.length} · Esc closes`
+      : lit` Esc closes`;
   return (
     <Box
       flexDirection="column"
@@ -29,11 +33,15 @@ export function DetailPane(props: {
       borderStyle="round"
       borderColor="magenta"
       paddingX={1}
-      overflow="hidden"
+      overflowY="hidden"
     >
-      <SafeText bold colour="magenta">
-        {lit`${props.view?.title ?? lit`Detail`} · Esc closes${rows.length > room ? lit` · ↑↓ scroll (${top + 1}-${Math.min(rows.length, top + room)} of ${rows.length})` : lit``}`}
-      </SafeText>
+      <Box width={inner} height={1}>
+        <SafeText bold colour="magenta">
+          {truncate(props.view?.title ?? lit`Detail`, Math.max(1, inner - widthOf(hint)))}
+        </SafeText>
+        <Box flexGrow={1} />
+        <SafeText dim>{hint}</SafeText>
+      </Box>
       {rows.slice(top, top + room).map((segments, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows of one static view
         <Line key={top + i} segments={segments} />

@@ -1,9 +1,15 @@
 import { Box } from "ink";
-import { lit, padEnd, safe } from "../../text/safe-text.js";
-import { KEY_HELP } from "../ui-state.js";
-import { Line, SafeText } from "./safe-text.js";
+import { lit } from "../../text/safe-text.js";
+import { HELP_TITLE, helpRows } from "../help-content.js";
+import { Line } from "./safe-text.js";
 
-export function HelpOverlay(props: { width: number; height: number }) {
+const ROWS = helpRows();
+
+/** The help, full size, scrolled with ↑ ↓ PgUp PgDn when it does not fit. */
+export function HelpOverlay(props: { width: number; height: number; scroll: number }) {
+  const room = Math.max(1, props.height - 3);
+  const top = Math.max(0, Math.min(props.scroll, ROWS.length - room));
+  const more = ROWS.length > room;
   return (
     <Box
       flexDirection="column"
@@ -12,18 +18,23 @@ export function HelpOverlay(props: { width: number; height: number }) {
       borderStyle="round"
       borderColor="cyan"
       paddingX={1}
-      overflow="hidden"
+      overflowY="hidden"
     >
-      <SafeText bold colour="cyan">
-        {lit`tvcwatch keys`}
-      </SafeText>
-      {KEY_HELP.map(([keys, what]) => (
-        <Line
-          key={keys}
-          segments={[{ text: padEnd(safe(keys), 16), bold: true }, { text: safe(what) }]}
-        />
+      <Line
+        segments={[
+          { text: HELP_TITLE, bold: true, colour: "cyan" },
+          {
+            text: more
+              ? lit` · ↑↓ ${top + 1}-${Math.min(ROWS.length, top + room)} of ${ROWS.length} · Esc or ? closes`
+              : lit` · Esc or ? closes`,
+            dim: true,
+          },
+        ]}
+      />
+      {ROWS.slice(top, top + room).map((segments, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows of one static text
+        <Line key={top + i} segments={segments} />
       ))}
-      <SafeText dim>{lit`Esc or ? closes this help`}</SafeText>
     </Box>
   );
 }

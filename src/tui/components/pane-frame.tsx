@@ -30,7 +30,7 @@ export function PaneFrame(props: {
       height={props.height}
       borderStyle={props.focused ? "double" : "single"}
       borderColor={colour ? (props.focused ? "cyan" : "gray") : undefined}
-      overflow="hidden"
+      overflowY="hidden"
     >
       <Box width={inner} height={1}>
         <SafeText bold colour={props.focused ? "cyan" : undefined}>
