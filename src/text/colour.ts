@@ -10,17 +10,34 @@ export function shouldColour(
   return isTTY === true;
 }
 
-/** Foreground colours for replicas, readable on dark and light backgrounds. */
-export const REPLICA_COLOURS = ["cyan", "magenta", "yellow", "green", "blue", "red"] as const;
+/**
+ * Foreground colours for replicas, readable on dark and light backgrounds, and apart from the
+ * colours that mean something in a line (red errors, yellow warnings, gray debug).
+ */
+export const REPLICA_COLOURS = [
+  "cyan",
+  "magenta",
+  "blue",
+  "green",
+  "cyanBright",
+  "magentaBright",
+  "blueBright",
+  "greenBright",
+] as const;
 export type ReplicaColour = (typeof REPLICA_COLOURS)[number];
 
+/** The colours log levels are shown in, which replicas never take. */
+export const LEVEL_COLOURS = ["red", "yellow", "gray"] as const;
+
 const ANSI: Record<ReplicaColour, number> = {
-  red: 31,
   green: 32,
-  yellow: 33,
   blue: 34,
   magenta: 35,
   cyan: 36,
+  greenBright: 92,
+  blueBright: 94,
+  magentaBright: 95,
+  cyanBright: 96,
 };
 
 /**

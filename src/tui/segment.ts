@@ -1,7 +1,17 @@
 /** What the dashboard draws: Safe text with a style. Nothing else reaches Ink's text nodes. */
+import type { ReplicaColour } from "../text/colour.js";
 import type { Safe } from "../text/safe-text.js";
 
-export type Colour = "red" | "green" | "yellow" | "blue" | "magenta" | "cyan" | "gray" | "black";
+export type Colour =
+  | "red"
+  | "green"
+  | "yellow"
+  | "blue"
+  | "magenta"
+  | "cyan"
+  | "gray"
+  | "black"
+  | ReplicaColour;
 
 export interface TextStyle {
   colour?: Colour | undefined;
