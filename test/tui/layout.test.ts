@@ -57,7 +57,7 @@ describe("columns", () => {
       [activityColumns, 21],
       [emailColumns, 21],
       [solanaColumns, 24],
-      [pickerColumns, 47],
+      [pickerColumns, 59],
     ] as const) {
       for (let inner = min; inner <= 120; inner++) {
         const widths = Object.values(plan(inner).widths) as number[];

@@ -27,7 +27,7 @@ export function pickerColumns(inner: number) {
       { id: "id", forms: [36, 9] },
     ],
     "note",
-    20,
+    32,
     inner,
     ["id", "app"],
   );
