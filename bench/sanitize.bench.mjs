@@ -2,7 +2,7 @@
 // function that must look at every character to make a string safe), in one run. Two data sets:
 // clean lines (the common case, a precompiled regex test and no copy) and lines of which 1% carry
 // escape sequences or controls. Prints both rates and the ratio for each.
-import { HOSTILE_LINES } from "../dist/sim/log-templates.js";
+import { HOSTILE_LINES } from "../dist/sim/traffic/log-templates.js";
 import { sanitizeForTerminal } from "../dist/text/sanitize.js";
 
 const N = Number(process.env.BENCH_LINES ?? 1_000_000);

@@ -4,22 +4,32 @@
  * string is stamped and sent (and resent, byte for byte, on a retry, so the server's idempotency
  * returns the same activity), and the response is validated before anyone reads it.
  */
-import pRetry, { AbortError } from "p-retry";
 import type { z } from "zod";
+import { checkServiceUrl } from "../config/url-policy.js";
+import { formatByteSize } from "../text/byte-size.js";
+import { formatDuration } from "../text/duration.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import {
   excerpt,
   NetworkError,
   parseErrorBody,
+  RedirectError,
+  RefusedResponseError,
   RequestValidationError,
   ResponseShapeError,
+  ResponseTooLargeError,
   TurnkeyApiError,
   TurnkeyClientError,
 } from "./errors.js";
 import { FAST_GUARDS } from "./fast-guards.js";
+import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
 import { getOperation } from "./operations.js";
+import { readBodyWithin } from "./response-body.js";
+import type { RetryInfo, RetryPolicy } from "./retry.js";
+import { MAX_TIMER_MS, withRetries } from "./retry.js";
 import { activity as activitySchema } from "./schemas.js";
 import type { ApiKeyPair } from "./stamp.js";
 import { STAMP_HEADER, stampBody } from "./stamp.js";
@@ -34,26 +44,34 @@ export interface ClientOptions {
   clock?: Clock;
   /** Per attempt. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * The largest response body read, in bytes. Default 256 MiB (a large debug-log window is tens
+   * of MiB). A larger answer is refused (ResponseTooLargeError) and not retried.
+   */
+  maxResponseBytes?: number;
   /** Retries after the first attempt. Default 4. */
   retries?: number;
   /** First backoff delay. Default 500 ms; doubles each retry, with jitter. */
   minRetryDelayMs?: number;
-  /** Longest backoff delay, and the cap on an honoured Retry-After. Default 20 s. */
+  /** Longest backoff delay. Default 20 s. */
   maxRetryDelayMs?: number;
+  /**
+   * Longest `Retry-After` honoured. Default 60 s; a server asking for longer gets no retry, and
+   * its error says so.
+   */
+  maxRetryAfterMs?: number;
 }
 
-export interface RetryInfo {
-  attempt: number;
-  retriesLeft: number;
-  error: Error;
-  delayMs: number;
-}
+export type { RetryInfo } from "./retry.js";
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /** Told before each wait for a retry: which attempt failed, how, and how long the wait is. */
   onRetry?: ((info: RetryInfo) => void) | undefined;
   generateAppProofs?: boolean | undefined;
   timeoutMs?: number | undefined;
+  /** Retries after the first attempt, for this call (default: the client's). */
+  retries?: number | undefined;
 }
 
 export interface ResponseMeta {
@@ -66,6 +84,11 @@ export interface ResponseMeta {
   receivedAtMonotonic: number;
   attempts: number;
 }
+
+/** The default response size limit: room for the largest legitimate debug-log window. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/** Of an error response, this much at most is read. */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 /** A failure of one attempt that another attempt may not meet (reset, refused, timed out). */
 class TransientNetworkError extends TurnkeyClientError {}
@@ -107,31 +130,6 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function describeNetworkCause(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.cause?.code) return e.cause.code;
-  if (e?.cause?.message) return excerpt(e.cause.message, 120);
-  return excerpt(e?.message ?? String(err), 120);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 export class TurnkeyClient {
   readonly baseUrl: string;
   readonly organizationId: string;
@@ -141,22 +139,29 @@ export class TurnkeyClient {
   private readonly fetchImpl: typeof globalThis.fetch;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
-  private readonly retries: number;
-  private readonly minRetryDelayMs: number;
-  private readonly maxRetryDelayMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly retryPolicy: RetryPolicy;
 
   constructor(options: ClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    // The URL policy holds here too, whoever builds the client: https, or http to loopback only.
+    this.baseUrl = checkedUrl(options.baseUrl, "base URL");
     this.organizationId = options.organizationId;
     this.apiKey = options.apiKey;
-    this.authProxyUrl = options.authProxyUrl?.replace(/\/+$/, "");
+    this.authProxyUrl =
+      options.authProxyUrl === undefined
+        ? undefined
+        : checkedUrl(options.authProxyUrl, "auth-proxy URL");
     this.authProxyConfigId = options.authProxyConfigId;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.clock = options.clock ?? systemClock;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.retries = options.retries ?? 4;
-    this.minRetryDelayMs = options.minRetryDelayMs ?? 500;
-    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 20_000;
+    this.timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_TIMER_MS);
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.retryPolicy = {
+      retries: options.retries ?? 4,
+      minDelayMs: options.minRetryDelayMs ?? 500,
+      maxDelayMs: options.maxRetryDelayMs ?? 20_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    };
   }
 
   async call<N extends OperationName>(
@@ -221,17 +226,17 @@ export class TurnkeyClient {
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
     const request = this.buildRequest(name, input, options);
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
 
     const attempt = async (): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> => {
       attempts += 1;
-      if (options.signal?.aborted) throw new AbortError(abortReason(options.signal));
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const op = getOperation(name);
       const sentAtWall = this.clock.now();
       const sentAtMonotonic = this.clock.monotonic();
-      let response: Response;
+      let response: Response | undefined;
       let text: string;
       try {
         response = await this.fetchImpl(request.url, {
@@ -239,16 +244,41 @@ export class TurnkeyClient {
           headers: request.headers,
           body: request.body,
           signal,
+          // Never follow: a redirect would resend the stamped request (X-Stamp and body) to a
+          // host nobody configured, over whatever scheme the Location says.
+          redirect: "manual",
         });
-        text = await response.text();
-      } catch (err) {
-        if (options.signal?.aborted) throw new AbortError(abortReason(options.signal));
-        if (timeout.aborted) {
-          throw new TransientNetworkError(
-            `${name}: no response within ${Math.round(timeoutMs / 100) / 10}s`,
+        if (isRedirect(response.status)) {
+          await response.body?.cancel().catch(() => {});
+          throw new RedirectError(
+            name,
+            response.status,
+            locationHost(response.headers.get("location"), request.url),
+            op.kind === "auth-proxy" ? "auth-proxy URL" : "base URL",
           );
         }
-        throw new TransientNetworkError(`${name}: ${describeNetworkCause(err)}`, { cause: err });
+        // An error body needs little room: its message is all that is read of it.
+        const limit = response.ok
+          ? this.maxResponseBytes
+          : Math.min(this.maxResponseBytes, MAX_ERROR_BODY_BYTES);
+        const body = await readBodyWithin(response, limit);
+        if (!body.ok) {
+          if (response.ok) throw new ResponseTooLargeError(name, limit, body.declared);
+          text = JSON.stringify({
+            message: `HTTP ${response.status} with an error body larger than ${formatByteSize(limit)} (not read)`,
+          });
+        } else text = body.text;
+      } catch (err) {
+        if (options.signal?.aborted || err instanceof RefusedResponseError) throw err;
+        const failure = describeNetworkFailure(err, {
+          url: request.url,
+          timedOutAfterMs: timeout.aborted ? timeoutMs : undefined,
+          headersReceived: response !== undefined,
+          bodyBytes: Buffer.byteLength(request.body),
+        });
+        const message = `${name}: ${failure.message}`;
+        if (failure.permanent) throw new NetworkError(message, attempts, err, true);
+        throw new TransientNetworkError(message, { cause: err });
       }
       const receivedAtWall = this.clock.now();
       const receivedAtMonotonic = this.clock.monotonic();
@@ -271,53 +301,62 @@ export class TurnkeyClient {
       return { data, meta };
     };
 
-    const isRetryable = (error: Error) =>
-      error instanceof TransientNetworkError ||
-      (error instanceof TurnkeyApiError && error.retryable);
-
+    const policy =
+      options.retries === undefined
+        ? this.retryPolicy
+        : { ...this.retryPolicy, retries: Math.max(0, options.retries) };
     try {
-      return await pRetry(attempt, {
-        retries: this.retries,
-        minTimeout: 0,
-        maxTimeout: 0,
-        randomize: false,
-        ...(options.signal ? { signal: options.signal } : {}),
-        shouldRetry: ({ error }) => isRetryable(error),
-        onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-          if (!isRetryable(error) || retriesLeft <= 0) return;
-          const backoff = Math.min(
-            this.maxRetryDelayMs,
-            this.minRetryDelayMs * 2 ** (attemptNumber - 1),
-          );
-          const jittered = backoff / 2 + Math.random() * (backoff / 2);
-          const retryAfter = error instanceof TurnkeyApiError ? error.retryAfterMs : undefined;
-          const delayMs = Math.round(
-            retryAfter === undefined
-              ? jittered
-              : Math.min(this.maxRetryDelayMs, Math.max(retryAfter, 0)),
-          );
-          options.onRetry?.({ attempt: attemptNumber, retriesLeft, error, delayMs });
-          try {
-            await sleep(delayMs, options.signal);
-          } catch {
-            throw new AbortError(abortReason(options.signal));
-          }
-        },
+      return await withRetries(attempt, policy, {
+        signal: options.signal,
+        onRetry: options.onRetry,
+        retryable: (error) =>
+          error instanceof TransientNetworkError ||
+          (error instanceof TurnkeyApiError && error.retryable),
+        retryAfterMs: (error) =>
+          error instanceof TurnkeyApiError ? error.retryAfterMs : undefined,
+        tooLongRetryAfter: (error, askedMs, maxMs) =>
+          error instanceof TurnkeyApiError
+            ? error.withAdvice(
+                `the server asks to wait ${formatDuration(askedMs)} before a retry, longer than tvcwatch waits (${formatDuration(maxMs)}): try again later`,
+              )
+            : error,
       });
     } catch (err) {
+      if (options.signal?.aborted) throw abortReason(options.signal);
       if (err instanceof TransientNetworkError) {
         throw new NetworkError(
-          `${err.message} (gave up after ${attempts} attempts)`,
+          attempts > 1 ? `${err.message} (gave up after ${attempts} attempts)` : err.message,
           attempts,
-          err,
+          err.cause,
         );
-      }
-      if (options.signal?.aborted && !(err instanceof TurnkeyClientError)) {
-        throw options.signal.reason instanceof Error ? options.signal.reason : new Error("aborted");
       }
       throw err;
     }
   }
+}
+
+function checkedUrl(value: string, what: string): string {
+  try {
+    return checkServiceUrl(value, what);
+  } catch (err) {
+    throw new TurnkeyClientError((err as Error).message);
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** The host a Location header points at (relative ones resolve against the request's URL). */
+function locationHost(location: string | null, requestUrl: string): string | undefined {
+  if (!location) return undefined;
+  let host: string;
+  try {
+    host = new URL(location, requestUrl).host;
+  } catch {
+    host = excerpt(location, 80);
+  }
+  return sanitizeForTerminal(host);
 }
 
 function abortReason(signal: AbortSignal | undefined): Error {

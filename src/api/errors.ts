@@ -4,6 +4,9 @@
  * `type.googleapis.com/errors.v1.TurnkeyErrorDetail`; field violations in `google.rpc.BadRequest`.
  */
 
+import { formatByteSize } from "../text/byte-size.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
+
 export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
   0: "OK",
   1: "CANCELLED",
@@ -61,6 +64,8 @@ export class TurnkeyApiError extends TurnkeyClientError {
   /** The operation that failed, when known. */
   readonly operation: string | undefined;
   readonly retryAfterMs: number | undefined;
+  /** What the client adds for a person, e.g. why it did not retry. */
+  readonly advice: string | undefined;
 
   constructor(init: {
     httpStatus: number;
@@ -71,6 +76,7 @@ export class TurnkeyApiError extends TurnkeyClientError {
     fieldViolations?: FieldViolation[];
     operation?: string | undefined;
     retryAfterMs?: number | undefined;
+    advice?: string | undefined;
   }) {
     super(init.message);
     this.httpStatus = init.httpStatus;
@@ -84,6 +90,22 @@ export class TurnkeyApiError extends TurnkeyClientError {
     this.fieldViolations = init.fieldViolations ?? [];
     this.operation = init.operation;
     this.retryAfterMs = init.retryAfterMs;
+    this.advice = init.advice;
+  }
+
+  /** The same error with advice for a person appended to its line. */
+  withAdvice(advice: string): TurnkeyApiError {
+    return new TurnkeyApiError({
+      httpStatus: this.httpStatus,
+      grpcCode: this.grpcCode,
+      message: this.message,
+      turnkeyErrorCode: this.turnkeyErrorCode,
+      details: this.details,
+      fieldViolations: this.fieldViolations,
+      operation: this.operation,
+      retryAfterMs: this.retryAfterMs,
+      advice,
+    });
   }
 
   /**
@@ -103,24 +125,76 @@ export class TurnkeyApiError extends TurnkeyClientError {
       if (!this.message.includes(v.description)) parts.push(`[${v.field}: ${v.description}]`);
     }
     if (this.turnkeyErrorCode) parts.push(`[turnkeyErrorCode ${this.turnkeyErrorCode}]`);
-    return parts.join(" ");
+    const line = parts.join(" ");
+    return this.advice ? `${line}; ${this.advice}` : line;
   }
 }
 
-/** A connection failure or timeout that outlasted the retries. */
+/**
+ * A connection failure or timeout that outlasted the retries, or one no retry can help
+ * (`permanent`: a port fetch refuses, a certificate not trusted, a large body cut off).
+ */
 export class NetworkError extends TurnkeyClientError {
   readonly attempts: number;
-  constructor(message: string, attempts: number, cause?: unknown) {
+  readonly permanent: boolean;
+  constructor(message: string, attempts: number, cause?: unknown, permanent = false) {
     super(message, { cause });
     this.attempts = attempts;
+    this.permanent = permanent;
   }
+}
+
+/**
+ * A response the client refuses to use, which another attempt would only repeat: a redirect (the
+ * client never follows one: the stamped request would go where nobody configured it to). Never
+ * retried, and a follower stops on it.
+ */
+export class RefusedResponseError extends TurnkeyClientError {}
+
+/**
+ * A 3xx answer. `host` is the Location's host (sanitized), when it had one; `setting` the URL
+ * setting the request went to ("base URL" or "auth-proxy URL").
+ */
+export class RedirectError extends RefusedResponseError {
+  readonly httpStatus: number;
+  readonly host: string | undefined;
+  readonly setting: string;
+  constructor(operation: string, httpStatus: number, host: string | undefined, setting: string) {
+    super(
+      `${operation}: the server answered HTTP ${httpStatus}, a redirect ${host ? `to ${host}` : "without a Location"}; tvcwatch never follows redirects (check the ${setting})`,
+    );
+    this.httpStatus = httpStatus;
+    this.host = host;
+    this.setting = setting;
+  }
+}
+
+/** A response body over the client's size limit: reading stopped there, the request aborted. */
+export class ResponseTooLargeError extends RefusedResponseError {
+  readonly limitBytes: number;
+  constructor(operation: string, limitBytes: number, declared: boolean) {
+    super(
+      `${operation}: the server's answer is ${declared ? "announced as " : ""}larger than the response size limit (${formatByteSize(limitBytes)}); ${declared ? "not read" : "stopped reading"}`,
+    );
+    this.limitBytes = limitBytes;
+  }
+}
+
+/**
+ * True for a failure that another attempt, or another poll, would only repeat: a refused
+ * response (a redirect) or a permanent network failure. A follow stops on it.
+ */
+export function isPermanentFailure(err: unknown): err is TurnkeyClientError {
+  return err instanceof RefusedResponseError || (err instanceof NetworkError && err.permanent);
 }
 
 /** A response that does not have the shape the operation documents. */
 export class ResponseShapeError extends TurnkeyClientError {
   readonly path: string;
   constructor(operation: string, path: string, expected: string) {
-    super(`${operation}: the server's response has an unexpected ${path || "body"}: ${expected}`);
+    super(
+      `${operation}: the server's response has an unexpected ${excerpt(path, 200) || "body"}: ${excerpt(expected, 200)}`,
+    );
     this.path = path;
   }
 }
@@ -129,7 +203,9 @@ export class ResponseShapeError extends TurnkeyClientError {
 export class RequestValidationError extends TurnkeyClientError {
   readonly path: string;
   constructor(operation: string, path: string, expected: string) {
-    super(`${operation}: ${path ? `field ${path}` : "the body"}: ${expected}`);
+    super(
+      `${operation}: ${path ? `field ${excerpt(path, 200)}` : "the body"}: ${excerpt(expected)}`,
+    );
     this.path = path;
   }
 }
@@ -140,10 +216,20 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** Strips control characters and shortens untrusted text for a one-line message. */
+/**
+ * Untrusted text (a server's message, a field name) for a one-line message: line breaks and
+ * tabs become spaces, it is shortened, and every control, bidi or zero-width character left is
+ * shown escaped by the terminal sanitizer (`\x1b[2J`, `\u200e`), never passed to the terminal.
+ */
 export function excerpt(text: string, max = 200): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  const flat = text.replace(/[\t\n\r\v\f\u2028\u2029]+/g, " ").trim();
+  let cut = flat;
+  if (flat.length > max) {
+    // Not between the two halves of a surrogate pair.
+    const end = /[\ud800-\udbff]/.test(flat.charAt(max - 1)) ? max - 1 : max;
+    cut = `${flat.slice(0, end)}…`;
+  }
+  return sanitizeForTerminal(cut);
 }
 
 /** Builds a TurnkeyApiError from an HTTP status and the raw body text. */

@@ -11,6 +11,7 @@
  * - auth-proxy: POST {authProxyUrl}/v1/<name>, unstamped, header X-Auth-Proxy-Config-Id, body `{}`.
  */
 import { z } from "zod";
+import { ACTIVITY_TYPES } from "./activity-types.js";
 import {
   ACTIVITY_STATUSES,
   activity,
@@ -20,6 +21,7 @@ import {
   FEATURE_NAMES,
   int64String,
   MNEMONIC_LANGUAGES,
+  openEnum,
   pageInfo,
   paginationOptions,
   privateKey,
@@ -30,6 +32,7 @@ import {
   tvcApp,
   tvcDeployment,
   uint64String,
+  type VoteSelection,
   webhookEndpoint,
 } from "./schemas.js";
 
@@ -43,12 +46,26 @@ export interface ActivityOperation<
   readonly path: string;
   readonly activityType: string;
   readonly intentKey: string;
+  /**
+   * The key of its result in `activity.result`. Empty for a vote (approve_activity,
+   * reject_activity): the swagger defines no result for them, and they answer with the activity
+   * voted on, whose result is under that activity's own key.
+   */
   readonly resultKey: string;
   readonly summary: string;
   readonly params: P;
   readonly result: R;
   /** Fields of its parameters or result that are credentials or encrypted key material. */
   readonly secretFields: readonly string[];
+  /**
+   * Who must approve it before it runs: the submitter's stamp alone, or the organization's root
+   * quorum (Turnkey's swagger says which: "must be approved by the current root quorum").
+   */
+  readonly approval: "submitter" | "root-quorum";
+  /** Whether its request may ask for app proofs (`generateAppProofs`); export_secrets' may not. */
+  readonly appProofs: boolean;
+  /** approve_activity / reject_activity: the vote it casts on the activity of a fingerprint. */
+  readonly vote?: VoteSelection;
 }
 
 export interface QueryOperation<Q extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType> {
@@ -83,18 +100,35 @@ function act<P extends z.ZodType, R extends z.ZodType>(
   summary: string,
   params: P,
   result: R,
-  names: { type?: string; intentKey?: string; resultKey?: string; secrets?: string[] } = {},
+  names: {
+    type?: string;
+    intentKey?: string;
+    secrets?: string[];
+    approval?: ActivityOperation["approval"];
+    appProofs?: boolean;
+  } = {},
 ): ActivityOperation<P, R> {
   return {
     kind: "activity",
     path: `/public/v1/submit/${name}`,
     activityType: names.type ?? `ACTIVITY_TYPE_${name.toUpperCase()}`,
     intentKey: names.intentKey ?? `${camel(name)}Intent`,
-    resultKey: names.resultKey ?? `${camel(name)}Result`,
+    resultKey: `${camel(name)}Result`,
     summary,
     params,
     result,
     secretFields: names.secrets ?? [],
+    approval: names.approval ?? "submitter",
+    appProofs: names.appProofs ?? true,
+  };
+}
+
+/** approve_activity / reject_activity: a root user's vote on the activity of a fingerprint. */
+function voteAct(name: string, summary: string, selection: VoteSelection) {
+  return {
+    ...act(name, summary, z.strictObject({ fingerprint: nonEmpty }), z.unknown()),
+    resultKey: "",
+    vote: selection,
   };
 }
 
@@ -139,7 +173,7 @@ export const operations = {
         .min(1),
     }),
     z.looseObject({ secretPayloads: z.array(z.string()) }),
-    { secrets: ["secretPayloads"] },
+    { secrets: ["secretPayloads"], appProofs: false },
   ),
   create_api_keys: act(
     "create_api_keys",
@@ -201,9 +235,10 @@ export const operations = {
     z.strictObject({ name: z.enum(FEATURE_NAMES), value: z.string() }),
     z.looseObject({
       features: z.array(
-        z.looseObject({ name: z.string().optional(), value: z.string().optional() }),
+        z.looseObject({ name: openEnum(FEATURE_NAMES).optional(), value: z.string().optional() }),
       ),
     }),
+    { approval: "root-quorum" },
   ),
   update_oauth2_credential: act(
     "update_oauth2_credential",
@@ -269,17 +304,15 @@ export const operations = {
     z.looseObject({ invitationIds: z.array(z.string()) }),
   ),
   // --- Activities the dashboard needs -----------------------------------------------------
-  approve_activity: act(
+  approve_activity: voteAct(
     "approve_activity",
-    "Approve an activity awaiting consensus, by its fingerprint",
-    z.strictObject({ fingerprint: nonEmpty }),
-    z.looseObject({}),
+    "Approve an activity awaiting consensus, by its fingerprint; answers with that activity",
+    "VOTE_SELECTION_APPROVED",
   ),
-  reject_activity: act(
+  reject_activity: voteAct(
     "reject_activity",
-    "Reject an activity awaiting consensus, by its fingerprint",
-    z.strictObject({ fingerprint: nonEmpty }),
-    z.looseObject({}),
+    "Reject an activity awaiting consensus, by its fingerprint; answers with that activity",
+    "VOTE_SELECTION_REJECTED",
   ),
 
   // --- Queries of the spec ----------------------------------------------------------------
@@ -343,7 +376,7 @@ export const operations = {
     "Activities of the organization, newest first",
     z.strictObject({
       filterByStatus: z.array(z.enum(ACTIVITY_STATUSES)).optional(),
-      filterByType: z.array(z.string().regex(/^ACTIVITY_TYPE_[A-Z0-9_]+$/)).optional(),
+      filterByType: z.array(z.enum(ACTIVITY_TYPES)).optional(),
       paginationOptions: paginationOptions.optional(),
     }),
     z.looseObject({ activities: z.array(activity) }),

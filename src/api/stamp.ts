@@ -50,12 +50,20 @@ export function publicKeyOf(privateKeyHex: string): string {
   }
 }
 
-/** Throws when the public key is not the one that belongs to the private key. */
+/**
+ * Throws when the public key is not the one that belongs to the private key. The message quotes
+ * neither value: the "public key" may be a private key put in the wrong place.
+ */
 export function assertKeyPair(pair: ApiKeyPair): void {
   const derived = publicKeyOf(pair.privateKey);
   if (derived !== pair.publicKey.toLowerCase()) {
+    const looksPrivate = /^[0-9a-fA-F]{64}$/.test(pair.publicKey);
     throw new StampError(
-      `the API public key ${pair.publicKey} does not belong to the API private key (it derives ${derived})`,
+      `the API public key does not belong to the API private key (that private key's public key begins ${derived.slice(0, 8)}…)${
+        looksPrivate
+          ? "; the public key given is 64 hex characters long, like a private key: is the private key in the public key's place?"
+          : ""
+      }`,
     );
   }
 }

@@ -3,7 +3,8 @@
  * InvalidArgumentError, which commander prints naming the flag.
  */
 import { InvalidArgumentError } from "commander";
-import { parseDuration } from "../text/duration.js";
+import { formatByteSize, parseByteSize } from "../text/byte-size.js";
+import { formatDuration, parseDuration } from "../text/duration.js";
 
 export function durationFlag(value: string): number {
   try {
@@ -12,6 +13,36 @@ export function durationFlag(value: string): number {
     throw new InvalidArgumentError((err as Error).message);
   }
 }
+
+/** What a flag's value was, short enough for a one-line message. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 24 ? `${value.slice(0, 20)}…` : value);
+}
+
+/** A bound as it would be typed: 250ms, 10m, 7d. */
+function durationText(ms: number): string {
+  const day = 86_400_000;
+  return ms >= 2 * day && ms % day === 0 ? `${ms / day}d` : ms === 0 ? "0" : formatDuration(ms);
+}
+
+/** A duration from `minMs` to `maxMs` (both within what a Node timer can wait). */
+export function boundedDurationFlag(minMs: number, maxMs: number) {
+  return (value: string): number => {
+    const ms = durationFlag(value);
+    if (!(ms >= minMs && ms <= maxMs))
+      throw new InvalidArgumentError(
+        `expected a duration from ${durationText(minMs)} to ${durationText(maxMs)}, got ${shown(value)}`,
+      );
+    return ms;
+  };
+}
+
+/** --since: at least a second, at most how long Turnkey keeps debug logs (7 days). */
+export const sinceFlag = boundedDurationFlag(1000, 7 * 86_400_000);
+/** --interval: no faster than 4 polls a second, no slower than one every 10 minutes. */
+export const intervalFlag = boundedDurationFlag(250, 10 * 60_000);
+/** --overlap: none, up to 5 minutes of lateness. */
+export const overlapFlag = boundedDurationFlag(0, 5 * 60_000);
 
 /** A duration that may be negative, like a clock skew: `-45s`. */
 export function signedDurationFlag(value: string): number {
@@ -69,6 +100,74 @@ export function regexFlag(value: string): RegExp {
   }
 }
 
+/** A size (`64MiB`) from `min` to `max` bytes. */
+export function byteSizeFlag(min: number, max: number) {
+  return (value: string): number => {
+    let bytes: number;
+    try {
+      bytes = parseByteSize(value);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+    if (bytes < min || bytes > max) {
+      throw new InvalidArgumentError(
+        `${value} is out of range: from ${formatByteSize(min)} to ${formatByteSize(max)}`,
+      );
+    }
+    return bytes;
+  };
+}
+
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** A value that must say something: `--base-url ""` is an error, not the default. */
+export function textFlag(value: string): string {
+  if (value.trim() === "")
+    throw new InvalidArgumentError("must not be empty (leave the flag out for the default)");
+  return value;
+}
+
+/** A repeatable flag whose every value must say something. */
+export function collectText(value: string, previous: string[] | undefined): string[] {
+  return collect(textFlag(value), previous);
+}
+
+// --- Bounded parsers for the simulator's flags -------------------------------------------------
+
+/** A number from `min` to `max`, fractions allowed (a rate). */
+export function boundedNumberFlag(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        `expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+      );
+    return n;
+  };
+}
+
+/** A duration that may be negative (`-2m`), at most `maxMs` either way. */
+export function boundedSignedDurationFlag(maxMs: number) {
+  return (value: string): number => {
+    const ms = signedDurationFlag(value);
+    if (Math.abs(ms) > maxMs)
+      throw new InvalidArgumentError(
+        `expected a duration from -${formatDuration(maxMs)} to ${formatDuration(maxMs)}, got ${JSON.stringify(value)}`,
+      );
+    return ms;
+  };
+}
+
+/** `MIN-MAX` milliseconds (`50-200`), neither above `maxMs`. */
+export function boundedRangeMsFlag(maxMs: number) {
+  return (value: string): [number, number] => {
+    const range = rangeMsFlag(value);
+    if (range[1] > maxMs)
+      throw new InvalidArgumentError(
+        `expected MIN-MAX milliseconds from 0 to ${maxMs}, got ${JSON.stringify(value)}`,
+      );
+    return range;
+  };
 }

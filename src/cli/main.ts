@@ -1,7 +1,10 @@
 import { Command, CommanderError } from "commander";
+import { maskKeyMaterial } from "../config/key-material.js";
 import { CliError } from "./cli-error.js";
 import { registerCallCommand } from "./commands/call.js";
+import { registerCompletionCommand } from "./commands/completion.js";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerKeysCommand } from "./commands/keys.js";
 import { registerSimCommand } from "./commands/sim.js";
 import { registerTailCommand } from "./commands/tail.js";
@@ -29,16 +32,21 @@ export function buildProgram(): Command {
   registerCallCommand(program);
   registerSimCommand(program);
   registerKeysCommand(program);
+  registerDoctorCommand(program);
+  registerCompletionCommand(program);
   return program;
 }
 
+/** The last line of defence: whatever an error says, a key's hex is not echoed. */
 function printError(err: unknown): number {
   if (err instanceof CliError) {
-    process.stderr.write(`tvcwatch: ${err.message}\n`);
+    process.stderr.write(`tvcwatch: ${maskKeyMaterial(err.message)}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`tvcwatch: unexpected error: ${message.split("\n")[0]}\n`);
+  process.stderr.write(
+    `tvcwatch: unexpected error: ${maskKeyMaterial(message.split("\n")[0] ?? "")}\n`,
+  );
   if (process.env.TVCWATCH_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ""}\n`);
   return 1;
 }

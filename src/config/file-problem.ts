@@ -8,6 +8,12 @@ export function fileProblem(err: NodeJS.ErrnoException): string {
       return "permission denied";
     case "EISDIR":
       return "it is a directory";
+    case "ENOTDIR":
+      return "a part of its path is a file, not a directory";
+    case "EEXIST":
+      return "a file of that name is in the way";
+    case "EROFS":
+      return "the file system is read-only";
     case "ENOSPC":
       return "no space left on the device";
     default:

@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { STAMP_SCHEME } from "../api/stamp.js";
+import { assertRegularFile, readTextFile } from "./named-file.js";
 
 export function defaultConfigHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0
@@ -21,6 +22,7 @@ export function defaultKeysFolder(env: NodeJS.ProcessEnv = process.env): string 
 
 /** Throws when a file holding a secret can be read by group or others, as ssh refuses such keys. */
 export function assertPrivateFileMode(path: string, what: string): void {
+  assertRegularFile(path, what);
   const mode = statSync(path).mode & 0o777;
   if ((mode & 0o077) !== 0) {
     throw new Error(
@@ -51,18 +53,31 @@ export function readKeyFiles(folder: string, name: string): ApiKeyPair {
       `key name ${JSON.stringify(name)} may use only letters, digits, dot, dash and underscore`,
     );
   }
+  assertFolder(folder);
   const privatePath = join(folder, `${name}.private`);
   const publicPath = join(folder, `${name}.public`);
   if (!existsSync(privatePath)) throw new Error(`no key file ${privatePath}`);
   assertPrivateFileMode(privatePath, "private key file");
-  const privateKey = parsePrivateKeyText(readFileSync(privatePath, "utf8"), privatePath);
+  const privateKey = parsePrivateKeyText(
+    readTextFile(privatePath, "private key file"),
+    privatePath,
+  );
   if (!existsSync(publicPath))
     throw new Error(`no public key file ${publicPath} beside ${privatePath}`);
-  const publicKey = readFileSync(publicPath, "utf8").trim().toLowerCase();
+  const publicKey = readTextFile(publicPath, "public key file").trim().toLowerCase();
   if (!HEX.test(publicKey) || publicKey.length !== 66) {
     throw new Error(`${publicPath}: expected a compressed P-256 public key (66 hex characters)`);
   }
   return { publicKey, privateKey };
+}
+
+/** Throws one line when a keys folder that exists is not a directory. */
+export function assertFolder(folder: string): void {
+  if (existsSync(folder) && !statSync(folder).isDirectory()) {
+    throw new Error(
+      `keys folder ${folder} is a file, not a folder (--keys-folder takes the folder that holds NAME.private and NAME.public)`,
+    );
+  }
 }
 
 /** Writes a key pair in the tkcli layout; never overwrites. Returns the paths written. */

@@ -2,17 +2,21 @@
  * Where settings come from, in order: flags, then environment, then the config file, then
  * tkcli's key files. Every failure is a one-line Error naming what to fix.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
+import { stringifyForTerminal } from "../text/terminal-json.js";
+import { parseJsonQuietly } from "./json-syntax.js";
 import {
   assertPrivateFileMode,
   defaultConfigHome,
   defaultKeysFolder,
   readKeyFiles,
 } from "./key-files.js";
+import { withoutKeyMaterial } from "./key-material.js";
+import { readTextFile } from "./named-file.js";
 import { checkServiceUrl } from "./url-policy.js";
 
 export const DEFAULT_BASE_URL = "https://api.turnkey.com";
@@ -26,6 +30,8 @@ export interface GlobalFlags {
   keysFolder?: string | undefined;
   authProxyUrl?: string | undefined;
   authProxyConfigId?: string | undefined;
+  /** --max-response-size, in bytes. */
+  maxResponseSize?: number | undefined;
 }
 
 /** Flags of the commands that watch something; each can also come from the config file. */
@@ -48,13 +54,15 @@ export interface ResolvedConfig {
   caip2?: string | undefined;
   /** The config file read, if any. */
   configPath?: string | undefined;
+  /** The response size limit, when one was given. */
+  maxResponseBytes?: number | undefined;
 }
 
 const hexKey = (len: number) =>
   z.string().regex(new RegExp(`^[0-9a-fA-F]{${len}}$`), `expected ${len} hex characters`);
 
 export const configFileSchema = z.strictObject({
-  baseUrl: z.string().optional(),
+  baseUrl: z.string().min(1).optional(),
   organizationId: z.string().min(1).optional(),
   apiPublicKey: hexKey(66).optional(),
   apiPrivateKey: hexKey(64).optional(),
@@ -63,7 +71,7 @@ export const configFileSchema = z.strictObject({
   emails: z.array(z.string().min(1)).optional(),
   solanaAddresses: z.array(z.string().min(1)).optional(),
   caip2: z.string().min(1).optional(),
-  authProxyUrl: z.string().optional(),
+  authProxyUrl: z.string().min(1).optional(),
   authProxyConfigId: z.string().min(1).optional(),
   /**
    * The enclave key that signs export bundles and session tokens, when it is not Turnkey's
@@ -86,21 +94,20 @@ export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
 /** Reads and checks a config file; throws naming the file and the field. */
 export function readConfigFile(path: string): ConfigFile {
   if (!existsSync(path)) throw new Error(`config file ${path} does not exist`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
+  if (statSync(path).isDirectory()) {
     throw new Error(
-      `config file ${path} is not valid JSON (${(err as Error).message.split("\n")[0]})`,
+      `config file ${path} is a directory; --config and TVCWATCH_CONFIG take the file itself (e.g. ${join(path, "config.json")})`,
     );
   }
+  // The file may hold apiPrivateKey: a syntax error names the line and column, never the text.
+  const json = parseJsonQuietly(readTextFile(path, "config file"), `config file ${path}`);
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue?.code === "unrecognized_keys") {
       const known = Object.keys(configFileSchema.shape).join(", ");
       throw new Error(
-        `config file ${path}: unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} (known keys: ${known})`,
+        `config file ${path}: unknown key ${issue.keys.map((k) => stringifyForTerminal(k)).join(", ")} (known keys: ${known})`,
       );
     }
     const field = issue?.path.map(String).join(".") || "(top level)";
@@ -167,10 +174,26 @@ function resolveApiKey(
   );
 }
 
+/**
+ * The settings of a command. Every error is one line saying what to fix, and never echoes key
+ * material, whichever setting it was put in by mistake.
+ */
 export function resolveConfig(
   flags: GlobalFlags & WatchFlags,
   env: NodeJS.ProcessEnv = process.env,
   options: ResolveOptions = {},
+): ResolvedConfig {
+  try {
+    return resolveSettings(flags, env, options);
+  } catch (err) {
+    throw withoutKeyMaterial(err);
+  }
+}
+
+function resolveSettings(
+  flags: GlobalFlags & WatchFlags,
+  env: NodeJS.ProcessEnv,
+  options: ResolveOptions,
 ): ResolvedConfig {
   const configPath = locateConfig(flags, env);
   const file = configPath ? readConfigFile(configPath) : undefined;
@@ -224,5 +247,6 @@ export function resolveConfig(
         : (file?.solanaAddresses ?? []),
     caip2: nonEmpty(flags.caip2, file?.caip2),
     configPath,
+    maxResponseBytes: flags.maxResponseSize,
   };
 }

@@ -31,7 +31,10 @@ export interface Scenario {
   organizationName: string;
   userId: string;
   username: string;
+  /** The demo API key: oncall-root's, printed at start-up. */
   rootKey: { publicKey: string; privateKey: string };
+  /** The second root user's API key (sre-lead), so the two-vote flow can be tried by hand. */
+  secondRootKey: { userName: string; publicKey: string; privateKey: string };
   authProxyConfigId: string;
   apps: SimApp[];
   /** The debug-mode deployment whose logs are generated. */
@@ -45,8 +48,13 @@ export interface Scenario {
   solPerMinute: number;
 }
 
+/** A P-256 key pair derived from the seed and a label (the same seed, the same keys). */
+function seededKeyPair(label: string, seed: number): { publicKey: string; privateKey: string } {
+  const privateKey = bytesToHex(sha256(new TextEncoder().encode(`tvcwatch-sim-${label}-${seed}`)));
+  return { privateKey, publicKey: publicKeyOf(privateKey) };
+}
+
 export function buildScenario(name: ScenarioName, seed: number, rng: Random): Scenario {
-  const privateKey = bytesToHex(sha256(new TextEncoder().encode(`tvcwatch-sim-root-key-${seed}`)));
   const appId = rng.uuid();
   const riskAppId = rng.uuid();
   const deploymentId = rng.uuid();
@@ -59,7 +67,8 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
     organizationName: "Acme Payments (simulated)",
     userId: rng.uuid(),
     username: "oncall-root",
-    rootKey: { privateKey, publicKey: publicKeyOf(privateKey) },
+    rootKey: seededKeyPair("root-key", seed),
+    secondRootKey: { userName: "sre-lead", ...seededKeyPair("second-root-key", seed) },
     authProxyConfigId: rng.uuid(),
     apps: [
       {

@@ -11,11 +11,14 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
-import { FaultInjector } from "./faults.js";
+import { removeStaleTempFiles } from "./atomic-file.js";
+import { readBody } from "./http/body.js";
+import { FaultInjector } from "./http/faults.js";
+import { send } from "./http/respond.js";
+import { invalidArgument, SimError } from "./http/sim-error.js";
+import { readStateFile, StateFileError } from "./organization/state-file.js";
 import type { ScenarioName } from "./scenario.js";
-import { RawJson, SimService } from "./service.js";
-import { invalidArgument, SimError } from "./sim-error.js";
-import { readStateFile, StateFileError } from "./state-file.js";
+import { SimService } from "./service.js";
 
 export interface SimulatorOptions {
   host?: string;
@@ -36,6 +39,8 @@ export interface SimulatorOptions {
   statePath?: string;
   /** Root users that must approve set_organization_feature (a new organization only). */
   rootQuorumThreshold?: number;
+  /** Where to report what the operator should know; default stderr, `tvcwatch sim: ` first. */
+  log?: (message: string) => void;
 }
 
 /** Exactly the fields of a `--config` file that points tvcwatch at this simulator. */
@@ -56,49 +61,14 @@ export interface SimConfig {
 
 export interface RunningSimulator {
   url: string;
+  /** A config for the demo key (oncall-root, a root user). */
   config: SimConfig;
+  /** The same for the second root user (sre-lead): the two-vote flow, by hand. */
+  secondRootConfig: SimConfig;
   /** The seed the data derives from (drawn at random when none was given). */
   seed: number;
   service: SimService;
   close(): Promise<void>;
-}
-
-/** Room for a 400kb smart contract interface, JSON-escaped inside the request body. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(invalidArgument("request body is larger than 4 MiB"));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  serverNow: number,
-  extra: Record<string, string> = {},
-): void {
-  const text = body instanceof RawJson ? body.text : JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(text),
-    Date: new Date(serverNow).toUTCString(),
-    ...extra,
-  });
-  res.end(text);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -108,6 +78,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
+  const log =
+    options.log ?? ((message: string) => process.stderr.write(`tvcwatch sim: ${message}\n`));
+  if (options.statePath) removeStaleTempFiles(options.statePath);
   const saved = options.statePath ? readStateFile(options.statePath) : undefined;
   if (saved) {
     // What the file holds wins; a flag that says otherwise is a mistake to name, not to ignore.
@@ -136,6 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     retentionMs: options.retentionMs ?? 3_600_000,
     ingestLagMs: options.ingestLagMs ?? 0,
     truthFile: options.truthFile,
+    log,
   });
   const faults = new FaultInjector({
     seed,
@@ -194,8 +168,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       send(res, 200, answer, service.now());
     } catch (err) {
       const simErr = err instanceof SimError ? err : new SimError(13, "internal error");
-      if (!(err instanceof SimError))
-        process.stderr.write(`tvcwatch sim: ${(err as Error)?.stack ?? String(err)}\n`);
+      if (!(err instanceof SimError)) log((err as Error)?.stack ?? String(err));
       send(res, simErr.httpStatus, simErr.body(), service.now());
     }
   };
@@ -216,22 +189,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
   const s = service.scenario;
+  const config: SimConfig = {
+    baseUrl: url,
+    authProxyUrl: url,
+    authProxyConfigId: s.authProxyConfigId,
+    organizationId: s.organizationId,
+    apiPublicKey: s.rootKey.publicKey,
+    apiPrivateKey: s.rootKey.privateKey,
+    deploymentId: s.deploymentId,
+    emails: s.emails,
+    solanaAddresses: s.solanaWalletAddresses,
+    caip2: s.caip2,
+    signerPublicKey: service.signer.publicKey,
+  };
   return {
     url,
     seed,
     service,
-    config: {
-      baseUrl: url,
-      authProxyUrl: url,
-      authProxyConfigId: s.authProxyConfigId,
-      organizationId: s.organizationId,
-      apiPublicKey: s.rootKey.publicKey,
-      apiPrivateKey: s.rootKey.privateKey,
-      deploymentId: s.deploymentId,
-      emails: s.emails,
-      solanaAddresses: s.solanaWalletAddresses,
-      caip2: s.caip2,
-      signerPublicKey: service.signer.publicKey,
+    config,
+    secondRootConfig: {
+      ...config,
+      apiPublicKey: s.secondRootKey.publicKey,
+      apiPrivateKey: s.secondRootKey.privateKey,
     },
     close: () =>
       new Promise<void>((resolve) => {

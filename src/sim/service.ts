@@ -1,52 +1,43 @@
 /**
  * The simulated service behind the HTTP server: authenticates a request, validates it against the
- * operation table and answers it, from the organization's state (activities of the spec, which
- * change it) and from the scenario's generated traffic (logs, emails, Solana transfers, the
- * background activity queue). No HTTP here.
+ * operation table and hands it to what serves it: the activity lifecycle (activities of the
+ * spec, which change the organization, and the votes), the query handlers (the organization's
+ * records and the scenario's generated traffic), or the auth proxy. No HTTP here.
  */
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../api/clock.js";
 import type { Operation, OperationName } from "../api/operations.js";
 import { getOperation } from "../api/operations.js";
-import { Activities } from "./activities.js";
-import type { ActivityContext } from "./activity-context.js";
-import { ACTIVITY_HANDLERS, ROOT_QUORUM_ACTIVITIES } from "./activity-handlers.js";
-import { ActivityLedger, activityFingerprint, activityJson } from "./activity-ledger.js";
-import { appProof } from "./app-proof.js";
+import { EnclaveSigner } from "./crypto/enclave-signer.js";
+import { signSessionJwt } from "./crypto/session-jwt.js";
+import { validateRequest } from "./http/request-validation.js";
+import type { RawJson } from "./http/respond.js";
+import { SimError } from "./http/sim-error.js";
+import {
+  ActivityLifecycle,
+  isRunnable,
+  type SubmittedRequest,
+} from "./organization/activity-lifecycle.js";
 import {
   authenticate,
   type Caller,
   checkLiveness,
   LIVENESS_WINDOW_MS,
   type StampedRequest,
-} from "./auth.js";
-import { walletKitConfig } from "./auth-proxy.js";
-import { credentialBundle, exportBundle, secretPayload, TargetKeyError } from "./bundles.js";
-import { DebugLogs } from "./debug-logs.js";
-import { EmailEvents, toEmailEventJson } from "./email-events.js";
-import { EnclaveSigner } from "./enclave-signer.js";
-import {
-  getSessionProfile,
-  listPrivateKeys,
-  listUserTags,
-  listWebhookEndpoints,
-  privateKeySolanaAddresses,
-  whoami,
-} from "./org-queries.js";
-import { seedOrganization } from "./org-seed.js";
-import type { ActivityRecord, OrgState, VoteRecord } from "./org-state.js";
-import { MAX_SUBMITTED_ACTIVITIES } from "./org-state.js";
-import { type PaginationInput, paginate } from "./pagination.js";
+} from "./organization/auth.js";
+import { walletKitConfig } from "./organization/auth-proxy.js";
+import { seedOrganization } from "./organization/org-seed.js";
+import type { OrgState } from "./organization/org-state.js";
+import { OrgStore } from "./organization/org-store.js";
+import { isQuery, runQuery, type SimWorld } from "./query-handlers.js";
 import { Random } from "./random.js";
-import { validateRequest } from "./request-validation.js";
 import type { Scenario, ScenarioName } from "./scenario.js";
 import { buildScenario } from "./scenario.js";
 import { skewedClock } from "./server-clock.js";
-import { signSessionJwt } from "./session-jwt.js";
-import { invalidArgument, SimError } from "./sim-error.js";
-import { SolTransactions, toSolTransactionJson } from "./sol-transactions.js";
-import { StateFileError, writeStateFile } from "./state-file.js";
-import { TvcDirectory } from "./tvc.js";
+import { ActivityQueue } from "./traffic/activity-queue.js";
+import { DebugLogs } from "./traffic/debug-logs.js";
+import { EmailEvents } from "./traffic/email-events.js";
+import { SolTransactions } from "./traffic/sol-transactions.js";
+import { TvcDirectory } from "./traffic/tvc-apps.js";
 
 export interface ServiceOptions {
   seed: number;
@@ -64,54 +55,47 @@ export interface ServiceOptions {
   savedState?: OrgState | undefined;
   /** Where to save the organization after every change (`--state`). */
   statePath?: string | undefined;
-  /** Root users that must approve set_organization_feature, for a freshly seeded organization. */
+  /** Root users that must approve what needs the root quorum, for a freshly seeded organization. */
   rootQuorumThreshold?: number | undefined;
-}
-
-/** A response body already serialized (large debug-log responses are built from cached parts). */
-export class RawJson {
-  constructor(readonly text: string) {}
+  /** Where the service reports what the operator should know (a change that was not saved). */
+  log?: ((message: string) => void) | undefined;
 }
 
 export class SimService {
   readonly scenario: Scenario;
   readonly logs: DebugLogs;
-  readonly activities: Activities;
   readonly tvc: TvcDirectory;
-  /** The organization's records; saved to `--state` after every change. */
-  readonly state: OrgState;
+  /** The organization's records, saved to `--state` after every change. */
+  readonly store: OrgStore;
   /** The simulator's enclave key: signs export bundles, secret payloads, app proofs, sessions. */
   readonly signer: EnclaveSigner;
-  private readonly ledger: ActivityLedger;
+  private readonly queue: ActivityQueue;
+  private readonly lifecycle: ActivityLifecycle;
   private readonly emails: EmailEvents;
   private readonly sol: SolTransactions;
   private readonly clock: Clock;
-  private readonly startMs: number;
-  /** Set once construction is over: a failed save is then a request's error, not start-up's. */
-  private started = false;
-  /** The errors submitted activities failed with (field violations included), by activity id. */
-  private readonly failures = new Map<string, SimError>();
-  /** Activities run one at a time, so identical bodies racing are still one activity. */
-  private activityQueue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: ServiceOptions) {
     this.clock = skewedClock(options.clock, options.clockSkewMs);
     const rng = new Random(options.seed);
     this.scenario = buildScenario(options.scenario, options.seed, rng.fork(1));
-    this.startMs = this.now();
-    this.state =
+    const startMs = this.now();
+    const state =
       options.savedState ??
-      seedOrganization(this.scenario, options.seed, this.startMs, {
+      seedOrganization(this.scenario, options.seed, startMs, {
         rootQuorumThreshold: options.rootQuorumThreshold,
       });
-    this.ledger = new ActivityLedger(this.state);
+    this.store = new OrgStore(state, options.savedState !== undefined, {
+      statePath: options.statePath,
+      onSaveError: options.log,
+    });
     this.signer = EnclaveSigner.fromSeed(options.seed);
     this.logs = new DebugLogs(rng.fork(2), {
       replicas: options.replicas,
       logRate: options.logRate,
       retentionMs: options.retentionMs,
       ingestLagMs: options.ingestLagMs,
-      startMs: this.startMs,
+      startMs,
       incident: options.scenario === "incident",
       truthFile: options.truthFile,
     });
@@ -121,26 +105,28 @@ export class SimService {
       s.organizationId,
       s.emails,
       s.emailPerMinute,
-      this.startMs,
+      startMs,
       options.retentionMs,
     );
     this.sol = new SolTransactions(
       rng.fork(4),
       s.solanaWalletAddresses,
       s.solPerMinute,
-      this.startMs,
+      startMs,
       options.retentionMs,
     );
-    this.activities = new Activities(
-      rng.fork(5),
-      s.organizationId,
-      s.userId,
-      s.activityPerMinute,
-      this.startMs,
-    );
-    this.tvc = new TvcDirectory(s, this.startMs);
-    if (!options.savedState) this.save();
-    this.started = true;
+    this.queue = new ActivityQueue(rng.fork(5), s, state, {
+      perMinute: s.activityPerMinute,
+      startMs,
+      signSession: (claims) => signSessionJwt(this.signer, claims),
+    });
+    this.tvc = new TvcDirectory(s, startMs);
+    this.lifecycle = new ActivityLifecycle(this.store, this.queue, this.signer, () => this.now());
+  }
+
+  /** The organization's records. */
+  get state(): OrgState {
+    return this.store.state;
   }
 
   /** The server's clock: the host's plus the configured skew. */
@@ -176,302 +162,28 @@ export class SimService {
     name: OperationName,
     input: Record<string, unknown>,
     caller: Caller,
-    request: { rawBody: string; body: Record<string, unknown> },
-  ): Promise<unknown> {
-    if (name === "approve_activity" || name === "reject_activity") {
-      return this.serialized(() =>
-        this.decide(String(input.fingerprint), name === "approve_activity", caller, request),
-      );
-    }
-    if (Object.hasOwn(ACTIVITY_HANDLERS, name)) {
-      return this.serialized(() => this.submit(name, input, caller, request));
-    }
-    return this.query(name, input, caller);
-  }
-
-  private serialized<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.activityQueue.then(work, work);
-    this.activityQueue = run.catch(() => undefined);
-    return run;
-  }
-
-  /** Writes the organization to `--state`, if one was given. */
-  private save(): void {
-    if (!this.options.statePath) return;
-    try {
-      writeStateFile(this.options.statePath, this.state);
-    } catch (err) {
-      // At start-up the caller reports it; later the request fails with it (the change stays in
-      // memory and is saved with the next one that succeeds).
-      if (!(err instanceof StateFileError) || this.started === false) throw err;
-      process.stderr.write(`tvcwatch sim: ${err.message}\n`);
-      throw new SimError(13, `the simulator ${err.message}`);
-    }
-  }
-
-  /** Submits an activity: an identical body is the activity already submitted. */
-  private async submit(
-    name: OperationName,
-    params: Record<string, unknown>,
-    caller: Caller,
-    request: { rawBody: string; body: Record<string, unknown> },
-  ) {
-    const fingerprint = activityFingerprint(request.rawBody);
-    const existing = this.ledger.byFingerprintOf(fingerprint);
-    if (existing) return this.answer(existing);
-    const op = this.operation(name);
-    const now = this.now();
-    const record: ActivityRecord = {
-      id: randomUUID(),
-      operation: name,
-      type: op.activityType,
-      status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
-      intentKey: op.intentKey,
-      resultKey: op.resultKey,
-      intent: params,
-      votes: [],
-      fingerprint,
-      userId: caller.user.userId,
-      generateAppProofs: request.body.generateAppProofs === true,
-      createdAt: now,
-      updatedAt: now,
-    };
-    if (ROOT_QUORUM_ACTIVITIES.has(name)) {
-      // The submitter's own stamp is their approval, when they are in the root quorum.
-      if (this.state.rootQuorum.userIds.includes(caller.user.userId)) {
-        record.votes.push(this.voteOf(caller, "VOTE_SELECTION_APPROVED", request.rawBody, now));
-      }
-      if (this.ledger.tally(record) === "approved") await this.run(record);
-    } else {
-      await this.run(record);
-    }
-    this.ledger.add(record);
-    this.save();
-    return this.answer(record);
-  }
-
-  /** approve_activity / reject_activity: a vote on an activity awaiting consensus. */
-  private async decide(
-    fingerprint: string,
-    approve: boolean,
-    caller: Caller,
-    request: { rawBody: string },
-  ) {
-    const now = this.now();
-    const submitted = this.ledger.byFingerprintOf(fingerprint);
-    if (!submitted) {
-      // The generated background queue.
-      const a = this.activities.decide(now, fingerprint, approve);
-      return { activity: this.activities.toJson(a, now) };
-    }
-    const selection = approve ? "VOTE_SELECTION_APPROVED" : "VOTE_SELECTION_REJECTED";
-    const outcome = this.ledger.vote(
-      submitted,
-      caller.user,
-      this.voteOf(caller, selection, request.rawBody, now),
-    );
-    if (outcome === "approved") await this.run(submitted);
-    if (outcome === "rejected") submitted.status = "ACTIVITY_STATUS_REJECTED";
-    submitted.updatedAt = now;
-    this.save();
-    return { activity: activityJson(submitted, this.state.organizationId) };
-  }
-
-  /** Carries the activity out as its submitter; COMPLETED with a result, or FAILED. */
-  private async run(record: ActivityRecord): Promise<void> {
-    const handler = ACTIVITY_HANDLERS[record.operation as keyof typeof ACTIVITY_HANDLERS];
-    const submitter = this.state.users.find((u) => u.userId === record.userId);
-    const now = this.now();
-    record.updatedAt = now;
-    if (!handler || !submitter) {
-      record.status = "ACTIVITY_STATUS_FAILED";
-      record.failure = { code: 5, message: `user ${record.userId} no longer exists` };
-      return;
-    }
-    try {
-      const result = await handler(this.context(submitter, now), record.intent);
-      record.result = result as Record<string, unknown>;
-      record.status = "ACTIVITY_STATUS_COMPLETED";
-      if (record.generateAppProofs) {
-        record.appProofs = [
-          appProof(this.signer, {
-            type: "APP_PROOF_TYPE_ACTIVITY",
-            organizationId: this.state.organizationId,
-            activityId: record.id,
-            activityType: record.type,
-            fingerprint: record.fingerprint,
-            timestampMs: String(now),
-          }),
-        ];
-      }
-    } catch (err) {
-      if (!(err instanceof SimError)) throw err;
-      record.status = "ACTIVITY_STATUS_FAILED";
-      record.failure = { code: err.code, message: err.message };
-      this.failures.set(record.id, err);
-      if (this.failures.size > MAX_SUBMITTED_ACTIVITIES) {
-        const oldest = this.failures.keys().next().value;
-        if (oldest !== undefined) this.failures.delete(oldest);
-      }
-    }
-  }
-
-  /** The response to a submission: the envelope, or the error the activity failed with. */
-  private answer(record: ActivityRecord) {
-    if (record.status === "ACTIVITY_STATUS_FAILED" && record.failure) {
-      throw (
-        this.failures.get(record.id) ?? new SimError(record.failure.code, record.failure.message)
-      );
-    }
-    return { activity: activityJson(record, this.state.organizationId) };
-  }
-
-  private voteOf(
-    caller: Caller,
-    selection: "VOTE_SELECTION_APPROVED" | "VOTE_SELECTION_REJECTED",
-    message: string,
-    now: number,
-  ): VoteRecord {
-    return {
-      id: randomUUID(),
-      userId: caller.user.userId,
-      userName: caller.user.userName,
-      selection,
-      message,
-      publicKey: caller.publicKey,
-      signature: caller.signature,
-      scheme: caller.scheme,
-      createdAt: now,
-    };
-  }
-
-  private operation(name: OperationName) {
+    request: SubmittedRequest,
+  ): Promise<unknown | RawJson> {
     const op = getOperation(name);
-    if (op.kind !== "activity") throw new Error(`${name} is not an activity`);
-    return op;
-  }
-
-  private context(caller: ActivityContext["caller"], now: number): ActivityContext {
-    const organizationId = this.state.organizationId;
-    const signer = this.signer;
-    return {
-      state: this.state,
-      now,
-      caller,
-      newId: () => randomUUID(),
-      signSession: (claims) => signSessionJwt(this.signer, claims),
-      credentialBundle: (plaintext, target) =>
-        targetKeyChecked(() => credentialBundle(plaintext, target)),
-      exportBundle: (plaintext, target) =>
-        targetKeyChecked(() =>
-          exportBundle({ plaintext, targetPublicKeyHex: target, organizationId, signer }),
-        ),
-      secretPayload: (plaintext, target) =>
-        targetKeyChecked(() =>
-          secretPayload({ plaintext, targetPublicKeyHex: target, organizationId, signer }),
-        ),
-    };
-  }
-
-  private query(name: OperationName, input: Record<string, unknown>, caller: Caller): unknown {
-    const now = this.now();
-    const s = this.scenario;
-    const page = input.paginationOptions as PaginationInput | undefined;
-    switch (name) {
-      case "whoami":
-        return whoami(this.state, caller.user);
-      case "get_session_profile":
-        return getSessionProfile(this.state, String(input.sessionProfileId));
-      case "list_webhook_endpoints":
-        return listWebhookEndpoints(this.state);
-      case "list_private_keys":
-        return listPrivateKeys(this.state);
-      case "list_user_tags":
-        return listUserTags(this.state);
-      case "list_tvc_apps":
-        return { tvcApps: this.tvc.apps() };
-      case "list_tvc_app_deployments":
-        return { tvcDeployments: this.tvc.deploymentsOf(String(input.appId)) };
-      case "get_tvc_deployment":
-        return { tvcDeployment: this.tvc.deployment(String(input.deploymentId)) };
-      case "get_tvc_deployment_debug_logs": {
-        const d = this.tvc.debugDeployment(String(input.deploymentId));
-        const since = input.sinceSeconds === undefined ? 0 : Number(input.sinceSeconds);
-        if (since < 0) throw invalidArgument("sinceSeconds must not be negative", "sinceSeconds");
-        const tail = input.tailLines === undefined ? 0 : Number(input.tailLines);
-        // Only the scenario's main debug deployment prints; any other is silent.
-        if (d.id !== s.deploymentId) return { entries: [] };
-        return new RawJson(this.logs.queryJson(now, since, tail));
-      }
-      case "list_email_events": {
-        const events = this.emails.list(
-          now,
-          String(input.email),
-          input.eventType as string | undefined,
-        );
-        return { emailEvents: paginate(events, (e) => e.id, page).map(toEmailEventJson) };
-      }
-      case "list_sol_transaction_history": {
-        const address = String(input.address);
-        if (privateKeySolanaAddresses(this.state).includes(address)) {
-          throw invalidArgument(
-            `address ${address} belongs to a private key, not a wallet account; private-key addresses are unsupported`,
-            "address",
-          );
-        }
-        const txs = this.sol.list(now, address);
-        const shown = paginate(txs, (t) => t.signature, page);
-        const first = shown[0];
-        const last = shown[shown.length - 1];
-        return {
-          transactions: shown.map((t) => toSolTransactionJson(t, now, String(input.caip2))),
-          pageInfo: {
-            hasNextPage: last ? txs.indexOf(last) < txs.length - 1 : false,
-            hasPreviousPage: first ? txs.indexOf(first) > 0 : false,
-            ...(first ? { startCursor: first.signature } : {}),
-            ...(last ? { endCursor: last.signature } : {}),
-          },
-        };
-      }
-      case "list_activities":
-        return { activities: this.listActivities(now, input, page) };
-      case "get_activity": {
-        const id = String(input.activityId);
-        const submitted = this.ledger.get(id);
-        if (submitted) return { activity: activityJson(submitted, this.state.organizationId) };
-        return { activity: this.activities.toJson(this.activities.get(now, id), now) };
-      }
-      default:
-        throw new SimError(12, `the simulator does not serve ${name}`);
+    if (op.kind === "activity" && op.vote) {
+      return this.lifecycle.vote(op.vote, String(input.fingerprint), caller, request);
     }
+    if (isRunnable(name)) return this.lifecycle.submit(name, input, caller, request);
+    if (isQuery(name)) return runQuery(name, this.world(), input, caller);
+    throw new SimError(12, `the simulator does not serve ${name}`);
   }
 
-  /** Submitted and generated activities together, newest first, filtered, one page. */
-  private listActivities(now: number, input: Record<string, unknown>, page?: PaginationInput) {
-    const statuses = input.filterByStatus as string[] | undefined;
-    const types = input.filterByType as string[] | undefined;
-    const wanted = (status: string, type: string) =>
-      (!statuses?.length || statuses.includes(status)) && (!types?.length || types.includes(type));
-    const orgId = this.state.organizationId;
-    const all = [
-      ...this.ledger
-        .list()
-        .filter((a) => wanted(a.status, a.type))
-        .map((a) => ({ id: a.id, at: a.createdAt, json: () => activityJson(a, orgId) })),
-      ...this.activities
-        .list(now, statuses, types)
-        .map((a) => ({ id: a.id, at: a.createdAt, json: () => this.activities.toJson(a, now) })),
-    ].sort((x, y) => y.at - x.at);
-    return paginate(all, (a) => a.id, page).map((a) => a.json());
-  }
-}
-
-/** Runs an encryption to a client key; a malformed key is the caller's INVALID_ARGUMENT. */
-async function targetKeyChecked<T>(encrypt: () => Promise<T>): Promise<T> {
-  try {
-    return await encrypt();
-  } catch (err) {
-    if (err instanceof TargetKeyError) throw invalidArgument(err.message, "targetPublicKey");
-    throw err;
+  private world(): SimWorld {
+    return {
+      now: this.now(),
+      state: this.state,
+      scenario: this.scenario,
+      ledger: this.store.ledger,
+      queue: this.queue,
+      tvc: this.tvc,
+      logs: this.logs,
+      emails: this.emails,
+      sol: this.sol,
+    };
   }
 }

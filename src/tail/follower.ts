@@ -19,7 +19,7 @@
 import type { CallOptions, ResponseMeta } from "../api/client.js";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
-import { TurnkeyApiError } from "../api/errors.js";
+import { isPermanentFailure, TurnkeyApiError } from "../api/errors.js";
 import type { DebugLogEntry } from "../api/schemas.js";
 import { formatDuration } from "../text/duration.js";
 import { Deduplicator } from "./deduplicator.js";
@@ -106,6 +106,8 @@ const realSleep = (ms: number, signal: AbortSignal) =>
 
 /** The one line that tells a person what to do about a failure that ends a follow, or undefined. */
 export function fatalAdvice(err: unknown): string | undefined {
+  // A redirect (never followed), a port fetch refuses...: another poll would only repeat it.
+  if (isPermanentFailure(err)) return err.message;
   if (!(err instanceof TurnkeyApiError)) return undefined;
   const what = err.describe();
   switch (err.grpcCode) {

@@ -5,8 +5,10 @@ import { parseRetryAfter, TurnkeyClient } from "../../src/api/client.js";
 import {
   NetworkError,
   parseErrorBody,
+  RedirectError,
   RequestValidationError,
   ResponseShapeError,
+  ResponseTooLargeError,
   TurnkeyApiError,
 } from "../../src/api/errors.js";
 import { FAST_GUARDS } from "../../src/api/fast-guards.js";
@@ -223,6 +225,36 @@ describe("retries against a real server", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(990);
   });
 
+  it("takes a per-call number of retries", async () => {
+    const s = await scriptedServer((_r, res) => json(res, 503, { code: 14, message: "down" }));
+    closers.push(s.close);
+    const c = client(s.url, { retries: 4 });
+    await expect(c.call("whoami", {}, { retries: 0 })).rejects.toBeInstanceOf(TurnkeyApiError);
+    expect(s.requests).toHaveLength(1);
+    const retries: RetryInfo[] = [];
+    await expect(
+      c.call("whoami", {}, { retries: 1, onRetry: (i) => retries.push(i) }),
+    ).rejects.toBeInstanceOf(TurnkeyApiError);
+    expect(s.requests).toHaveLength(3);
+    expect(retries.map((r) => [r.attempt, r.retriesLeft])).toEqual([[1, 0]]);
+  });
+
+  it("does not wait for a Retry-After beyond its cap: the error says why, at once", async () => {
+    const s = await scriptedServer((_r, res) =>
+      json(res, 429, { code: 8, message: "slow down" }, { "Retry-After": "3600" }),
+    );
+    closers.push(s.close);
+    const started = performance.now();
+    const err = await client(s.url, { maxRetryAfterMs: 60_000 })
+      .call("whoami", {})
+      .catch((e) => e);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(s.requests).toHaveLength(1);
+    expect((err as TurnkeyApiError).describe()).toBe(
+      "RESOURCE_EXHAUSTED (HTTP 429): slow down; the server asks to wait 1h before a retry, longer than tvcwatch waits (1m): try again later",
+    );
+  });
+
   it("never retries other 4xx", async () => {
     const s = await scriptedServer((_r, res) =>
       json(res, 404, { code: 5, message: "no such deployment" }),
@@ -259,7 +291,9 @@ describe("retries against a real server", () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).attempts).toBe(3);
-    expect((err as Error).message).toMatch(/no response within/);
+    expect((err as Error).message).toMatch(
+      /^whoami: 127\.0\.0\.1:\d+ did not answer within 150ms \(gave up after 3 attempts\)$/,
+    );
   });
 
   it("stops at once when the caller aborts", async () => {
@@ -279,7 +313,97 @@ describe("retries against a real server", () => {
       .call("whoami", {})
       .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
-    expect((err as Error).message).toMatch(/ECONNREFUSED/);
+    expect((err as Error).message).toMatch(
+      /^whoami: connection refused by 127\.0\.0\.1:\d+ \(gave up after 2 attempts\)$/,
+    );
+  });
+});
+
+describe("what leaves the client", () => {
+  it("never follows a redirect: one request, a RedirectError naming the Location's host", async () => {
+    const target = await scriptedServer((_r, res) => json(res, 200, WHOAMI));
+    closers.push(target.close);
+    for (const status of [301, 302, 303, 307, 308]) {
+      const s = await scriptedServer((_r, res) => {
+        res.writeHead(status, { Location: `${target.url}/public/v1/query/whoami` });
+        res.end();
+      });
+      closers.push(s.close);
+      const err = await client(s.url)
+        .call("whoami", {})
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(RedirectError);
+      expect((err as RedirectError).host).toBe(new URL(target.url).host);
+      expect((err as Error).message).toMatch(/never follows redirects \(check the base URL\)$/);
+      expect(s.requests).toHaveLength(1);
+    }
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it("refuses, in its constructor, a URL the policy refuses", () => {
+    expect(() => client("http://api.example.com")).toThrow(/plain http to a non-loopback host/);
+    expect(() => client("https://api.example.com", { authProxyUrl: "http://10.0.0.1" })).toThrow(
+      /auth-proxy URL .* plain http/,
+    );
+    expect(() => client("ftp://127.0.0.1")).toThrow(/must use https/);
+    expect(() => client("https://user:pw@api.example.com")).toThrow(/user name or password/);
+    expect(client("https://api.example.com/").baseUrl).toBe("https://api.example.com");
+  });
+});
+
+describe("response size limit", () => {
+  it("stops reading past the limit and does not retry", async () => {
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (res.write(chunk)) {
+          /* until the socket pushes back */
+        }
+      };
+      res.on("drain", pump);
+      res.on("error", () => {});
+      pump();
+    });
+    closers.push(s.close);
+    const err = await client(s.url, { maxResponseBytes: 1024 * 1024 })
+      .call("whoami", {})
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ResponseTooLargeError);
+    expect((err as Error).message).toBe(
+      "whoami: the server's answer is larger than the response size limit (1 MiB); stopped reading",
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("refuses an answer announced larger than the limit without reading it", async () => {
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Length": String(300 * 1024 * 1024) });
+      res.write("{");
+    });
+    closers.push(s.close);
+    const err = await client(s.url)
+      .call("whoami", {})
+      .catch((e) => e);
+    expect((err as Error).message).toMatch(
+      /announced as larger than the response size limit \(256 MiB\); not read/,
+    );
+  });
+
+  it("reads an answer of exactly the limit, and names an error body too large to read", async () => {
+    const body = JSON.stringify(WHOAMI);
+    const s = await scriptedServer((_r, res, i) =>
+      i === 0
+        ? json(res, 200, WHOAMI)
+        : json(res, 400, { code: 3, message: "x".repeat(2 * 1024 * 1024) }),
+    );
+    closers.push(s.close);
+    const c = client(s.url, { maxResponseBytes: Buffer.byteLength(body) });
+    expect(await c.call("whoami", {})).toEqual(WHOAMI);
+    const err = (await c.call("whoami", {}).catch((e) => e)) as TurnkeyApiError;
+    expect(err.describe()).toMatch(
+      /^INVALID_ARGUMENT \(HTTP 400\): HTTP 400 with an error body larger than/,
+    );
   });
 });
 

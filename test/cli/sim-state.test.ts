@@ -1,12 +1,23 @@
 /**
  * `tvcwatch sim --state FILE` as a process: killed with SIGKILL while activities are being
- * written, it comes back with every activity it had answered; bad state files and flags that
- * contradict the file are one-line errors.
+ * written, it comes back with every activity it had answered and no temporary files; a change it
+ * could not save is neither acknowledged (not even to the client's identical retry) nor kept;
+ * bad state files and flags that contradict the file are one-line errors.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stampBody } from "../../src/api/stamp.js";
 import type { SimConfig } from "../../src/sim/server.js";
@@ -19,7 +30,9 @@ afterEach(() => {
 });
 
 /** Starts `tvcwatch sim` and resolves once it wrote its --write-config file. */
-async function startSim(args: string[]): Promise<{ child: ChildProcess; config: SimConfig }> {
+async function startSim(
+  args: string[],
+): Promise<{ child: ChildProcess; config: SimConfig; configPath: string }> {
   const dir = mkdtempSync(join(tmpdir(), "tvcwatch-sim-proc-"));
   const configPath = join(dir, "sim.json");
   const child = spawn(process.execPath, [
@@ -47,7 +60,18 @@ async function startSim(args: string[]): Promise<{ child: ChildProcess; config: 
       reject(new Error(`sim exited: ${out}`));
     });
   });
-  return { child, config: JSON.parse(readFileSync(configPath, "utf8")) as SimConfig };
+  return {
+    child,
+    config: JSON.parse(readFileSync(configPath, "utf8")) as SimConfig,
+    configPath,
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.on("exit", r));
+  child.kill("SIGTERM");
+  await exited;
 }
 
 async function post(config: SimConfig, path: string, body: unknown) {
@@ -99,6 +123,87 @@ describe("tvcwatch sim --state", () => {
     const names = (tags.userTags as { tagName: string }[]).map((t) => t.tagName);
     for (const name of answered) expect(names).toContain(name);
     expect(second.config.organizationId).toBe(first.config.organizationId);
+    // Whatever temporary file the kill left behind was cleaned up at the restart.
+    expect(readdirSync(dirname(state)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("removes the temporary files a killed run left behind, and only those", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-state-tmp-"));
+    const state = join(dir, "org.json");
+    // What `kill -9` mid-write leaves: .org.json.<pid>.tmp of a process that no longer runs.
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => dead.on("exit", r));
+    const stale = join(dir, `.org.json.${dead.pid}.tmp`);
+    writeFileSync(stale, "{torn", { mode: 0o600 });
+    // Another file of the directory, and a live process's temp file, are not ours to remove.
+    const other = join(dir, ".other.json.1.tmp");
+    writeFileSync(other, "");
+    const live = join(dir, `.org.json.${process.pid}.tmp`);
+    writeFileSync(live, "");
+    const sim = await startSim(["--seed", "6", "--state", state]);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(other)).toBe(true);
+    expect(existsSync(live)).toBe(true);
+    await stop(sim.child);
+    expect(readdirSync(dir).sort()).toEqual(
+      [`.org.json.${process.pid}.tmp`, ".other.json.1.tmp", "org.json"].sort(),
+    );
+  });
+
+  it("never acknowledges an activity it could not save, even to the identical retry", {
+    timeout: 90_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-state-ro-"));
+    const stateDir = join(dir, "state");
+    mkdirSync(stateDir);
+    const state = join(stateDir, "org.json");
+    const sim = await startSim(["--seed", "9", "--state", state]);
+    const call = (op: string, body: unknown) =>
+      runCli(["--config", sim.configPath, "call", op, "--body", JSON.stringify(body)], {
+        timeoutMs: 60_000,
+      });
+    const tag = (name: string) => ({ userTagName: name, userIds: [] });
+    const tagNames = async () => {
+      const r = await call("list_user_tags", {});
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout).userTags as { tagName: string }[]).map((t) => t.tagName);
+    };
+
+    // The state file's directory goes away under the running simulator (root can write
+    // anywhere, so a read-only mode would not stop it: a file in the directory's place does).
+    renameSync(stateDir, `${stateDir}.away`);
+    writeFileSync(stateDir, "");
+    const failed = await call("create_user_tag", tag("unsaved"));
+    // Every attempt, the client's identical retries included, fails the same way.
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe("");
+    expect(failed.stderr.trim().split("\n").at(-1)).toMatch(
+      /500.*cannot write --state .*org\.json: a part of its path is not a directory; the change was not made/,
+    );
+
+    rmSync(stateDir);
+    renameSync(`${stateDir}.away`, stateDir);
+    // Not made: the organization does not show it, and a new request saves as usual.
+    expect(await tagNames()).not.toContain("unsaved");
+    expect((await call("create_user_tag", tag("saved"))).code).toBe(0);
+    await stop(sim.child);
+
+    const again = await startSim(["--state", state]);
+    const listed = await runCli(["--config", again.configPath, "call", "list_user_tags"]);
+    const after = (JSON.parse(listed.stdout).userTags as { tagName: string }[]).map(
+      (t) => t.tagName,
+    );
+    expect(after).toContain("saved");
+    expect(after).not.toContain("unsaved");
+  });
+
+  it("refuses a directory as --state in one line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-state-dir-"));
+    const r = await runCli(["sim", "--port", "0", "--state", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `tvcwatch: --state ${dir} is a directory; name a file, e.g. --state ${join(dir, "org.json")}\n`,
+    );
   });
 
   it("names what is wrong with a state file or a flag that contradicts it, in one line", async () => {

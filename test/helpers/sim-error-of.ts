@@ -1,4 +1,4 @@
-import { SimError } from "../../src/sim/sim-error.js";
+import { SimError } from "../../src/sim/http/sim-error.js";
 
 /** The SimError `f` throws; fails the test when it throws nothing or something else. */
 export function simErrorOf(f: () => unknown): SimError {

@@ -26,8 +26,8 @@ import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/api/operations.js";
 import { generateKeyPair, stampBody } from "../../src/api/stamp.js";
-import { mnemonicOf } from "../../src/sim/export-activities.js";
-import { seededPasskeyPrivateKey } from "../../src/sim/org-seed.js";
+import { mnemonicOf } from "../../src/sim/organization/export-activities.js";
+import { seededPasskeyPrivateKey } from "../../src/sim/organization/org-seed.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { makeOidcToken } from "../helpers/oidc-token.js";
@@ -473,7 +473,10 @@ describe("organization settings", () => {
       });
     const waiting = (await submit("https://app.acme.example")).activity;
     expect(waiting.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
-    expect([waiting.canApprove, waiting.canReject]).toEqual([true, true]);
+    // The submitter's stamp was their vote: they may not vote again; the other root user may.
+    expect([waiting.canApprove, waiting.canReject]).toEqual([false, false]);
+    const seenByLead = await asLead.getActivity({ organizationId: org, activityId: waiting.id });
+    expect([seenByLead.activity.canApprove, seenByLead.activity.canReject]).toEqual([true, true]);
     expect(waiting.votes).toHaveLength(1);
     expect(waiting.result).toEqual({});
     const twice = await failure(approve(root, waiting.fingerprint));
@@ -491,10 +494,14 @@ describe("organization settings", () => {
     });
     const fetched = await root.getActivity({ organizationId: org, activityId: waiting.id });
     expect(fetched.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
-    expect(fetched.activity.votes.map((v) => v.user)).toEqual([
-      { userId: user("oncall-root").userId, userName: "oncall-root" },
-      { userId: lead, userName: "sre-lead" },
+    expect(fetched.activity.votes.map((v) => [v.user.userId, v.user.userName])).toEqual([
+      [user("oncall-root").userId, "oncall-root"],
+      [lead, "sre-lead"],
     ]);
+    // The whole voter: their keys (the one they voted with among them), tags and passkeys.
+    const leadVote = fetched.activity.votes[1];
+    expect(leadVote?.user.apiKeys.map((k) => k.credential.publicKey)).toContain(leadKey.publicKey);
+    expect(fetched.activity.votes[0]?.user.authenticators).toHaveLength(1);
     // What is saved of a vote is the vote, not the voter's whole user record.
     const saved = state().activities.find((x) => x.id === waiting.id);
     expect(Object.keys(saved?.votes[0] ?? {}).sort()).toEqual([

@@ -8,7 +8,7 @@ import { TurnkeyClient } from "../../src/api/client.js";
 import type { TurnkeyApiError } from "../../src/api/errors.js";
 import { operations } from "../../src/api/operations.js";
 import { generateKeyPair, stampBody } from "../../src/api/stamp.js";
-import { privateKeySolanaAddresses } from "../../src/sim/org-queries.js";
+import { privateKeySolanaAddresses } from "../../src/sim/organization/org-queries.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 
@@ -121,9 +121,10 @@ describe("driven by Turnkey's published client (@turnkey/http)", () => {
       })
     ).activities;
     expect(waiting.length).toBeGreaterThanOrEqual(2);
-    const [first, second] = waiting;
+    // One another root user approved already: the demo key's approval completes it.
+    const first = waiting.find((a) => a.votes.length > 0);
+    const second = waiting.find((a) => a !== first);
     expect(first?.canApprove).toBe(true);
-    expect(first?.votes.length).toBeGreaterThan(0);
     const approved = await theirs.approveActivity({
       type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
       organizationId: org,

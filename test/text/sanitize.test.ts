@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HOSTILE_LINES } from "../../src/sim/log-templates.js";
+import { HOSTILE_LINES } from "../../src/sim/traffic/log-templates.js";
 import { formatDuration, parseDuration } from "../../src/text/duration.js";
 import { sanitizeForTerminal } from "../../src/text/sanitize.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { deploymentChoice } from "../../src/feeds/deployment-list.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { activity, dashboardParts, JWT, line, NOW, stampLogin } from "./fixtures.js";
+import { activity, dashboardParts, JWT, line, NOW, stampLogin, voter } from "./fixtures.js";
 import { render } from "./render-at.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -206,7 +206,7 @@ describe("the dashboard", () => {
         userId: "u-9",
         activityId: "a-long",
         selection: "VOTE_SELECTION_APPROVED",
-        user: { userId: "u-9", userName: "sre-lead" },
+        user: voter("u-9", "sre-lead"),
       },
     ];
     const { frame, type } = await setup(80, 24, { activities: [long] });

@@ -48,7 +48,8 @@ export interface Generator {
 export const hostileGenerator = (variant = 0): Generator => ({
   string: (path) => `${HOSTILE}${path}`,
   number: () => 6,
-  union: (_, n) => variant % n,
+  // Variant 0 takes a union's last option (an open enum's free string), variant 1 its first.
+  union: (_, n) => (n - 1 - (variant % n) + n) % n,
   length: () => 2,
 });
 

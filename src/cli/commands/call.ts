@@ -1,13 +1,16 @@
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
 import { redactSecrets } from "../../api/secret-fields.js";
+import { parseJsonQuietly } from "../../config/json-syntax.js";
+import { maskKeyMaterial } from "../../config/key-material.js";
+import { readTextFile } from "../../config/named-file.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
-import { toCliError } from "../client-errors.js";
+import { retryNotice, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
+import { textFlag } from "../flag-parsers.js";
 import { closeMatches } from "../suggest.js";
 
 interface CallFlags {
@@ -43,12 +46,9 @@ async function readBody(flags: CallFlags): Promise<unknown> {
   if (flags.bodyFile !== undefined) {
     source = `--body-file ${flags.bodyFile}`;
     try {
-      text = readFileSync(flags.bodyFile, "utf8");
+      text = readTextFile(flags.bodyFile, "--body-file");
     } catch (err) {
-      throw new CliError(
-        `--body-file: cannot read ${flags.bodyFile} (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-        2,
-      );
+      throw new CliError((err as Error).message, 2);
     }
   } else if (flags.body === "-") {
     source = "--body - (standard input)";
@@ -60,9 +60,10 @@ async function readBody(flags: CallFlags): Promise<unknown> {
     return {};
   }
   try {
-    return JSON.parse(text);
+    // The body may carry key material: a syntax error gives its place, never an excerpt.
+    return parseJsonQuietly(text, source);
   } catch (err) {
-    throw new CliError(`${source} is not valid JSON: ${(err as Error).message.split("\n")[0]}`, 2);
+    throw new CliError((err as Error).message, 2);
   }
 }
 
@@ -78,7 +79,7 @@ export function registerCallCommand(program: Command): void {
       "operation name, e.g. whoami or get_tvc_deployment_debug_logs (see --list)",
     )
     .option("--body <json>", "request body as JSON, or - to read it from standard input")
-    .option("--body-file <file>", "read the request body from a file")
+    .option("--body-file <file>", "read the request body from a file", textFlag)
     .option("--generate-app-proofs", "ask an activity to return app proofs")
     .option(
       "--reveal-secrets",
@@ -131,6 +132,10 @@ export function registerCallCommand(program: Command): void {
       try {
         response = await client.callDynamic(name, body, {
           generateAppProofs: flags.generateAppProofs,
+          onRetry: (info) => {
+            const notice = retryNotice(info);
+            if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);
+          },
         });
       } catch (err) {
         throw toCliError(err);

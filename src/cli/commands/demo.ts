@@ -1,5 +1,7 @@
 import type { Command } from "commander";
+import { Option } from "commander";
 import { TurnkeyClient } from "../../api/client.js";
+import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
 import { integerFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
@@ -13,14 +15,23 @@ export function registerDemoCommand(program: Command): void {
       "Start the local simulator of Turnkey's API in this process, on a free loopback port, and open the dashboard on it with every pane live. Everything shown is generated: it is a demo.",
     )
     .option("--seed <n>", "seed for the generated data", integerFlag(0, 2 ** 31 - 1))
-    .option("--scenario <name>", "demo, quiet or incident", "demo")
-    .action(async (flags: { seed?: number; scenario: string }) => {
+    .addOption(
+      new Option("--scenario <name>", "what the organization is going through")
+        .choices(SCENARIOS)
+        .default("demo"),
+    )
+    .action(async (flags: { seed?: number; scenario: ScenarioName }) => {
       requireTerminal();
-      const scenario =
-        flags.scenario === "quiet" || flags.scenario === "incident" ? flags.scenario : "demo";
+      // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
+      // and printed once the terminal is restored.
+      const reported: string[] = [];
       const sim = await startSimulator({
+        log: (message) => {
+          reported.push(message.split("\n")[0] ?? message);
+          if (reported.length > 100) reported.shift();
+        },
         port: 0,
-        scenario,
+        scenario: flags.scenario,
         logRate: 8,
         ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
       });
@@ -51,6 +62,7 @@ export function registerDemoCommand(program: Command): void {
         );
       } finally {
         await sim.close();
+        for (const message of reported) process.stderr.write(`tvcwatch sim: ${message}\n`);
       }
     });
 }

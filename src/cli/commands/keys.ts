@@ -1,8 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import { generateKeyPair } from "../../api/stamp.js";
+import { fileProblem } from "../../config/file-problem.js";
 import { defaultKeysFolder, writeKeyFiles } from "../../config/key-files.js";
 import { CliError } from "../cli-error.js";
+import { textFlag } from "../flag-parsers.js";
 
 export function registerKeysCommand(program: Command): void {
   const keys = program
@@ -14,7 +16,7 @@ export function registerKeysCommand(program: Command): void {
     .description(
       "Write a new P-256 API key pair as NAME.private (0600), NAME.public (0644) and NAME.meta in the keys folder (--keys-folder, default $XDG_CONFIG_HOME/turnkey/keys, the folder Turnkey's tkcli uses) and print the public key. Register the public key with your Turnkey user before using it. Never overwrites a key.",
     )
-    .requiredOption("--name <name>", "key name")
+    .requiredOption("--name <name>", "key name", textFlag)
     .action((flags: { name: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals() as { keysFolder?: string };
       const folder = globals.keysFolder ?? defaultKeysFolder();
@@ -24,14 +26,34 @@ export function registerKeysCommand(program: Command): void {
           2,
         );
       }
+      if (existsSync(folder) && !statSync(folder).isDirectory()) {
+        throw new CliError(
+          `--keys-folder ${folder} is a file, not a folder; give the folder to write ${flags.name}.private, ${flags.name}.public and ${flags.name}.meta in`,
+          2,
+        );
+      }
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
-        const pair = generateKeyPair();
-        const { privatePath } = writeKeyFiles(folder, flags.name, pair);
-        process.stderr.write(`wrote ${privatePath} and ${flags.name}.public\n`);
-        process.stdout.write(`${pair.publicKey}\n`);
       } catch (err) {
-        throw new CliError((err as Error).message, 1);
+        throw new CliError(
+          `cannot create --keys-folder ${folder}: ${fileProblem(err as NodeJS.ErrnoException)}`,
+          2,
+        );
       }
+      const pair = generateKeyPair();
+      let privatePath: string;
+      try {
+        privatePath = writeKeyFiles(folder, flags.name, pair).privatePath;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new CliError(
+          code
+            ? `cannot write the key files in ${folder}: ${fileProblem(err as NodeJS.ErrnoException)}`
+            : (err as Error).message,
+          1,
+        );
+      }
+      process.stderr.write(`wrote ${privatePath} and ${flags.name}.public\n`);
+      process.stdout.write(`${pair.publicKey}\n`);
     });
 }

@@ -1,23 +1,40 @@
-import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
+import { extname } from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
+import { getOperation, operationNames } from "../../api/operations.js";
 import { fileProblem } from "../../config/file-problem.js";
 import { isLoopbackHost } from "../../config/url-policy.js";
-import type { OrgState } from "../../sim/org-state.js";
+import { writeFileAtomically } from "../../sim/atomic-file.js";
+import type { OrgState } from "../../sim/organization/org-state.js";
+import { StateFileError } from "../../sim/organization/state-file.js";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { SCENARIOS } from "../../sim/scenario.js";
-import type { SimConfig } from "../../sim/server.js";
+import type { RunningSimulator, SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
-import { StateFileError } from "../../sim/state-file.js";
+import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
 import {
-  durationFlag,
+  boundedDurationFlag,
+  boundedNumberFlag,
+  boundedRangeMsFlag,
+  boundedSignedDurationFlag,
   fractionFlag,
   integerFlag,
-  positiveNumberFlag,
-  rangeMsFlag,
-  signedDurationFlag,
 } from "../flag-parsers.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** Ranges of the flags that size the simulator's work and memory or hold its answers back. */
+export const SIM_LIMITS = {
+  logRate: { min: 0.01, max: 1000 },
+  retentionMs: { min: 10 * SECOND, max: 24 * HOUR },
+  latencyMs: 60 * SECOND,
+  clockSkewMs: 24 * HOUR,
+  ingestLagMs: 10 * MINUTE,
+  /** Log lines held at once (rate × replicas × retention): about 1 GB of memory. */
+  heldLines: 5_000_000,
+} as const;
 
 interface SimFlags {
   host: string;
@@ -68,14 +85,70 @@ export function organizationLines(state: OrgState): string[] {
   ];
 }
 
-/** Writes the --config file owner-only (0600), also when it already exists with wider modes. */
-function writeConfigFile(path: string, config: SimConfig): void {
-  const fd = openSync(path, "w", 0o600);
-  try {
-    fchmodSync(fd, 0o600);
-    writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
-  } finally {
-    closeSync(fd);
+/** `/tmp/sim.json` -> `/tmp/sim.sre-lead.json`: the config file of another user beside it. */
+export function siblingConfigPath(path: string, userName: string): string {
+  const ext = extname(path);
+  return `${path.slice(0, path.length - ext.length)}.${userName}${ext}`;
+}
+
+/**
+ * Writes the --config file for the demo key and, beside it, the second root user's, each
+ * owner-only (0600) and atomically (a reader sees no file or the whole file), so both are there
+ * before the listening line. Returns the second file's path.
+ */
+function writeConfigFiles(path: string, sim: RunningSimulator): string {
+  const second = siblingConfigPath(path, sim.service.scenario.secondRootKey.userName);
+  for (const [file, config] of [
+    [path, sim.config],
+    [second, sim.secondRootConfig],
+  ] as const) {
+    try {
+      writeFileAtomically(file, `${JSON.stringify(config, null, 2)}\n`);
+    } catch (err) {
+      throw new CliError(
+        `cannot write --write-config ${file}: ${fileProblem(err as NodeJS.ErrnoException)}`,
+        2,
+      );
+    }
+  }
+  return second;
+}
+
+/** The operations the simulator serves, by kind, from the operation table, wrapped for --help. */
+export function servedOperationsText(): string {
+  const wrap = (head: string, names: string[]) => {
+    const lines: string[] = [];
+    let line = head;
+    for (const name of names) {
+      const next = `${line} ${name},`;
+      if (next.length > 96) {
+        lines.push(line);
+        line = `  ${name},`;
+      } else line = next;
+    }
+    lines.push(line.replace(/,$/, "."));
+    return lines.join("\n");
+  };
+  const of = (kind: string) => operationNames.filter((n) => getOperation(n).kind === kind);
+  return [
+    `It serves the ${operationNames.length} operations of the spec (tvcwatch call --list), and only those of`,
+    "Turnkey's API; any other path answers NOT_FOUND in Turnkey's error shape, naming the path.",
+    wrap("Activities:", of("activity")),
+    wrap("Queries:", of("query")),
+    wrap("Auth proxy:", of("auth-proxy")),
+    "Each response has the fields, types and enums of Turnkey's published swagger.",
+  ].join("\n");
+}
+
+/** Refuses flags that together would hold more log lines than the simulator keeps. */
+function checkHeldLines(flags: SimFlags): void {
+  const held = flags.logRate * flags.replicas * (flags.retention / SECOND);
+  if (held > SIM_LIMITS.heldLines) {
+    const n = (x: number) => Math.round(x).toLocaleString("en-US");
+    throw new CliError(
+      `--log-rate ${flags.logRate} x --replicas ${flags.replicas} x --retention ${formatDuration(flags.retention)} holds ${n(held)} log lines; the simulator holds at most ${n(SIM_LIMITS.heldLines)}: lower one of them`,
+      2,
+    );
   }
 }
 
@@ -113,11 +186,16 @@ export function registerSimCommand(program: Command): void {
       "write a tvcwatch --config file (mode 0600) that points at this simulator",
     )
     .option("--replicas <k>", "replicas of the debug deployment", integerFlag(1, 9), 3)
-    .option("--log-rate <n>", "log lines per second per replica", positiveNumberFlag, 5)
+    .option(
+      "--log-rate <n>",
+      `log lines per second per replica (${SIM_LIMITS.logRate.min} to ${SIM_LIMITS.logRate.max})`,
+      boundedNumberFlag(SIM_LIMITS.logRate.min, SIM_LIMITS.logRate.max),
+      5,
+    )
     .addOption(
-      new Option("--retention <duration>", "how long log lines are kept")
-        .argParser(durationFlag)
-        .default(3_600_000, "1h"),
+      new Option("--retention <duration>", "how long log lines are kept (10s to 24h)")
+        .argParser(boundedDurationFlag(SIM_LIMITS.retentionMs.min, SIM_LIMITS.retentionMs.max))
+        .default(HOUR, "1h"),
     )
     .option(
       "--faults <rate>",
@@ -125,17 +203,21 @@ export function registerSimCommand(program: Command): void {
       fractionFlag,
       0,
     )
-    .option("--latency <min-max>", "added latency per request in ms, e.g. 50-300", rangeMsFlag)
+    .option(
+      "--latency <min-max>",
+      "added latency per request in ms, e.g. 50-300 (at most 60000)",
+      boundedRangeMsFlag(SIM_LIMITS.latencyMs),
+    )
     .option(
       "--clock-skew <duration>",
-      "the server's clock against this host's, e.g. 45s or -2m",
-      signedDurationFlag,
+      "the server's clock against this host's, e.g. 45s or -2m (at most 24h either way)",
+      boundedSignedDurationFlag(SIM_LIMITS.clockSkewMs),
       0,
     )
     .option(
       "--ingest-lag <duration>",
-      "a log line becomes visible up to this long after its timestamp",
-      durationFlag,
+      "a log line becomes visible up to this long after its timestamp (at most 10m)",
+      boundedDurationFlag(0, SIM_LIMITS.ingestLagMs),
       0,
     )
     .option(
@@ -153,14 +235,17 @@ the first request arrives after its timestamp has passed on the server's clock. 
 --ingest-lag a generated line stays invisible to queries until up to that long after its
 timestamp, so the truth file can hold lines a query does not return yet.
 
-Every operation of the API is served. The organization starts with two root users, oncall-root
-(whose API key is printed at start-up) and sre-lead, plus ci-deployer; private keys on each curve, two
-wallets, two secrets, tags, session profiles, a webhook endpoint and an OAuth 2.0 credential.
+${servedOperationsText()}
+
+The organization starts with two root users, oncall-root (whose API key is printed at start-up)
+and sre-lead (whose key --write-config writes to a second file beside the first), plus
+ci-deployer; private keys on each curve, two wallets, two secrets, tags, session profiles, a
+webhook endpoint, an OAuth 2.0 credential, and two set_organization_feature activities awaiting
+the root quorum (one sre-lead approved, one that needs both root users).
 Activities change it: keys created with create_api_keys, stamp_login or oauth stamp at once;
 deleted or expired ones are refused. An identical body is the same activity (its fingerprint
 is sha256: + the body's SHA-256). set_organization_feature waits in CONSENSUS_NEEDED until
---root-quorum root users approved it (the submitter's stamp counts; add a key for sre-lead
-with create_api_keys to approve as them); reject_activity rejects it.
+--root-quorum root users approved it (the submitter's stamp counts); reject_activity rejects it.
 
 Encrypted outputs (oauth credentialBundle, export_wallet exportBundle, export_secrets payloads)
 use Turnkey's formats and are signed by the simulator's own enclave key, printed at start-up as
@@ -174,9 +259,11 @@ Examples:
   tvcwatch sim --port 0 --write-config /tmp/sim.json
   tvcwatch sim --state ~/.local/state/tvcwatch-sim.json
   tvcwatch --config /tmp/sim.json tail -f
+  tvcwatch --config /tmp/sim.sre-lead.json call approve_activity --body '{"fingerprint":"sha256:..."}'
   tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
     )
     .action(async (flags: SimFlags) => {
+      checkHeldLines(flags);
       if (!isLoopbackHost(flags.host)) {
         process.stderr.write(
           `tvcwatch sim: warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key\n`,
@@ -214,19 +301,23 @@ Examples:
           throw new CliError(`cannot write --truth-file ${flags.truthFile}: ${fileProblem(e)}`, 2);
         throw new CliError(`cannot start the simulator: ${e.message}`, 2);
       }
-      process.stdout.write(`tvcwatch sim listening on ${sim.url}\n`);
+      // Ready means ready: the config files exist, whole, before the listening line.
+      let secondConfig: string | undefined;
       if (flags.writeConfig) {
         try {
-          writeConfigFile(flags.writeConfig, sim.config);
+          secondConfig = writeConfigFiles(flags.writeConfig, sim);
         } catch (err) {
           await sim.close();
-          throw new CliError(
-            `cannot write --write-config ${flags.writeConfig}: ${fileProblem(err as NodeJS.ErrnoException)}`,
-            2,
-          );
+          throw err;
         }
+      }
+      process.stdout.write(`tvcwatch sim listening on ${sim.url}\n`);
+      if (flags.writeConfig && secondConfig) {
         process.stdout.write(
           `wrote ${flags.writeConfig}; use it with: tvcwatch --config ${flags.writeConfig} ...\n`,
+        );
+        process.stdout.write(
+          `wrote ${secondConfig}, the same as ${sim.service.scenario.secondRootKey.userName} (the second root user): approve as them with tvcwatch --config ${secondConfig} call approve_activity ...\n`,
         );
       }
       process.stdout.write(

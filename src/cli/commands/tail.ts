@@ -1,13 +1,24 @@
 import type { Command } from "commander";
 import { Option } from "commander";
+import { isPermanentFailure } from "../../api/errors.js";
+import { maskKeyMaterial } from "../../config/key-material.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
+import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
-import { collect, durationFlag, integerFlag, regexFlag } from "../flag-parsers.js";
+import {
+  collectText,
+  integerFlag,
+  intervalFlag,
+  overlapFlag,
+  regexFlag,
+  sinceFlag,
+  textFlag,
+} from "../flag-parsers.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
@@ -51,7 +62,7 @@ export function lineFilter(
 
 function describeState(s: FollowerState): string | undefined {
   if (s.phase === "retrying")
-    return `tvcwatch: retrying (${s.retries}): ${s.lastError ?? "poll failed"}`;
+    return `tvcwatch: retrying (${s.retries}): ${maskKeyMaterial(s.lastError ?? "poll failed")}`;
   if (s.phase === "live") return "tvcwatch: live";
   return undefined;
 }
@@ -63,15 +74,27 @@ export function registerTailCommand(program: Command): void {
     .description(
       "Print a TVC deployment's debug logs, every replica's lines merged by timestamp, each line exactly once. With -f, follow until Ctrl-C, through network faults, slow responses and server clock skew. Without --since or --tail, starts with the last 10 minutes.",
     )
-    .option("--deployment <id>", "deployment ID (default: deploymentId from the config file)")
+    .option(
+      "--deployment <id>",
+      "deployment ID (default: deploymentId from the config file)",
+      textFlag,
+    )
     .option("-f, --follow", "keep polling for new lines until interrupted")
-    .option("--since <duration>", "only lines newer than this, e.g. 30s, 10m, 1h", durationFlag)
+    .option(
+      "--since <duration>",
+      "only lines newer than this, e.g. 30s, 10m, 1h (1s to 7d)",
+      sinceFlag,
+    )
     .option(
       "--tail <n>",
       "only the last N lines of each replica to start with",
       integerFlag(1, 2_147_483_647),
     )
-    .option("--replica <label>", "only this replica: its label or its number (repeatable)", collect)
+    .option(
+      "--replica <label>",
+      "only this replica: its label or its number (repeatable)",
+      collectText,
+    )
     .option("--grep <regex>", "only lines matching this regular expression", regexFlag)
     .option("--exclude <regex>", "drop lines matching this regular expression", regexFlag)
     .option("--timestamps", "prefix each line with its RFC 3339 timestamp")
@@ -82,13 +105,13 @@ export function registerTailCommand(program: Command): void {
         .default("text"),
     )
     .addOption(
-      new Option("--interval <duration>", "base poll interval")
-        .argParser(durationFlag)
+      new Option("--interval <duration>", "base poll interval (250ms to 10m)")
+        .argParser(intervalFlag)
         .default(2000, "2s"),
     )
     .addOption(
-      new Option("--overlap <duration>", "extra window for late-arriving lines")
-        .argParser(durationFlag)
+      new Option("--overlap <duration>", "extra window for late-arriving lines (0 to 5m)")
+        .argParser(overlapFlag)
         .default(5000, "5s"),
     )
     .addHelpText(
@@ -96,7 +119,6 @@ export function registerTailCommand(program: Command): void {
       "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
-      if (flags.interval < 100) throw new CliError("--interval must be at least 100ms", 2);
       const config = configFromCommand(cmd);
       const deploymentId = config.deploymentId;
       if (!deploymentId) {
@@ -106,13 +128,16 @@ export function registerTailCommand(program: Command): void {
         );
       }
       const client = clientFor(config);
+      // The client's last failure decides the exit status (client-errors.ts, as in every command).
+      let lastFailure: unknown;
       const follower = new LogFollower({
         fetchLogs: (request, options) =>
-          client.callWithMeta(
-            "get_tvc_deployment_debug_logs",
-            { deploymentId, ...request },
-            options,
-          ),
+          client
+            .callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...request }, options)
+            .catch((err: unknown) => {
+              lastFailure = err;
+              throw err;
+            }),
         intervalMs: flags.interval,
         overlapMs: flags.overlap,
         sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
@@ -169,8 +194,11 @@ export function registerTailCommand(program: Command): void {
       try {
         await follower.run(controller.signal, flags.follow === true);
       } catch (err) {
-        if (err instanceof FollowerStopError)
-          throw new CliError(err.message, err.unreachable ? 2 : 1);
+        if (err instanceof FollowerStopError) {
+          // A failure no retry can help is said as every command says it.
+          if (isPermanentFailure(lastFailure)) throw toCliError(lastFailure);
+          throw new CliError(err.message, exitStatusOf(lastFailure) ?? (err.unreachable ? 2 : 1));
+        }
         throw err;
       } finally {
         process.off("SIGINT", stop);

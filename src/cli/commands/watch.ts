@@ -7,7 +7,7 @@ import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
-import { collect, durationFlag, integerFlag } from "../flag-parsers.js";
+import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
 
 export interface WatchCommandFlags {
   deployment?: string;
@@ -44,25 +44,27 @@ export function addWatchOptions(cmd: Command): Command {
     .option(
       "--deployment <id>",
       "deployment to tail (default: deploymentId from the config file; else a picker)",
+      textFlag,
     )
-    .option("--email <addr>", "recipient whose email events to show (repeatable)", collect)
+    .option("--email <addr>", "recipient whose email events to show (repeatable)", collectText)
     .option(
       "--sol-address <addr>",
       "wallet-account address whose Solana transfers to show (repeatable)",
-      collect,
+      collectText,
     )
     .option(
       "--caip2 <network>",
       `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+      textFlag,
     )
     .addOption(
-      new Option("--since <duration>", "log history to start with")
-        .argParser(durationFlag)
+      new Option("--since <duration>", "log history to start with (1s to 7d)")
+        .argParser(sinceFlag)
         .default(600_000, "10m"),
     )
     .addOption(
-      new Option("--interval <duration>", "base poll interval")
-        .argParser(durationFlag)
+      new Option("--interval <duration>", "base poll interval (250ms to 10m)")
+        .argParser(intervalFlag)
         .default(2000, "2s"),
     )
     .option(

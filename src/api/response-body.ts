@@ -1,0 +1,33 @@
+/**
+ * Reads a response body as a stream, counting bytes: past the limit it stops, cancels the stream
+ * and reports it, so a server that never ends its answer cannot grow memory without bound (the
+ * per-attempt timeout bounds a slow one).
+ */
+
+export type BodyRead = { ok: true; text: string } | { ok: false; declared: boolean };
+
+export async function readBodyWithin(response: Response, limitBytes: number): Promise<BodyRead> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    await response.body?.cancel().catch(() => {});
+    return { ok: false, declared: true };
+  }
+  if (!response.body) return { ok: true, text: "" };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limitBytes) {
+      chunks.length = 0;
+      await reader.cancel().catch(() => {});
+      return { ok: false, declared: false };
+    }
+    chunks.push(value);
+  }
+  // TextDecoder drops a leading byte-order mark, as Response.text() does.
+  const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
+  return { ok: true, text: new TextDecoder().decode(bytes) };
+}

@@ -1,0 +1,101 @@
+/**
+ * Reads the API key pair from wherever the settings point, for doctor: a refused file mode is
+ * reported on a line of its own, and the pair is still read so the checks after it can run.
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { ApiKeyPair } from "../../api/stamp.js";
+import { parsePrivateKeyText, readKeyFiles } from "../../config/key-files.js";
+import type { ApiKeySource } from "../../config/setting-sources.js";
+import type { Problem } from "./network-problem.js";
+
+export interface KeyInspection {
+  /** The pair the other commands would stamp with (possibly a mismatched one). */
+  pair?: ApiKeyPair;
+  /** The file holding the private key, when it is in a file. */
+  privateKeyFile?: string;
+  /** Why no pair could be read. */
+  problem?: Problem;
+}
+
+/** The permission bits of a file (0o600), or undefined when it cannot be read. */
+export function fileMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether group or others may read or write a file that holds a secret. */
+export function isOpenToOthers(mode: number): boolean {
+  return (mode & 0o077) !== 0;
+}
+
+const PUBLIC_KEY = /^(02|03)[0-9a-f]{64}$/;
+
+function readKeyFilesDespiteMode(privatePath: string, publicPath: string): ApiKeyPair {
+  const privateKey = parsePrivateKeyText(readFileSync(privatePath, "utf8"), privatePath);
+  const publicKey = readFileSync(publicPath, "utf8").trim().toLowerCase();
+  if (!PUBLIC_KEY.test(publicKey))
+    throw new Error(`${publicPath}: expected a compressed P-256 public key (66 hex characters)`);
+  return { privateKey, publicKey };
+}
+
+export function inspectApiKey(source: ApiKeySource): KeyInspection {
+  switch (source.kind) {
+    case "none":
+      return {
+        problem: {
+          message: `no API key (looked in the environment, the config file and ${source.lookedFor})`,
+          fix: "set TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, put apiPublicKey and apiPrivateKey in the config file, or create key files with: tvcwatch keys generate --name default",
+        },
+      };
+    case "env":
+    case "config-file": {
+      const where =
+        source.kind === "env"
+          ? { pub: "TURNKEY_API_PUBLIC_KEY", priv: "TURNKEY_API_PRIVATE_KEY" }
+          : { pub: `apiPublicKey in ${source.path}`, priv: `apiPrivateKey in ${source.path}` };
+      if (!source.publicKey || !source.privateKey) {
+        const missing = source.publicKey ? where.priv : where.pub;
+        return {
+          problem: {
+            message: `only half of the key pair is set: ${missing} is missing`,
+            fix: `set ${missing}`,
+          },
+        };
+      }
+      return {
+        pair: { publicKey: source.publicKey, privateKey: source.privateKey },
+        ...(source.kind === "config-file" ? { privateKeyFile: source.path } : {}),
+      };
+    }
+    case "key-files": {
+      const privateKeyFile = source.privatePath;
+      try {
+        return { pair: readKeyFiles(source.folder, source.name), privateKeyFile };
+      } catch (err) {
+        const mode = fileMode(source.privatePath);
+        if (mode !== undefined && isOpenToOthers(mode)) {
+          // The mode is its own check; read the pair anyway so the rest can be checked.
+          try {
+            return {
+              pair: readKeyFilesDespiteMode(source.privatePath, source.publicPath),
+              privateKeyFile,
+            };
+          } catch (inner) {
+            return {
+              privateKeyFile,
+              problem: { message: (inner as Error).message, fix: fixFor(source) },
+            };
+          }
+        }
+        return { problem: { message: (err as Error).message, fix: fixFor(source) } };
+      }
+    }
+  }
+}
+
+function fixFor(source: Extract<ApiKeySource, { kind: "key-files" }>): string {
+  return `check ${source.privatePath} and ${source.publicPath} (tkcli's layout), or create a pair with: tvcwatch keys generate --name ${source.name}`;
+}

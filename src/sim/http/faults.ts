@@ -1,0 +1,68 @@
+/**
+ * Fault injection, all off by default: added latency per request, and a fraction of requests
+ * answered by 500, 503, 429 (with Retry-After) or a dropped connection. Draws come from their own
+ * seeded generator, so faults do not shift the generated data.
+ */
+import { Random } from "../random.js";
+
+export type Fault =
+  | { kind: "drop" }
+  | {
+      kind: "status";
+      status: number;
+      body: { code: number; message: string; details: unknown[] };
+      headers: Record<string, string>;
+    };
+
+export interface FaultOptions {
+  seed: number;
+  /** Fraction of requests that fail, 0..1. */
+  rate: number;
+  /** Added latency in ms, drawn uniformly from [min, max]. */
+  latencyMs?: readonly [number, number] | undefined;
+}
+
+export class FaultInjector {
+  private readonly rng: Random;
+
+  constructor(private readonly options: FaultOptions) {
+    this.rng = new Random(options.seed ^ 0x5eed);
+  }
+
+  /** Milliseconds to hold this request before answering (0 when latency is off). */
+  delayMs(): number {
+    const latency = this.options.latencyMs;
+    if (!latency) return 0;
+    const [min, max] = latency;
+    return min + this.rng.next() * (max - min);
+  }
+
+  /** The fault this request meets, if any. */
+  next(): Fault | undefined {
+    if (this.options.rate <= 0 || !this.rng.chance(this.options.rate)) return undefined;
+    switch (this.rng.int(0, 3)) {
+      case 0:
+        return { kind: "drop" };
+      case 1:
+        return status(500, 13, "internal error (injected fault)");
+      case 2:
+        return status(503, 14, "service unavailable (injected fault)");
+      default:
+        return status(429, 8, "too many requests (injected fault)", { "Retry-After": "1" });
+    }
+  }
+}
+
+function status(
+  code: number,
+  grpcCode: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Fault {
+  return {
+    kind: "status",
+    status: code,
+    body: { code: grpcCode, message, details: [] },
+    headers,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Every duration flag has a range, refused by the flag parser in one line naming it (issue #10,
+ * item 10): `tail -f --interval 30d` overflowed Node's timer to 1 ms; the dashboard took
+ * `--interval 0`; a 400-digit `--since` passed the parser.
+ */
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+
+const credentials = {
+  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
+  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
+  TURNKEY_ORGANIZATION_ID: "org-flags",
+};
+
+describe("duration flags out of range", () => {
+  it.each([
+    ["tail", "--interval", "30d", "250ms to 10m"],
+    ["tail", "--interval", "100ms", "250ms to 10m"],
+    ["tail", "--overlap", "1h", "0 to 5m"],
+    ["tail", "--since", "400 nines", "1s to 7d"],
+    ["tail", "--since", "8d", "1s to 7d"],
+    ["tail", "--since", "0", "1s to 7d"],
+    ["watch", "--interval", "0", "250ms to 10m"],
+    ["watch", "--since", "30d", "1s to 7d"],
+  ])("%s %s %s is refused, naming the range", async (command, flag, shown, range) => {
+    const value = shown === "400 nines" ? "9".repeat(400) : shown;
+    // Against a port nothing listens on: nothing may be sent before the flags are checked.
+    const r = await runCli(["--base-url", "http://127.0.0.1:9", command, flag, value], {
+      env: credentials,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^tvcwatch: error: option '${flag} <duration>'`));
+    expect(r.stderr).toContain(`expected a duration from ${range}`);
+    expect(r.stderr.split("\n")[0]?.length).toBeLessThan(700);
+    expect(r.stderr).not.toMatch(/TimeoutOverflowWarning|\n\s+at /);
+  });
+
+  it("accepts the bounds themselves", async () => {
+    for (const args of [
+      ["--interval", "250ms", "--overlap", "0", "--since", "7d"],
+      ["--interval", "10m", "--overlap", "5m", "--since", "1s"],
+    ]) {
+      const r = await runCli(
+        ["--base-url", "http://127.0.0.1:6000", "tail", "--deployment", "d", ...args],
+        { env: credentials },
+      );
+      // The flags pass; what fails is the request, to a port fetch refuses.
+      expect(r.stderr).toMatch(/fetch refuses/);
+    }
+  });
+});
