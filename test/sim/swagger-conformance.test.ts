@@ -359,7 +359,6 @@ describe("every response of the simulator validates against Turnkey's swagger", 
       ]),
     );
     for (const s of statuses) {
-      expect([...statuses.values()].length).toBeLessThanOrEqual(5);
       expect(s).toMatch(/^ACTIVITY_STATUS_(COMPLETED|FAILED|CONSENSUS_NEEDED|REJECTED|PENDING)$/);
     }
     expect(seen.size).toBeGreaterThanOrEqual(10);

@@ -5,10 +5,10 @@
  */
 import type { Activity } from "../../api/schemas.js";
 import { shortAge, shortStatus, shortType, timestampMs } from "../../feeds/activity-summary.js";
-import { ansi, type ReplicaColour } from "../../text/colour.js";
+import { ansi, type TextColour } from "../../text/colour.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 
-const STATUS_COLOURS: Readonly<Record<string, ReplicaColour>> = {
+const STATUS_COLOURS: Readonly<Record<string, TextColour>> = {
   CONSENSUS_NEEDED: "yellow",
   FAILED: "red",
   REJECTED: "red",

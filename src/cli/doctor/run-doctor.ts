@@ -19,9 +19,9 @@ import {
   settingSources,
 } from "../../config/setting-sources.js";
 import { checkServiceUrl } from "../../config/url-policy.js";
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { listDeploymentChoices } from "../../feeds/deployment-list.js";
 import { formatDuration } from "../../text/duration.js";
-import type { DeploymentChoice } from "../../tui/deployment-list.js";
-import { listDeploymentChoices } from "../../tui/deployment-list.js";
 import { apiFailure } from "./api-failure.js";
 import { authProxyCheck } from "./auth-proxy-check.js";
 import type { CheckResult } from "./check.js";
