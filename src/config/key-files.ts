@@ -3,7 +3,7 @@
  * `~/.config/turnkey/keys/`), `NAME.public` (compressed P-256 key, hex, 0644), `NAME.private`
  * (`<hex>` or `<hex>:<curve>`, 0600) and `NAME.meta` (JSON).
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
