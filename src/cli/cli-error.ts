@@ -12,3 +12,12 @@ export class CliError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * Commander's usage errors quote the offending argument whole ("argument '…' is
+ * invalid"); a pasted 400-character value would fill the screen. Quoted values
+ * longer than 40 characters are cut to their first 32, so the message stays one line.
+ */
+export function shortenQuotedArguments(text: string): string {
+  return text.replace(/'([^'\n]{41,})'/g, (_all, value: string) => `'${value.slice(0, 32)}…'`);
+}

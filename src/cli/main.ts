@@ -1,6 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { maskKeyMaterial } from "../config/key-material.js";
-import { CliError } from "./cli-error.js";
+import { CliError, shortenQuotedArguments } from "./cli-error.js";
 import { registerActivityCommand } from "./commands/activity.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompletionCommand } from "./commands/completion.js";
@@ -23,7 +23,8 @@ export function buildProgram(): Command {
     .version(readVersion(), "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
-      outputError: (text, write) => write(text.startsWith("error:") ? `tvcwatch: ${text}` : text),
+      outputError: (text, write) =>
+        write(shortenQuotedArguments(text.startsWith("error:") ? `tvcwatch: ${text}` : text)),
     })
     .exitOverride();
   addGlobalOptions(program);
