@@ -8,8 +8,10 @@ import { rowStarts, rowText } from "../text/wrap.js";
 import type { Segment } from "./segment.js";
 
 export function detailRows(view: DetailView, width: number): Segment[][] {
+  // Labels are shown whole where the width allows (up to 24 columns, a third of the width).
+  const labelCap = Math.max(16, Math.min(24, Math.floor(width / 3)));
   const labelWidth = Math.min(
-    16,
+    labelCap,
     view.fields.reduce((w, f) => Math.max(w, widthOf(f.label)), 0),
   );
   const valueWidth = Math.max(8, width - labelWidth - 2);

@@ -113,8 +113,8 @@ function resolve(
           type: "notice",
           text:
             known.length === 0
-              ? `no replica ${n} yet: no line has come from any`
-              : `no replica ${n}: the log has replicas ${known.join(", ")}`,
+              ? `no replica ${n}: no lines yet`
+              : `no replica ${n} (only ${known.join(", ")})`,
         };
       }
       return { type: "toggleReplica", replica: n };

@@ -220,7 +220,7 @@ describe("the dashboard", () => {
   it("says why the log is empty, and which replicas exist when a number has none", async () => {
     const { frame, type } = await setup(120, 40);
     await type("7");
-    expect(frame()).toContain("no replica 7: the log has replicas 1, 2, 3");
+    expect(frame()).toContain("no replica 7 (only 1, 2, 3)");
     await type("1");
     await type("2");
     await type("3");

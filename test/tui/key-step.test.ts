@@ -129,7 +129,7 @@ describe("the key step", () => {
     expect(s.hiddenReplicas).toEqual([1, 3]);
     const seven = press(initialUiState, ctx, "7").state;
     expect(seven.hiddenReplicas).toEqual([]);
-    expect(seven.notice).toBe("no replica 7: the log has replicas 1, 2, 3");
+    expect(seven.notice).toBe("no replica 7 (only 1, 2, 3)");
   });
 
   it("t, w, s and e toggle timestamps, wrap, side panes and the email filter", () => {

@@ -52,7 +52,7 @@ describe("the status line", () => {
   });
 
   it("keeps the answer to the last key and the follower's error, cut if it must be", () => {
-    const line = text({ notice: "no replica 7: the log has replicas 1, 2, 3" }, 80, {
+    const line = text({ notice: "no replica 7 (only 1, 2, 3)" }, 80, {
       ...follower,
       phase: "retrying",
       retries: 2,
