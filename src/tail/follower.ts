@@ -8,8 +8,15 @@
  * the round trip. When a response comes back, it checks the window really covered the gap
  * (round trip included); if the response was too slow, the coverage mark does not move and the
  * next poll, at once, asks for a larger window. A client clock that is wrong by minutes does not
- * matter; the server's clock (estimated from `Date` headers and line timestamps) is used only to
- * label gaps and to bound de-duplication memory.
+ * matter; the server's clock (estimated from `Date` headers only: see ./server-clock.ts) is used
+ * only to label gaps and to place lines for the merge hold-back.
+ *
+ * Memory. What is forgotten is decided without any clock or line timestamp: a remembered line
+ * that a response did not re-send lies before that response's window (a window loses lines only
+ * at its front), so no later than (its arrival - its window) on the server's clock, measured on
+ * ours; once the last covered poll is further past that than any later window reaches back
+ * (MAX_REACH_BACK_MS beyond the overlap), nothing can re-send it. A line stamped an hour ahead is
+ * thus remembered for as long as the server keeps sending it, and one stamped in 1970 too.
  *
  * Exactly once: see ./deduplicator.ts. Gaps: an outage longer than the server keeps logs, or a
  * full `tailLines` response, is reported as a gap marker. Faults: every poll goes through the
@@ -28,6 +35,12 @@ import { ServerClockEstimate } from "./server-clock.js";
 
 /** The most a window adds for its own round trip (see allowanceMs). */
 const MAX_ALLOWANCE_MS = 15_000;
+/**
+ * How far a window reaches back behind the send time of the last covered poll, beyond the
+ * overlap, at most: the largest allowance, a second of rounding to whole seconds, and a second for
+ * the two clocks drifting apart.
+ */
+const MAX_REACH_BACK_MS = MAX_ALLOWANCE_MS + 2000;
 
 export interface LogRequest {
   sinceSeconds?: string;
@@ -150,6 +163,11 @@ export class LogFollower {
   private coveredFrom: number | undefined;
   /** Bounds of (server epoch ms - client monotonic ms). */
   private readonly serverClock = new ServerClockEstimate();
+  /**
+   * Complete responses (no tailLines) still too recent to forget by: a line the response `response`
+   * did not re-send lies no later than server time at monotonic `frontBy` (see prune).
+   */
+  private readonly absenceMarks: { response: number; frontBy: number }[] = [];
   private latencyEma = 0;
   private maxEmittedKey = Number.NEGATIVE_INFINITY;
   /** Per replica: lines older than this were cut by a full tailLines response. */
@@ -227,7 +245,9 @@ export class LogFollower {
       if (this.pendingInitial.tailLines !== undefined && this.pendingInitial.tailLines > 0) {
         request.tailLines = this.pendingInitial.tailLines;
       }
-      return { request };
+      return request.sinceSeconds !== undefined && request.tailLines === undefined
+        ? { request, windowMs: Number(request.sinceSeconds) * 1000 }
+        : { request };
     }
     let windowMs = this.clock.monotonic() - this.coveredFrom + this.overlapMs + this.allowanceMs();
     let gap: GapMarker | undefined;
@@ -305,12 +325,16 @@ export class LogFollower {
     const events: LogEvent[] = [];
     if (plan.gap) events.push(plan.gap);
     const initial = this.coveredFrom === undefined;
+    const responseNumber = this.dedup.nextResponse();
     const accepted = this.dedup.accept(
       entries,
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
     );
-    this.serverClock.observe(sentMono, recvMono, meta.serverDate, this.dedup.newest);
+    this.serverClock.observe(sentMono, recvMono, meta.serverDate);
+    if (plan.windowMs !== undefined && plan.request.tailLines === undefined) {
+      this.absenceMarks.push({ response: responseNumber, frontBy: recvMono - plan.windowMs });
+    }
 
     const newIndexes = accepted.indexes;
     const keys = accepted.keys;
@@ -374,13 +398,8 @@ export class LogFollower {
       covered = recvMono - this.coveredFrom + this.overlapMs <= plan.windowMs;
       if (covered) this.coveredFrom = sentMono;
     }
+    this.prune();
     const offsetLow = this.serverClock.lowOffset();
-    if (this.coveredFrom !== undefined && Number.isFinite(offsetLow)) {
-      // Any later window starts after this: it reaches back from the last covered poll by the
-      // overlap and an allowance that can grow (slow polls) up to its bound, plus rounding up to
-      // whole seconds. Pruning by today's allowance would let a slower poll re-send forgotten lines.
-      this.dedup.prune(this.coveredFrom + offsetLow - this.overlapMs - MAX_ALLOWANCE_MS - 2000);
-    }
 
     const elapsed = this.lastPollMono === undefined ? 0 : recvMono - this.lastPollMono;
     this.lastPollMono = recvMono;
@@ -388,10 +407,14 @@ export class LogFollower {
     this.idlePolls = newLines > 0 ? 0 : this.idlePolls + 1;
     const gaps = events.length - newLines;
     // Server time when it answered, at least: the watermark below which every line has arrived
-    // (as far as the hold-back allows for late ones).
+    // (as far as the hold-back allows for late ones). Without Date headers there is no server
+    // clock to hold lines against: they go out as they come.
     const watermark = Number.isFinite(offsetLow)
       ? sentMono + offsetLow - this.holdBackMs
       : Number.POSITIVE_INFINITY;
+    // The server's time when it answered, at most: a line stamped later than that is ahead of
+    // the server's own clock, and waiting for a watermark to reach it could take hours.
+    const serverNowUpper = recvMono + this.serverClock.highOffset();
     this.setState({
       phase: "live",
       retries: 0,
@@ -407,20 +430,48 @@ export class LogFollower {
       linesEmitted: this.state.linesEmitted + newLines,
       gaps: this.state.gaps + gaps,
     });
-    this.deliver(events, watermark);
+    this.deliver(events, watermark, serverNowUpper);
     return { ok: true, covered, newLines };
+  }
+
+  /**
+   * Forgets the lines no later window can re-send: those a complete response did not re-send,
+   * once the last covered poll is further past that response's window than any window reaches
+   * back (the overlap plus MAX_REACH_BACK_MS). A later window sent at S asks for at most the time
+   * since the last covered poll plus the overlap, allowance and rounding, so its front is no
+   * earlier than that poll's send time minus those, on the server's clock.
+   */
+  private prune(): void {
+    if (this.coveredFrom === undefined) return;
+    const cutoff = this.coveredFrom - this.overlapMs - MAX_REACH_BACK_MS;
+    let before: number | undefined;
+    let used = 0;
+    for (const mark of this.absenceMarks) {
+      if (mark.frontBy >= cutoff) continue;
+      if (before === undefined || mark.response > before) before = mark.response;
+    }
+    if (before === undefined) return;
+    while (used < this.absenceMarks.length && (this.absenceMarks[used]?.response ?? 0) <= before)
+      used++;
+    this.absenceMarks.splice(0, used);
+    this.dedup.prune(before);
   }
 
   /**
    * Emits new events: at once in their order without a hold-back; with one, through the held
    * buffer, releasing in sort-key order what the watermark has passed.
    */
-  private deliver(events: LogEvent[], watermark: number): void {
-    if (this.baseHoldBackMs === 0) {
-      this.emitMarked(events);
+  private deliver(events: LogEvent[], watermark: number, serverNowUpper: number): void {
+    if (this.baseHoldBackMs === 0 || watermark === Number.POSITIVE_INFINITY) {
+      this.emitMarked(events, serverNowUpper);
       return;
     }
-    for (const e of events) this.hold(e);
+    const ahead: LogEvent[] = [];
+    for (const e of events) {
+      // Stamped ahead of the server's clock: out at once rather than held for hours.
+      if (e.sortKey > serverNowUpper) ahead.push(e);
+      else this.hold(e);
+    }
     let end = this.heldStart;
     while (end < this.held.length && (this.held[end] as LogEvent).sortKey <= watermark) end++;
     const released = this.held.slice(this.heldStart, end);
@@ -433,7 +484,7 @@ export class LogFollower {
       this.heldStart = 0;
     }
     const lateBefore = this.lateSeen;
-    this.emitMarked(released);
+    this.emitMarked(ahead.length === 0 ? released : released.concat(ahead), serverNowUpper);
     // Ease back towards the base while nothing arrives late: half the excess a minute.
     const now = this.clock.monotonic();
     if (this.lateSeen === lateBefore && this.lastEaseMono !== undefined) {
@@ -472,24 +523,27 @@ export class LogFollower {
     const released = this.held.slice(this.heldStart);
     this.held = [];
     this.heldStart = 0;
-    this.emitMarked(released);
+    this.emitMarked(released, this.clock.monotonic() + this.serverClock.highOffset());
   }
 
   /**
    * Marks late lines (older than a line already emitted) and emits. Only a timestamped line can be
    * known to be late; an untimestamped one is placed by its neighbours. A late line grows the
-   * hold-back to how late it was, up to the overlap.
+   * hold-back to how late it was, up to the overlap. Lateness is measured against the server's
+   * clock: a line stamped ahead of it (`serverNowUpper`) counts as stamped at that time, so it
+   * cannot make every line after it late; without Date headers nothing is marked late.
    */
-  private emitMarked(events: LogEvent[]): void {
+  private emitMarked(events: LogEvent[], serverNowUpper: number): void {
     let lateness = 0;
+    const clocked = serverNowUpper !== Number.POSITIVE_INFINITY;
     for (const e of events) {
-      if (e.kind !== "line" || e.ts === undefined) continue;
+      if (!clocked || e.kind !== "line" || e.ts === undefined) continue;
       if (e.sortKey < this.maxEmittedKey) {
         e.late = true;
         this.lateSeen += 1;
         lateness = Math.max(lateness, this.maxEmittedKey - e.sortKey);
       } else {
-        this.maxEmittedKey = e.sortKey;
+        this.maxEmittedKey = Math.min(e.sortKey, serverNowUpper);
       }
     }
     if (lateness > 0 && this.baseHoldBackMs > 0) {
