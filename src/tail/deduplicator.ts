@@ -68,12 +68,39 @@ interface ReplicaMemory {
   untimestamped: UntimestampedLine[];
   /** Per response, forward pass: the sort key of the last timestamped line met. */
   prevKey: number;
+  /** Per response: what it held of this replica (see ReplicaSummary). */
+  summary: ReplicaSummary;
 }
 
-/** The new entries of a response: their positions in it, and every entry's sort key. */
+/** What one response held of one replica's timestamped lines. */
+export interface ReplicaSummary {
+  replicaLabel: string;
+  /** The newest timestamp no later than the server's time (epoch ms), or -Infinity. */
+  newest: number;
+  /** New lines, and the oldest and newest of their timestamps. */
+  newCount: number;
+  newOldest: number;
+  newNewest: number;
+  /** The response (number) it is about. */
+  response: number;
+}
+
+/** The new entries of a response: their positions in it, every entry's sort key, and replicas. */
 export interface Accepted {
   indexes: number[];
   keys: Float64Array;
+  replicas: ReplicaSummary[];
+}
+
+function emptySummary(replicaLabel: string, response: number): ReplicaSummary {
+  return {
+    replicaLabel,
+    newest: Number.NEGATIVE_INFINITY,
+    newCount: 0,
+    newOldest: Number.POSITIVE_INFINITY,
+    newNewest: Number.NEGATIVE_INFINITY,
+    response,
+  };
 }
 
 export class Deduplicator {
@@ -96,6 +123,7 @@ export class Deduplicator {
         timed: new TimestampedMemory(),
         untimestamped: [],
         prevKey: Number.NEGATIVE_INFINITY,
+        summary: emptySummary(label, this.responses),
       };
       this.replicas.set(label, m);
     }
@@ -126,6 +154,7 @@ export class Deduplicator {
     for (const m of this.replicas.values()) {
       m.timed.beginResponse();
       m.prevKey = Number.NEGATIVE_INFINITY;
+      m.summary = emptySummary(m.summary.replicaLabel, response);
     }
     // One pass: replica, sort key, and the decision for every timestamped line.
     let untimestamped = 0;
@@ -185,14 +214,25 @@ export class Deduplicator {
         ? mem.timed.sightByText(`${ts.seconds}.${ts.nanos}`, content, response)
         : mem.timed.sight(exact, content, response);
       decided[i] = isNew ? 1 : 2;
+      const sum = mem.summary;
+      if (key > sum.newest && key <= serverNowUpper) sum.newest = key;
+      if (isNew) {
+        sum.newCount++;
+        if (key < sum.newOldest) sum.newOldest = key;
+        if (key > sum.newNewest) sum.newNewest = key;
+      }
     }
     for (const m of this.replicas.values()) m.timed.endResponse();
     if (untimestamped > 0)
       this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper);
     const indexes: number[] = [];
     for (let i = 0; i < n; i++) if (decided[i] === 1) indexes.push(i);
+    const replicas: ReplicaSummary[] = [];
+    for (const m of this.replicas.values())
+      if (m.summary.response === response && Number.isFinite(m.summary.newest))
+        replicas.push(m.summary);
     this.responses += 1;
-    return { indexes, keys };
+    return { indexes, keys, replicas };
   }
 
   /**

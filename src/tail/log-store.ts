@@ -1,10 +1,11 @@
 /**
  * The dashboard's log buffer: lines and gap markers in timestamp order, with a hard cap in lines
- * and in bytes (the oldest go first). Appends are O(1); a late line is inserted in order by a
- * binary search (it lands near the end). Readers use `subscribe` and `getVersion` (for React's
+ * and in bytes (the oldest go first). Appends are O(1); late lines are merged in order, a batch
+ * at a time (./sorted-insert.ts, shared with the merge hold-back). Readers use `subscribe` and `getVersion` (for React's
  * useSyncExternalStore) and `slice` to read only the rows they show.
  */
 import type { LogEvent } from "./log-line.js";
+import { insertSorted } from "./sorted-insert.js";
 
 export interface StoredRow {
   /** Increasing with arrival, unique: a stable React key. */
@@ -17,6 +18,8 @@ export interface LogStoreOptions {
   maxLines?: number;
   maxBytes?: number;
 }
+
+const keyOfRow = (row: StoredRow) => row.event.sortKey;
 
 export class LogStore {
   private rows: StoredRow[] = [];
@@ -68,28 +71,18 @@ export class LogStore {
   /** Adds events (one batch, one notification). */
   append(events: readonly LogEvent[]): void {
     if (events.length === 0) return;
-    for (const event of events) {
+    const batch: StoredRow[] = new Array(events.length);
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as LogEvent;
       const bytes =
         (event.kind === "line"
           ? event.content.length + event.replicaLabel.length
           : event.reason.length) + 48;
-      const row: StoredRow = { id: this.nextId++, event, bytes };
-      const last = this.rows[this.rows.length - 1];
-      if (this.size() === 0 || !last || last.event.sortKey <= event.sortKey) {
-        this.rows.push(row);
-      } else {
-        // Late: after every row with a key <= its own, so equal keys keep arrival order.
-        let lo = this.head;
-        let hi = this.rows.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if ((this.rows[mid] as StoredRow).event.sortKey <= event.sortKey) lo = mid + 1;
-          else hi = mid;
-        }
-        this.rows.splice(lo, 0, row);
-      }
+      batch[i] = { id: this.nextId++, event, bytes };
       this.bytes += bytes;
     }
+    // Late lines land after every row with a key <= their own, so equal keys keep arrival order.
+    insertSorted(this.rows, this.head, batch, keyOfRow);
     while (this.size() > this.maxLines || (this.bytes > this.maxBytes && this.size() > 1)) {
       const old = this.rows[this.head] as StoredRow;
       this.bytes -= old.bytes;

@@ -39,8 +39,8 @@ export interface LogServer {
   add(line: Omit<ServedLine, "visibleAt"> & { visibleAt?: number }): void;
   /** Every line visible at or before server time `until` (default now). */
   truth(until?: number): ServedLine[];
-  /** Entries served in all responses so far, and the responses. */
-  served(): { entries: number; responses: number };
+  /** Entries served in all responses so far, the responses, and when each request came (ms). */
+  served(): { entries: number; responses: number; requestTimes: number[] };
   /** While down, connections are refused (the port is closed). */
   setDown(down: boolean): Promise<void>;
   now(): number;
@@ -59,6 +59,7 @@ export async function startLogServer(options: LogServerOptions = {}): Promise<Lo
   const generated = new Array<number>(replicas).fill(0);
   let entriesServed = 0;
   let responses = 0;
+  const requestTimes: number[] = [];
 
   /** Generates every replica's lines up to server time `upTo`. */
   const generate = (upTo: number) => {
@@ -83,6 +84,7 @@ export async function startLogServer(options: LogServerOptions = {}): Promise<Lo
 
   const answer = (body: string, res: ServerResponse) => {
     const at = now();
+    requestTimes.push(Date.now());
     generate(at);
     let request: { sinceSeconds?: string; tailLines?: number } = {};
     try {
@@ -149,7 +151,7 @@ export async function startLogServer(options: LogServerOptions = {}): Promise<Lo
       generate(until);
       return lines.filter((l) => l.visibleAt <= until).sort((a, b) => a.t - b.t);
     },
-    served: () => ({ entries: entriesServed, responses }),
+    served: () => ({ entries: entriesServed, responses, requestTimes }),
     async setDown(value) {
       if (value === down) return;
       down = value;
