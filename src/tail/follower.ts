@@ -18,11 +18,13 @@ import { TurnkeyApiError } from "../api/errors.js";
 import type { DebugLogEntry } from "../api/schemas.js";
 import type { ArrivalReport } from "./arrival-meter.js";
 import { ArrivalMeter } from "./arrival-meter.js";
+import type { Accepted } from "./deduplicator.js";
 import { Deduplicator } from "./deduplicator.js";
 import type { LogEvent } from "./log-line.js";
 import { MergeBuffer } from "./merge-buffer.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs, sleep } from "./poll-loop.js";
 import { ServerClockEstimate } from "./server-clock.js";
+import { TailFloor } from "./tail-floor.js";
 import type { LogRequest, WindowPlan } from "./window-plan.js";
 import { WindowPlanner } from "./window-plan.js";
 
@@ -120,8 +122,7 @@ export class LogFollower {
   private readonly eventListeners = new Set<(events: LogEvent[]) => void>();
   private readonly stateListeners = new Set<() => void>();
   private state: FollowerState;
-  /** Per replica: lines older than this were cut by a full tailLines response. */
-  private readonly tailFloor = new Map<string, number>();
+  private readonly tailFloor = new TailFloor();
   private readonly pendingInitial: { sinceMs?: number | undefined; tailLines?: number | undefined };
   private idlePolls = 0;
   private polls = 0;
@@ -249,7 +250,6 @@ export class LogFollower {
       return this.failed(err, oneShot);
     }
     const { entries } = response.data;
-    const meta = response.meta;
     const recvMono = this.clock.monotonic();
     const initial = !this.planner.started();
     const responseNumber = this.dedup.nextResponse();
@@ -258,39 +258,12 @@ export class LogFollower {
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
     );
-    this.serverClock.observe(sentMono, recvMono, meta.serverDate);
+    this.serverClock.observe(sentMono, recvMono, response.meta.serverDate);
     const { covered, reachMs } = this.planner.settle(plan, sentMono, recvMono, responseNumber);
     const before = this.planner.forgetBefore();
     if (before !== undefined) this.dedup.prune(before);
 
-    const events: LogEvent[] = [];
-    if (plan.gap) events.push(plan.gap);
-    const keys = accepted.keys;
-    if (initial && plan.request.tailLines !== undefined)
-      this.cutAtTailFloor(entries, accepted.indexes, keys, plan.request.tailLines, events);
-    let newLines = 0;
-    const newKeys: number[] = [];
-    const floors = this.tailFloor.size > 0 && !initial;
-    for (const i of accepted.indexes) {
-      const entry = entries[i] as DebugLogEntry;
-      const sortKey = keys[i] as number;
-      if (floors) {
-        const floor = this.tailFloor.get(entry.replicaLabel);
-        if (floor !== undefined && sortKey < floor) continue;
-      }
-      const ts = entry.line.ts;
-      if (ts !== undefined) newKeys.push(sortKey);
-      events.push({
-        kind: "line",
-        replicaLabel: entry.replicaLabel,
-        ts,
-        sortKey,
-        content: entry.line.content,
-        late: false,
-      });
-      newLines += 1;
-    }
-
+    const { events, newKeys, newLines } = this.newEvents(plan, entries, accepted, initial);
     const low = this.serverClock.lowOffset();
     const high = this.serverClock.highOffset();
     this.meter.observe({
@@ -305,6 +278,73 @@ export class LogFollower {
       replicas: accepted.replicas,
       nowMono: recvMono,
     });
+    this.recordSuccess(
+      plan,
+      response.meta,
+      sentMono,
+      recvMono,
+      newLines,
+      events.length,
+      entries.length,
+    );
+    this.emit(this.merge.deliver(events, sentMono + low, recvMono + high, recvMono));
+    return { ok: true, covered, newLines };
+  }
+
+  /** The events a response brings: the gap its window reports, then its new lines. */
+  private newEvents(
+    plan: WindowPlan,
+    entries: readonly DebugLogEntry[],
+    accepted: Accepted,
+    initial: boolean,
+  ): { events: LogEvent[]; newKeys: number[]; newLines: number } {
+    const events: LogEvent[] = [];
+    if (plan.gap) events.push(plan.gap);
+    const keys = accepted.keys;
+    if (initial && plan.request.tailLines !== undefined) {
+      const since = this.pendingInitial.sinceMs;
+      const gap = this.tailFloor.cut(
+        entries,
+        accepted.indexes,
+        keys,
+        plan.request.tailLines,
+        this.serverNowEstimate(),
+        since,
+      );
+      if (gap) events.push(gap);
+    }
+    const newKeys: number[] = [];
+    let newLines = 0;
+    const floors = this.tailFloor.active() && !initial;
+    for (const i of accepted.indexes) {
+      const entry = entries[i] as DebugLogEntry;
+      const sortKey = keys[i] as number;
+      if (floors && !this.tailFloor.keeps(entry.replicaLabel, sortKey)) continue;
+      const ts = entry.line.ts;
+      if (ts !== undefined) newKeys.push(sortKey);
+      events.push({
+        kind: "line",
+        replicaLabel: entry.replicaLabel,
+        ts,
+        sortKey,
+        content: entry.line.content,
+        late: false,
+      });
+      newLines += 1;
+    }
+    return { events, newKeys, newLines };
+  }
+
+  /** A successful poll's figures. */
+  private recordSuccess(
+    plan: WindowPlan,
+    meta: ResponseMeta,
+    sentMono: number,
+    recvMono: number,
+    newLines: number,
+    events: number,
+    entries: number,
+  ): void {
     const elapsed = this.lastGoodRecvMono === undefined ? 0 : recvMono - this.lastGoodRecvMono;
     this.lastGoodSentMono = sentMono;
     this.lastGoodRecvMono = recvMono;
@@ -329,12 +369,10 @@ export class LogFollower {
           ? instantRate
           : 0.6 * this.state.linesPerSecond + 0.4 * instantRate,
       linesEmitted: this.state.linesEmitted + newLines,
-      gaps: this.state.gaps + events.length - newLines,
-      entriesServed: this.state.entriesServed + entries.length,
+      gaps: this.state.gaps + events - newLines,
+      entriesServed: this.state.entriesServed + entries,
       arrival: this.meter.report(),
     });
-    this.emit(this.merge.deliver(events, sentMono + low, recvMono + high, recvMono));
-    return { ok: true, covered, newLines };
   }
 
   /**
@@ -369,44 +407,6 @@ export class LogFollower {
   private serverNowEstimate(): number {
     const low = this.serverClock.lowOffset();
     return Number.isFinite(low) ? this.clock.monotonic() + low : this.clock.now();
-  }
-
-  /**
-   * The first response to a `tailLines` request: a replica that sent all it was asked for may have
-   * older lines not shown; say so with a gap, and show nothing older from it later.
-   */
-  private cutAtTailFloor(
-    entries: readonly DebugLogEntry[],
-    indexes: readonly number[],
-    keys: Float64Array,
-    tailLines: number,
-    events: LogEvent[],
-  ): void {
-    const perReplica = new Map<string, { count: number; oldest: number }>();
-    for (const i of indexes) {
-      const label = (entries[i] as DebugLogEntry).replicaLabel;
-      const r = perReplica.get(label) ?? { count: 0, oldest: Number.POSITIVE_INFINITY };
-      r.count += 1;
-      r.oldest = Math.min(r.oldest, keys[i] as number);
-      perReplica.set(label, r);
-    }
-    let earliestCut = Number.POSITIVE_INFINITY;
-    for (const [label, r] of perReplica) {
-      if (r.count >= tailLines) {
-        this.tailFloor.set(label, r.oldest);
-        earliestCut = Math.min(earliestCut, r.oldest);
-      }
-    }
-    if (!Number.isFinite(earliestCut)) return;
-    const now = this.serverNowEstimate();
-    const from = this.pendingInitial.sinceMs ? now - this.pendingInitial.sinceMs : now - 3_600_000;
-    events.push({
-      kind: "gap",
-      from: Math.min(from, earliestCut),
-      to: earliestCut,
-      reason: `earlier lines not shown: the last ${tailLines} lines of each replica were asked for`,
-      sortKey: earliestCut - 1e-6,
-    });
   }
 
   /** How long to wait before the next poll (see ./poll-loop.ts). */
