@@ -18,7 +18,8 @@
  * - The server's clock is known to within its Date headers' uncertainty (a second at first, less
  *   as responses come at different fractions of a second): a lag below that cannot be told from
  *   none, so the overlap never drops below it.
- * - While nothing is late the overlap eases back to its minimum, halving its excess every 5 s.
+ * - While nothing is late the overlap eases back to its minimum, halving its excess every 5 s and
+ *   every 200 lines that could have come late and did not, whichever is later.
  *
  * Without Date headers nothing can be measured against the server's clock: the overlap stays at
  * its maximum. It starts there too, until the first polls have measured something.
@@ -28,8 +29,13 @@ import type { ReplicaSummary } from "./deduplicator.js";
 
 /** Late lines are remembered this long for the overlap they call for. */
 const LATE_MEMORY_MS = 60_000;
-/** Half-life of the overlap's excess over what is measured, while nothing is late. */
+/**
+ * While nothing is late the overlap's excess over what is measured halves every 5 s and every 200
+ * new timestamped lines, whichever comes later: easing needs lines that could have come late and
+ * did not, not only time.
+ */
 const EASE_HALF_LIFE_MS = 5_000;
+const EASE_HALF_LIFE_LINES = 200;
 /** A late line within this of the window's reach may have had later company that was missed. */
 const EDGE_MS = 500;
 /** Margin added to every measured need. */
@@ -59,7 +65,7 @@ export interface ArrivalSample {
   /** How far this window reached back before the last covered poll (ms), for the edge rule. */
   reachMs: number;
   /** Timestamps (sort keys) of this response's new timestamped lines. */
-  newKeys: Iterable<number>;
+  newKeys: readonly number[];
   /** What the response held of each replica. */
   replicas: readonly ReplicaSummary[];
   nowMono: number;
@@ -179,12 +185,14 @@ export class ArrivalMeter {
         reach > 0 ? reach + MARGIN_MS : 0,
       ),
     );
-    const eased =
+    const halvings =
       this.lastMono === undefined
-        ? this.overlap
-        : target +
-          Math.max(0, this.overlap - target) *
-            0.5 ** ((s.nowMono - this.lastMono) / EASE_HALF_LIFE_MS);
+        ? 0
+        : Math.min(
+            (s.nowMono - this.lastMono) / EASE_HALF_LIFE_MS,
+            s.newKeys.length / EASE_HALF_LIFE_LINES,
+          );
+    const eased = target + Math.max(0, this.overlap - target) * 0.5 ** halvings;
     this.overlap = Math.max(target, eased);
     this.lastMono = s.nowMono;
     this.measured = true;

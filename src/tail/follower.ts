@@ -123,6 +123,7 @@ export class LogFollower {
   private readonly stateListeners = new Set<() => void>();
   private state: FollowerState;
   private readonly tailFloor = new TailFloor();
+  private readonly labels: string[] = [];
   private readonly pendingInitial: { sinceMs?: number | undefined; tailLines?: number | undefined };
   private idlePolls = 0;
   private polls = 0;
@@ -324,7 +325,7 @@ export class LogFollower {
       if (ts !== undefined) newKeys.push(sortKey);
       events.push({
         kind: "line",
-        replicaLabel: entry.replicaLabel,
+        replicaLabel: this.label(entry.replicaLabel),
         ts,
         sortKey,
         content: entry.line.content,
@@ -333,6 +334,17 @@ export class LogFollower {
       newLines += 1;
     }
     return { events, newKeys, newLines };
+  }
+
+  /**
+   * One string per replica label: every response brings fresh copies, and a buffered line need
+   * not keep its own (a few replicas; past 64 labels, new ones are kept as they come).
+   */
+  private label(text: string): string {
+    const labels = this.labels;
+    for (let i = 0; i < labels.length; i++) if (labels[i] === text) return labels[i] as string;
+    if (labels.length < 64) labels.push(text);
+    return text;
   }
 
   /** A successful poll's figures. */

@@ -1,8 +1,13 @@
 /**
  * The dashboard's log buffer: lines and gap markers in timestamp order, with a hard cap in lines
- * and in bytes (the oldest go first). Appends are O(1); late lines are merged in order, a batch
- * at a time (./sorted-insert.ts, shared with the merge hold-back). Readers use `subscribe` and `getVersion` (for React's
- * useSyncExternalStore) and `slice` to read only the rows they show.
+ * and in bytes (the oldest go first). Appends are O(1); late lines are merged in order, a batch at
+ * a time (./sorted-insert.ts, shared with the merge hold-back). Readers use `subscribe` and
+ * `getVersion` (for React's useSyncExternalStore) and `slice` or `at` to read only the rows they
+ * show.
+ *
+ * Memory: a buffered line costs its event (see ./log-line.ts, shared with the follower) and one
+ * slot in each of two arrays (the event, its id); rows are made when read. `npm run bench --
+ * tail-memory` gives the bytes per line beyond its content.
  */
 import type { LogEvent } from "./log-line.js";
 import { insertSorted } from "./sorted-insert.js";
@@ -19,10 +24,20 @@ export interface LogStoreOptions {
   maxBytes?: number;
 }
 
-const keyOfRow = (row: StoredRow) => row.event.sortKey;
+const keyOfEvent = (event: LogEvent) => event.sortKey;
+
+/** What a row counts against the byte cap. */
+function bytesOf(event: LogEvent): number {
+  return (
+    (event.kind === "line"
+      ? event.content.length + event.replicaLabel.length
+      : event.reason.length) + 48
+  );
+}
 
 export class LogStore {
-  private rows: StoredRow[] = [];
+  private events: LogEvent[] = [];
+  private ids: number[] = [];
   private head = 0;
   private bytes = 0;
   private nextId = 1;
@@ -45,7 +60,7 @@ export class LogStore {
   getVersion = (): number => this.version;
 
   size(): number {
-    return this.rows.length - this.head;
+    return this.events.length - this.head;
   }
 
   byteSize(): number {
@@ -61,37 +76,39 @@ export class LogStore {
   slice(start: number, end: number): StoredRow[] {
     const s = Math.max(0, start);
     const e = Math.min(this.size(), end);
-    return e <= s ? [] : this.rows.slice(this.head + s, this.head + e);
+    const rows: StoredRow[] = [];
+    for (let i = s; i < e; i++) rows.push(this.row(this.head + i));
+    return rows;
   }
 
   at(index: number): StoredRow | undefined {
-    return this.rows[this.head + index];
+    return index >= 0 && index < this.size() ? this.row(this.head + index) : undefined;
+  }
+
+  private row(i: number): StoredRow {
+    const event = this.events[i] as LogEvent;
+    return { id: this.ids[i] as number, event, bytes: bytesOf(event) };
   }
 
   /** Adds events (one batch, one notification). */
   append(events: readonly LogEvent[]): void {
     if (events.length === 0) return;
-    const batch: StoredRow[] = new Array(events.length);
+    const ids: number[] = new Array(events.length);
     for (let i = 0; i < events.length; i++) {
-      const event = events[i] as LogEvent;
-      const bytes =
-        (event.kind === "line"
-          ? event.content.length + event.replicaLabel.length
-          : event.reason.length) + 48;
-      batch[i] = { id: this.nextId++, event, bytes };
-      this.bytes += bytes;
+      ids[i] = this.nextId++;
+      this.bytes += bytesOf(events[i] as LogEvent);
     }
     // Late lines land after every row with a key <= their own, so equal keys keep arrival order.
-    insertSorted(this.rows, this.head, batch, keyOfRow);
+    insertSorted(this.events, this.head, events, keyOfEvent, { rows: this.ids, batch: ids });
     while (this.size() > this.maxLines || (this.bytes > this.maxBytes && this.size() > 1)) {
-      const old = this.rows[this.head] as StoredRow;
-      this.bytes -= old.bytes;
-      this.rows[this.head] = undefined as unknown as StoredRow;
+      this.bytes -= bytesOf(this.events[this.head] as LogEvent);
+      this.events[this.head] = undefined as unknown as LogEvent;
       this.head += 1;
       this.dropped += 1;
     }
-    if (this.head > 4096 && this.head * 2 > this.rows.length) {
-      this.rows = this.rows.slice(this.head);
+    if (this.head > 4096 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.ids = this.ids.slice(this.head);
       this.head = 0;
     }
     this.version += 1;
@@ -99,7 +116,8 @@ export class LogStore {
   }
 
   clear(): void {
-    this.rows = [];
+    this.events = [];
+    this.ids = [];
     this.head = 0;
     this.bytes = 0;
     this.version += 1;

@@ -3,11 +3,11 @@
  *
  * Cadence. While lines flow, a poll goes out one interval after the previous one was sent
  * (not after it came back), so each window is the interval plus the overlap and allowance. Each
- * interval is made a little longer, then a little shorter (by 125 ms at most, an eighth of it at
- * most), so that the send times walk across a whole second and back: the responses' Date headers,
- * of one-second resolution, then fall at every fraction of a second and pin the server's clock
- * down to about a tenth of a second (see ./server-clock.ts), which lets the overlap shrink (see
- * ./arrival-meter.ts). On average the interval is as given. While idle it stretches, up to 4×.
+ * interval is moved by up to an eighth of it (250 ms at most) so that over 8 polls the send times
+ * fall at every eighth of a second (quarters first): the responses' Date headers, of one-second
+ * resolution, then pin the server's clock down to about a tenth of a second (see
+ * ./server-clock.ts), which lets the overlap shrink (see ./arrival-meter.ts). On average the
+ * interval is as given. While idle it stretches, up to 4×.
  * A response slower than its window covered is followed at once by a wider poll.
  *
  * Failures. A failed poll is one attempt (the client does not retry inside a follow); the backoff
@@ -17,6 +17,8 @@
  */
 import { isPermanentFailure, TurnkeyApiError } from "../api/errors.js";
 
+/** Moves of successive intervals, in units of an eighth of the interval: phases 0, 2, 4, 6, 7, 5, 3, 1. */
+const PHASE_STEPS: readonly number[] = [1, 1, 1, 0.5, -1, -1, -1, -0.5];
 /** At most this long is a server's Retry-After waited for. */
 const MAX_RETRY_AFTER_MS = 600_000;
 
@@ -47,9 +49,8 @@ export function nextPollDelayMs(o: {
 }): number {
   if (!o.covered) return 0;
   const stretch = Math.min(4, 1 + Math.floor(o.idlePolls / 3));
-  const step = Math.min(o.intervalMs / 8, 125);
-  const steps = Math.ceil(1000 / step);
-  const spread = o.poll % (2 * steps) < steps ? step : -step;
+  const spread =
+    (PHASE_STEPS[o.poll % PHASE_STEPS.length] as number) * Math.min(o.intervalMs / 8, 250);
   return Math.max(0, Math.round(o.intervalMs * stretch + spread - o.sinceSentMs));
 }
 

@@ -163,7 +163,8 @@ describe("the overlap, sized by measurement", () => {
           ).map((l) => ({ ...l, t: l.t + s.skewMs, visibleAt: l.visibleAt + s.skewMs }));
           const run = await follow(lines, { ...s, untilMs: 110_000 });
           const eased = run.overlaps.filter(([t]) => t > s.onsetMs - 5000 && t < s.onsetMs);
-          if (s.failureRate === 0)
+          // Easing takes lines as well as time: with 40 lines/s or more it has happened by then.
+          if (s.failureRate === 0 && s.rate * s.replicas >= 40)
             expect(Math.max(...eased.map(([, ms]) => ms))).toBeLessThan(1500);
           exactlyOnce(run, 100_000 + s.skewMs);
         },

@@ -14,7 +14,10 @@ describe("insertSorted", () => {
           const from = Math.min(dropped, held.length);
           const batch = batchKeys.map((k, i) => ({ k, id: `b${i}` }));
           const rows = held.slice();
-          insertSorted(rows, from, batch, (r) => r.k);
+          const ids = rows.map((r) => r.id);
+          insertSorted(rows, from, batch, (r) => r.k, { rows: ids, batch: batch.map((r) => r.id) });
+          // The companion array moved the same way.
+          expect(ids.slice(from)).toEqual(rows.slice(from).map((r) => r.id));
           expect(rows.slice(0, from)).toEqual(held.slice(0, from));
           // Rows held before the batch come first among equal keys; the batch keeps its order.
           const want = [...held.slice(from), ...batch].sort((a, b) => a.k - b.k);

@@ -21,6 +21,7 @@ import {
   textFlag,
 } from "../flag-parsers.js";
 import { fatalAdvice } from "../follow-advice.js";
+import { governHeap } from "../heap-governor.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
@@ -222,6 +223,8 @@ export function registerTailCommand(program: Command): void {
         process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`),
       );
       follower.subscribe(() => report(follower.getState(), performance.now()));
+      // A follow runs for hours: keep the heap near what it holds.
+      const stopGoverning = flags.follow ? governHeap() : () => {};
       const stop = () => controller.abort();
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
@@ -236,6 +239,7 @@ export function registerTailCommand(program: Command): void {
         }
         throw err;
       } finally {
+        stopGoverning();
         process.off("SIGINT", stop);
         process.off("SIGTERM", stop);
       }

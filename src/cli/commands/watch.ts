@@ -6,6 +6,7 @@ import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
+import { governHeap } from "../heap-governor.js";
 
 export interface WatchCommandFlags {
   deployment?: string;
@@ -99,6 +100,8 @@ export async function openDashboard(
     if (!picked) return;
     deploymentId = picked.deploymentId;
   }
+  // Hours at thousands of lines a second: keep the heap near what the dashboard holds.
+  governHeap();
   await runDashboard({
     client,
     deploymentId,
