@@ -19,9 +19,10 @@ import {
   debugLogEntry,
   emailEvent,
   FEATURE_NAMES,
+  feature,
   int64String,
   MNEMONIC_LANGUAGES,
-  openEnum,
+  organizationConfigs,
   pageInfo,
   paginationOptions,
   privateKey,
@@ -32,6 +33,7 @@ import {
   tvcApp,
   tvcDeployment,
   uint64String,
+  user,
   type VoteSelection,
   webhookEndpoint,
 } from "./schemas.js";
@@ -233,11 +235,7 @@ export const operations = {
     "set_organization_feature",
     "Set an organization feature (needs the root quorum's approval)",
     z.strictObject({ name: z.enum(FEATURE_NAMES), value: z.string() }),
-    z.looseObject({
-      features: z.array(
-        z.looseObject({ name: openEnum(FEATURE_NAMES).optional(), value: z.string().optional() }),
-      ),
-    }),
+    z.looseObject({ features: z.array(feature) }),
     { approval: "root-quorum" },
   ),
   update_oauth2_credential: act(
@@ -415,6 +413,19 @@ export const operations = {
     "One TVC deployment",
     z.strictObject({ deploymentId: nonEmpty }),
     z.looseObject({ tvcDeployment }),
+  ),
+  // --- Queries the activity commands need -------------------------------------------------
+  get_organization_configs: query(
+    "get_organization_configs",
+    "The organization's features and root quorum (threshold and user IDs)",
+    z.strictObject({}),
+    z.looseObject({ configs: organizationConfigs }),
+  ),
+  list_users: query(
+    "list_users",
+    "Users of the organization",
+    z.strictObject({}),
+    z.looseObject({ users: z.array(user) }),
   ),
 
   // --- Auth proxy -------------------------------------------------------------------------

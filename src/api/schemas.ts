@@ -509,6 +509,25 @@ export const FEATURE_NAMES = [
   "FEATURE_NAME_EARN_CONFIG",
 ] as const;
 
+/** An organization feature as the API shows it: both fields optional, the name an open enum. */
+export const feature = z.looseObject({
+  name: openEnum(FEATURE_NAMES).optional(),
+  value: z.string().optional(),
+});
+
+/** The root quorum: how many of which users must approve what it governs. */
+export const quorum = z.looseObject({
+  threshold: z.number().int(),
+  userIds: z.array(z.string()),
+});
+export type Quorum = z.infer<typeof quorum>;
+
+/** get_organization_configs: the organization's features and its root quorum. */
+export const organizationConfigs = z.looseObject({
+  features: z.array(feature).optional(),
+  quorum: quorum.optional(),
+});
+
 export const MNEMONIC_LANGUAGES = [
   "MNEMONIC_LANGUAGE_ENGLISH",
   "MNEMONIC_LANGUAGE_SIMPLIFIED_CHINESE",

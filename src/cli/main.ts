@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { maskKeyMaterial } from "../config/key-material.js";
 import { CliError } from "./cli-error.js";
+import { registerActivityCommand } from "./commands/activity.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompletionCommand } from "./commands/completion.js";
 import { registerDemoCommand } from "./commands/demo.js";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerTailCommand(program);
   registerCallCommand(program);
+  registerActivityCommand(program);
   registerSimCommand(program);
   registerKeysCommand(program);
   registerDoctorCommand(program);

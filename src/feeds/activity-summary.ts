@@ -1,5 +1,7 @@
 /** The activity pane's view of list_activities: counts per status and the newest rows. */
 import type { Activity, AnyTimestamp } from "../api/schemas.js";
+import { type Safe, safeBounded } from "../text/safe-text.js";
+import { keyMaker } from "./unique-keys.js";
 
 export const STATUS_ORDER = [
   "CONSENSUS_NEEDED",
@@ -11,14 +13,45 @@ export const STATUS_ORDER = [
   "REJECTED",
 ] as const;
 
+/** One word per status, the same in the counts and the rows. */
+const STATUS_LABEL: Readonly<Record<string, string>> = {
+  CONSENSUS_NEEDED: "consensus",
+  FAILED: "failed",
+  PENDING: "pending",
+  CREATED: "created",
+  AUTHENTICATORS_NEEDED: "needs auth",
+  COMPLETED: "completed",
+  REJECTED: "rejected",
+};
+
+/** Four letters per status, for narrow panes (the help's legend spells them out). */
+export const STATUS_CODE: Readonly<Record<string, string>> = {
+  CONSENSUS_NEEDED: "CONS",
+  FAILED: "FAIL",
+  PENDING: "PEND",
+  CREATED: "NEW",
+  AUTHENTICATORS_NEEDED: "AUTH",
+  COMPLETED: "DONE",
+  REJECTED: "REJ",
+};
+
+/** Longest status, type or id rendered in a pane row (the detail view shows them whole). */
+const MAX_ROW_FIELD = 256;
+
 export function shortStatus(status: string): string {
-  return status.replace(/^ACTIVITY_STATUS_/, "");
+  return status.startsWith("ACTIVITY_STATUS_") ? status.slice(16) : status;
+}
+
+/** A status as the pane shows it: a known one as one word, any other sanitized. */
+export function statusLabel(status: string): Safe {
+  const short = shortStatus(status);
+  return safeBounded(STATUS_LABEL[short] ?? short.toLowerCase(), MAX_ROW_FIELD);
 }
 
 /** ACTIVITY_TYPE_SIGN_TRANSACTION_V2 -> sign_transaction v2 */
 export function shortType(type: string): string {
-  const name = type.replace(/^ACTIVITY_TYPE_/, "").toLowerCase();
-  const m = /^(.*)_v(\d+)$/.exec(name);
+  const name = (type.startsWith("ACTIVITY_TYPE_") ? type.slice(14) : type).toLowerCase();
+  const m = /^(.*)_v(\d+)$/.exec(name.slice(0, MAX_ROW_FIELD));
   return m ? `${m[1]} v${m[2]}` : name;
 }
 
@@ -31,8 +64,9 @@ export function timestampMs(ts: AnyTimestamp | undefined): number | undefined {
   return Number(ts.seconds) * 1000 + Math.floor(Number(ts.nanos) / 1e6);
 }
 
-/** A compact age: 12s, 4m, 3h, 2d. */
+/** A compact age: 12s, 4m, 3h, 2d; "?" when the time is not a time. */
 export function shortAge(ms: number): string {
+  if (!Number.isFinite(ms)) return "?";
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
@@ -41,9 +75,16 @@ export function shortAge(ms: number): string {
 }
 
 export interface ActivityRow {
+  /** The activity's id, as received: identity only, never rendered from here. */
   id: string;
-  type: string;
-  status: string;
+  /** Unique among the rows (a React key), even if the server repeats an id. */
+  key: string;
+  type: Safe;
+  status: Safe;
+  /** The status in four letters (unknown ones: their first four, sanitized). */
+  code: Safe;
+  /** The short status when it is one the API documents (for colours), else undefined. */
+  knownStatus: (typeof STATUS_ORDER)[number] | undefined;
   ageMs: number;
   votes: number;
   attention: "consensus" | "failed" | undefined;
@@ -51,31 +92,50 @@ export interface ActivityRow {
 }
 
 export interface ActivitySummary {
-  counts: { status: string; count: number }[];
+  counts: {
+    label: Safe;
+    knownStatus: (typeof STATUS_ORDER)[number] | undefined;
+    count: number;
+  }[];
   rows: ActivityRow[];
 }
 
+function known(short: string): (typeof STATUS_ORDER)[number] | undefined {
+  return (STATUS_ORDER as readonly string[]).includes(short)
+    ? (short as (typeof STATUS_ORDER)[number])
+    : undefined;
+}
+
 export function summarizeActivities(activities: readonly Activity[], now: number): ActivitySummary {
+  const keyOf = keyMaker();
   const counts = new Map<string, number>();
-  for (const a of activities)
-    counts.set(shortStatus(a.status), (counts.get(shortStatus(a.status)) ?? 0) + 1);
-  const known = new Set<string>(STATUS_ORDER);
+  for (const a of activities) {
+    const s = shortStatus(a.status);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
   const ordered = [
     ...STATUS_ORDER.filter((s) => counts.has(s)),
-    ...[...counts.keys()].filter((s) => !known.has(s)).sort(),
+    ...[...counts.keys()].filter((s) => known(s) === undefined).sort(),
   ];
   return {
-    counts: ordered.map((status) => ({ status, count: counts.get(status) ?? 0 })),
+    counts: ordered.map((s) => ({
+      label: statusLabel(s),
+      knownStatus: known(s),
+      count: counts.get(s) ?? 0,
+    })),
     rows: activities.map((a) => {
-      const status = shortStatus(a.status);
+      const short = shortStatus(a.status);
       return {
         id: a.id,
-        type: shortType(a.type),
-        status,
+        key: keyOf(a.id),
+        type: safeBounded(shortType(a.type), MAX_ROW_FIELD),
+        status: statusLabel(a.status),
+        code: safeBounded(STATUS_CODE[short] ?? short.slice(0, 4), 8),
+        knownStatus: known(short),
         ageMs: now - (timestampMs(a.createdAt) ?? now),
         votes: a.votes.length,
         attention:
-          status === "CONSENSUS_NEEDED" ? "consensus" : status === "FAILED" ? "failed" : undefined,
+          short === "CONSENSUS_NEEDED" ? "consensus" : short === "FAILED" ? "failed" : undefined,
         activity: a,
       };
     }),

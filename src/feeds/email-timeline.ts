@@ -1,22 +1,38 @@
 /** The email pane's view: events grouped per messageId into a timeline, newest message first. */
 import type { EmailEvent } from "../api/schemas.js";
+import { lit, type Safe, safeBounded } from "../text/safe-text.js";
+import { stringifyForTerminal } from "../text/terminal-json.js";
+import { formatMsRfc3339 } from "../text/timestamp.js";
+import type { DetailView } from "./detail-view.js";
+import { field } from "./detail-view.js";
+
+/** Longest address, event type or detail rendered in a pane row (the detail view shows more). */
+const MAX_ROW_FIELD = 512;
+
+/** The event types the API documents, for colours; any other is shown but not coloured. */
+export const KNOWN_EVENT_TYPES = ["Send", "Delivery", "Bounce", "DeliveryDelay", "Complaint"];
 
 export interface EmailStep {
-  eventType: string;
+  eventType: Safe;
   /** ms after the message's first event. */
   afterMs: number;
-  detail: string | undefined;
+  /** What the timeline shows after the step (a bounce's reason); not a delivery's SMTP reply. */
+  detail: Safe | undefined;
 }
 
 export interface EmailMessage {
+  /** The provider's message id, as received: identity only. */
   messageId: string;
-  toAddress: string;
-  fromAddress: string;
+  toAddress: Safe;
+  fromAddress: Safe;
   firstAt: number;
   lastAt: number;
   steps: EmailStep[];
   /** The latest event type: what the message's state is now. */
-  outcome: string;
+  outcome: Safe;
+  /** The latest event type when the API documents it (for colours). */
+  knownOutcome: string | undefined;
+  events: EmailEvent[];
 }
 
 function detailOf(e: EmailEvent): string | undefined {
@@ -31,6 +47,11 @@ function detailOf(e: EmailEvent): string | undefined {
   if (e.eventType === "Delivery") return d.deliverySmtpResponse;
   return undefined;
 }
+
+const timeOf = (e: EmailEvent) => {
+  const n = Number(e.timestamp);
+  return Number.isFinite(n) ? n : 0;
+};
 
 export function groupEmailEvents(
   events: readonly EmailEvent[],
@@ -47,23 +68,51 @@ export function groupEmailEvents(
   }
   const messages: EmailMessage[] = [];
   for (const [messageId, list] of byMessage) {
-    list.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+    list.sort((a, b) => timeOf(a) - timeOf(b));
     const first = list[0] as EmailEvent;
     const last = list[list.length - 1] as EmailEvent;
     if (eventTypeFilter && !list.some((e) => e.eventType === eventTypeFilter)) continue;
     messages.push({
       messageId,
-      toAddress: first.toAddress,
-      fromAddress: first.fromAddress,
-      firstAt: Number(first.timestamp),
-      lastAt: Number(last.timestamp),
-      steps: list.map((e) => ({
-        eventType: e.eventType,
-        afterMs: Number(e.timestamp) - Number(first.timestamp),
-        detail: detailOf(e),
-      })),
-      outcome: last.eventType,
+      toAddress: safeBounded(first.toAddress, MAX_ROW_FIELD),
+      fromAddress: safeBounded(first.fromAddress, MAX_ROW_FIELD),
+      firstAt: timeOf(first),
+      lastAt: timeOf(last),
+      steps: list.map((e) => {
+        const detail = e.eventType === "Delivery" ? undefined : detailOf(e);
+        return {
+          eventType: safeBounded(e.eventType, MAX_ROW_FIELD),
+          afterMs: timeOf(e) - timeOf(first),
+          detail: detail === undefined ? undefined : safeBounded(detail, MAX_ROW_FIELD),
+        };
+      }),
+      outcome: safeBounded(last.eventType, MAX_ROW_FIELD),
+      knownOutcome: KNOWN_EVENT_TYPES.includes(last.eventType) ? last.eventType : undefined,
+      events: list,
     });
   }
   return messages.sort((a, b) => b.lastAt - a.lastAt);
+}
+
+/** Every field of every event of one message. */
+export function emailDetail(m: EmailMessage): DetailView {
+  const fields = [field(lit`message id`, m.messageId)];
+  for (const [i, e] of m.events.entries()) {
+    const at = Number(e.timestamp);
+    fields.push(
+      field(
+        lit`event ${i + 1}`,
+        `${e.eventType} at ${Number.isFinite(at) ? formatMsRfc3339(at, false) : e.timestamp}`,
+      ),
+      field(lit`  id`, e.id),
+      field(lit`  from`, e.fromAddress),
+      field(lit`  to`, e.toAddress),
+    );
+    if (e.senderTenant !== undefined) fields.push(field(lit`  tenant`, e.senderTenant));
+    for (const [key, value] of Object.entries(e.details)) {
+      const text = typeof value === "string" ? value : stringifyForTerminal(value);
+      fields.push(field(lit`  ${safeBounded(key, 64)}`, text));
+    }
+  }
+  return { title: lit`Email to ${m.toAddress}`, fields };
 }

@@ -1,29 +1,40 @@
 /** The Solana pane's view: one row per transfer, exact amounts, net flow per asset. */
 import type { SolTransaction } from "../api/schemas.js";
-import { formatAtomic, isAtomic } from "./solana-amount.js";
+import { lit, type Safe, safeBounded } from "../text/safe-text.js";
+import type { DetailView } from "./detail-view.js";
+import { field } from "./detail-view.js";
+import { amountProblem, formatAtomic } from "./solana-amount.js";
+import { keyMaker } from "./unique-keys.js";
 
 export interface TransferRow {
+  /** Unique among the rows (a React key): transfer index and signature. */
   key: string;
-  signature: string;
-  address: string;
   at: number;
   direction: "IN" | "OUT";
-  amount: string;
-  symbol: string;
-  counterparty: string;
-  status: string;
-  fee: string;
+  amount: Safe;
+  symbol: Safe;
+  /** Shortened for the row; the detail view has it in full. */
+  counterparty: Safe;
+  finalized: boolean;
+  status: Safe;
+  fee: Safe;
   failed: boolean;
+  /** The queried address the transfer was listed for. */
+  address: string;
+  tx: SolTransaction;
+  transferIndex: number;
 }
 
 export interface NetFlow {
-  symbol: string;
-  net: string;
+  symbol: Safe;
+  net: Safe;
   positive: boolean;
 }
 
 const SOL_DECIMALS = 9;
+const MAX_ROW_FIELD = 256;
 
+/** `Abcd…wxyz`: the ends of a long address. */
 export function shortenAddress(address: string, keep = 4): string {
   return address.length <= keep * 2 + 1
     ? address
@@ -32,14 +43,16 @@ export function shortenAddress(address: string, keep = 4): string {
 
 /**
  * Rows newest first, keyed by signature and transfer index, so a CONFIRMED row becomes FINALIZED
- * in place; and the net flow per asset over what is loaded.
+ * in place; and the net flow per asset over what is loaded (amounts that cannot be formatted are
+ * shown with why, and left out of the net).
  */
 export function summarizeTransfers(byAddress: ReadonlyMap<string, readonly SolTransaction[]>): {
   rows: TransferRow[];
   net: NetFlow[];
 } {
   const rows: TransferRow[] = [];
-  const net = new Map<string, { decimals: number; sum: bigint }>();
+  const net = new Map<string, { symbol: Safe; decimals: number; sum: bigint }>();
+  const keyOf = keyMaker();
   for (const [address, txs] of byAddress) {
     const seen = new Set<string>();
     for (const tx of txs) {
@@ -47,37 +60,82 @@ export function summarizeTransfers(byAddress: ReadonlyMap<string, readonly SolTr
       seen.add(tx.signature);
       tx.transfers.forEach((t, i) => {
         const decimals = t.asset?.decimals ?? SOL_DECIMALS;
-        const symbol = t.asset?.symbol ?? "SOL";
-        const valid = isAtomic(t.amount);
-        const atomic = valid ? BigInt(t.amount) : 0n;
-        if (valid && !tx.executionFailed) {
-          const n = net.get(symbol) ?? { decimals, sum: 0n };
-          n.sum += t.direction === "IN" ? atomic : -atomic;
-          net.set(symbol, n);
+        const rawSymbol = t.asset?.symbol ?? "SOL";
+        const symbol = safeBounded(rawSymbol, 32);
+        const problem = amountProblem(t.amount, decimals);
+        if (problem === undefined && !tx.executionFailed) {
+          const n = net.get(rawSymbol) ?? { symbol, decimals, sum: 0n };
+          if (n.decimals === decimals) {
+            n.sum += t.direction === "IN" ? BigInt(t.amount) : -BigInt(t.amount);
+            net.set(rawSymbol, n);
+          }
         }
+        const feeProblem = amountProblem(tx.fee.amount, SOL_DECIMALS);
         rows.push({
-          key: `${tx.signature}:${i}`,
-          signature: tx.signature,
-          address,
+          key: keyOf(`${i}:${tx.signature}`),
           at: Date.parse(tx.block.timestamp),
           direction: t.direction,
-          amount: valid ? formatAtomic(atomic, decimals) : "?",
+          amount: safeBounded(problem ?? formatAtomic(t.amount, decimals), MAX_ROW_FIELD),
           symbol,
-          counterparty: shortenAddress(t.counterparty),
-          status: tx.status,
-          fee: isAtomic(tx.fee.amount) ? formatAtomic(tx.fee.amount, SOL_DECIMALS) : "?",
+          counterparty: safeBounded(shortenAddress(t.counterparty), MAX_ROW_FIELD),
+          finalized: tx.status === "FINALIZED",
+          status: tx.status === "FINALIZED" ? lit`final` : lit`conf`,
+          fee: safeBounded(feeProblem ?? formatAtomic(tx.fee.amount, SOL_DECIMALS), MAX_ROW_FIELD),
           failed: tx.executionFailed === true,
+          address,
+          tx,
+          transferIndex: i,
         });
       });
     }
   }
-  rows.sort((a, b) => b.at - a.at);
+  rows.sort((a, b) => (b.at || 0) - (a.at || 0));
   return {
     rows,
-    net: [...net.entries()].map(([symbol, { decimals, sum }]) => ({
+    net: [...net.values()].map(({ symbol, decimals, sum }) => ({
       symbol,
-      net: `${sum > 0n ? "+" : ""}${formatAtomic(sum, decimals)}`,
+      net: safeBounded(`${sum > 0n ? "+" : ""}${formatAtomic(sum, decimals)}`, MAX_ROW_FIELD),
       positive: sum >= 0n,
     })),
+  };
+}
+
+/** Every field of the transfer and its transaction. */
+export function transferDetail(row: TransferRow): DetailView {
+  const { tx } = row;
+  const t = tx.transfers[row.transferIndex];
+  const fields = [
+    field(lit`signature`, tx.signature),
+    field(lit`address`, row.address),
+    field(lit`direction`, t?.direction),
+    field(lit`amount`, `${row.amount} ${row.symbol}`),
+    field(lit`atomic`, t?.amount),
+    field(
+      lit`asset`,
+      t?.asset
+        ? `${t.asset.name} (${t.asset.symbol}, ${t.asset.caip19}, ${t.asset.decimals} decimals)`
+        : "SOL (no asset given)",
+    ),
+    field(lit`counterparty`, t?.counterparty),
+    field(lit`status`, tx.status),
+    field(lit`failed`, tx.executionFailed === true ? "yes: execution failed" : "no"),
+    field(lit`block`, `${tx.block.number} at ${tx.block.timestamp}`),
+    field(lit`block hash`, tx.block.hash),
+    field(lit`fee`, `${row.fee} SOL (${tx.fee.amount} atomic, ${tx.fee.caip19})`),
+    field(lit`fee payer`, tx.feePayer),
+    field(lit`origin`, tx.origin),
+    {
+      label: lit`signers`,
+      lines: tx.signers.map((s) =>
+        safeBounded(`${s.address}${s.writable ? " (writable)" : ""}`, 4096),
+      ),
+    },
+  ];
+  if (t?.display?.crypto !== undefined) {
+    fields.push(field(lit`server display`, `${t.display.crypto} (the server's text, not used)`));
+  }
+  return {
+    title: lit`Solana transfer ${row.direction === "IN" ? lit`in` : lit`out`}`,
+    fields,
   };
 }

@@ -15,8 +15,10 @@ import type { Caller } from "./organization/auth.js";
 import {
   getSessionProfile,
   listPrivateKeys,
+  listUsers,
   listUserTags,
   listWebhookEndpoints,
+  organizationConfigs,
   privateKeySolanaAddresses,
   whoami,
 } from "./organization/org-queries.js";
@@ -54,6 +56,8 @@ export type QueryHandler<N extends QueryOperationName> = (
 
 export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<N> } = {
   whoami: (w, _input, caller) => whoami(w.state, caller.user),
+  get_organization_configs: (w) => organizationConfigs(w.state),
+  list_users: (w) => listUsers(w.state),
   get_session_profile: (w, input) => getSessionProfile(w.state, input.sessionProfileId),
   list_webhook_endpoints: (w) => listWebhookEndpoints(w.state),
   list_private_keys: (w) => listPrivateKeys(w.state),

@@ -10,12 +10,26 @@
  * controls U+206A-U+206F and the interlinear annotation marks U+FFF9-U+FFFB. Because ESC itself is
  * escaped, no CSI, OSC (titles, OSC 8 links, OSC 52 clipboard), DCS, APC, PM or SOS sequence can
  * reach the terminal, whole or in part.
+ *
+ * One exception: a zero-width joiner between two emoji (👩‍💻) is part of the glyph and kept.
  */
 const UNSAFE =
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 const UNSAFE_GLOBAL = new RegExp(UNSAFE.source, "g");
 
-function escapeChar(ch: string): string {
+const PICTOGRAPHIC_BEFORE = /\p{Extended_Pictographic}[\u{1f3fb}-\u{1f3ff}\ufe0f]?$/u;
+const PICTOGRAPHIC_AFTER = /^\p{Extended_Pictographic}/u;
+
+/** Whether the ZWJ at `at` joins two emoji into one glyph. */
+function joinsEmoji(text: string, at: number): boolean {
+  return (
+    PICTOGRAPHIC_BEFORE.test(text.slice(Math.max(0, at - 4), at)) &&
+    PICTOGRAPHIC_AFTER.test(text.slice(at + 1, at + 3))
+  );
+}
+
+function escapeChar(ch: string, at: number, text: string): string {
+  if (ch === "\u200d" && joinsEmoji(text, at)) return ch;
   const code = ch.charCodeAt(0);
   return code <= 0xff
     ? `\\x${code.toString(16).padStart(2, "0")}`

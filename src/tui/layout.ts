@@ -1,41 +1,80 @@
-/** Where each pane goes for a terminal size: side panes beside, below, or hidden. */
+/**
+ * Where each pane goes for a terminal size: the side panes beside the log from 120 columns,
+ * below it from 60 (when there are rows enough), hidden when narrower. Every row and column of
+ * the frame is given to exactly one pane: sizes add up to the frame, so borders meet.
+ */
 export interface Rect {
   width: number;
   height: number;
 }
 
+export type SidePane = "activities" | "email" | "solana";
+
 export interface Layout {
   /** The whole live area: never taller than rows - 1 (Ink redraws everything otherwise). */
   total: Rect;
+  /** The panes' area: the total less the title and status lines. */
+  body: Rect;
   logs: Rect;
-  side: { arrangement: "column" | "row" | "hidden"; pane: Rect };
+  side: {
+    arrangement: "column" | "row" | "hidden";
+    panes: Record<SidePane, Rect>;
+  };
 }
+
+/** `total` split into `parts` sizes that add up to it, the larger ones first. */
+export function split(total: number, parts: number): number[] {
+  const base = Math.floor(total / parts);
+  return Array.from({ length: parts }, (_, i) => base + (i < total - base * parts ? 1 : 0));
+}
+
+const NONE: Rect = { width: 0, height: 0 };
 
 export function computeLayout(columns: number, rows: number, sidePanes: boolean): Layout {
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
   // One title line and one status line around the panes.
-  const body = height - 2;
-  if (!sidePanes || width < 60 || body < 12) {
-    return {
-      total: { width, height },
-      logs: { width, height: body },
-      side: { arrangement: "hidden", pane: { width: 0, height: 0 } },
-    };
-  }
+  const body = { width, height: height - 2 };
+  const hidden = {
+    total: { width, height },
+    body,
+    logs: body,
+    side: {
+      arrangement: "hidden" as const,
+      panes: { activities: NONE, email: NONE, solana: NONE },
+    },
+  };
+  if (!sidePanes || width < 60 || body.height < 12) return hidden;
   if (width >= 120) {
     const sideWidth = Math.min(64, Math.floor(width * 0.4));
-    const paneHeight = Math.floor(body / 3);
+    const [a, e, s] = split(body.height, 3) as [number, number, number];
     return {
       total: { width, height },
-      logs: { width: width - sideWidth, height: body },
-      side: { arrangement: "column", pane: { width: sideWidth, height: paneHeight } },
+      body,
+      logs: { width: width - sideWidth, height: body.height },
+      side: {
+        arrangement: "column",
+        panes: {
+          activities: { width: sideWidth, height: a },
+          email: { width: sideWidth, height: e },
+          solana: { width: sideWidth, height: s },
+        },
+      },
     };
   }
-  const sideHeight = Math.max(6, Math.floor(body * 0.4));
+  const sideHeight = Math.max(6, Math.floor(body.height * 0.4));
+  const [a, e, s] = split(width, 3) as [number, number, number];
   return {
     total: { width, height },
-    logs: { width, height: body - sideHeight },
-    side: { arrangement: "row", pane: { width: Math.floor(width / 3), height: sideHeight } },
+    body,
+    logs: { width, height: body.height - sideHeight },
+    side: {
+      arrangement: "row",
+      panes: {
+        activities: { width: a, height: sideHeight },
+        email: { width: e, height: sideHeight },
+        solana: { width: s, height: sideHeight },
+      },
+    },
   };
 }

@@ -1,92 +1,103 @@
 /**
- * The dashboard's interaction state as a pure reducer: focus, pause/follow and scroll, search,
- * include/exclude filters, replica visibility, toggles, help, detail view and text input.
- * Tested without a terminal; the components only dispatch actions and render.
+ * The dashboard's interaction state as a pure reducer: focus, follow or a paused position in the
+ * log, search, include/exclude filters, replica visibility, toggles, help, detail views, text
+ * input and a one-line notice. Tested without a terminal; keys become actions in key-step.ts.
  */
 
 import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
 
 export type Pane = "logs" | "activities" | "email" | "solana";
 export const PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
+export type ListPane = Exclude<Pane, "logs">;
 
 export type InputMode = "search" | "include" | "exclude";
 
 /** The email pane's filter: none, then each event type the API documents. */
 export const EMAIL_FILTERS = [undefined, ...EMAIL_EVENT_TYPES] as const;
 
+/** A paused view's place: the line at its bottom, by absolute index (lines ever appended before). */
+export interface LogAnchor {
+  line: number;
+  /** Rows of that line (wrapped) below the view's bottom. */
+  rowsBelow: number;
+}
+
 export interface UiState {
   focus: Pane;
   /** Following the newest lines (false = paused). */
   following: boolean;
-  /** Store size when paused: the view stays put while new lines count up. */
-  pausedAtSize: number | undefined;
-  /** Rows scrolled up from the bottom of the (paused) view. */
-  scroll: number;
+  /** Lines ever appended when the view paused: new lines are counted from it. */
+  pausedAtTotal: number | undefined;
+  /** Where a paused view is; undefined while following. */
+  anchor: LogAnchor | undefined;
   search: string | undefined;
   /** Regex source of the include / exclude filters. */
   include: string | undefined;
   exclude: string | undefined;
   /** A filter or search that did not compile, shown in the status line. */
   inputError: string | undefined;
+  /** A one-line answer to the last key (a replica that does not exist...); the next key clears it. */
+  notice: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
   timestamps: boolean;
   wrap: boolean;
   sidePanes: boolean;
   help: boolean;
-  /** Activity id shown in the detail view. */
-  detail: string | undefined;
-  /** Selected row in the focused side pane. */
-  selection: Record<Pane, number>;
+  helpScroll: number;
+  /** The item shown in a detail view: its pane and its key in that pane's view model. */
+  detail: { pane: ListPane; key: string } | undefined;
+  detailScroll: number;
+  /** Selected row in each list pane. */
+  selection: Record<ListPane, number>;
   emailFilter: (typeof EMAIL_FILTERS)[number];
   input: { mode: InputMode; text: string } | undefined;
-  /** Set by `n`/`N`: the search match to jump to; the log pane resolves and clears it. */
-  jump: { direction: 1 | -1; seq: number } | undefined;
 }
 
 export const initialUiState: UiState = {
   focus: "logs",
   following: true,
-  pausedAtSize: undefined,
-  scroll: 0,
+  pausedAtTotal: undefined,
+  anchor: undefined,
   search: undefined,
   include: undefined,
   exclude: undefined,
   inputError: undefined,
+  notice: undefined,
   hiddenReplicas: [],
   timestamps: false,
   wrap: false,
   sidePanes: true,
   help: false,
+  helpScroll: 0,
   detail: undefined,
-  selection: { logs: 0, activities: 0, email: 0, solana: 0 },
+  detailScroll: 0,
+  selection: { activities: 0, email: 0, solana: 0 },
   emailFilter: undefined,
   input: undefined,
-  jump: undefined,
 };
 
 export type UiAction =
   | { type: "cycleFocus"; panes: readonly Pane[] }
-  | { type: "togglePause"; storeSize: number }
-  | { type: "scroll"; by: number; storeSize: number }
-  | { type: "scrollTo"; offset: number; storeSize: number }
-  | { type: "top"; storeSize: number }
+  | { type: "pause"; total: number }
   | { type: "follow" }
+  /** A paused view moved to `anchor` (scrolling, g, n, N: resolved against the store). */
+  | { type: "moveTo"; anchor: LogAnchor; total: number }
   | { type: "select"; by: number; count: number }
   | { type: "startInput"; mode: InputMode }
   | { type: "inputText"; text: string }
   | { type: "inputBackspace" }
   | { type: "submitInput" }
   | { type: "cancel" }
-  | { type: "jump"; direction: 1 | -1 }
-  | { type: "jumpDone" }
   | { type: "toggleReplica"; replica: number }
   | { type: "toggleTimestamps" }
   | { type: "toggleWrap" }
   | { type: "toggleSidePanes" }
   | { type: "toggleHelp" }
-  | { type: "openDetail"; id: string }
-  | { type: "cycleEmailFilter" };
+  | { type: "scrollOverlay"; by: number; max: number }
+  | { type: "openDetail"; pane: ListPane; key: string }
+  | { type: "cycleEmailFilter" }
+  | { type: "notice"; text: string };
 
 /** An error message when `source` is not a valid regular expression. */
 export function regexError(source: string): string | undefined {
@@ -98,10 +109,6 @@ export function regexError(source: string): string | undefined {
   }
 }
 
-function pause(state: UiState, storeSize: number): UiState {
-  return state.following ? { ...state, following: false, pausedAtSize: storeSize } : state;
-}
-
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case "cycleFocus": {
@@ -109,23 +116,26 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       const i = panes.indexOf(state.focus);
       return { ...state, focus: panes[(i + 1) % panes.length] as Pane };
     }
-    case "togglePause":
+    case "pause":
       return state.following
-        ? pause(state, action.storeSize)
-        : { ...state, following: true, pausedAtSize: undefined, scroll: 0 };
-    case "scroll": {
-      const paused = pause(state, action.storeSize);
-      const scroll = Math.max(0, paused.scroll + action.by);
-      if (scroll === 0 && action.by > 0 && state.scroll === 0) return state;
-      return { ...paused, scroll };
-    }
-    case "scrollTo":
-      return { ...pause(state, action.storeSize), scroll: Math.max(0, action.offset) };
-    case "top":
-      return { ...pause(state, action.storeSize), scroll: action.storeSize };
+        ? {
+            ...state,
+            following: false,
+            pausedAtTotal: action.total,
+            anchor: { line: action.total - 1, rowsBelow: 0 },
+          }
+        : state;
     case "follow":
-      return { ...state, following: true, pausedAtSize: undefined, scroll: 0 };
+      return { ...state, following: true, pausedAtTotal: undefined, anchor: undefined };
+    case "moveTo":
+      return {
+        ...state,
+        following: false,
+        pausedAtTotal: state.following ? action.total : state.pausedAtTotal,
+        anchor: action.anchor,
+      };
     case "select": {
+      if (state.focus === "logs") return state;
       const current = state.selection[state.focus];
       const next = Math.max(0, Math.min(Math.max(0, action.count - 1), current + action.by));
       return { ...state, selection: { ...state.selection, [state.focus]: next } };
@@ -138,7 +148,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         : state;
     case "inputBackspace":
       return state.input
-        ? { ...state, input: { ...state.input, text: state.input.text.slice(0, -1) } }
+        ? {
+            ...state,
+            input: { ...state.input, text: Array.from(state.input.text).slice(0, -1).join("") },
+          }
         : state;
     case "submitInput": {
       if (!state.input) return state;
@@ -157,12 +170,6 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         return { ...state, search: undefined, include: undefined, exclude: undefined };
       }
       return state;
-    case "jump":
-      return state.search
-        ? { ...state, jump: { direction: action.direction, seq: (state.jump?.seq ?? 0) + 1 } }
-        : state;
-    case "jumpDone":
-      return { ...state, jump: undefined };
     case "toggleReplica": {
       const hidden = state.hiddenReplicas.includes(action.replica)
         ? state.hiddenReplicas.filter((r) => r !== action.replica)
@@ -180,31 +187,20 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         focus: state.sidePanes ? "logs" : state.focus,
       };
     case "toggleHelp":
-      return { ...state, help: !state.help };
+      return { ...state, help: !state.help, helpScroll: 0 };
+    case "scrollOverlay": {
+      const clamp = (n: number) => Math.max(0, Math.min(action.max, n));
+      return state.help
+        ? { ...state, helpScroll: clamp(state.helpScroll + action.by) }
+        : { ...state, detailScroll: clamp(state.detailScroll + action.by) };
+    }
     case "openDetail":
-      return { ...state, detail: action.id };
+      return { ...state, detail: { pane: action.pane, key: action.key }, detailScroll: 0 };
     case "cycleEmailFilter": {
       const i = EMAIL_FILTERS.indexOf(state.emailFilter);
       return { ...state, emailFilter: EMAIL_FILTERS[(i + 1) % EMAIL_FILTERS.length] };
     }
+    case "notice":
+      return { ...state, notice: action.text };
   }
 }
-
-/** Every key of the dashboard, for the `?` help and the README. */
-export const KEY_HELP: readonly (readonly [string, string])[] = [
-  ["q, Ctrl-C", "quit"],
-  ["?", "show or hide this help"],
-  ["Tab", "cycle focus between panes"],
-  ["Space, p", "pause / follow the log"],
-  ["↑ ↓, PgUp PgDn", "scroll the log (or move the selection in a side pane)"],
-  ["g, G", "oldest line / newest line (follow)"],
-  ["/, n, N", "search (regex); n next (older) match, N previous (newer) match"],
-  ["f, F", "include / exclude filter (regex)"],
-  ["Esc", "close help, detail or input; clear search and filters"],
-  ["1-9", "show or hide replica N"],
-  ["t", "timestamps on / off"],
-  ["w", "wrap long lines / truncate"],
-  ["s", "side panes on / off"],
-  ["e", "email pane: cycle the event-type filter"],
-  ["Enter", "activity details (activities pane)"],
-];

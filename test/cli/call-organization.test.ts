@@ -291,6 +291,17 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     }
   });
 
+  it("get_organization_configs and list_users: the root quorum, and who its members are", async () => {
+    const configs = await call("get_organization_configs");
+    expect(configs.json.configs.quorum).toEqual({
+      threshold: 2,
+      userIds: [userId("oncall-root"), userId("sre-lead")],
+    });
+    const users = await call("list_users");
+    const names = (users.json.users as { userName: string }[]).map((u) => u.userName);
+    expect(names).toEqual(expect.arrayContaining(["oncall-root", "sre-lead", "ci-deployer"]));
+  });
+
   it("covered every operation of the table", () => {
     expect(operationNames.filter((n) => !succeeded.has(n))).toEqual([]);
   });

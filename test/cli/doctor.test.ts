@@ -9,6 +9,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NetworkError } from "../../src/api/errors.js";
+import { describeNetworkFailure } from "../../src/api/network-errors.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import { describeNetworkProblem } from "../../src/cli/doctor/network-problem.js";
 import { runDoctor } from "../../src/cli/doctor/run-doctor.js";
@@ -180,10 +182,12 @@ describe("tvcwatch doctor against the simulator", () => {
     expect(r.code).toBe(1);
     expect(line(r.stdout, "key pair")).toMatch(
       new RegExp(
-        `^✗ .*the API public key ${other.publicKey} does not belong to the API private key .* — fix: put the public key that belongs to the private key in apiPublicKey in config file ${path}$`,
+        `^✗ .*the API public key does not belong to the API private key .* — fix: put the public key that belongs to the private key in apiPublicKey in config file ${path}$`,
       ),
     );
     expect(line(r.stdout, "API round trip")).toMatch(/^✗ /);
+    // Neither key is echoed: a private key pasted as the public one would be printed otherwise.
+    expect(r.stdout).not.toContain(other.publicKey);
     expect(r.stdout).not.toContain(sim.config.apiPrivateKey);
   });
 
@@ -194,7 +198,7 @@ describe("tvcwatch doctor against the simulator", () => {
     expect(r.code).toBe(1);
     expect(line(r.stdout, "API round trip")).toMatch(
       new RegExp(
-        `^✗ .*127\\.0\\.0\\.1:${port} refused the connection .* — fix: check the port in the base URL`,
+        `^✗ .*connection refused by 127\\.0\\.0\\.1:${port}.* — fix: check the port in the base URL`,
       ),
     );
     expect(line(r.stdout, "server clock")).toMatch(/^- /);
@@ -304,29 +308,54 @@ describe("doctor's checks without a terminal", () => {
       status: "fail",
       message: "api.example.invalid could not be resolved",
     });
-    expect(api).toMatchObject({
-      status: "fail",
-      message: "api.example.invalid could not be resolved",
-    });
+    expect(api).toMatchObject({ status: "fail" });
+    expect(api?.message).toMatch(
+      /^api\.example\.invalid could not be resolved( \(gave up after \d attempts\))?$/,
+    );
     expect(api?.fix).toMatch(/check the host name in the base URL \(from baseUrl in config file/);
   });
 
-  it("names network failures plainly", () => {
+  it("names network failures in the client's words (one wording), with doctor's fix", () => {
     const url = new URL("https://api.turnkey.com");
-    const wrapped = (code: string) => ({ message: "fetch failed", cause: { code } });
-    expect(describeNetworkProblem(wrapped("EAI_AGAIN"), url, "base URL").message).toBe(
-      "api.turnkey.com could not be resolved",
-    );
-    expect(describeNetworkProblem(wrapped("ECONNRESET"), url, "base URL").message).toBe(
-      "api.turnkey.com closed the connection",
-    );
-    expect(describeNetworkProblem(wrapped("CERT_HAS_EXPIRED"), url, "base URL")).toMatchObject({
-      message: "api.turnkey.com's TLS certificate was not accepted (CERT_HAS_EXPIRED)",
-      fix: expect.stringContaining("NODE_EXTRA_CA_CERTS"),
+    // What undici's fetch throws: a TypeError whose cause carries the system error.
+    const wrapped = (code: string, message: string) =>
+      Object.assign(new TypeError("fetch failed"), {
+        cause: Object.assign(new Error(message), { code }),
+      });
+    expect(
+      describeNetworkProblem(wrapped("EAI_AGAIN", "getaddrinfo EAI_AGAIN"), url, "base URL"),
+    ).toEqual({
+      message: "api.turnkey.com could not be resolved (name server not answering)",
+      fix: "check the host name in the base URL and this machine's DNS and network",
     });
     expect(
-      describeNetworkProblem(new Error("whoami: no response within 10s"), url, "base URL").message,
-    ).toBe("api.turnkey.com did not answer in time");
+      describeNetworkProblem(wrapped("ECONNRESET", "other side closed"), url, "base URL").message,
+    ).toBe("api.turnkey.com:443 closed the connection before answering");
+    expect(
+      describeNetworkProblem(
+        wrapped("CERT_HAS_EXPIRED", "certificate has expired"),
+        url,
+        "base URL",
+      ),
+    ).toMatchObject({
+      message: "TLS certificate of api.turnkey.com not trusted (certificate has expired)",
+      fix: expect.stringContaining("NODE_EXTRA_CA_CERTS"),
+    });
+    // The client's own error (after its retries) keeps its words, less the operation's name.
+    const timedOut = new NetworkError(
+      "whoami: api.turnkey.com:443 did not answer within 10s (gave up after 2 attempts)",
+      2,
+    );
+    expect(describeNetworkProblem(timedOut, url, "base URL")).toEqual({
+      message: "api.turnkey.com:443 did not answer within 10s (gave up after 2 attempts)",
+      fix: "check this machine's network, proxy or firewall (or allow more with --timeout)",
+    });
+    // The same function words the failure for the client, so doctor cannot drift from it.
+    const refused = wrapped("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:8787");
+    const local = new URL("http://127.0.0.1:8787");
+    expect(describeNetworkProblem(refused, local, "base URL").message).toBe(
+      describeNetworkFailure(refused, { url: local.toString(), bodyBytes: 0 }).message,
+    );
   });
 
   it("sanitizes every server-provided string, in text and in JSON", async () => {

@@ -15,6 +15,56 @@ describe("Solana amounts", () => {
     expect(formatAtomic("9007199254740993", 0)).toBe("9,007,199,254,740,993");
     expect(formatAtomic(-1500n, 3)).toBe("-1.5");
     expect(formatAtomic("0", 6)).toBe("0");
+    expect(formatAtomic("000120", 2)).toBe("1.2");
+    expect(formatAtomic("-0", 3)).toBe("0");
+    expect(formatAtomic("1000", 3)).toBe("1");
+    expect(formatAtomic("123", 0)).toBe("123");
+    expect(formatAtomic(`1${"0".repeat(99)}`, 255)).toBe(`0.${"0".repeat(155)}1`);
+  });
+
+  it("in linear time within bounds: huge decimals or digit counts are named, not formatted", () => {
+    // decimals 100000 took 12.5 s (regexes over the digits) and froze the dashboard.
+    const started = performance.now();
+    expect(formatAtomic("1", 100_000)).toBe("(decimals 100000 out of range)");
+    expect(formatAtomic("1".repeat(100_000), 9)).toBe("(amount too long: 100,000 digits)");
+    expect(formatAtomic("1", -1)).toBe("(decimals -1 out of range)");
+    expect(formatAtomic("1", 1.5)).toBe("(decimals 1.5 out of range)");
+    expect(formatAtomic("12a", 2)).toBe("(not an amount)");
+    expect(formatAtomic("1", 255)).toBe(`0.${"0".repeat(254)}1`);
+    expect(formatAtomic("9".repeat(100), 0)).toMatch(/^9,999,999,(999,)+999$/);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("rows of a transfer out of bounds say why, and stay out of the net flow", () => {
+    const t = (amount: string, decimals: number): SolTransaction => ({
+      signature: `s${amount.length}-${decimals}`,
+      block: { number: "1", hash: "h", timestamp: "2026-11-22T10:00:00Z" },
+      status: "CONFIRMED",
+      origin: "o",
+      feePayer: "f",
+      signers: [],
+      fee: { amount: "5".repeat(200_000), caip19: "c" },
+      transfers: [
+        {
+          direction: "IN",
+          amount,
+          counterparty: "c",
+          asset: { caip19: "u", symbol: "X", name: "X", decimals },
+        },
+      ],
+    });
+    const started = performance.now();
+    const { rows, net } = summarizeTransfers(
+      new Map([["a", [t("1", 100_000), t("7".repeat(100_000), 6), t("5", 0)]]]),
+    );
+    expect(rows.map((r) => r.amount)).toEqual([
+      "(decimals 100000 out of range)",
+      "(amount too long: 100,000 digits)",
+      "5",
+    ]);
+    expect(rows[0]?.fee).toBe("(amount too long: 200,000 digits)");
+    expect(net).toEqual([{ symbol: "X", net: "+5", positive: true }]);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("net flow per asset ignores the display string and failed transactions", () => {
@@ -57,10 +107,10 @@ describe("Solana amounts", () => {
       ]),
     );
     expect(net).toEqual([{ symbol: "USDC", net: "+1.499999", positive: true }]);
-    expect(rows.map((r) => [r.signature, r.amount, r.status])).toEqual([
-      ["a", "2.5", "CONFIRMED"],
-      ["b", "1.000001", "FINALIZED"],
-      ["c", "7", "CONFIRMED"],
+    expect(rows.map((r) => [r.tx.signature, r.amount, r.status, r.finalized])).toEqual([
+      ["a", "2.5", "conf", false],
+      ["b", "1.000001", "final", true],
+      ["c", "7", "conf", false],
     ]);
     expect(rows[0]?.fee).toBe("0.000005");
     expect(shortenAddress("Counterparty1111111111111111111111")).toBe("Coun…1111");
@@ -143,10 +193,11 @@ describe("activity summary", () => {
       80_000,
     );
     expect(s.counts).toEqual([
-      { status: "CONSENSUS_NEEDED", count: 1 },
-      { status: "FAILED", count: 1 },
-      { status: "COMPLETED", count: 1 },
+      { label: "consensus", knownStatus: "CONSENSUS_NEEDED", count: 1 },
+      { label: "failed", knownStatus: "FAILED", count: 1 },
+      { label: "completed", knownStatus: "COMPLETED", count: 1 },
     ]);
+    expect(s.rows.map((r) => r.status)).toEqual(["completed", "failed", "consensus"]);
     expect(s.rows[2]).toMatchObject({
       type: "sign_transaction v2",
       ageMs: 60_000,

@@ -1,7 +1,8 @@
-import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
+import { deploymentChoice } from "../../src/feeds/deployment-list.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { dashboardParts, line, NOW } from "./fixtures.js";
+import { activity, dashboardParts, JWT, line, NOW, stampLogin, voter } from "./fixtures.js";
+import { render } from "./render-at.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
 async function settle() {
@@ -64,7 +65,7 @@ describe("the dashboard", () => {
 
   it("shows activity counts, email timelines and exact Solana amounts", async () => {
     const { frame } = await setup(160, 48);
-    expect(frame()).toMatch(/consensus_needed 1\s+failed 1\s+completed 1/);
+    expect(frame()).toContain("consensus 1 · failed 1 · completed 1");
     expect(frame()).toContain("Send → Bounce +800ms (Permanent / smtp; 550 user unknown)");
     expect(frame()).toContain("1.5 SOL");
     expect(frame()).toContain("net +1.5 SOL");
@@ -80,7 +81,7 @@ describe("the dashboard", () => {
     const { frame, type } = await setup(120, 40);
     await type("?");
     expect(frame()).toContain("tvcwatch keys");
-    expect(frame()).toContain("show or hide replica N");
+    expect(frame()).toContain("hide / show replica N");
     await type("\u001b");
     expect(frame()).not.toContain("tvcwatch keys");
   });
@@ -162,12 +163,177 @@ describe("the dashboard", () => {
     const { frame, type } = await setup(160, 48);
     await type("\t");
     await type("\r");
-    expect(frame()).toContain("Activity detail");
+    expect(frame()).toContain("Activity sign_transaction v2");
     expect(frame()).toContain("fingerprint  sha256:a1");
-    expect(frame()).toContain("canApprove   true");
+    expect(frame()).toContain("can approve  yes");
     await type("\u001b");
     await type("s");
     expect(frame()).not.toContain("Activities");
+  });
+
+  it("the activity detail shows stamp_login's session redacted, never the JWT", async () => {
+    const session = JWT;
+    const { frame, type } = await setup(160, 48, { activities: [stampLogin] });
+    await type("\t");
+    await type("\r");
+    expect(frame()).toContain("stamp_login");
+    expect(frame()).toContain(`[redacted: ${session.length} characters]`);
+    expect(frame()).not.toContain(session.slice(0, 16));
+  });
+
+  it("email and Solana rows are selectable, each with a detail view of every field", async () => {
+    const { frame, type } = await setup(160, 48);
+    await type("\t");
+    await type("\t");
+    expect(frame()).toMatch(/▸ Email/);
+    await type("\r");
+    expect(frame()).toContain("Email to alice@example.com");
+    expect(frame()).toMatch(/diagnosticCode +smtp; 550 user unknown/);
+    await type("\u001b");
+    await type("\t");
+    await type("\r");
+    expect(frame()).toContain("Solana transfer in");
+    expect(frame()).toContain("Sender111111111111111111111111111111");
+    expect(frame()).toMatch(/amount +1\.5 SOL/);
+  });
+
+  it("the activity detail wraps the whole fingerprint and names voters", async () => {
+    const long = activity("a-long", "CONSENSUS_NEEDED", 10_000);
+    long.fingerprint = `sha256:${"0123456789abcdef".repeat(8)}`;
+    long.votes = [
+      {
+        id: "v",
+        userId: "u-9",
+        activityId: "a-long",
+        selection: "VOTE_SELECTION_APPROVED",
+        user: voter("u-9", "sre-lead"),
+      },
+    ];
+    const { frame, type } = await setup(80, 24, { activities: [long] });
+    await type("\t");
+    await type("\r");
+    const shown = frame().replace(/[│ ]+\n[│ ]+/g, "");
+    expect(shown).toContain(long.fingerprint);
+    expect(frame()).toContain("approved by sre-lead (user u-9)");
+  });
+
+  it("says why the log is empty, and which replicas exist when a number has none", async () => {
+    const { frame, type } = await setup(120, 40);
+    await type("7");
+    expect(frame()).toContain("no replica 7: the log has replicas 1, 2, 3");
+    await type("1");
+    await type("2");
+    await type("3");
+    expect(frame()).toContain("all replicas hidden: press 1, 2, 3 to show them");
+    expect(frame()).toContain("hidden 1,2,3");
+    await type("1");
+    await type("fnothing-like-this\r");
+    expect(frame()).toMatch(
+      /no line matches \+\/nothing-like-this\/ \(60 lines hidden by the filters/,
+    );
+  });
+
+  it("without colours, the focused pane is still marked", async () => {
+    const parts = await dashboardParts();
+    const ui = render(
+      <Dashboard
+        {...parts}
+        deploymentId="dep-1"
+        onQuit={() => {}}
+        colour={false}
+        columns={160}
+        rows={48}
+        now={() => NOW}
+      />,
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(ui.lastFrame()).toMatch(/║▸ Logs/);
+  });
+
+  it("D goes back to the picker when there is one, and says so when there is none", async () => {
+    const parts = await dashboardParts();
+    const onPicker = vi.fn();
+    const ui = render(
+      <Dashboard
+        {...parts}
+        deploymentId="dep-1"
+        onQuit={() => {}}
+        onPicker={onPicker}
+        columns={120}
+        rows={40}
+        now={() => NOW}
+      />,
+    );
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    ui.stdin.write("D");
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    expect(onPicker).toHaveBeenCalledOnce();
+    const none = await setup(120, 40);
+    await none.type("D");
+    expect(none.frame()).toContain("no deployment picker here");
+  });
+
+  it("the title names the deployment's app when it is known", async () => {
+    const parts = await dashboardParts();
+    const ui = render(
+      <Dashboard
+        {...parts}
+        deploymentId="5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2"
+        deployment={deploymentChoice(
+          {
+            id: "app",
+            organizationId: "o",
+            name: "payments-signer",
+            liveDeploymentId: "5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2",
+          },
+          {
+            id: "5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2",
+            organizationId: "o",
+            appId: "app",
+            debugMode: true,
+          },
+        )}
+        title="demo (simulated) · "
+        onQuit={() => {}}
+        columns={120}
+        rows={40}
+        now={() => NOW}
+      />,
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(ui.lastFrame()?.split("\n")[0]).toBe(
+      "tvcwatch · demo (simulated) · payments-signer · deployment 5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2 (live)",
+    );
+    const narrow = render(
+      <Dashboard
+        {...parts}
+        deploymentId="5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2"
+        title="demo (simulated) · "
+        onQuit={() => {}}
+        columns={60}
+        rows={20}
+        now={() => NOW}
+      />,
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(narrow.lastFrame()?.split("\n")[0]).toBe(
+      "tvcwatch · demo (simulated) · deployment 5b2da4c2…",
+    );
+  });
+
+  it("a paused view keeps its lines while new ones are counted", async () => {
+    const { frame, type, store } = await setup(120, 30);
+    await type("\u001b[A");
+    const before = frame()
+      .split("\n")
+      .filter((l) => /\[\d\] /.test(l));
+    store.append(Array.from({ length: 30 }, (_, i) => line(100 + i, 1, `INFO later ${i}`)));
+    await new Promise((r) => setTimeout(r, 20));
+    const after = frame()
+      .split("\n")
+      .filter((l) => /\[\d\] /.test(l));
+    expect(frame()).toContain("⏸ 30 new lines · Space follows");
+    expect(after.slice(0, -1)).toEqual(before.slice(0, after.length - 1));
   });
 
   it("q quits", async () => {

@@ -1,4 +1,4 @@
-import type { Activity, EmailEvent, SolTransaction } from "../../src/api/schemas.js";
+import type { Activity, EmailEvent, SolTransaction, Vote } from "../../src/api/schemas.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
 import { Poller } from "../../src/feeds/poller.js";
 import { LogFollower } from "../../src/tail/follower.js";
@@ -7,6 +7,21 @@ import { LogStore } from "../../src/tail/log-store.js";
 import { responseMeta } from "../helpers/response-meta.js";
 
 export const NOW = 1_795_000_000_000;
+
+/** A vote's user record as the API sends it, with only what the dashboard reads filled in. */
+export function voter(userId: string, userName: string): NonNullable<Vote["user"]> {
+  return {
+    userId,
+    userName,
+    authenticators: [],
+    apiKeys: [],
+    userTags: [],
+    oauthProviders: [],
+    createdAt: { seconds: "1795000000", nanos: "0" },
+    updatedAt: { seconds: "1795000000", nanos: "0" },
+    mfaPolicies: [],
+  };
+}
 
 export function line(i: number, replica: number, content: string, late = false): LogLine {
   const ms = NOW - 60_000 + i * 100;
@@ -119,3 +134,31 @@ export async function dashboardParts(
   await feeds.solana?.pollOnce();
   return { store, follower, feeds };
 }
+
+/** A session JWT as stamp_login returns it (made up). */
+export const JWT =
+  "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjE3OTUwMDAwMDAsInB1YmxpY19rZXkiOiIwMiJ9.c2lnbmF0dXJlLW9mLXRoZS1zZXNzaW9u";
+
+/** A completed stamp_login, its session in the result. */
+export const stampLogin: Activity = {
+  id: "act-login",
+  organizationId: "org",
+  status: "ACTIVITY_STATUS_COMPLETED",
+  type: "ACTIVITY_TYPE_STAMP_LOGIN",
+  intent: { stampLoginIntent: { publicKey: "02abc", expirationSeconds: "900" } },
+  result: { stampLoginResult: { session: JWT } },
+  votes: [
+    {
+      id: "v1",
+      userId: "user-1",
+      activityId: "act-login",
+      selection: "VOTE_SELECTION_APPROVED",
+      user: voter("user-1", "oncall-root"),
+    },
+  ],
+  fingerprint: `sha256:${"ab".repeat(32)}`,
+  canApprove: false,
+  canReject: false,
+  createdAt: { seconds: "1795000000", nanos: "0" },
+  updatedAt: "1795000000000",
+};

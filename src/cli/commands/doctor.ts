@@ -19,7 +19,9 @@ function lookupWithin(ms: number): (host: string) => Promise<string[]> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(Object.assign(new Error(`lookup ${host} timed out`), { code: "ETIMEDOUT" })),
+        // What getaddrinfo says when the name server does not answer.
+        () =>
+          reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${host}`), { code: "EAI_AGAIN" })),
         ms,
       );
     });

@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { SOLANA_CAIP2 } from "../../api/schemas.js";
+import { createDashboardSources } from "../../feeds/dashboard-sources.js";
+import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -74,7 +76,7 @@ export function addWatchOptions(cmd: Command): Command {
     );
 }
 
-/** Opens the dashboard for a client and settings; shows the picker when no deployment is set. */
+/** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
 export async function openDashboard(
   client: TurnkeyClient,
   settings: {
@@ -86,33 +88,24 @@ export async function openDashboard(
   flags: WatchCommandFlags,
   title?: string,
 ): Promise<void> {
-  const { runDashboard, pickDeployment } = await import("../../tui/run-dashboard.js");
-  const { listDeploymentChoices } = await import("../../tui/deployment-list.js");
-  let deploymentId = settings.deploymentId;
-  if (!deploymentId) {
-    let choices: Awaited<ReturnType<typeof listDeploymentChoices>>;
-    try {
-      choices = await listDeploymentChoices(client);
-    } catch (err) {
-      throw toCliError(err);
-    }
-    const picked = await pickDeployment(choices);
-    if (!picked) return;
-    deploymentId = picked.deploymentId;
-  }
+  const { runDashboard } = await import("../../tui/run-dashboard.js");
   // Hours at thousands of lines a second: keep the heap near what the dashboard holds.
   governHeap();
-  await runDashboard({
-    client,
-    deploymentId,
+  const sources = createDashboardSources(client, {
     emails: settings.emails,
     solanaAddresses: settings.solanaAddresses,
     caip2: checkCaip2(settings.caip2),
     sinceMs: flags.since,
     intervalMs: flags.interval,
     bufferLines: flags.bufferLines,
-    ...(title ? { title } : {}),
   });
+  const exit = await runDashboard({
+    sources,
+    deploymentId: settings.deploymentId,
+    title,
+    colour: shouldColour(process.stdout.isTTY),
+  });
+  if (exit.error !== undefined) throw toCliError(exit.error);
 }
 
 export function registerWatchCommand(program: Command): void {

@@ -1,7 +1,7 @@
 /** Which of the organization's TVC deployments can be tailed, and whether the one asked for can. */
 import type { Sourced } from "../../config/setting-sources.js";
 import { originOf } from "../../config/setting-sources.js";
-import type { DeploymentChoice } from "../../tui/deployment-list.js";
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import type { CheckResult } from "./check.js";
 import { fail, pass } from "./check.js";
 

@@ -1,8 +1,11 @@
 /**
- * A failed connection in plain words, with what to do about it: "api.turnkey.com could not be
- * resolved", not ENOTFOUND. Doctor's own wording until the client's network errors say the
- * same (the network owner's src/api errors); then this should call theirs.
+ * A failed connection as a doctor line: the words are the client's (src/api/network-errors.ts,
+ * the one wording every command uses: "api.turnkey.com could not be resolved", "connection
+ * refused by 127.0.0.1:8787"), and doctor adds what to do about it, naming the setting the URL
+ * came from.
  */
+import { NetworkError } from "../../api/errors.js";
+import { describeNetworkFailure } from "../../api/network-errors.js";
 
 export interface Problem {
   message: string;
@@ -22,69 +25,42 @@ export function networkErrorCode(err: unknown): string | undefined {
 
 const NOT_RESOLVED = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "EAI_NODATA"]);
 const NO_ROUTE = new Set(["EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN", "EHOSTDOWN"]);
-const TIMED_OUT = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT"]);
-const CLOSED = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ECONNABORTED"]);
-const NOT_TLS = new Set([
-  "ERR_SSL_WRONG_VERSION_NUMBER",
-  "EPROTO",
-  "ERR_SSL_PACKET_LENGTH_TOO_LONG",
-]);
+const CLOSED = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNABORTED"]);
 
-/** The host and port a URL connects to: `api.turnkey.com`, `127.0.0.1:8787`. */
-export function hostOf(url: URL): string {
-  return url.port ? `${url.hostname}:${url.port}` : url.hostname;
+/** `whoami: connection refused by …` without the operation's name: the line names the check. */
+function withoutOperation(message: string): string {
+  return message.replace(/^[a-z][a-z0-9_]*: /, "");
 }
 
-/** What went wrong reaching `url`, and the fix. `what` names the setting the URL came from. */
+/**
+ * What went wrong reaching `url`, and the fix. `err` is the client's NetworkError or a raw
+ * system error (a DNS lookup's); `what` names the setting the URL came from.
+ */
 export function describeNetworkProblem(err: unknown, url: URL, what: string): Problem {
-  const code = networkErrorCode(err);
-  const host = url.hostname;
-  const hostPort = hostOf(url);
+  const message =
+    err instanceof NetworkError
+      ? withoutOperation(err.message)
+      : describeNetworkFailure(err, { url: url.toString(), bodyBytes: 0 }).message;
+  return { message, fix: fixFor(networkErrorCode(err), message, what) };
+}
+
+function fixFor(code: string | undefined, message: string, what: string): string {
   if (code && NOT_RESOLVED.has(code)) {
-    return {
-      message: `${host} could not be resolved`,
-      fix: `check the host name in the ${what} and this machine's DNS and network`,
-    };
+    return `check the host name in the ${what} and this machine's DNS and network`;
   }
-  if (code === "ECONNREFUSED") {
-    return {
-      message: `${hostPort} refused the connection (nothing listens there)`,
-      fix: `check the port in the ${what}, and that the server is running`,
-    };
+  if (code === "ECONNREFUSED")
+    return `check the port in the ${what}, and that the server is running`;
+  if (code && NO_ROUTE.has(code)) return "check this machine's network, VPN or proxy";
+  if (/^port \d+ of .* fetch refuses/.test(message)) return `change the port in the ${what}`;
+  if (/^TLS certificate of /.test(message)) {
+    return "behind a TLS-inspecting proxy, point NODE_EXTRA_CA_CERTS at its CA certificate file";
   }
-  if (code && NO_ROUTE.has(code)) {
-    return {
-      message: `${host} cannot be reached from this machine (no route)`,
-      fix: "check this machine's network, VPN or proxy",
-    };
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  if ((code && TIMED_OUT.has(code)) || /no response within/.test(message)) {
-    return {
-      message: `${hostPort} did not answer in time`,
-      fix: "check this machine's network, proxy or firewall (or allow more with --timeout)",
-    };
+  if (/^TLS handshake with /.test(message)) return `check the scheme and port in the ${what}`;
+  if (/did not (answer|finish its answer|accept the connection)/.test(message)) {
+    return "check this machine's network, proxy or firewall (or allow more with --timeout)";
   }
   if (code && CLOSED.has(code)) {
-    return {
-      message: `${hostPort} closed the connection`,
-      fix: `check that the ${what} points at Turnkey's API, and any proxy in between`,
-    };
+    return `check that the ${what} points at Turnkey's API, and any proxy in between`;
   }
-  if (code && NOT_TLS.has(code)) {
-    return {
-      message: `${hostPort} does not speak TLS (https) on that port`,
-      fix: `check the scheme and port in the ${what}`,
-    };
-  }
-  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS/.test(code)) {
-    return {
-      message: `${host}'s TLS certificate was not accepted (${code})`,
-      fix: "behind a TLS-inspecting proxy, point NODE_EXTRA_CA_CERTS at its CA certificate file",
-    };
-  }
-  return {
-    message: `${hostPort} could not be reached (${code ?? message.split("\n")[0]})`,
-    fix: `check the ${what} and this machine's network`,
-  };
+  return `check the ${what} and this machine's network`;
 }

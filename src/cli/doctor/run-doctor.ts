@@ -19,9 +19,9 @@ import {
   settingSources,
 } from "../../config/setting-sources.js";
 import { checkServiceUrl } from "../../config/url-policy.js";
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { listDeploymentChoices } from "../../feeds/deployment-list.js";
 import { formatDuration } from "../../text/duration.js";
-import type { DeploymentChoice } from "../../tui/deployment-list.js";
-import { listDeploymentChoices } from "../../tui/deployment-list.js";
 import { apiFailure } from "./api-failure.js";
 import { authProxyCheck } from "./auth-proxy-check.js";
 import type { CheckResult } from "./check.js";
@@ -57,6 +57,15 @@ function keySourceText(source: ApiKeySource): string {
       return `apiPublicKey and apiPrivateKey in config file ${source.path}`;
     case "none":
       return "nowhere";
+  }
+}
+
+function keyPairMatches(pair: ApiKeyPair): boolean {
+  try {
+    assertKeyPair(pair);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -138,14 +147,21 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
         ),
   );
   const key = inspectApiKey(sources.apiKey);
+  // Shown in full only once it is known to be the private key's public key: a private key put
+  // where the public key goes must not be printed.
+  const shownPublicKey = key.pair
+    ? keyPairMatches(key.pair)
+      ? key.pair.publicKey
+      : `${key.pair.publicKey.slice(0, 8)}… (not shown in full until it matches the private key)`
+    : undefined;
   add(
     key.pair
       ? pass(
           "setting.apiKey",
           "API key",
-          `public key ${key.pair.publicKey} (from ${keySourceText(sources.apiKey)})`,
+          `public key ${shownPublicKey} (from ${keySourceText(sources.apiKey)})`,
           {
-            publicKey: key.pair.publicKey,
+            publicKey: shownPublicKey,
             source: sources.apiKey.kind,
             ...(key.privateKeyFile ? { privateKeyFile: key.privateKeyFile } : {}),
           },

@@ -1,6 +1,7 @@
 /**
- * The queries over the organization's records: whoami, get_session_profile,
- * list_webhook_endpoints, list_private_keys (with addresses per curve) and list_user_tags.
+ * The queries over the organization's records: whoami, get_organization_configs (features and
+ * root quorum), list_users, get_session_profile, list_webhook_endpoints, list_private_keys (with
+ * addresses per curve) and list_user_tags.
  */
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { addressesFor } from "../crypto/addresses.js";
@@ -8,6 +9,7 @@ import { notFound } from "../http/sim-error.js";
 import { protoTimestamp } from "../proto-timestamp.js";
 import type { OrgState, UserRecord } from "./org-state.js";
 import { webhookEndpointJson } from "./settings-activities.js";
+import { userJson } from "./user-json.js";
 
 export function whoami(state: OrgState, caller: UserRecord) {
   return {
@@ -16,6 +18,24 @@ export function whoami(state: OrgState, caller: UserRecord) {
     userId: caller.userId,
     username: caller.userName,
   };
+}
+
+/** The organization's features and its root quorum, as get_organization_configs answers. */
+export function organizationConfigs(state: OrgState) {
+  return {
+    configs: {
+      features: state.features.map((f) => ({ name: f.name, value: f.value })),
+      quorum: {
+        threshold: state.rootQuorum.threshold,
+        userIds: [...state.rootQuorum.userIds],
+      },
+    },
+  };
+}
+
+/** Every user of the organization, whole (keys, passkeys, tags), as list_users answers. */
+export function listUsers(state: OrgState) {
+  return { users: state.users.map((u) => userJson(state, u)) };
 }
 
 export function getSessionProfile(state: OrgState, sessionProfileId: string) {

@@ -1,14 +1,18 @@
-import { Box, Text } from "ink";
-import { memo, useSyncExternalStore } from "react";
-import type { Activity } from "../../api/schemas.js";
-import { shortAge, summarizeActivities } from "../../feeds/activity-summary.js";
-import type { FeedStore } from "../../feeds/feed-store.js";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { Box } from "ink";
+import { memo } from "react";
+import type { ActivityRow, ActivitySummary } from "../../feeds/activity-summary.js";
+import { shortAge } from "../../feeds/activity-summary.js";
+import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
+import { cell, fitItems, planColumns } from "../columns.js";
+import type { Colour } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
+import { SafeText } from "./safe-text.js";
+import { visibleWindow } from "./visible-window.js";
 
-const STATUS_COLOUR: Record<string, string> = {
+const STATUS_COLOUR: Record<string, Colour> = {
   CONSENSUS_NEEDED: "magenta",
   FAILED: "red",
   PENDING: "yellow",
@@ -17,54 +21,89 @@ const STATUS_COLOUR: Record<string, string> = {
   REJECTED: "gray",
 };
 
+const colourOf = (known: string | undefined) => (known ? STATUS_COLOUR[known] : undefined);
+
+type Col = "status" | "type" | "age" | "votes";
+
+/** Columns for a pane `inner` cells wide: votes go first, then the status shortens, then age. */
+export function activityColumns(inner: number) {
+  return planColumns<Col>(
+    [
+      { id: "status", forms: [10, 4] },
+      { id: "age", forms: [4, 0], align: "right" },
+      { id: "votes", forms: [5, 0], align: "right" },
+    ],
+    "type",
+    16,
+    inner,
+    ["votes", "status", "age"],
+  );
+}
+
+function row(r: ActivityRow, plan: ReturnType<typeof activityColumns>): Safe {
+  const w = plan.widths;
+  const parts: Safe[] = [
+    cell(plan.form.status === 0 ? r.status : r.code, w.status ?? 4),
+    cell(r.type, w.type ?? 1),
+  ];
+  if (w.age) parts.push(cell(safe(shortAge(r.ageMs)), w.age, "right"));
+  if (w.votes) parts.push(cell(r.votes > 0 ? lit`${r.votes}` : lit``, w.votes, "right"));
+  return joinSafe(parts, lit` `);
+}
+
+function header(plan: ReturnType<typeof activityColumns>): Safe {
+  const w = plan.widths;
+  const parts: Safe[] = [
+    cell(plan.form.status === 0 ? lit`status` : lit`stat`, w.status ?? 4),
+    cell(lit`type`, w.type ?? 1),
+  ];
+  if (w.age) parts.push(cell(lit`age`, w.age, "right"));
+  if (w.votes) parts.push(cell(lit`votes`, w.votes, "right"));
+  return joinSafe(parts, lit` `);
+}
+
 export const ActivitiesPane = memo(function ActivitiesPane(props: {
-  store: FeedStore<Activity[]>;
+  summary: ActivitySummary;
+  snapshot: FeedSnapshot<unknown>;
   width: number;
   height: number;
   focused: boolean;
   selected: number;
   now: number;
 }) {
-  const snapshot = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
   const rows = contentRows(props.height);
-  const summary = summarizeActivities(snapshot.data ?? [], props.now);
-  const inner = props.width - 2;
-  const visible = summary.rows.slice(
-    Math.max(0, props.selected - (rows - 2)),
-    Math.max(rows - 1, props.selected + 1),
+  const inner = Math.max(1, props.width - 2);
+  const plan = activityColumns(inner);
+  const counts = fitItems(
+    props.summary.counts.map((c) => lit`${c.label} ${c.count}`),
+    inner,
   );
+  const listRows = Math.max(0, rows - 2 - (props.snapshot.error ? 1 : 0));
+  const { first, items } = visibleWindow(props.summary.rows, props.selected, listRows);
   return (
     <PaneFrame
-      title="Activities"
-      right={feedStatus(snapshot, props.now)}
+      title={lit`Activities`}
+      right={feedStatus(props.snapshot, props.now)}
       width={props.width}
       height={props.height}
       focused={props.focused}
     >
-      <Box flexDirection="column" height={rows} overflow="hidden">
-        <FeedError error={snapshot.error} />
-        <Text wrap="truncate-end">
-          {summary.counts.map((c) => (
-            <Text key={c.status} color={STATUS_COLOUR[c.status]}>
-              {`${c.status.toLowerCase()} ${c.count}  `}
-            </Text>
-          ))}
-        </Text>
-        {visible.map((r) => {
-          const index = summary.rows.indexOf(r);
-          const line = `${r.status.padEnd(16)} ${sanitizeForTerminal(r.type).padEnd(Math.max(8, inner - 30))} ${shortAge(r.ageMs).padStart(4)} ${r.votes > 0 ? `${r.votes}v` : ""}`;
-          return (
-            <Text
-              key={r.id}
-              wrap="truncate-end"
-              color={STATUS_COLOUR[r.status]}
-              bold={r.attention !== undefined}
-              inverse={props.focused && index === props.selected}
-            >
-              {line}
-            </Text>
-          );
-        })}
+      <Box flexDirection="column" height={rows} overflowY="hidden">
+        <FeedError error={props.snapshot.error} />
+        <SafeText>
+          {joinSafe(counts.more ? [...counts.shown, counts.more] : counts.shown, lit` · `)}
+        </SafeText>
+        <SafeText dim>{header(plan)}</SafeText>
+        {items.map((r, i) => (
+          <SafeText
+            key={r.key}
+            colour={colourOf(r.knownStatus)}
+            bold={r.attention !== undefined}
+            inverse={props.focused && first + i === props.selected}
+          >
+            {row(r, plan)}
+          </SafeText>
+        ))}
       </Box>
     </PaneFrame>
   );

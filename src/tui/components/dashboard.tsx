@@ -1,31 +1,51 @@
-import { Box, Text, useInput } from "ink";
-import { useMemo, useReducer, useSyncExternalStore } from "react";
+import { Box, useInput } from "ink";
+import { useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import type { DetailView } from "../../feeds/detail-view.js";
+import { emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
+import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { FeedStore } from "../../feeds/feed-store.js";
 import type { Feeds } from "../../feeds/feeds.js";
+import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { LogStore } from "../../tail/log-store.js";
-import { keyToCommand, splitInput } from "../key-map.js";
+import { lit, type Safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
+import { detailRows } from "../detail-layout.js";
+import { helpRows } from "../help-content.js";
+import type { KeyContext } from "../key-step.js";
+import { keyStep } from "../key-step.js";
 import { computeLayout } from "../layout.js";
-import { compileFilters, computeLogView, findMatchOffset } from "../log-view.js";
-import type { Pane, UiAction, UiState } from "../ui-state.js";
-import { initialUiState, uiReducer } from "../ui-state.js";
+import { compileFilters, computeLogView, logNavigator } from "../log-view.js";
+import { ReplicaRoster } from "../replica-roster.js";
+import { promptLine, statusLine } from "../status-line.js";
+import type { Pane, UiState } from "../ui-state.js";
+import { initialUiState } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
 import { ActivitiesPane } from "./activities-pane.js";
-import { ActivityDetail } from "./activity-detail.js";
+import { DetailPane } from "./detail-pane.js";
 import { EmailPane } from "./email-pane.js";
 import { HelpOverlay } from "./help-overlay.js";
 import { LogPane } from "./log-pane.js";
+import { ColourContext, Line, SafeText } from "./safe-text.js";
 import { SolanaPane } from "./solana-pane.js";
-import { StatusBar } from "./status-bar.js";
 
 export interface DashboardProps {
   store: LogStore;
   follower: LogFollower;
   feeds: Feeds;
   deploymentId: string;
-  title?: string;
+  /** The deployment as the picker knows it (its app's name), when known. */
+  deployment?: DeploymentChoice | undefined;
+  /** Said before the deployment in the title ("demo (simulated) · "). */
+  title?: string | undefined;
   onQuit: () => void;
+  /** `D`: back to the deployment picker; without it, `D` says there is none. */
+  onPicker?: (() => void) | undefined;
+  /** Colours on (false under NO_COLOR). */
+  colour?: boolean;
   /** Fixed size (tests); otherwise the terminal's, following resizes. */
   columns?: number | undefined;
   rows?: number | undefined;
@@ -33,9 +53,32 @@ export interface DashboardProps {
   now?: () => number;
 }
 
+/** Stands in for a feed that is not configured (hooks are called whatever is configured). */
+const NO_FEED = new FeedStore<unknown>();
+
+/** A feed's snapshot, or undefined for a feed that is not configured. */
+function useFeed<T>(store: FeedStore<T> | undefined): FeedSnapshot<T> | undefined {
+  const s = (store ?? NO_FEED) as FeedStore<T>;
+  const snapshot = useSyncExternalStore(s.subscribe, s.getSnapshot);
+  return store ? snapshot : undefined;
+}
+
+/**
+ * "payments-signer · deployment 5b2da4c2-… (live)", or the id alone until the name is known;
+ * `short` keeps the id's first 8 characters.
+ */
+export function deploymentTitle(id: string, d: DeploymentChoice | undefined, short = false): Safe {
+  const idText = d?.idText ?? safeBounded(id, 200);
+  const shown = short ? truncate(idText, 9) : idText;
+  if (!d) return lit`deployment ${shown}`;
+  return lit`${d.appName} · deployment ${shown}${d.live ? lit` (live)` : lit``}`;
+}
+
 export function Dashboard(props: DashboardProps) {
   const size = useTerminalSize({ columns: props.columns, rows: props.rows });
-  const [ui, dispatch] = useReducer(uiReducer, { ...initialUiState, ...props.initialState });
+  const [ui, setUi] = useState<UiState>(() => ({ ...initialUiState, ...props.initialState }));
+  // Keys can come faster than frames: each starts from the state the previous one left.
+  const latest = useRef(ui);
   const version = useSyncExternalStore(props.store.subscribe, props.store.getVersion);
   const followerState = useSyncExternalStore(
     props.follower.subscribe.bind(props.follower),
@@ -45,62 +88,112 @@ export function Dashboard(props: DashboardProps) {
     props.feeds.activities.store.subscribe,
     props.feeds.activities.store.getSnapshot,
   );
+  const email = useFeed(props.feeds.email?.store);
+  const solana = useFeed(props.feeds.solana?.store);
   const now = useNow(1000, props.now);
+  const roster = useRef(new ReplicaRoster());
+
   const layout = computeLayout(size.columns, size.rows, ui.sidePanes);
-  const logRows = Math.max(1, layout.logs.height - 3);
+  // Paused, the pane's last row is the marker counting new lines: the view keeps one row less.
+  const logRows = Math.max(1, layout.logs.height - 3 - (ui.following ? 0 : 1));
+  const logWidth = layout.logs.width - 2;
   const filters = useMemo(() => compileFilters(ui), [ui]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; its version says when it changed
+  const replicas = useMemo(() => roster.current.update(props.store), [version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; its version says when it changed
   const view = useMemo(
-    () => computeLogView(props.store, ui, layout.logs.width - 2, logRows, filters),
-    [version, ui, layout.logs.width, logRows, filters],
+    () => computeLogView(props.store, ui, logWidth, logRows, { filters, replicas }),
+    [version, ui, logWidth, logRows, filters, replicas],
   );
-  const total = () => props.store.evicted() + props.store.size();
+  const summary = useMemo(
+    () => summarizeActivities(activities.data ?? [], now),
+    [activities.data, now],
+  );
+  const messages = useMemo(
+    () => groupEmailEvents(email?.data ?? [], ui.emailFilter),
+    [email?.data, ui.emailFilter],
+  );
+  const transfers = useMemo(() => summarizeTransfers(solana?.data ?? new Map()), [solana?.data]);
+
+  const detail = useMemo((): DetailView | undefined => {
+    if (!ui.detail) return undefined;
+    const { pane, key } = ui.detail;
+    if (pane === "activities") {
+      const r = summary.rows.find((x) => x.key === key);
+      return r ? activityDetail(r.activity) : undefined;
+    }
+    if (pane === "email") {
+      const m = messages.find((x) => x.messageId === key);
+      return m ? emailDetail(m) : undefined;
+    }
+    const t = transfers.rows.find((x) => x.key === key);
+    return t ? transferDetail(t) : undefined;
+  }, [ui.detail, summary, messages, transfers]);
+
   const panes: Pane[] =
     layout.side.arrangement === "hidden" ? ["logs"] : ["logs", "activities", "email", "solana"];
-  const activityRows = summarizeActivities(activities.data ?? [], now).rows;
+  const overlayRows = Math.max(1, layout.body.height - 3);
+  const ctx: KeyContext = {
+    panes,
+    log: logNavigator(props.store, logWidth, logRows),
+    logRows,
+    pageRows:
+      ui.help || ui.detail ? overlayRows : Math.max(1, layout.side.panes.activities.height - 5),
+    replicas,
+    overlayMax: ui.help
+      ? Math.max(0, helpRows().length - overlayRows)
+      : detail
+        ? Math.max(0, detailRows(detail, Math.max(10, layout.total.width - 4)).length - overlayRows)
+        : 0,
+    lists: {
+      activities: summary.rows.map((r) => r.key),
+      email: messages.map((m) => m.messageId),
+      solana: transfers.rows.map((t) => t.key),
+    },
+  };
 
   useInput((input, key) => {
-    const ctx = {
-      panes,
-      total: total(),
-      logRows,
-      activityCount: activityRows.length,
-      selectedActivityId: activityRows[ui.selection.activities]?.id,
-    };
-    let state = ui;
-    for (const press of splitInput(input, key)) {
-      const command = keyToCommand(state, press.input, press.key, ctx);
-      if (!command) continue;
-      if (command.type === "quit") {
-        props.onQuit();
-        return;
-      }
-      let action: UiAction | undefined = command.type === "findMatch" ? undefined : command;
-      if (command.type === "findMatch") {
-        const offset = findMatchOffset(
-          props.store,
-          state,
-          command.direction,
-          compileFilters(state),
-        );
-        if (offset !== undefined) action = { type: "scrollTo", offset, storeSize: ctx.total };
-      }
-      if (action) {
-        state = uiReducer(state, action);
-        dispatch(action);
+    const result = keyStep(latest.current, input, key, ctx);
+    if (result.state !== latest.current) {
+      latest.current = result.state;
+      setUi(result.state);
+    }
+    for (const effect of result.effects) {
+      if (effect.type === "quit") return props.onQuit();
+      if (effect.type === "picker") {
+        if (props.onPicker) props.onPicker();
+        else {
+          latest.current = {
+            ...latest.current,
+            notice: "no deployment picker here: tvcwatch without --deployment shows it",
+          };
+          setUi(latest.current);
+        }
       }
     }
   });
 
   const { width, height } = layout.total;
-  const bodyHeight = height - 2;
-  const title = `tvcwatch · ${props.title ?? ""}deployment ${props.deploymentId}`;
+  const bodyHeight = layout.body.height;
+  const prefix = lit`tvcwatch · ${safeBounded(props.title ?? "", 200)}`;
+  const full = lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment)}`;
+  const title =
+    widthOf(full) <= width
+      ? full
+      : lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment, true)}`;
   let body: React.ReactNode;
   if (ui.help) {
-    body = <HelpOverlay width={width} height={bodyHeight} />;
+    body = <HelpOverlay width={width} height={bodyHeight} scroll={ui.helpScroll} />;
   } else if (ui.detail) {
-    const activity = (activities.data ?? []).find((a) => a.id === ui.detail);
-    body = <ActivityDetail activity={activity} width={width} height={bodyHeight} />;
+    body = (
+      <DetailPane
+        view={detail}
+        gone={lit`(no longer in the loaded list)`}
+        width={width}
+        height={bodyHeight}
+        scroll={ui.detailScroll}
+      />
+    );
   } else {
     const logPane = (
       <LogPane
@@ -108,35 +201,44 @@ export function Dashboard(props: DashboardProps) {
         width={layout.logs.width}
         height={layout.logs.height}
         focused={ui.focus === "logs"}
-        title={`Logs${ui.wrap ? " (wrap)" : ""}${ui.timestamps ? " (timestamps)" : ""}`}
+        title={lit`Logs${ui.wrap ? lit` (wrap)` : lit``}${ui.timestamps ? lit` (timestamps)` : lit``}`}
         following={ui.following}
+        cap={props.store.maxLines}
       />
     );
-    const p = layout.side.pane;
+    const p = layout.side.panes;
     const side =
       layout.side.arrangement === "hidden" ? null : (
         <Box flexDirection={layout.side.arrangement === "column" ? "column" : "row"}>
           <ActivitiesPane
-            store={props.feeds.activities.store}
-            width={p.width}
-            height={p.height}
+            summary={summary}
+            snapshot={activities}
+            width={p.activities.width}
+            height={p.activities.height}
             focused={ui.focus === "activities"}
             selected={ui.selection.activities}
             now={now}
           />
           <EmailPane
-            store={props.feeds.email?.store}
-            width={p.width}
-            height={p.height}
+            configured={props.feeds.email !== undefined}
+            messages={messages}
+            snapshot={email}
+            width={p.email.width}
+            height={p.email.height}
             focused={ui.focus === "email"}
+            selected={ui.selection.email}
             now={now}
             filter={ui.emailFilter}
           />
           <SolanaPane
-            store={props.feeds.solana?.store}
-            width={p.width}
-            height={p.height}
+            configured={props.feeds.solana !== undefined}
+            rows={transfers.rows}
+            net={transfers.net}
+            snapshot={solana}
+            width={p.solana.width}
+            height={p.solana.height}
             focused={ui.focus === "solana"}
+            selected={ui.selection.solana}
             now={now}
           />
         </Box>
@@ -151,19 +253,19 @@ export function Dashboard(props: DashboardProps) {
       </Box>
     );
   }
+  const status = ui.input
+    ? promptLine(ui.input.mode, ui.input.text, width)
+    : statusLine(
+        { follower: followerState, ui, buffered: props.store.size(), cap: props.store.maxLines },
+        width,
+      );
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text bold wrap="truncate-end">
-        {title}
-      </Text>
-      {body}
-      <StatusBar
-        state={followerState}
-        ui={ui}
-        buffered={props.store.size()}
-        cap={props.store.maxLines}
-        width={width}
-      />
-    </Box>
+    <ColourContext.Provider value={props.colour ?? true}>
+      <Box flexDirection="column" width={width} height={height} overflowY="hidden">
+        <SafeText bold>{title}</SafeText>
+        {body}
+        <Line segments={status} />
+      </Box>
+    </ColourContext.Provider>
   );
 }

@@ -1,15 +1,18 @@
-import { Box, Text } from "ink";
-import { memo, useSyncExternalStore } from "react";
-import type { EmailEvent } from "../../api/schemas.js";
+import { Box } from "ink";
+import { memo } from "react";
 import { shortAge } from "../../feeds/activity-summary.js";
-import { groupEmailEvents } from "../../feeds/email-timeline.js";
-import type { FeedStore } from "../../feeds/feed-store.js";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import type { EmailMessage } from "../../feeds/email-timeline.js";
+import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
+import { cell, planColumns } from "../columns.js";
+import type { Colour } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
+import { SafeText } from "./safe-text.js";
+import { visibleWindow } from "./visible-window.js";
 
-const OUTCOME_COLOUR: Record<string, string> = {
+const OUTCOME_COLOUR: Record<string, Colour> = {
   Delivery: "green",
   Bounce: "red",
   Complaint: "red",
@@ -17,74 +20,102 @@ const OUTCOME_COLOUR: Record<string, string> = {
   Send: "cyan",
 };
 
+type Col = "age" | "outcome" | "to";
+
+/** Age goes first, then the outcome column narrows to its first letters. */
+export function emailColumns(inner: number) {
+  return planColumns<Col>(
+    [
+      { id: "age", forms: [4, 0], align: "right" },
+      { id: "outcome", forms: [13, 8] },
+    ],
+    "to",
+    12,
+    inner,
+    ["age", "outcome"],
+  );
+}
+
+function timeline(m: EmailMessage): Safe {
+  return joinSafe(
+    m.steps.map((s, i) => {
+      const step = i === 0 ? s.eventType : lit`${s.eventType} +${s.afterMs}ms`;
+      return s.detail ? lit`${step} (${s.detail})` : step;
+    }),
+    lit` → `,
+  );
+}
+
 export const EmailPane = memo(function EmailPane(props: {
-  store: FeedStore<EmailEvent[]> | undefined;
+  configured: boolean;
+  messages: readonly EmailMessage[];
+  snapshot: FeedSnapshot<unknown> | undefined;
   width: number;
   height: number;
   focused: boolean;
+  selected: number;
   now: number;
   filter: string | undefined;
 }) {
   const rows = contentRows(props.height);
-  if (!props.store) {
+  if (!props.configured || !props.snapshot) {
     return (
-      <PaneFrame title="Email" width={props.width} height={props.height} focused={props.focused}>
-        <Text dimColor wrap="wrap">
-          No recipient configured: pass --email ADDR (repeatable) or set "emails" in the config
-          file.
-        </Text>
+      <PaneFrame
+        title={lit`Email`}
+        width={props.width}
+        height={props.height}
+        focused={props.focused}
+      >
+        <SafeText dim wrap="wrap">
+          {lit`No recipient configured: pass --email ADDR (repeatable) or set "emails" in the config file.`}
+        </SafeText>
       </PaneFrame>
     );
   }
-  return <EmailList {...props} store={props.store} rows={rows} />;
-});
-
-function EmailList(props: {
-  store: FeedStore<EmailEvent[]>;
-  width: number;
-  height: number;
-  focused: boolean;
-  now: number;
-  filter: string | undefined;
-  rows: number;
-}) {
-  const snapshot = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
-  const messages = groupEmailEvents(snapshot.data ?? [], props.filter);
-  const lines: { key: string; text: string; colour?: string | undefined; dim?: boolean }[] = [];
-  for (const m of messages) {
-    if (lines.length >= props.rows - 1) break;
-    lines.push({
-      key: m.messageId,
-      text: `${shortAge(props.now - m.lastAt).padStart(4)} ${sanitizeForTerminal(m.toAddress)} ${m.outcome}`,
-      colour: OUTCOME_COLOUR[m.outcome],
-    });
-    const timeline = m.steps
-      .map(
-        (s, i) =>
-          (i === 0 ? s.eventType : `${s.eventType} +${s.afterMs}ms`) +
-          (s.detail && s.eventType !== "Delivery" ? ` (${sanitizeForTerminal(s.detail)})` : ""),
-      )
-      .join(" → ");
-    lines.push({ key: `${m.messageId}:t`, text: `     ${timeline}`, dim: true });
-  }
-  const title = props.filter ? `Email [${props.filter}]` : "Email";
+  const inner = Math.max(1, props.width - 2);
+  const plan = emailColumns(inner);
+  const w = plan.widths;
+  const listRows = Math.max(0, rows - 1 - (props.snapshot.error ? 1 : 0));
+  const { first, items } = visibleWindow(props.messages, props.selected, Math.floor(listRows / 2));
+  const head: Safe[] = [];
+  if (w.age) head.push(cell(lit`age`, w.age, "right"));
+  head.push(cell(lit`outcome`, w.outcome ?? 8), cell(lit`to · then the timeline`, w.to ?? 1));
   return (
     <PaneFrame
-      title={title}
-      right={feedStatus(snapshot, props.now)}
+      title={props.filter ? lit`Email [${safe(props.filter)}]` : lit`Email`}
+      right={feedStatus(props.snapshot, props.now)}
       width={props.width}
       height={props.height}
       focused={props.focused}
     >
-      <Box flexDirection="column" height={props.rows} overflow="hidden">
-        <FeedError error={snapshot.error} />
-        {lines.length === 0 && !snapshot.error ? <Text dimColor>no events yet</Text> : null}
-        {lines.slice(0, props.rows).map((l) => (
-          <Text key={l.key} wrap="truncate-end" color={l.colour} dimColor={l.dim}>
-            {l.text}
-          </Text>
-        ))}
+      <Box flexDirection="column" height={rows} overflowY="hidden">
+        <FeedError error={props.snapshot.error} />
+        {props.messages.length === 0 && !props.snapshot.error ? (
+          <SafeText dim>
+            {props.filter ? lit`no ${safe(props.filter)} events` : lit`no events yet`}
+          </SafeText>
+        ) : (
+          <SafeText dim>{joinSafe(head, lit` `)}</SafeText>
+        )}
+        {items.flatMap((m, i) => {
+          const selected = props.focused && first + i === props.selected;
+          const cells: Safe[] = [];
+          if (w.age) cells.push(cell(safe(shortAge(props.now - m.lastAt)), w.age, "right"));
+          cells.push(cell(m.outcome, w.outcome ?? 8), cell(m.toAddress, w.to ?? 1));
+          return [
+            <SafeText
+              key={m.messageId}
+              colour={m.knownOutcome ? OUTCOME_COLOUR[m.knownOutcome] : undefined}
+              inverse={selected}
+            >
+              {joinSafe(cells, lit` `)}
+            </SafeText>,
+            <SafeText key={`${m.messageId}:t`} dim inverse={selected}>
+              {lit`  ${timeline(m)}`}
+            </SafeText>,
+          ];
+        })}
       </Box>
     </PaneFrame>
   );
-}
+});

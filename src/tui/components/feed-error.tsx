@@ -1,12 +1,8 @@
-import { Text } from "ink";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { safeBounded } from "../../text/safe-text.js";
+import { SafeText } from "./safe-text.js";
 
 /** A side pane's error state, one red line (the pane keeps showing its last data below it). */
 export function FeedError({ error }: { error: string | undefined }) {
   if (!error) return null;
-  return (
-    <Text color="red" wrap="truncate-end">
-      {sanitizeForTerminal(error)}
-    </Text>
-  );
+  return <SafeText colour="red">{safeBounded(error, 1000)}</SafeText>;
 }

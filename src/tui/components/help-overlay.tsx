@@ -1,7 +1,15 @@
-import { Box, Text } from "ink";
-import { KEY_HELP } from "../ui-state.js";
+import { Box } from "ink";
+import { lit } from "../../text/safe-text.js";
+import { HELP_TITLE, helpRows } from "../help-content.js";
+import { Line } from "./safe-text.js";
 
-export function HelpOverlay(props: { width: number; height: number }) {
+const ROWS = helpRows();
+
+/** The help, full size, scrolled with ↑ ↓ PgUp PgDn when it does not fit. */
+export function HelpOverlay(props: { width: number; height: number; scroll: number }) {
+  const room = Math.max(1, props.height - 3);
+  const top = Math.max(0, Math.min(props.scroll, ROWS.length - room));
+  const more = ROWS.length > room;
   return (
     <Box
       flexDirection="column"
@@ -10,18 +18,23 @@ export function HelpOverlay(props: { width: number; height: number }) {
       borderStyle="round"
       borderColor="cyan"
       paddingX={1}
-      overflow="hidden"
+      overflowY="hidden"
     >
-      <Text bold color="cyan">
-        tvcwatch keys
-      </Text>
-      {KEY_HELP.map(([keys, what]) => (
-        <Text key={keys} wrap="truncate-end">
-          <Text bold>{keys.padEnd(16)}</Text>
-          <Text>{what}</Text>
-        </Text>
+      <Line
+        segments={[
+          { text: HELP_TITLE, bold: true, colour: "cyan" },
+          {
+            text: more
+              ? lit` · ↑↓ ${top + 1}-${Math.min(ROWS.length, top + room)} of ${ROWS.length} · Esc or ? closes`
+              : lit` · Esc or ? closes`,
+            dim: true,
+          },
+        ]}
+      />
+      {ROWS.slice(top, top + room).map((segments, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows of one static text
+        <Line key={top + i} segments={segments} />
       ))}
-      <Text dimColor>Esc or ? closes this help</Text>
     </Box>
   );
 }

@@ -1,42 +1,56 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { memo } from "react";
+import { lit, type Safe, safe } from "../../text/safe-text.js";
 import type { LogView } from "../log-view.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
-import { SegmentsLine } from "./segments-line.js";
+import { Line, SafeText } from "./safe-text.js";
+
+const count = (n: number) => safe(n.toLocaleString("en-US"));
+
+/** The line under a paused view: how many lines came since, and whether the buffer kept them. */
+export function pausedMarker(view: LogView, cap: number): Safe {
+  if (view.moved) {
+    return lit`⏸ the lines you paused on left the buffer (it keeps ${count(cap)}): the oldest kept are shown · Space follows`;
+  }
+  if (view.newWhilePaused === 0) return lit`⏸ paused · no new lines yet · Space follows`;
+  const kept =
+    view.newKept < view.newWhilePaused ? lit`, the newest ${count(view.newKept)} kept` : lit``;
+  return lit`⏸ ${count(view.newWhilePaused)} new line${view.newWhilePaused === 1 ? lit`` : lit`s`}${kept} · Space follows`;
+}
 
 export const LogPane = memo(function LogPane(props: {
   view: LogView;
   width: number;
   height: number;
   focused: boolean;
-  title: string;
+  title: Safe;
   following: boolean;
+  cap: number;
 }) {
   const rows = contentRows(props.height);
-  const marker =
-    !props.following && props.view.newWhilePaused > 0
-      ? `⏸ ${props.view.newWhilePaused} new lines (Space to follow)`
-      : undefined;
-  const shown = marker
-    ? props.view.rows.slice(Math.max(0, props.view.rows.length - (rows - 1)))
-    : props.view.rows;
+  const marker = props.following ? undefined : pausedMarker(props.view, props.cap);
+  const shown = props.view.rows;
   return (
     <PaneFrame
       title={props.title}
-      right={props.following ? "following" : "paused"}
+      right={props.following ? lit`following` : lit`paused`}
       width={props.width}
       height={props.height}
       focused={props.focused}
     >
-      <Box flexDirection="column" height={rows} overflow="hidden">
-        {shown.length === 0 ? <Text dimColor>waiting for log lines…</Text> : null}
+      <Box flexDirection="column" height={rows} overflowY="hidden">
+        {props.view.empty ? (
+          <SafeText dim wrap="wrap">
+            {props.view.empty}
+          </SafeText>
+        ) : null}
         {shown.map((row) => (
-          <SegmentsLine key={row.key} segments={row.segments} />
+          <Line key={row.key} segments={row.segments} />
         ))}
         {marker ? (
-          <Text color="black" backgroundColor="yellow" wrap="truncate-end">
+          <SafeText colour="black" background="yellow">
             {marker}
-          </Text>
+          </SafeText>
         ) : null}
       </Box>
     </PaneFrame>

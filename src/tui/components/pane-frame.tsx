@@ -1,35 +1,43 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
+import { useContext } from "react";
+import { lit, type Safe, truncate, widthOf } from "../../text/safe-text.js";
+import { ColourContext, SafeText } from "./safe-text.js";
 
-/** A bordered pane of exactly `width` x `height` with a title line; focus colours the border. */
+/**
+ * A bordered pane of exactly `width` x `height` with a title line. Focus is shown by a marker
+ * before the title and a double border, and (with colours on) a cyan border.
+ */
 export function PaneFrame(props: {
-  title: string;
-  right?: string | undefined;
+  title: Safe;
+  right?: Safe | undefined;
   width: number;
   height: number;
   focused: boolean;
   children: ReactNode;
 }) {
+  const colour = useContext(ColourContext);
   const inner = Math.max(1, props.width - 2);
-  const right = props.right ? ` ${props.right}` : "";
-  const title = props.title.slice(0, Math.max(0, inner - right.length));
+  const right = props.right ? truncate(lit` ${props.right}`, Math.max(0, inner - 4)) : lit``;
+  const title = truncate(
+    props.focused ? lit`▸ ${props.title}` : props.title,
+    Math.max(0, inner - widthOf(right)),
+  );
   return (
     <Box
       flexDirection="column"
       width={props.width}
       height={props.height}
-      borderStyle="single"
-      borderColor={props.focused ? "cyan" : "gray"}
-      overflow="hidden"
+      borderStyle={props.focused ? "double" : "single"}
+      borderColor={colour ? (props.focused ? "cyan" : "gray") : undefined}
+      overflowY="hidden"
     >
       <Box width={inner} height={1}>
-        <Text bold color={props.focused ? "cyan" : undefined} wrap="truncate-end">
+        <SafeText bold colour={props.focused ? "cyan" : undefined}>
           {title}
-        </Text>
+        </SafeText>
         <Box flexGrow={1} />
-        <Text dimColor wrap="truncate-end">
-          {right}
-        </Text>
+        <SafeText dim>{right}</SafeText>
       </Box>
       {props.children}
     </Box>

@@ -1,78 +1,133 @@
-import { Box, Text } from "ink";
-import { memo, useSyncExternalStore } from "react";
-import type { SolTransaction } from "../../api/schemas.js";
+import { Box } from "ink";
+import { memo } from "react";
 import { shortAge } from "../../feeds/activity-summary.js";
-import type { FeedStore } from "../../feeds/feed-store.js";
-import { summarizeTransfers } from "../../feeds/solana-transfers.js";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import type { NetFlow, TransferRow } from "../../feeds/solana-transfers.js";
+import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
+import { cell, fitItems, planColumns } from "../columns.js";
+import type { Segment } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
+import { Line, SafeText } from "./safe-text.js";
+import { visibleWindow } from "./visible-window.js";
+
+type Col = "age" | "dir" | "amount" | "party" | "state" | "fee";
+
+/** The fee goes first, then the state, the age, and the counterparty. */
+export function solanaColumns(inner: number) {
+  return planColumns<Col>(
+    [
+      { id: "age", forms: [4, 0], align: "right" },
+      { id: "dir", forms: [3] },
+      { id: "party", forms: [14, 0] },
+      { id: "state", forms: [5, 0] },
+      { id: "fee", forms: [13, 0] },
+    ],
+    "amount",
+    20,
+    inner,
+    ["fee", "state", "party", "age"],
+  );
+}
 
 export const SolanaPane = memo(function SolanaPane(props: {
-  store: FeedStore<Map<string, SolTransaction[]>> | undefined;
+  configured: boolean;
+  rows: readonly TransferRow[];
+  net: readonly NetFlow[];
+  snapshot: FeedSnapshot<unknown> | undefined;
   width: number;
   height: number;
   focused: boolean;
+  selected: number;
   now: number;
 }) {
-  if (!props.store) {
+  if (!props.configured || !props.snapshot) {
     return (
-      <PaneFrame title="Solana" width={props.width} height={props.height} focused={props.focused}>
-        <Text dimColor wrap="wrap">
-          No address configured: pass --sol-address ADDR (repeatable) or set "solanaAddresses" in
-          the config file.
-        </Text>
+      <PaneFrame
+        title={lit`Solana`}
+        width={props.width}
+        height={props.height}
+        focused={props.focused}
+      >
+        <SafeText dim wrap="wrap">
+          {lit`No address configured: pass --sol-address ADDR (repeatable) or set "solanaAddresses" in the config file.`}
+        </SafeText>
       </PaneFrame>
     );
   }
-  return <SolanaList {...props} store={props.store} />;
-});
-
-function SolanaList(props: {
-  store: FeedStore<Map<string, SolTransaction[]>>;
-  width: number;
-  height: number;
-  focused: boolean;
-  now: number;
-}) {
-  const snapshot = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
   const rows = contentRows(props.height);
-  const { rows: transfers, net } = summarizeTransfers(snapshot.data ?? new Map());
+  const inner = Math.max(1, props.width - 2);
+  const plan = solanaColumns(inner);
+  const w = plan.widths;
+  const net = fitItems(
+    props.net.map((n) => lit`${n.net} ${n.symbol}`),
+    Math.max(1, inner - 4),
+  );
+  const netLine: Segment[] = [
+    { text: lit`net ` },
+    ...net.shown.flatMap((text, i) => [
+      ...(i > 0 ? [{ text: lit` · ` }] : []),
+      { text, colour: props.net[i]?.positive ? ("green" as const) : ("red" as const) },
+    ]),
+    ...(net.more ? [{ text: lit` · ${net.more}`, dim: true }] : []),
+  ];
+  const head: Safe[] = [];
+  if (w.age) head.push(cell(lit`age`, w.age, "right"));
+  head.push(cell(lit`dir`, 3), cell(lit`amount`, w.amount ?? 1, "right"));
+  if (w.party) head.push(cell(lit`counterparty`, w.party));
+  if (w.state) head.push(cell(lit`state`, w.state));
+  if (w.fee) head.push(cell(lit`fee (SOL)`, w.fee, "right"));
+  const listRows = Math.max(0, rows - 2 - (props.snapshot.error ? 1 : 0));
+  const { first, items } = visibleWindow(props.rows, props.selected, listRows);
   return (
     <PaneFrame
-      title="Solana"
-      right={feedStatus(snapshot, props.now)}
+      title={lit`Solana`}
+      right={feedStatus(props.snapshot, props.now)}
       width={props.width}
       height={props.height}
       focused={props.focused}
     >
-      <Box flexDirection="column" height={rows} overflow="hidden">
-        <FeedError error={snapshot.error} />
-        <Text wrap="truncate-end">
-          {"net "}
-          {net.map((n) => (
-            <Text
-              key={n.symbol}
-              color={n.positive ? "green" : "red"}
-            >{`${n.net} ${sanitizeForTerminal(n.symbol)}  `}</Text>
-          ))}
-        </Text>
-        {transfers.slice(0, Math.max(0, rows - 1)).map((t) => (
-          <Text key={t.key} wrap="truncate-end" dimColor={t.failed}>
-            <Text>{shortAge(props.now - t.at).padStart(4)} </Text>
-            <Text color={t.direction === "IN" ? "green" : "red"}>{t.direction.padEnd(3)} </Text>
-            <Text>{`${t.amount} ${sanitizeForTerminal(t.symbol)}`.padEnd(22)} </Text>
-            <Text
-              dimColor
-            >{`${t.direction === "IN" ? "from" : "to"} ${sanitizeForTerminal(t.counterparty)} `}</Text>
-            <Text color={t.status === "FINALIZED" ? "green" : "yellow"}>
-              {t.status === "FINALIZED" ? "final" : "conf"}
-            </Text>
-            <Text dimColor>{` fee ${t.fee}`}</Text>
-          </Text>
-        ))}
+      <Box flexDirection="column" height={rows} overflowY="hidden">
+        <FeedError error={props.snapshot.error} />
+        <Line segments={netLine} />
+        <SafeText dim>{joinSafe(head, lit` `)}</SafeText>
+        {items.map((t, i) => {
+          const segments: Segment[] = [];
+          if (w.age)
+            segments.push({
+              text: lit`${cell(safe(shortAge(props.now - t.at)), w.age, "right")} `,
+            });
+          segments.push(
+            {
+              text: lit`${cell(t.direction === "IN" ? lit`IN` : lit`OUT`, 3)} `,
+              colour: t.direction === "IN" ? "green" : "red",
+            },
+            { text: cell(lit`${t.amount} ${t.symbol}`, w.amount ?? 1, "right") },
+          );
+          if (w.party) {
+            segments.push({
+              text: lit` ${cell(lit`${t.direction === "IN" ? lit`from` : lit`to`} ${t.counterparty}`, w.party)}`,
+              dim: true,
+            });
+          }
+          if (w.state) {
+            segments.push({
+              text: lit` ${cell(t.status, w.state)}`,
+              colour: t.finalized ? "green" : "yellow",
+            });
+          }
+          if (w.fee) segments.push({ text: lit` ${cell(t.fee, w.fee, "right")}`, dim: true });
+          return (
+            <Line
+              key={t.key}
+              dim={t.failed}
+              inverse={props.focused && first + i === props.selected}
+              segments={segments}
+            />
+          );
+        })}
       </Box>
     </PaneFrame>
   );
-}
+});

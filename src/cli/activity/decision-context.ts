@@ -1,0 +1,55 @@
+/**
+ * What a decision on an activity needs from the API besides the activity: who is asking
+ * (whoami, required), the root quorum (get_organization_configs) and users' names (list_users).
+ * The last two only make the confirmation richer: when the API refuses them (a user whose
+ * policies do not allow reading them), the decision goes on without them and a note says so.
+ */
+import type { CallOptions, TurnkeyClient } from "../../api/client.js";
+import { NetworkError, RefusedResponseError, TurnkeyApiError } from "../../api/errors.js";
+import type { DecisionContext } from "../../feeds/activity-decision.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
+
+export interface LoadedContext {
+  context: DecisionContext;
+  /** One line each: what could not be read, and so is not shown. */
+  notes: string[];
+}
+
+/** Whoami, the root quorum and the users' names, asked at once. Throws whoami's error. */
+export async function loadDecisionContext(
+  client: TurnkeyClient,
+  now: () => number,
+  options: Pick<CallOptions, "onRetry" | "signal"> = {},
+): Promise<LoadedContext> {
+  const [whoami, configs, users] = await Promise.allSettled([
+    client.call("whoami", {}, options),
+    client.call("get_organization_configs", {}, options),
+    client.call("list_users", {}, options),
+  ]);
+  if (whoami.status === "rejected") throw whoami.reason;
+  const notes: string[] = [];
+  /** A failure that is not the API's answer about this one query ends the command. */
+  const optional = (result: PromiseSettledResult<unknown>, what: string): boolean => {
+    if (result.status === "fulfilled") return true;
+    const err = result.reason;
+    if (err instanceof NetworkError || err instanceof RefusedResponseError) throw err;
+    if (!(err instanceof Error)) throw err;
+    const said =
+      err instanceof TurnkeyApiError ? `${err.operation}: ${err.describe()}` : err.message;
+    notes.push(`${what} not shown: ${sanitizeForTerminal(said)}`);
+    return false;
+  };
+  const context: DecisionContext = {
+    viewer: { userId: whoami.value.userId, username: whoami.value.username },
+    now: now(),
+  };
+  if (optional(configs, "root quorum") && configs.status === "fulfilled") {
+    const quorum = configs.value.configs.quorum;
+    if (quorum) context.quorum = { threshold: quorum.threshold, userIds: quorum.userIds };
+    else notes.push("root quorum not shown: get_organization_configs returned none");
+  }
+  if (optional(users, "user names") && users.status === "fulfilled") {
+    context.userNames = new Map(users.value.users.map((u) => [u.userId, u.userName]));
+  }
+  return { context, notes };
+}

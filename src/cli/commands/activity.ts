@@ -1,0 +1,384 @@
+/**
+ * `tvcwatch activity list|get|approve|reject|wait`: the organization's activity queue from the
+ * command line, as Turnkey's `tk activity` has it. Approving and rejecting show what is decided
+ * (src/feeds/activity-decision.ts) and ask on a terminal, or take `--yes`; `wait` exits 0 when
+ * the activity completes, 1 when it fails or is rejected, 2 when the time runs out.
+ */
+import type { Command } from "commander";
+import { Option } from "commander";
+import type { CallOptions, TurnkeyClient } from "../../api/client.js";
+import { TurnkeyApiError } from "../../api/errors.js";
+import { sleep } from "../../api/retry.js";
+import type { Activity } from "../../api/schemas.js";
+import { redactSecrets } from "../../api/secret-fields.js";
+import { maskKeyMaterial } from "../../config/key-material.js";
+import {
+  confirmation,
+  type DecisionContext,
+  decideActivity,
+  detailLines,
+  outcomeLine,
+  statusLine,
+  type VoteAction,
+} from "../../feeds/activity-decision.js";
+import { summarizeIntent } from "../../feeds/intent-summary.js";
+import { shouldColour } from "../../text/colour.js";
+import { formatDuration } from "../../text/duration.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { stringifyForTerminal } from "../../text/terminal-json.js";
+import { activityTable } from "../activity/activity-table.js";
+import { askYesNo, canAsk } from "../activity/confirm.js";
+import { loadDecisionContext } from "../activity/decision-context.js";
+import { statusFlag, typeFlag } from "../activity/filters.js";
+import { findActivity } from "../activity/find-activity.js";
+import { waitForActivity } from "../activity/wait-for-activity.js";
+import { CliError } from "../cli-error.js";
+import { retryNotice, toCliError } from "../client-errors.js";
+import { clientFor, configFromCommand } from "../context.js";
+import { boundedDurationFlag, integerFlag, intervalFlag, textFlag } from "../flag-parsers.js";
+
+type Output = "text" | "json";
+
+interface ListFlags {
+  status?: string[];
+  type?: string[];
+  limit: number;
+  cursor?: string;
+  output: Output;
+  revealSecrets?: boolean;
+}
+
+interface GetFlags {
+  output: Output;
+  revealSecrets?: boolean;
+}
+
+interface VoteFlags {
+  yes?: boolean;
+  output: Output;
+}
+
+interface WaitFlags {
+  timeout: number;
+  interval: number;
+  output: Output;
+}
+
+/** --timeout of wait: a second to a day. */
+const waitTimeoutFlag = boundedDurationFlag(1000, 86_400_000);
+
+const outputOption = () =>
+  new Option("-o, --output <format>", "text, or json for scripts")
+    .choices(["text", "json"])
+    .default("text");
+
+/** Retry waits of a second or more, said on stderr as `call` says them. */
+const callOptions: Pick<CallOptions, "onRetry"> = {
+  onRetry: (info) => {
+    const notice = retryNotice(info);
+    if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);
+  },
+};
+
+/** What a person can do about an API error of these commands, appended to its line. */
+function withAdvice(err: unknown): unknown {
+  if (!(err instanceof TurnkeyApiError)) return err;
+  if (/expired api key/i.test(err.message)) {
+    return err.withAdvice(
+      "the API key has expired: make a new one (tvcwatch keys generate --name NAME) and register its public key",
+    );
+  }
+  if (/could not find public key/i.test(err.message)) {
+    return err.withAdvice(
+      "the organization does not know this API key (tvcwatch doctor checks the setup)",
+    );
+  }
+  if (err.grpcCode === 5 && err.operation === "get_activity") {
+    return err.withAdvice("tvcwatch activity list shows the organization's activities");
+  }
+  return err;
+}
+
+/** Runs a client call and turns its failure into the one line a person reads. */
+async function api<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toCliError(withAdvice(err));
+  }
+}
+
+function printJson(value: unknown, reveal = false): void {
+  const shown = reveal ? { value, fields: [] } : redactSecrets(value);
+  process.stdout.write(
+    `${stringifyForTerminal(shown.value, process.stdout.isTTY ? 2 : undefined)}\n`,
+  );
+  if (shown.fields.length > 0) {
+    process.stderr.write(
+      `tvcwatch: redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}\n`,
+    );
+  }
+}
+
+function printNotes(notes: string[]): void {
+  for (const note of notes) process.stderr.write(`tvcwatch: ${note}\n`);
+}
+
+function clientOf(cmd: Command): TurnkeyClient {
+  return clientFor(configFromCommand(cmd));
+}
+
+/** `get`'s text: the decision's lines, the result or failure, and whether you can vote. */
+function getText(activity: Activity, context: DecisionContext): string {
+  const decision = decideActivity(activity, context);
+  const lines = detailLines(decision, context);
+  if (Object.keys(activity.result).length > 0) {
+    lines.push("  result");
+    for (const l of summarizeIntent(activity.result)) lines.push(`    ${l}`);
+  }
+  for (const action of ["approve", "reject"] as const) {
+    const check = decision.can[action];
+    lines.push(`  ${`can ${action}`.padEnd(13)}${check.allowed ? "yes" : `no: ${check.why}`}`);
+  }
+  return lines.join("\n");
+}
+
+async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Command) {
+  const client = clientOf(cmd);
+  const [found, loaded] = await api(() =>
+    Promise.all([
+      findActivity(client, ref, callOptions),
+      loadDecisionContext(client, Date.now, callOptions),
+    ]),
+  );
+  printNotes(loaded.notes);
+  const { context } = loaded;
+  const done = action === "approve" ? "approved" : "rejected";
+  let fingerprint: string;
+  if (found.kind === "fingerprint-only") {
+    if (!flags.yes) {
+      throw new CliError(
+        `no activity with fingerprint ${found.fingerprint} among the organization's newest ${found.searched} activities, so nothing to show for confirmation; give its activity ID, or add --yes to vote on the fingerprint alone`,
+        1,
+      );
+    }
+    fingerprint = found.fingerprint;
+  } else {
+    const decision = decideActivity(found.activity, context);
+    const check = decision.can[action];
+    if (!check.allowed) {
+      throw new CliError(
+        `cannot ${action} activity ${sanitizeForTerminal(decision.id)}: ${check.why}`,
+        1,
+      );
+    }
+    fingerprint = decision.fingerprint;
+    if (!flags.yes) {
+      if (!canAsk(process.stdin, process.stderr)) {
+        throw new CliError(
+          `not ${done}: confirming needs a terminal (standard input or error is not one); add --yes to ${action} activity ${sanitizeForTerminal(decision.id)} without asking`,
+          2,
+        );
+      }
+      const { question, lines } = confirmation(decision, action, context);
+      process.stderr.write(`${lines.join("\n")}\n`);
+      const answer = await askYesNo(question, process.stdin, process.stderr);
+      if (answer === "interrupted") throw new CliError(`not ${done}: interrupted`, 130);
+      if (answer === "no") throw new CliError(`not ${done}: cancelled, nothing was sent`, 1);
+    }
+  }
+  // One body, built once: the client resends it byte for byte on a retry, so the API's
+  // idempotency answers a retried vote with the same activity rather than a second vote.
+  const answered = await api(() =>
+    client.call(
+      action === "approve" ? "approve_activity" : "reject_activity",
+      { fingerprint },
+      callOptions,
+    ),
+  );
+  const after = decideActivity(answered.activity, { ...context, now: Date.now() });
+  if (flags.output === "json") printJson(answered);
+  else process.stdout.write(`${outcomeLine(action, after, context)}\n`);
+  // The vote was cast, but what it let run failed: a script should not go on as if it worked.
+  if (answered.activity.status === "ACTIVITY_STATUS_FAILED") process.exitCode = 1;
+}
+
+function clockTime(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
+}
+
+async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
+  const client = clientOf(cmd);
+  const loaded = await api(() => loadDecisionContext(client, Date.now, callOptions));
+  printNotes(loaded.notes);
+  const shownId = sanitizeForTerminal(id);
+  process.stderr.write(
+    `waiting for activity ${shownId} (up to ${formatDuration(flags.timeout)}, every ${formatDuration(flags.interval)})\n`,
+  );
+  const deadline = AbortSignal.timeout(flags.timeout);
+  const outcome = await api(() =>
+    waitForActivity(
+      {
+        getActivity: async (signal) =>
+          (await client.call("get_activity", { activityId: id }, { ...callOptions, signal }))
+            .activity,
+        sleep,
+        describe: (a) => {
+          const context = { ...loaded.context, now: Date.now() };
+          return statusLine(decideActivity(a, context), context);
+        },
+        report: (line) => process.stderr.write(`${clockTime(Date.now())} ${line}\n`),
+      },
+      flags.interval,
+      deadline,
+    ),
+  );
+  if (outcome.activity && flags.output === "json") printJson({ activity: outcome.activity });
+  switch (outcome.kind) {
+    case "completed":
+      return;
+    case "failed":
+    case "rejected":
+      process.exitCode = 1;
+      return;
+    case "timeout": {
+      const status = outcome.activity
+        ? `still ${sanitizeForTerminal(outcome.activity.status.replace(/^ACTIVITY_STATUS_/, ""))}`
+        : "not read once";
+      const lastError = outcome.lastError ? ` (last poll: ${outcome.lastError})` : "";
+      throw new CliError(
+        `activity ${shownId} is ${status} after ${formatDuration(flags.timeout)}${lastError}; run the command again to keep waiting`,
+        2,
+      );
+    }
+  }
+}
+
+export function registerActivityCommand(program: Command): void {
+  const activity = program
+    .command("activity")
+    .summary("list, inspect, approve, reject and wait for the organization's activities")
+    .description(
+      "The organization's activity queue: list and inspect activities, approve or reject one awaiting the root quorum's consensus (showing what is decided, and asking first), and wait for one to finish.",
+    );
+
+  activity
+    .command("list")
+    .summary("the organization's activities, newest first")
+    .description(
+      "The organization's activities, newest first: ID, status, type, votes, age, and whether it awaits your vote.",
+    )
+    .option(
+      "--status <status>",
+      "only these statuses (repeatable or comma-separated): consensus, pending, created, completed, failed, rejected, authenticators_needed, all",
+      statusFlag,
+    )
+    .option(
+      "--type <type>",
+      "only these activity types (repeatable or comma-separated), e.g. set_organization_feature or ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      typeFlag,
+    )
+    .addOption(
+      new Option("--limit <n>", "how many, 1 to 100").argParser(integerFlag(1, 100)).default(20),
+    )
+    .option("--cursor <id>", "the page after this activity ID (the last one listed)", textFlag)
+    .addOption(outputOption())
+    .option("--reveal-secrets", "print secrets in -o json (redacted otherwise)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  tvcwatch activity list --status consensus\n  tvcwatch activity list --type set_organization_feature -o json | jq -r '.activities[].id'",
+    )
+    .action(async (flags: ListFlags, cmd: Command) => {
+      const client = clientOf(cmd);
+      const response = await api(() =>
+        client.call(
+          "list_activities",
+          {
+            ...(flags.status?.length ? { filterByStatus: flags.status as never } : {}),
+            ...(flags.type?.length ? { filterByType: flags.type as never } : {}),
+            paginationOptions: {
+              limit: String(flags.limit),
+              ...(flags.cursor ? { after: flags.cursor } : {}),
+            },
+          },
+          callOptions,
+        ),
+      );
+      if (flags.output === "json") {
+        printJson(response, flags.revealSecrets);
+        return;
+      }
+      if (response.activities.length === 0) {
+        process.stderr.write("tvcwatch: no activities match\n");
+        return;
+      }
+      const colour = shouldColour(process.stdout.isTTY);
+      process.stdout.write(`${activityTable(response.activities, Date.now(), colour)}\n`);
+    });
+
+  activity
+    .command("get")
+    .summary("one activity: intent, votes by name, quorum progress, result or failure")
+    .argument("<id>", "activity ID")
+    .addOption(outputOption())
+    .option("--reveal-secrets", "print secrets in -o json (redacted otherwise)")
+    .action(async (id: string, flags: GetFlags, cmd: Command) => {
+      const client = clientOf(cmd);
+      if (flags.output === "json") {
+        const response = await api(() =>
+          client.call("get_activity", { activityId: id }, callOptions),
+        );
+        printJson(response, flags.revealSecrets);
+        return;
+      }
+      const [response, loaded] = await api(() =>
+        Promise.all([
+          client.call("get_activity", { activityId: id }, callOptions),
+          loadDecisionContext(client, Date.now, callOptions),
+        ]),
+      );
+      printNotes(loaded.notes);
+      process.stdout.write(`${getText(response.activity, loaded.context)}\n`);
+    });
+
+  for (const action of ["approve", "reject"] as const) {
+    activity
+      .command(action)
+      .summary(
+        action === "approve"
+          ? "approve an activity awaiting consensus (asks first)"
+          : "reject an activity awaiting consensus (asks first)",
+      )
+      .description(
+        `${action === "approve" ? "Approve" : "Reject"} an activity awaiting the root quorum's consensus, by its ID or fingerprint. Shows what is decided (type, fingerprint, intent, creator, votes, quorum progress) and asks on the terminal; --yes skips the question (needed without a terminal).`,
+      )
+      .argument("<id-or-fingerprint>", "activity ID, or its fingerprint (sha256:...)")
+      .option("-y, --yes", `${action} without asking`)
+      .addOption(outputOption())
+      .addHelpText(
+        "after",
+        `\nExit status: 0 the vote was cast; 1 it cannot be cast (already decided, already voted,\nnot a root user), the API refused it, it was cancelled, or what it let run failed;\n2 usage (no terminal to ask on and no --yes) or network failure.\n\nExample:\n  tvcwatch activity ${action} ACTIVITY_ID --yes`,
+      )
+      .action((ref: string, flags: VoteFlags, cmd: Command) => vote(action, ref, flags, cmd));
+  }
+
+  activity
+    .command("wait")
+    .summary("wait until an activity completes (0), fails or is rejected (1), or time runs out (2)")
+    .description(
+      "Poll an activity until it completes (exit 0), fails or is rejected (exit 1), or --timeout passes (exit 2), printing each change of its status and votes on stderr. Running it again resumes the wait.",
+    )
+    .argument("<id>", "activity ID")
+    .addOption(
+      new Option("--timeout <duration>", "how long to wait, 1s to 24h")
+        .argParser(waitTimeoutFlag)
+        .default(5 * 60_000, "5m"),
+    )
+    .addOption(
+      new Option("--interval <duration>", "time between polls, 250ms to 10m")
+        .argParser(intervalFlag)
+        .default(2000, "2s"),
+    )
+    .addOption(outputOption())
+    .action((id: string, flags: WaitFlags, cmd: Command) => waitCommand(id, flags, cmd));
+}

@@ -1,0 +1,93 @@
+/**
+ * Everything the dashboard reads, built on the client by the CLI and handed to the TUI, which
+ * never calls the API itself: the side-pane pollers, the deployment list, a deployment's name,
+ * and a log session (store and follower) for a deployment.
+ */
+import type { TurnkeyClient } from "../api/client.js";
+import { FollowerStopError, LogFollower } from "../tail/follower.js";
+import { LogStore } from "../tail/log-store.js";
+import type { DeploymentChoice } from "./deployment-list.js";
+import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
+import type { Feeds } from "./feeds.js";
+import { createFeeds } from "./feeds.js";
+
+export interface LogSession {
+  store: LogStore;
+  follower: LogFollower;
+  /** Starts following (once). */
+  start(): void;
+  /** Stops following; resolves when the follower has stopped. */
+  stop(): Promise<void>;
+}
+
+export interface DashboardSources {
+  feeds: Feeds;
+  listDeployments(signal?: AbortSignal): Promise<DeploymentChoice[]>;
+  /** The deployment's app and state, for the title; undefined when it cannot be told. */
+  describeDeployment(id: string, signal?: AbortSignal): Promise<DeploymentChoice | undefined>;
+  openLogs(deploymentId: string): LogSession;
+}
+
+export interface SourceOptions {
+  emails: string[];
+  solanaAddresses: string[];
+  caip2: string;
+  intervalMs: number;
+  sinceMs: number;
+  bufferLines: number;
+}
+
+export function createDashboardSources(
+  client: TurnkeyClient,
+  options: SourceOptions,
+): DashboardSources {
+  return {
+    feeds: createFeeds(client, options),
+    listDeployments: (signal) => listDeploymentChoices(client, signal),
+    async describeDeployment(id, signal) {
+      try {
+        const { tvcDeployment } = await client.call(
+          "get_tvc_deployment",
+          { deploymentId: id },
+          { signal },
+        );
+        const { tvcApps } = await client.call("list_tvc_apps", {}, { signal });
+        const app = tvcApps.find((a) => a.id === tvcDeployment.appId);
+        return app ? deploymentChoice(app, tvcDeployment) : undefined;
+      } catch {
+        // The title keeps the id; the log follower reports what is wrong with the deployment.
+        return undefined;
+      }
+    },
+    openLogs(deploymentId) {
+      const store = new LogStore({ maxLines: options.bufferLines });
+      const follower = new LogFollower({
+        fetchLogs: (request, callOptions) =>
+          client.callWithMeta(
+            "get_tvc_deployment_debug_logs",
+            { deploymentId, ...request },
+            callOptions,
+          ),
+        intervalMs: options.intervalMs,
+        sinceMs: options.sinceMs,
+      });
+      follower.onEvents((events) => store.append(events));
+      const controller = new AbortController();
+      let running: Promise<void> | undefined;
+      return {
+        store,
+        follower,
+        start() {
+          running ??= follower.run(controller.signal, true).catch((err) => {
+            // The dashboard shows a failure that ends the follow in its status line.
+            if (!(err instanceof FollowerStopError)) throw err;
+          });
+        },
+        async stop() {
+          controller.abort();
+          await running;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * An activity's intent in a few lines a person can judge before voting on it: each field of the
+ * intent as `path  value` (nested fields by their path, `apiKeys[0].publicKey`), long values cut
+ * with their length said, a user ID followed by that user's name, and secret fields (OIDC tokens,
+ * bundles: the operation table's list) never shown. Every line is safe for a terminal.
+ */
+import { SECRET_FIELDS } from "../api/secret-fields.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
+
+export interface IntentSummaryOptions {
+  /** Names of users by ID: a value that is a user's ID is followed by their name. */
+  userNames?: ReadonlyMap<string, string> | undefined;
+  /** Lines at most (default 12); the rest is counted on a last line. */
+  maxLines?: number | undefined;
+  /** Characters of a value shown at most (default 96); a longer one is cut and its length said. */
+  maxValueLength?: number | undefined;
+}
+
+/** The object inside `activity.intent` (it holds exactly one, named after the activity). */
+export function intentBody(intent: Record<string, unknown>): unknown {
+  const values = Object.values(intent);
+  return values.length === 1 ? values[0] : intent;
+}
+
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.max(8, Math.floor((max - 24) * 0.75));
+  const tail = Math.max(4, max - 24 - head);
+  return `${text.slice(0, head)}…${text.slice(-tail)} (${text.length} characters)`;
+}
+
+function scalarText(value: unknown, options: Required<IntentSummaryOptions>): string {
+  if (typeof value === "string") {
+    const name = options.userNames.get(value);
+    const shown = value === "" ? '""' : cut(value, options.maxValueLength);
+    return name ? `${shown} (${name})` : shown;
+  }
+  return String(value);
+}
+
+/** `path  value` pairs of every leaf of `value`, in order; secret fields redacted. */
+function leaves(
+  value: unknown,
+  path: string,
+  options: Required<IntentSummaryOptions>,
+  out: [string, string][],
+): void {
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      out.push([path, "(none)"]);
+      return;
+    }
+    if (value.every((v) => v === null || typeof v !== "object")) {
+      out.push([path, value.map((v) => scalarText(v, options)).join(", ")]);
+      return;
+    }
+    value.forEach((v, i) => {
+      leaves(v, `${path}[${i}]`, options, out);
+    });
+    return;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    if (entries.length === 0) {
+      out.push([path, "(empty)"]);
+      return;
+    }
+    for (const [key, inner] of entries) {
+      const at = path ? `${path}.${key}` : key;
+      if (SECRET_FIELDS.has(key) && inner !== undefined && inner !== "") {
+        out.push([
+          at,
+          `[redacted: ${typeof inner === "string" ? `${inner.length} characters` : "value"}]`,
+        ]);
+      } else {
+        leaves(inner, at, options, out);
+      }
+    }
+    return;
+  }
+  out.push([path || "(value)", scalarText(value, options)]);
+}
+
+/**
+ * Lines summarizing an activity's intent (the envelope's `intent`, `{<name>Intent: {...}}`),
+ * aligned `field  value`, at most `maxLines`. Safe for a terminal.
+ */
+export function summarizeIntent(
+  intent: Record<string, unknown>,
+  options: IntentSummaryOptions = {},
+): string[] {
+  const resolved: Required<IntentSummaryOptions> = {
+    userNames: options.userNames ?? new Map(),
+    maxLines: Math.max(1, options.maxLines ?? 12),
+    maxValueLength: Math.max(32, options.maxValueLength ?? 96),
+  };
+  const body = intentBody(intent);
+  if (
+    body === undefined ||
+    (typeof body === "object" &&
+      body !== null &&
+      !Array.isArray(body) &&
+      Object.keys(body).length === 0)
+  ) {
+    return ["(no parameters)"];
+  }
+  const pairs: [string, string][] = [];
+  leaves(body, "", resolved, pairs);
+  const shown = pairs.length > resolved.maxLines ? pairs.slice(0, resolved.maxLines - 1) : pairs;
+  const width = Math.min(28, Math.max(...shown.map(([k]) => k.length)));
+  const lines = shown.map(([k, v]) => sanitizeForTerminal(`${k.padEnd(width)}  ${v}`));
+  if (shown.length < pairs.length) {
+    lines.push(`… ${pairs.length - shown.length} more fields (tvcwatch activity get ID -o json)`);
+  }
+  return lines;
+}

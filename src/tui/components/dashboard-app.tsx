@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from "react";
+import type { DashboardSources, LogSession } from "../../feeds/dashboard-sources.js";
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { describeError } from "../../feeds/poller.js";
+import { useTerminalSize } from "../use-terminal-size.js";
+import { Dashboard } from "./dashboard.js";
+import type { PickerLoad } from "./deployment-picker.js";
+import { DeploymentPicker } from "./deployment-picker.js";
+import { ColourContext } from "./safe-text.js";
+
+/** Why the app ended: a quit, or a failure the CLI reports as its one-line error. */
+export type AppExit = { error?: unknown };
+
+/**
+ * The picker and the dashboard in one full-screen app: without a deployment it starts at the
+ * picker; `D` in the dashboard comes back to it. Each deployment watched gets its own log
+ * session, stopped when another is picked.
+ */
+export function DashboardApp(props: {
+  sources: DashboardSources;
+  deploymentId?: string | undefined;
+  title?: string | undefined;
+  colour: boolean;
+  onExit: (exit: AppExit) => void;
+}) {
+  const size = useTerminalSize();
+  const [watching, setWatching] = useState<
+    { id: string; deployment: DeploymentChoice | undefined } | undefined
+  >(props.deploymentId ? { id: props.deploymentId, deployment: undefined } : undefined);
+  const [load, setLoad] = useState<PickerLoad>({ state: "loading" });
+  const [lastError, setLastError] = useState<unknown>();
+  const [attempt, setAttempt] = useState(0);
+  const [session, setSession] = useState<LogSession | undefined>();
+  const { sources } = props;
+
+  // The picker's list, loaded when the picker is shown (and again on r).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt asks for a reload
+  useEffect(() => {
+    if (watching) return;
+    const controller = new AbortController();
+    setLoad({ state: "loading" });
+    sources.listDeployments(controller.signal).then(
+      (choices) => {
+        if (controller.signal.aborted) return;
+        setLastError(undefined);
+        setLoad({ state: "loaded", choices });
+      },
+      (err) => {
+        if (controller.signal.aborted) return;
+        setLastError(err);
+        setLoad({ state: "failed", error: describeError(err) });
+      },
+    );
+    return () => controller.abort();
+  }, [watching, sources, attempt]);
+
+  // A log session for the deployment watched; the title learns its app's name.
+  const watchingId = watching?.id;
+  const nameUnknown = useRef(false);
+  nameUnknown.current = watching !== undefined && watching.deployment === undefined;
+  useEffect(() => {
+    if (!watchingId) return;
+    const s = sources.openLogs(watchingId);
+    s.start();
+    setSession(s);
+    const controller = new AbortController();
+    if (nameUnknown.current) {
+      void sources.describeDeployment(watchingId, controller.signal).then((d) => {
+        if (d && !controller.signal.aborted) {
+          setWatching((w) => (w && w.id === d.deploymentId ? { ...w, deployment: d } : w));
+        }
+      });
+    }
+    return () => {
+      controller.abort();
+      void s.stop();
+      setSession(undefined);
+    };
+  }, [watchingId, sources]);
+
+  if (!watching) {
+    return (
+      <ColourContext.Provider value={props.colour}>
+        <DeploymentPicker
+          load={load}
+          width={size.columns}
+          rows={size.rows}
+          onPick={(c) => setWatching({ id: c.deploymentId, deployment: c })}
+          onQuit={() => props.onExit(lastError === undefined ? {} : { error: lastError })}
+          onRetry={() => setAttempt((a) => a + 1)}
+        />
+      </ColourContext.Provider>
+    );
+  }
+  if (!session) return null;
+  return (
+    <Dashboard
+      key={watching.id}
+      store={session.store}
+      follower={session.follower}
+      feeds={sources.feeds}
+      deploymentId={watching.id}
+      deployment={watching.deployment}
+      title={props.title}
+      colour={props.colour}
+      onQuit={() => props.onExit({})}
+      onPicker={() => setWatching(undefined)}
+    />
+  );
+}

@@ -1,0 +1,53 @@
+/** The `?` help: every binding of the table by where it applies, then what the screen's marks mean. */
+import { lit, padEnd, type Safe, safe } from "../text/safe-text.js";
+import { BINDINGS, SCOPE_TITLES, type Scope } from "./key-bindings.js";
+import type { Segment } from "./segment.js";
+
+const ORDER: readonly Scope[] = [
+  "anywhere",
+  "dashboard",
+  "logs",
+  "lists",
+  "overlay",
+  "input",
+  "picker",
+];
+
+export const LEGEND: readonly (readonly [string, string])[] = [
+  ["● live", "the log follower's connection: live, retrying n, error"],
+  ["⏸ paused", "the view stays put; new lines are counted, Space follows"],
+  ["▸, double border", "the focused pane"],
+  ["[2]", "replica 2 of the deployment (1-9 hides or shows it)"],
+  ["[2]↪", "a wrapped line going on"],
+  ["(late)", "a line that came after newer ones"],
+  ["── gap ──", "a stretch whose lines could not all be fetched"],
+  ["CONS FAIL PEND", "activity: consensus needed, failed, pending"],
+  ["NEW AUTH DONE REJ", "activity: created, needs authenticators, completed, rejected"],
+  ["votes", "votes cast on the activity so far"],
+  ["outcome", "an email's latest event; below it, each event with its time after the first"],
+  ["conf, final", "a Solana transaction confirmed, finalized"],
+  ["●, ○", "picker: debug mode (its logs can be read), not (why is shown)"],
+];
+
+const KEY_COLUMN = 18;
+
+/** The help's lines, headings bold. */
+export function helpRows(): Segment[][] {
+  const rows: Segment[][] = [];
+  for (const scope of ORDER) {
+    const bindings = BINDINGS.filter((b) => b.scope === scope);
+    if (bindings.length === 0) continue;
+    if (rows.length > 0) rows.push([{ text: lit`` }]);
+    rows.push([{ text: lit`${safe(SCOPE_TITLES[scope])}`, bold: true, colour: "cyan" }]);
+    for (const b of bindings) {
+      rows.push([{ text: padEnd(safe(b.label), KEY_COLUMN), bold: true }, { text: safe(b.does) }]);
+    }
+  }
+  rows.push([{ text: lit`` }], [{ text: lit`what the marks mean`, bold: true, colour: "cyan" }]);
+  for (const [mark, means] of LEGEND) {
+    rows.push([{ text: padEnd(safe(mark), KEY_COLUMN), bold: true }, { text: safe(means) }]);
+  }
+  return rows;
+}
+
+export const HELP_TITLE: Safe = lit`tvcwatch keys`;

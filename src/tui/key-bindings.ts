@@ -1,0 +1,276 @@
+/**
+ * The one table of key bindings: which key does what, where. It drives the key handling
+ * (key-step.ts), the `?` help and the README's key table (a test keeps them in agreement).
+ *
+ * Scopes, innermost first: `input` while a search or filter is typed; `overlay` while the help or
+ * a detail view is open; `logs` or `lists` for the focused pane; then `dashboard`; `anywhere`
+ * applies in all of them but input. The picker has its own scope.
+ */
+
+export type Scope = "input" | "overlay" | "logs" | "lists" | "dashboard" | "anywhere" | "picker";
+
+export type KeyAction =
+  | "quit"
+  | "help"
+  | "picker"
+  | "cancel"
+  | "focus"
+  | "pause"
+  | "search"
+  | "include"
+  | "exclude"
+  | "olderMatch"
+  | "newerMatch"
+  | "replica"
+  | "timestamps"
+  | "wrap"
+  | "sidePanes"
+  | "emailFilter"
+  | "up"
+  | "down"
+  | "pageUp"
+  | "pageDown"
+  | "oldest"
+  | "newest"
+  | "open"
+  | "apply"
+  | "erase"
+  | "pick"
+  | "retry";
+
+export interface Binding {
+  /** Key names as keyName() gives them. */
+  keys: readonly string[];
+  /** The keys as the help and the README show them. */
+  label: string;
+  scope: Scope;
+  action: KeyAction;
+  does: string;
+}
+
+const DIGITS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+
+export const BINDINGS: readonly Binding[] = [
+  { keys: ["q", "ctrl+c"], label: "q, Ctrl-C", scope: "anywhere", action: "quit", does: "quit" },
+  { keys: ["?"], label: "?", scope: "anywhere", action: "help", does: "show or hide this help" },
+  {
+    keys: ["escape"],
+    label: "Esc",
+    scope: "anywhere",
+    action: "cancel",
+    does: "close help or detail, clear an error; then search and filters",
+  },
+  {
+    keys: ["D"],
+    label: "D",
+    scope: "dashboard",
+    action: "picker",
+    does: "back to the deployment picker",
+  },
+  { keys: ["tab"], label: "Tab", scope: "dashboard", action: "focus", does: "focus the next pane" },
+  {
+    keys: ["space", "p"],
+    label: "Space, p",
+    scope: "dashboard",
+    action: "pause",
+    does: "pause / follow the log (paused, new lines are counted)",
+  },
+  {
+    keys: ["/"],
+    label: "/",
+    scope: "dashboard",
+    action: "search",
+    does: "search (regex, case-insensitive, highlighted)",
+  },
+  {
+    keys: ["n"],
+    label: "n",
+    scope: "dashboard",
+    action: "olderMatch",
+    does: "next (older) search match",
+  },
+  {
+    keys: ["N"],
+    label: "N",
+    scope: "dashboard",
+    action: "newerMatch",
+    does: "previous (newer) search match",
+  },
+  {
+    keys: ["f"],
+    label: "f",
+    scope: "dashboard",
+    action: "include",
+    does: "include filter: only lines matching a regex",
+  },
+  {
+    keys: ["F"],
+    label: "F",
+    scope: "dashboard",
+    action: "exclude",
+    does: "exclude filter: hide lines matching a regex",
+  },
+  {
+    keys: DIGITS,
+    label: "1-9",
+    scope: "dashboard",
+    action: "replica",
+    does: "hide / show replica N",
+  },
+  {
+    keys: ["t"],
+    label: "t",
+    scope: "dashboard",
+    action: "timestamps",
+    does: "timestamps on / off",
+  },
+  {
+    keys: ["w"],
+    label: "w",
+    scope: "dashboard",
+    action: "wrap",
+    does: "wrap long lines / cut them",
+  },
+  { keys: ["s"], label: "s", scope: "dashboard", action: "sidePanes", does: "side panes on / off" },
+  {
+    keys: ["e"],
+    label: "e",
+    scope: "dashboard",
+    action: "emailFilter",
+    does: "email pane: next event-type filter",
+  },
+  { keys: ["up"], label: "↑", scope: "logs", action: "up", does: "scroll up a row (pauses)" },
+  { keys: ["down"], label: "↓", scope: "logs", action: "down", does: "scroll down a row" },
+  { keys: ["pageup"], label: "PgUp", scope: "logs", action: "pageUp", does: "scroll up a page" },
+  {
+    keys: ["pagedown"],
+    label: "PgDn",
+    scope: "logs",
+    action: "pageDown",
+    does: "scroll down a page",
+  },
+  { keys: ["g"], label: "g", scope: "logs", action: "oldest", does: "oldest line (pauses)" },
+  { keys: ["G"], label: "G", scope: "logs", action: "newest", does: "newest line, following" },
+  { keys: ["up"], label: "↑", scope: "lists", action: "up", does: "select the row above" },
+  { keys: ["down"], label: "↓", scope: "lists", action: "down", does: "select the row below" },
+  { keys: ["pageup"], label: "PgUp", scope: "lists", action: "pageUp", does: "select a page up" },
+  {
+    keys: ["pagedown"],
+    label: "PgDn",
+    scope: "lists",
+    action: "pageDown",
+    does: "select a page down",
+  },
+  {
+    keys: ["enter"],
+    label: "Enter",
+    scope: "lists",
+    action: "open",
+    does: "details of the selected activity, email or transfer",
+  },
+  { keys: ["up"], label: "↑", scope: "overlay", action: "up", does: "scroll up" },
+  { keys: ["down"], label: "↓", scope: "overlay", action: "down", does: "scroll down" },
+  { keys: ["pageup"], label: "PgUp", scope: "overlay", action: "pageUp", does: "scroll up a page" },
+  {
+    keys: ["pagedown"],
+    label: "PgDn",
+    scope: "overlay",
+    action: "pageDown",
+    does: "scroll down a page",
+  },
+  { keys: ["enter"], label: "Enter", scope: "input", action: "apply", does: "apply" },
+  { keys: ["escape"], label: "Esc", scope: "input", action: "cancel", does: "cancel" },
+  {
+    keys: ["backspace"],
+    label: "Backspace",
+    scope: "input",
+    action: "erase",
+    does: "erase a character",
+  },
+  { keys: ["up"], label: "↑", scope: "picker", action: "up", does: "select the deployment above" },
+  {
+    keys: ["down"],
+    label: "↓",
+    scope: "picker",
+    action: "down",
+    does: "select the deployment below",
+  },
+  {
+    keys: ["enter"],
+    label: "Enter",
+    scope: "picker",
+    action: "pick",
+    does: "watch the selected deployment (● debug mode only)",
+  },
+  {
+    keys: ["r"],
+    label: "r",
+    scope: "picker",
+    action: "retry",
+    does: "load the deployments again after a failure",
+  },
+  {
+    keys: ["q", "escape", "ctrl+c"],
+    label: "q, Esc",
+    scope: "picker",
+    action: "quit",
+    does: "quit",
+  },
+];
+
+/** What a key press is called in the table. */
+export interface KeyInfo {
+  upArrow?: boolean;
+  downArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  tab?: boolean;
+  escape?: boolean;
+  return?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+export function keyName(input: string, key: KeyInfo): string | undefined {
+  if (key.upArrow) return "up";
+  if (key.downArrow) return "down";
+  if (key.pageUp) return "pageup";
+  if (key.pageDown) return "pagedown";
+  if (key.tab) return "tab";
+  if (key.escape) return "escape";
+  if (key.return) return "enter";
+  if (key.backspace || key.delete) return "backspace";
+  if (key.ctrl) return input ? `ctrl+${input}` : undefined;
+  if (key.meta) return undefined;
+  if (input === " ") return "space";
+  return input || undefined;
+}
+
+/** The binding a key has in the first of `scopes` that binds it. */
+export function lookup(scopes: readonly Scope[], name: string | undefined): Binding | undefined {
+  if (name === undefined) return undefined;
+  for (const scope of scopes) {
+    const b = BINDINGS.find((x) => x.scope === scope && x.keys.includes(name));
+    if (b) return b;
+  }
+  return undefined;
+}
+
+/** Headings of the scopes in the help and the README. */
+export const SCOPE_TITLES: Record<Scope, string> = {
+  anywhere: "anywhere",
+  dashboard: "dashboard",
+  logs: "log pane focused",
+  lists: "side pane focused",
+  overlay: "help or detail open",
+  input: "typing a search or filter",
+  picker: "deployment picker",
+};
+
+/** The README's key table, made from the bindings. */
+export function keyTableMarkdown(): string {
+  const rows = BINDINGS.map((b) => `| ${b.label} | ${SCOPE_TITLES[b.scope]} | ${b.does} |`);
+  return ["| key | where | does |", "|---|---|---|", ...rows].join("\n");
+}

@@ -1,0 +1,204 @@
+/**
+ * The status line, fitted to its width by priority: what changes what you see (paused, filters,
+ * search, hidden replicas, the answer to the last key) stays; the rest (poll latency, rate,
+ * buffer) is shortened first, then left out. Pure, so every width is testable.
+ */
+import type { FollowerState } from "../tail/follower.js";
+import {
+  lit,
+  type Safe,
+  safe,
+  safeBounded,
+  truncate,
+  truncateStart,
+  widthOf,
+} from "../text/safe-text.js";
+import type { Colour, Segment } from "./segment.js";
+import type { UiState } from "./ui-state.js";
+
+interface Item {
+  full: Safe;
+  /** Shorter forms, longest first. */
+  shorter: Safe[];
+  colour?: Colour | undefined;
+  dim?: boolean;
+  /** Higher stays longer. */
+  priority: number;
+  /** Whether it may be left out entirely (else only shortened). */
+  droppable: boolean;
+}
+
+const SEPARATOR = lit`  `;
+
+/** 1234 -> 1.2k, 100000 -> 100k */
+export function compactCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 10_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, "")}k`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+function connection(s: FollowerState): { text: Safe; colour: Colour } {
+  switch (s.phase) {
+    case "live":
+      return { text: lit`● live`, colour: "green" };
+    case "retrying":
+      return { text: lit`● retrying ${s.retries}`, colour: "yellow" };
+    case "failed":
+      return { text: lit`● error`, colour: "red" };
+    case "starting":
+      return { text: lit`○ connecting`, colour: "yellow" };
+    default:
+      return { text: lit`○ stopped`, colour: "gray" };
+  }
+}
+
+/** A regex as shown: whole when it fits, else cut (the prompt shows it whole when edited). */
+const regexForms = (prefix: Safe, source: string): [Safe, Safe[]] => {
+  const full = lit`${prefix}/${safeBounded(source, 500)}/`;
+  return [full, [lit`${prefix}/${truncate(safeBounded(source, 500), 12)}/`]];
+};
+
+export interface StatusInput {
+  follower: FollowerState;
+  ui: UiState;
+  buffered: number;
+  cap: number;
+}
+
+export function statusItems({ follower, ui, buffered, cap }: StatusInput): Item[] {
+  const items: Item[] = [];
+  const c = connection(follower);
+  items.push({ full: c.text, shorter: [lit`●`], colour: c.colour, priority: 9, droppable: false });
+  items.push({
+    full: ui.following ? lit`following` : lit`⏸ paused`,
+    shorter: ui.following ? [lit`follow`] : [lit`⏸`],
+    colour: ui.following ? "green" : "yellow",
+    priority: 10,
+    droppable: false,
+  });
+  for (const [prefix, source] of [
+    [lit`+`, ui.include],
+    [lit`-`, ui.exclude],
+    [lit`search `, ui.search],
+  ] as const) {
+    if (!source) continue;
+    const [full, shorter] = regexForms(prefix, source);
+    items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
+  }
+  if (ui.hiddenReplicas.length > 0) {
+    const list = safe(ui.hiddenReplicas.join(","));
+    items.push({
+      full: lit`hidden ${list}`,
+      shorter: [lit`h ${list}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  const answer = ui.inputError ?? ui.notice;
+  if (answer) {
+    const text = safeBounded(answer, 500);
+    items.push({
+      full: text,
+      shorter: [truncate(text, 40), truncate(text, 20)],
+      colour: ui.inputError ? "red" : "yellow",
+      priority: 7,
+      droppable: false,
+    });
+  }
+  if (follower.phase !== "live" && follower.lastError) {
+    const text = safeBounded(follower.lastError, 500);
+    items.push({
+      full: text,
+      shorter: [truncate(text, 40), truncate(text, 16)],
+      colour: "red",
+      priority: 6,
+      droppable: true,
+    });
+  }
+  const rate = follower.linesPerSecond;
+  items.push({
+    full: lit`${safe(rate.toFixed(rate < 10 ? 1 : 0))} lines/s`,
+    shorter: [lit`${safe(compactCount(Math.round(rate)))}/s`],
+    priority: 3,
+    droppable: true,
+  });
+  if (follower.lastPollLatencyMs !== undefined) {
+    items.push({
+      full: lit`poll ${Math.round(follower.lastPollLatencyMs)}ms`,
+      shorter: [lit`${Math.round(follower.lastPollLatencyMs)}ms`],
+      priority: 2,
+      droppable: true,
+    });
+  }
+  items.push({
+    full: lit`${buffered}/${cap} buffered`,
+    shorter: [lit`${safe(compactCount(buffered))}/${safe(compactCount(cap))}`],
+    priority: 1,
+    droppable: true,
+  });
+  items.push({ full: lit`? help`, shorter: [lit`?`], dim: true, priority: 5, droppable: false });
+  return items;
+}
+
+/** The status line's segments for `width` cells. */
+export function statusLine(input: StatusInput, width: number): Segment[] {
+  const items = statusItems(input);
+  const forms = items.map(() => 0);
+  const dropped = items.map(() => false);
+  const textOf = (i: number): Safe => {
+    const item = items[i] as Item;
+    const level = forms[i] as number;
+    return level === 0 ? item.full : (item.shorter[level - 1] ?? item.full);
+  };
+  const used = () =>
+    items.reduce(
+      (n, _, i) => (dropped[i] ? n : n + widthOf(textOf(i)) + (n > 0 ? widthOf(SEPARATOR) : 0)),
+      0,
+    );
+  // Give way in this order until it fits: shorten the lesser items, then leave them out, and
+  // only then shorten what changes what you see.
+  const order = items
+    .map((_, i) => i)
+    .sort((a, b) => (items[a] as Item).priority - (items[b] as Item).priority);
+  const shorten = (i: number) =>
+    (items[i] as Item).shorter.map(() => () => {
+      forms[i] = (forms[i] as number) + 1;
+    });
+  const steps: (() => void)[] = [
+    ...order.filter((i) => (items[i] as Item).priority < 8).flatMap(shorten),
+    ...order
+      .filter((i) => (items[i] as Item).droppable)
+      .map((i) => () => {
+        dropped[i] = true;
+      }),
+    ...order.filter((i) => (items[i] as Item).priority >= 8).flatMap(shorten),
+  ];
+  for (const step of steps) {
+    if (used() <= width) break;
+    step();
+  }
+  const segments: Segment[] = [];
+  items.forEach((item, i) => {
+    if (dropped[i]) return;
+    if (segments.length > 0) segments.push({ text: SEPARATOR });
+    segments.push({ text: textOf(i), colour: item.colour, dim: item.dim });
+  });
+  return segments;
+}
+
+/** The prompt while a search or filter is typed: the whole text, its end kept in view. */
+export function promptLine(
+  mode: NonNullable<UiState["input"]>["mode"],
+  text: string,
+  width: number,
+): Segment[] {
+  const label =
+    mode === "search" ? lit`search /` : mode === "include" ? lit`include f /` : lit`exclude F /`;
+  const hint = lit`  Enter applies · Esc cancels`;
+  const room = Math.max(4, width - widthOf(label) - widthOf(hint) - 1);
+  // Keep the end of a long pattern in view, where the cursor is.
+  const shown = truncateStart(safeBounded(text, 2000), room);
+  return [{ text: label, colour: "cyan" }, { text: lit`${shown}▏` }, { text: hint, dim: true }];
+}

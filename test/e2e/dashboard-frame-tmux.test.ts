@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeLayout } from "../../src/tui/layout.js";
+import type { FakeApi } from "./fake-api.js";
+import { CALM_DEPLOYMENT_ID, startCorpusApi } from "./fake-api.js";
+import { requireTmux, Tmux } from "./tmux.js";
+
+/**
+ * A frame that never breaks, checked as tmux draws it: the deployment's log streams a corpus of
+ * skin tones, VS16 emoji and keycaps, flags, ZWJ sequences, CJK, combining marks, tabs, zero-width
+ * characters and emoji newer than tmux's tables. In every capture (streaming, wrap off and on,
+ * paused, timestamps on) the title and the status line are on screen, no line is wider than the
+ * terminal, and every border is where the layout puts it: widths are the ones tmux itself draws,
+ * measured in the same tmux.
+ */
+
+const KEYS = {
+  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
+  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
+};
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const graphemesOf = (s: string) => Array.from(segmenter.segment(s), (x) => x.segment);
+const isAscii = (g: string) => g.length === 1 && g.charCodeAt(0) < 0x7f;
+/** Characters that stand on a pane's left or right edge: vertical borders and corners. */
+const EDGE = new Set(["│", "║", "┌", "┐", "└", "┘", "╔", "╗", "╚", "╝", "╭", "╮", "╰", "╯"]);
+
+let api: FakeApi;
+const sessions: Tmux[] = [];
+
+beforeAll(async () => {
+  requireTmux();
+  api = await startCorpusApi();
+});
+
+afterAll(async () => {
+  for (const t of sessions) t.kill();
+  await api?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("the dashboard's frame in a real terminal, whatever the log lines hold", () => {
+  for (const [columns, rows] of [
+    [80, 24],
+    [160, 48],
+  ] as const) {
+    it(`stays whole at ${columns}x${rows}, wrap off and on`, async () => {
+      const tmux = new Tmux();
+      sessions.push(tmux);
+      tmux.start(
+        [
+          "--base-url",
+          api.url,
+          "--organization",
+          "org-1",
+          "--deployment",
+          CALM_DEPLOYMENT_ID,
+          "--email",
+          "ops@example.com",
+          "--interval",
+          "1s",
+        ],
+        { columns, rows },
+        KEYS,
+      );
+      await tmux.waitFor(
+        "the corpus on screen",
+        (s) => s.includes("● live") && /zwj|skin tones|cjk|vs16/.test(s),
+        30_000,
+      );
+      const captures: string[] = [];
+      const take = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          captures.push(tmux.screen());
+          await sleep(250);
+        }
+      };
+      await take(8);
+      await tmux.keys("w");
+      await tmux.waitFor("wrap on", (s) => s.includes("(wrap)"));
+      await take(8);
+      await tmux.keys("t");
+      await take(3);
+      await tmux.keys("Space");
+      await take(3);
+      await tmux.keys("Up", "Up", "PageUp");
+      await take(2);
+
+      const texts = new Set<string>();
+      for (const c of captures)
+        for (const g of graphemesOf(c)) if (!isAscii(g) && g !== "\n") texts.add(g);
+      const drawn = await tmux.drawnWidths([...texts]);
+      const width = (line: string) =>
+        graphemesOf(line).reduce((n, g) => n + (isAscii(g) ? 1 : (drawn.get(g) ?? 1)), 0);
+      const verticalsAt = (line: string) => {
+        const at: number[] = [];
+        let col = 0;
+        for (const g of graphemesOf(line)) {
+          if (EDGE.has(g)) at.push(col);
+          col += isAscii(g) ? 1 : (drawn.get(g) ?? 1);
+        }
+        return at;
+      };
+      const layout = computeLayout(columns, rows, true);
+
+      for (const capture of captures) {
+        const lines = capture.replace(/\n+$/, "").split("\n");
+        const why = `\n${capture}`;
+        expect(lines.length, why).toBeLessThanOrEqual(rows - 1);
+        expect(lines[0], why).toMatch(/^tvcwatch · /);
+        const status = lines[lines.length - 1] ?? "";
+        expect(status, why).toMatch(/^● /);
+        for (const line of lines) expect(width(line), `${line}${why}`).toBeLessThanOrEqual(columns);
+        // Every line between the title and the status line is panes edge to edge.
+        for (const line of lines.slice(1, -1)) {
+          expect(width(line), `${line}${why}`).toBe(columns);
+          const v = verticalsAt(line);
+          expect(v[0], `${line}${why}`).toBe(0);
+          expect(v[v.length - 1], `${line}${why}`).toBe(columns - 1);
+          if (layout.side.arrangement === "column") {
+            // The log pane's right border and the side pane's left border.
+            expect(v, `${line}${why}`).toEqual(
+              expect.arrayContaining([layout.logs.width - 1, layout.logs.width]),
+            );
+          }
+        }
+      }
+      await tmux.keys("q");
+      await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED 0"));
+    }, 120_000);
+  }
+});

@@ -1,0 +1,196 @@
+/**
+ * Fake Turnkey APIs on loopback for the dashboard's end-to-end tests (they do not check stamps):
+ * a hostile one, whose well-formed responses carry escape sequences in their strings, a megabyte
+ * log line and Solana amounts sized to freeze a quadratic formatter; and one streaming log lines
+ * from a corpus of text that terminals draw at widths libraries disagree on.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** Sets the terminal title (OSC 0), writes the clipboard (OSC 52), clears the screen (CSI). */
+export const ATTACK =
+  "\u001b]0;PWNED-TITLE\u0007\u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b7m\u202eRTL";
+
+export const DEPLOYMENT_ID = `dep-${ATTACK}-1`;
+export const CALM_DEPLOYMENT_ID = "dep-1";
+export const BIG_LINE_CHARS = 1_000_000;
+
+export interface FakeApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+const ts = (ms: number) => ({
+  seconds: String(Math.floor(ms / 1000)),
+  nanos: String(Math.round((ms % 1000) * 1e6)),
+});
+
+/** Every response but the logs, with `inject` in their strings. */
+function paneResponses(now: number, inject: string, deploymentId: string): Record<string, unknown> {
+  return {
+    list_tvc_apps: {
+      tvcApps: [
+        {
+          id: "app-1",
+          organizationId: "org-1",
+          name: `payments${inject}`,
+          liveDeploymentId: deploymentId,
+        },
+      ],
+    },
+    list_tvc_app_deployments: {
+      tvcDeployments: [
+        { id: deploymentId, organizationId: "org-1", appId: "app-1", debugMode: true },
+      ],
+    },
+    get_tvc_deployment: {
+      tvcDeployment: { id: deploymentId, organizationId: "org-1", appId: "app-1", debugMode: true },
+    },
+    list_activities: {
+      activities: [
+        {
+          id: "act-1",
+          organizationId: "org-1",
+          status: `ACTIVITY_STATUS_CONSENSUS_NEEDED${inject}`,
+          type: `ACTIVITY_TYPE_SIGN_TRANSACTION_V2${inject}`,
+          intent: {},
+          result: {},
+          votes: [],
+          fingerprint: `sha256:${inject}`,
+          canApprove: false,
+          canReject: false,
+          createdAt: ts(now - 60_000),
+          updatedAt: ts(now - 60_000),
+        },
+      ],
+    },
+    list_email_events: {
+      emailEvents: [
+        {
+          id: "e-1",
+          organizationId: "org-1",
+          messageId: "m-1",
+          eventType: `Bounce${inject}`,
+          fromAddress: "noreply@example.com",
+          toAddress: "ops@example.com",
+          timestamp: String(now - 5000),
+          createdAt: String(now - 5000),
+          details: {},
+        },
+      ],
+    },
+    whoami: {
+      organizationId: "org-1",
+      organizationName: `org${inject}`,
+      userId: "u-1",
+      username: `user${inject}`,
+    },
+  };
+}
+
+function hostileResponses(now: number): Record<string, unknown> {
+  return {
+    ...paneResponses(now, ATTACK, DEPLOYMENT_ID),
+    get_tvc_deployment_debug_logs: {
+      entries: [
+        {
+          line: { content: `INFO hello ${ATTACK}`, ts: ts(now - 3000) },
+          replicaLabel: "replica 1/1",
+        },
+        {
+          line: { content: `BIG ${"x".repeat(BIG_LINE_CHARS)} END`, ts: ts(now - 2000) },
+          replicaLabel: "replica 1/1",
+        },
+        { line: { content: "INFO last line", ts: ts(now - 1000) }, replicaLabel: "replica 1/1" },
+      ],
+    },
+    list_sol_transaction_history: {
+      transactions: [
+        {
+          signature: "sig-1",
+          block: { number: "1", hash: "h", timestamp: new Date(now - 4000).toISOString() },
+          status: "CONFIRMED",
+          origin: "o",
+          feePayer: "p",
+          signers: [{ address: "p", writable: true }],
+          fee: { amount: "5000", caip19: "c" },
+          transfers: [
+            {
+              direction: "IN",
+              amount: "1",
+              counterparty: "Sender1111",
+              asset: { caip19: "s", symbol: "HUGE", name: "Huge", decimals: 100_000 },
+            },
+            { direction: "OUT", amount: "7".repeat(100_000), counterparty: "Recv2222" },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+/** Lines that terminals draw at widths libraries disagree on, tabs, and controls. */
+export const WIDTH_CORPUS = [
+  "skin tones 👍🏽 👋🏿 🧑🏽‍💻 done",
+  "vs16 ❤️ ⚠️ ☺️ ©️ ℹ️ ↔️ done",
+  "keycaps 1️⃣ #️⃣ 9️⃣ done",
+  "flags 🇩🇪 🇯🇵 🏳️‍🌈 🏴‍☠️ done",
+  "zwj 👩‍💻 👨‍👩‍👧 🧑‍🎄 done",
+  "cjk 用户登录成功 ｶﾀｶﾅ 한국어 done",
+  "combining e\u0301 n\u0303 a\u0308 \u0301lone done",
+  "\tat com.example.payments.Signer.sign(Signer.java:42)",
+  "tab\there\tand\tthere\tdone",
+  "zero\u200bwidth\u200c\u2060joiners\u200d done",
+  "newer emoji 🫨 🫸 🛜 done",
+  `wrapped ${"用户👍🏽❤️\t1️⃣👩‍💻e\u0301 ".repeat(12)}end`,
+  `long ascii ${"0123456789".repeat(30)} end`,
+];
+
+const SLOT_MS = 200;
+
+/** The corpus as a stream: one line per 200 ms slot over the last 20 s, stable across polls. */
+function corpusResponses(now: number): Record<string, unknown> {
+  const last = Math.floor(now / SLOT_MS);
+  const entries = [];
+  for (let slot = last - 100; slot <= last; slot++) {
+    entries.push({
+      line: { content: WIDTH_CORPUS[slot % WIDTH_CORPUS.length], ts: ts(slot * SLOT_MS) },
+      replicaLabel: `replica ${(slot % 2) + 1}/2`,
+    });
+  }
+  return {
+    ...paneResponses(now, "", CALM_DEPLOYMENT_ID),
+    list_sol_transaction_history: { transactions: [] },
+    get_tvc_deployment_debug_logs: { entries },
+  };
+}
+
+async function start(responses: (now: number) => Record<string, unknown>): Promise<FakeApi> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const name = (req.url ?? "").split("/").pop() ?? "";
+      const body = responses(Date.now())[name];
+      if (body === undefined) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: 5, message: `no ${name} here`, details: [] }));
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json", date: new Date().toUTCString() });
+      res.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const startHostileApi = () => start(hostileResponses);
+export const startCorpusApi = () => start(corpusResponses);

@@ -1,0 +1,176 @@
+/**
+ * The program as a user meets it: a tmux server of its own (`tmux -L <unique socket>`) runs the
+ * command in a pane of a fixed size; send-keys types, capture-pane reads the screen.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BIN } from "../helpers/run-cli.js";
+
+let sockets = 0;
+
+export function requireTmux(): void {
+  try {
+    execFileSync("tmux", ["-V"]);
+  } catch {
+    throw new Error(
+      "tmux is needed for the terminal end-to-end tests: apt-get install tmux (.ci/run installs it)",
+    );
+  }
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export class Tmux {
+  readonly socket = `tvcwatch-test-${process.pid}-${++sockets}`;
+  readonly session = "t";
+
+  run(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+
+  /**
+   * Starts `tvcwatch <args>` in a `columns` x `rows` pane, with a clean Turnkey environment
+   * (an empty XDG_CONFIG_HOME) plus `env`; when it exits the pane shows `TVCWATCH-EXITED <code>`.
+   * `options` are tmux options set before the program starts.
+   */
+  start(
+    args: string[],
+    size: { columns: number; rows: number },
+    env: Record<string, string> = {},
+    options: [string, string][] = [],
+  ): void {
+    const fullEnv = {
+      TERM: "xterm-256color",
+      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")),
+      ...env,
+    };
+    const assignments = Object.entries(fullEnv)
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(" ");
+    this.run(
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-s",
+      this.session,
+      "-x",
+      String(size.columns),
+      "-y",
+      String(size.rows),
+      // Options take effect before the program starts: it waits for the go file.
+      `while [ ! -e ${quote(this.goFile)} ]; do sleep 0.05; done; env -u CI ${assignments} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo TVCWATCH-EXITED $?; sleep 300`,
+    );
+    for (const [name, value] of options) this.run("set-option", "-g", name, value);
+    execFileSync("touch", [this.goFile]);
+  }
+
+  private readonly goFile = join(mkdtempSync(join(tmpdir(), "tvcwatch-tmux-")), "go");
+
+  screen(): string {
+    return this.run("capture-pane", "-p", "-t", this.session);
+  }
+
+  /** The screen with its colours and attributes, as SGR sequences tmux writes them. */
+  screenWithAttributes(): string {
+    return this.run("capture-pane", "-p", "-e", "-t", this.session);
+  }
+
+  /** The pane's title: what an OSC 0 or OSC 2 from the program would set. */
+  title(): string {
+    return this.run("display-message", "-p", "-t", this.session, "#{pane_title}").trim();
+  }
+
+  /** tmux paste buffers: what an OSC 52 from the program would fill (with set-clipboard on). */
+  buffers(): string {
+    return this.run("list-buffers");
+  }
+
+  async waitFor(what: string, test: (s: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    const until = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < until) {
+      last = this.screen();
+      if (test(last)) return last;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
+  }
+
+  async keys(...keys: string[]): Promise<void> {
+    for (const key of keys) {
+      this.run("send-keys", "-t", this.session, key);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+
+  /** Literal text, typed as is. */
+  async type(text: string): Promise<void> {
+    this.run("send-keys", "-t", this.session, "-l", text);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+
+  /**
+   * How wide this tmux draws each text: a small program in another window of the same server
+   * prints each one at the start of a cleared screen and asks the terminal where the cursor is.
+   */
+  async drawnWidths(texts: readonly string[]): Promise<Map<string, number>> {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-widths-"));
+    const input = join(dir, "in.json");
+    const output = join(dir, "out.json");
+    writeFileSync(input, JSON.stringify(texts));
+    writeFileSync(join(dir, "measure.mjs"), MEASURE);
+    this.run(
+      "new-window",
+      "-d",
+      "-t",
+      this.session,
+      `${quote(process.execPath)} ${quote(join(dir, "measure.mjs"))} ${quote(input)} ${quote(output)}`,
+    );
+    const until = Date.now() + 20_000;
+    while (!existsSync(output)) {
+      if (Date.now() > until) throw new Error("the width measurement did not finish");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const widths = JSON.parse(readFileSync(output, "utf8")) as [string, number][];
+    return new Map(widths);
+  }
+
+  kill(): void {
+    try {
+      this.run("kill-server");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Prints each text alone and reads the cursor column back (DSR), in raw mode. */
+const MEASURE = `
+import { readFileSync, writeFileSync } from "node:fs";
+const texts = JSON.parse(readFileSync(process.argv[2], "utf8"));
+process.stdin.setRawMode(true);
+process.stdin.resume();
+let buffer = "";
+const column = () => new Promise((resolve) => {
+  const onData = (d) => {
+    buffer += d.toString();
+    const m = /\\x1b\\[(\\d+);(\\d+)R/.exec(buffer);
+    if (!m) return;
+    buffer = "";
+    process.stdin.off("data", onData);
+    resolve(Number(m[2]) - 1);
+  };
+  process.stdin.on("data", onData);
+});
+const out = [];
+for (const t of texts) {
+  process.stdout.write("\\x1b[2J\\x1b[H" + t + "\\x1b[6n");
+  out.push([t, await column()]);
+}
+writeFileSync(process.argv[3] + ".tmp", JSON.stringify(out));
+(await import("node:fs")).renameSync(process.argv[3] + ".tmp", process.argv[3]);
+process.exit(0);
+`;
