@@ -2,6 +2,12 @@
 // as `tvcwatch watch` runs it) on a 160x48 terminal stand-in, with a key pressed every 500 ms.
 // Reports CPU-seconds per second of input, lines dropped, and p95 keypress-to-frame latency.
 // Targets: <= 0.5 CPU-s/s, 0 dropped, p95 < 100 ms.
+//
+// Memory: RSS and heap are sampled every 10 s (printed each minute) with the peak RSS; target
+// <= 200 MB and flat with the default 100,000-line buffer over 10 minutes. `--minutes N` (or
+// BENCH_MINUTES) sets the length; `--feed follower` (or BENCH_FEED=follower) feeds the lines as
+// the dashboard gets them: the log follower polling every 2 s a server that answers each window
+// it asks for with its JSON text, parsed by the client's decoder, re-sent entries included.
 import { EventEmitter } from "node:events";
 
 // As bin/tvcwatch does: React's production build, and Ink interactive.
@@ -13,7 +19,17 @@ const { Poller } = await import("../dist/feeds/poller.js");
 const { LogFollower } = await import("../dist/tail/follower.js");
 const { LogStore } = await import("../dist/tail/log-store.js");
 const { Dashboard } = await import("../dist/tui/components/dashboard.js");
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const arg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const MINUTES = Number(arg("minutes") ?? process.env.BENCH_MINUTES ?? 0);
+const SECONDS = MINUTES > 0 ? MINUTES * 60 : Number(process.env.BENCH_SECONDS ?? 30);
+const FEED = arg("feed") ?? process.env.BENCH_FEED ?? "store";
+const { decodeResponse } = await import("../dist/api/client.js");
+const { governHeap } = await import("../dist/cli/heap-governor.js");
+// As `tvcwatch watch` runs it.
+governHeap();
 const RATE = 5000;
 const TICK_MS = 250; // the follower's fastest poll interval: lines arrive in one batch per poll
 
@@ -21,9 +37,12 @@ class FakeStdout extends EventEmitter {
   columns = 160;
   rows = 48;
   isTTY = true;
-  writes = [];
+  /** Frames written so far; the last few kept (all of them would be the bench's own leak). */
+  count = 0;
+  recent = [];
   write(chunk) {
-    this.writes.push({ at: performance.now(), text: String(chunk) });
+    this.recent.push({ n: this.count++, at: performance.now(), text: String(chunk) });
+    if (this.recent.length > 1000) this.recent.splice(0, 500);
     return true;
   }
 }
@@ -60,8 +79,39 @@ const meta = {
   receivedAtMonotonic: 0,
   attempts: 1,
 };
-const follower = new LogFollower({ fetchLogs: async () => ({ data: { entries: [] }, meta }) });
-await follower.pollOnce();
+/** Line i of the stream as the server's JSON text, stamped `ms` (made as text, not objects). */
+function entryJson(i, ms) {
+  const seconds = Math.floor(ms / 1000);
+  const nanos = Math.floor((ms - seconds * 1000) * 1e6);
+  const content = JSON.stringify(contents[i % 3](i));
+  return `{"line":{"content":${content},"ts":{"seconds":"${seconds}","nanos":"${nanos}"}},"replicaLabel":"replica ${(i % 3) + 1}/3"}`;
+}
+const serverStart = Date.now();
+const followed =
+  FEED === "follower"
+    ? new LogFollower({
+        // Lines i at serverStart + i / RATE s, up to now, within the window asked for.
+        fetchLogs: async (request) => {
+          const now = Date.now();
+          const last = Math.floor(((now - serverStart) * RATE) / 1000);
+          const since = request.sinceSeconds ? Number(request.sinceSeconds) : 600;
+          const first = Math.max(0, last - since * RATE);
+          const parts = [];
+          for (let i = first; i < last; i++)
+            parts.push(entryJson(i, serverStart + (i * 1000) / RATE));
+          const text = `{"entries":[${parts.join(",")}]}`;
+          return {
+            data: decodeResponse("get_tvc_deployment_debug_logs", text),
+            meta: { ...meta, serverDate: Math.floor(now / 1000) * 1000 },
+          };
+        },
+        sinceMs: 1000,
+      })
+    : undefined;
+const follower =
+  followed ?? new LogFollower({ fetchLogs: async () => ({ data: { entries: [] }, meta }) });
+if (!followed) await follower.pollOnce();
+else follower.onEvents((events) => store.append(events));
 const feeds = {
   activities: new Poller({ intervalMs: 1000, fetch: async () => [] }),
   email: undefined,
@@ -118,21 +168,29 @@ let timestampsOn = false;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 let fed = 0;
+const following = new AbortController();
+const followRun = followed?.run(following.signal, true);
 const feeder = setInterval(() => {
+  if (followed) return;
   // Exactly RATE lines per second of wall time, whatever the timer's drift.
   const due = Math.floor((RATE * (performance.now() - t0)) / 1000) - fed;
   fed += due;
   store.append(batch(due));
 }, TICK_MS);
+const memory = [];
+const sampler = setInterval(() => {
+  const m = process.memoryUsage();
+  memory.push({ at: (performance.now() - t0) / 1000, rss: m.rss, heapUsed: m.heapUsed });
+}, 10_000);
 const presser = setInterval(() => {
-  const from = stdout.writes.length;
+  const from = stdout.count;
   const pressedAt = performance.now();
   timestampsOn = !timestampsOn;
   stdin.write("t");
   const want = timestampsOn ? "(timestamps)" : "Logs ";
   const check = setInterval(() => {
-    for (let i = from; i < stdout.writes.length; i++) {
-      const w = stdout.writes[i];
+    for (const w of stdout.recent) {
+      if (w.n < from) continue;
       if (w.text.includes(want) && (timestampsOn || !w.text.includes("(timestamps)"))) {
         latencies.push(w.at - pressedAt);
         clearInterval(check);
@@ -149,6 +207,10 @@ const presser = setInterval(() => {
 await new Promise((r) => setTimeout(r, SECONDS * 1000));
 clearInterval(feeder);
 clearInterval(presser);
+clearInterval(sampler);
+following.abort();
+await followRun;
+if (followed) seq = followed.getState().linesEmitted;
 const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 await new Promise((r) => setTimeout(r, 300));
@@ -160,7 +222,7 @@ latencies.sort((a, b) => a - b);
 const p95 = latencies[Math.floor(latencies.length * 0.95)] ?? Number.NaN;
 const p50 = latencies[Math.floor(latencies.length * 0.5)] ?? Number.NaN;
 console.log(
-  `input: ${seq.toLocaleString()} lines in ${elapsed.toFixed(1)} s (${Math.round(seq / elapsed).toLocaleString()} lines/s), ${stdout.writes.length} frames written`,
+  `input: ${seq.toLocaleString()} lines in ${elapsed.toFixed(1)} s (${Math.round(seq / elapsed).toLocaleString()} lines/s${followed ? `, through the follower: ${(followed.getState().entriesServed / Math.max(1, seq)).toFixed(2)} entries parsed per line` : ""}), ${stdout.count} frames written`,
 );
 console.log(`CPU: ${(cpuSeconds / elapsed).toFixed(3)} CPU-s per second of input (target <= 0.5)`);
 console.log(
@@ -168,5 +230,10 @@ console.log(
 );
 console.log(
   `keypress to frame: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${latencies.length} presses (target p95 < 100 ms)`,
+);
+const perMinute = memory.filter((_, i) => i % 6 === 5);
+const mb = (n) => Math.round(n / 1e6);
+console.log(
+  `memory (${FEED === "follower" ? "lines through the follower" : "lines into the store"}), RSS each minute: ${(perMinute.length > 0 ? perMinute : memory).map((m) => `${mb(m.rss)}`).join(", ")} MB; heap used: ${(perMinute.length > 0 ? perMinute : memory).map((m) => `${mb(m.heapUsed)}`).join(", ")} MB; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1000)} MB (target <= 200 MB, flat)`,
 );
 process.exit(0);

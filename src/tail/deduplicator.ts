@@ -17,14 +17,13 @@
  * line for longer than a window, no client can tell old from new; the follower then assumes that
  * as few lines as possible fell off the front.
  *
- * Memory is bounded: `prune(cutoff)` forgets identities older than what any later window can
- * still re-send.
+ * Memory is bounded: `prune(before)` forgets the identities last sighted before a response the
+ * caller names (one whose window's front has fallen so far behind that no later window can reach
+ * back to anything it did not re-send). Timestamps play no part in forgetting: a line stamped an
+ * hour ahead, or a day behind, is remembered exactly as long as the server keeps re-sending it.
  */
 import type { DebugLogEntry } from "../api/schemas.js";
 import { TimestampedMemory } from "./timestamped-memory.js";
-
-/** Every this many prunes, one walks all untimestamped identities, not only up to the first kept. */
-const FULL_PRUNE_EVERY = 16;
 
 /** A string of ASCII digits as a number, quickly (a nanos field); anything else as Number does. */
 function parseDigits(text: string): number {
@@ -45,6 +44,8 @@ interface UntimestampedLine {
   hi: number;
   /** An upper bound of its true time: its next neighbour, or the server's time when first seen. */
   bound: number;
+  /** The number of the last response that held it. */
+  lastIn: number;
 }
 
 /**
@@ -67,22 +68,46 @@ interface ReplicaMemory {
   untimestamped: UntimestampedLine[];
   /** Per response, forward pass: the sort key of the last timestamped line met. */
   prevKey: number;
+  /** Per response: what it held of this replica (see ReplicaSummary). */
+  summary: ReplicaSummary;
 }
 
-/** The new entries of a response: their positions in it, and every entry's sort key. */
+/** What one response held of one replica's timestamped lines. */
+export interface ReplicaSummary {
+  replicaLabel: string;
+  /** The newest timestamp no later than the server's time (epoch ms), or -Infinity. */
+  newest: number;
+  /** New lines, and the oldest and newest of their timestamps. */
+  newCount: number;
+  newOldest: number;
+  newNewest: number;
+  /** The response (number) it is about. */
+  response: number;
+}
+
+/** The new entries of a response: their positions in it, every entry's sort key, and replicas. */
 export interface Accepted {
   indexes: number[];
   keys: Float64Array;
+  replicas: ReplicaSummary[];
+}
+
+function emptySummary(replicaLabel: string, response: number): ReplicaSummary {
+  return {
+    replicaLabel,
+    newest: Number.NEGATIVE_INFINITY,
+    newCount: 0,
+    newOldest: Number.POSITIVE_INFINITY,
+    newNewest: Number.NEGATIVE_INFINITY,
+    response,
+  };
 }
 
 export class Deduplicator {
   private readonly replicas = new Map<string, ReplicaMemory>();
   private responses = 0;
-  private prunes = 0;
   /** Exact keys count nanoseconds from this second, so they stay integers below 2^53. */
   private base: number | undefined;
-  /** The newest timestamp of the last response (epoch ms), or -Infinity. */
-  newest = Number.NEGATIVE_INFINITY;
 
   /** Identities held, for tests and the memory figure. */
   size(): number {
@@ -98,10 +123,16 @@ export class Deduplicator {
         timed: new TimestampedMemory(),
         untimestamped: [],
         prevKey: Number.NEGATIVE_INFINITY,
+        summary: emptySummary(label, this.responses),
       };
       this.replicas.set(label, m);
     }
     return m;
+  }
+
+  /** The number the next response accepted gets (responses are numbered from 0). */
+  nextResponse(): number {
+    return this.responses;
   }
 
   /**
@@ -116,7 +147,6 @@ export class Deduplicator {
     serverNowUpper = Number.POSITIVE_INFINITY,
   ): Accepted {
     const n = entries.length;
-    this.newest = Number.NEGATIVE_INFINITY;
     const mems: ReplicaMemory[] = new Array(n);
     const keys = new Float64Array(n);
     const decided = new Uint8Array(n); // 1 = new, 2 = seen, 0 = untimestamped (decided below)
@@ -124,6 +154,7 @@ export class Deduplicator {
     for (const m of this.replicas.values()) {
       m.timed.beginResponse();
       m.prevKey = Number.NEGATIVE_INFINITY;
+      m.summary = emptySummary(m.summary.replicaLabel, response);
     }
     // One pass: replica, sort key, and the decision for every timestamped line.
     let untimestamped = 0;
@@ -173,24 +204,35 @@ export class Deduplicator {
         const sortKey = Number.isFinite(mem.prevKey) ? mem.prevKey : fallbackKey;
         keys[i] = sortKey;
         const text = `${ts.seconds}.${ts.nanos}`;
-        decided[i] = mem.timed.sightByText(text, sortKey, content, response) ? 1 : 2;
+        decided[i] = mem.timed.sightByText(text, content, response) ? 1 : 2;
         continue;
       }
       keys[i] = key;
       mem.prevKey = key;
-      if (key > this.newest) this.newest = key;
       const exact = this.exactKey(lastSeconds, nanos);
       const isNew = Number.isNaN(exact)
-        ? mem.timed.sightByText(`${ts.seconds}.${ts.nanos}`, key, content, response)
+        ? mem.timed.sightByText(`${ts.seconds}.${ts.nanos}`, content, response)
         : mem.timed.sight(exact, content, response);
       decided[i] = isNew ? 1 : 2;
+      const sum = mem.summary;
+      if (key > sum.newest && key <= serverNowUpper) sum.newest = key;
+      if (isNew) {
+        sum.newCount++;
+        if (key < sum.newOldest) sum.newOldest = key;
+        if (key > sum.newNewest) sum.newNewest = key;
+      }
     }
+    for (const m of this.replicas.values()) m.timed.endResponse();
     if (untimestamped > 0)
       this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper);
     const indexes: number[] = [];
     for (let i = 0; i < n; i++) if (decided[i] === 1) indexes.push(i);
+    const replicas: ReplicaSummary[] = [];
+    for (const m of this.replicas.values())
+      if (m.summary.response === response && Number.isFinite(m.summary.newest))
+        replicas.push(m.summary);
     this.responses += 1;
-    return { indexes, keys };
+    return { indexes, keys, replicas };
   }
 
   /**
@@ -230,6 +272,7 @@ export class Deduplicator {
     serverNowUpper: number,
   ): void {
     const n = entries.length;
+    const response = this.responses;
     // Each untimestamped entry's previous (keys[i] from pass 1) and next timestamped neighbour.
     const next = new Map<ReplicaMemory, number>();
     const hiOf = new Float64Array(n);
@@ -290,10 +333,11 @@ export class Deduplicator {
           u.lo = Math.max(u.lo, l);
           u.hi = Math.min(u.hi, h);
           u.bound = Math.min(u.bound, h, serverNowUpper);
+          u.lastIn = response;
           decided[i] = 2;
         } else {
           const content = (entries[i] as DebugLogEntry).line.content;
-          u = { content, lo: l, hi: h, bound: Math.min(h, serverNowUpper) };
+          u = { content, lo: l, hi: h, bound: Math.min(h, serverNowUpper), lastIn: response };
           decided[i] = 1;
         }
         order.push(u);
@@ -305,33 +349,20 @@ export class Deduplicator {
   }
 
   /**
-   * Forgets identities of lines older than `cutoff` (server epoch ms). Timestamped lines are held
-   * in timestamp order and pruned exactly. Untimestamped ones are held in arrival order, which is
-   * nearly time order, so the walk stops at the first one still needed (anything it leaves behind
-   * is merely kept a little longer); every FULL_PRUNE_EVERY-th call walks them all, so one
-   * placed far ahead of the others cannot hold back the pruning of those after it.
+   * Forgets the identities last sighted in a response numbered below `before`. Timestamped ones
+   * are kept per replica in timestamp order (see ./timestamped-memory.ts); untimestamped ones in
+   * arrival order, where those a response did not hold come first (they fell off the front), so
+   * the walk over them stops at the first one still needed.
    */
-  prune(cutoff: number): void {
-    this.prunes += 1;
-    const full = this.prunes % FULL_PRUNE_EVERY === 0;
-    // In exact-key units; rounded down, so nothing a later window can re-send is forgotten.
-    const cutoffKey =
-      this.base === undefined
-        ? Number.NEGATIVE_INFINITY
-        : Math.floor((cutoff - this.base * 1000) * 1e6);
+  prune(before: number): void {
     for (const [label, mem] of this.replicas) {
-      mem.timed.prune(cutoffKey, cutoff);
-      if (full) {
-        mem.untimestamped = mem.untimestamped.filter((u) => !(u.bound < cutoff));
-      } else {
-        let drop = 0;
-        while (drop < mem.untimestamped.length) {
-          const u = mem.untimestamped[drop] as UntimestampedLine;
-          if (!(u.bound < cutoff)) break;
-          drop += 1;
-        }
-        if (drop > 0) mem.untimestamped.splice(0, drop);
+      mem.timed.prune(before);
+      let drop = 0;
+      while (drop < mem.untimestamped.length) {
+        if ((mem.untimestamped[drop] as UntimestampedLine).lastIn >= before) break;
+        drop += 1;
       }
+      if (drop > 0) mem.untimestamped.splice(0, drop);
       if (mem.timed.size() === 0 && mem.untimestamped.length === 0) this.replicas.delete(label);
     }
   }

@@ -1,38 +1,34 @@
 /**
- * The exactly-once log follower over a poll-only API.
+ * The exactly-once log follower over a poll-only API. Each poll: plan a window
+ * (./window-plan.ts), ask, keep only what was not seen before (./deduplicator.ts), measure how late
+ * lines come (./arrival-meter.ts, which sizes the next window's overlap), and hand the new lines
+ * on, through the merge hold-back when a stream needs one (./merge-buffer.ts). When to poll next
+ * is ./poll-loop.ts's.
  *
- * Windows. `get_tvc_deployment_debug_logs` filters with `sinceSeconds` on the server's clock, so
- * the follower never needs to know that clock to size a window: it measures, on its own monotonic
- * clock, the time since it sent the last request whose window is known to have covered
- * everything, and asks for that plus the overlap (for late-arriving lines) plus an allowance for
- * the round trip. When a response comes back, it checks the window really covered the gap
- * (round trip included); if the response was too slow, the coverage mark does not move and the
- * next poll, at once, asks for a larger window. A client clock that is wrong by minutes does not
- * matter; the server's clock (estimated from `Date` headers and line timestamps) is used only to
- * label gaps and to bound de-duplication memory.
- *
- * Exactly once: see ./deduplicator.ts. Gaps: an outage longer than the server keeps logs, or a
- * full `tailLines` response, is reported as a gap marker. Faults: every poll goes through the
- * client's retries; a failed poll never ends a follow, and the next success covers the whole gap.
+ * Gaps: an outage longer than the server keeps logs, or a full `tailLines` response, is reported as
+ * a gap marker. Faults: a failed poll never ends a follow (only a failure no retry can help does:
+ * see endsFollow), and the next success covers the whole gap. The server's clock, estimated from
+ * Date headers only (./server-clock.ts), places lines for the hold-back, measures lateness and
+ * labels gaps; nothing depends on the client's clock being right.
  */
-
 import type { CallOptions, ResponseMeta } from "../api/client.js";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
-import { isPermanentFailure, TurnkeyApiError } from "../api/errors.js";
+import { TurnkeyApiError } from "../api/errors.js";
 import type { DebugLogEntry } from "../api/schemas.js";
-import { formatDuration } from "../text/duration.js";
+import type { ArrivalReport } from "./arrival-meter.js";
+import { ArrivalMeter } from "./arrival-meter.js";
+import type { Accepted } from "./deduplicator.js";
 import { Deduplicator } from "./deduplicator.js";
-import type { GapMarker, LogEvent } from "./log-line.js";
+import type { LogEvent } from "./log-line.js";
+import { MergeBuffer } from "./merge-buffer.js";
+import { endsFollow, failedPollDelayMs, nextPollDelayMs, sleep } from "./poll-loop.js";
 import { ServerClockEstimate } from "./server-clock.js";
+import { TailFloor } from "./tail-floor.js";
+import type { LogRequest, WindowPlan } from "./window-plan.js";
+import { WindowPlanner } from "./window-plan.js";
 
-/** The most a window adds for its own round trip (see allowanceMs). */
-const MAX_ALLOWANCE_MS = 15_000;
-
-export interface LogRequest {
-  sinceSeconds?: string;
-  tailLines?: number;
-}
+export type { LogRequest } from "./window-plan.js";
 
 export type FetchLogs = (
   request: LogRequest,
@@ -43,11 +39,15 @@ export type FollowerPhase = "starting" | "live" | "retrying" | "stopped" | "fail
 
 export interface FollowerState {
   phase: FollowerPhase;
-  /** Failed polls in a row (each after the client's own retries), or retries under way. */
+  /** Failed polls in a row (or, without -f, failed attempts of the one poll). */
   retries: number;
   lastError?: string | undefined;
-  /** Monotonic ms of the next poll. */
+  /** Monotonic ms of the next poll; while retrying, of the next try. */
   nextPollAt?: number | undefined;
+  /** Whether the wait before the next try is the server's Retry-After. */
+  retryAfter?: boolean | undefined;
+  /** Monotonic ms of the last successful poll: the figures below are from it. */
+  lastSuccessAt?: number | undefined;
   linesPerSecond: number;
   lastPollLatencyMs?: number | undefined;
   /** Server clock minus client clock, estimated, in ms. */
@@ -56,6 +56,10 @@ export interface FollowerState {
   lastWindowSeconds?: number | undefined;
   linesEmitted: number;
   gaps: number;
+  /** Entries the server sent, re-sent ones included (per line emitted: the follow's cost). */
+  entriesServed: number;
+  /** How late lines come, and the overlap that calls for. */
+  arrival: ArrivalReport;
 }
 
 export interface FollowerOptions {
@@ -63,8 +67,10 @@ export interface FollowerOptions {
   clock?: Clock;
   /** Base poll interval. Default 2 s. */
   intervalMs?: number;
-  /** Extra window for late-arriving lines. Default 5 s. */
+  /** The largest overlap a window uses, for late-arriving lines (`--overlap`). Default 5 s. */
   overlapMs?: number;
+  /** The smallest, while no line comes late. Default 250 ms (or the largest, if smaller). */
+  minOverlapMs?: number;
   /** Initial window: only lines newer than this. */
   sinceMs?: number | undefined;
   /** Initial window: the last N lines per replica. */
@@ -72,109 +78,91 @@ export interface FollowerOptions {
   /** How long the server keeps logs; an outage longer than this is a gap. Default 1 h. */
   serverRetentionMs?: number;
   /**
-   * Merge hold-back for a stream: lines newer than the server's time minus this wait for the next
-   * poll, so a replica whose lines reach the server a little late still lands in timestamp order.
-   * It grows (up to the overlap) when lines do arrive late and eases back while none do. 0 (the
-   * default) emits every new line at once, in the response's order (a store that orders lines
-   * itself, like the dashboard's, needs no hold-back).
+   * Merge hold-back for a stream (see ./merge-buffer.ts); 0 (the default) emits every new line at
+   * once, in the response's order (a store that orders lines itself, like the dashboard's).
    */
   holdBackMs?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A number in [0, 1), for the jitter of retries. Default Math.random. */
+  random?: () => number;
 }
 
-/** A failure that ends a follow, with what to do about it. */
+/** A failure that ends a follow; `cause` is the client's error. */
 export class FollowerStopError extends Error {
   /** True when the server could not be reached (rather than refused the request). */
   readonly unreachable: boolean;
-  constructor(message: string, unreachable = false) {
-    super(message);
+  constructor(message: string, unreachable = false, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.unreachable = unreachable;
   }
 }
 
-const realSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
+export interface PollResult {
+  ok: boolean;
+  /** Whether the window covered everything since the last covered poll (false: poll again now). */
+  covered: boolean;
+  newLines: number;
+}
 
-/** The one line that tells a person what to do about a failure that ends a follow, or undefined. */
-export function fatalAdvice(err: unknown): string | undefined {
-  // A redirect (never followed), a port fetch refuses...: another poll would only repeat it.
-  if (isPermanentFailure(err)) return err.message;
-  if (!(err instanceof TurnkeyApiError)) return undefined;
-  const what = err.describe();
-  switch (err.grpcCode) {
-    case 16:
-      return `authentication failed (${what}); check the API key (TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, --config or --key-name) and that it is registered in the organization`;
-    case 7:
-      return `permission denied (${what}); check --organization and that the API key may read this deployment`;
-    case 5:
-      return `not found (${what}); check --deployment (run tvcwatch without --deployment to pick one)`;
-    case 9:
-      return /debug/i.test(err.message)
-        ? `${err.message}; its logs cannot be read. Pick a debug-mode deployment (run tvcwatch without --deployment to choose one)`
-        : `failed precondition (${what})`;
-    case 3:
-      return `the server refused the request (${what})`;
-    default:
-      return undefined;
-  }
+function describe(err: unknown): string {
+  return err instanceof TurnkeyApiError ? err.describe() : (err as Error).message;
 }
 
 export class LogFollower {
   private readonly fetchLogs: FetchLogs;
   private readonly clock: Clock;
   private readonly intervalMs: number;
-  private readonly overlapMs: number;
-  private readonly retentionMs: number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
   private readonly dedup = new Deduplicator();
+  private readonly serverClock = new ServerClockEstimate();
+  private readonly planner: WindowPlanner;
+  private readonly meter: ArrivalMeter;
+  private readonly merge: MergeBuffer;
   private readonly eventListeners = new Set<(events: LogEvent[]) => void>();
   private readonly stateListeners = new Set<() => void>();
-  private state: FollowerState = {
-    phase: "starting",
-    retries: 0,
-    linesPerSecond: 0,
-    linesEmitted: 0,
-    gaps: 0,
-  };
-
-  /** Monotonic ms at which the last request whose window was verified to cover was sent. */
-  private coveredFrom: number | undefined;
-  /** Bounds of (server epoch ms - client monotonic ms). */
-  private readonly serverClock = new ServerClockEstimate();
-  private latencyEma = 0;
-  private maxEmittedKey = Number.NEGATIVE_INFINITY;
-  /** Per replica: lines older than this were cut by a full tailLines response. */
-  private readonly tailFloor = new Map<string, number>();
+  private state: FollowerState;
+  private readonly tailFloor = new TailFloor();
+  private readonly labels: string[] = [];
+  private readonly pendingInitial: { sinceMs?: number | undefined; tailLines?: number | undefined };
   private idlePolls = 0;
-  private lastPollMono: number | undefined;
-  private readonly baseHoldBackMs: number;
-  private holdBackMs: number;
-  private lateSeen = 0;
-  private lastEaseMono: number | undefined;
-  /** Events waiting for the merge watermark, in sort-key order (arrival order among equals). */
-  private held: LogEvent[] = [];
-  private heldStart = 0;
-  private pendingInitial: { sinceMs?: number | undefined; tailLines?: number | undefined };
+  private polls = 0;
+  private failures = 0;
+  /** The wait decided when the last poll failed. */
+  private failedDelay = 0;
+  private lastSentMono: number | undefined;
+  /** Sent-time of the last successful poll (for the lateness of the next one's lines). */
+  private lastGoodSentMono: number | undefined;
+  private lastGoodRecvMono: number | undefined;
+  private wake: AbortController | undefined;
 
   constructor(options: FollowerOptions) {
     this.fetchLogs = options.fetchLogs;
     this.clock = options.clock ?? systemClock;
     this.intervalMs = options.intervalMs ?? 2000;
-    this.overlapMs = options.overlapMs ?? 5000;
-    this.retentionMs = options.serverRetentionMs ?? 3_600_000;
-    this.sleep = options.sleep ?? realSleep;
+    this.sleep = options.sleep ?? sleep;
+    this.random = options.random ?? Math.random;
+    const maxOverlap = Math.max(0, options.overlapMs ?? 5000);
     this.pendingInitial = { sinceMs: options.sinceMs, tailLines: options.tailLines };
-    this.baseHoldBackMs = Math.max(0, options.holdBackMs ?? 0);
-    this.holdBackMs = this.baseHoldBackMs;
+    this.planner = new WindowPlanner({
+      clock: this.clock,
+      serverClock: this.serverClock,
+      maxOverlapMs: maxOverlap,
+      retentionMs: options.serverRetentionMs ?? 3_600_000,
+      sinceMs: options.sinceMs,
+      tailLines: options.tailLines,
+    });
+    this.meter = new ArrivalMeter(Math.min(maxOverlap, options.minOverlapMs ?? 250), maxOverlap);
+    this.merge = new MergeBuffer(options.holdBackMs ?? 0, maxOverlap);
+    this.state = {
+      phase: "starting",
+      retries: 0,
+      linesPerSecond: 0,
+      linesEmitted: 0,
+      gaps: 0,
+      entriesServed: 0,
+      arrival: this.meter.report(),
+    };
   }
 
   onEvents(listener: (events: LogEvent[]) => void): () => void {
@@ -191,9 +179,19 @@ export class LogFollower {
     return this.state;
   }
 
-  /** Identities held for de-duplication (bounded by the overlap). */
+  /** Identities held for de-duplication (bounded by what recent windows can re-send). */
   memorySize(): number {
     return this.dedup.size();
+  }
+
+  /** Lines the merge hold-back is waiting on. */
+  heldCount(): number {
+    return this.merge.heldCount();
+  }
+
+  /** Ends the wait before the next poll (the dashboard's `r`): it goes out now. */
+  retryNow(): void {
+    this.wake?.abort();
   }
 
   private setState(patch: Partial<FollowerState>): void {
@@ -206,198 +204,176 @@ export class LogFollower {
     for (const l of this.eventListeners) l(events);
   }
 
-  private serverNowEstimate(): number {
-    const mono = this.clock.monotonic();
-    const low = this.serverClock.lowOffset();
-    return Number.isFinite(low) ? mono + low : this.clock.now();
+  /** Upper bound of the server's time now (+Infinity without Date headers). */
+  private serverNowUpper(): number {
+    return this.clock.monotonic() + this.serverClock.highOffset();
   }
 
-  /** Room in a window for its own round trip: twice the usual latency, within bounds. */
-  private allowanceMs(): number {
-    return Math.min(MAX_ALLOWANCE_MS, Math.max(1000, 2 * this.latencyEma));
+  /** Emits everything the hold-back holds (a stream's end, or a poll that failed). */
+  flush(): void {
+    this.emit(this.merge.flush(this.serverNowUpper()));
   }
 
   /** The request the next poll sends, and any gap it must report first. */
-  planRequest(): { request: LogRequest; windowMs?: number; gap?: GapMarker } {
-    if (this.coveredFrom === undefined) {
-      const request: LogRequest = {};
-      if (this.pendingInitial.sinceMs !== undefined && this.pendingInitial.sinceMs > 0) {
-        request.sinceSeconds = String(Math.max(1, Math.ceil(this.pendingInitial.sinceMs / 1000)));
-      }
-      if (this.pendingInitial.tailLines !== undefined && this.pendingInitial.tailLines > 0) {
-        request.tailLines = this.pendingInitial.tailLines;
-      }
-      return { request };
-    }
-    let windowMs = this.clock.monotonic() - this.coveredFrom + this.overlapMs + this.allowanceMs();
-    let gap: GapMarker | undefined;
-    if (windowMs > this.retentionMs) {
-      const now = this.serverNowEstimate();
-      const from =
-        this.coveredFrom +
-        (Number.isFinite(this.serverClock.lowOffset())
-          ? this.serverClock.lowOffset()
-          : this.clock.now() - this.clock.monotonic());
-      const to = now - this.retentionMs;
-      gap = {
-        kind: "gap",
-        from,
-        to,
-        reason: `no successful poll for ${formatDuration(now - from)}, longer than the server keeps logs (${formatDuration(this.retentionMs)})`,
-        sortKey: to,
-      };
-      windowMs = this.retentionMs;
-    }
-    const seconds = Math.max(1, Math.ceil(windowMs / 1000));
-    return {
-      request: { sinceSeconds: String(seconds) },
-      windowMs: seconds * 1000,
-      ...(gap ? { gap } : {}),
-    };
+  planRequest(): WindowPlan {
+    return this.planner.plan(this.meter.overlapMs());
   }
 
   /**
-   * One poll: request, de-duplicate, emit. Returns whether the window was verified to cover the
-   * time since the last covered poll (false asks for an immediate re-poll). Throws
-   * FollowerStopError when the failure cannot be retried away.
+   * One poll: request, de-duplicate, emit. Throws FollowerStopError when the failure cannot be
+   * retried away. `oneShot` (no follow): the client retries within the poll, as `call` does;
+   * otherwise a failed poll is one attempt and the follower's backoff takes over.
    */
-  async pollOnce(
-    signal?: AbortSignal,
-  ): Promise<{ ok: boolean; covered: boolean; newLines: number }> {
+  async pollOnce(signal?: AbortSignal, oneShot = false): Promise<PollResult> {
     const plan = this.planRequest();
     const sentMono = this.clock.monotonic();
+    this.lastSentMono = sentMono;
+    this.polls += 1;
     let response: Awaited<ReturnType<FetchLogs>>;
     try {
       response = await this.fetchLogs(plan.request, {
         signal,
-        onRetry: (info) =>
-          this.setState({
-            phase: "retrying",
-            retries: this.state.retries + 1,
-            lastError: info.error.message,
-          }),
+        ...(oneShot
+          ? {
+              onRetry: (info) =>
+                this.setState({
+                  phase: "retrying",
+                  retries: info.attempt,
+                  lastError: info.error.message,
+                  nextPollAt: this.clock.monotonic() + info.delayMs,
+                  retryAfter: info.retryAfter,
+                }),
+            }
+          : { retries: 0 }),
       });
     } catch (err) {
       if (signal?.aborted) return { ok: false, covered: false, newLines: 0 };
-      const advice = fatalAdvice(err);
-      if (advice) {
-        this.flush();
-        this.setState({ phase: "failed", lastError: advice });
-        throw new FollowerStopError(advice);
-      }
-      const message = err instanceof TurnkeyApiError ? err.describe() : (err as Error).message;
-      this.setState({ phase: "retrying", retries: this.state.retries + 1, lastError: message });
-      // The next poll may be a while: show what the hold-back was keeping.
-      this.flush();
-      return { ok: false, covered: false, newLines: 0 };
+      return this.failed(err, oneShot);
     }
     const { entries } = response.data;
-    const meta = response.meta;
     const recvMono = this.clock.monotonic();
-    const latency = recvMono - sentMono;
-    this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
-
-    const clockOffsetMs =
-      meta.serverDate !== undefined
-        ? meta.serverDate + 500 - (meta.sentAtWall + meta.receivedAtWall) / 2
-        : this.state.clockOffsetMs;
-
-    const events: LogEvent[] = [];
-    if (plan.gap) events.push(plan.gap);
-    const initial = this.coveredFrom === undefined;
+    const initial = !this.planner.started();
+    const responseNumber = this.dedup.nextResponse();
     const accepted = this.dedup.accept(
       entries,
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
     );
-    this.serverClock.observe(sentMono, recvMono, meta.serverDate, this.dedup.newest);
+    this.serverClock.observe(sentMono, recvMono, response.meta.serverDate);
+    const { covered, reachMs } = this.planner.settle(plan, sentMono, recvMono, responseNumber);
+    const before = this.planner.forgetBefore();
+    if (before !== undefined) this.dedup.prune(before);
 
-    const newIndexes = accepted.indexes;
+    const { events, newKeys, newLines } = this.newEvents(plan, entries, accepted, initial);
+    const low = this.serverClock.lowOffset();
+    const high = this.serverClock.highOffset();
+    this.meter.observe({
+      sentServerLow: sentMono + low,
+      sentServerHigh: sentMono + high,
+      previousServerLow:
+        this.lastGoodSentMono === undefined
+          ? Number.NEGATIVE_INFINITY
+          : this.lastGoodSentMono + low,
+      reachMs,
+      newKeys,
+      replicas: accepted.replicas,
+      nowMono: recvMono,
+    });
+    this.recordSuccess(
+      plan,
+      response.meta,
+      sentMono,
+      recvMono,
+      newLines,
+      events.length,
+      entries.length,
+    );
+    this.emit(this.merge.deliver(events, sentMono + low, recvMono + high, recvMono));
+    return { ok: true, covered, newLines };
+  }
+
+  /** The events a response brings: the gap its window reports, then its new lines. */
+  private newEvents(
+    plan: WindowPlan,
+    entries: readonly DebugLogEntry[],
+    accepted: Accepted,
+    initial: boolean,
+  ): { events: LogEvent[]; newKeys: number[]; newLines: number } {
+    const events: LogEvent[] = [];
+    if (plan.gap) events.push(plan.gap);
     const keys = accepted.keys;
     if (initial && plan.request.tailLines !== undefined) {
-      const perReplica = new Map<string, { count: number; oldest: number }>();
-      for (const i of newIndexes) {
-        const label = (entries[i] as DebugLogEntry).replicaLabel;
-        const r = perReplica.get(label) ?? { count: 0, oldest: Number.POSITIVE_INFINITY };
-        r.count += 1;
-        r.oldest = Math.min(r.oldest, keys[i] as number);
-        perReplica.set(label, r);
-      }
-      let earliestCut = Number.POSITIVE_INFINITY;
-      for (const [label, r] of perReplica) {
-        if (r.count >= plan.request.tailLines) {
-          this.tailFloor.set(label, r.oldest);
-          earliestCut = Math.min(earliestCut, r.oldest);
-        }
-      }
-      if (Number.isFinite(earliestCut)) {
-        const now = this.serverNowEstimate();
-        const from = this.pendingInitial.sinceMs
-          ? now - this.pendingInitial.sinceMs
-          : now - this.retentionMs;
-        events.push({
-          kind: "gap",
-          from: Math.min(from, earliestCut),
-          to: earliestCut,
-          reason: `earlier lines not shown: the last ${plan.request.tailLines} lines of each replica were asked for`,
-          sortKey: earliestCut - 1e-6,
-        });
-      }
+      const since = this.pendingInitial.sinceMs;
+      const gap = this.tailFloor.cut(
+        entries,
+        accepted.indexes,
+        keys,
+        plan.request.tailLines,
+        this.serverNowEstimate(),
+        since,
+      );
+      if (gap) events.push(gap);
     }
-
+    const newKeys: number[] = [];
     let newLines = 0;
-    const floors = this.tailFloor.size > 0 && !initial;
-    for (const i of newIndexes) {
+    const floors = this.tailFloor.active() && !initial;
+    for (const i of accepted.indexes) {
       const entry = entries[i] as DebugLogEntry;
       const sortKey = keys[i] as number;
-      if (floors) {
-        const floor = this.tailFloor.get(entry.replicaLabel);
-        if (floor !== undefined && sortKey < floor) continue;
-      }
+      if (floors && !this.tailFloor.keeps(entry.replicaLabel, sortKey)) continue;
+      const ts = entry.line.ts;
+      if (ts !== undefined) newKeys.push(sortKey);
       events.push({
         kind: "line",
-        replicaLabel: entry.replicaLabel,
-        ts: entry.line.ts,
+        replicaLabel: this.label(entry.replicaLabel),
+        ts,
         sortKey,
         content: entry.line.content,
         late: false,
       });
       newLines += 1;
     }
+    return { events, newKeys, newLines };
+  }
 
-    // Did this window cover everything since the last covered poll, round trip included?
-    let covered = true;
-    if (initial || plan.gap) {
-      // The first window, and a window cut to the server's retention, cover all there is.
-      this.coveredFrom = sentMono;
-    } else if (plan.windowMs !== undefined && this.coveredFrom !== undefined) {
-      covered = recvMono - this.coveredFrom + this.overlapMs <= plan.windowMs;
-      if (covered) this.coveredFrom = sentMono;
-    }
-    const offsetLow = this.serverClock.lowOffset();
-    if (this.coveredFrom !== undefined && Number.isFinite(offsetLow)) {
-      // Any later window starts after this: it reaches back from the last covered poll by the
-      // overlap and an allowance that can grow (slow polls) up to its bound, plus rounding up to
-      // whole seconds. Pruning by today's allowance would let a slower poll re-send forgotten lines.
-      this.dedup.prune(this.coveredFrom + offsetLow - this.overlapMs - MAX_ALLOWANCE_MS - 2000);
-    }
+  /**
+   * One string per replica label: every response brings fresh copies, and a buffered line need
+   * not keep its own (a few replicas; past 64 labels, new ones are kept as they come).
+   */
+  private label(text: string): string {
+    const labels = this.labels;
+    for (let i = 0; i < labels.length; i++) if (labels[i] === text) return labels[i] as string;
+    if (labels.length < 64) labels.push(text);
+    return text;
+  }
 
-    const elapsed = this.lastPollMono === undefined ? 0 : recvMono - this.lastPollMono;
-    this.lastPollMono = recvMono;
+  /** A successful poll's figures. */
+  private recordSuccess(
+    plan: WindowPlan,
+    meta: ResponseMeta,
+    sentMono: number,
+    recvMono: number,
+    newLines: number,
+    events: number,
+    entries: number,
+  ): void {
+    const elapsed = this.lastGoodRecvMono === undefined ? 0 : recvMono - this.lastGoodRecvMono;
+    this.lastGoodSentMono = sentMono;
+    this.lastGoodRecvMono = recvMono;
+    this.failures = 0;
     const instantRate = elapsed > 0 ? (newLines * 1000) / elapsed : this.state.linesPerSecond;
     this.idlePolls = newLines > 0 ? 0 : this.idlePolls + 1;
-    const gaps = events.length - newLines;
-    // Server time when it answered, at least: the watermark below which every line has arrived
-    // (as far as the hold-back allows for late ones).
-    const watermark = Number.isFinite(offsetLow)
-      ? sentMono + offsetLow - this.holdBackMs
-      : Number.POSITIVE_INFINITY;
     this.setState({
       phase: "live",
       retries: 0,
       lastError: undefined,
-      lastPollLatencyMs: latency,
-      clockOffsetMs,
+      retryAfter: undefined,
+      lastSuccessAt: recvMono,
+      lastPollLatencyMs: recvMono - sentMono,
+      clockOffsetMs:
+        meta.serverDate !== undefined
+          ? meta.serverDate + 500 - (meta.sentAtWall + meta.receivedAtWall) / 2
+          : this.state.clockOffsetMs,
       lastWindowSeconds:
         plan.request.sinceSeconds === undefined ? undefined : Number(plan.request.sinceSeconds),
       linesPerSecond:
@@ -405,110 +381,56 @@ export class LogFollower {
           ? instantRate
           : 0.6 * this.state.linesPerSecond + 0.4 * instantRate,
       linesEmitted: this.state.linesEmitted + newLines,
-      gaps: this.state.gaps + gaps,
+      gaps: this.state.gaps + events - newLines,
+      entriesServed: this.state.entriesServed + entries,
+      arrival: this.meter.report(),
     });
-    this.deliver(events, watermark);
-    return { ok: true, covered, newLines };
   }
 
   /**
-   * Emits new events: at once in their order without a hold-back; with one, through the held
-   * buffer, releasing in sort-key order what the watermark has passed.
+   * A failed poll: stop (FollowerStopError) when nothing can help, else wait and try again. A
+   * one-shot poll has had the client's retries already: it fails.
    */
-  private deliver(events: LogEvent[], watermark: number): void {
-    if (this.baseHoldBackMs === 0) {
-      this.emitMarked(events);
-      return;
+  private failed(err: unknown, oneShot: boolean): PollResult {
+    if (oneShot && !endsFollow(err)) {
+      this.setState({ phase: "failed", lastError: describe(err), nextPollAt: undefined });
+      return { ok: false, covered: false, newLines: 0 };
     }
-    for (const e of events) this.hold(e);
-    let end = this.heldStart;
-    while (end < this.held.length && (this.held[end] as LogEvent).sortKey <= watermark) end++;
-    const released = this.held.slice(this.heldStart, end);
-    this.heldStart = end;
-    if (this.heldStart === this.held.length) {
-      this.held = [];
-      this.heldStart = 0;
-    } else if (this.heldStart > 1024 && this.heldStart * 2 > this.held.length) {
-      this.held = this.held.slice(this.heldStart);
-      this.heldStart = 0;
+    if (endsFollow(err)) {
+      this.flush();
+      this.setState({ phase: "failed", lastError: describe(err), nextPollAt: undefined });
+      throw new FollowerStopError(describe(err), false, err);
     }
-    const lateBefore = this.lateSeen;
-    this.emitMarked(released);
-    // Ease back towards the base while nothing arrives late: half the excess a minute.
-    const now = this.clock.monotonic();
-    if (this.lateSeen === lateBefore && this.lastEaseMono !== undefined) {
-      const excess = this.holdBackMs - this.baseHoldBackMs;
-      this.holdBackMs = this.baseHoldBackMs + excess * 0.5 ** ((now - this.lastEaseMono) / 60_000);
-    }
-    this.lastEaseMono = now;
+    this.failures += 1;
+    const retryAfterMs = err instanceof TurnkeyApiError ? err.retryAfterMs : undefined;
+    this.failedDelay = failedPollDelayMs(this.failures, this.intervalMs, this.random, retryAfterMs);
+    // The next poll may be a while: show what the hold-back was keeping.
+    this.flush();
+    this.setState({
+      phase: "retrying",
+      retries: this.failures,
+      lastError: describe(err),
+      nextPollAt: this.clock.monotonic() + this.failedDelay,
+      retryAfter: retryAfterMs !== undefined,
+    });
+    return { ok: false, covered: false, newLines: 0 };
   }
 
-  /** Inserts into the held buffer after every event whose key is <= its own. */
-  private hold(e: LogEvent): void {
-    const held = this.held;
-    const last = held[held.length - 1];
-    if (held.length === this.heldStart || (last && last.sortKey <= e.sortKey)) {
-      held.push(e);
-      return;
-    }
-    let lo = this.heldStart;
-    let hi = held.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((held[mid] as LogEvent).sortKey <= e.sortKey) lo = mid + 1;
-      else hi = mid;
-    }
-    held.splice(lo, 0, e);
+  private serverNowEstimate(): number {
+    const low = this.serverClock.lowOffset();
+    return Number.isFinite(low) ? this.clock.monotonic() + low : this.clock.now();
   }
 
-  /** Lines the hold-back is waiting on. */
-  heldCount(): number {
-    return this.held.length - this.heldStart;
-  }
-
-  /** Emits everything held (a stream's end, or a poll that failed: show what there is). */
-  flush(): void {
-    if (this.heldCount() === 0) return;
-    const released = this.held.slice(this.heldStart);
-    this.held = [];
-    this.heldStart = 0;
-    this.emitMarked(released);
-  }
-
-  /**
-   * Marks late lines (older than a line already emitted) and emits. Only a timestamped line can be
-   * known to be late; an untimestamped one is placed by its neighbours. A late line grows the
-   * hold-back to how late it was, up to the overlap.
-   */
-  private emitMarked(events: LogEvent[]): void {
-    let lateness = 0;
-    for (const e of events) {
-      if (e.kind !== "line" || e.ts === undefined) continue;
-      if (e.sortKey < this.maxEmittedKey) {
-        e.late = true;
-        this.lateSeen += 1;
-        lateness = Math.max(lateness, this.maxEmittedKey - e.sortKey);
-      } else {
-        this.maxEmittedKey = e.sortKey;
-      }
-    }
-    if (lateness > 0 && this.baseHoldBackMs > 0) {
-      // The watermark passed this line by `lateness` before it arrived: hold back that much more.
-      this.holdBackMs = Math.min(
-        Math.max(this.overlapMs, this.baseHoldBackMs),
-        this.holdBackMs + lateness + 250,
-      );
-    }
-    this.emit(events);
-  }
-
-  /** How long to wait before the next poll: faster while lines flow, slower when idle. */
-  nextDelayMs(last: { ok: boolean; covered: boolean; newLines: number }): number {
-    if (last.ok && !last.covered) return 0;
-    if (!last.ok)
-      return Math.min(30_000, this.intervalMs * 2 ** Math.min(4, this.state.retries - 1));
-    if (last.newLines > 0) return Math.max(250, this.intervalMs / 2);
-    return Math.min(this.intervalMs * 4, this.intervalMs * (1 + Math.floor(this.idlePolls / 3)));
+  /** How long to wait before the next poll (see ./poll-loop.ts). */
+  nextDelayMs(last: PollResult): number {
+    if (!last.ok) return this.failedDelay;
+    return nextPollDelayMs({
+      covered: last.covered,
+      intervalMs: this.intervalMs,
+      idlePolls: this.idlePolls,
+      poll: this.polls,
+      sinceSentMs: this.clock.monotonic() - (this.lastSentMono ?? this.clock.monotonic()),
+    });
   }
 
   /**
@@ -517,7 +439,7 @@ export class LogFollower {
    */
   async run(signal: AbortSignal, follow: boolean): Promise<void> {
     if (!follow) {
-      const result = await this.pollOnce(signal);
+      const result = await this.pollOnce(signal, true);
       if (!result.ok && !signal.aborted) {
         throw new FollowerStopError(
           `could not read the logs: ${this.state.lastError ?? "the poll failed"}`,
@@ -532,8 +454,11 @@ export class LogFollower {
       const result = await this.pollOnce(signal);
       if (signal.aborted) break;
       const delay = this.nextDelayMs(result);
-      this.setState({ nextPollAt: this.clock.monotonic() + delay });
-      await this.sleep(delay, signal);
+      if (result.ok) this.setState({ nextPollAt: this.clock.monotonic() + delay });
+      const wake = new AbortController();
+      this.wake = wake;
+      await this.sleep(delay, AbortSignal.any([signal, wake.signal]));
+      this.wake = undefined;
     }
     this.flush();
     this.setState({ phase: "stopped", nextPollAt: undefined });

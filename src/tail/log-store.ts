@@ -1,10 +1,16 @@
 /**
  * The dashboard's log buffer: lines and gap markers in timestamp order, with a hard cap in lines
- * and in bytes (the oldest go first). Appends are O(1); a late line is inserted in order by a
- * binary search (it lands near the end). Readers use `subscribe` and `getVersion` (for React's
- * useSyncExternalStore) and `slice` to read only the rows they show.
+ * and in bytes (the oldest go first). Appends are O(1); late lines are merged in order, a batch at
+ * a time (./sorted-insert.ts, shared with the merge hold-back). Readers use `subscribe` and
+ * `getVersion` (for React's useSyncExternalStore) and `slice` or `at` to read only the rows they
+ * show.
+ *
+ * Memory: a buffered line costs its event (see ./log-line.ts, shared with the follower) and one
+ * slot in each of two arrays (the event, its id); rows are made when read. `npm run bench --
+ * tail-memory` gives the bytes per line beyond its content.
  */
 import type { LogEvent } from "./log-line.js";
+import { insertSorted } from "./sorted-insert.js";
 
 export interface StoredRow {
   /** Increasing with arrival, unique: a stable React key. */
@@ -18,8 +24,20 @@ export interface LogStoreOptions {
   maxBytes?: number;
 }
 
+const keyOfEvent = (event: LogEvent) => event.sortKey;
+
+/** What a row counts against the byte cap. */
+function bytesOf(event: LogEvent): number {
+  return (
+    (event.kind === "line"
+      ? event.content.length + event.replicaLabel.length
+      : event.reason.length) + 48
+  );
+}
+
 export class LogStore {
-  private rows: StoredRow[] = [];
+  private events: LogEvent[] = [];
+  private ids: number[] = [];
   private head = 0;
   private bytes = 0;
   private nextId = 1;
@@ -42,7 +60,7 @@ export class LogStore {
   getVersion = (): number => this.version;
 
   size(): number {
-    return this.rows.length - this.head;
+    return this.events.length - this.head;
   }
 
   byteSize(): number {
@@ -58,47 +76,39 @@ export class LogStore {
   slice(start: number, end: number): StoredRow[] {
     const s = Math.max(0, start);
     const e = Math.min(this.size(), end);
-    return e <= s ? [] : this.rows.slice(this.head + s, this.head + e);
+    const rows: StoredRow[] = [];
+    for (let i = s; i < e; i++) rows.push(this.row(this.head + i));
+    return rows;
   }
 
   at(index: number): StoredRow | undefined {
-    return this.rows[this.head + index];
+    return index >= 0 && index < this.size() ? this.row(this.head + index) : undefined;
+  }
+
+  private row(i: number): StoredRow {
+    const event = this.events[i] as LogEvent;
+    return { id: this.ids[i] as number, event, bytes: bytesOf(event) };
   }
 
   /** Adds events (one batch, one notification). */
   append(events: readonly LogEvent[]): void {
     if (events.length === 0) return;
-    for (const event of events) {
-      const bytes =
-        (event.kind === "line"
-          ? event.content.length + event.replicaLabel.length
-          : event.reason.length) + 48;
-      const row: StoredRow = { id: this.nextId++, event, bytes };
-      const last = this.rows[this.rows.length - 1];
-      if (this.size() === 0 || !last || last.event.sortKey <= event.sortKey) {
-        this.rows.push(row);
-      } else {
-        // Late: after every row with a key <= its own, so equal keys keep arrival order.
-        let lo = this.head;
-        let hi = this.rows.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if ((this.rows[mid] as StoredRow).event.sortKey <= event.sortKey) lo = mid + 1;
-          else hi = mid;
-        }
-        this.rows.splice(lo, 0, row);
-      }
-      this.bytes += bytes;
+    const ids: number[] = new Array(events.length);
+    for (let i = 0; i < events.length; i++) {
+      ids[i] = this.nextId++;
+      this.bytes += bytesOf(events[i] as LogEvent);
     }
+    // Late lines land after every row with a key <= their own, so equal keys keep arrival order.
+    insertSorted(this.events, this.head, events, keyOfEvent, { rows: this.ids, batch: ids });
     while (this.size() > this.maxLines || (this.bytes > this.maxBytes && this.size() > 1)) {
-      const old = this.rows[this.head] as StoredRow;
-      this.bytes -= old.bytes;
-      this.rows[this.head] = undefined as unknown as StoredRow;
+      this.bytes -= bytesOf(this.events[this.head] as LogEvent);
+      this.events[this.head] = undefined as unknown as LogEvent;
       this.head += 1;
       this.dropped += 1;
     }
-    if (this.head > 4096 && this.head * 2 > this.rows.length) {
-      this.rows = this.rows.slice(this.head);
+    if (this.head > 4096 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.ids = this.ids.slice(this.head);
       this.head = 0;
     }
     this.version += 1;
@@ -106,7 +116,8 @@ export class LogStore {
   }
 
   clear(): void {
-    this.rows = [];
+    this.events = [];
+    this.ids = [];
     this.head = 0;
     this.bytes = 0;
     this.version += 1;

@@ -2,15 +2,18 @@
  * Bounds of the server's clock relative to the client's monotonic clock, as `server epoch ms -
  * client monotonic ms`.
  *
- * Each response gives a lower bound (the server answered after it was sent, and its `Date`
- * header, floored to the second, and the timestamps of the lines it returned are no later than
- * its time when it answered) and, from the `Date` header, an upper bound (the server's time when
- * it answered is below Date + 1 s, and it answered before the response arrived).
+ * Each response's `Date` header gives a lower bound (the header, floored to the second, is no
+ * later than the server's time when it answered, and it answered before the response arrived) and
+ * an upper bound (the server's time when it answered is below Date + 1 s, and it answered after
+ * the request was sent).
+ *
+ * Line timestamps are not evidence of the server's time: a replica can stamp its lines an hour
+ * ahead or a day behind, and one such line must not move the estimate (nor, through it, what the
+ * follower forgets or holds back). Without `Date` headers there are no bounds at all.
  *
  * Only the samples of the last `horizonMs` count (the newest always does), so the bounds follow a
  * server clock that drifts against the client's, or is stepped, instead of holding on to a stale
- * extreme; a line stamped ahead of the server's own clock cannot lift the lower bound above the
- * `Date` header's upper bound.
+ * extreme.
  */
 interface Sample {
   mono: number;
@@ -27,18 +30,12 @@ export class ServerClockEstimate {
 
   /**
    * One response: sent and received at these monotonic times, with this `Date` header (epoch ms,
-   * floored to the second) and this newest line timestamp (epoch ms), either possibly absent.
+   * floored to the second), if it had one.
    */
-  observe(sentMono: number, recvMono: number, serverDate?: number, newestLine?: number): void {
-    const high = serverDate === undefined ? Number.POSITIVE_INFINITY : serverDate + 1000 - sentMono;
-    let lowerServer = Math.max(
-      serverDate ?? Number.NEGATIVE_INFINITY,
-      newestLine ?? Number.NEGATIVE_INFINITY,
-    );
-    // A line can be stamped ahead of the server's clock; never believe it past the Date header.
-    if (serverDate !== undefined) lowerServer = Math.min(lowerServer, serverDate + 1000);
-    const low = lowerServer - recvMono;
-    if (!Number.isFinite(low) && !Number.isFinite(high)) return;
+  observe(sentMono: number, recvMono: number, serverDate?: number): void {
+    if (serverDate === undefined || !Number.isFinite(serverDate)) return;
+    const high = serverDate + 1000 - sentMono;
+    const low = serverDate - recvMono;
     this.samples.push({ mono: recvMono, low, high });
     let drop = 0;
     while (
@@ -53,6 +50,11 @@ export class ServerClockEstimate {
       if (s.low > this.low) this.low = s.low;
       if (s.high < this.high) this.high = s.high;
     }
+  }
+
+  /** Whether any response carried a `Date` header (else both bounds are infinite). */
+  known(): boolean {
+    return this.samples.length > 0;
   }
 
   /** A lower bound of (server epoch ms - client monotonic ms), or -Infinity before any sample. */

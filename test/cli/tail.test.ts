@@ -3,8 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateKeyPair } from "../../src/api/stamp.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { startLogServer } from "../helpers/log-server.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-tail-"));
@@ -153,5 +155,68 @@ describe("tvcwatch tail -f against a faulty, skewed, lagging simulator", () => {
     } finally {
       await faulty.close();
     }
+  }, 60_000);
+});
+
+describe("tvcwatch tail -f through a 15 s outage", () => {
+  it("polls again within 5 s of the server answering, says when each try is, and loses nothing", async () => {
+    const server = await startLogServer({ replicas: 2, rate: 10 });
+    const key = generateKeyPair();
+    const child = spawn(
+      process.execPath,
+      [BIN, "--base-url", server.url, "tail", "--deployment", "dep", "-f", "-o", "json"],
+      {
+        env: {
+          ...process.env,
+          TURNKEY_API_PUBLIC_KEY: key.publicKey,
+          TURNKEY_API_PRIVATE_KEY: key.privateKey,
+          TURNKEY_ORGANIZATION_ID: "org-outage",
+        },
+      },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      await wait(4000);
+      await server.setDown(true);
+      await wait(15_000);
+      await server.setDown(false);
+      const backAt = Date.now();
+      await wait(7000);
+      const firstPoll = server.served().requestTimes.find((t) => t >= backAt);
+      expect(firstPoll).toBeDefined();
+      expect((firstPoll as number) - backAt).toBeLessThanOrEqual(5000);
+    } finally {
+      const exited = new Promise<number | null>((r) => child.on("close", r));
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      await server.close();
+    }
+    const status = err.trim().split("\n");
+    expect(
+      status.filter((l) => /retrying in \d+s, attempt \d+: .*connection refused/.test(l)).length,
+    ).toBeGreaterThan(2);
+    expect(status.some((l) => /live again after \d+s/.test(l))).toBe(true);
+    expect(err).not.toMatch(/gave up/);
+    // The waits are capped: no try is announced more than 5 s ahead.
+    for (const l of status) {
+      const m = /retrying in (\d+)s/.exec(l);
+      if (m) expect(Number(m[1])).toBeLessThanOrEqual(5);
+    }
+    const got = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((e) => !e.event);
+    const ids = got.map((e) => JSON.stringify([e.replicaLabel, e.content]));
+    expect(new Set(ids).size).toBe(ids.length);
+    const truth = server
+      .truth(server.now() - 3000)
+      .map((l) => JSON.stringify([l.replicaLabel, l.content]));
+    const have = new Set(ids);
+    expect(truth.filter((id) => !have.has(id))).toEqual([]);
   }, 60_000);
 });

@@ -105,11 +105,17 @@ describe("Deduplicator", () => {
     expect(d.accept(next, 0).indexes).toEqual([4, 5]);
   });
 
-  it("forgets what no later window can re-send", () => {
+  it("forgets what a later response did not re-send, timestamped or not, by response number", () => {
     const d = new Deduplicator();
-    d.accept([e(1, 100, 0, "a"), e(1, 200, 0, "b")], 0);
+    expect(d.nextResponse()).toBe(0);
+    d.accept([e(1, 100, 0, "a"), e(1, 0, 0, "x", false), e(1, 200, 0, "b")], 0);
+    // The window moved past a and x; b, and a line stamped a day ahead, are sent.
+    d.accept([e(1, 200, 0, "b"), e(1, 200 + 86_400, 0, "ahead")], 0);
+    expect(d.nextResponse()).toBe(2);
+    expect(d.size()).toBe(4);
+    d.prune(1);
     expect(d.size()).toBe(2);
-    d.prune(150_000);
-    expect(d.size()).toBe(1);
+    // What is still re-sent is still recognised, however far its timestamp.
+    expect(contents(d, [e(1, 200, 0, "b"), e(1, 200 + 86_400, 0, "ahead")])).toEqual([]);
   });
 });

@@ -90,19 +90,39 @@ function mulberry(seed: number) {
 const key = (replica: string, hasTs: boolean, t: number | undefined, content: string) =>
   `${replica}|${hasTs ? t : "none"}|${content}`;
 
-async function follow(s: Scenario) {
+/**
+ * A line stamped an hour ahead of the server's clock in every replica, printed once: every window
+ * holds it until the server's clock passes it, and it must move nothing (what is forgotten, the
+ * server clock estimate).
+ */
+function aheadLines(s: Scenario, start: number, random: () => number): ModelLine[] {
+  return s.replicas.map((_specs, r) => {
+    const at = start + random() * 20_000;
+    return {
+      replicaLabel: `replica ${r + 1}/${s.replicas.length}`,
+      t: at + 3_600_000,
+      hasTs: true,
+      content: "ahead",
+      visibleAt: at,
+    };
+  });
+}
+
+async function follow(s: Scenario, hostile?: { noDate: boolean }) {
   const random = mulberry(s.seed);
   const wall = 1_790_000_000_000;
   const time = new SimTime(wall + s.clientWrongByMs);
   // Lines start a little after the follower does, on the server's clock.
   const start = wall + s.skewMs + 500;
   const lines = buildLines(s, start, random);
+  if (hostile) lines.push(...aheadLines(s, start, random));
   const end = Math.max(start, ...lines.map((l) => l.visibleAt)) - (wall + s.skewMs);
   const server = new ModelServer(lines, time, {
     skewMs: s.skewMs - s.clientWrongByMs,
     failureRate: s.failureRate,
     maxLatencyMs: s.maxLatencyMs,
     random,
+    noDate: hostile?.noDate === true,
   });
   const follower = new LogFollower({
     fetchLogs: server.fetchLogs,
@@ -127,8 +147,8 @@ async function follow(s: Scenario) {
   return { lines, emitted, store, follower };
 }
 
-async function assertExactlyOnce(s: Scenario) {
-  const { lines, emitted, store, follower } = await follow(s);
+async function assertExactlyOnce(s: Scenario, hostile?: { noDate: boolean }) {
+  const { lines, emitted, store, follower } = await follow(s, hostile);
   const want = new Map<string, number>();
   for (const l of lines) {
     const seconds = Math.floor(l.t / 1000);
@@ -164,11 +184,24 @@ async function assertOrderKept(raw: Scenario) {
 
 describe("the follower against a model server", () => {
   it("emits every line exactly once, through faults, slow polls, skew, late and identical lines", async () => {
-    await fc.assert(fc.asyncProperty(scenario, assertExactlyOnce), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(scenario, (s) => assertExactlyOnce(s)),
+      { numRuns: 60 },
+    );
+  });
+
+  it("emits every line exactly once beside lines stamped an hour ahead, with or without Date headers", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, fc.boolean(), (s, noDate) => assertExactlyOnce(s, { noDate })),
+      { numRuns: 60 },
+    );
   });
 
   it("emits every line exactly once when many identical lines carry no timestamp", async () => {
-    await fc.assert(fc.asyncProperty(untimestampedScenario, assertExactlyOnce), { numRuns: 80 });
+    await fc.assert(
+      fc.asyncProperty(untimestampedScenario, (s) => assertExactlyOnce(s)),
+      { numRuns: 80 },
+    );
   });
 
   it("keeps each replica's own order in the stream when nothing arrives late", async () => {
@@ -318,20 +351,22 @@ describe("the follower's windows and failures", () => {
     expect(out).toEqual(["GAP", "h", "i", "j"]);
   });
 
-  it("stops with advice on auth errors and on a deployment not in debug mode", async () => {
-    for (const [code, status, message, pattern] of [
-      [16, 401, "could not verify api key signature", /check the API key/],
-      [7, 403, "request not authorized", /check --organization/],
-      [9, 400, "deployment d is not running in debug mode", /Pick a debug-mode deployment/],
+  it("stops on auth errors and on a deployment not in debug mode, with the client's error", async () => {
+    for (const [code, status, message] of [
+      [16, 401, "could not verify api key signature"],
+      [7, 403, "request not authorized"],
+      [9, 400, "deployment d is not running in debug mode"],
     ] as const) {
+      const cause = new TurnkeyApiError({ httpStatus: status, grpcCode: code, message });
       const follower = new LogFollower({
         fetchLogs: async () => {
-          throw new TurnkeyApiError({ httpStatus: status, grpcCode: code, message });
+          throw cause;
         },
       });
       const err = await follower.pollOnce().catch((e) => e);
       expect(err).toBeInstanceOf(FollowerStopError);
-      expect((err as Error).message).toMatch(pattern);
+      expect((err as FollowerStopError).cause).toBe(cause);
+      expect((err as Error).message).toContain(message);
       expect(follower.getState().phase).toBe("failed");
     }
   });
@@ -345,10 +380,12 @@ describe("the follower's memory", () => {
     const follower = new LogFollower({
       clock: time.clock,
       overlapMs: 5000,
-      fetchLogs: async () => {
+      fetchLogs: async (request) => {
         time.mono += 20;
         const entries = [];
-        for (let i = Math.max(0, seq - 2400); i < seq + perPoll; i++) {
+        // The server's time is that of line seq + perPoll: the window holds 300 lines a second.
+        const since = Number(request.sinceSeconds ?? 3600);
+        for (let i = Math.max(0, seq + perPoll - since * 300); i < seq + perPoll; i++) {
           const ms = 1_790_000_000_000 + (i * 2000) / perPoll;
           const seconds = Math.floor(ms / 1000);
           entries.push({
@@ -378,8 +415,10 @@ describe("the follower's memory", () => {
       time.mono += 1980;
     }
     expect(emitted).toBe(400 * perPoll);
-    // Overlap 5 s + the most a round-trip allowance can grow to (15 s) + 2 s margin + one poll:
-    // about 24 s of lines at 300/s, however long the follow.
+    // A line is forgotten once a response left it out and the last covered poll is further past
+    // that response's window than any window reaches back (overlap 5 s + the most a round-trip
+    // allowance can grow to, 15 s, + 2 s for rounding and drift), checked once a poll: about
+    // 24 s of lines at 300/s, however long the follow.
     expect(follower.memorySize()).toBeLessThan(300 * 26);
   });
 });

@@ -23,6 +23,8 @@ export interface ModelOptions {
   failureRate: number;
   maxLatencyMs: number;
   random: () => number;
+  /** Leave the Date header out of every response. */
+  noDate?: boolean;
 }
 
 /** A model of get_tvc_deployment_debug_logs over a fixed set of lines, in simulated time. */
@@ -55,7 +57,7 @@ export class ModelServer {
     const cutoff = since > 0 ? now - since * 1000 : Number.NEGATIVE_INFINITY;
     const byReplica = new Map<string, ModelLine[]>();
     for (const l of this.lines) {
-      if (l.t > cutoff && l.t <= now && l.visibleAt <= now) {
+      if (l.visibleAt <= now && l.t > cutoff) {
         const list = byReplica.get(l.replicaLabel) ?? [];
         list.push(l);
         byReplica.set(l.replicaLabel, list);
@@ -66,6 +68,7 @@ export class ModelServer {
       picked.push(...(request.tailLines ? list.slice(-request.tailLines) : list));
     }
     picked.sort((a, b) => a.t - b.t);
+    const date = this.options.noDate ? {} : { serverDate: Math.floor(now / 1000) * 1000 };
     const entries = picked.map((l) => {
       const seconds = Math.floor(l.t / 1000);
       const nanos = Math.round((l.t - seconds * 1000) * 1e6);
@@ -80,7 +83,7 @@ export class ModelServer {
       data: { entries },
       meta: {
         status: 200,
-        serverDate: Math.floor(now / 1000) * 1000,
+        ...date,
         sentAtWall: this.time.wallOffset + sent,
         receivedAtWall: this.time.clock.now(),
         sentAtMonotonic: sent,

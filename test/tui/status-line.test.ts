@@ -12,6 +12,8 @@ const follower: FollowerState = {
   lastPollLatencyMs: 48,
   linesEmitted: 1000,
   gaps: 0,
+  entriesServed: 1500,
+  arrival: { overlapMs: 1000, lateLines: 0, recentLateMs: 0, measured: true },
 };
 const text = (ui: Partial<UiState>, width: number, f = follower) =>
   statusLine(

@@ -4,6 +4,7 @@ import { isPermanentFailure } from "../../api/errors.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
+import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
@@ -19,9 +20,13 @@ import {
   sinceFlag,
   textFlag,
 } from "../flag-parsers.js";
+import { fatalAdvice } from "../follow-advice.js";
+import { governHeap } from "../heap-governor.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
+/** With --verbose, how often the follow's figures are written while it is live. */
+const VERBOSE_EVERY_MS = 10_000;
 
 interface TailFlags {
   deployment?: string;
@@ -36,6 +41,7 @@ interface TailFlags {
   output: "text" | "json";
   interval: number;
   overlap: number;
+  verbose?: boolean;
 }
 
 /** `--replica 2` matches `replica 2/3`; anything else must equal the label. */
@@ -60,11 +66,43 @@ export function lineFilter(
   };
 }
 
-function describeState(s: FollowerState): string | undefined {
-  if (s.phase === "retrying")
-    return `tvcwatch: retrying (${s.retries}): ${maskKeyMaterial(s.lastError ?? "poll failed")}`;
-  if (s.phase === "live") return "tvcwatch: live";
-  return undefined;
+/**
+ * The follow's status on stderr, one line each: every failed poll (`retrying in 3s, attempt 4:
+ * <reason>`), the return (`live again after 15s`), and with --verbose the figures (rate, latency,
+ * window, overlap, late lines, entries per line) when the follow starts and every 10 s.
+ */
+function statusReporter(
+  verbose: boolean,
+  write: (line: string) => void,
+): (s: FollowerState, nowMono: number) => void {
+  let last: FollowerState | undefined;
+  let downSince: number | undefined;
+  let figuresAt: number | undefined;
+  return (s, now) => {
+    const prev = last;
+    last = s;
+    if (s.phase === "retrying") {
+      // One line per failed poll (or retried attempt), when its next try is known.
+      if (
+        prev?.phase === "retrying" &&
+        prev.retries === s.retries &&
+        prev.nextPollAt === s.nextPollAt
+      )
+        return;
+      downSince ??= now;
+      write(formatFollowerStatus(s, now));
+      return;
+    }
+    if (s.phase !== "live") return;
+    if (downSince !== undefined) {
+      write(`live again after ${Math.max(1, Math.round((now - downSince) / 1000))}s`);
+      downSince = undefined;
+    }
+    if (verbose && (figuresAt === undefined || now - figuresAt >= VERBOSE_EVERY_MS)) {
+      figuresAt = now;
+      write(`live · ${formatFollowerFigures(s, now)}`);
+    }
+  };
 }
 
 export function registerTailCommand(program: Command): void {
@@ -110,9 +148,16 @@ export function registerTailCommand(program: Command): void {
         .default(2000, "2s"),
     )
     .addOption(
-      new Option("--overlap <duration>", "extra window for late-arriving lines (0 to 5m)")
+      new Option(
+        "--overlap <duration>",
+        "the most a window reaches back for late-arriving lines; it stays small while none come late (0 to 5m)",
+      )
         .argParser(overlapFlag)
         .default(5000, "5s"),
+    )
+    .option(
+      "-v, --verbose",
+      "with -f, write the follow's figures to stderr every 10 s (rate, latency, window, overlap, late lines)",
     )
     .addHelpText(
       "after",
@@ -174,20 +219,12 @@ export function registerTailCommand(program: Command): void {
         }
         if (out) process.stdout.write(out);
       });
-      let lastStatus: string | undefined;
-      if (flags.follow) {
-        follower.subscribe(() => {
-          const status = describeState(follower.getState());
-          if (
-            status &&
-            status !== lastStatus &&
-            !(status.endsWith("live") && lastStatus === undefined)
-          ) {
-            process.stderr.write(`${status}\n`);
-          }
-          if (status) lastStatus = status;
-        });
-      }
+      const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
+        process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`),
+      );
+      follower.subscribe(() => report(follower.getState(), performance.now()));
+      // A follow runs for hours: keep the heap near what it holds.
+      const stopGoverning = flags.follow ? governHeap() : () => {};
       const stop = () => controller.abort();
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
@@ -197,10 +234,12 @@ export function registerTailCommand(program: Command): void {
         if (err instanceof FollowerStopError) {
           // A failure no retry can help is said as every command says it.
           if (isPermanentFailure(lastFailure)) throw toCliError(lastFailure);
-          throw new CliError(err.message, exitStatusOf(lastFailure) ?? (err.unreachable ? 2 : 1));
+          const advice = fatalAdvice(err.cause ?? lastFailure) ?? err.message;
+          throw new CliError(advice, exitStatusOf(lastFailure) ?? (err.unreachable ? 2 : 1));
         }
         throw err;
       } finally {
+        stopGoverning();
         process.off("SIGINT", stop);
         process.off("SIGTERM", stop);
       }

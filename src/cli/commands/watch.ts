@@ -8,6 +8,7 @@ import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
+import { governHeap } from "../heap-governor.js";
 
 export interface WatchCommandFlags {
   deployment?: string;
@@ -88,6 +89,8 @@ export async function openDashboard(
   title?: string,
 ): Promise<void> {
   const { runDashboard } = await import("../../tui/run-dashboard.js");
+  // Hours at thousands of lines a second: keep the heap near what the dashboard holds.
+  governHeap();
   const sources = createDashboardSources(client, {
     emails: settings.emails,
     solanaAddresses: settings.solanaAddresses,

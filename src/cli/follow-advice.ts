@@ -1,0 +1,30 @@
+/**
+ * What a person can do about a failure that ends a follow (`tail`, the dashboard's log pane), in
+ * this program's flags and environment variables. The follower (src/tail) only says that the
+ * follow ends and why; the advice is the command line's.
+ */
+import { isPermanentFailure, TurnkeyApiError } from "../api/errors.js";
+
+/** The one line for a failure that ends a follow, with what to do; undefined when none applies. */
+export function fatalAdvice(err: unknown): string | undefined {
+  // A redirect (never followed), a port fetch refuses...: another poll would only repeat it.
+  if (isPermanentFailure(err)) return err.message;
+  if (!(err instanceof TurnkeyApiError)) return undefined;
+  const what = err.describe();
+  switch (err.grpcCode) {
+    case 16:
+      return `authentication failed (${what}); check the API key (TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, --config or --key-name) and that it is registered in the organization`;
+    case 7:
+      return `permission denied (${what}); check --organization and that the API key may read this deployment`;
+    case 5:
+      return `not found (${what}); check --deployment (run tvcwatch without --deployment to pick one)`;
+    case 9:
+      return /debug/i.test(err.message)
+        ? `${err.message}; its logs cannot be read. Pick a debug-mode deployment (run tvcwatch without --deployment to choose one)`
+        : `failed precondition (${what})`;
+    case 3:
+      return `the server refused the request (${what})`;
+    default:
+      return undefined;
+  }
+}
