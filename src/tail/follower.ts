@@ -194,6 +194,11 @@ export class LogFollower {
     this.wake?.abort();
   }
 
+  /** Now on the follower's monotonic clock, the clock `nextPollAt` and `lastSuccessAt` are on. */
+  monotonicNow(): number {
+    return this.clock.monotonic();
+  }
+
   private setState(patch: Partial<FollowerState>): void {
     this.state = { ...this.state, ...patch };
     for (const l of this.stateListeners) l();

@@ -36,7 +36,9 @@ export type KeyAction =
   | "apply"
   | "erase"
   | "pick"
-  | "retry";
+  | "retry"
+  | "retryNow"
+  | "followStatus";
 
 export interface Binding {
   /** Key names as keyName() gives them. */
@@ -138,6 +140,20 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "emailFilter",
     does: "email pane: next event-type filter",
+  },
+  {
+    keys: ["r"],
+    label: "r",
+    scope: "dashboard",
+    action: "retryNow",
+    does: "retry the log poll now, without waiting out the backoff",
+  },
+  {
+    keys: ["i"],
+    label: "i",
+    scope: "dashboard",
+    action: "followStatus",
+    does: "the log follow's status: next try, window, overlap, late lines, cost",
   },
   { keys: ["up"], label: "↑", scope: "logs", action: "up", does: "scroll up a row (pauses)" },
   { keys: ["down"], label: "↓", scope: "logs", action: "down", does: "scroll down a row" },

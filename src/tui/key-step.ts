@@ -25,7 +25,7 @@ export interface KeyContext {
   lists: Readonly<Record<ListPane, readonly string[]>>;
 }
 
-export type KeyEffect = { type: "quit" } | { type: "picker" };
+export type KeyEffect = { type: "quit" } | { type: "picker" } | { type: "retryNow" };
 
 export interface KeyResult {
   state: UiState;
@@ -82,6 +82,10 @@ function resolve(
       return { type: "quit" };
     case "picker":
       return { type: "picker" };
+    case "retryNow":
+      return { type: "retryNow" };
+    case "followStatus":
+      return { type: "openDetail", pane: "follow", key: "" };
     case "help":
       return { type: "toggleHelp" };
     case "cancel":
@@ -189,7 +193,7 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
     }
     const result = resolve(binding, name as string, s, ctx);
     if (!result) continue;
-    if (result.type === "quit" || result.type === "picker") {
+    if (result.type === "quit" || result.type === "picker" || result.type === "retryNow") {
       effects.push(result);
       if (result.type === "quit") break;
       continue;

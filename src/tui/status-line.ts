@@ -38,18 +38,47 @@ export function compactCount(n: number): string {
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
 }
 
-function connection(s: FollowerState): { text: Safe; colour: Colour } {
+/** Seconds until the next try, rounded up (0: it is going out now); undefined if not known. */
+function secondsToNextTry(s: FollowerState, nowMono: number | undefined): number | undefined {
+  if (s.nextPollAt === undefined || nowMono === undefined) return undefined;
+  return Math.max(0, Math.ceil((s.nextPollAt - nowMono) / 1000));
+}
+
+function seconds(ms: number): string {
+  return ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 60_000)}m`;
+}
+
+function connection(
+  s: FollowerState,
+  nowMono: number | undefined,
+): { text: Safe; shorter: Safe[]; colour: Colour } {
   switch (s.phase) {
     case "live":
-      return { text: lit`● live`, colour: "green" };
-    case "retrying":
-      return { text: lit`● retrying ${s.retries}`, colour: "yellow" };
+      return { text: lit`● live`, shorter: [lit`●`], colour: "green" };
+    case "retrying": {
+      // When the next try is, which one it is (failed polls so far + 1), and whether the wait is
+      // the server's Retry-After; the reason follows as its own item.
+      const attempt = s.retries + 1;
+      const wait = secondsToNextTry(s, nowMono);
+      const when =
+        wait === undefined
+          ? lit`retrying`
+          : wait === 0
+            ? lit`retrying now`
+            : lit`retrying in ${wait}s`;
+      const asked = s.retryAfter && wait ? lit` (Retry-After)` : lit``;
+      return {
+        text: lit`● ${when}${asked}, attempt ${attempt}`,
+        shorter: [lit`● ${when}, attempt ${attempt}`, lit`● ${when}`, lit`●`],
+        colour: "yellow",
+      };
+    }
     case "failed":
-      return { text: lit`● error`, colour: "red" };
+      return { text: lit`● stopped by an error`, shorter: [lit`● error`, lit`●`], colour: "red" };
     case "starting":
-      return { text: lit`○ connecting`, colour: "yellow" };
+      return { text: lit`○ connecting`, shorter: [lit`○`], colour: "yellow" };
     default:
-      return { text: lit`○ stopped`, colour: "gray" };
+      return { text: lit`○ stopped`, shorter: [lit`○`], colour: "gray" };
   }
 }
 
@@ -64,12 +93,14 @@ export interface StatusInput {
   ui: UiState;
   buffered: number;
   cap: number;
+  /** Now on the follower's monotonic clock: when the next try is, how old the figures are. */
+  nowMono?: number | undefined;
 }
 
-export function statusItems({ follower, ui, buffered, cap }: StatusInput): Item[] {
+export function statusItems({ follower, ui, buffered, cap, nowMono }: StatusInput): Item[] {
   const items: Item[] = [];
-  const c = connection(follower);
-  items.push({ full: c.text, shorter: [lit`●`], colour: c.colour, priority: 9, droppable: false });
+  const c = connection(follower, nowMono);
+  items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
   items.push({
     full: ui.following ? lit`following` : lit`⏸ paused`,
     shorter: ui.following ? [lit`follow`] : [lit`⏸`],
@@ -117,14 +148,28 @@ export function statusItems({ follower, ui, buffered, cap }: StatusInput): Item[
       droppable: true,
     });
   }
+  const live = follower.phase === "live";
+  if (!live && follower.phase !== "starting" && follower.lastSuccessAt !== undefined) {
+    // Rates and latency are of the last good poll: not shown as if current while not live.
+    const ago =
+      nowMono === undefined ? lit`` : lit` ${safe(seconds(nowMono - follower.lastSuccessAt))} ago`;
+    items.push({
+      full: lit`last good poll${ago}`,
+      shorter: [lit`last ok${ago}`],
+      dim: true,
+      priority: 3,
+      droppable: true,
+    });
+  }
   const rate = follower.linesPerSecond;
-  items.push({
-    full: lit`${safe(rate.toFixed(rate < 10 ? 1 : 0))} lines/s`,
-    shorter: [lit`${safe(compactCount(Math.round(rate)))}/s`],
-    priority: 3,
-    droppable: true,
-  });
-  if (follower.lastPollLatencyMs !== undefined) {
+  if (live)
+    items.push({
+      full: lit`${safe(rate.toFixed(rate < 10 ? 1 : 0))} lines/s`,
+      shorter: [lit`${safe(compactCount(Math.round(rate)))}/s`],
+      priority: 3,
+      droppable: true,
+    });
+  if (live && follower.lastPollLatencyMs !== undefined) {
     items.push({
       full: lit`poll ${Math.round(follower.lastPollLatencyMs)}ms`,
       shorter: [lit`${Math.round(follower.lastPollLatencyMs)}ms`],
@@ -166,14 +211,23 @@ export function statusLine(input: StatusInput, width: number): Segment[] {
     (items[i] as Item).shorter.map(() => () => {
       forms[i] = (forms[i] as number) + 1;
     });
+  const drop = (i: number) => () => {
+    dropped[i] = true;
+  };
+  const tier = (from: number, to: number) =>
+    order.filter((i) => (items[i] as Item).priority >= from && (items[i] as Item).priority < to);
+  // Figures (rate, latency, buffer) give way entirely before the answer to a key or the
+  // follower's reason for retrying is cut.
   const steps: (() => void)[] = [
-    ...order.filter((i) => (items[i] as Item).priority < 8).flatMap(shorten),
-    ...order
+    ...tier(0, 5).flatMap(shorten),
+    ...tier(0, 5)
       .filter((i) => (items[i] as Item).droppable)
-      .map((i) => () => {
-        dropped[i] = true;
-      }),
-    ...order.filter((i) => (items[i] as Item).priority >= 8).flatMap(shorten),
+      .map(drop),
+    ...tier(5, 8).flatMap(shorten),
+    ...tier(5, 8)
+      .filter((i) => (items[i] as Item).droppable)
+      .map(drop),
+    ...tier(8, Number.POSITIVE_INFINITY).flatMap(shorten),
   ];
   for (const step of steps) {
     if (used() <= width) break;

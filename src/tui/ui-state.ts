@@ -9,6 +9,8 @@ import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
 export type Pane = "logs" | "activities" | "email" | "solana";
 export const PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 export type ListPane = Exclude<Pane, "logs">;
+/** What a detail view can show: a list pane's row, or the log follow's status (`i`). */
+export type DetailSource = ListPane | "follow";
 
 export type InputMode = "search" | "include" | "exclude";
 
@@ -46,7 +48,7 @@ export interface UiState {
   help: boolean;
   helpScroll: number;
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
-  detail: { pane: ListPane; key: string } | undefined;
+  detail: { pane: DetailSource; key: string } | undefined;
   detailScroll: number;
   /** Selected row in each list pane. */
   selection: Record<ListPane, number>;
@@ -95,7 +97,7 @@ export type UiAction =
   | { type: "toggleSidePanes" }
   | { type: "toggleHelp" }
   | { type: "scrollOverlay"; by: number; max: number }
-  | { type: "openDetail"; pane: ListPane; key: string }
+  | { type: "openDetail"; pane: DetailSource; key: string }
   | { type: "cycleEmailFilter" }
   | { type: "notice"; text: string };
 

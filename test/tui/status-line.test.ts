@@ -15,9 +15,9 @@ const follower: FollowerState = {
   entriesServed: 1500,
   arrival: { overlapMs: 1000, lateLines: 0, recentLateMs: 0, measured: true },
 };
-const text = (ui: Partial<UiState>, width: number, f = follower) =>
+const text = (ui: Partial<UiState>, width: number, f = follower, nowMono?: number) =>
   statusLine(
-    { follower: f, ui: { ...initialUiState, ...ui }, buffered: 98_765, cap: 100_000 },
+    { follower: f, ui: { ...initialUiState, ...ui }, buffered: 98_765, cap: 100_000, nowMono },
     width,
   )
     .map((s) => s.text)
@@ -60,9 +60,40 @@ describe("the status line", () => {
       retries: 2,
       lastError: "network: ECONNREFUSED 127.0.0.1:9 after 5 attempts",
     });
-    expect(line).toContain("● retrying 2");
+    expect(line).toContain("● retrying, attempt 3");
     expect(line).toContain("no replica 7");
     expect(displayWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it("says when the next try is and which attempt, never 'gave up', and hides the stale rates", () => {
+    const retrying: FollowerState = {
+      ...follower,
+      phase: "retrying",
+      retries: 3,
+      nextPollAt: 12_400,
+      lastSuccessAt: 1_000,
+      lastError: "connection refused by 127.0.0.1:8787",
+    };
+    const line = text({}, 160, retrying, 10_000);
+    expect(line).toContain("● retrying in 3s, attempt 4");
+    expect(line).toContain("connection refused by 127.0.0.1:8787");
+    expect(line).toContain("last good poll 9s ago");
+    // The rate and the latency are of a poll 9 s old: not shown as if current.
+    expect(line).not.toContain("lines/s");
+    expect(line).not.toContain("48ms");
+    expect(line).not.toMatch(/gave up/);
+    // The countdown moves with the clock, and says when the try is going out.
+    expect(text({}, 160, retrying, 11_500)).toContain("● retrying in 1s, attempt 4");
+    expect(text({}, 160, retrying, 12_400)).toContain("● retrying now, attempt 4");
+    // The server's Retry-After is named as the reason for the wait.
+    expect(text({}, 160, { ...retrying, retryAfter: true }, 10_000)).toContain(
+      "● retrying in 3s (Retry-After), attempt 4",
+    );
+    // At 80 columns the countdown and the reason stay, cut before the buffer figures.
+    const narrow = text({}, 80, retrying, 10_000);
+    expect(displayWidth(narrow)).toBeLessThanOrEqual(80);
+    expect(narrow).toContain("retrying in 3s");
+    expect(narrow).toContain("connection refused");
   });
 
   it("never goes past its width, however narrow", () => {

@@ -8,6 +8,7 @@ import { emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { FeedStore } from "../../feeds/feed-store.js";
 import type { Feeds } from "../../feeds/feeds.js";
+import { followerDetail } from "../../feeds/follower-detail.js";
 import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { LogStore } from "../../tail/log-store.js";
@@ -91,6 +92,8 @@ export function Dashboard(props: DashboardProps) {
   const email = useFeed(props.feeds.email?.store);
   const solana = useFeed(props.feeds.solana?.store);
   const now = useNow(1000, props.now);
+  // The follower's own clock, for "retrying in 3s" and "last poll 12s ago" (re-read each tick).
+  const monoNow = props.follower.monotonicNow();
   const roster = useRef(new ReplicaRoster());
 
   const layout = computeLayout(size.columns, size.rows, ui.sidePanes);
@@ -115,9 +118,10 @@ export function Dashboard(props: DashboardProps) {
   );
   const transfers = useMemo(() => summarizeTransfers(solana?.data ?? new Map()), [solana?.data]);
 
-  const detail = useMemo((): DetailView | undefined => {
+  const listDetail = useMemo((): DetailView | undefined => {
     if (!ui.detail) return undefined;
     const { pane, key } = ui.detail;
+    if (pane === "follow") return undefined;
     if (pane === "activities") {
       const r = summary.rows.find((x) => x.key === key);
       return r ? activityDetail(r.activity) : undefined;
@@ -129,6 +133,8 @@ export function Dashboard(props: DashboardProps) {
     const t = transfers.rows.find((x) => x.key === key);
     return t ? transferDetail(t) : undefined;
   }, [ui.detail, summary, messages, transfers]);
+  // The follow's status is re-made each render (a tick a second): "next try in 3s" counts down.
+  const detail = ui.detail?.pane === "follow" ? followerDetail(followerState, monoNow) : listDetail;
 
   const panes: Pane[] =
     layout.side.arrangement === "hidden" ? ["logs"] : ["logs", "activities", "email", "solana"];
@@ -160,6 +166,20 @@ export function Dashboard(props: DashboardProps) {
     }
     for (const effect of result.effects) {
       if (effect.type === "quit") return props.onQuit();
+      if (effect.type === "retryNow") {
+        const phase = props.follower.getState().phase;
+        if (phase === "retrying") props.follower.retryNow();
+        latest.current = {
+          ...latest.current,
+          notice:
+            phase === "retrying"
+              ? "retrying the log poll now"
+              : phase === "live"
+                ? "the log is live: nothing to retry"
+                : `the log follow is ${phase === "failed" ? "stopped by an error" : phase}: nothing to retry`,
+        };
+        setUi(latest.current);
+      }
       if (effect.type === "picker") {
         if (props.onPicker) props.onPicker();
         else {
@@ -256,7 +276,13 @@ export function Dashboard(props: DashboardProps) {
   const status = ui.input
     ? promptLine(ui.input.mode, ui.input.text, width)
     : statusLine(
-        { follower: followerState, ui, buffered: props.store.size(), cap: props.store.maxLines },
+        {
+          follower: followerState,
+          ui,
+          buffered: props.store.size(),
+          cap: props.store.maxLines,
+          nowMono: monoNow,
+        },
         width,
       );
   return (

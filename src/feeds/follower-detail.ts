@@ -1,0 +1,76 @@
+/**
+ * The log follow's status as a detail view (the dashboard's `i`): its phase in words, when the
+ * next try is, and the measurements the follower sizes its windows by — lines/s, poll latency,
+ * the window and its overlap, late lines, a lagging replica, the server's clock offset and what
+ * the follow costs the API (entries the server sent per line shown).
+ */
+
+import type { FollowerState } from "../tail/follower.js";
+import { formatFollowerStatus } from "../tail/follower-status.js";
+import { lit } from "../text/safe-text.js";
+import type { DetailView } from "./detail-view.js";
+import { field } from "./detail-view.js";
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms / 1000)}s`;
+}
+
+export function followerDetail(s: FollowerState, nowMono: number): DetailView {
+  const a = s.arrival;
+  const stale = s.phase !== "live" && s.lastSuccessAt !== undefined;
+  const fields = [
+    field(lit`status`, formatFollowerStatus(s, nowMono)),
+    field(
+      lit`last good poll`,
+      s.lastSuccessAt === undefined
+        ? "none yet"
+        : `${seconds(Math.max(0, nowMono - s.lastSuccessAt))} ago${stale ? " (the figures below are from it)" : ""}`,
+    ),
+    field(
+      lit`lines/s`,
+      stale ? `${s.linesPerSecond.toFixed(1)} (stale)` : s.linesPerSecond.toFixed(1),
+    ),
+    field(
+      lit`poll latency`,
+      s.lastPollLatencyMs === undefined ? "—" : `${Math.round(s.lastPollLatencyMs)} ms`,
+    ),
+    field(
+      lit`window`,
+      s.lastWindowSeconds === undefined ? "—" : `sinceSeconds ${s.lastWindowSeconds}`,
+    ),
+    field(
+      lit`overlap`,
+      a.measured
+        ? `${seconds(a.overlapMs)} (widened when a line comes late, eased back while none do)`
+        : `${seconds(a.overlapMs)} (the server sends no Date header: lateness is not measured)`,
+    ),
+    field(
+      lit`late lines`,
+      a.lateLines === 0
+        ? "0"
+        : `${a.lateLines}${a.recentLateMs > 0 ? `, up to ${seconds(a.recentLateMs)} late in the last minute` : ""}`,
+    ),
+    field(
+      lit`lagging replica`,
+      a.lagging ? `${a.lagging.replicaLabel}, ${seconds(a.lagging.behindMs)} behind` : "none",
+    ),
+    field(
+      lit`server clock`,
+      s.clockOffsetMs === undefined
+        ? "unknown (no Date header yet)"
+        : `${s.clockOffsetMs >= 0 ? "+" : "−"}${seconds(Math.abs(s.clockOffsetMs))} from this machine's`,
+    ),
+    field(lit`lines shown`, s.linesEmitted),
+    field(
+      lit`entries served`,
+      s.linesEmitted > 0
+        ? `${s.entriesServed} (${(s.entriesServed / s.linesEmitted).toFixed(2)} per line shown)`
+        : s.entriesServed,
+    ),
+    field(
+      lit`gaps`,
+      s.gaps === 0 ? "none" : `${s.gaps} marked in the log (lines the server no longer had)`,
+    ),
+  ];
+  return { title: lit`Log follow`, fields };
+}
