@@ -1,20 +1,17 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Help } from "commander";
 import { maskKeyMaterial } from "../config/key-material.js";
 import { CliError, shortenQuotedArguments } from "./cli-error.js";
-import { registerActivityCommand } from "./commands/activity.js";
-import { registerCallCommand } from "./commands/call.js";
-import { registerCompletionCommand } from "./commands/completion.js";
-import { registerDemoCommand } from "./commands/demo.js";
-import { registerDoctorCommand } from "./commands/doctor.js";
-import { registerKeysCommand } from "./commands/keys.js";
-import { registerSimCommand } from "./commands/sim.js";
-import { registerTailCommand } from "./commands/tail.js";
-import { registerWatchCommand } from "./commands/watch.js";
-import { addGlobalOptions } from "./context.js";
+import { COMMANDS, type CommandName, DEFAULT_COMMAND, isCommandName } from "./command-table.js";
+import { addGlobalOptions } from "./global-options.js";
 import { readVersion } from "./version.js";
 
-/** Builds the command tree. Each subcommand lives in its own file under ./commands. */
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * The command tree: the commands given in `registers` in full (flags and action), the others
+ * as their name and summary only, for the help's list. Each command lives in ./commands.
+ */
+export function buildProgram(registers: Partial<Record<CommandName, Register>>): Command {
   const program = new Command("tvcwatch")
     .description(
       "Watch a Turnkey Verifiable Cloud deployment and a Turnkey organization from the terminal:\n" +
@@ -26,18 +23,70 @@ export function buildProgram(): Command {
       outputError: (text, write) =>
         write(shortenQuotedArguments(text.startsWith("error:") ? `tvcwatch: ${text}` : text)),
     })
+    .configureHelp({
+      // A command not loaded is listed as the table has it, as it would be if it were.
+      subcommandTerm: (cmd) =>
+        isCommandName(cmd.name())
+          ? COMMANDS[cmd.name() as CommandName].term
+          : new Help().subcommandTerm(cmd),
+    })
     .exitOverride();
   addGlobalOptions(program);
-  registerWatchCommand(program);
-  registerDemoCommand(program);
-  registerTailCommand(program);
-  registerCallCommand(program);
-  registerActivityCommand(program);
-  registerSimCommand(program);
-  registerKeysCommand(program);
-  registerDoctorCommand(program);
-  registerCompletionCommand(program);
+  for (const name of Object.keys(COMMANDS) as CommandName[]) {
+    const register = registers[name];
+    if (register) register(program);
+    else
+      program
+        .command(name, { isDefault: name === DEFAULT_COMMAND })
+        .summary(COMMANDS[name].summary);
+  }
   return program;
+}
+
+/** Options of the root program that take a value (`--config FILE`): their value is no command. */
+const VALUE_OPTIONS = new Set([
+  "--base-url",
+  "--organization",
+  "--config",
+  "--key-name",
+  "--keys-folder",
+  "--auth-proxy-url",
+  "--auth-proxy-config-id",
+  "--max-response-size",
+]);
+
+/**
+ * The commands to load for these arguments: the one named; the default one when none is named
+ * (unless only the root's help or version is asked for); all of them for `completion` and
+ * `help`, which read the whole tree, or for a word that is no command (the error names it).
+ */
+export function commandsToLoad(args: readonly string[]): CommandName[] {
+  let rootOnly = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (arg.startsWith("-")) {
+      if (VALUE_OPTIONS.has(arg)) i += 1;
+      if (["-h", "--help", "-V", "--version"].includes(arg)) rootOnly = true;
+      continue;
+    }
+    if (arg === "completion" || arg === "help" || !isCommandName(arg))
+      return Object.keys(COMMANDS) as CommandName[];
+    return [arg];
+  }
+  return rootOnly ? [] : [DEFAULT_COMMAND];
+}
+
+/** The program with every command in full (completion scripts, tests). */
+export async function buildCompleteProgram(): Promise<Command> {
+  return buildProgram(await loadRegisters(Object.keys(COMMANDS) as CommandName[]));
+}
+
+async function loadRegisters(
+  names: readonly CommandName[],
+): Promise<Partial<Record<CommandName, Register>>> {
+  const entries = await Promise.all(names.map(async (n) => [n, await COMMANDS[n].load()] as const));
+  return Object.fromEntries(entries);
 }
 
 /** The last line of defence: whatever an error says, a key's hex is not echoed. */
@@ -59,7 +108,7 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(0);
   });
-  const program = buildProgram();
+  const program = buildProgram(await loadRegisters(commandsToLoad(argv.slice(2))));
   try {
     await program.parseAsync(argv);
   } catch (err) {

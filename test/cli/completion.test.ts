@@ -12,7 +12,7 @@ import { fishScript } from "../../src/cli/completion/fish.js";
 import { buildCompletionTree } from "../../src/cli/completion/tree.js";
 import { completionTables } from "../../src/cli/completion/value-table.js";
 import { zshScript } from "../../src/cli/completion/zsh.js";
-import { buildProgram } from "../../src/cli/main.js";
+import { buildCompleteProgram } from "../../src/cli/main.js";
 import { SCENARIOS } from "../../src/sim/scenario.js";
 import { runCli } from "../helpers/run-cli.js";
 
@@ -98,9 +98,9 @@ describe("tvcwatch completion", () => {
     expect(r.stderr).toMatch(/powershell.*(bash, zsh, fish)/);
   });
 
-  it("covers every command and flag of the program tree, the operations and the scenarios", () => {
-    const tree = buildCompletionTree(buildProgram(), EXTRA_VALUES);
-    const { paths, flags } = everyCommandAndFlag(buildProgram());
+  it("covers every command and flag of the program tree, the operations and the scenarios", async () => {
+    const tree = buildCompletionTree(await buildCompleteProgram(), EXTRA_VALUES);
+    const { paths, flags } = everyCommandAndFlag(await buildCompleteProgram());
     const treePaths = tree.commands.map((c) => c.path.join(" "));
     for (const p of paths) expect(treePaths).toContain(p);
     const treeFlags = new Set(
@@ -164,8 +164,8 @@ describe("the bash script, run in bash", () => {
     expect(bashCompleteLine(script, "tvcwatch sim --scenario ")).toEqual([...SCENARIOS]);
   });
 
-  it("completes a command and flag added to the program, with no change to the generator", () => {
-    const program = buildProgram();
+  it("completes a command and flag added to the program, with no change to the generator", async () => {
+    const program = await buildCompleteProgram();
     program
       .command("inspect")
       .addOption(new Option("--format <kind>", "how to print").choices(["table", "yaml"]))
@@ -181,7 +181,11 @@ describe("the bash script, run in bash", () => {
 });
 
 describe("the zsh and fish scripts", () => {
-  const tree = () => completionTables(buildCompletionTree(buildProgram(), EXTRA_VALUES));
+  let program: Awaited<ReturnType<typeof buildCompleteProgram>>;
+  beforeAll(async () => {
+    program = await buildCompleteProgram();
+  });
+  const tree = () => completionTables(buildCompletionTree(program, EXTRA_VALUES));
 
   it("zsh: generated from the program tree, valid zsh, and completes like bash", () => {
     expect(scripts.zsh).toBe(zshScript(tree()));

@@ -120,7 +120,7 @@ describe("the npm package", () => {
       "README.md",
       "LICENSE",
       "bin/tvcwatch",
-      "dist/cli/main.js",
+      "dist/bundle/main.js",
     ])
       expect(packedFiles).toContain(needed);
     const unwanted = packedFiles.filter(
@@ -128,6 +128,8 @@ describe("the npm package", () => {
     );
     expect(unwanted).toEqual([]);
     expect(packedFiles.filter((f) => /\.map$|^dist\/(test|bench|src)\//.test(f))).toEqual([]);
+    // The bundle alone: the module-per-file build (for benchmarks) stays out of the package.
+    expect(packedFiles.filter((f) => /^dist\//.test(f) && !/^dist\/bundle\//.test(f))).toEqual([]);
   });
 
   it("installs a tvcwatch command that prints its version, help and completions", async () => {

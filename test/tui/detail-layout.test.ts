@@ -29,7 +29,7 @@ describe("detailRows", () => {
     expect(rows.some((r) => r.startsWith("  deliveryDelay…  Transient"))).toBe(true);
     // The 200-character signature is wrapped whole across rows.
     const signature = rows
-      .filter((r, i) => i >= rows.findIndex((x) => x.startsWith("signature")))
+      .filter((_r, i) => i >= rows.findIndex((x) => x.startsWith("signature")))
       .map((r) => r.slice(18))
       .join("");
     expect(signature).toBe("5".repeat(200));

@@ -34,6 +34,7 @@ import { findActivity } from "../activity/find-activity.js";
 import { waitForActivity } from "../activity/wait-for-activity.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
+import { commandSummary } from "../command-table.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { boundedDurationFlag, integerFlag, intervalFlag, textFlag } from "../flag-parsers.js";
 
@@ -257,7 +258,7 @@ async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
 export function registerActivityCommand(program: Command): void {
   const activity = program
     .command("activity")
-    .summary("list, inspect, approve, reject and wait for the organization's activities")
+    .summary(commandSummary("activity"))
     .description(
       "The organization's activity queue: list and inspect activities, approve or reject one awaiting the root quorum's consensus (showing what is decided, and asking first), and wait for one to finish.",
     );

@@ -1,19 +1,12 @@
 import type { Command } from "commander";
-import { validateInput } from "../../api/client.js";
-import type { OperationName } from "../../api/operations.js";
-import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
-import { redactSecrets } from "../../api/secret-fields.js";
-import { parseJsonQuietly } from "../../config/json-syntax.js";
-import { maskKeyMaterial } from "../../config/key-material.js";
-import { readTextFile } from "../../config/named-file.js";
-import { stringifyForTerminal } from "../../text/terminal-json.js";
-import { CliError } from "../cli-error.js";
-import { retryNotice, toCliError } from "../client-errors.js";
-import { clientFor, configFromCommand } from "../context.js";
+import { commandSummary } from "../command-table.js";
 import { textFlag } from "../flag-parsers.js";
-import { closeMatches } from "../suggest.js";
 
-interface CallFlags {
+/**
+ * `tvcwatch call`: its flags. What it does is in ../call/run-call.ts, loaded when it runs, so
+ * `call --help` loads no client or schemas.
+ */
+export interface CallFlags {
   body?: string;
   bodyFile?: string;
   generateAppProofs?: boolean;
@@ -21,56 +14,10 @@ interface CallFlags {
   list?: boolean;
 }
 
-function listOperations(): string {
-  const width = Math.max(...operationNames.map((n) => n.length));
-  return operationNames
-    .map((name) => {
-      const op = getOperation(name);
-      return `${name.padEnd(width)}  ${op.kind.padEnd(10)}  ${op.summary}`;
-    })
-    .join("\n");
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function readBody(flags: CallFlags): Promise<unknown> {
-  if (flags.body !== undefined && flags.bodyFile !== undefined) {
-    throw new CliError("give the body once: --body or --body-file, not both", 2);
-  }
-  let text: string;
-  let source: string;
-  if (flags.bodyFile !== undefined) {
-    source = `--body-file ${flags.bodyFile}`;
-    try {
-      text = readTextFile(flags.bodyFile, "--body-file");
-    } catch (err) {
-      throw new CliError((err as Error).message, 2);
-    }
-  } else if (flags.body === "-") {
-    source = "--body - (standard input)";
-    text = await readStdin();
-  } else if (flags.body !== undefined) {
-    source = "--body";
-    text = flags.body;
-  } else {
-    return {};
-  }
-  try {
-    // The body may carry key material: a syntax error gives its place, never an excerpt.
-    return parseJsonQuietly(text, source);
-  } catch (err) {
-    throw new CliError((err as Error).message, 2);
-  }
-}
-
 export function registerCallCommand(program: Command): void {
   program
     .command("call")
-    .summary("invoke any API operation and print its JSON response")
+    .summary(commandSummary("call"))
     .description(
       "Invoke any API operation and print its JSON response. For an activity the body is its `parameters`; for a query, its fields beyond organizationId.",
     )
@@ -96,57 +43,7 @@ export function registerCallCommand(program: Command): void {
         "2 network failure after retries, or a usage error.",
     )
     .action(async (operation: string | undefined, flags: CallFlags, cmd: Command) => {
-      if (flags.list) {
-        process.stdout.write(`${listOperations()}\n`);
-        return;
-      }
-      if (!operation) throw new CliError("name an operation (tvcwatch call --list shows them)", 2);
-      if (!isOperationName(operation)) {
-        const near = closeMatches(operation, operationNames);
-        throw new CliError(
-          `unknown operation ${JSON.stringify(operation)}${near.length ? `; did you mean ${near.join(", ")}?` : ""} (tvcwatch call --list shows all)`,
-          2,
-        );
-      }
-      const name: OperationName = operation;
-      const op = getOperation(name);
-      if (flags.generateAppProofs && op.kind !== "activity") {
-        throw new CliError(
-          `--generate-app-proofs applies to activities; ${name} is a ${op.kind}`,
-          2,
-        );
-      }
-      const body = await readBody(flags);
-      // The body is checked before credentials are looked for, so its error comes first.
-      try {
-        validateInput(name, body);
-      } catch (err) {
-        throw toCliError(err);
-      }
-      const config = configFromCommand(cmd, {
-        needApiKey: op.kind !== "auth-proxy",
-        needOrganization: op.kind !== "auth-proxy",
-      });
-      const client = clientFor(config);
-      let response: unknown;
-      try {
-        response = await client.callDynamic(name, body, {
-          generateAppProofs: flags.generateAppProofs,
-          onRetry: (info) => {
-            const notice = retryNotice(info);
-            if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);
-          },
-        });
-      } catch (err) {
-        throw toCliError(err);
-      }
-      const shown = flags.revealSecrets ? { value: response, fields: [] } : redactSecrets(response);
-      const text = stringifyForTerminal(shown.value, process.stdout.isTTY ? 2 : undefined);
-      process.stdout.write(`${text}\n`);
-      if (shown.fields.length > 0) {
-        process.stderr.write(
-          `tvcwatch: redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}\n`,
-        );
-      }
+      const { runCall } = await import("../call/run-call.js");
+      await runCall(operation, flags, cmd);
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { Argument } from "commander";
+import { commandSummary } from "../command-table.js";
 import { bashScript } from "../completion/bash.js";
 import { EXTRA_VALUES } from "../completion/extra-values.js";
 import { fishScript } from "../completion/fish.js";
@@ -26,7 +27,7 @@ function rootOf(cmd: Command): Command {
 export function registerCompletionCommand(program: Command): void {
   program
     .command("completion")
-    .summary("print the shell completion script for bash, zsh or fish")
+    .summary(commandSummary("completion"))
     .description(
       "Print a completion script for your shell: commands, their flags, the operations of `call`, `sim --scenario` and `-o` values, and file names where a flag takes a file.",
     )

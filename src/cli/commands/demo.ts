@@ -3,6 +3,7 @@ import { Option } from "commander";
 import { TurnkeyClient } from "../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
+import { commandSummary } from "../command-table.js";
 import { integerFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
 import { openDashboard, requireTerminal } from "./watch.js";
@@ -10,7 +11,7 @@ import { openDashboard, requireTerminal } from "./watch.js";
 export function registerDemoCommand(program: Command): void {
   program
     .command("demo")
-    .summary("the dashboard against a local simulator (no account needed)")
+    .summary(commandSummary("demo"))
     .description(
       "Start the local simulator of Turnkey's API in this process, on a free loopback port, and open the dashboard on it with every pane live. Everything shown is generated: it is a demo.",
     )

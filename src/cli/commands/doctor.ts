@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import type { Command } from "commander";
 import { Option } from "commander";
 import { shouldColour } from "../../text/colour.js";
+import { commandSummary } from "../command-table.js";
 import { doctorPassed, formatReportJson, formatReportText } from "../doctor/report.js";
 import type { DoctorFlags } from "../doctor/run-doctor.js";
 import { runDoctor } from "../doctor/run-doctor.js";
@@ -37,7 +38,7 @@ function lookupWithin(ms: number): (host: string) => Promise<string[]> {
 export function registerDoctorCommand(program: Command): void {
   program
     .command("doctor")
-    .summary("check the setup: settings and where they came from, key, API, clock, deployments")
+    .summary(commandSummary("doctor"))
     .description(
       "Check the setup, one line per check with ✓ or ✗ and the fix: where each setting came from (flag, environment, config file, key files), the private key's file mode, that the key pair matches, that the base URL is allowed and resolves, a whoami round trip (latency, user, organization), the server's clock against this machine's, the organization's TVC deployments and which can be tailed (debug mode), and the auth proxy when configured.",
     )

@@ -4,12 +4,14 @@ import { generateKeyPair } from "../../api/stamp.js";
 import { fileProblem } from "../../config/file-problem.js";
 import { defaultKeysFolder, writeKeyFiles } from "../../config/key-files.js";
 import { CliError } from "../cli-error.js";
+import { commandSummary } from "../command-table.js";
 import { textFlag } from "../flag-parsers.js";
 
 export function registerKeysCommand(program: Command): void {
   const keys = program
     .command("keys")
-    .description("Manage API key files (the layout Turnkey's tkcli uses)");
+    .summary(commandSummary("keys"))
+    .description("Manage API key files (the layout Turnkey's tkcli uses).");
   keys
     .command("generate")
     .summary("write a new P-256 API key pair in the tkcli layout")

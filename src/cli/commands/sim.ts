@@ -13,6 +13,7 @@ import type { RunningSimulator, SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
 import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
+import { commandSummary } from "../command-table.js";
 import {
   boundedDurationFlag,
   boundedNumberFlag,
@@ -155,7 +156,7 @@ function checkHeldLines(flags: SimFlags): void {
 export function registerSimCommand(program: Command): void {
   program
     .command("sim")
-    .summary("run a local simulator of Turnkey's API (a test double for demos and tests)")
+    .summary(commandSummary("sim"))
     .description(
       "Run a LOCAL SIMULATOR of Turnkey's API on this machine, for demos, drills and tests. It is a test double, not the real service: its organization, API key, deployments, logs, activities, email events and Solana transfers are generated. It verifies real X-Stamp signatures with its own demo API key, which it prints (that key is worthless elsewhere).",
     )

@@ -6,6 +6,7 @@ import { createDashboardSources } from "../../feeds/dashboard-sources.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
+import { commandSummary } from "../command-table.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
 import { governHeap } from "../heap-governor.js";
@@ -111,7 +112,7 @@ export async function openDashboard(
 export function registerWatchCommand(program: Command): void {
   const cmd = program
     .command("watch", { isDefault: true })
-    .summary("the dashboard (default): logs beside activities, email and Solana panes")
+    .summary(commandSummary("watch"))
     .description(
       "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
     );

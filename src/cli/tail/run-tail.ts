@@ -1,0 +1,174 @@
+/**
+ * What `tvcwatch tail` does once its flags are parsed: follow the deployment's logs, print each
+ * line once, and say on stderr how the follow goes. Loaded only when `tail` runs (its flags are in
+ * commands/tail.ts, which `tail --help` loads alone).
+ */
+import type { Command } from "commander";
+import { isPermanentFailure } from "../../api/errors.js";
+import { maskKeyMaterial } from "../../config/key-material.js";
+import type { FollowerState } from "../../tail/follower.js";
+import { FollowerStopError, LogFollower } from "../../tail/follower.js";
+import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
+import type { LogEvent } from "../../tail/log-line.js";
+import { formatEvent } from "../../tail/stream-format.js";
+import { shouldColour } from "../../text/colour.js";
+import { CliError } from "../cli-error.js";
+import { exitStatusOf, toCliError } from "../client-errors.js";
+import type { TailFlags } from "../commands/tail.js";
+import { clientFor, configFromCommand } from "../context.js";
+import { fatalAdvice } from "../follow-advice.js";
+import { governHeap } from "../heap-governor.js";
+
+/** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
+const TAIL_HOLD_BACK_MS = 1000;
+/** With --verbose, how often the follow's figures are written while it is live. */
+const VERBOSE_EVERY_MS = 10_000;
+
+/** `--replica 2` matches `replica 2/3`; anything else must equal the label. */
+export function replicaMatcher(wanted: string[] | undefined): (label: string) => boolean {
+  if (!wanted || wanted.length === 0) return () => true;
+  return (label) =>
+    wanted.some((w) =>
+      /^\d+$/.test(w) ? new RegExp(`^replica ${w}/\\d+$`).test(label) : w === label,
+    );
+}
+
+export function lineFilter(
+  flags: Pick<TailFlags, "replica" | "grep" | "exclude">,
+): (e: LogEvent) => boolean {
+  const replicaOk = replicaMatcher(flags.replica);
+  return (e) => {
+    if (e.kind === "gap") return true;
+    if (!replicaOk(e.replicaLabel)) return false;
+    if (flags.grep && !flags.grep.test(e.content)) return false;
+    if (flags.exclude?.test(e.content)) return false;
+    return true;
+  };
+}
+
+/**
+ * The follow's status on stderr, one line each: every failed poll (`retrying in 3s, attempt 4:
+ * <reason>`), the return (`live again after 15s`), and with --verbose the figures (rate, latency,
+ * window, overlap, late lines, entries per line) when the follow starts and every 10 s.
+ */
+function statusReporter(
+  verbose: boolean,
+  write: (line: string) => void,
+): (s: FollowerState, nowMono: number) => void {
+  let last: FollowerState | undefined;
+  let downSince: number | undefined;
+  let figuresAt: number | undefined;
+  return (s, now) => {
+    const prev = last;
+    last = s;
+    if (s.phase === "retrying") {
+      // One line per failed poll (or retried attempt), when its next try is known.
+      if (
+        prev?.phase === "retrying" &&
+        prev.retries === s.retries &&
+        prev.nextPollAt === s.nextPollAt
+      )
+        return;
+      downSince ??= now;
+      write(formatFollowerStatus(s, now));
+      return;
+    }
+    if (s.phase !== "live") return;
+    if (downSince !== undefined) {
+      write(`live again after ${Math.max(1, Math.round((now - downSince) / 1000))}s`);
+      downSince = undefined;
+    }
+    if (verbose && (figuresAt === undefined || now - figuresAt >= VERBOSE_EVERY_MS)) {
+      figuresAt = now;
+      write(`live · ${formatFollowerFigures(s, now)}`);
+    }
+  };
+}
+
+export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
+  const config = configFromCommand(cmd);
+  const deploymentId = config.deploymentId;
+  if (!deploymentId) {
+    throw new CliError(
+      "no deployment: pass --deployment ID or put deploymentId in the config file",
+      2,
+    );
+  }
+  const client = clientFor(config);
+  // The client's last failure decides the exit status (client-errors.ts, as in every command).
+  let lastFailure: unknown;
+  const follower = new LogFollower({
+    fetchLogs: (request, options) =>
+      client
+        .callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...request }, options)
+        .catch((err: unknown) => {
+          lastFailure = err;
+          throw err;
+        }),
+    intervalMs: flags.interval,
+    overlapMs: flags.overlap,
+    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
+    tailLines: flags.tail,
+    // A stream cannot move a line once printed: hold the newest second back so a replica
+    // whose lines reach the server a little late still prints in timestamp order.
+    holdBackMs: TAIL_HOLD_BACK_MS,
+  });
+  const format = {
+    output: flags.output,
+    timestamps: flags.timestamps === true,
+    utc: flags.utc === true,
+    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+  };
+  const keep = lineFilter(flags);
+  const controller = new AbortController();
+  let pipeClosed = false;
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") {
+      pipeClosed = true;
+      controller.abort();
+    }
+  });
+  follower.onEvents((events) => {
+    if (pipeClosed) return;
+    let out = "";
+    for (const e of events) {
+      if (!keep(e)) continue;
+      if (e.kind === "gap" && flags.output === "text") {
+        process.stderr.write(`${formatEvent(e, { ...format, colour: false })}\n`);
+        continue;
+      }
+      out += `${formatEvent(e, format)}\n`;
+    }
+    if (out) process.stdout.write(out);
+  });
+  const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
+    process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`),
+  );
+  follower.subscribe(() => report(follower.getState(), performance.now()));
+  // A follow runs for hours: keep the heap near what it holds.
+  const stopGoverning = flags.follow ? governHeap() : () => {};
+  const stop = () => controller.abort();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    await follower.run(controller.signal, flags.follow === true);
+  } catch (err) {
+    if (err instanceof FollowerStopError) {
+      // A failure no retry can help is said as every command says it.
+      if (isPermanentFailure(lastFailure)) throw toCliError(lastFailure);
+      const advice = fatalAdvice(err.cause ?? lastFailure) ?? err.message;
+      throw new CliError(advice, exitStatusOf(lastFailure) ?? (err.unreachable ? 2 : 1));
+    }
+    throw err;
+  } finally {
+    stopGoverning();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  const state = follower.getState();
+  if (!flags.follow && state.phase !== "stopped")
+    throw new CliError(state.lastError ?? "could not read the logs", 2);
+  await new Promise<void>((resolve) =>
+    pipeClosed ? resolve() : process.stdout.write("", () => resolve()),
+  );
+}
