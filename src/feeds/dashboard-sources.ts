@@ -4,8 +4,12 @@
  * and a log session (store and follower) for a deployment.
  */
 import type { TurnkeyClient } from "../api/client.js";
+import type { Activity } from "../api/schemas.js";
 import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { LogStore } from "../tail/log-store.js";
+import type { VoteAction } from "./activity-decision.js";
+import type { LoadedContext } from "./decision-context.js";
+import { loadDecisionContext } from "./decision-context.js";
 import type { DeploymentChoice } from "./deployment-list.js";
 import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
@@ -20,8 +24,17 @@ export interface LogSession {
   stop(): Promise<void>;
 }
 
+/** Voting from the dashboard: who is asking and the quorum, and the vote itself. */
+export interface ActivityVoting {
+  /** Whoami, the root quorum and users' names (the last two optional, with notes). */
+  loadContext(signal?: AbortSignal): Promise<LoadedContext>;
+  /** approve_activity or reject_activity on the fingerprint; the activity as the API answers. */
+  vote(action: VoteAction, fingerprint: string, signal?: AbortSignal): Promise<Activity>;
+}
+
 export interface DashboardSources {
   feeds: Feeds;
+  voting: ActivityVoting;
   listDeployments(signal?: AbortSignal): Promise<DeploymentChoice[]>;
   /** The deployment's app and state, for the title; undefined when it cannot be told. */
   describeDeployment(id: string, signal?: AbortSignal): Promise<DeploymentChoice | undefined>;
@@ -43,6 +56,19 @@ export function createDashboardSources(
 ): DashboardSources {
   return {
     feeds: createFeeds(client, options),
+    voting: {
+      loadContext: (signal) => loadDecisionContext(client, Date.now, { signal }),
+      async vote(action, fingerprint, signal) {
+        // One body, built once: a retry resends it byte for byte, and the API's idempotency
+        // answers it with the same activity rather than counting a second vote.
+        const answer = await client.call(
+          action === "approve" ? "approve_activity" : "reject_activity",
+          { fingerprint },
+          { signal },
+        );
+        return answer.activity;
+      },
+    },
     listDeployments: (signal) => listDeploymentChoices(client, signal),
     async describeDeployment(id, signal) {
       try {

@@ -34,6 +34,15 @@ export class FeedStore<T> {
     this.set({ data, lastUpdated: at, error: undefined, failures: 0, latencyMs });
   }
 
+  /**
+   * A change known before the next poll (a vote's answered activity): applied to the data now,
+   * leaving when the feed last succeeded as it was. Ignored while there is no data yet.
+   */
+  update(change: (data: T) => T): void {
+    if (this.snapshot.data === undefined) return;
+    this.set({ ...this.snapshot, data: change(this.snapshot.data) });
+  }
+
   fail(error: string): void {
     this.set({ ...this.snapshot, error, failures: this.snapshot.failures + 1 });
   }

@@ -10,6 +10,7 @@ const ORDER: readonly Scope[] = [
   "lists",
   "overlay",
   "input",
+  "vote",
   "picker",
 ];
 

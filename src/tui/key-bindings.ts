@@ -7,7 +7,15 @@
  * applies in all of them but input. The picker has its own scope.
  */
 
-export type Scope = "input" | "overlay" | "logs" | "lists" | "dashboard" | "anywhere" | "picker";
+export type Scope =
+  | "input"
+  | "vote"
+  | "overlay"
+  | "logs"
+  | "lists"
+  | "dashboard"
+  | "anywhere"
+  | "picker";
 
 export type KeyAction =
   | "quit"
@@ -38,7 +46,11 @@ export type KeyAction =
   | "pick"
   | "retry"
   | "retryNow"
-  | "followStatus";
+  | "followStatus"
+  | "approve"
+  | "reject"
+  | "confirmVote"
+  | "needsMyVote";
 
 export interface Binding {
   /** Key names as keyName() gives them. */
@@ -167,6 +179,27 @@ export const BINDINGS: readonly Binding[] = [
   },
   { keys: ["g"], label: "g", scope: "logs", action: "oldest", does: "oldest line (pauses)" },
   { keys: ["G"], label: "G", scope: "logs", action: "newest", does: "newest line, following" },
+  {
+    keys: ["v"],
+    label: "v",
+    scope: "dashboard",
+    action: "needsMyVote",
+    does: "Activities pane: only those awaiting my vote / all",
+  },
+  {
+    keys: ["A"],
+    label: "A",
+    scope: "dashboard",
+    action: "approve",
+    does: "Activities pane: approve the selected activity (shows what is decided; y sends the vote)",
+  },
+  {
+    keys: ["R"],
+    label: "R",
+    scope: "dashboard",
+    action: "reject",
+    does: "Activities pane: reject the selected activity (shows what is decided; y sends the vote)",
+  },
   { keys: ["up"], label: "↑", scope: "lists", action: "up", does: "select the row above" },
   { keys: ["down"], label: "↓", scope: "lists", action: "down", does: "select the row below" },
   { keys: ["pageup"], label: "PgUp", scope: "lists", action: "pageUp", does: "select a page up" },
@@ -193,6 +226,13 @@ export const BINDINGS: readonly Binding[] = [
     scope: "overlay",
     action: "pageDown",
     does: "scroll down a page",
+  },
+  {
+    keys: ["y"],
+    label: "y",
+    scope: "vote",
+    action: "confirmVote",
+    does: "send the vote; any other key cancels (nothing is sent), and closes the result",
   },
   { keys: ["enter"], label: "Enter", scope: "input", action: "apply", does: "apply" },
   { keys: ["escape"], label: "Esc", scope: "input", action: "cancel", does: "cancel" },
@@ -282,6 +322,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   lists: "side pane focused",
   overlay: "help or detail open",
   input: "typing a search or filter",
+  vote: "confirming a vote",
   picker: "deployment picker",
 };
 

@@ -3,11 +3,13 @@
  * text), through the binding table, to the next state and the effects for the shell (quit, back
  * to the picker). The dashboard runs it; the tests run the same function.
  */
+import type { VoteAction } from "../feeds/activity-decision.js";
 import type { Binding, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";
 import type { LogNavigator } from "./log-view.js";
 import type { ListPane, Pane, UiAction, UiState } from "./ui-state.js";
 import { uiReducer } from "./ui-state.js";
+import { cancelledText } from "./vote-state.js";
 
 export interface KeyContext {
   /** The panes Tab cycles through (those on screen). */
@@ -25,7 +27,14 @@ export interface KeyContext {
   lists: Readonly<Record<ListPane, readonly string[]>>;
 }
 
-export type KeyEffect = { type: "quit" } | { type: "picker" } | { type: "retryNow" };
+export type KeyEffect =
+  | { type: "quit" }
+  | { type: "picker" }
+  | { type: "retryNow" }
+  /** A or R on the selected activity: the dashboard checks it can be voted on and confirms. */
+  | { type: "startVote"; action: VoteAction }
+  /** y in the confirmation: the dashboard sends the vote. */
+  | { type: "sendVote" };
 
 export interface KeyResult {
   state: UiState;
@@ -65,6 +74,7 @@ export function splitInput(input: string, key: KeyInfo): { input: string; key: K
 /** The scopes a key is looked up in, innermost first. */
 export function scopesFor(state: UiState): Scope[] {
   if (state.input) return ["input"];
+  if (state.vote) return ["vote"];
   if (state.help || state.detail) return ["overlay", "anywhere"];
   return [state.focus === "logs" ? "logs" : "lists", "dashboard", "anywhere"];
 }
@@ -86,6 +96,18 @@ function resolve(
       return { type: "retryNow" };
     case "followStatus":
       return { type: "openDetail", pane: "follow", key: "" };
+    case "needsMyVote":
+      return { type: "toggleNeedsMyVote" };
+    case "approve":
+    case "reject":
+      if (state.focus !== "activities")
+        return {
+          type: "notice",
+          text: `${name} ${b.action}s: Tab to the Activities pane first`,
+        };
+      return { type: "startVote", action: b.action };
+    case "confirmVote":
+      return state.vote?.phase === "confirm" ? { type: "sendVote" } : undefined;
     case "help":
       return { type: "toggleHelp" };
     case "cancel":
@@ -184,6 +206,14 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
     const name = keyName(press.input, press.key);
     // Ctrl-C quits whatever is open, even while typing.
     const binding = lookup(name === "ctrl+c" ? ["anywhere"] : scopesFor(s), name);
+    if (s.vote && binding?.action !== "quit" && (!binding || s.vote.phase !== "confirm")) {
+      // A confirmation: any key but y cancels it (nothing was sent); a result: any key closes it.
+      if (s.vote.phase === "sending") continue;
+      const cancelled = s.vote.phase === "confirm" ? cancelledText(s.vote.action) : undefined;
+      s = uiReducer(s, { type: "vote", change: { type: "closeVote" } });
+      if (cancelled) s = uiReducer(s, { type: "notice", text: cancelled });
+      continue;
+    }
     if (!binding) {
       // Typing: any other printable key goes into the prompt.
       if (s.input && press.input && !press.key.ctrl && !press.key.meta) {
@@ -193,7 +223,17 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
     }
     const result = resolve(binding, name as string, s, ctx);
     if (!result) continue;
-    if (result.type === "quit" || result.type === "picker" || result.type === "retryNow") {
+    if (result.type === "sendVote") {
+      s = uiReducer(s, { type: "vote", change: { type: "sendVote" } });
+      effects.push(result);
+      continue;
+    }
+    if (
+      result.type === "quit" ||
+      result.type === "picker" ||
+      result.type === "retryNow" ||
+      result.type === "startVote"
+    ) {
       effects.push(result);
       if (result.type === "quit") break;
       continue;

@@ -13,6 +13,8 @@ export interface DashboardRun {
   /** Said in the title before the deployment ("demo (simulated) · "). */
   title?: string | undefined;
   colour: boolean;
+  /** Ring the terminal bell when activities newly await votes (--bell, the default). */
+  bell: boolean;
 }
 
 /** Resolves when the user quits: with the error that made the picker fail, if it did. */
@@ -29,6 +31,7 @@ export async function runDashboard(run: DashboardRun): Promise<AppExit> {
       deploymentId={run.deploymentId}
       title={run.title}
       colour={run.colour}
+      bell={run.bell ? () => process.stdout.write("\u0007") : undefined}
       onExit={(exit) => finish(exit)}
     />,
     { exitOnCtrlC: false, maxFps: 30, patchConsole: true },

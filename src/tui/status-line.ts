@@ -95,9 +95,18 @@ export interface StatusInput {
   cap: number;
   /** Now on the follower's monotonic clock: when the next try is, how old the figures are. */
   nowMono?: number | undefined;
+  /** Activities awaiting my vote (CONSENSUS_NEEDED). */
+  awaitingVotes?: number | undefined;
 }
 
-export function statusItems({ follower, ui, buffered, cap, nowMono }: StatusInput): Item[] {
+export function statusItems({
+  follower,
+  ui,
+  buffered,
+  cap,
+  nowMono,
+  awaitingVotes,
+}: StatusInput): Item[] {
   const items: Item[] = [];
   const c = connection(follower, nowMono);
   items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
@@ -124,6 +133,16 @@ export function statusItems({ follower, ui, buffered, cap, nowMono }: StatusInpu
       shorter: [lit`h ${list}`],
       colour: "cyan",
       priority: 8,
+      droppable: false,
+    });
+  }
+  if (awaitingVotes) {
+    items.push({
+      full: lit`⚑ ${awaitingVotes} awaiting your vote`,
+      shorter: [lit`⚑ ${awaitingVotes} to vote`, lit`⚑${awaitingVotes}`],
+      colour: "yellow",
+      // Shortened (never left out) before the answer to the last key is cut.
+      priority: 6,
       droppable: false,
     });
   }

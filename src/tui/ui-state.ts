@@ -5,6 +5,8 @@
  */
 
 import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
+import type { VoteUi, VoteUiAction } from "./vote-state.js";
+import { voteReducer } from "./vote-state.js";
 
 export type Pane = "logs" | "activities" | "email" | "solana";
 export const PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
@@ -54,6 +56,10 @@ export interface UiState {
   selection: Record<ListPane, number>;
   emailFilter: (typeof EMAIL_FILTERS)[number];
   input: { mode: InputMode; text: string } | undefined;
+  /** A vote on an activity being confirmed, sent, or its result (`A` / `R`). */
+  vote: VoteUi | undefined;
+  /** The activities pane shows only those awaiting my vote (`v`). */
+  needsMyVote: boolean;
 }
 
 export const initialUiState: UiState = {
@@ -77,6 +83,8 @@ export const initialUiState: UiState = {
   selection: { activities: 0, email: 0, solana: 0 },
   emailFilter: undefined,
   input: undefined,
+  vote: undefined,
+  needsMyVote: false,
 };
 
 export type UiAction =
@@ -99,7 +107,9 @@ export type UiAction =
   | { type: "scrollOverlay"; by: number; max: number }
   | { type: "openDetail"; pane: DetailSource; key: string }
   | { type: "cycleEmailFilter" }
-  | { type: "notice"; text: string };
+  | { type: "notice"; text: string }
+  | { type: "vote"; change: VoteUiAction }
+  | { type: "toggleNeedsMyVote" };
 
 /** An error message when `source` is not a valid regular expression. */
 export function regexError(source: string): string | undefined {
@@ -163,6 +173,14 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       if (error) return { ...state, input: undefined, inputError: `${mode}: ${error}` };
       return { ...state, input: undefined, inputError: undefined, [mode]: value };
     }
+    case "vote":
+      return { ...state, vote: voteReducer(state.vote, action.change) };
+    case "toggleNeedsMyVote":
+      return {
+        ...state,
+        needsMyVote: !state.needsMyVote,
+        selection: { ...state.selection, activities: 0 },
+      };
     case "cancel":
       if (state.input) return { ...state, input: undefined };
       if (state.help) return { ...state, help: false };

@@ -48,6 +48,18 @@ function stateFor(b: Binding): UiState {
     lists: { ...base, focus: "activities", selection: { activities: 1, email: 0, solana: 0 } },
     overlay: { ...base, help: true, helpScroll: 2 },
     input: { ...base, input: { mode: "search", text: "ab" } },
+    vote: {
+      ...base,
+      focus: "activities",
+      vote: {
+        phase: "confirm",
+        action: "approve",
+        activityId: "a",
+        fingerprint: "sha256:ab",
+        question: "Approve this activity?",
+        lines: ["  type  X"],
+      },
+    },
     picker: base,
   };
   return by[b.scope];

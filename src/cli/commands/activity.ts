@@ -21,6 +21,7 @@ import {
   statusLine,
   type VoteAction,
 } from "../../feeds/activity-decision.js";
+import { loadDecisionContext } from "../../feeds/decision-context.js";
 import { summarizeIntent } from "../../feeds/intent-summary.js";
 import { shouldColour } from "../../text/colour.js";
 import { formatDuration } from "../../text/duration.js";
@@ -28,7 +29,6 @@ import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { activityTable } from "../activity/activity-table.js";
 import { askYesNo, canAsk } from "../activity/confirm.js";
-import { loadDecisionContext } from "../activity/decision-context.js";
 import { statusFlag, typeFlag } from "../activity/filters.js";
 import { findActivity } from "../activity/find-activity.js";
 import { waitForActivity } from "../activity/wait-for-activity.js";

@@ -21,7 +21,8 @@ export function registerDemoCommand(program: Command): void {
         .choices(SCENARIOS)
         .default("demo"),
     )
-    .action(async (flags: { seed?: number; scenario: ScenarioName }) => {
+    .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
+    .action(async (flags: { seed?: number; scenario: ScenarioName; bell: boolean }) => {
       requireTerminal();
       // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
       // and printed once the terminal is restored.
@@ -48,6 +49,7 @@ export function registerDemoCommand(program: Command): void {
         since: 600_000,
         interval: 1000,
         bufferLines: 100_000,
+        bell: flags.bell !== false,
       };
       try {
         await openDashboard(

@@ -19,6 +19,7 @@ export interface WatchCommandFlags {
   since: number;
   interval: number;
   bufferLines: number;
+  bell: boolean;
 }
 
 export function requireTerminal(): void {
@@ -69,12 +70,8 @@ export function addWatchOptions(cmd: Command): Command {
         .argParser(intervalFlag)
         .default(2000, "2s"),
     )
-    .option(
-      "--buffer-lines <n>",
-      "log lines kept in memory",
-      integerFlag(100, 10_000_000),
-      100_000,
-    );
+    .option("--buffer-lines <n>", "log lines kept in memory", integerFlag(100, 10_000_000), 100_000)
+    .option("--no-bell", "do not ring the terminal bell when activities newly await votes");
 }
 
 /** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
@@ -105,6 +102,7 @@ export async function openDashboard(
     deploymentId: settings.deploymentId,
     title,
     colour: shouldColour(process.stdout.isTTY),
+    bell: flags.bell !== false,
   });
   if (exit.error !== undefined) throw toCliError(exit.error);
 }

@@ -70,6 +70,8 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
   focused: boolean;
   selected: number;
   now: number;
+  /** The rows are those awaiting my vote (`v`): said in the title, and when there are none. */
+  needsMyVote?: boolean;
 }) {
   const rows = contentRows(props.height);
   const inner = Math.max(1, props.width - 2);
@@ -82,7 +84,7 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
   const { first, items } = visibleWindow(props.summary.rows, props.selected, listRows);
   return (
     <PaneFrame
-      title={lit`Activities`}
+      title={props.needsMyVote ? lit`Activities · awaiting my vote` : lit`Activities`}
       right={feedStatus(props.snapshot, props.now)}
       width={props.width}
       height={props.height}
@@ -94,6 +96,9 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
           {joinSafe(counts.more ? [...counts.shown, counts.more] : counts.shown, lit` · `)}
         </SafeText>
         <SafeText dim>{header(plan)}</SafeText>
+        {props.needsMyVote && props.summary.rows.length === 0 ? (
+          <SafeText dim>{lit`none awaiting your vote (v shows all)`}</SafeText>
+        ) : null}
         {items.map((r, i) => (
           <SafeText
             key={r.key}

@@ -21,6 +21,8 @@ export function DashboardApp(props: {
   deploymentId?: string | undefined;
   title?: string | undefined;
   colour: boolean;
+  /** Rings the terminal bell (activities newly awaiting votes); undefined: no bell. */
+  bell?: (() => void) | undefined;
   onExit: (exit: AppExit) => void;
 }) {
   const size = useTerminalSize();
@@ -105,6 +107,8 @@ export function DashboardApp(props: {
       colour={props.colour}
       onQuit={() => props.onExit({})}
       onPicker={() => setWatching(undefined)}
+      voting={sources.voting}
+      bell={props.bell}
     />
   );
 }

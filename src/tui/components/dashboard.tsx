@@ -1,7 +1,11 @@
 import { Box, useInput } from "ink";
-import { useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import type { Activity } from "../../api/schemas.js";
+import type { DecisionContext, VoteAction } from "../../feeds/activity-decision.js";
+import { confirmation, decideActivity, outcomeLine } from "../../feeds/activity-decision.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
+import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import type { DetailView } from "../../feeds/detail-view.js";
 import { emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
@@ -9,6 +13,7 @@ import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { FeedStore } from "../../feeds/feed-store.js";
 import type { Feeds } from "../../feeds/feeds.js";
 import { followerDetail } from "../../feeds/follower-detail.js";
+import { describeError } from "../../feeds/poller.js";
 import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { LogStore } from "../../tail/log-store.js";
@@ -21,8 +26,8 @@ import { computeLayout } from "../layout.js";
 import { compileFilters, computeLogView, logNavigator } from "../log-view.js";
 import { ReplicaRoster } from "../replica-roster.js";
 import { promptLine, statusLine } from "../status-line.js";
-import type { Pane, UiState } from "../ui-state.js";
-import { initialUiState } from "../ui-state.js";
+import type { Pane, UiAction, UiState } from "../ui-state.js";
+import { initialUiState, uiReducer } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
 import { ActivitiesPane } from "./activities-pane.js";
@@ -32,6 +37,7 @@ import { HelpOverlay } from "./help-overlay.js";
 import { LogPane } from "./log-pane.js";
 import { ColourContext, Line, SafeText } from "./safe-text.js";
 import { SolanaPane } from "./solana-pane.js";
+import { VoteOverlay } from "./vote-overlay.js";
 
 export interface DashboardProps {
   store: LogStore;
@@ -52,6 +58,26 @@ export interface DashboardProps {
   rows?: number | undefined;
   initialState?: Partial<UiState>;
   now?: () => number;
+  /** Approving and rejecting activities (`A`, `R`); without it the keys say it is not available. */
+  voting?: ActivityVoting | undefined;
+  /** Rings the terminal bell: once for each poll that brings activities newly awaiting votes. */
+  bell?: (() => void) | undefined;
+}
+
+const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+
+/** Who is asking, the quorum and names, for votes: loading, loaded (with notes), or failed. */
+type VoteContext =
+  | { state: "loading" }
+  | { state: "loaded"; context: DecisionContext; notes: string[] }
+  | { state: "failed"; error: string };
+
+/** Whether I may still vote on it: awaiting votes, and approve or reject allowed for me. */
+function awaitsMyVote(a: Activity, voteContext: VoteContext, now: number): boolean {
+  if (a.status !== AWAITING_VOTES) return false;
+  if (voteContext.state !== "loaded") return true;
+  const d = decideActivity(a, { ...voteContext.context, now });
+  return d.can.approve.allowed || d.can.reject.allowed;
 }
 
 /** Stands in for a feed that is not configured (hooks are called whatever is configured). */
@@ -92,6 +118,30 @@ export function Dashboard(props: DashboardProps) {
   const email = useFeed(props.feeds.email?.store);
   const solana = useFeed(props.feeds.solana?.store);
   const now = useNow(1000, props.now);
+  const [voteContext, setVoteContext] = useState<VoteContext>({ state: "loading" });
+  const voting = props.voting;
+  useEffect(() => {
+    if (!voting) return;
+    const controller = new AbortController();
+    voting.loadContext(controller.signal).then(
+      ({ context, notes }) => setVoteContext({ state: "loaded", context, notes }),
+      (err: unknown) => {
+        if (!controller.signal.aborted)
+          setVoteContext({ state: "failed", error: describeError(err) });
+      },
+    );
+    return () => controller.abort();
+  }, [voting]);
+  // The bell: activities newly awaiting votes since the dashboard opened, once per poll.
+  const seenAwaiting = useRef<Set<string> | undefined>(undefined);
+  const bell = props.bell;
+  useEffect(() => {
+    if (!activities.data) return;
+    const awaiting = activities.data.filter((a) => a.status === AWAITING_VOTES).map((a) => a.id);
+    const seen = seenAwaiting.current;
+    seenAwaiting.current = new Set([...(seen ?? []), ...awaiting]);
+    if (seen && awaiting.some((id) => !seen.has(id))) bell?.();
+  }, [activities.data, bell]);
   // The follower's own clock, for "retrying in 3s" and "last poll 12s ago" (re-read each tick).
   const monoNow = props.follower.monotonicNow();
   const roster = useRef(new ReplicaRoster());
@@ -108,9 +158,23 @@ export function Dashboard(props: DashboardProps) {
     () => computeLogView(props.store, ui, logWidth, logRows, { filters, replicas }),
     [version, ui, logWidth, logRows, filters, replicas],
   );
-  const summary = useMemo(
+  const allActivities = useMemo(
     () => summarizeActivities(activities.data ?? [], now),
     [activities.data, now],
+  );
+  const summary = useMemo(
+    () =>
+      ui.needsMyVote
+        ? {
+            ...allActivities,
+            rows: allActivities.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now)),
+          }
+        : allActivities,
+    [allActivities, ui.needsMyVote, voteContext, now],
+  );
+  const awaitingMyVote = useMemo(
+    () => (activities.data ?? []).filter((a) => awaitsMyVote(a, voteContext, now)).length,
+    [activities.data, voteContext, now],
   );
   const messages = useMemo(
     () => groupEmailEvents(email?.data ?? [], ui.emailFilter),
@@ -158,6 +222,74 @@ export function Dashboard(props: DashboardProps) {
     },
   };
 
+  const apply = (action: UiAction) => {
+    latest.current = uiReducer(latest.current, action);
+    setUi(latest.current);
+  };
+  /** A or R: say why not, or show what is decided and wait for y. */
+  const startVote = (action: VoteAction) => {
+    const row = summary.rows[latest.current.selection.activities];
+    if (!row) return apply({ type: "notice", text: "no activity selected" });
+    if (!voting) return apply({ type: "notice", text: "voting is not available here" });
+    if (voteContext.state === "loading")
+      return apply({
+        type: "notice",
+        text: "still reading who you are (whoami): try again in a moment",
+      });
+    if (voteContext.state === "failed")
+      return apply({ type: "notice", text: `cannot vote: ${voteContext.error}` });
+    const context = { ...voteContext.context, now: Date.now() };
+    const decision = decideActivity(row.activity, context);
+    const check = decision.can[action];
+    if (!check.allowed) return apply({ type: "notice", text: `cannot ${action}: ${check.why}` });
+    const { question, lines } = confirmation(decision, action, context);
+    apply({
+      type: "vote",
+      change: {
+        type: "openVote",
+        action,
+        activityId: decision.id,
+        fingerprint: decision.fingerprint,
+        question,
+        lines: [...lines, ...voteContext.notes.map((n) => `  note         ${n}`)],
+      },
+    });
+  };
+  /** y: send the vote; the answered activity replaces the row at once. */
+  const sendVote = () => {
+    const vote = latest.current.vote;
+    if (!voting || vote?.phase !== "sending" || voteContext.state !== "loaded") return;
+    const { action, activityId, fingerprint } = vote;
+    const context = voteContext.context;
+    voting.vote(action, fingerprint).then(
+      (answered) => {
+        props.feeds.activities.store.update((list) =>
+          list.map((a) => (a.id === answered.id ? answered : a)),
+        );
+        const after = decideActivity(answered, { ...context, now: Date.now() });
+        apply({
+          type: "vote",
+          change: {
+            type: "voteDone",
+            activityId,
+            outcome: outcomeLine(action, after, context),
+            ok: answered.status !== "ACTIVITY_STATUS_FAILED",
+          },
+        });
+      },
+      (err: unknown) =>
+        apply({
+          type: "vote",
+          change: {
+            type: "voteDone",
+            activityId,
+            outcome: `not ${action === "approve" ? "approved" : "rejected"}: ${describeError(err)}`,
+            ok: false,
+          },
+        }),
+    );
+  };
+
   useInput((input, key) => {
     const result = keyStep(latest.current, input, key, ctx);
     if (result.state !== latest.current) {
@@ -166,6 +298,8 @@ export function Dashboard(props: DashboardProps) {
     }
     for (const effect of result.effects) {
       if (effect.type === "quit") return props.onQuit();
+      if (effect.type === "startVote") startVote(effect.action);
+      if (effect.type === "sendVote") sendVote();
       if (effect.type === "retryNow") {
         const phase = props.follower.getState().phase;
         if (phase === "retrying") props.follower.retryNow();
@@ -202,7 +336,9 @@ export function Dashboard(props: DashboardProps) {
       ? full
       : lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment, true)}`;
   let body: React.ReactNode;
-  if (ui.help) {
+  if (ui.vote) {
+    body = <VoteOverlay vote={ui.vote} width={width} height={bodyHeight} />;
+  } else if (ui.help) {
     body = <HelpOverlay width={width} height={bodyHeight} scroll={ui.helpScroll} />;
   } else if (ui.detail) {
     body = (
@@ -238,6 +374,7 @@ export function Dashboard(props: DashboardProps) {
             focused={ui.focus === "activities"}
             selected={ui.selection.activities}
             now={now}
+            needsMyVote={ui.needsMyVote}
           />
           <EmailPane
             configured={props.feeds.email !== undefined}
@@ -282,6 +419,7 @@ export function Dashboard(props: DashboardProps) {
           buffered: props.store.size(),
           cap: props.store.maxLines,
           nowMono: monoNow,
+          awaitingVotes: awaitingMyVote,
         },
         width,
       );

@@ -4,10 +4,10 @@
  * The last two only make the confirmation richer: when the API refuses them (a user whose
  * policies do not allow reading them), the decision goes on without them and a note says so.
  */
-import type { CallOptions, TurnkeyClient } from "../../api/client.js";
-import { NetworkError, RefusedResponseError, TurnkeyApiError } from "../../api/errors.js";
-import type { DecisionContext } from "../../feeds/activity-decision.js";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import type { CallOptions, TurnkeyClient } from "../api/client.js";
+import { NetworkError, RefusedResponseError, TurnkeyApiError } from "../api/errors.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
+import type { DecisionContext } from "./activity-decision.js";
 
 export interface LoadedContext {
   context: DecisionContext;

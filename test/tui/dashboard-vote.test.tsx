@@ -1,0 +1,184 @@
+/**
+ * Acting on the activity queue from the dashboard (issue #14): A / R show what is decided and y
+ * sends the vote through the fetcher the CLI wired; the row changes at once; keys say why not
+ * where no vote can be cast; v shows only what awaits my vote; a newly awaiting activity rings
+ * the bell once.
+ */
+import { describe, expect, it, vi } from "vitest";
+import type { Activity } from "../../src/api/schemas.js";
+import type { ActivityVoting } from "../../src/feeds/dashboard-sources.js";
+import { Dashboard } from "../../src/tui/components/dashboard.js";
+import { activity, dashboardParts, NOW } from "./fixtures.js";
+import { render } from "./render-at.js";
+
+const tick = () => new Promise((r) => setImmediate(r));
+async function settle() {
+  for (let i = 0; i < 8; i++) await tick();
+}
+
+const LONG_FINGERPRINT = `sha256:${"ab12".repeat(16)}`;
+
+function votingWith(answer: (action: string, fingerprint: string) => Promise<Activity>) {
+  const vote = vi.fn(answer);
+  const voting: ActivityVoting = {
+    loadContext: async () => ({
+      context: {
+        viewer: { userId: "root-1", username: "oncall-root" },
+        quorum: { threshold: 2, userIds: ["root-1", "root-2"] },
+        userNames: new Map([
+          ["root-1", "oncall-root"],
+          ["root-2", "sre-lead"],
+        ]),
+        now: NOW,
+      },
+      notes: [],
+    }),
+    vote,
+  };
+  return { voting, vote };
+}
+
+async function setup(
+  voting: ActivityVoting,
+  options: { columns?: number; rows?: number; activities?: Activity[]; bell?: () => void } = {},
+) {
+  const consensus = {
+    ...activity("a1", "CONSENSUS_NEEDED", 30_000),
+    fingerprint: LONG_FINGERPRINT,
+  };
+  const parts = await dashboardParts({
+    activities: options.activities ?? [
+      consensus,
+      activity("a2", "FAILED", 90_000),
+      activity("a3", "COMPLETED", 200_000),
+    ],
+  });
+  const ui = render(
+    <Dashboard
+      {...parts}
+      deploymentId="dep-1"
+      onQuit={() => {}}
+      columns={options.columns ?? 80}
+      rows={options.rows ?? 40}
+      now={() => NOW}
+      voting={voting}
+      bell={options.bell}
+    />,
+  );
+  await settle();
+  const frame = () => ui.lastFrame() ?? "";
+  const type = async (s: string) => {
+    ui.stdin.write(s);
+    await settle();
+  };
+  return { ...parts, ui, frame, type, consensus };
+}
+
+describe("voting from the dashboard", () => {
+  it("A shows what is decided (the fingerprint whole at 80 columns), y approves, the row updates at once", async () => {
+    const { voting, vote } = votingWith(async (_action, fingerprint) => ({
+      ...activity("a1", "COMPLETED", 30_000),
+      fingerprint,
+    }));
+    const { frame, type } = await setup(voting);
+    await type("\t");
+    await type("A");
+    const confirm = frame();
+    expect(confirm).toContain("Approve an activity");
+    // The fingerprint is wrapped, never cut: its characters are all there, in order.
+    expect(confirm.replace(/[\s│]/g, "")).toContain(LONG_FINGERPRINT);
+    expect(confirm).toMatch(/1 of 2 root users approved/);
+    expect(confirm).toContain("sre-lead");
+    expect(confirm).toContain("approving makes it 2 of 2");
+    expect(confirm).toContain("y approves · any other key cancels");
+    expect(vote).not.toHaveBeenCalled();
+
+    await type("y");
+    await vi.waitFor(() => expect(frame()).toContain("approved activity a1: COMPLETED"));
+    expect(vote).toHaveBeenCalledWith("approve", LONG_FINGERPRINT);
+    await type("x");
+    // Without waiting for a poll, the row and the counts say COMPLETED.
+    expect(frame()).toContain("completed 2");
+    expect(frame()).not.toContain("consensus 1");
+  });
+
+  it("any key but y cancels, and nothing is sent", async () => {
+    const { voting, vote } = votingWith(async () => activity("a1", "REJECTED", 1));
+    const { frame, type } = await setup(voting);
+    await type("\t");
+    await type("R");
+    expect(frame()).toContain("Reject this activity?");
+    await type("n");
+    expect(frame()).toContain("not rejected: cancelled, nothing was sent");
+    expect(frame()).not.toContain("Reject an activity");
+    expect(vote).not.toHaveBeenCalled();
+  });
+
+  it("says why not on a decided activity, and shows the API's error in one line", async () => {
+    const { voting, vote } = votingWith(async () => {
+      throw new Error("ACTIVITY_VOTE_EXPIRED: the approval expired after 24h");
+    });
+    const { frame, type } = await setup(voting, { columns: 160 });
+    await type("\t");
+    await type("\u001b[B\u001b[B"); // ↓ ↓ to the completed one
+    await type("A");
+    expect(frame()).toContain("cannot approve: it is already decided: COMPLETED");
+    expect(vote).not.toHaveBeenCalled();
+    await type("\u001b[A\u001b[A"); // back to the one awaiting votes
+    await type("A");
+    await type("y");
+    await vi.waitFor(() =>
+      expect(frame()).toContain(
+        "not approved: ACTIVITY_VOTE_EXPIRED: the approval expired after 24h",
+      ),
+    );
+    await type(" ");
+    // The dashboard goes on; the row is unchanged.
+    expect(frame()).toContain("consensus 1");
+  });
+
+  it("A outside the Activities pane says where it acts", async () => {
+    const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const { frame, type } = await setup(voting);
+    await type("A");
+    expect(frame()).toContain("Tab to the Activities pane first");
+  });
+
+  it("v shows only the activities awaiting my vote; the status line counts them", async () => {
+    const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const { frame, type } = await setup(voting, { columns: 160 });
+    expect(frame()).toContain("⚑ 1 awaiting your vote");
+    await type("v");
+    expect(frame()).toContain("Activities · awaiting my vote");
+    expect(frame()).not.toMatch(/FAIL.*sign_transaction/);
+    await type("v");
+    expect(frame()).not.toContain("awaiting my vote");
+  });
+
+  it("rings the bell once for activities newly awaiting votes, not for those there at the start", async () => {
+    const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const bell = vi.fn();
+    const { feeds, frame } = await setup(voting, { bell, columns: 160 });
+    expect(bell).not.toHaveBeenCalled();
+    feeds.activities.store.succeed(
+      [
+        activity("a1", "CONSENSUS_NEEDED", 31_000),
+        activity("a9", "CONSENSUS_NEEDED", 1_000),
+        activity("a2", "FAILED", 91_000),
+      ],
+      NOW,
+      5,
+    );
+    await settle();
+    expect(bell).toHaveBeenCalledTimes(1);
+    expect(frame()).toContain("⚑ 2 awaiting your vote");
+    // The same activities again: no second ring.
+    feeds.activities.store.succeed(
+      [activity("a1", "CONSENSUS_NEEDED", 32_000), activity("a9", "CONSENSUS_NEEDED", 2_000)],
+      NOW,
+      5,
+    );
+    await settle();
+    expect(bell).toHaveBeenCalledTimes(1);
+  });
+});
