@@ -5,7 +5,6 @@
  * returns the same activity), and the response is validated before anyone reads it.
  */
 import type { z } from "zod";
-import { checkServiceUrl } from "../config/url-policy.js";
 import { formatByteSize } from "../text/byte-size.js";
 import { formatDuration } from "../text/duration.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
@@ -33,6 +32,7 @@ import { MAX_TIMER_MS, withRetries } from "./retry.js";
 import { activity as activitySchema } from "./schemas.js";
 import type { ApiKeyPair } from "./stamp.js";
 import { STAMP_HEADER, stampBody } from "./stamp.js";
+import { checkServiceUrl } from "./url-policy.js";
 
 export interface ClientOptions {
   baseUrl: string;

@@ -5,6 +5,7 @@
 import { InvalidArgumentError } from "commander";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { formatDuration, parseDuration } from "../text/duration.js";
+import { smartCaseRegex } from "../text/smart-case.js";
 
 export function durationFlag(value: string): number {
   try {
@@ -92,9 +93,10 @@ export function rangeMsFlag(value: string): [number, number] {
   return [min, max];
 }
 
+/** A regular expression, smart case: all lower case matches either case (src/text/smart-case.ts). */
 export function regexFlag(value: string): RegExp {
   try {
-    return new RegExp(value);
+    return smartCaseRegex(value);
   } catch (err) {
     throw new InvalidArgumentError(`invalid regular expression: ${(err as Error).message}`);
   }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
+import { checkServiceUrl } from "../api/url-policy.js";
 import { stringifyForTerminal } from "../text/terminal-json.js";
 import { parseJsonQuietly } from "./json-syntax.js";
 import {
@@ -17,7 +18,6 @@ import {
 } from "./key-files.js";
 import { withoutKeyMaterial } from "./key-material.js";
 import { readTextFile } from "./named-file.js";
-import { checkServiceUrl } from "./url-policy.js";
 
 export const DEFAULT_BASE_URL = "https://api.turnkey.com";
 export const DEFAULT_AUTH_PROXY_URL = "https://authproxy.turnkey.com";

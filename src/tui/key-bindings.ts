@@ -94,7 +94,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "/",
     scope: "dashboard",
     action: "search",
-    does: "search (regex, case-insensitive, highlighted)",
+    does: "search (regex, smart case: all lower case ignores case; highlighted)",
   },
   {
     keys: ["n"],

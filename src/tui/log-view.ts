@@ -23,6 +23,7 @@ import {
   sliceSafe,
   widthOf,
 } from "../text/safe-text.js";
+import { smartCaseRegex } from "../text/smart-case.js";
 import { graphemes, isPlain } from "../text/terminal-width.js";
 import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
 import { rowStarts } from "../text/wrap.js";
@@ -142,7 +143,7 @@ export function compileFilters(
   const compile = (s: string | undefined) => {
     if (!s) return undefined;
     try {
-      return new RegExp(s, "i");
+      return smartCaseRegex(s);
     } catch {
       return undefined;
     }
@@ -201,7 +202,7 @@ const layoutCache = new WeakMap<LogEvent, Laid>();
 
 function findMatches(text: string, search: RegExp | undefined): [number, number][] {
   if (!search) return [];
-  const global = new RegExp(search.source, "gi");
+  const global = new RegExp(search.source, `g${search.flags.replace("g", "")}`);
   const out: [number, number][] = [];
   for (const m of text.matchAll(global)) {
     if (m[0].length === 0) break;
@@ -212,7 +213,7 @@ function findMatches(text: string, search: RegExp | undefined): [number, number]
 }
 
 function layOut(event: LogEvent, width: number, wrap: boolean, filters: Filters): Laid {
-  const search = filters.search?.source;
+  const search = filters.search ? `${filters.search.flags}/${filters.search.source}` : undefined;
   const cached = layoutCache.get(event);
   if (cached && cached.width === width && cached.wrap === wrap && cached.search === search) {
     return cached;

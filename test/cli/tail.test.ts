@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { levelOf } from "../../src/text/log-level.js";
 import { startLogServer } from "../helpers/log-server.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 
@@ -63,6 +64,40 @@ describe("tvcwatch tail", () => {
     const bad = await runCli(["--config", config, "tail", "--grep", "("]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--grep.*invalid regular expression/);
+  });
+
+  /** The contents `tail --since 1m -o json` prints with these extra flags. */
+  async function jsonContents(...flags: string[]): Promise<string[]> {
+    const r = await runCli(["--config", config, "tail", "--since", "1m", "-o", "json", ...flags]);
+    expect(r.code).toBe(0);
+    return r.stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { content: string }).content);
+  }
+
+  it("--level warn keeps lines of WARN and above, plain and JSON, with their continuation lines", async () => {
+    const contents = await jsonContents("--level", "warn");
+    expect(contents.length).toBeGreaterThan(0);
+    const levels = contents.map((c) => levelOf(c));
+    // A line with a level of its own is WARN or above; one without goes with the line before it.
+    for (const level of levels) if (level) expect(["warn", "error", "fatal"]).toContain(level);
+    expect(levels.filter((l) => l !== undefined).length).toBeGreaterThan(0);
+    const bad = await runCli(["--config", config, "tail", "--level", "loud"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /--level.*Allowed choices are trace, debug, info, warn, error, fatal/,
+    );
+  });
+
+  it("--grep in lower case ignores case (smart case); with an upper-case letter it is exact", async () => {
+    const blind = await jsonContents("--grep", "info");
+    expect(blind.some((c) => /"level":"info"/.test(c))).toBe(true);
+    expect(blind.some((c) => /^INFO/.test(c))).toBe(true);
+    const exact = await jsonContents("--grep", "INFO");
+    expect(exact.length).toBeGreaterThan(0);
+    for (const c of exact) expect(c).toContain("INFO");
   });
 
   it("escapes every escape sequence a log line carries", async () => {

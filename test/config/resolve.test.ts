@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
+import { checkServiceUrl, isLoopbackHost } from "../../src/api/url-policy.js";
 import { readKeyFiles, writeKeyFiles } from "../../src/config/key-files.js";
 import { resolveConfig } from "../../src/config/resolve.js";
-import { checkServiceUrl, isLoopbackHost } from "../../src/config/url-policy.js";
 
 const a = generateKeyPair();
 const b = generateKeyPair();

@@ -14,9 +14,9 @@ import { readTextFile } from "../../config/named-file.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
-import type { CallFlags } from "../commands/call.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { closeMatches } from "../suggest.js";
+import type { CallFlags } from "./call-flags.js";
 
 function listOperations(): string {
   const width = Math.max(...operationNames.map((n) => n.length));

@@ -34,7 +34,7 @@ import { findActivity } from "../activity/find-activity.js";
 import { waitForActivity } from "../activity/wait-for-activity.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { boundedDurationFlag, integerFlag, intervalFlag, textFlag } from "../flag-parsers.js";
 

@@ -1,19 +1,12 @@
 import type { Command } from "commander";
-import { commandSummary } from "../command-table.js";
+import type { CallFlags } from "../call/call-flags.js";
+import { commandSummary } from "../command-summaries.js";
 import { textFlag } from "../flag-parsers.js";
 
 /**
  * `tvcwatch call`: its flags. What it does is in ../call/run-call.ts, loaded when it runs, so
  * `call --help` loads no client or schemas.
  */
-export interface CallFlags {
-  body?: string;
-  bodyFile?: string;
-  generateAppProofs?: boolean;
-  revealSecrets?: boolean;
-  list?: boolean;
-}
-
 export function registerCallCommand(program: Command): void {
   program
     .command("call")

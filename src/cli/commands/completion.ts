@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { Argument } from "commander";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import { bashScript } from "../completion/bash.js";
 import { EXTRA_VALUES } from "../completion/extra-values.js";
 import { fishScript } from "../completion/fish.js";

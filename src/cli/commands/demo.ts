@@ -3,7 +3,7 @@ import { Option } from "commander";
 import { TurnkeyClient } from "../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import { integerFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
 import { openDashboard, requireTerminal } from "./watch.js";

@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import type { Command } from "commander";
 import { Option } from "commander";
 import { shouldColour } from "../../text/colour.js";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import { doctorPassed, formatReportJson, formatReportText } from "../doctor/report.js";
 import type { DoctorFlags } from "../doctor/run-doctor.js";
 import { runDoctor } from "../doctor/run-doctor.js";

@@ -4,7 +4,7 @@ import { generateKeyPair } from "../../api/stamp.js";
 import { fileProblem } from "../../config/file-problem.js";
 import { defaultKeysFolder, writeKeyFiles } from "../../config/key-files.js";
 import { CliError } from "../cli-error.js";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import { textFlag } from "../flag-parsers.js";
 
 export function registerKeysCommand(program: Command): void {

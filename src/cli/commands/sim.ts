@@ -2,8 +2,8 @@ import { extname } from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
 import { getOperation, operationNames } from "../../api/operations.js";
+import { isLoopbackHost } from "../../api/url-policy.js";
 import { fileProblem } from "../../config/file-problem.js";
-import { isLoopbackHost } from "../../config/url-policy.js";
 import { writeFileAtomically } from "../../sim/atomic-file.js";
 import type { OrgState } from "../../sim/organization/org-state.js";
 import { StateFileError } from "../../sim/organization/state-file.js";
@@ -13,7 +13,7 @@ import type { RunningSimulator, SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
 import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import {
   boundedDurationFlag,
   boundedNumberFlag,

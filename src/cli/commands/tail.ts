@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import { commandSummary } from "../command-table.js";
+import { LOG_LEVELS } from "../../text/log-level.js";
+import { commandSummary } from "../command-summaries.js";
 import {
   collectText,
   integerFlag,
@@ -10,27 +11,12 @@ import {
   sinceFlag,
   textFlag,
 } from "../flag-parsers.js";
+import type { TailFlags } from "../tail/tail-flags.js";
 
 /**
  * `tvcwatch tail`: its flags. What it does is in ../tail/run-tail.ts, loaded when it runs, so
  * `tail --help` loads no client, schemas or follower.
  */
-export interface TailFlags {
-  deployment?: string;
-  follow?: boolean;
-  since?: number;
-  tail?: number;
-  replica?: string[];
-  grep?: RegExp;
-  exclude?: RegExp;
-  timestamps?: boolean;
-  utc?: boolean;
-  output: "text" | "json";
-  interval: number;
-  overlap: number;
-  verbose?: boolean;
-}
-
 export function registerTailCommand(program: Command): void {
   program
     .command("tail")
@@ -59,8 +45,22 @@ export function registerTailCommand(program: Command): void {
       "only this replica: its label or its number (repeatable)",
       collectText,
     )
-    .option("--grep <regex>", "only lines matching this regular expression", regexFlag)
-    .option("--exclude <regex>", "drop lines matching this regular expression", regexFlag)
+    .option(
+      "--grep <regex>",
+      "only lines matching this regular expression (smart case: all lower case ignores case)",
+      regexFlag,
+    )
+    .option(
+      "--exclude <regex>",
+      "drop lines matching this regular expression (smart case, as --grep)",
+      regexFlag,
+    )
+    .addOption(
+      new Option(
+        "--level <level>",
+        "only lines of this level or more severe (a line without one goes with the line before it)",
+      ).choices(LOG_LEVELS),
+    )
     .option("--timestamps", "prefix each line with its RFC 3339 timestamp")
     .option("--utc", "timestamps in UTC instead of the local zone")
     .addOption(

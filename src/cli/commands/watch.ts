@@ -6,7 +6,7 @@ import { createDashboardSources } from "../../feeds/dashboard-sources.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
-import { commandSummary } from "../command-table.js";
+import { commandSummary } from "../command-summaries.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
 import { governHeap } from "../heap-governor.js";

@@ -2,9 +2,9 @@
 import { TurnkeyClient } from "../../api/client.js";
 import type { Clock } from "../../api/clock.js";
 import { NetworkError, TurnkeyApiError, TurnkeyClientError } from "../../api/errors.js";
+import { checkServiceUrl } from "../../api/url-policy.js";
 import type { Sourced } from "../../config/setting-sources.js";
 import { originOf } from "../../config/setting-sources.js";
-import { checkServiceUrl } from "../../config/url-policy.js";
 import { formatDuration } from "../../text/duration.js";
 import type { CheckResult } from "./check.js";
 import { fail, pass } from "./check.js";

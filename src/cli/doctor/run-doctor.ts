@@ -10,6 +10,7 @@ import type { Clock } from "../../api/clock.js";
 import type { OutputOf } from "../../api/operations.js";
 import type { ApiKeyPair } from "../../api/stamp.js";
 import { assertKeyPair } from "../../api/stamp.js";
+import { checkServiceUrl } from "../../api/url-policy.js";
 import type { ConfigFile, GlobalFlags } from "../../config/resolve.js";
 import type { ApiKeySource } from "../../config/setting-sources.js";
 import {
@@ -18,7 +19,6 @@ import {
   originOf,
   settingSources,
 } from "../../config/setting-sources.js";
-import { checkServiceUrl } from "../../config/url-policy.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { listDeploymentChoices } from "../../feeds/deployment-list.js";
 import { formatDuration } from "../../text/duration.js";

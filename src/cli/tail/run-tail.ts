@@ -9,15 +9,16 @@ import { maskKeyMaterial } from "../../config/key-material.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
+import { levelFilter } from "../../tail/level-filter.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
-import type { TailFlags } from "../commands/tail.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
 import { governHeap } from "../heap-governor.js";
+import type { TailFlags } from "./tail-flags.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
@@ -34,12 +35,15 @@ export function replicaMatcher(wanted: string[] | undefined): (label: string) =>
 }
 
 export function lineFilter(
-  flags: Pick<TailFlags, "replica" | "grep" | "exclude">,
+  flags: Pick<TailFlags, "replica" | "grep" | "exclude" | "level">,
 ): (e: LogEvent) => boolean {
   const replicaOk = replicaMatcher(flags.replica);
+  // Stateful (a line without a level goes with its replica's last one): sees every line kept so far.
+  const levelOk = flags.level ? levelFilter(flags.level) : () => true;
   return (e) => {
     if (e.kind === "gap") return true;
     if (!replicaOk(e.replicaLabel)) return false;
+    if (!levelOk(e)) return false;
     if (flags.grep && !flags.grep.test(e.content)) return false;
     if (flags.exclude?.test(e.content)) return false;
     return true;

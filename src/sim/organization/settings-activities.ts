@@ -4,7 +4,7 @@
  * webhook endpoints, user tags and invitations.
  */
 import { base58 } from "@scure/base";
-import { isLoopbackHost } from "../../config/url-policy.js";
+import { isLoopbackHost } from "../../api/url-policy.js";
 import { invalidArgument, notFound, SimError } from "../http/sim-error.js";
 import { type ActivityContext, findUser, type ParamsOf } from "./activity-context.js";
 import type { WebhookEndpointRecord } from "./org-state.js";

@@ -1,9 +1,8 @@
-import { Box } from "ink";
 import { useMemo } from "react";
 import type { DetailView } from "../../feeds/detail-view.js";
-import { lit, type Safe, truncate, widthOf } from "../../text/safe-text.js";
+import { lit, type Safe } from "../../text/safe-text.js";
 import { detailRows } from "../detail-layout.js";
-import { Line, SafeText } from "./safe-text.js";
+import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
 
 /** A detail view full size: every field wrapped in full, scrolled with ↑ ↓ PgUp PgDn. */
 export function DetailPane(props: {
@@ -25,27 +24,22 @@ export function DetailPane(props: {
     rows.length > room
       ? lit` ↑↓ ${top + 1}-${Math.min(rows.length, top + room)} of ${rows.length} · Esc closes`
       : lit` Esc closes`;
+  const heading = (
+    <OverlayHeading
+      title={props.view?.title ?? lit`Detail`}
+      hint={hint}
+      width={inner}
+      colour="magenta"
+    />
+  );
   return (
-    <Box
-      flexDirection="column"
+    <OverlayFrame
       width={props.width}
       height={props.height}
-      borderStyle="round"
-      borderColor="magenta"
-      paddingX={1}
-      overflowY="hidden"
-    >
-      <Box width={inner} height={1}>
-        <SafeText bold colour="magenta">
-          {truncate(props.view?.title ?? lit`Detail`, Math.max(1, inner - widthOf(hint)))}
-        </SafeText>
-        <Box flexGrow={1} />
-        <SafeText dim>{hint}</SafeText>
-      </Box>
-      {rows.slice(top, top + room).map((segments, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows of one static view
-        <Line key={top + i} segments={segments} />
-      ))}
-    </Box>
+      colour="magenta"
+      heading={heading}
+      rows={rows}
+      top={top}
+    />
   );
 }

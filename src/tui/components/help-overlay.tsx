@@ -1,6 +1,6 @@
-import { Box } from "ink";
 import { lit } from "../../text/safe-text.js";
 import { HELP_TITLE, helpRows } from "../help-content.js";
+import { OverlayFrame } from "./overlay-frame.js";
 import { Line } from "./safe-text.js";
 
 const ROWS = helpRows();
@@ -10,31 +10,27 @@ export function HelpOverlay(props: { width: number; height: number; scroll: numb
   const room = Math.max(1, props.height - 3);
   const top = Math.max(0, Math.min(props.scroll, ROWS.length - room));
   const more = ROWS.length > room;
+  const heading = (
+    <Line
+      segments={[
+        { text: HELP_TITLE, bold: true, colour: "cyan" },
+        {
+          text: more
+            ? lit` · ↑↓ ${top + 1}-${Math.min(ROWS.length, top + room)} of ${ROWS.length} · Esc or ? closes`
+            : lit` · Esc or ? closes`,
+          dim: true,
+        },
+      ]}
+    />
+  );
   return (
-    <Box
-      flexDirection="column"
+    <OverlayFrame
       width={props.width}
       height={props.height}
-      borderStyle="round"
-      borderColor="cyan"
-      paddingX={1}
-      overflowY="hidden"
-    >
-      <Line
-        segments={[
-          { text: HELP_TITLE, bold: true, colour: "cyan" },
-          {
-            text: more
-              ? lit` · ↑↓ ${top + 1}-${Math.min(ROWS.length, top + room)} of ${ROWS.length} · Esc or ? closes`
-              : lit` · Esc or ? closes`,
-            dim: true,
-          },
-        ]}
-      />
-      {ROWS.slice(top, top + room).map((segments, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows of one static text
-        <Line key={top + i} segments={segments} />
-      ))}
-    </Box>
+      colour="cyan"
+      heading={heading}
+      rows={ROWS}
+      top={top}
+    />
   );
 }

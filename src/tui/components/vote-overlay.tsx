@@ -1,9 +1,8 @@
-import { Box } from "ink";
 import { useMemo } from "react";
-import { lit, truncate, widthOf } from "../../text/safe-text.js";
+import { lit } from "../../text/safe-text.js";
 import { voteRows } from "../vote-rows.js";
 import type { VoteUi } from "../vote-state.js";
-import { Line, SafeText } from "./safe-text.js";
+import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
 
 /**
  * The confirmation before a vote, full size: what is decided (type, the whole fingerprint, the
@@ -19,27 +18,15 @@ export function VoteOverlay(props: { vote: VoteUi; width: number; height: number
   const title =
     props.vote.action === "approve" ? lit`Approve an activity` : lit`Reject an activity`;
   const hint = top > 0 ? lit` (first ${top} rows above)` : lit``;
+  const heading = <OverlayHeading title={title} hint={hint} width={inner} colour="yellow" />;
   return (
-    <Box
-      flexDirection="column"
+    <OverlayFrame
       width={props.width}
       height={props.height}
-      borderStyle="round"
-      borderColor="yellow"
-      paddingX={1}
-      overflowY="hidden"
-    >
-      <Box width={inner} height={1}>
-        <SafeText bold colour="yellow">
-          {truncate(title, Math.max(1, inner - widthOf(hint)))}
-        </SafeText>
-        <Box flexGrow={1} />
-        <SafeText dim>{hint}</SafeText>
-      </Box>
-      {rows.slice(top, top + room).map((segments, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows of one static view
-        <Line key={top + i} segments={segments} />
-      ))}
-    </Box>
+      colour="yellow"
+      heading={heading}
+      rows={rows}
+      top={top}
+    />
   );
 }

@@ -1,0 +1,19 @@
+import type { LogLevel } from "../../text/log-level.js";
+
+/** `tvcwatch tail`'s flags as commander parses them (declared in commands/tail.ts). */
+export interface TailFlags {
+  deployment?: string;
+  follow?: boolean;
+  since?: number;
+  tail?: number;
+  replica?: string[];
+  grep?: RegExp;
+  exclude?: RegExp;
+  level?: LogLevel;
+  timestamps?: boolean;
+  utc?: boolean;
+  output: "text" | "json";
+  interval: number;
+  overlap: number;
+  verbose?: boolean;
+}
