@@ -34,6 +34,13 @@ describe("X-Stamp", () => {
     expect(stamp.signature).toMatch(/^30[0-9a-f]+$/);
   });
 
+  it("signs deterministically (RFC 6979): a fixed body gives the same header as before the base point's smaller table", () => {
+    // Recorded with noble's default table (window 8); stamp.ts now builds a window-4 table.
+    expect(stampBody('{"organizationId":"org","golden":true}', FIXTURE)).toBe(
+      "eyJwdWJsaWNLZXkiOiIwMmY3MzlmOGM3N2IzMmY0ZDVmMTMyNjU4NjFmZWJkNzZlN2E5YzYxYTExNDBkMjk2YjhjMTYzMDI1MDg4NzAzMTYiLCJzY2hlbWUiOiJTSUdOQVRVUkVfU0NIRU1FX1RLX0FQSV9QMjU2Iiwic2lnbmF0dXJlIjoiMzA0NTAyMjEwMGU4MGNmMWFjM2QxNDBmMTBmOGIzODc0ZTdkYWY5ZTc5MWQxMzZjMGMzZDEzYTkwYzVlYjg2YzI0MWQwZjgzMjAwMjIwMjg1ZGNlMTBjZjQ2OWE1YTdiYWQ3MWNjMThkZmI0NDBmZGIwOGM4ZTQxNmVkNjA5MWE2MmI0NjhjMzQ3MmRjYyJ9",
+    );
+  });
+
   it("verifies with an independent verifier (node:crypto), over the exact body bytes", () => {
     const header = stampBody(body, FIXTURE);
     expect(independentlyVerify(header, body)).toBe(true);
