@@ -2,21 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LogFollower } from "../../src/tail/follower.js";
 import type { LogLine } from "../../src/tail/log-line.js";
+import { mulberry } from "../helpers/seeded-random.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
-
-function mulberry(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface MergeScenario {
   replicas: number;

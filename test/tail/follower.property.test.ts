@@ -5,6 +5,7 @@ import { FollowerStopError, LogFollower } from "../../src/tail/follower.js";
 import type { LogLine } from "../../src/tail/log-line.js";
 import { LogStore } from "../../src/tail/log-store.js";
 import { responseMeta } from "../helpers/response-meta.js";
+import { mulberry } from "../helpers/seeded-random.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";
 
@@ -74,17 +75,6 @@ function buildLines(s: Scenario, start: number, random: () => number): ModelLine
     });
   });
   return lines;
-}
-
-function mulberry(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const key = (replica: string, hasTs: boolean, t: number | undefined, content: string) =>

@@ -6,19 +6,10 @@
  */
 import type { DebugLogEntry } from "../../src/api/schemas.js";
 import { HOSTILE } from "../api/hostile-samples.js";
+import type { Random } from "../helpers/seeded-random.js";
 
-export type Random = () => number;
-
-export function mulberry(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export type { Random } from "../helpers/seeded-random.js";
+export { mulberry } from "../helpers/seeded-random.js";
 
 const pick = <T>(random: Random, list: readonly T[]): T =>
   list[Math.floor(random() * list.length)] as T;

@@ -7,6 +7,7 @@ import { createFeeds } from "../../src/feeds/feeds.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { LogStore } from "../../src/tail/log-store.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
+import { mulberry as prng } from "../helpers/seeded-random.js";
 import type { Generator } from "./hostile-values.js";
 import { generate, HOSTILE, rawControlIn } from "./hostile-values.js";
 import { render } from "./render-at.js";
@@ -22,18 +23,6 @@ import { render } from "./render-at.js";
 const FRAME_BOUND_MS = 4000;
 /** A poll of every feed (decoding and validating up to a few MB of JSON) to its frame. */
 const POLL_BOUND_MS = 8000;
-
-/** mulberry32: a small seeded generator, so a failing run is reproducible from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FRAGMENTS = [
   HOSTILE,
