@@ -137,6 +137,25 @@ describe("voting from the dashboard", () => {
     expect(frame()).toContain("consensus 1");
   });
 
+  it("A before whoami has answered opens the confirmation as soon as it does", async () => {
+    const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    let answer: () => void = () => {};
+    const slow: ActivityVoting = {
+      ...voting,
+      loadContext: () =>
+        new Promise((resolve) => {
+          answer = () => resolve(voting.loadContext());
+        }),
+    };
+    const { frame, type } = await setup(slow, { columns: 160 });
+    await type("\t");
+    await type("A");
+    expect(frame()).toContain("reading who you are (whoami) before the vote");
+    expect(frame()).not.toContain("Approve this activity?");
+    answer();
+    await vi.waitFor(() => expect(frame()).toContain("Approve this activity?"));
+  });
+
   it("A outside the Activities pane says where it acts", async () => {
     const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
     const { frame, type } = await setup(voting);

@@ -226,16 +226,20 @@ export function Dashboard(props: DashboardProps) {
     latest.current = uiReducer(latest.current, action);
     setUi(latest.current);
   };
+  const pendingVote = useRef<{ action: VoteAction; activityId: string } | undefined>(undefined);
   /** A or R: say why not, or show what is decided and wait for y. */
-  const startVote = (action: VoteAction) => {
-    const row = summary.rows[latest.current.selection.activities];
+  const startVote = (action: VoteAction, activityId?: string) => {
+    const row =
+      activityId === undefined
+        ? summary.rows[latest.current.selection.activities]
+        : allActivities.rows.find((r) => r.activity.id === activityId);
     if (!row) return apply({ type: "notice", text: "no activity selected" });
     if (!voting) return apply({ type: "notice", text: "voting is not available here" });
-    if (voteContext.state === "loading")
-      return apply({
-        type: "notice",
-        text: "still reading who you are (whoami): try again in a moment",
-      });
+    if (voteContext.state === "loading") {
+      // Who is asking is still being read: the confirmation opens as soon as it is known.
+      pendingVote.current = { action, activityId: row.activity.id };
+      return apply({ type: "notice", text: "reading who you are (whoami) before the vote…" });
+    }
     if (voteContext.state === "failed")
       return apply({ type: "notice", text: `cannot vote: ${voteContext.error}` });
     const context = { ...voteContext.context, now: Date.now() };
@@ -289,6 +293,15 @@ export function Dashboard(props: DashboardProps) {
         }),
     );
   };
+
+  // A or R pressed before whoami answered: go on with it once the vote context is known.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: startVote reads this render's state; the context is what changes
+  useEffect(() => {
+    const pending = pendingVote.current;
+    if (!pending || voteContext.state === "loading") return;
+    pendingVote.current = undefined;
+    startVote(pending.action, pending.activityId);
+  }, [voteContext]);
 
   useInput((input, key) => {
     const result = keyStep(latest.current, input, key, ctx);
