@@ -85,6 +85,27 @@ export class LogStore {
     return index >= 0 && index < this.size() ? this.row(this.head + index) : undefined;
   }
 
+  /** The index of the row with this id, or -1 (evicted, or never held). */
+  indexOfId(id: number): number {
+    const at = this.ids.indexOf(id, this.head);
+    return at < 0 ? -1 : at - this.head;
+  }
+
+  /**
+   * The index of the first row whose sort key is at least `key` (size() when none is): rows are
+   * in key order, so this is a binary search.
+   */
+  firstAtOrAfter(key: number): number {
+    let lo = 0;
+    let hi = this.size();
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.events[this.head + mid] as LogEvent).sortKey < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   private row(i: number): StoredRow {
     const event = this.events[i] as LogEvent;
     return { id: this.ids[i] as number, event, bytes: bytesOf(event) };

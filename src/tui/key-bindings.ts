@@ -31,6 +31,21 @@ export type KeyAction =
   | "newerMatch"
   | "replica"
   | "timestamps"
+  | "level"
+  | "context"
+  | "clearFilters"
+  | "nextError"
+  | "previousError"
+  | "nextWarning"
+  | "previousWarning"
+  | "jumpToTime"
+  | "save"
+  | "mark"
+  | "nextMark"
+  | "previousMark"
+  | "copy"
+  | "recallOlder"
+  | "recallNewer"
   | "wrap"
   | "sidePanes"
   | "emailFilter"
@@ -72,7 +87,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "Esc",
     scope: "anywhere",
     action: "cancel",
-    does: "close help or detail, clear an error; then search and filters",
+    does: "close one thing, the innermost: a prompt, the help, a detail; then the search, the last include filter, the exclude filter, the level, the context",
   },
   {
     keys: ["D"],
@@ -94,7 +109,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "/",
     scope: "dashboard",
     action: "search",
-    does: "search (regex, smart case: all lower case ignores case; highlighted)",
+    does: "search (regex, smart case: all lower case ignores case): goes to the nearest older match, a third from the top; n/N, a 3/45 counter",
   },
   {
     keys: ["n"],
@@ -115,7 +130,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "f",
     scope: "dashboard",
     action: "include",
-    does: "include filter: only lines matching a regex",
+    does: "add an include filter: only lines matching a regex (every one listed must match)",
   },
   {
     keys: ["F"],
@@ -125,6 +140,69 @@ export const BINDINGS: readonly Binding[] = [
     does: "exclude filter: hide lines matching a regex",
   },
   {
+    keys: ["X"],
+    label: "X",
+    scope: "dashboard",
+    action: "clearFilters",
+    does: "clear every filter, the level, the context and the search at once",
+  },
+  {
+    keys: ["L"],
+    label: "L",
+    scope: "dashboard",
+    action: "level",
+    does: "minimum level: all, debug, info, warn, error (lines with no level count as info)",
+  },
+  {
+    keys: ["C"],
+    label: "C",
+    scope: "dashboard",
+    action: "context",
+    does: "context: lines shown around each line the filters keep, as grep -C",
+  },
+  {
+    keys: ["e"],
+    label: "e",
+    scope: "dashboard",
+    action: "nextError",
+    does: "next (newer) error line; following, the latest one",
+  },
+  {
+    keys: ["E"],
+    label: "E",
+    scope: "dashboard",
+    action: "previousError",
+    does: "previous (older) error line",
+  },
+  {
+    keys: ["w"],
+    label: "w",
+    scope: "dashboard",
+    action: "nextWarning",
+    does: "next (newer) warning; following, the latest one",
+  },
+  {
+    keys: ["W"],
+    label: "W",
+    scope: "dashboard",
+    action: "previousWarning",
+    does: "previous (older) warning",
+  },
+  {
+    keys: ["J"],
+    label: "J",
+    scope: "dashboard",
+    action: "jumpToTime",
+    does: "jump to a time: -5m, -90s, 14:02:10 (local, as shown), or a full RFC 3339 time",
+  },
+  {
+    keys: ["S"],
+    label: "S",
+    scope: "dashboard",
+    action: "save",
+    does: "save the view (filtered lines, or all buffered) to a file: .ndjson or .json as NDJSON, else text",
+  },
+  {
     keys: DIGITS,
     label: "1-9",
     scope: "dashboard",
@@ -132,23 +210,23 @@ export const BINDINGS: readonly Binding[] = [
     does: "hide / show replica N",
   },
   {
-    keys: ["t"],
-    label: "t",
+    keys: ["T", "t"],
+    label: "T, t",
     scope: "dashboard",
     action: "timestamps",
-    does: "timestamps on / off",
+    does: "timestamps: off, absolute (local zone), relative to now",
   },
   {
-    keys: ["w"],
-    label: "w",
+    keys: ["ctrl+w"],
+    label: "Ctrl-W",
     scope: "dashboard",
     action: "wrap",
     does: "wrap long lines / cut them",
   },
   { keys: ["s"], label: "s", scope: "dashboard", action: "sidePanes", does: "side panes on / off" },
   {
-    keys: ["e"],
-    label: "e",
+    keys: ["M"],
+    label: "M",
     scope: "dashboard",
     action: "emailFilter",
     does: "email pane: next event-type filter",
@@ -167,8 +245,14 @@ export const BINDINGS: readonly Binding[] = [
     action: "followStatus",
     does: "the log follow's status: next try, window, overlap, late lines, cost",
   },
-  { keys: ["up"], label: "↑", scope: "logs", action: "up", does: "scroll up a row (pauses)" },
-  { keys: ["down"], label: "↓", scope: "logs", action: "down", does: "scroll down a row" },
+  {
+    keys: ["up"],
+    label: "↑",
+    scope: "logs",
+    action: "up",
+    does: "line cursor up (pauses; the cursor's line is marked >)",
+  },
+  { keys: ["down"], label: "↓", scope: "logs", action: "down", does: "line cursor down" },
   { keys: ["pageup"], label: "PgUp", scope: "logs", action: "pageUp", does: "scroll up a page" },
   {
     keys: ["pagedown"],
@@ -179,6 +263,35 @@ export const BINDINGS: readonly Binding[] = [
   },
   { keys: ["g"], label: "g", scope: "logs", action: "oldest", does: "oldest line (pauses)" },
   { keys: ["G"], label: "G", scope: "logs", action: "newest", does: "newest line, following" },
+  {
+    keys: ["enter"],
+    label: "Enter",
+    scope: "logs",
+    action: "open",
+    does: "the cursor's line in full: replica, time, level, JSON fields",
+  },
+  {
+    keys: ["m"],
+    label: "m",
+    scope: "logs",
+    action: "mark",
+    does: "mark / unmark the cursor's line (*)",
+  },
+  { keys: ["u"], label: "u", scope: "logs", action: "nextMark", does: "next (newer) marked line" },
+  {
+    keys: ["U"],
+    label: "U",
+    scope: "logs",
+    action: "previousMark",
+    does: "previous (older) marked line",
+  },
+  {
+    keys: ["c"],
+    label: "c",
+    scope: "logs",
+    action: "copy",
+    does: "copy the cursor's line: to the clipboard with --clipboard (OSC 52), else shown alone to select",
+  },
   {
     keys: ["v"],
     label: "v",
@@ -236,6 +349,14 @@ export const BINDINGS: readonly Binding[] = [
   },
   { keys: ["enter"], label: "Enter", scope: "input", action: "apply", does: "apply" },
   { keys: ["escape"], label: "Esc", scope: "input", action: "cancel", does: "cancel" },
+  {
+    keys: ["up"],
+    label: "↑",
+    scope: "input",
+    action: "recallOlder",
+    does: "the pattern typed before (again: earlier ones)",
+  },
+  { keys: ["down"], label: "↓", scope: "input", action: "recallNewer", does: "a later pattern" },
   {
     keys: ["backspace"],
     label: "Backspace",
@@ -320,8 +441,8 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   dashboard: "dashboard",
   logs: "log pane focused",
   lists: "side pane focused",
-  overlay: "help or detail open",
-  input: "typing a search or filter",
+  overlay: "help, detail or copy view open",
+  input: "typing in a prompt (search, filter, context, time, file)",
   vote: "confirming a vote",
   picker: "deployment picker",
 };

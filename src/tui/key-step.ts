@@ -4,9 +4,10 @@
  * to the picker). The dashboard runs it; the tests run the same function.
  */
 import type { VoteAction } from "../feeds/activity-decision.js";
+import { parseTimeTarget } from "../text/time-target.js";
 import type { Binding, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";
-import type { LogNavigator } from "./log-view.js";
+import type { LogNavigator, Move, Target } from "./log-navigator.js";
 import type { ListPane, Pane, UiAction, UiState } from "./ui-state.js";
 import { uiReducer } from "./ui-state.js";
 import { cancelledText } from "./vote-state.js";
@@ -25,6 +26,8 @@ export interface KeyContext {
   replicas: ReadonlySet<number>;
   /** The keys of the rows of each list pane, in order (selection and detail views). */
   lists: Readonly<Record<ListPane, readonly string[]>>;
+  /** Epoch ms now, for `J -5m`. */
+  now: number;
 }
 
 export type KeyEffect =
@@ -34,7 +37,11 @@ export type KeyEffect =
   /** A or R on the selected activity: the dashboard checks it can be voted on and confirms. */
   | { type: "startVote"; action: VoteAction }
   /** y in the confirmation: the dashboard sends the vote. */
-  | { type: "sendVote" };
+  | { type: "sendVote" }
+  /** c: copy the line with this row id (OSC 52, or shown alone). */
+  | { type: "copy"; id: number }
+  /** S, then Enter: save the view to this file. */
+  | { type: "save"; path: string };
 
 export interface KeyResult {
   state: UiState;
@@ -79,13 +86,71 @@ export function scopesFor(state: UiState): Scope[] {
   return [state.focus === "logs" ? "logs" : "lists", "dashboard", "anywhere"];
 }
 
+const moveTo = (move: Move, ctx: KeyContext): UiAction => ({
+  type: "moveTo",
+  anchor: move.anchor,
+  cursor: move.cursor,
+  match: move.match,
+  total: ctx.log.total(),
+});
+
+const TARGET_WORDS: Record<Target, string> = {
+  match: "match",
+  error: "error",
+  warn: "warning",
+  mark: "marked line",
+};
+
+/** The next `target` in `direction`; following, e and w start from the newest line backwards. */
+function findTarget(state: UiState, ctx: KeyContext, target: Target, direction: 1 | -1): UiAction {
+  const dir = state.following && target !== "match" ? -1 : direction;
+  const move = ctx.log.find(state, target, dir);
+  if (move) return moveTo(move, ctx);
+  const where = dir === 1 ? "newer" : "older";
+  return {
+    type: "notice",
+    text:
+      target === "match"
+        ? `no ${where} match for /${state.search ?? ""}/`
+        : `no ${where} ${TARGET_WORDS[target]}${state.following ? " in the buffer" : ""}`,
+  };
+}
+
+type Step = UiAction | KeyEffect;
+
+/** Enter in a prompt: applied, or kept open with why not. */
+function applyInput(state: UiState, ctx: KeyContext): Step[] {
+  const input = state.input;
+  if (!input) return [];
+  if (input.mode === "jump") {
+    const newest = ctx.log.newestTime() ?? ctx.now;
+    const target = parseTimeTarget(input.text, ctx.now, newest);
+    if ("error" in target) return [{ type: "inputFailed", error: target.error }];
+    const move = ctx.log.atTime(state, target.ms);
+    if (!move) return [{ type: "inputDone" }, { type: "notice", text: "no lines to go to" }];
+    return [{ type: "inputDone" }, moveTo(move, ctx)];
+  }
+  if (input.mode === "save") {
+    const path = input.text.trim();
+    if (path === "") return [{ type: "inputFailed", error: "save: type a file name" }];
+    return [{ type: "inputDone" }, { type: "save", path }];
+  }
+  if (input.mode === "search" && input.text !== "") {
+    // As in less: Enter goes to the nearest match (older than the cursor or the newest line).
+    const after = uiReducer(state, { type: "submitInput" });
+    if (after.input) return [{ type: "submitInput" }];
+    return [{ type: "submitInput" }, findTarget(after, ctx, "match", -1)];
+  }
+  return [{ type: "submitInput" }];
+}
+
 /** The action(s) a binding means now, resolved against the log and the panes. */
 function resolve(
   b: Binding,
   name: string,
   state: UiState,
   ctx: KeyContext,
-): UiAction | KeyEffect | undefined {
+): Step | Step[] | undefined {
   const page = (rows: number) => Math.max(1, rows - 1);
   switch (b.action) {
     case "quit":
@@ -115,22 +180,53 @@ function resolve(
     case "focus":
       return { type: "cycleFocus", panes: ctx.panes };
     case "pause":
-      return state.following ? { type: "pause", total: ctx.log.total() } : { type: "follow" };
+      return state.following
+        ? { type: "pause", total: ctx.log.total(), cursor: ctx.log.newestShown(state) }
+        : { type: "follow" };
     case "search":
       return { type: "startInput", mode: "search" };
+    case "context":
+      return { type: "startInput", mode: "context" };
+    case "jumpToTime":
+      return { type: "startInput", mode: "jump" };
+    case "save":
+      return { type: "startInput", mode: "save" };
+    case "clearFilters":
+      return { type: "clearFilters" };
+    case "level":
+      return { type: "cycleLevel" };
+    case "nextError":
+    case "previousError":
+      return findTarget(state, ctx, "error", b.action === "nextError" ? 1 : -1);
+    case "nextWarning":
+    case "previousWarning":
+      return findTarget(state, ctx, "warn", b.action === "nextWarning" ? 1 : -1);
+    case "nextMark":
+    case "previousMark":
+      if (state.marks.length === 0) return { type: "notice", text: "no marks: m marks a line" };
+      return findTarget(state, ctx, "mark", b.action === "nextMark" ? 1 : -1);
+    case "mark": {
+      const row = ctx.log.cursorRow(state);
+      if (!row) return { type: "notice", text: "no line under the cursor: ↑ pauses and moves it" };
+      return { type: "toggleMark", id: row.id };
+    }
+    case "copy": {
+      const row = ctx.log.cursorRow(state);
+      if (!row) return { type: "notice", text: "no line under the cursor: ↑ pauses and moves it" };
+      return { type: "copy", id: row.id };
+    }
+    case "recallOlder":
+      return { type: "recall", by: -1 };
+    case "recallNewer":
+      return { type: "recall", by: 1 };
     case "include":
       return { type: "startInput", mode: "include" };
     case "exclude":
       return { type: "startInput", mode: "exclude" };
     case "olderMatch":
-    case "newerMatch": {
+    case "newerMatch":
       if (!state.search) return { type: "notice", text: "no search: press / to search first" };
-      const older = b.action === "olderMatch";
-      const anchor = ctx.log.findMatch(state, older ? -1 : 1);
-      return anchor
-        ? { type: "moveTo", anchor, total: ctx.log.total() }
-        : { type: "notice", text: `no ${older ? "older" : "newer"} match for /${state.search}/` };
-    }
+      return findTarget(state, ctx, "match", b.action === "olderMatch" ? -1 : 1);
     case "replica": {
       const n = Number(name);
       if (!ctx.replicas.has(n) && !state.hiddenReplicas.includes(n)) {
@@ -146,7 +242,7 @@ function resolve(
       return { type: "toggleReplica", replica: n };
     }
     case "timestamps":
-      return { type: "toggleTimestamps" };
+      return { type: "cycleTime" };
     case "wrap":
       return { type: "toggleWrap" };
     case "sidePanes":
@@ -173,28 +269,41 @@ function resolve(
           count: ctx.lists[state.focus].length,
         };
       }
-      const anchor = ctx.log.scroll(state, sign * (paged ? page(ctx.logRows) : 1));
-      return anchor ? { type: "moveTo", anchor, total: ctx.log.total() } : undefined;
+      const move = paged
+        ? ctx.log.scroll(state, sign * page(ctx.logRows))
+        : ctx.log.moveCursor(state, -sign);
+      return move ? moveTo(move, ctx) : undefined;
     }
     case "oldest": {
-      const anchor = ctx.log.oldest(state);
-      return anchor ? { type: "moveTo", anchor, total: ctx.log.total() } : undefined;
+      const move = ctx.log.oldest(state);
+      return move ? moveTo(move, ctx) : undefined;
     }
     case "newest":
       return { type: "follow" };
     case "open": {
-      if (state.focus === "logs") return undefined;
+      if (state.focus === "logs") {
+        const row = ctx.log.cursorRow(state);
+        return row
+          ? { type: "openDetail", pane: "line", key: String(row.id) }
+          : { type: "notice", text: "no line under the cursor: ↑ pauses and moves it" };
+      }
       const key = ctx.lists[state.focus][state.selection[state.focus]];
       return key === undefined ? undefined : { type: "openDetail", pane: state.focus, key };
     }
     case "apply":
-      return { type: "submitInput" };
+      return applyInput(state, ctx);
     case "erase":
       return { type: "inputBackspace" };
     case "pick":
     case "retry":
       return undefined;
   }
+}
+
+const EFFECTS = new Set(["quit", "picker", "retryNow", "startVote", "copy", "save"]);
+
+function isEffect(step: Step): step is KeyEffect {
+  return EFFECTS.has(step.type);
 }
 
 /** One key press (or a chunk of typed text): the next state and what the shell must do. */
@@ -221,24 +330,21 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
       }
       continue;
     }
-    const result = resolve(binding, name as string, s, ctx);
-    if (!result) continue;
-    if (result.type === "sendVote") {
-      s = uiReducer(s, { type: "vote", change: { type: "sendVote" } });
-      effects.push(result);
-      continue;
+    const resolved = resolve(binding, name as string, s, ctx);
+    if (!resolved) continue;
+    let quit = false;
+    for (const result of Array.isArray(resolved) ? resolved : [resolved]) {
+      if (result.type === "sendVote") {
+        s = uiReducer(s, { type: "vote", change: { type: "sendVote" } });
+        effects.push(result);
+      } else if (isEffect(result)) {
+        effects.push(result);
+        if (result.type === "quit") quit = true;
+      } else {
+        s = uiReducer(s, result);
+      }
     }
-    if (
-      result.type === "quit" ||
-      result.type === "picker" ||
-      result.type === "retryNow" ||
-      result.type === "startVote"
-    ) {
-      effects.push(result);
-      if (result.type === "quit") break;
-      continue;
-    }
-    s = uiReducer(s, result);
+    if (quit) break;
   }
   return { state: s, effects };
 }

@@ -4,7 +4,7 @@ import type { DashboardSources } from "../feeds/dashboard-sources.js";
 import { startFeeds } from "../feeds/feeds.js";
 import type { AppExit } from "./components/dashboard-app.js";
 import { DashboardApp } from "./components/dashboard-app.js";
-import { enterFullScreen } from "./terminal-session.js";
+import { enterFullScreen, osc52 } from "./terminal-session.js";
 
 export interface DashboardRun {
   sources: DashboardSources;
@@ -15,6 +15,8 @@ export interface DashboardRun {
   colour: boolean;
   /** Ring the terminal bell when activities newly await votes (--bell, the default). */
   bell: boolean;
+  /** `c` copies to the terminal's clipboard with OSC 52 (--clipboard); off: shown to select. */
+  clipboard?: boolean | undefined;
 }
 
 /** Resolves when the user quits: with the error that made the picker fail, if it did. */
@@ -32,6 +34,7 @@ export async function runDashboard(run: DashboardRun): Promise<AppExit> {
       title={run.title}
       colour={run.colour}
       bell={run.bell ? () => process.stdout.write("\u0007") : undefined}
+      clipboard={run.clipboard ? (text) => process.stdout.write(osc52(text)) : undefined}
       onExit={(exit) => finish(exit)}
     />,
     { exitOnCtrlC: false, maxFps: 30, patchConsole: true },

@@ -14,7 +14,7 @@ import {
   widthOf,
 } from "../text/safe-text.js";
 import type { Colour, Segment } from "./segment.js";
-import type { UiState } from "./ui-state.js";
+import { type InputMode, regexError, type UiState } from "./ui-state.js";
 
 interface Item {
   full: Safe;
@@ -117,14 +117,44 @@ export function statusItems({
     priority: 10,
     droppable: false,
   });
-  for (const [prefix, source] of [
-    [lit`+`, ui.include],
-    [lit`-`, ui.exclude],
-    [lit`search `, ui.search],
-  ] as const) {
-    if (!source) continue;
+  const regexes: [Safe, string][] = [
+    ...ui.include.map((i): [Safe, string] => [lit`+`, i]),
+    ...(ui.exclude ? [[lit`-`, ui.exclude] as [Safe, string]] : []),
+  ];
+  for (const [prefix, source] of regexes) {
     const [full, shorter] = regexForms(prefix, source);
     items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
+  }
+  if (ui.minLevel) {
+    const level = safe(ui.minLevel);
+    items.push({
+      full: lit`level ≥ ${level}`,
+      shorter: [lit`≥${level}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.context > 0) {
+    items.push({
+      full: lit`context ${ui.context}`,
+      shorter: [lit`C${ui.context}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.search) {
+    const [full, shorter] = regexForms(lit`search `, ui.search);
+    const m = ui.matchPosition;
+    const counter = m ? lit` ${m.index}/${m.total}` : lit``;
+    items.push({
+      full: lit`${full}${counter}`,
+      shorter: shorter.map((x) => lit`${x}${counter}`),
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
   }
   if (ui.hiddenReplicas.length > 0) {
     const list = safe(ui.hiddenReplicas.join(","));
@@ -261,17 +291,32 @@ export function statusLine(input: StatusInput, width: number): Segment[] {
   return segments;
 }
 
-/** The prompt while a search or filter is typed: the whole text, its end kept in view. */
-export function promptLine(
-  mode: NonNullable<UiState["input"]>["mode"],
-  text: string,
-  width: number,
-): Segment[] {
-  const label =
-    mode === "search" ? lit`search /` : mode === "include" ? lit`include f /` : lit`exclude F /`;
-  const hint = lit`  Enter applies · Esc cancels`;
+const PROMPTS: Record<InputMode, Safe> = {
+  search: lit`search /`,
+  include: lit`include f /`,
+  exclude: lit`exclude F /`,
+  context: lit`context lines (0-50): `,
+  jump: lit`go to time (-5m, 14:02:10): `,
+  save: lit`save view to file: `,
+};
+
+/**
+ * The prompt while something is typed: the whole text, its end kept in view; a pattern that
+ * does not compile (or a reason Enter was refused) is said in full after it.
+ */
+export function promptLine(input: NonNullable<UiState["input"]>, width: number): Segment[] {
+  const label = PROMPTS[input.mode];
+  const regex = input.mode === "search" || input.mode === "include" || input.mode === "exclude";
+  const problem = input.error ?? (regex && input.text !== "" ? regexError(input.text) : undefined);
+  const hint = problem
+    ? lit`  ${safeBounded(problem, 300)}`
+    : lit`  Enter applies · Esc cancels · ↑ earlier`;
   const room = Math.max(4, width - widthOf(label) - widthOf(hint) - 1);
   // Keep the end of a long pattern in view, where the cursor is.
-  const shown = truncateStart(safeBounded(text, 2000), room);
-  return [{ text: label, colour: "cyan" }, { text: lit`${shown}▏` }, { text: hint, dim: true }];
+  const shown = truncateStart(safeBounded(input.text, 2000), room);
+  return [
+    { text: label, colour: "cyan" },
+    { text: lit`${shown}▏` },
+    problem ? { text: hint, colour: "red" } : { text: hint, dim: true },
+  ];
 }

@@ -38,3 +38,11 @@ export function enterFullScreen(stream: NodeJS.WriteStream, onSignal: () => void
   process.on("unhandledRejection", onCrash);
   return { restore };
 }
+
+/**
+ * OSC 52: asks the terminal to put `text` on its clipboard (base64, so nothing in it is read as
+ * a sequence). Terminals that refuse it ignore it; tmux keeps it as a paste buffer.
+ */
+export function osc52(text: string): string {
+  return `\u001b]52;c;${Buffer.from(text, "utf8").toString("base64")}\u0007`;
+}

@@ -5,16 +5,37 @@
  */
 
 import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
+import type { LogLevel } from "../text/log-level.js";
 import type { VoteUi, VoteUiAction } from "./vote-state.js";
 import { voteReducer } from "./vote-state.js";
 
 export type Pane = "logs" | "activities" | "email" | "solana";
 export const PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 export type ListPane = Exclude<Pane, "logs">;
-/** What a detail view can show: a list pane's row, or the log follow's status (`i`). */
-export type DetailSource = ListPane | "follow";
+/** What a detail view can show: a list pane's row, a log line (Enter) or the follow's status (`i`). */
+export type DetailSource = ListPane | "follow" | "line";
 
-export type InputMode = "search" | "include" | "exclude";
+/** What a prompt asks for: a search or filter regex, context lines, a time to go to, a file. */
+export type InputMode = "search" | "include" | "exclude" | "context" | "jump" | "save";
+
+/** Timestamps before each line (`T` cycles). */
+export type TimeMode = "off" | "absolute" | "relative";
+export const TIME_MODES: readonly TimeMode[] = ["off", "absolute", "relative"];
+
+/** The minimum-level filter (`L` cycles): none, then each level up to error. */
+export const LEVEL_STEPS: readonly (LogLevel | undefined)[] = [
+  undefined,
+  "debug",
+  "info",
+  "warn",
+  "error",
+];
+
+/** Where the current search match is: its place among all matches, oldest first. */
+export interface MatchPosition {
+  index: number;
+  total: number;
+}
 
 /** The email pane's filter: none, then each event type the API documents. */
 export const EMAIL_FILTERS = [undefined, ...EMAIL_EVENT_TYPES] as const;
@@ -35,16 +56,30 @@ export interface UiState {
   /** Where a paused view is; undefined while following. */
   anchor: LogAnchor | undefined;
   search: string | undefined;
-  /** Regex source of the include / exclude filters. */
-  include: string | undefined;
+  /** Where the cursor's match is among all of them (`3/45`), as of the last n / N / search. */
+  matchPosition: MatchPosition | undefined;
+  /** Regex sources of the include filters (a line must match every one) and the exclude one. */
+  include: readonly string[];
   exclude: string | undefined;
+  /** Only lines of this level or more severe (with their continuation lines). */
+  minLevel: LogLevel | undefined;
+  /** Lines shown around each line the filters keep, as grep -C. */
+  context: number;
+  /** The line cursor of a paused view: a row id of the store. */
+  cursor: number | undefined;
+  /** Marked lines (row ids), `m`. */
+  marks: readonly number[];
+  /** A line shown alone, to be selected and copied (`c` without --clipboard): its row id. */
+  copy: number | undefined;
+  /** Patterns typed before, per prompt, oldest first (↑ recalls them). */
+  history: Readonly<Partial<Record<InputMode, readonly string[]>>>;
   /** A filter or search that did not compile, shown in the status line. */
   inputError: string | undefined;
   /** A one-line answer to the last key (a replica that does not exist...); the next key clears it. */
   notice: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
-  timestamps: boolean;
+  time: TimeMode;
   wrap: boolean;
   sidePanes: boolean;
   help: boolean;
@@ -55,7 +90,8 @@ export interface UiState {
   /** Selected row in each list pane. */
   selection: Record<ListPane, number>;
   emailFilter: (typeof EMAIL_FILTERS)[number];
-  input: { mode: InputMode; text: string } | undefined;
+  /** A prompt being typed; `recall` is the history entry shown (↑ / ↓), `error` why Enter failed. */
+  input: { mode: InputMode; text: string; recall?: number; error?: string } | undefined;
   /** A vote on an activity being confirmed, sent, or its result (`A` / `R`). */
   vote: VoteUi | undefined;
   /** The activities pane shows only those awaiting my vote (`v`). */
@@ -68,12 +104,19 @@ export const initialUiState: UiState = {
   pausedAtTotal: undefined,
   anchor: undefined,
   search: undefined,
-  include: undefined,
+  matchPosition: undefined,
+  include: [],
   exclude: undefined,
+  minLevel: undefined,
+  context: 0,
+  cursor: undefined,
+  marks: [],
+  copy: undefined,
+  history: {},
   inputError: undefined,
   notice: undefined,
   hiddenReplicas: [],
-  timestamps: false,
+  time: "off",
   wrap: false,
   sidePanes: true,
   help: false,
@@ -89,23 +132,45 @@ export const initialUiState: UiState = {
 
 export type UiAction =
   | { type: "cycleFocus"; panes: readonly Pane[] }
-  | { type: "pause"; total: number }
+  /** Pause with the cursor on `cursor` (the newest line shown). */
+  | { type: "pause"; total: number; cursor: number | undefined }
   | { type: "follow" }
-  /** A paused view moved to `anchor` (scrolling, g, n, N: resolved against the store). */
-  | { type: "moveTo"; anchor: LogAnchor; total: number }
+  /**
+   * A paused view moved to `anchor` (scrolling, g, n, e, a mark, a time: resolved against the
+   * store), the cursor to `cursor`; `match` is the cursor's place among the search's matches.
+   */
+  | {
+      type: "moveTo";
+      anchor: LogAnchor;
+      total: number;
+      cursor: number | undefined;
+      match?: MatchPosition | undefined;
+    }
   | { type: "select"; by: number; count: number }
   | { type: "startInput"; mode: InputMode }
   | { type: "inputText"; text: string }
   | { type: "inputBackspace" }
+  /** ↑ (-1, older) or ↓ (+1) in a prompt: the pattern typed before. */
+  | { type: "recall"; by: -1 | 1 }
+  /** Enter in a search, filter or context prompt: checked, then applied. */
   | { type: "submitInput" }
+  /** The prompt stays open with the reason its text cannot be used. */
+  | { type: "inputFailed"; error: string }
+  /** The prompt's text was used (a time gone to, a file saved): closed and remembered. */
+  | { type: "inputDone" }
   | { type: "cancel" }
+  /** X: every filter, the level, the context and the search cleared at once. */
+  | { type: "clearFilters" }
   | { type: "toggleReplica"; replica: number }
-  | { type: "toggleTimestamps" }
+  | { type: "cycleTime" }
+  | { type: "cycleLevel" }
   | { type: "toggleWrap" }
   | { type: "toggleSidePanes" }
   | { type: "toggleHelp" }
   | { type: "scrollOverlay"; by: number; max: number }
   | { type: "openDetail"; pane: DetailSource; key: string }
+  | { type: "toggleMark"; id: number }
+  | { type: "openCopy"; id: number }
   | { type: "cycleEmailFilter" }
   | { type: "notice"; text: string }
   | { type: "vote"; change: VoteUiAction }
@@ -117,8 +182,32 @@ export function regexError(source: string): string | undefined {
     new RegExp(source, "i");
     return undefined;
   } catch (err) {
-    return (err as Error).message;
+    // "Invalid regular expression: /a(/i: Unterminated group" says the pattern again.
+    const message = (err as Error).message;
+    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1];
+    return `invalid regex: ${reason ?? message}`;
   }
+}
+
+/** The most context lines `C` takes. */
+export const MAX_CONTEXT = 50;
+
+/** Why a context prompt's text is not a number of lines, or undefined when it is. */
+function contextError(text: string): string | undefined {
+  return /^\d{1,2}$/.test(text.trim()) && Number(text) <= MAX_CONTEXT
+    ? undefined
+    : `context: a number of lines from 0 to ${MAX_CONTEXT}`;
+}
+
+const HISTORY_LENGTH = 50;
+
+/** The prompt closed, its text remembered as the newest of its history. */
+function closeInput(state: UiState): UiState {
+  if (!state.input) return state;
+  const { mode, text } = state.input;
+  const before = (state.history[mode] ?? []).filter((t) => t !== text);
+  const history = text === "" ? before : [...before, text].slice(-HISTORY_LENGTH);
+  return { ...state, input: undefined, history: { ...state.history, [mode]: history } };
 }
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
@@ -135,16 +224,26 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
             following: false,
             pausedAtTotal: action.total,
             anchor: { line: action.total - 1, rowsBelow: 0 },
+            cursor: action.cursor,
           }
         : state;
     case "follow":
-      return { ...state, following: true, pausedAtTotal: undefined, anchor: undefined };
+      return {
+        ...state,
+        following: true,
+        pausedAtTotal: undefined,
+        anchor: undefined,
+        cursor: undefined,
+        matchPosition: undefined,
+      };
     case "moveTo":
       return {
         ...state,
         following: false,
         pausedAtTotal: state.following ? action.total : state.pausedAtTotal,
         anchor: action.anchor,
+        cursor: action.cursor,
+        matchPosition: action.match,
       };
     case "select": {
       if (state.focus === "logs") return state;
@@ -156,22 +255,54 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, input: { mode: action.mode, text: "" }, inputError: undefined };
     case "inputText":
       return state.input
-        ? { ...state, input: { ...state.input, text: state.input.text + action.text } }
+        ? {
+            ...state,
+            input: { mode: state.input.mode, text: state.input.text + action.text },
+          }
         : state;
     case "inputBackspace":
       return state.input
         ? {
             ...state,
-            input: { ...state.input, text: Array.from(state.input.text).slice(0, -1).join("") },
+            input: {
+              mode: state.input.mode,
+              text: Array.from(state.input.text).slice(0, -1).join(""),
+            },
           }
         : state;
+    case "recall": {
+      if (!state.input) return state;
+      const past = state.history[state.input.mode] ?? [];
+      const at = (state.input.recall ?? past.length) + action.by;
+      if (at < 0 || at > past.length) return state;
+      const text = at === past.length ? "" : (past[at] as string);
+      return { ...state, input: { mode: state.input.mode, text, recall: at } };
+    }
+    case "inputFailed":
+      return state.input ? { ...state, input: { ...state.input, error: action.error } } : state;
+    case "inputDone":
+      return closeInput(state);
     case "submitInput": {
       if (!state.input) return state;
       const { mode, text } = state.input;
+      if (mode === "context") {
+        const error = text === "" ? undefined : contextError(text);
+        if (error) return uiReducer(state, { type: "inputFailed", error });
+        return { ...closeInput(state), context: text === "" ? 0 : Number(text) };
+      }
+      if (mode !== "search" && mode !== "include" && mode !== "exclude") return state;
       const value = text.length === 0 ? undefined : text;
       const error = value === undefined ? undefined : regexError(value);
-      if (error) return { ...state, input: undefined, inputError: `${mode}: ${error}` };
-      return { ...state, input: undefined, inputError: undefined, [mode]: value };
+      if (error) return uiReducer(state, { type: "inputFailed", error });
+      const closed = { ...closeInput(state), inputError: undefined };
+      if (mode === "include") {
+        // Each f adds a filter; an empty one changes nothing.
+        return value === undefined || state.include.includes(value)
+          ? closed
+          : { ...closed, include: [...state.include, value] };
+      }
+      if (mode === "search") return { ...closed, search: value, matchPosition: undefined };
+      return { ...closed, exclude: value };
     }
     case "vote":
       return { ...state, vote: voteReducer(state.vote, action.change) };
@@ -182,22 +313,45 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         selection: { ...state.selection, activities: 0 },
       };
     case "cancel":
+      // One thing at a time, the innermost first.
       if (state.input) return { ...state, input: undefined };
       if (state.help) return { ...state, help: false };
+      if (state.copy !== undefined) return { ...state, copy: undefined };
       if (state.detail) return { ...state, detail: undefined };
       if (state.inputError) return { ...state, inputError: undefined };
-      if (state.search || state.include || state.exclude) {
-        return { ...state, search: undefined, include: undefined, exclude: undefined };
-      }
+      if (state.search) return { ...state, search: undefined, matchPosition: undefined };
+      if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
+      if (state.exclude) return { ...state, exclude: undefined };
+      if (state.minLevel) return { ...state, minLevel: undefined };
+      if (state.context > 0) return { ...state, context: 0 };
       return state;
+    case "clearFilters":
+      return {
+        ...state,
+        search: undefined,
+        matchPosition: undefined,
+        include: [],
+        exclude: undefined,
+        minLevel: undefined,
+        context: 0,
+        inputError: undefined,
+      };
     case "toggleReplica": {
       const hidden = state.hiddenReplicas.includes(action.replica)
         ? state.hiddenReplicas.filter((r) => r !== action.replica)
         : [...state.hiddenReplicas, action.replica].sort((a, b) => a - b);
       return { ...state, hiddenReplicas: hidden };
     }
-    case "toggleTimestamps":
-      return { ...state, timestamps: !state.timestamps };
+    case "cycleTime":
+      return {
+        ...state,
+        time: TIME_MODES[(TIME_MODES.indexOf(state.time) + 1) % TIME_MODES.length] as TimeMode,
+      };
+    case "cycleLevel":
+      return {
+        ...state,
+        minLevel: LEVEL_STEPS[(LEVEL_STEPS.indexOf(state.minLevel) + 1) % LEVEL_STEPS.length],
+      };
     case "toggleWrap":
       return { ...state, wrap: !state.wrap };
     case "toggleSidePanes":
@@ -216,6 +370,15 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     }
     case "openDetail":
       return { ...state, detail: { pane: action.pane, key: action.key }, detailScroll: 0 };
+    case "toggleMark":
+      return {
+        ...state,
+        marks: state.marks.includes(action.id)
+          ? state.marks.filter((m) => m !== action.id)
+          : [...state.marks, action.id],
+      };
+    case "openCopy":
+      return { ...state, copy: action.id };
     case "cycleEmailFilter": {
       const i = EMAIL_FILTERS.indexOf(state.emailFilter);
       return { ...state, emailFilter: EMAIL_FILTERS[(i + 1) % EMAIL_FILTERS.length] };

@@ -76,10 +76,10 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
         }
       };
       await take(8);
-      await tmux.keys("w");
+      await tmux.keys("C-w");
       await tmux.waitFor("wrap on", (s) => s.includes("(wrap)"));
       await take(8);
-      await tmux.keys("t");
+      await tmux.keys("T");
       await take(3);
       await tmux.keys("Space");
       await take(3);

@@ -66,7 +66,7 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
     expect(screen).toContain("Bounce\\x1b]0;PWNED-TITLE\\x07");
 
     // Wrap the megabyte line: the frame still comes, and q still quits at once.
-    await tmux.keys("w");
+    await tmux.keys("C-w");
     await tmux.waitFor("wrap on", (s) => s.includes("(wrap)") && s.includes("more characters"));
 
     expect(tmux.title()).toBe(titleBefore);

@@ -50,7 +50,10 @@ describe("tvcwatch demo in a real terminal", () => {
       (s) => s.includes("+/ERROR/") && logRows(s).length > 0,
       30_000,
     );
-    expect(logRows(filtered).every((l) => /ERROR|"level":"error"/i.test(l))).toBe(true);
+    // Each error keeps its stack frames (continuation lines of its replica).
+    expect(
+      logRows(filtered).every((l) => /ERROR|"level":"error"/i.test(l) || /\][ >*] +at /.test(l)),
+    ).toBe(true);
     await tmux.keys("Escape");
 
     await tmux.keys("1");

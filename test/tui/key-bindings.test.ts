@@ -6,7 +6,7 @@ import type { Binding, KeyInfo, Scope } from "../../src/tui/key-bindings.js";
 import { BINDINGS, keyName, keyTableMarkdown } from "../../src/tui/key-bindings.js";
 import type { KeyContext } from "../../src/tui/key-step.js";
 import { keyStep, scopesFor } from "../../src/tui/key-step.js";
-import { logNavigator } from "../../src/tui/log-view.js";
+import { logNavigator } from "../../src/tui/log-navigator.js";
 import type { UiState } from "../../src/tui/ui-state.js";
 import { initialUiState } from "../../src/tui/ui-state.js";
 import { line } from "./fixtures.js";
@@ -40,6 +40,9 @@ function stateFor(b: Binding): UiState {
     following: false,
     pausedAtTotal: 300,
     anchor: { line: 150, rowsBelow: 0 },
+    cursor: 141,
+    marks: [100, 200],
+    history: { search: ["x", "y", "z"] },
   };
   const by: Record<Scope, UiState> = {
     anywhere: base,
@@ -47,7 +50,7 @@ function stateFor(b: Binding): UiState {
     logs: base,
     lists: { ...base, focus: "activities", selection: { activities: 1, email: 0, solana: 0 } },
     overlay: { ...base, help: true, helpScroll: 2 },
-    input: { ...base, input: { mode: "search", text: "ab" } },
+    input: { ...base, input: { mode: "search", text: "ab", recall: 1 } },
     vote: {
       ...base,
       focus: "activities",
@@ -77,6 +80,7 @@ const ctx: KeyContext = {
   overlayMax: 40,
   replicas: new Set([1, 2, 3]),
   lists: { activities: ["a", "b", "c"], email: ["m"], solana: ["t"] },
+  now: Date.UTC(2026, 0, 1),
 };
 
 describe("the key table", () => {

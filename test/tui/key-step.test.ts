@@ -3,10 +3,10 @@ import { LogStore } from "../../src/tail/log-store.js";
 import type { KeyInfo } from "../../src/tui/key-bindings.js";
 import type { KeyContext } from "../../src/tui/key-step.js";
 import { keyStep } from "../../src/tui/key-step.js";
-import { logNavigator } from "../../src/tui/log-view.js";
+import { logNavigator } from "../../src/tui/log-navigator.js";
 import type { UiState } from "../../src/tui/ui-state.js";
 import { initialUiState } from "../../src/tui/ui-state.js";
-import { line } from "./fixtures.js";
+import { line, NOW } from "./fixtures.js";
 
 function context(store: LogStore, over: Partial<KeyContext> = {}): KeyContext {
   return {
@@ -17,6 +17,7 @@ function context(store: LogStore, over: Partial<KeyContext> = {}): KeyContext {
     overlayMax: 30,
     replicas: new Set([1, 2, 3]),
     lists: { activities: ["a1", "a2", "a3"], email: ["m1"], solana: ["t1", "t2"] },
+    now: Date.UTC(2026, 0, 1),
     ...over,
   };
 }
@@ -73,55 +74,187 @@ describe("the key step", () => {
     ).toBe("logs");
   });
 
-  it("Space pauses at the newest line and counts from there; Space again follows", () => {
+  it("Space pauses at the newest line, the cursor on it, and counts from there; Space again follows", () => {
     const paused = press(initialUiState, ctx, " ").state;
     expect(paused).toMatchObject({
       following: false,
       pausedAtTotal: 500,
       anchor: { line: 499, rowsBelow: 0 },
+      cursor: 500,
     });
-    expect(press(paused, ctx, "p").state).toMatchObject({ following: true, anchor: undefined });
+    expect(press(paused, ctx, "p").state).toMatchObject({
+      following: true,
+      anchor: undefined,
+      cursor: undefined,
+    });
   });
 
-  it("↑ ↓ PgUp PgDn move a paused view by rows; g is the oldest screenful, G follows", () => {
+  it("↑ ↓ move the line cursor (the view stays while it is on screen); PgUp PgDn page; g oldest, G follows", () => {
     const up = press(initialUiState, ctx, { upArrow: true }, { upArrow: true }).state;
-    expect(up).toMatchObject({ following: false, anchor: { line: 497, rowsBelow: 0 } });
-    expect(press(up, ctx, { downArrow: true }).state.anchor).toEqual({ line: 498, rowsBelow: 0 });
-    expect(press(up, ctx, { pageUp: true }).state.anchor).toEqual({ line: 478, rowsBelow: 0 });
-    expect(press(up, ctx, "g").state.anchor).toEqual({ line: 19, rowsBelow: 0 });
+    expect(up).toMatchObject({
+      following: false,
+      anchor: { line: 499, rowsBelow: 0 },
+      cursor: 498,
+    });
+    expect(press(up, ctx, { downArrow: true }).state.cursor).toBe(499);
+    // Past the top of the screen, the view follows the cursor.
+    const high = press(up, ctx, ...Array(20).fill({ upArrow: true })).state;
+    expect(high).toMatchObject({ cursor: 478, anchor: { line: 496, rowsBelow: 0 } });
+    const paged = press(up, ctx, { pageUp: true }).state;
+    expect(paged.anchor).toEqual({ line: 480, rowsBelow: 0 });
+    expect(paged.cursor).toBe(481);
+    expect(press(up, ctx, "g").state).toMatchObject({
+      anchor: { line: 19, rowsBelow: 0 },
+      cursor: 1,
+    });
     expect(press(up, ctx, "g", { upArrow: true }).state.anchor).toEqual({ line: 19, rowsBelow: 0 });
     expect(press(up, ctx, "G").state).toMatchObject({ following: true, anchor: undefined });
-    // Following, ↓ has nowhere to go.
-    expect(press(initialUiState, ctx, { downArrow: true }).state).toBe(initialUiState);
+    // Following, ↓ has nowhere to go; at the newest line it stays.
+    expect(press(initialUiState, ctx, { downArrow: true }).state.following).toBe(false);
+    expect(press(initialUiState, ctx, { downArrow: true }).state.cursor).toBe(500);
   });
 
-  it("/ searches; n and N move to older and newer matches; no match or no search says so", () => {
+  it("/ goes to the nearest match, a third from the top, with a counter; n and N move; no match says so", () => {
     const s = press(initialUiState, ctx, "/timeout\r").state;
-    expect(s.search).toBe("timeout");
+    expect(s).toMatchObject({
+      search: "timeout",
+      cursor: 451,
+      anchor: { line: 463, rowsBelow: 0 },
+      matchPosition: { index: 10, total: 10 },
+    });
     const n1 = press(s, ctx, "n").state;
-    expect(n1.anchor).toEqual({ line: 450, rowsBelow: 0 });
+    expect(n1).toMatchObject({ cursor: 401, matchPosition: { index: 9, total: 10 } });
     const n2 = press(n1, ctx, "n").state;
-    expect(n2.anchor).toEqual({ line: 400, rowsBelow: 0 });
-    expect(press(n2, ctx, "N").state.anchor).toEqual({ line: 450, rowsBelow: 0 });
-    const oldest = press(s, ctx, "g", "n", "n").state;
+    expect(n2.cursor).toBe(351);
+    expect(press(n2, ctx, "N").state.cursor).toBe(401);
+    const oldest = press(s, ctx, "g", "n").state;
     expect(oldest.notice).toBe("no older match for /timeout/");
     expect(press(oldest, ctx, "t").state.notice).toBeUndefined();
     expect(press(initialUiState, ctx, "n").state.notice).toMatch(/no search/);
+    expect(press(initialUiState, ctx, "/nothing-like-it\r").state.notice).toBe(
+      "no older match for /nothing-like-it/",
+    );
   });
 
-  it("f and F set include and exclude regexes; an invalid one is an error; Esc clears", () => {
-    const s = press(initialUiState, ctx, "fERROR|WARN\r", "Fheartbeat\r").state;
-    expect(s).toMatchObject({ include: "ERROR|WARN", exclude: "heartbeat", input: undefined });
+  it("↑ in a prompt recalls earlier patterns, ↓ later ones", () => {
+    const s = press(initialUiState, ctx, "/timeout\r", "/ERROR\r").state;
+    expect(s.history.search).toEqual(["timeout", "ERROR"]);
+    const typing = press(s, ctx, "/", { upArrow: true }).state;
+    expect(typing.input?.text).toBe("ERROR");
+    expect(press(typing, ctx, { upArrow: true }).state.input?.text).toBe("timeout");
+    expect(press(typing, ctx, { upArrow: true }, { downArrow: true }).state.input?.text).toBe(
+      "ERROR",
+    );
+    expect(press(typing, ctx, { downArrow: true }).state.input?.text).toBe("");
+  });
+
+  it("f adds include filters, F sets the exclude one; an invalid regex keeps the prompt open saying why", () => {
+    const s = press(initialUiState, ctx, "fERROR|WARN\r", "ftimeout\r", "Fheartbeat\r").state;
+    expect(s).toMatchObject({
+      include: ["ERROR|WARN", "timeout"],
+      exclude: "heartbeat",
+      input: undefined,
+    });
     const bad = press(initialUiState, ctx, "f(\r").state;
-    expect(bad.include).toBeUndefined();
-    expect(bad.inputError).toMatch(/^include: /);
-    expect(press(s, ctx, { escape: true }).state).toMatchObject({
-      include: undefined,
-      exclude: undefined,
+    expect(bad.include).toEqual([]);
+    expect(bad.input).toMatchObject({
+      mode: "include",
+      text: "(",
+      error: "invalid regex: Unterminated group",
     });
     const typing = press(initialUiState, ctx, "fabc", { backspace: true }).state;
     expect(typing.input).toEqual({ mode: "include", text: "ab" });
     expect(press(typing, ctx, { escape: true }).state.input).toBeUndefined();
+  });
+
+  it("Esc closes one thing at a time, the innermost first; X clears every filter at once", () => {
+    const s = press(
+      initialUiState,
+      ctx,
+      "fERROR\r",
+      "ftimeout\r",
+      "Fheartbeat\r",
+      "L",
+      "C2\r",
+      "/ok\r",
+    ).state;
+    expect(s).toMatchObject({ minLevel: "debug", context: 2, search: "ok" });
+    const steps: Partial<UiState>[] = [];
+    let at = s;
+    for (let i = 0; i < 6; i++) {
+      at = press(at, ctx, { escape: true }).state;
+      steps.push({
+        search: at.search,
+        include: at.include,
+        exclude: at.exclude,
+        minLevel: at.minLevel,
+        context: at.context,
+      });
+    }
+    expect(steps).toEqual([
+      {
+        search: undefined,
+        include: ["ERROR", "timeout"],
+        exclude: "heartbeat",
+        minLevel: "debug",
+        context: 2,
+      },
+      {
+        search: undefined,
+        include: ["ERROR"],
+        exclude: "heartbeat",
+        minLevel: "debug",
+        context: 2,
+      },
+      { search: undefined, include: [], exclude: "heartbeat", minLevel: "debug", context: 2 },
+      { search: undefined, include: [], exclude: undefined, minLevel: "debug", context: 2 },
+      { search: undefined, include: [], exclude: undefined, minLevel: undefined, context: 2 },
+      { search: undefined, include: [], exclude: undefined, minLevel: undefined, context: 0 },
+    ]);
+    expect(press(s, ctx, "X").state).toMatchObject({
+      search: undefined,
+      include: [],
+      exclude: undefined,
+      minLevel: undefined,
+      context: 0,
+    });
+    expect(press(initialUiState, ctx, "C", "x\r").state.input?.error).toMatch(/context: a number/);
+  });
+
+  it("L cycles the minimum level; e E w W go to errors and warnings, from the newest while following", () => {
+    const levels = [1, 2, 3, 4, 5].map(
+      (n) => press(initialUiState, ctx, ..."L".repeat(n).split("")).state.minLevel,
+    );
+    expect(levels).toEqual(["debug", "info", "warn", "error", undefined]);
+    const e = press(initialUiState, ctx, "e").state;
+    expect(e).toMatchObject({ following: false, cursor: 451 });
+    expect(press(e, ctx, "E").state.cursor).toBe(401);
+    expect(press(e, ctx, "E", "e").state.cursor).toBe(451);
+    expect(press(e, ctx, "e").state.notice).toBe("no newer error");
+    expect(press(initialUiState, ctx, "w").state.notice).toBe("no older warning in the buffer");
+  });
+
+  it("m marks the cursor's line, u and U go between marks; Enter opens the line; c copies; S saves; J goes to a time", () => {
+    const marked = press(initialUiState, ctx, { upArrow: true }, "m", "E", "m").state;
+    expect(marked.marks).toEqual([499, 451]);
+    expect(press(marked, ctx, "u").state.cursor).toBe(499);
+    expect(press(marked, ctx, "u", "U").state.cursor).toBe(451);
+    expect(press(marked, ctx, "m").state.marks).toEqual([499]);
+    expect(press(initialUiState, ctx, "u").state.notice).toBe("no marks: m marks a line");
+    expect(press(initialUiState, ctx, "m").state.notice).toMatch(/no line under the cursor/);
+    expect(press(marked, ctx, { return: true }).state.detail).toEqual({ pane: "line", key: "451" });
+    expect(keyStep(marked, "c", {}, ctx).effects).toEqual([{ type: "copy", id: 451 }]);
+    const save = press(marked, ctx, "S", "view.ndjson\r");
+    expect(save.effects).toEqual(["save"]);
+    expect(save.state.input).toBeUndefined();
+    // line(i) is stamped NOW - 60 s + i × 100 ms (see ./fixtures.ts): line 200 at NOW - 40 s.
+    const at200 = new Date(NOW - 40_000).toISOString();
+    expect(press(initialUiState, ctx, `J${at200}\r`).state.cursor).toBe(201);
+    const relative = press(initialUiState, context(store500(), { now: NOW }), "J-40s\r");
+    expect(relative.state.cursor).toBe(201);
+    expect(press(initialUiState, ctx, "Jyesterday\r").state.input?.error).toMatch(
+      /^time: give -5m/,
+    );
   });
 
   it("1-9 hide and show replicas the log has; another number says which there are", () => {
@@ -132,14 +265,17 @@ describe("the key step", () => {
     expect(seven.notice).toBe("no replica 7 (only 1, 2, 3)");
   });
 
-  it("t, w, s and e toggle timestamps, wrap, side panes and the email filter", () => {
-    const s = press(initialUiState, ctx, "t", "w", "s", "e").state;
-    expect(s).toMatchObject({
-      timestamps: true,
+  it("T cycles timestamps; Ctrl-W wraps, s hides the side panes, M filters emails", () => {
+    const s = press(initialUiState, ctx, "T", "s", "M").state;
+    const wrapped = keyStep(s, "w", { ctrl: true }, ctx).state;
+    expect(wrapped).toMatchObject({
+      time: "absolute",
       wrap: true,
       sidePanes: false,
       emailFilter: "Send",
     });
+    expect(press(initialUiState, ctx, "T", "t").state.time).toBe("relative");
+    expect(press(initialUiState, ctx, "T", "T", "T").state.time).toBe("off");
   });
 
   it("in a side pane ↑ ↓ select within its rows and Enter opens the selected row's detail", () => {
@@ -176,7 +312,7 @@ describe("the key step", () => {
   it("typed-ahead text is taken one key at a time, each from the state the last one left", () => {
     expect(press(initialUiState, ctx, "/abc\rt").state).toMatchObject({
       search: "abc",
-      timestamps: true,
+      time: "absolute",
     });
   });
 });

@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import { LogStore } from "../../src/tail/log-store.js";
 import { lit } from "../../src/text/safe-text.js";
 import { displayWidth } from "../../src/text/terminal-width.js";
-import {
-  compileFilters,
-  computeLogView,
-  formatRows,
-  logNavigator,
-  MAX_RENDERED_CHARS,
-} from "../../src/tui/log-view.js";
+import { formatRows } from "../../src/tui/line-rows.js";
+import { compileFilters } from "../../src/tui/log-filters.js";
+import { logNavigator } from "../../src/tui/log-navigator.js";
+import { computeLogView, MAX_RENDERED_CHARS } from "../../src/tui/log-view.js";
 import type { Segment } from "../../src/tui/segment.js";
 import { initialUiState, type UiState } from "../../src/tui/ui-state.js";
 import { line } from "./fixtures.js";
@@ -55,7 +52,7 @@ describe("long lines", () => {
     const store = storeWith(big);
     const started = performance.now();
     const nav = logNavigator(store, 78, 10);
-    const top = nav.oldest(state({ wrap: true }));
+    const top = nav.oldest(state({ wrap: true }))?.anchor;
     const view = computeLogView(
       store,
       state({ wrap: true, following: false, pausedAtTotal: 1, anchor: top }),
@@ -70,7 +67,7 @@ describe("long lines", () => {
   it("unwrapped, a long line is one row cut with an ellipsis", () => {
     const rows = formatRows(
       line(0, 2, `ERROR ${"z".repeat(500_000)}`),
-      { timestamps: false, wrap: false },
+      { time: "off", wrap: false },
       compileFilters(initialUiState),
       60,
     );
@@ -84,7 +81,7 @@ describe("long lines", () => {
   it("search highlights stay inside the rendered part and never split a grapheme", () => {
     const rows = formatRows(
       line(0, 1, "e\u0301te e\u0301te 👩‍💻 te"),
-      { timestamps: false, wrap: true },
+      { time: "off", wrap: true },
       compileFilters({ ...initialUiState, search: "e" }),
       40,
     );
@@ -111,7 +108,7 @@ describe("a paused view", () => {
       ...state(),
       following: false,
       pausedAtTotal: 100,
-      anchor: nav.scroll(state(), 10),
+      anchor: nav.scroll(state(), 10)?.anchor,
     };
     const before = texts(computeLogView(store, paused, 60, 5));
     expect(before.at(-1)).toBe("[1] line 89");
@@ -125,7 +122,12 @@ describe("a paused view", () => {
     const store = new LogStore({ maxLines: 100 });
     fill(store, 0, 100);
     const nav = logNavigator(store, 60, 5);
-    const top = { ...state(), following: false, pausedAtTotal: 100, anchor: nav.oldest(state()) };
+    const top = {
+      ...state(),
+      following: false,
+      pausedAtTotal: 100,
+      anchor: nav.oldest(state())?.anchor,
+    };
     expect(texts(computeLogView(store, top, 60, 5))[0]).toBe("[1] line 0");
     fill(store, 100, 250);
     const after = computeLogView(store, top, 60, 5);
@@ -137,7 +139,7 @@ describe("a paused view", () => {
     const store = storeWith("a".repeat(50), "b".repeat(200));
     const nav = logNavigator(store, 54, 3);
     const wrap = state({ wrap: true });
-    const up1 = nav.scroll(wrap, 1);
+    const up1 = nav.scroll(wrap, 1)?.anchor;
     expect(up1).toEqual({ line: 1, rowsBelow: 1 });
     const view = computeLogView(
       store,
@@ -150,7 +152,7 @@ describe("a paused view", () => {
       `[1]↪${"b".repeat(50)}`,
       `[1]↪${"b".repeat(50)}`,
     ]);
-    expect(nav.scroll(wrap, 3)).toEqual({ line: 1, rowsBelow: 2 });
+    expect(nav.scroll(wrap, 3)?.anchor).toEqual({ line: 1, rowsBelow: 2 });
   });
 });
 
@@ -158,7 +160,7 @@ describe("rows", () => {
   it("continuation rows of a wrapped line keep the replica in the gutter, timestamps or not", () => {
     const rows = formatRows(
       line(0, 2, "x".repeat(30)),
-      { timestamps: true, wrap: true },
+      { time: "absolute", wrap: true },
       compileFilters(initialUiState),
       40,
     );
@@ -172,7 +174,7 @@ describe("rows", () => {
   it("tabs go to 8-column stops and wide glyphs never overflow the pane", () => {
     const rows = formatRows(
       line(0, 1, "\tat com.example.Service(Service.java:42) 用户登录 👩‍💻 done"),
-      { timestamps: false, wrap: true },
+      { time: "off", wrap: true },
       compileFilters(initialUiState),
       30,
     );
@@ -190,8 +192,8 @@ describe("an empty view", () => {
       computeLogView(store, state({ hiddenReplicas: [1, 2] }), 60, 5, { replicas: new Set([1, 2]) })
         .empty,
     ).toBe("all replicas hidden: press 1, 2 to show them");
-    expect(computeLogView(store, state({ include: "nope" }), 60, 5).empty).toBe(
-      "no line matches +/nope/ (2 lines hidden by the filters; Esc clears them)",
+    expect(computeLogView(store, state({ include: ["nope"] }), 60, 5).empty).toBe(
+      "no line matches +/nope/ (2 lines hidden by the filters; Esc removes the last, X all)",
     );
     expect(computeLogView(store, state(), 60, 5).empty).toBeUndefined();
   });

@@ -33,7 +33,7 @@ describe("the status line", () => {
   it("at 80 columns keeps paused, filters, search and hidden replicas whole, shortening the rest first", () => {
     const ui: Partial<UiState> = {
       following: false,
-      include: "ERROR|WARN",
+      include: ["ERROR|WARN"],
       exclude: "heartbeat",
       search: "timeout",
       hiddenReplicas: [1, 3],
@@ -98,7 +98,7 @@ describe("the status line", () => {
 
   it("never goes past its width, however narrow", () => {
     for (let width = 20; width <= 200; width += 7) {
-      const line = text({ following: false, search: "x".repeat(40), include: "y" }, width);
+      const line = text({ following: false, search: "x".repeat(40), include: ["y"] }, width);
       // Only what cannot be shortened further may overflow; Ink cuts the rest at the edge.
       expect(displayWidth(line)).toBeLessThanOrEqual(Math.max(width, 45));
     }
@@ -114,7 +114,7 @@ describe("the status line", () => {
   });
 
   it("the prompt keeps the end of a long pattern, where the cursor is", () => {
-    const p = promptLine("search", `${"a".repeat(100)}END`, 80)
+    const p = promptLine({ mode: "search", text: `${"a".repeat(100)}END` }, 80)
       .map((s) => s.text)
       .join("");
     expect(p).toContain("END▏");

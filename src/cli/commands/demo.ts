@@ -22,50 +22,62 @@ export function registerDemoCommand(program: Command): void {
         .default("demo"),
     )
     .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
-    .action(async (flags: { seed?: number; scenario: ScenarioName; bell: boolean }) => {
-      requireTerminal();
-      // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
-      // and printed once the terminal is restored.
-      const reported: string[] = [];
-      const sim = await startSimulator({
-        log: (message) => {
-          reported.push(message.split("\n")[0] ?? message);
-          if (reported.length > 100) reported.shift();
-        },
-        port: 0,
-        scenario: flags.scenario,
-        logRate: 8,
-        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-      });
-      const c = sim.config;
-      const client = new TurnkeyClient({
-        baseUrl: c.baseUrl,
-        organizationId: c.organizationId,
-        apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
-        authProxyUrl: c.authProxyUrl,
-        authProxyConfigId: c.authProxyConfigId,
-      });
-      const watchFlags: WatchCommandFlags = {
-        since: 600_000,
-        interval: 1000,
-        bufferLines: 100_000,
-        bell: flags.bell !== false,
-      };
-      try {
-        await openDashboard(
-          client,
-          {
-            deploymentId: c.deploymentId,
-            emails: c.emails,
-            solanaAddresses: c.solanaAddresses,
-            caip2: c.caip2,
+    .option(
+      "--clipboard",
+      "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
+    )
+    .action(
+      async (flags: {
+        seed?: number;
+        scenario: ScenarioName;
+        bell: boolean;
+        clipboard?: boolean;
+      }) => {
+        requireTerminal();
+        // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
+        // and printed once the terminal is restored.
+        const reported: string[] = [];
+        const sim = await startSimulator({
+          log: (message) => {
+            reported.push(message.split("\n")[0] ?? message);
+            if (reported.length > 100) reported.shift();
           },
-          watchFlags,
-          "demo (simulated) · ",
-        );
-      } finally {
-        await sim.close();
-        for (const message of reported) process.stderr.write(`tvcwatch sim: ${message}\n`);
-      }
-    });
+          port: 0,
+          scenario: flags.scenario,
+          logRate: 8,
+          ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+        });
+        const c = sim.config;
+        const client = new TurnkeyClient({
+          baseUrl: c.baseUrl,
+          organizationId: c.organizationId,
+          apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
+          authProxyUrl: c.authProxyUrl,
+          authProxyConfigId: c.authProxyConfigId,
+        });
+        const watchFlags: WatchCommandFlags = {
+          since: 600_000,
+          interval: 1000,
+          bufferLines: 100_000,
+          bell: flags.bell !== false,
+          clipboard: flags.clipboard === true,
+        };
+        try {
+          await openDashboard(
+            client,
+            {
+              deploymentId: c.deploymentId,
+              emails: c.emails,
+              solanaAddresses: c.solanaAddresses,
+              caip2: c.caip2,
+            },
+            watchFlags,
+            "demo (simulated) · ",
+          );
+        } finally {
+          await sim.close();
+          for (const message of reported) process.stderr.write(`tvcwatch sim: ${message}\n`);
+        }
+      },
+    );
 }

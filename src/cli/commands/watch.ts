@@ -20,6 +20,7 @@ export interface WatchCommandFlags {
   interval: number;
   bufferLines: number;
   bell: boolean;
+  clipboard?: boolean;
 }
 
 export function requireTerminal(): void {
@@ -71,7 +72,11 @@ export function addWatchOptions(cmd: Command): Command {
         .default(2000, "2s"),
     )
     .option("--buffer-lines <n>", "log lines kept in memory", integerFlag(100, 10_000_000), 100_000)
-    .option("--no-bell", "do not ring the terminal bell when activities newly await votes");
+    .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
+    .option(
+      "--clipboard",
+      "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
+    );
 }
 
 /** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
@@ -103,6 +108,7 @@ export async function openDashboard(
     title,
     colour: shouldColour(process.stdout.isTTY),
     bell: flags.bell !== false,
+    clipboard: flags.clipboard === true,
   });
   if (exit.error !== undefined) throw toCliError(exit.error);
 }

@@ -23,6 +23,8 @@ export function DashboardApp(props: {
   colour: boolean;
   /** Rings the terminal bell (activities newly awaiting votes); undefined: no bell. */
   bell?: (() => void) | undefined;
+  /** Puts text on the terminal's clipboard (OSC 52, --clipboard); undefined: `c` shows it. */
+  clipboard?: ((text: string) => void) | undefined;
   onExit: (exit: AppExit) => void;
 }) {
   const size = useTerminalSize();
@@ -109,6 +111,7 @@ export function DashboardApp(props: {
       onPicker={() => setWatching(undefined)}
       voting={sources.voting}
       bell={props.bell}
+      clipboard={props.clipboard}
     />
   );
 }

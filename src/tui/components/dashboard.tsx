@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { Box, useInput } from "ink";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { Activity } from "../../api/schemas.js";
@@ -17,20 +18,26 @@ import { describeError } from "../../feeds/poller.js";
 import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { LogStore } from "../../tail/log-store.js";
-import { lit, type Safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
+import { lit, type Safe, safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { detailRows } from "../detail-layout.js";
 import { helpRows } from "../help-content.js";
 import type { KeyContext } from "../key-step.js";
 import { keyStep } from "../key-step.js";
 import { computeLayout } from "../layout.js";
-import { compileFilters, computeLogView, logNavigator } from "../log-view.js";
+import { lineDetail } from "../line-detail.js";
+import { compileFilters } from "../log-filters.js";
+import { logNavigator } from "../log-navigator.js";
+import { computeLogView } from "../log-view.js";
 import { ReplicaRoster } from "../replica-roster.js";
+import { savedFormat, savedView } from "../saved-view.js";
 import { promptLine, statusLine } from "../status-line.js";
 import type { Pane, UiAction, UiState } from "../ui-state.js";
 import { initialUiState, uiReducer } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
 import { ActivitiesPane } from "./activities-pane.js";
+import { CopyView } from "./copy-view.js";
 import { DetailPane } from "./detail-pane.js";
 import { EmailPane } from "./email-pane.js";
 import { HelpOverlay } from "./help-overlay.js";
@@ -62,7 +69,14 @@ export interface DashboardProps {
   voting?: ActivityVoting | undefined;
   /** Rings the terminal bell: once for each poll that brings activities newly awaiting votes. */
   bell?: (() => void) | undefined;
+  /** Puts text on the terminal's clipboard (OSC 52, --clipboard); without it `c` shows the line. */
+  clipboard?: ((text: string) => void) | undefined;
+  /** Writes a saved view (`S`); by default a new file, mode 0600, never overwriting one. */
+  saveFile?: ((path: string, text: string) => Promise<void>) | undefined;
 }
+
+const writeNewFile = (path: string, text: string) =>
+  writeFile(path, text, { flag: "wx", mode: 0o600 });
 
 const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 
@@ -151,12 +165,14 @@ export function Dashboard(props: DashboardProps) {
   const logRows = Math.max(1, layout.logs.height - 3 - (ui.following ? 0 : 1));
   const logWidth = layout.logs.width - 2;
   const filters = useMemo(() => compileFilters(ui), [ui]);
+  // Relative times move with the clock; otherwise the view does not depend on it.
+  const viewNow = ui.time === "relative" ? now : 0;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; its version says when it changed
   const replicas = useMemo(() => roster.current.update(props.store), [version]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; its version says when it changed
   const view = useMemo(
-    () => computeLogView(props.store, ui, logWidth, logRows, { filters, replicas }),
-    [version, ui, logWidth, logRows, filters, replicas],
+    () => computeLogView(props.store, ui, logWidth, logRows, { filters, replicas, now: viewNow }),
+    [version, ui, logWidth, logRows, filters, replicas, viewNow],
   );
   const allActivities = useMemo(
     () => summarizeActivities(activities.data ?? [], now),
@@ -185,7 +201,7 @@ export function Dashboard(props: DashboardProps) {
   const listDetail = useMemo((): DetailView | undefined => {
     if (!ui.detail) return undefined;
     const { pane, key } = ui.detail;
-    if (pane === "follow") return undefined;
+    if (pane === "follow" || pane === "line") return undefined;
     if (pane === "activities") {
       const r = summary.rows.find((x) => x.key === key);
       return r ? activityDetail(r.activity) : undefined;
@@ -198,7 +214,16 @@ export function Dashboard(props: DashboardProps) {
     return t ? transferDetail(t) : undefined;
   }, [ui.detail, summary, messages, transfers]);
   // The follow's status is re-made each render (a tick a second): "next try in 3s" counts down.
-  const detail = ui.detail?.pane === "follow" ? followerDetail(followerState, monoNow) : listDetail;
+  const lineRow =
+    ui.detail?.pane === "line"
+      ? props.store.at(props.store.indexOfId(Number(ui.detail.key)))
+      : undefined;
+  const detail =
+    ui.detail?.pane === "follow"
+      ? followerDetail(followerState, monoNow)
+      : ui.detail?.pane === "line"
+        ? lineRow && lineDetail(props.store, lineRow, now)
+        : listDetail;
 
   const panes: Pane[] =
     layout.side.arrangement === "hidden" ? ["logs"] : ["logs", "activities", "email", "solana"];
@@ -220,6 +245,7 @@ export function Dashboard(props: DashboardProps) {
       email: messages.map((m) => m.messageId),
       solana: transfers.rows.map((t) => t.key),
     },
+    now: props.now?.() ?? Date.now(),
   };
 
   const apply = (action: UiAction) => {
@@ -294,6 +320,42 @@ export function Dashboard(props: DashboardProps) {
     );
   };
 
+  /** c: the line to the clipboard (OSC 52) with --clipboard, else shown alone to select. */
+  const copyLine = (id: number) => {
+    const row = props.store.at(props.store.indexOfId(id));
+    if (row?.event.kind !== "line")
+      return apply({ type: "notice", text: "that line left the buffer" });
+    if (!props.clipboard) return apply({ type: "openCopy", id });
+    props.clipboard(sanitizeForTerminal(row.event.content));
+    apply({ type: "notice", text: "line copied to the clipboard (OSC 52)" });
+  };
+  /** S: the view's lines (as filtered) written to a new file. */
+  const saveView = (path: string) => {
+    const rows = ctx.log.shownRows(latest.current);
+    const text = savedView(rows, savedFormat(path), {
+      deploymentId: props.deploymentId,
+      filters: latest.current,
+      savedAt: Date.now(),
+    });
+    (props.saveFile ?? writeNewFile)(path, text).then(
+      () =>
+        apply({
+          type: "notice",
+          text: `saved ${rows.length.toLocaleString("en-US")} lines to ${path} (${savedFormat(path) === "ndjson" ? "NDJSON" : "text"})`,
+        }),
+      (err: unknown) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        apply({
+          type: "notice",
+          text:
+            code === "EEXIST"
+              ? `not saved: ${path} exists (S again with another name)`
+              : `not saved: ${(err as Error).message}`,
+        });
+      },
+    );
+  };
+
   // A or R pressed before whoami answered: go on with it once the vote context is known.
   // biome-ignore lint/correctness/useExhaustiveDependencies: startVote reads this render's state; the context is what changes
   useEffect(() => {
@@ -313,6 +375,8 @@ export function Dashboard(props: DashboardProps) {
       if (effect.type === "quit") return props.onQuit();
       if (effect.type === "startVote") startVote(effect.action);
       if (effect.type === "sendVote") sendVote();
+      if (effect.type === "copy") copyLine(effect.id);
+      if (effect.type === "save") saveView(effect.path);
       if (effect.type === "retryNow") {
         const phase = props.follower.getState().phase;
         if (phase === "retrying") props.follower.retryNow();
@@ -353,6 +417,15 @@ export function Dashboard(props: DashboardProps) {
     body = <VoteOverlay vote={ui.vote} width={width} height={bodyHeight} />;
   } else if (ui.help) {
     body = <HelpOverlay width={width} height={bodyHeight} scroll={ui.helpScroll} />;
+  } else if (ui.copy !== undefined) {
+    const row = props.store.at(props.store.indexOfId(ui.copy));
+    body = (
+      <CopyView
+        text={row?.event.kind === "line" ? row.event.content : undefined}
+        width={width}
+        height={bodyHeight}
+      />
+    );
   } else if (ui.detail) {
     body = (
       <DetailPane
@@ -370,7 +443,7 @@ export function Dashboard(props: DashboardProps) {
         width={layout.logs.width}
         height={layout.logs.height}
         focused={ui.focus === "logs"}
-        title={lit`Logs${ui.wrap ? lit` (wrap)` : lit``}${ui.timestamps ? lit` (timestamps)` : lit``}`}
+        title={lit`Logs${ui.wrap ? lit` (wrap)` : lit``}${ui.time === "off" ? lit`` : lit` (${safe(ui.time)} times)`}`}
         following={ui.following}
         cap={props.store.maxLines}
       />
@@ -424,7 +497,7 @@ export function Dashboard(props: DashboardProps) {
     );
   }
   const status = ui.input
-    ? promptLine(ui.input.mode, ui.input.text, width)
+    ? promptLine(ui.input, width)
     : statusLine(
         {
           follower: followerState,

@@ -1,0 +1,53 @@
+/**
+ * A log line's detail view (Enter on the cursor's line): its replica, time absolute and relative,
+ * level, the whole text wrapped, the lines that continue it (a stack trace), and for a JSON line
+ * its fields pretty-printed.
+ */
+import { type DetailField, type DetailView, field, jsonField } from "../feeds/detail-view.js";
+import type { LogStore, StoredRow } from "../tail/log-store.js";
+import { lit, safeBounded } from "../text/safe-text.js";
+import { formatRfc3339 } from "../text/timestamp.js";
+import { groupHead } from "./line-groups.js";
+import { relativeTime } from "./line-rows.js";
+import { renderedLine } from "./rendered-line.js";
+
+/** Continuation lines gathered into one detail view at most. */
+const MAX_CONTINUATION = 200;
+
+export function lineDetail(store: LogStore, row: StoredRow, now: number): DetailView {
+  const event = row.event;
+  if (event.kind !== "line") {
+    return { title: lit`Gap`, fields: [field(lit`reason`, event.reason)] };
+  }
+  const r = renderedLine(event);
+  const fields: DetailField[] = [
+    field(lit`replica`, event.replicaLabel),
+    field(lit`time`, event.ts ? formatRfc3339(event.ts, false) : "(the line had no timestamp)"),
+    field(lit`ago`, event.ts ? relativeTime(event.sortKey, now).replace(/^-/, "") : undefined),
+    field(lit`level`, r.level ?? "(none stated)"),
+  ];
+  if (event.late) fields.push(field(lit`arrived`, "late: after newer lines had been shown"));
+  fields.push({ label: lit`text`, lines: [safeBounded(event.content, 64 * 1024)] });
+  const index = store.indexOfId(row.id);
+  const continued: string[] = [];
+  if (index >= 0) {
+    for (let i = index + 1; i < store.size() && continued.length < MAX_CONTINUATION; i++) {
+      const next = store.at(i)?.event;
+      if (next?.kind !== "line" || next.replicaLabel !== event.replicaLabel) continue;
+      if (groupHead(store, i) !== event) break;
+      continued.push(next.content);
+    }
+  }
+  if (continued.length > 0) {
+    fields.push({
+      label: lit`continued`,
+      lines: continued.map((c) => safeBounded(c, 16 * 1024)),
+    });
+  }
+  if (r.json) {
+    for (const [key, value] of Object.entries(r.json).slice(0, 200)) {
+      fields.push(jsonField(lit`.${safeBounded(key, 60)}`, value));
+    }
+  }
+  return { title: lit`Log line · ${safeBounded(event.replicaLabel, 60)}`, fields };
+}

@@ -1,0 +1,257 @@
+/**
+ * Moving through the log, resolved against the store: scrolling, the line cursor, the next
+ * search match, error, warning or mark, a time. Each move says where the paused view goes (its
+ * anchor) and where the cursor is; the key step hands it to the reducer.
+ */
+import type { LogStore, StoredRow } from "../tail/log-store.js";
+import { compileFilters, matchesSearch } from "./log-filters.js";
+import {
+  bottomOf,
+  type Frame,
+  nearestShown,
+  oldestScreen,
+  rowsOf,
+  shown,
+  topOf,
+} from "./log-frame.js";
+import { renderedLine } from "./rendered-line.js";
+import type { LogAnchor, MatchPosition, UiState } from "./ui-state.js";
+
+/** Where a move puts the paused view and the cursor. */
+export interface Move {
+  anchor: LogAnchor;
+  cursor: number | undefined;
+  match?: MatchPosition | undefined;
+}
+
+/** What `find` looks for: a search match, an error (or fatal) line, a warning, a marked line. */
+export type Target = "match" | "error" | "warn" | "mark";
+
+export interface LogNavigator {
+  /** Lines ever appended. */
+  total(): number;
+  /** The id of the newest shown line: where a pause puts the cursor. */
+  newestShown(state: UiState): number | undefined;
+  /** `rows` screen rows up (positive, older) or down (negative); undefined when it cannot move. */
+  scroll(state: UiState, rows: number): Move | undefined;
+  /** The oldest screenful, the cursor on its first line. */
+  oldest(state: UiState): Move | undefined;
+  /** The cursor `by` shown lines down (positive, newer) or up; the view follows it. */
+  moveCursor(state: UiState, by: number): Move | undefined;
+  /**
+   * The nearest `target` newer (+1) or older (-1) than the cursor (the newest line while
+   * following), placed a third from the top with what follows it below.
+   */
+  find(state: UiState, target: Target, direction: 1 | -1): Move | undefined;
+  /** The first shown line stamped at or after `ms` (epoch ms), or the newest before it. */
+  atTime(state: UiState, ms: number): Move | undefined;
+  /** The cursor's row (paused), or undefined. */
+  cursorRow(state: UiState): StoredRow | undefined;
+  /** Every line the view's filters keep, oldest first (for saving). */
+  shownRows(state: UiState): StoredRow[];
+  /** The sort key (epoch ms) of the newest line held. */
+  newestTime(): number | undefined;
+}
+
+/** The anchor that puts line `index`'s first row `offset` rows from the top of the view. */
+function placeTop(f: Frame, index: number, offset: number): LogAnchor {
+  let remaining = Math.max(1, f.height - offset);
+  let i = index;
+  for (;;) {
+    const r = rowsOf(f, i);
+    if (r >= remaining) return { line: i + f.store.evicted(), rowsBelow: r - remaining };
+    remaining -= r;
+    const next = nearestShown(f, i + 1, 1);
+    if (next < 0) return { line: i + f.store.evicted(), rowsBelow: 0 };
+    i = next;
+  }
+}
+
+/** The least move that shows line `index` (the view kept where it is when already on screen). */
+function reveal(f: Frame, index: number): LogAnchor {
+  const bottom = bottomOf(f);
+  if (bottom.index < 0) return placeTop(f, index, 0);
+  const top = topOf(f);
+  const here = { line: bottom.index + f.store.evicted(), rowsBelow: bottom.rowsBelow };
+  const whole = index < bottom.index || bottom.rowsBelow === 0;
+  if (index > top && index <= bottom.index && whole) return here;
+  if (index > bottom.index || (index === bottom.index && !whole)) {
+    return {
+      line: index + f.store.evicted(),
+      rowsBelow: Math.max(0, rowsOf(f, index) - f.height),
+    };
+  }
+  return placeTop(f, index, 0);
+}
+
+const third = (f: Frame, index: number) => placeTop(f, index, Math.floor(f.height / 3));
+
+function idAt(f: Frame, index: number): number | undefined {
+  return f.store.at(index)?.id;
+}
+
+function cursorIndex(f: Frame): number {
+  if (f.state.following || f.state.cursor === undefined) return -1;
+  return f.store.indexOfId(f.state.cursor);
+}
+
+function isTarget(f: Frame, index: number, target: Target, marks: ReadonlySet<number>): boolean {
+  const row = f.store.at(index) as StoredRow;
+  const event = row.event;
+  if (event.kind !== "line") return false;
+  switch (target) {
+    case "match":
+      return matchesSearch(event, f.filters);
+    case "error": {
+      const level = renderedLine(event).level;
+      return level === "error" || level === "fatal";
+    }
+    case "warn":
+      return renderedLine(event).level === "warn";
+    case "mark":
+      return marks.has(row.id);
+  }
+}
+
+/** The place of the match at `index` among all shown matches, oldest first. */
+function matchPosition(f: Frame, index: number): MatchPosition {
+  let total = 0;
+  let at = 0;
+  for (let i = 0; i < f.store.size(); i++) {
+    if (!shown(f, i) || !matchesSearch((f.store.at(i) as StoredRow).event, f.filters)) continue;
+    total += 1;
+    if (i === index) at = total;
+  }
+  return { index: at, total };
+}
+
+export function logNavigator(store: LogStore, width: number, height: number): LogNavigator {
+  const frame = (state: UiState): Frame => ({
+    store,
+    state,
+    filters: compileFilters(state),
+    width,
+    height,
+  });
+  const at = (f: Frame, anchor: LogAnchor | undefined, index: number): Move | undefined =>
+    anchor ? { anchor, cursor: idAt(f, index) } : undefined;
+  return {
+    total: () => store.evicted() + store.size(),
+    newestShown(state) {
+      const f = frame(state);
+      return idAt(f, nearestShown(f, store.size() - 1, -1));
+    },
+    scroll(state, by) {
+      const f = frame(state);
+      const bottom = bottomOf(f);
+      if (bottom.index < 0 || by === 0) return undefined;
+      if (by < 0 && state.following) return undefined;
+      let index = bottom.index;
+      let rb = bottom.rowsBelow + by;
+      let anchor: LogAnchor | undefined;
+      if (by > 0) {
+        while (anchor === undefined && rb >= rowsOf(f, index)) {
+          rb -= rowsOf(f, index);
+          const prev = nearestShown(f, index - 1, -1);
+          if (prev < 0) anchor = oldestScreen(f);
+          else index = prev;
+        }
+        if (anchor === undefined) {
+          // Never further up than the oldest screenful.
+          let above = rowsOf(f, index) - rb;
+          for (
+            let i = nearestShown(f, index - 1, -1);
+            i >= 0 && above < height;
+            i = nearestShown(f, i - 1, -1)
+          ) {
+            above += rowsOf(f, i);
+          }
+          if (above < height) anchor = oldestScreen(f);
+        }
+      } else {
+        while (rb < 0) {
+          const next = nearestShown(f, index + 1, 1);
+          if (next < 0) {
+            rb = 0;
+            break;
+          }
+          index = next;
+          rb += rowsOf(f, index);
+        }
+      }
+      anchor ??= { line: index + store.evicted(), rowsBelow: rb };
+      // The cursor stays where it was when still on screen, else goes to the edge it left by.
+      const moved: Frame = { ...f, state: { ...state, following: false, anchor } };
+      const newBottom = bottomOf(moved).index;
+      const newTop = topOf(moved);
+      const current = cursorIndex(f);
+      const cursor =
+        current >= newTop && current <= newBottom
+          ? current
+          : by > 0 && current > newBottom
+            ? newBottom
+            : current >= 0 && current < newTop
+              ? newTop
+              : newBottom;
+      return { anchor, cursor: idAt(f, cursor) };
+    },
+    oldest(state) {
+      const f = frame(state);
+      const anchor = oldestScreen(f);
+      return at(f, anchor, nearestShown(f, 0, 1));
+    },
+    moveCursor(state, by) {
+      const f = frame(state);
+      let index = cursorIndex(f);
+      if (index < 0 || !shown(f, index)) index = bottomOf(f).index;
+      if (index < 0) return undefined;
+      const step = by > 0 ? 1 : -1;
+      for (let n = 0; n < Math.abs(by); n++) {
+        const next = nearestShown(f, index + step, step);
+        if (next < 0) break;
+        index = next;
+      }
+      return at(f, reveal(f, index), index);
+    },
+    find(state, target, direction) {
+      const f = frame(state);
+      if (target === "match" && !f.filters.search) return undefined;
+      const marks = new Set(state.marks);
+      const current = cursorIndex(f);
+      const from = current >= 0 ? current : bottomOf(f).index;
+      for (
+        let i = nearestShown(f, from + direction, direction);
+        i >= 0;
+        i = nearestShown(f, i + direction, direction)
+      ) {
+        if (!isTarget(f, i, target, marks)) continue;
+        return {
+          anchor: third(f, i),
+          cursor: idAt(f, i),
+          match: target === "match" ? matchPosition(f, i) : undefined,
+        };
+      }
+      return undefined;
+    },
+    atTime(state, ms) {
+      const f = frame(state);
+      let index = nearestShown(f, store.firstAtOrAfter(ms), 1);
+      if (index < 0) index = nearestShown(f, store.size() - 1, -1);
+      if (index < 0) return undefined;
+      return at(f, third(f, index), index);
+    },
+    cursorRow(state) {
+      const index = cursorIndex(frame(state));
+      return index < 0 ? undefined : store.at(index);
+    },
+    shownRows(state) {
+      const f = frame(state);
+      const rows: StoredRow[] = [];
+      for (let i = 0; i < store.size(); i++) if (shown(f, i)) rows.push(store.at(i) as StoredRow);
+      return rows;
+    },
+    newestTime() {
+      return store.at(store.size() - 1)?.event.sortKey;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * A log line's content as the dashboard shows it: sanitized, JSON compacted, its level detected
+ * (src/text/log-level.ts, the same reading as `tail --level`), cut at MAX_RENDERED_CHARS. Cached
+ * per event: content never changes, and the garbage collector bounds the cache.
+ */
+import type { LogLine } from "../tail/log-line.js";
+import { type LogLevel, levelOf } from "../text/log-level.js";
+import { boundedPrefix, type Safe, safe } from "../text/safe-text.js";
+
+/** The most of one line rendered, searched and filtered on. */
+export const MAX_RENDERED_CHARS = 64 * 1024;
+
+export interface Rendered {
+  /** The content as shown: sanitized, normalized, JSON compacted; at most MAX_RENDERED_CHARS. */
+  text: Safe;
+  level: LogLevel | undefined;
+  /** Characters of the content beyond what is rendered. */
+  hidden: number;
+  /** A JSON object line's fields, for its detail view. */
+  json: Record<string, unknown> | undefined;
+}
+
+const renderCache = new WeakMap<LogLine, Rendered>();
+
+export function renderContent(content: string): Rendered {
+  const { text: shown, hidden } = boundedPrefix(content, MAX_RENDERED_CHARS);
+  let text = shown;
+  let json: Record<string, unknown> | undefined;
+  const trimmed = hidden === 0 ? content.trimStart() : "";
+  if (trimmed.startsWith("{") && trimmed.length < 20_000) {
+    try {
+      const value = JSON.parse(trimmed) as unknown;
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        json = value as Record<string, unknown>;
+        text = JSON.stringify(value);
+      }
+    } catch {
+      // Not JSON after all: shown as it is.
+    }
+  }
+  return { text: safe(text), level: levelOf(shown), hidden, json };
+}
+
+export function renderedLine(event: LogLine): Rendered {
+  let r = renderCache.get(event);
+  if (!r) {
+    r = renderContent(event.content);
+    renderCache.set(event, r);
+  }
+  return r;
+}
+
+/** What filters and search test: the content, up to what is rendered. */
+export function searchable(event: LogLine): string {
+  return event.content.length <= MAX_RENDERED_CHARS
+    ? event.content
+    : boundedPrefix(event.content, MAX_RENDERED_CHARS).text;
+}
+
+/** `2` for `replica 2/3`, undefined for a label without a number. */
+export function replicaNumber(label: string): number | undefined {
+  const m = /(\d+)\s*\/\s*\d+/.exec(label.slice(0, 100));
+  return m ? Number(m[1]) : undefined;
+}
