@@ -6,7 +6,9 @@
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
 import { FollowerStopError, LogFollower } from "../tail/follower.js";
+import type { StoreEvent } from "../tail/log-line.js";
 import { LogStore } from "../tail/log-store.js";
+import { ReplicaActivity } from "../tail/replica-activity.js";
 import type { VoteAction } from "./activity-decision.js";
 import type { LoadedContext } from "./decision-context.js";
 import { loadDecisionContext } from "./decision-context.js";
@@ -18,6 +20,8 @@ import { createFeeds } from "./feeds.js";
 export interface LogSession {
   store: LogStore;
   follower: LogFollower;
+  /** Each replica's counts, sparkline and lifecycle (markers go into the store with the lines). */
+  replicas: ReplicaActivity;
   /** Starts following (once). */
   start(): void;
   /** Stops following; resolves when the follower has stopped. */
@@ -97,12 +101,21 @@ export function createDashboardSources(
         intervalMs: options.intervalMs,
         sinceMs: options.sinceMs,
       });
-      follower.onEvents((events) => store.append(events));
+      const replicas = new ReplicaActivity();
+      follower.onEvents((events) => {
+        const markers = replicas.observe(events);
+        if (markers.length === 0) return store.append(events);
+        // One batch in time order: markers sit among the lines they are about.
+        const all: StoreEvent[] = [...events, ...markers];
+        all.sort((a, b) => a.sortKey - b.sortKey);
+        store.append(all);
+      });
       const controller = new AbortController();
       let running: Promise<void> | undefined;
       return {
         store,
         follower,
+        replicas,
         start() {
           running ??= follower.run(controller.signal, true).catch((err) => {
             // The dashboard shows a failure that ends the follow in its status line.

@@ -7,7 +7,8 @@
 
 import type { FollowerState } from "../tail/follower.js";
 import { formatFollowerStatus } from "../tail/follower-status.js";
-import { lit } from "../text/safe-text.js";
+import type { ReplicaStats } from "../tail/replica-activity.js";
+import { lit, safeBounded } from "../text/safe-text.js";
 import type { DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
 
@@ -15,7 +16,20 @@ function seconds(ms: number): string {
   return ms < 10_000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms / 1000)}s`;
 }
 
-export function followerDetail(s: FollowerState, nowMono: number): DetailView {
+/** One line per replica: lines, errors, when it last sent, whether it stopped. */
+function replicaLines(replicas: readonly ReplicaStats[], now: number): string[] {
+  return replicas.map((r) => {
+    const ago = Math.max(0, now - r.lastMs);
+    return `${r.label}: ${r.lines.toLocaleString("en-US")} lines, ${r.errors.toLocaleString("en-US")} errors, last ${seconds(ago)} ago${r.stopped ? ", stopped sending" : ""}`;
+  });
+}
+
+export function followerDetail(
+  s: FollowerState,
+  nowMono: number,
+  replicas: readonly ReplicaStats[] = [],
+  now = Date.now(),
+): DetailView {
   const a = s.arrival;
   const stale = s.phase !== "live" && s.lastSuccessAt !== undefined;
   const fields = [
@@ -72,5 +86,11 @@ export function followerDetail(s: FollowerState, nowMono: number): DetailView {
       s.gaps === 0 ? "none" : `${s.gaps} marked in the log (lines the server no longer had)`,
     ),
   ];
+  if (replicas.length > 0) {
+    fields.push({
+      label: lit`replicas`,
+      lines: replicaLines(replicas, now).map((l) => safeBounded(l, 400)),
+    });
+  }
   return { title: lit`Log follow`, fields };
 }

@@ -22,3 +22,17 @@ export interface GapMarker {
 }
 
 export type LogEvent = LogLine | GapMarker;
+
+/**
+ * A replica's lifecycle in the dashboard's log (./replica-activity.ts): it joined, stopped
+ * sending, came back, or the replica count changed. Never printed by `tail`.
+ */
+export interface ReplicaMarker {
+  kind: "replica";
+  replicaLabel: string;
+  text: string;
+  sortKey: number;
+}
+
+/** What the dashboard's log store holds. */
+export type StoreEvent = LogEvent | ReplicaMarker;

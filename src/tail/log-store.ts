@@ -9,13 +9,13 @@
  * slot in each of two arrays (the event, its id); rows are made when read. `npm run bench --
  * tail-memory` gives the bytes per line beyond its content.
  */
-import type { LogEvent } from "./log-line.js";
+import type { StoreEvent } from "./log-line.js";
 import { insertSorted } from "./sorted-insert.js";
 
 export interface StoredRow {
   /** Increasing with arrival, unique: a stable React key. */
   id: number;
-  event: LogEvent;
+  event: StoreEvent;
   bytes: number;
 }
 
@@ -24,19 +24,21 @@ export interface LogStoreOptions {
   maxBytes?: number;
 }
 
-const keyOfEvent = (event: LogEvent) => event.sortKey;
+const keyOfEvent = (event: StoreEvent) => event.sortKey;
 
 /** What a row counts against the byte cap. */
-function bytesOf(event: LogEvent): number {
+function bytesOf(event: StoreEvent): number {
   return (
     (event.kind === "line"
       ? event.content.length + event.replicaLabel.length
-      : event.reason.length) + 48
+      : event.kind === "gap"
+        ? event.reason.length
+        : event.text.length) + 48
   );
 }
 
 export class LogStore {
-  private events: LogEvent[] = [];
+  private events: StoreEvent[] = [];
   private ids: number[] = [];
   private head = 0;
   private bytes = 0;
@@ -100,30 +102,30 @@ export class LogStore {
     let hi = this.size();
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.events[this.head + mid] as LogEvent).sortKey < key) lo = mid + 1;
+      if ((this.events[this.head + mid] as StoreEvent).sortKey < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   private row(i: number): StoredRow {
-    const event = this.events[i] as LogEvent;
+    const event = this.events[i] as StoreEvent;
     return { id: this.ids[i] as number, event, bytes: bytesOf(event) };
   }
 
   /** Adds events (one batch, one notification). */
-  append(events: readonly LogEvent[]): void {
+  append(events: readonly StoreEvent[]): void {
     if (events.length === 0) return;
     const ids: number[] = new Array(events.length);
     for (let i = 0; i < events.length; i++) {
       ids[i] = this.nextId++;
-      this.bytes += bytesOf(events[i] as LogEvent);
+      this.bytes += bytesOf(events[i] as StoreEvent);
     }
     // Late lines land after every row with a key <= their own, so equal keys keep arrival order.
     insertSorted(this.events, this.head, events, keyOfEvent, { rows: this.ids, batch: ids });
     while (this.size() > this.maxLines || (this.bytes > this.maxBytes && this.size() > 1)) {
-      this.bytes -= bytesOf(this.events[this.head] as LogEvent);
-      this.events[this.head] = undefined as unknown as LogEvent;
+      this.bytes -= bytesOf(this.events[this.head] as StoreEvent);
+      this.events[this.head] = undefined as unknown as StoreEvent;
       this.head += 1;
       this.dropped += 1;
     }

@@ -26,6 +26,8 @@ export const LEGEND: readonly (readonly [string, string])[] = [
   ["search /x/ 3/45", "status: the cursor is on the 3rd of 45 matches, oldest first"],
   ["(late)", "a line that came after newer ones"],
   ["── gap ──", "a stretch whose lines could not all be fetched"],
+  ["── replica … ──", "a replica joined, stopped sending, came back, or the count changed"],
+  ["[1]▂▅█", "lines per 10 s of each replica (red: with errors, dim: stopped); i lists counts"],
   ["CONS FAIL PEND", "activity: consensus needed, failed, pending"],
   ["NEW AUTH DONE REJ", "activity: created, needs authenticators, completed, rejected"],
   ["votes", "votes cast on the activity so far"],

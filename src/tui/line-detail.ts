@@ -16,8 +16,9 @@ const MAX_CONTINUATION = 200;
 
 export function lineDetail(store: LogStore, row: StoredRow, now: number): DetailView {
   const event = row.event;
-  if (event.kind !== "line") {
-    return { title: lit`Gap`, fields: [field(lit`reason`, event.reason)] };
+  if (event.kind === "gap") return { title: lit`Gap`, fields: [field(lit`reason`, event.reason)] };
+  if (event.kind === "replica") {
+    return { title: lit`Replica`, fields: [field(lit`replica`, event.text)] };
   }
   const r = renderedLine(event);
   const fields: DetailField[] = [

@@ -7,7 +7,7 @@
  * more it holds), its rows are found in one linear pass (cached per line and width).
  */
 
-import type { LogEvent } from "../tail/log-line.js";
+import type { StoreEvent } from "../tail/log-line.js";
 import { replicaColour } from "../text/colour.js";
 import type { LogLevel } from "../text/log-level.js";
 import { lit, padEnd, padStart, type Safe, safe, sliceSafe, widthOf } from "../text/safe-text.js";
@@ -55,7 +55,7 @@ interface Laid {
   cutAt: number | undefined;
 }
 
-const layoutCache = new WeakMap<LogEvent, Laid>();
+const layoutCache = new WeakMap<StoreEvent, Laid>();
 
 function findMatches(text: string, search: RegExp | undefined): [number, number][] {
   if (!search) return [];
@@ -69,7 +69,7 @@ function findMatches(text: string, search: RegExp | undefined): [number, number]
   return out;
 }
 
-function layOut(event: LogEvent, width: number, wrap: boolean, filters: Filters): Laid {
+function layOut(event: StoreEvent, width: number, wrap: boolean, filters: Filters): Laid {
   const search = filters.search ? `${filters.search.flags}/${filters.search.source}` : undefined;
   const cached = layoutCache.get(event);
   if (cached && cached.width === width && cached.wrap === wrap && cached.search === search) {
@@ -81,6 +81,9 @@ function layOut(event: LogEvent, width: number, wrap: boolean, filters: Filters)
     text = safe(
       `── gap: ${event.reason} (${formatMsRfc3339(event.from, false)} → ${formatMsRfc3339(event.to, false)}) ──`,
     );
+    markerAt = text.length;
+  } else if (event.kind === "replica") {
+    text = safe(`── ${event.text} ──`);
     markerAt = text.length;
   } else {
     const r = renderedLine(event);
@@ -100,7 +103,7 @@ function layOut(event: LogEvent, width: number, wrap: boolean, filters: Filters)
     text,
     starts,
     markerAt,
-    matches: event.kind === "line" ? findMatches(text.slice(0, markerAt), filters.search) : [],
+    matches: event.kind !== "gap" ? findMatches(text.slice(0, markerAt), filters.search) : [],
     cutAt: cut,
   };
   layoutCache.set(event, laid);
@@ -169,7 +172,10 @@ export function relativeTime(ms: number, now: number): string {
 }
 
 /** The gutter before a line's first row: timestamp (absolute or relative), replica, mark. */
-function gutter(event: LogEvent, look: RowLook): Segment[] {
+function gutter(event: StoreEvent, look: RowLook): Segment[] {
+  if (event.kind === "replica" && look.mark === "cursor") {
+    return [{ text: lit`>`, bold: true, inverse: true }];
+  }
   if (event.kind !== "line") return [];
   const out: Segment[] = [];
   if (look.time === "absolute") {
@@ -210,8 +216,8 @@ function replicaTag(label: string): Safe {
  * The gutter of a wrapped line's further rows: the replica again (dim) with a `↪`, so a
  * continuation is never mistaken for a line of its own or of another replica.
  */
-function continuationGutter(event: LogEvent, width: number): Segment[] {
-  if (event.kind === "gap" || width === 0)
+function continuationGutter(event: StoreEvent, width: number): Segment[] {
+  if (event.kind !== "line" || width === 0)
     return width === 0 ? [] : [{ text: padEnd(lit``, width) }];
   const tag = lit`${replicaTag(event.replicaLabel)}↪`;
   return [{ text: padStart(tag, width), colour: replicaColour(event.replicaLabel), dim: true }];
@@ -225,14 +231,14 @@ export interface RowTake {
   skipEnd?: number;
 }
 
-function contentWidthFor(event: LogEvent, state: RowLook, width: number): number {
+function contentWidthFor(event: StoreEvent, state: RowLook, width: number): number {
   const headWidth = gutter(event, state).reduce((n, s) => n + widthOf(s.text), 0);
   return Math.max(4, width - headWidth);
 }
 
 /** How many rows a line takes at this width (1 unless wrapped). */
 export function lineRowCount(
-  event: LogEvent,
+  event: StoreEvent,
   state: RowLook,
   filters: Filters,
   width: number,
@@ -245,7 +251,7 @@ export function lineRowCount(
  * Rows of one event for a pane `width` wide: some of them (see RowTake), built only those.
  */
 export function formatRows(
-  event: LogEvent,
+  event: StoreEvent,
   state: RowLook,
   filters: Filters,
   width: number,
@@ -258,7 +264,9 @@ export function formatRows(
   const base: TextStyle =
     event.kind === "gap"
       ? { colour: "yellow", dim: true }
-      : { colour: levelColour(renderedLine(event).level) };
+      : event.kind === "replica"
+        ? { colour: "magenta" }
+        : { colour: levelColour(renderedLine(event).level) };
   const n = laid.starts.length;
   const end =
     take.from === "start" ? Math.min(n, take.count) : Math.max(0, n - (take.skipEnd ?? 0));
@@ -299,7 +307,7 @@ function cutPoint(text: Safe, width: number): number | undefined {
 
 /** All rows of one event (tests, and short lines). */
 export function formatRow(
-  event: LogEvent,
+  event: StoreEvent,
   state: RowLook,
   filters: Filters,
   width: number,

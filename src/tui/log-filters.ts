@@ -4,7 +4,7 @@
  * those keep (grep -C). A line's group (./line-groups.ts) is judged by its head, so a stack trace
  * stays whole. Search does not hide lines; it marks them.
  */
-import type { LogEvent, LogLine } from "../tail/log-line.js";
+import type { LogLine, StoreEvent } from "../tail/log-line.js";
 import type { LogStore } from "../tail/log-store.js";
 import { isAtLeast, type LogLevel } from "../text/log-level.js";
 import { smartCaseRegex } from "../text/smart-case.js";
@@ -53,7 +53,7 @@ export function filtering(f: Filters): boolean {
   return f.include.length > 0 || f.exclude !== undefined || f.minLevel !== undefined;
 }
 
-function replicaHidden(event: LogEvent, f: Filters): boolean {
+function replicaHidden(event: StoreEvent, f: Filters): boolean {
   if (event.kind !== "line" || f.hidden.size === 0) return false;
   const n = replicaNumber(event.replicaLabel);
   return n !== undefined && f.hidden.has(n);
@@ -104,6 +104,7 @@ export function isShown(store: LogStore, index: number, f: Filters): boolean {
 }
 
 /** Whether a shown line holds a search match. */
-export function matchesSearch(event: LogEvent, f: Filters): boolean {
-  return event.kind === "line" && f.search !== undefined && f.search.test(searchable(event));
+export function matchesSearch(event: StoreEvent, f: Filters): boolean {
+  if (f.search === undefined || event.kind === "gap") return false;
+  return f.search.test(event.kind === "line" ? searchable(event) : event.text);
 }

@@ -98,10 +98,9 @@ function cursorIndex(f: Frame): number {
 function isTarget(f: Frame, index: number, target: Target, marks: ReadonlySet<number>): boolean {
   const row = f.store.at(index) as StoredRow;
   const event = row.event;
+  if (target === "match") return matchesSearch(event, f.filters);
   if (event.kind !== "line") return false;
   switch (target) {
-    case "match":
-      return matchesSearch(event, f.filters);
     case "error": {
       const level = renderedLine(event).level;
       return level === "error" || level === "fatal";

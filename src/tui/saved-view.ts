@@ -37,6 +37,7 @@ export function savedView(
   format: SavedFormat,
   header: { deploymentId: string; filters: ViewFilters; savedAt: number },
 ): string {
+  rows = rows.filter((r) => r.event.kind !== "replica");
   const first = rows[0]?.event.sortKey;
   const last = rows.at(-1)?.event.sortKey;
   const range =
@@ -76,6 +77,6 @@ export function savedView(
     utc: true,
     colour: false,
   };
-  for (const row of rows) out.push(formatEvent(row.event, look));
+  for (const { event } of rows) if (event.kind !== "replica") out.push(formatEvent(event, look));
   return `${out.join("\n")}\n`;
 }

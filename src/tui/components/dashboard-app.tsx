@@ -102,6 +102,7 @@ export function DashboardApp(props: {
       key={watching.id}
       store={session.store}
       follower={session.follower}
+      replicaActivity={session.replicas}
       feeds={sources.feeds}
       deploymentId={watching.id}
       deployment={watching.deployment}

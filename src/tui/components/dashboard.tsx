@@ -18,6 +18,7 @@ import { describeError } from "../../feeds/poller.js";
 import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { LogStore } from "../../tail/log-store.js";
+import { type ReplicaActivity, SPARK_BUCKETS } from "../../tail/replica-activity.js";
 import { lit, type Safe, safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { detailRows } from "../detail-layout.js";
@@ -30,6 +31,7 @@ import { compileFilters } from "../log-filters.js";
 import { logNavigator } from "../log-navigator.js";
 import { computeLogView } from "../log-view.js";
 import { ReplicaRoster } from "../replica-roster.js";
+import { replicaStrip } from "../replica-strip.js";
 import { savedFormat, savedView } from "../saved-view.js";
 import { promptLine, statusLine } from "../status-line.js";
 import type { Pane, UiAction, UiState } from "../ui-state.js";
@@ -49,6 +51,8 @@ import { VoteOverlay } from "./vote-overlay.js";
 export interface DashboardProps {
   store: LogStore;
   follower: LogFollower;
+  /** Each replica's counts, sparkline and lifecycle; without it, no sparkline strip. */
+  replicaActivity?: ReplicaActivity | undefined;
   feeds: Feeds;
   deploymentId: string;
   /** The deployment as the picker knows it (its app's name), when known. */
@@ -161,8 +165,13 @@ export function Dashboard(props: DashboardProps) {
   const roster = useRef(new ReplicaRoster());
 
   const layout = computeLayout(size.columns, size.rows, ui.sidePanes);
+  // The replicas' sparkline takes the pane's first row when it has rows to spare.
+  const showStrip = props.replicaActivity !== undefined && layout.logs.height - 3 >= 8;
   // Paused, the pane's last row is the marker counting new lines: the view keeps one row less.
-  const logRows = Math.max(1, layout.logs.height - 3 - (ui.following ? 0 : 1));
+  const logRows = Math.max(
+    1,
+    layout.logs.height - 3 - (ui.following ? 0 : 1) - (showStrip ? 1 : 0),
+  );
   const logWidth = layout.logs.width - 2;
   const filters = useMemo(() => compileFilters(ui), [ui]);
   // Relative times move with the clock; otherwise the view does not depend on it.
@@ -173,6 +182,15 @@ export function Dashboard(props: DashboardProps) {
   const view = useMemo(
     () => computeLogView(props.store, ui, logWidth, logRows, { filters, replicas, now: viewNow }),
     [version, ui, logWidth, logRows, filters, replicas, viewNow],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the activity is mutable; the store's version says when it changed
+  const replicaStats = useMemo(
+    () => props.replicaActivity?.snapshot(SPARK_BUCKETS) ?? [],
+    [version, props.replicaActivity],
+  );
+  const strip = useMemo(
+    () => (showStrip ? replicaStrip(replicaStats, logWidth) : undefined),
+    [showStrip, replicaStats, logWidth],
   );
   const allActivities = useMemo(
     () => summarizeActivities(activities.data ?? [], now),
@@ -220,7 +238,7 @@ export function Dashboard(props: DashboardProps) {
       : undefined;
   const detail =
     ui.detail?.pane === "follow"
-      ? followerDetail(followerState, monoNow)
+      ? followerDetail(followerState, monoNow, replicaStats, now)
       : ui.detail?.pane === "line"
         ? lineRow && lineDetail(props.store, lineRow, now)
         : listDetail;
@@ -446,6 +464,7 @@ export function Dashboard(props: DashboardProps) {
         title={lit`Logs${ui.wrap ? lit` (wrap)` : lit``}${ui.time === "off" ? lit`` : lit` (${safe(ui.time)} times)`}`}
         following={ui.following}
         cap={props.store.maxLines}
+        strip={strip}
       />
     );
     const p = layout.side.panes;

@@ -2,6 +2,7 @@ import { Box } from "ink";
 import { memo } from "react";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 import type { LogView } from "../log-view.js";
+import type { Segment } from "../segment.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
 
@@ -26,6 +27,8 @@ export const LogPane = memo(function LogPane(props: {
   title: Safe;
   following: boolean;
   cap: number;
+  /** The replicas' sparkline row above the lines (./../replica-strip.ts), when there is room. */
+  strip?: Segment[] | undefined;
 }) {
   const rows = contentRows(props.height);
   const marker = props.following ? undefined : pausedMarker(props.view, props.cap);
@@ -39,6 +42,7 @@ export const LogPane = memo(function LogPane(props: {
       focused={props.focused}
     >
       <Box flexDirection="column" height={rows} overflowY="hidden">
+        {props.strip && props.strip.length > 0 ? <Line segments={props.strip} /> : null}
         {props.view.empty ? (
           <SafeText dim wrap="wrap">
             {props.view.empty}

@@ -1,0 +1,67 @@
+/**
+ * The log pane's one-row strip: for each replica, its tag and a sparkline of lines per interval
+ * (./../tail/replica-activity.ts), red where the interval held errors; a replica that stopped
+ * sending is dim. All sparklines share one scale, so replicas compare at a glance.
+ */
+import type { ReplicaStats } from "../tail/replica-activity.js";
+import { replicaColour } from "../text/colour.js";
+import { lit, type Safe, safe, widthOf } from "../text/safe-text.js";
+import { replicaNumber } from "./rendered-line.js";
+import type { Segment } from "./segment.js";
+
+const BARS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
+
+/** The bar for `n` lines when the busiest interval has `max`; a space for none. */
+export function bar(n: number, max: number): string {
+  if (n <= 0 || max <= 0) return " ";
+  return BARS[Math.min(BARS.length - 1, Math.floor((n / max) * (BARS.length - 1) + 0.5))] as string;
+}
+
+function tag(label: string): Safe {
+  const n = replicaNumber(label);
+  return n === undefined ? lit`[${safe(label.slice(0, 12))}]` : lit`[${n}]`;
+}
+
+/** How many intervals each replica's sparkline shows at this width. */
+export function sparkWidth(replicas: number, width: number): number {
+  if (replicas === 0) return 0;
+  return Math.max(0, Math.min(60, Math.floor(width / replicas) - 5));
+}
+
+/** The strip's segments, at most `width` cells (replicas that do not fit are left out). */
+export function replicaStrip(stats: readonly ReplicaStats[], width: number): Segment[] {
+  const k = sparkWidth(stats.length, width);
+  const out: Segment[] = [];
+  if (stats.length === 0 || k < 3) return out;
+  let max = 0;
+  for (const s of stats) for (const n of s.buckets.slice(-k)) max = Math.max(max, n);
+  let used = 0;
+  for (const s of stats) {
+    const head = tag(s.label);
+    if (used + widthOf(head) + k + 1 > width) break;
+    const colour = replicaColour(s.label);
+    out.push({ text: head, colour, bold: !s.stopped, dim: s.stopped });
+    const lines = s.buckets.slice(-k);
+    const errors = s.errorBuckets.slice(-k);
+    // Runs of the same colour make one segment each.
+    let run = "";
+    let runError = false;
+    const flush = () => {
+      if (run === "") return;
+      out.push(
+        runError ? { text: safe(run), colour: "red" } : { text: safe(run), colour, dim: s.stopped },
+      );
+      run = "";
+    };
+    lines.forEach((n, i) => {
+      const error = (errors[i] ?? 0) > 0;
+      if (error !== runError) flush();
+      runError = error;
+      run += bar(n, max);
+    });
+    flush();
+    out.push({ text: lit` ` });
+    used += widthOf(head) + k + 1;
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { ReplicaStats } from "../../src/tail/replica-activity.js";
+import { widthOf } from "../../src/text/safe-text.js";
+import { bar, replicaStrip, sparkWidth } from "../../src/tui/replica-strip.js";
+
+const stats = (
+  label: string,
+  buckets: number[],
+  errors: number[],
+  stopped = false,
+): ReplicaStats => ({
+  label,
+  lines: buckets.reduce((a, b) => a + b, 0),
+  errors: errors.reduce((a, b) => a + b, 0),
+  lastMs: 0,
+  buckets,
+  errorBuckets: errors,
+  stopped,
+});
+
+describe("the replicas' sparkline strip", () => {
+  it("scales bars to the busiest interval of any replica", () => {
+    expect([0, 1, 4, 8].map((n) => bar(n, 8))).toEqual([" ", "▂", "▅", "█"]);
+    expect(bar(3, 0)).toBe(" ");
+  });
+
+  it("shows each replica's intervals, errors in red, a stopped replica dim", () => {
+    const strip = replicaStrip(
+      [
+        stats("replica 1/2", [2, 4, 8], [0, 0, 1]),
+        stats("replica 2/2", [8, 0, 0], [0, 0, 0], true),
+      ],
+      40,
+    );
+    expect(strip.map((s) => s.text).join("")).toBe("[1]▃▅█ [2]█   ");
+    expect(strip.find((s) => s.text === "█" && s.colour === "red")).toBeDefined();
+    expect(strip.find((s) => s.text === "[2]")?.dim).toBe(true);
+  });
+
+  it("never goes past its width, and leaves out what does not fit", () => {
+    const many = Array.from({ length: 9 }, (_, i) =>
+      stats(`replica ${i + 1}/9`, Array(60).fill(3), Array(60).fill(0)),
+    );
+    for (let width = 10; width <= 200; width += 13) {
+      const text = replicaStrip(many, width).map((s) => s.text);
+      expect(widthOf(text.join("") as never)).toBeLessThanOrEqual(width);
+    }
+    expect(sparkWidth(3, 80)).toBe(21);
+    expect(replicaStrip(many, 20)).toEqual([]);
+  });
+});
