@@ -113,7 +113,17 @@ export class ReplicaActivity {
           });
         }
         this.replicas.set(key, r);
-      } else if (r.stopped && e.sortKey > r.lastMs) {
+      } else if (
+        !r.stopped &&
+        r.lines > 1 &&
+        e.sortKey - r.lastMs > this.quietFor(r) &&
+        this.newestMs - r.lastMs > this.quietFor(r)
+      ) {
+        // Silent and back within one batch (a backlog, or a slow poll): both said.
+        markers.push(this.stoppedMarker(r));
+        r.stopped = true;
+      }
+      if (r.stopped && e.sortKey > r.lastMs) {
         r.stopped = false;
         markers.push({
           kind: "replica",
@@ -143,15 +153,9 @@ export class ReplicaActivity {
       if (e.sortKey > this.newestMs) this.newestMs = e.sortKey;
     }
     for (const r of this.replicas.values()) {
-      const quiet = Math.max(QUIET_FLOOR_MS, 10 * (r.gapMs ?? QUIET_FLOOR_MS));
-      if (!r.stopped && r.lines > 1 && this.newestMs - r.lastMs > quiet) {
+      if (!r.stopped && r.lines > 1 && this.newestMs - r.lastMs > this.quietFor(r)) {
         r.stopped = true;
-        markers.push({
-          kind: "replica",
-          replicaLabel: r.label,
-          text: `${r.label} stopped sending (last line ${clock(r.lastMs)}Z)`,
-          sortKey: r.lastMs + 0.001,
-        });
+        markers.push(this.stoppedMarker(r));
       }
       this.prune(r);
     }
@@ -160,6 +164,20 @@ export class ReplicaActivity {
       this.batches += 1;
     }
     return markers;
+  }
+
+  /** Silence longer than this (ten of its usual gaps, at least QUIET_FLOOR_MS) is stopping. */
+  private quietFor(r: Replica): number {
+    return Math.max(QUIET_FLOOR_MS, 10 * (r.gapMs ?? QUIET_FLOOR_MS));
+  }
+
+  private stoppedMarker(r: Replica): ReplicaMarker {
+    return {
+      kind: "replica",
+      replicaLabel: r.label,
+      text: `${r.label} stopped sending (last line ${clock(r.lastMs)}Z)`,
+      sortKey: r.lastMs + 0.001,
+    };
   }
 
   private prune(r: Replica): void {

@@ -192,5 +192,59 @@ async function start(responses: (now: number) => Record<string, unknown>): Promi
   };
 }
 
+/**
+ * A deployment's log to read as on-call does, one line per 200 ms slot over the last 30 s: plain
+ * INFO and WARN lines, JSON lines (one with its level nested under `fields`), and every 2 s an
+ * ERROR with three stack frames. Its replicas live: replica 2 is silent from 2 s to 9 s after the
+ * server starts, and a third replica joins at 4 s (the labels go from `/2` to `/3`).
+ */
+function readingResponses(startedAt: number): (now: number) => Record<string, unknown> {
+  return (now) => {
+    const last = Math.floor(now / SLOT_MS);
+    const entries = [];
+    for (let slot = last - 150; slot <= last; slot++) {
+      const at = slot * SLOT_MS;
+      const joined = at >= startedAt + 4_000;
+      const count = joined ? 3 : 2;
+      const replica = (slot % count) + 1;
+      if (replica === 2 && at >= startedAt + 2_000 && at < startedAt + 9_000) continue;
+      const replicaLabel = `replica ${replica}/${count}`;
+      const kind = slot % 10;
+      const content =
+        kind === 0
+          ? `ERROR payment: upstream timeout after 5000ms seq=${slot}`
+          : kind === 3
+            ? `WARN  signer: slow quorum 812ms seq=${slot}`
+            : kind === 5
+              ? JSON.stringify({
+                  msg: "settled transfer",
+                  fields: { level: "warn", service: "ledger" },
+                  seq: slot,
+                })
+              : kind === 7
+                ? JSON.stringify({ level: "info", msg: "processed batch", seq: slot })
+                : `INFO  http: request ok seq=${slot}`;
+      entries.push({ line: { content, ts: ts(at) }, replicaLabel });
+      if (kind === 0) {
+        for (const [i, frame] of ["fetchNonce", "evaluatePolicy", "handleRequest"].entries()) {
+          entries.push({
+            line: {
+              content: `    at ${frame} (/app/dist/ledger.js:${10 + i}:5)`,
+              ts: ts(at + 1 + i),
+            },
+            replicaLabel,
+          });
+        }
+      }
+    }
+    return {
+      ...paneResponses(now, "", CALM_DEPLOYMENT_ID),
+      list_sol_transaction_history: { transactions: [] },
+      get_tvc_deployment_debug_logs: { entries },
+    };
+  };
+}
+
+export const startReadingApi = () => start(readingResponses(Date.now()));
 export const startHostileApi = () => start(hostileResponses);
 export const startCorpusApi = () => start(corpusResponses);

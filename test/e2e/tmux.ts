@@ -108,7 +108,7 @@ export class Tmux {
 
   /** Literal text, typed as is. */
   async type(text: string): Promise<void> {
-    this.run("send-keys", "-t", this.session, "-l", text);
+    this.run("send-keys", "-t", this.session, "-l", "--", text);
     await new Promise((r) => setTimeout(r, 150));
   }
 

@@ -77,3 +77,18 @@ describe("replica activity", () => {
     expect(a.observe([at(T0 + 5_200, "replica 2/3")])).toEqual([]);
   });
 });
+
+describe("replica activity, a silence inside one batch", () => {
+  it("marks both the stop and the return when they come in one response", () => {
+    const a = new ReplicaActivity();
+    const lines = [
+      ...steady(T0, T0 + 10_000, 250, ["replica 1/2"]),
+      ...steady(T0, T0 + 3_000, 250, ["replica 2/2"]),
+      ...steady(T0 + 7_000, T0 + 10_000, 250, ["replica 2/2"]),
+    ].sort((x, y) => x.sortKey - y.sortKey);
+    expect(a.observe(lines).map((m) => m.text)).toEqual([
+      "replica 2/2 stopped sending (last line 12:00:02Z)",
+      "replica 2/2 back after 4.3s silent (restarted?)",
+    ]);
+  });
+});
