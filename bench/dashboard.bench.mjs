@@ -1,5 +1,7 @@
 // The running dashboard under load: 5,000 log lines/s for 30 s into the real Ink render (maxFps 30,
-// as `tvcwatch watch` runs it) on a 160x48 terminal stand-in, with a key pressed every 500 ms.
+// as `tvcwatch watch` runs it) on a 160x48 terminal stand-in, with a key pressed every 500 ms
+// (T, cycling timestamps), reading as on-call does: level filter (warn) with 2 context lines,
+// level colours, and the replicas' activity (sparkline strip, lifecycle markers) kept up to date.
 // Reports CPU-seconds per second of input, lines dropped, and p95 keypress-to-frame latency.
 // Targets: <= 0.5 CPU-s/s, 0 dropped, p95 < 100 ms.
 //
@@ -18,6 +20,7 @@ const { default: React } = await import("react");
 const { Poller } = await import("../dist/feeds/poller.js");
 const { LogFollower } = await import("../dist/tail/follower.js");
 const { LogStore } = await import("../dist/tail/log-store.js");
+const { ReplicaActivity } = await import("../dist/tail/replica-activity.js");
 const { Dashboard } = await import("../dist/tui/components/dashboard.js");
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -71,6 +74,13 @@ class FakeStdin extends EventEmitter {
 const stdout = new FakeStdout();
 const stdin = new FakeStdin();
 const store = new LogStore();
+const replicas = new ReplicaActivity();
+/** As the dashboard's sources do: lines and the lifecycle markers they bring, one batch. */
+function appendWithMarkers(events) {
+  const markers = replicas.observe(events);
+  if (markers.length === 0) return store.append(events);
+  store.append([...events, ...markers].sort((a, b) => a.sortKey - b.sortKey));
+}
 const meta = {
   status: 200,
   sentAtWall: 0,
@@ -111,7 +121,7 @@ const followed =
 const follower =
   followed ?? new LogFollower({ fetchLogs: async () => ({ data: { entries: [] }, meta }) });
 if (!followed) await follower.pollOnce();
-else follower.onEvents((events) => store.append(events));
+else follower.onEvents(appendWithMarkers);
 const feeds = {
   activities: new Poller({ intervalMs: 1000, fetch: async () => [] }),
   email: undefined,
@@ -123,8 +133,10 @@ const app = render(
   React.createElement(Dashboard, {
     store,
     follower,
+    replicaActivity: replicas,
     feeds,
     deploymentId: "bench",
+    initialState: { minLevel: "warn", context: 2 },
     onQuit: () => {},
   }),
   {
@@ -164,7 +176,8 @@ function batch(n) {
 }
 
 const latencies = [];
-let timestampsOn = false;
+const TIME_TITLES = ["(absolute times)", "(relative times)", "Logs "];
+let timeMode = -1;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 let fed = 0;
@@ -175,7 +188,7 @@ const feeder = setInterval(() => {
   // Exactly RATE lines per second of wall time, whatever the timer's drift.
   const due = Math.floor((RATE * (performance.now() - t0)) / 1000) - fed;
   fed += due;
-  store.append(batch(due));
+  appendWithMarkers(batch(due));
 }, TICK_MS);
 const memory = [];
 const sampler = setInterval(() => {
@@ -185,13 +198,13 @@ const sampler = setInterval(() => {
 const presser = setInterval(() => {
   const from = stdout.count;
   const pressedAt = performance.now();
-  timestampsOn = !timestampsOn;
-  stdin.write("t");
-  const want = timestampsOn ? "(timestamps)" : "Logs ";
+  timeMode = (timeMode + 1) % TIME_TITLES.length;
+  stdin.write("T");
+  const want = TIME_TITLES[timeMode];
   const check = setInterval(() => {
     for (const w of stdout.recent) {
       if (w.n < from) continue;
-      if (w.text.includes(want) && (timestampsOn || !w.text.includes("(timestamps)"))) {
+      if (w.text.includes(want) && (timeMode < 2 || !w.text.includes(" times)"))) {
         latencies.push(w.at - pressedAt);
         clearInterval(check);
         return;

@@ -221,4 +221,32 @@ describe("reading the log in a real terminal", () => {
       await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED 0"));
     });
   }
+
+  it("c with --clipboard puts the line on the terminal's clipboard (OSC 52), escapes stripped", async () => {
+    const api = await startReadingApi();
+    apis.push(api);
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(
+      [
+        "--base-url",
+        api.url,
+        "--organization",
+        "org-1",
+        "--deployment",
+        CALM_DEPLOYMENT_ID,
+        "--interval",
+        "1s",
+        "--clipboard",
+      ],
+      { columns: 80, rows: 24 },
+      KEYS,
+      [["set-clipboard", "on"]],
+    );
+    await tmux.waitFor("the log", (s) => s.includes("● live") && logRows(s).length > 3, 30_000);
+    await tmux.keys("e", "c");
+    await tmux.waitFor("copied", (s) => lastLine(s).includes("copied to the clipboard"));
+    const buffer = tmux.run("show-buffer");
+    expect(buffer).toMatch(/^ERROR payment: upstream timeout after 5000ms seq=\d+$/);
+  });
 });
