@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
-import { removeStaleTempFiles } from "./atomic-file.js";
+import { removeStaleTempFiles } from "../config/atomic-file.js";
 import { readBody } from "./http/body.js";
 import { FaultInjector } from "./http/faults.js";
 import { send } from "./http/respond.js";

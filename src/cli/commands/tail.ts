@@ -82,12 +82,17 @@ export function registerTailCommand(program: Command): void {
         .default(5000, "5s"),
     )
     .option(
+      "--checkpoint <file>",
+      "with -f, record after each batch written what a restart needs, and resume from FILE when it exists: no line printed twice, none missed (see the README)",
+      textFlag,
+    )
+    .option(
       "-v, --verbose",
       "with -f, write the follow's figures to stderr every 10 s (rate, latency, window, overlap, late lines)",
     )
     .addHelpText(
       "after",
-      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint >> /var/log/dep.ndjson",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
       const { runTail } = await import("../tail/run-tail.js");

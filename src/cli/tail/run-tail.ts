@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { isPermanentFailure } from "../../api/errors.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
+import { HandledLines, ResumeFilter } from "../../tail/checkpoint.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
@@ -18,10 +19,15 @@ import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
 import { governHeap } from "../heap-governor.js";
+import { readCheckpoint, writeCheckpoint } from "./checkpoint-file.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 const TAIL_HOLD_BACK_MS = 1000;
+/** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
+const RETENTION_MS = 7 * 24 * 3_600_000;
+/** A resumed follow's first window reaches this much further back, for clock differences. */
+const RESUME_ALLOWANCE_MS = 60_000;
 /** With --verbose, how often the follow's figures are written while it is live. */
 const VERBOSE_EVERY_MS = 10_000;
 
@@ -98,6 +104,31 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       2,
     );
   }
+  // --checkpoint: resume from what the file records, and record after each batch written.
+  const checkpointPath = flags.checkpoint;
+  // Lines arrive late by up to the overlap, and wait up to the hold-back: the margin covers both.
+  const marginMs = 2 * flags.overlap + TAIL_HOLD_BACK_MS;
+  const recorded = checkpointPath ? readCheckpoint(checkpointPath, deploymentId) : undefined;
+  const resume = recorded ? new ResumeFilter(recorded, marginMs) : undefined;
+  const handled = checkpointPath ? new HandledLines(deploymentId, marginMs) : undefined;
+  let sinceMs = flags.since ?? (flags.tail === undefined ? 600_000 : undefined);
+  let tailLines = flags.tail;
+  let resumeGap: LogEvent | undefined;
+  if (resume) {
+    const back = Date.now() - resume.floorMs + RESUME_ALLOWANCE_MS;
+    tailLines = undefined;
+    sinceMs = Math.min(RETENTION_MS, Math.max(1000, back));
+    if (back > RETENTION_MS) {
+      const to = Date.now() - RETENTION_MS;
+      resumeGap = {
+        kind: "gap",
+        from: resume.floorMs,
+        to,
+        reason: "the checkpoint is older than the server keeps logs",
+        sortKey: to,
+      };
+    }
+  }
   const client = clientFor(config);
   // The client's last failure decides the exit status (client-errors.ts, as in every command).
   let lastFailure: unknown;
@@ -111,8 +142,8 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
         }),
     intervalMs: flags.interval,
     overlapMs: flags.overlap,
-    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
-    tailLines: flags.tail,
+    sinceMs,
+    tailLines,
     // A stream cannot move a line once printed: hold the newest second back so a replica
     // whose lines reach the server a little late still prints in timestamp order.
     holdBackMs: TAIL_HOLD_BACK_MS,
@@ -132,8 +163,30 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       controller.abort();
     }
   });
-  follower.onEvents((events) => {
+  let checkpointError: unknown;
+  /** After what is written now reaches stdout, the record of it is written (in order). */
+  const recordAfterWrite = (out: string) => {
+    const snapshot = handled?.snapshot();
+    if (!snapshot || !checkpointPath) {
+      if (out) process.stdout.write(out);
+      return;
+    }
+    process.stdout.write(out, (err) => {
+      if (err || checkpointError !== undefined) return;
+      try {
+        writeCheckpoint(checkpointPath, snapshot);
+      } catch (e) {
+        checkpointError = e;
+        controller.abort();
+      }
+    });
+  };
+  follower.onEvents((batch) => {
     if (pipeClosed) return;
+    handled?.add(batch);
+    const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
+    if (resumeGap) events.unshift(resumeGap);
+    resumeGap = undefined;
     let out = "";
     for (const e of events) {
       if (!keep(e)) continue;
@@ -143,7 +196,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       }
       out += `${formatEvent(e, format)}\n`;
     }
-    if (out) process.stdout.write(out);
+    recordAfterWrite(out);
   });
   const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
     process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`),
@@ -169,6 +222,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
+  if (checkpointError !== undefined) throw checkpointError;
   const state = follower.getState();
   if (!flags.follow && state.phase !== "stopped")
     throw new CliError(state.lastError ?? "could not read the logs", 2);

@@ -16,4 +16,5 @@ export interface TailFlags {
   interval: number;
   overlap: number;
   verbose?: boolean;
+  checkpoint?: string;
 }

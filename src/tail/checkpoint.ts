@@ -1,0 +1,162 @@
+/**
+ * Restart-safe following (`tail -f --checkpoint FILE`): what a follow records after each batch it
+ * has written, and how a new follow resumes from it without printing a line twice or missing one.
+ *
+ * The record: the newest line handled (its sort key, on the server's clock, as lines are stamped)
+ * and the identities (replica, timestamp, content) of every line handled within `marginMs` before
+ * it. A resumed follow asks for everything from that floor on (its first window reaches back past
+ * it), drops what is older than the floor, and drops once each line whose identity was recorded:
+ * what was printed before is not printed again, and what came after (or late, but within the
+ * margin) is printed once. A line that comes later than the margin is as lost as it would be to a
+ * follow that never stopped (the overlap bounds both).
+ */
+import type { LogEvent, LogLine } from "./log-line.js";
+
+export const CHECKPOINT_FORMAT = 1;
+
+export interface CheckpointLine {
+  replicaLabel: string;
+  ts: { seconds: string; nanos: string } | null;
+  content: string;
+}
+
+export interface Checkpoint {
+  format: number;
+  deploymentId: string;
+  /** Sort key (epoch ms, server clock) of the newest line handled. */
+  newest: number;
+  /** Lines handled at or after newest - margin. */
+  lines: CheckpointLine[];
+}
+
+const identity = (l: { replicaLabel: string; ts: LogLine["ts"] | null; content: string }) =>
+  `${l.replicaLabel}\u0000${l.ts ? `${l.ts.seconds}.${l.ts.nanos}` : "-"}\u0000${l.content}`;
+
+/** The lines a follow has handled within the margin of its newest: what a checkpoint records. */
+export class HandledLines {
+  private lines: LogLine[] = [];
+  private newest = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly deploymentId: string,
+    private readonly marginMs: number,
+  ) {}
+
+  add(events: readonly LogEvent[]): void {
+    for (const e of events) {
+      if (e.kind !== "line") continue;
+      this.lines.push(e);
+      if (e.sortKey > this.newest) this.newest = e.sortKey;
+    }
+    const floor = this.newest - this.marginMs;
+    if (this.lines.length > 0 && (this.lines[0] as LogLine).sortKey < floor) {
+      this.lines = this.lines.filter((l) => l.sortKey >= floor);
+    }
+  }
+
+  /** The record as of now (undefined before any line). */
+  snapshot(): Checkpoint | undefined {
+    if (this.newest === Number.NEGATIVE_INFINITY) return undefined;
+    return {
+      format: CHECKPOINT_FORMAT,
+      deploymentId: this.deploymentId,
+      newest: this.newest,
+      lines: this.lines.map((l) => ({
+        replicaLabel: l.replicaLabel,
+        ts: l.ts ?? null,
+        content: l.content,
+      })),
+    };
+  }
+}
+
+/** Why a checkpoint's text cannot be used, in words naming the fix; or the checkpoint. */
+export function parseCheckpoint(
+  text: string,
+  deploymentId: string,
+): { checkpoint: Checkpoint } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {
+      error:
+        "is not a tvcwatch checkpoint (not JSON): delete it to start over, or name another file",
+    };
+  }
+  const c = value as Partial<Checkpoint> | null;
+  if (!c || typeof c !== "object" || typeof c.format !== "number") {
+    return {
+      error:
+        "is not a tvcwatch checkpoint (no format): delete it to start over, or name another file",
+    };
+  }
+  if (c.format > CHECKPOINT_FORMAT) {
+    return {
+      error: `has format ${c.format}, newer than this tvcwatch reads (${CHECKPOINT_FORMAT}): upgrade tvcwatch, or name another file`,
+    };
+  }
+  if (
+    typeof c.deploymentId !== "string" ||
+    typeof c.newest !== "number" ||
+    !Array.isArray(c.lines)
+  ) {
+    return {
+      error:
+        "is not a tvcwatch checkpoint (fields missing): delete it to start over, or name another file",
+    };
+  }
+  if (c.deploymentId !== deploymentId) {
+    return {
+      error: `was written for deployment ${c.deploymentId}, not ${deploymentId}: name another file for this one`,
+    };
+  }
+  for (const l of c.lines) {
+    const ok =
+      l &&
+      typeof l === "object" &&
+      typeof l.replicaLabel === "string" &&
+      typeof l.content === "string" &&
+      (l.ts === null ||
+        (typeof l.ts === "object" &&
+          typeof l.ts.seconds === "string" &&
+          typeof l.ts.nanos === "string"));
+    if (!ok) {
+      return {
+        error:
+          "is not a tvcwatch checkpoint (a line is malformed): delete it to start over, or name another file",
+      };
+    }
+  }
+  return { checkpoint: c as Checkpoint };
+}
+
+/**
+ * A resumed follow's filter: lines older than the floor were handled (or are as late as lost), and
+ * each recorded line is dropped once when it comes again.
+ */
+export class ResumeFilter {
+  readonly floorMs: number;
+  private readonly seen = new Map<string, number>();
+
+  constructor(checkpoint: Checkpoint, marginMs: number) {
+    this.floorMs = checkpoint.newest - marginMs;
+    for (const l of checkpoint.lines) {
+      const key = identity(l);
+      this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** True when the event is new to the output. */
+  keep(e: LogEvent): boolean {
+    if (e.kind !== "line") return true;
+    if (e.sortKey < this.floorMs) return false;
+    if (this.seen.size === 0) return true;
+    const key = identity(e);
+    const n = this.seen.get(key);
+    if (n === undefined) return true;
+    if (n <= 1) this.seen.delete(key);
+    else this.seen.set(key, n - 1);
+    return false;
+  }
+}

@@ -1,0 +1,157 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateKeyPair } from "../../src/api/stamp.js";
+import { startLogServer } from "../helpers/log-server.js";
+import { BIN, runCli } from "../helpers/run-cli.js";
+import { mulberry } from "../helpers/seeded-random.js";
+
+const key = generateKeyPair();
+const ENV = {
+  TURNKEY_API_PUBLIC_KEY: key.publicKey,
+  TURNKEY_API_PRIVATE_KEY: key.privateKey,
+  TURNKEY_ORGANIZATION_ID: "org-checkpoint",
+};
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function startTail(
+  url: string,
+  checkpoint: string,
+): { child: ChildProcessWithoutNullStreams; out: () => string } {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "--base-url",
+      url,
+      "tail",
+      "--deployment",
+      "dep",
+      "-f",
+      "-o",
+      "json",
+      "--since",
+      "1h",
+      "--interval",
+      "250ms",
+      "--checkpoint",
+      checkpoint,
+    ],
+    { env: { ...process.env, ...ENV } },
+  );
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.resume();
+  return { child, out: () => out };
+}
+
+/** The whole lines of one run's output (a line cut by the kill was never printed whole). */
+function linesOf(out: string): string[] {
+  const whole = out.endsWith("\n") ? out : out.slice(0, out.lastIndexOf("\n") + 1);
+  return whole
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { replicaLabel?: string; content?: string; event?: string })
+    .filter((e) => e.event === undefined)
+    .map((e) => JSON.stringify([e.replicaLabel, e.content]));
+}
+
+describe("tail -f --checkpoint", () => {
+  it("killed with SIGKILL at random moments and restarted, prints every line, none twice but the unrecorded end of a killed run", async () => {
+    const server = await startLogServer({
+      replicas: 3,
+      rate: 30,
+      lagMs: (r) => (r === 1 ? 1500 : 0),
+      lagFrom: 2000,
+    });
+    const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "dep.checkpoint");
+    const random = mulberry(42);
+    const runs: string[] = [];
+    try {
+      for (let i = 0; i < 10; i++) {
+        const run = startTail(server.url, checkpoint);
+        await wait(600 + random() * 1400);
+        // Once, the server goes down under a running follow (faults on top of kills).
+        if (i === 4) {
+          await server.setDown(true);
+          await wait(1500);
+          await server.setDown(false);
+        }
+        const exited = new Promise((r) => run.child.on("close", r));
+        run.child.kill("SIGKILL");
+        await exited;
+        runs.push(run.out());
+        if (random() < 0.5) await wait(random() * 1500);
+      }
+      const last = startTail(server.url, checkpoint);
+      await wait(5000);
+      const exited = new Promise<number | null>((r) => last.child.on("close", r));
+      last.child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      runs.push(last.out());
+    } finally {
+      await server.close();
+    }
+    const outputs = runs.map(linesOf);
+    const printed = outputs.flat();
+    // None lost: every line the server held until shortly before the end was printed.
+    const have = new Set(printed);
+    const truth = server
+      .truth(server.now() - 4000)
+      .map((l) => JSON.stringify([l.replicaLabel, l.content]));
+    expect(truth.length).toBeGreaterThan(500);
+    expect(truth.filter((id) => !have.has(id))).toEqual([]);
+    // Printed twice only at the end of a killed run: what it wrote after its last record.
+    for (let i = 0; i < outputs.length - 1; i++) {
+      const later = new Set(outputs.slice(i + 1).flat());
+      const again = (outputs[i] as string[]).map((id) => later.has(id));
+      const first = again.indexOf(true);
+      if (first >= 0) expect(again.slice(first).every(Boolean), `run ${i}`).toBe(true);
+    }
+    // Within one run, never twice.
+    for (const out of outputs) expect(new Set(out).size).toBe(out.length);
+    expect(statSync(checkpoint).mode & 0o777).toBe(0o600);
+  }, 90_000);
+
+  it("refuses a checkpoint of another deployment, a corrupt one, or a newer format, saying what to do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const server = await startLogServer({ replicas: 1, rate: 5 });
+    const run = async (text: string) => {
+      const file = join(dir, `c${Math.random()}`);
+      writeFileSync(file, text);
+      return runCli(
+        ["--base-url", server.url, "tail", "--deployment", "dep", "--checkpoint", file],
+        { env: ENV },
+      );
+    };
+    try {
+      const other = await run(
+        JSON.stringify({ format: 1, deploymentId: "other", newest: 0, lines: [] }),
+      );
+      expect(other.code).toBe(2);
+      expect(other.stderr.trim()).toMatch(
+        /^tvcwatch: checkpoint \S+ was written for deployment other, not dep: name another file for this one$/,
+      );
+      const corrupt = await run("{not json");
+      expect(corrupt.code).toBe(2);
+      expect(corrupt.stderr.trim().split("\n")).toHaveLength(1);
+      expect(corrupt.stderr).toMatch(
+        /is not a tvcwatch checkpoint \(not JSON\): delete it to start over/,
+      );
+      const newer = await run(JSON.stringify({ format: 2 }));
+      expect(newer.stderr).toMatch(
+        /has format 2, newer than this tvcwatch reads \(1\): upgrade tvcwatch/,
+      );
+      const fresh = await runCli(
+        ["--base-url", server.url, "tail", "--deployment", "dep", "--checkpoint", join(dir, "new")],
+        { env: ENV },
+      );
+      expect(fresh.code).toBe(0);
+      expect(statSync(join(dir, "new")).mode & 0o777).toBe(0o600);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+});
