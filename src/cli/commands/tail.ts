@@ -64,8 +64,11 @@ export function registerTailCommand(program: Command): void {
     .option("--timestamps", "prefix each line with its RFC 3339 timestamp")
     .option("--utc", "timestamps in UTC instead of the local zone")
     .addOption(
-      new Option("-o, --output <format>", "text or json (one object per line)")
-        .choices(["text", "json"])
+      new Option(
+        "-o, --output <format>",
+        "text, json (one object per line), or otlp (to an OpenTelemetry collector: --otlp-endpoint)",
+      )
+        .choices(["text", "json", "otlp"])
         .default("text"),
     )
     .addOption(
@@ -80,6 +83,11 @@ export function registerTailCommand(program: Command): void {
       )
         .argParser(overlapFlag)
         .default(5000, "5s"),
+    )
+    .option(
+      "--otlp-endpoint <url>",
+      "with -o otlp, the collector's OTLP/HTTP base URL, e.g. http://localhost:4318 (default: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT)",
+      textFlag,
     )
     .option(
       "--checkpoint <file>",

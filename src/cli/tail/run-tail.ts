@@ -11,7 +11,7 @@ import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { levelFilter } from "../../tail/level-filter.js";
-import type { LogEvent } from "../../tail/log-line.js";
+import type { LogEvent, LogLine } from "../../tail/log-line.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
@@ -148,8 +148,20 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     // whose lines reach the server a little late still prints in timestamp order.
     holdBackMs: TAIL_HOLD_BACK_MS,
   });
+  const say = (line: string) => process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
+  const otlp =
+    flags.output === "otlp"
+      ? await (await import("./otlp-output.js")).openOtlpOutput(
+          flags.otlpEndpoint,
+          config.organizationId,
+          deploymentId,
+          client,
+          checkpointPath,
+          say,
+        )
+      : undefined;
   const format = {
-    output: flags.output,
+    output: flags.output === "json" ? ("json" as const) : ("text" as const),
     timestamps: flags.timestamps === true,
     utc: flags.utc === true,
     colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
@@ -187,6 +199,26 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
     if (resumeGap) events.unshift(resumeGap);
     resumeGap = undefined;
+    if (otlp) {
+      const lines: LogLine[] = [];
+      for (const e of events) {
+        if (!keep(e)) continue;
+        if (e.kind === "gap") say(formatEvent(e, { ...format, colour: false }));
+        else lines.push(e);
+      }
+      otlp.write(lines);
+      otlp.afterBatch(handled?.snapshot(), (snapshot) => {
+        if (checkpointPath && checkpointError === undefined) {
+          try {
+            writeCheckpoint(checkpointPath, snapshot);
+          } catch (e) {
+            checkpointError = e;
+            controller.abort();
+          }
+        }
+      });
+      return;
+    }
     let out = "";
     for (const e of events) {
       if (!keep(e)) continue;
@@ -198,9 +230,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     }
     recordAfterWrite(out);
   });
-  const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
-    process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`),
-  );
+  const report = statusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => report(follower.getState(), performance.now()));
   // A follow runs for hours: keep the heap near what it holds.
   const stopGoverning = flags.follow ? governHeap() : () => {};
@@ -222,6 +252,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
+  await otlp?.close();
   if (checkpointError !== undefined) throw checkpointError;
   const state = follower.getState();
   if (!flags.follow && state.phase !== "stopped")

@@ -12,7 +12,8 @@ export interface TailFlags {
   level?: LogLevel;
   timestamps?: boolean;
   utc?: boolean;
-  output: "text" | "json";
+  output: "text" | "json" | "otlp";
+  otlpEndpoint?: string;
   interval: number;
   overlap: number;
   verbose?: boolean;

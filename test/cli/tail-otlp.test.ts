@@ -1,0 +1,197 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateKeyPair } from "../../src/api/stamp.js";
+import { startSimulator } from "../../src/sim/server.js";
+import { detectLevel } from "../../src/text/log-level.js";
+import { startLogServer } from "../helpers/log-server.js";
+import { startOtlpReceiver } from "../helpers/otlp-receiver.js";
+import { BIN, runCli } from "../helpers/run-cli.js";
+
+const key = generateKeyPair();
+const ENV = {
+  TURNKEY_API_PUBLIC_KEY: key.publicKey,
+  TURNKEY_API_PRIVATE_KEY: key.privateKey,
+  TURNKEY_ORGANIZATION_ID: "org-otlp",
+};
+
+describe("tail -o otlp", () => {
+  it("sends every line once as an OTLP log record with its time, severity, replica and resource", async () => {
+    const server = await startLogServer({ replicas: 3, rate: 40 });
+    const receiver = await startOtlpReceiver();
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      const r = await runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep-7",
+          "--since",
+          "1h",
+          "-o",
+          "otlp",
+          "--otlp-endpoint",
+          receiver.url,
+        ],
+        { env: ENV },
+      );
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("");
+      const askedAt = server.served().requestTimes.at(-1) as number;
+      const truth = server.truth(askedAt + (server.now() - Date.now()));
+      expect(truth.length).toBeGreaterThan(100);
+      const got = receiver.records.map((x) =>
+        JSON.stringify([x.attributes["tvc.replica"], x.body]),
+      );
+      expect(new Set(got).size).toBe(got.length);
+      expect(new Set(got)).toEqual(
+        new Set(truth.map((l) => JSON.stringify([l.replicaLabel, l.content]))),
+      );
+      const byContent = new Map(receiver.records.map((x) => [x.body, x]));
+      for (const line of truth) {
+        const record = byContent.get(line.content);
+        // The timestamp exactly as the server sent it (seconds and nanos), in nanoseconds.
+        const seconds = Math.floor(line.t / 1000);
+        const nanos = Math.round((line.t - seconds * 1000) * 1e6);
+        expect(record?.timeUnixNano).toBe(String(BigInt(seconds) * 1_000_000_000n + BigInt(nanos)));
+        expect(Number(record?.observedTimeUnixNano) / 1e6).toBeGreaterThanOrEqual(line.t);
+        const level = detectLevel(line.content);
+        expect(record?.severityNumber).toBe(level?.severityNumber);
+        expect(record?.severityText).toBe(level?.text);
+        expect(record?.resource).toMatchObject({
+          "turnkey.organization.id": "org-otlp",
+          "tvc.deployment.id": "dep-7",
+        });
+      }
+    } finally {
+      await receiver.close();
+      await server.close();
+    }
+  }, 30_000);
+
+  it("names the app in the resource, reads OTEL_EXPORTER_OTLP_ENDPOINT, and fails saying how many lines the collector did not take", async () => {
+    const sim = await startSimulator({ port: 0, seed: 3, logRate: 20 });
+    const receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-otlp-"));
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      const ok = await runCli(["--config", config, "tail", "--tail", "5", "-o", "otlp"], {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      });
+      // --tail says on stderr that earlier lines are not shown; nothing else is said.
+      expect(ok.stderr.trim()).toMatch(/^tvcwatch: --- gap: earlier lines not shown[^\n]*$/);
+      expect(ok.code).toBe(0);
+      expect(receiver.records.length).toBeGreaterThanOrEqual(15);
+      expect(receiver.records[0]?.resource).toMatchObject({
+        "service.name": "payments-signer",
+        "tvc.deployment.id": sim.config.deploymentId,
+        "turnkey.organization.id": sim.config.organizationId,
+      });
+      expect(receiver.records[0]?.resource["tvc.app.id"]).toEqual(expect.any(String));
+      expect(receiver.records.some((x) => x.severityNumber !== undefined && x.severityText)).toBe(
+        true,
+      );
+
+      receiver.down = true;
+      const down = await runCli(
+        ["--config", config, "tail", "--tail", "5", "-o", "otlp", "--otlp-endpoint", receiver.url],
+        { timeoutMs: 60_000 },
+      );
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/OTLP: the collector did not take \d+ lines/);
+      expect(down.stderr.trim().split("\n").at(-1)).toMatch(
+        /^tvcwatch: \d+ lines were not exported to http:\/\/127\.0\.0\.1:\d+\/v1\/logs$/,
+      );
+
+      const none = await runCli(["--config", config, "tail", "-o", "otlp"]);
+      expect(none.code).toBe(2);
+      expect(none.stderr.trim()).toBe(
+        "tvcwatch: -o otlp needs a collector: pass --otlp-endpoint URL (e.g. http://localhost:4318) or set OTEL_EXPORTER_OTLP_ENDPOINT",
+      );
+      const clear = await runCli([
+        "--config",
+        config,
+        "tail",
+        "-o",
+        "otlp",
+        "--otlp-endpoint",
+        "http://collector.example.com:4318",
+      ]);
+      expect(clear.code).toBe(2);
+      expect(clear.stderr).toMatch(/plain http to a non-loopback host; use https:\/\//);
+    } finally {
+      await receiver.close();
+      await sim.close();
+    }
+  }, 90_000);
+
+  it("with --checkpoint, records only what the collector took: down, nothing is recorded; back, every line arrives once across restarts", async () => {
+    const server = await startLogServer({ replicas: 2, rate: 20 });
+    const receiver = await startOtlpReceiver();
+    const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-otlp-")), "dep.checkpoint");
+    const follow = async (ms: number) => {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep",
+          "-f",
+          "--since",
+          "1h",
+          "--interval",
+          "250ms",
+          "-o",
+          "otlp",
+          "--otlp-endpoint",
+          receiver.url,
+          "--checkpoint",
+          checkpoint,
+        ],
+        { env: { ...process.env, ...ENV } },
+      );
+      let err = "";
+      child.stderr.on("data", (d) => (err += d));
+      child.stdout.resume();
+      await new Promise((r) => setTimeout(r, ms));
+      const exited = new Promise<number | null>((r) => child.on("close", r));
+      child.kill("SIGINT");
+      return { code: await exited, stderr: err };
+    };
+    try {
+      receiver.down = true;
+      const down = await follow(3000);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/checkpoint \S+ stays at the last line the collector took/);
+      expect(existsSync(checkpoint)).toBe(false);
+      receiver.down = false;
+      const first = await follow(3000);
+      expect(first.code).toBe(0);
+      expect(existsSync(checkpoint)).toBe(true);
+      const second = await follow(3000);
+      expect(second.code).toBe(0);
+      const got = receiver.records.map((x) =>
+        JSON.stringify([x.attributes["tvc.replica"], x.body]),
+      );
+      expect(new Set(got).size).toBe(got.length);
+      const truth = server
+        .truth(server.now() - 2000)
+        .map((l) => JSON.stringify([l.replicaLabel, l.content]));
+      const have = new Set(got);
+      expect(truth.filter((id) => !have.has(id))).toEqual([]);
+    } finally {
+      await receiver.close();
+      await server.close();
+    }
+  }, 120_000);
+});
