@@ -11,8 +11,11 @@ import { CliError } from "./cli-error.js";
 /** The resolved configuration for a command, or a one-line CliError saying what to fix. */
 export function configFromCommand(cmd: Command, options: ResolveOptions = {}): ResolvedConfig {
   const flags = cmd.optsWithGlobals() as GlobalFlags & WatchFlags;
+  // `tail --deployment` is repeatable: the config names the first (several go to follow-many).
+  const deployment = flags.deployment as string | string[] | undefined;
+  const first = Array.isArray(deployment) ? deployment[0] : deployment;
   try {
-    return resolveConfig(flags, process.env, options);
+    return resolveConfig({ ...flags, deployment: first }, process.env, options);
   } catch (err) {
     throw new CliError((err as Error).message, 2);
   }

@@ -39,6 +39,7 @@ export interface SimWorld {
   queue: ActivityQueue;
   tvc: TvcDirectory;
   logs: DebugLogs;
+  canaryLogs: DebugLogs;
   emails: EmailEvents;
   sol: SolTransactions;
 }
@@ -69,9 +70,15 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
     const d = w.tvc.debugDeployment(input.deploymentId);
     const since = input.sinceSeconds === undefined ? 0 : Number(input.sinceSeconds);
     if (since < 0) throw invalidArgument("sinceSeconds must not be negative", "sinceSeconds");
-    // Only the scenario's main debug deployment prints; any other is silent.
-    if (d.id !== w.scenario.deploymentId) return { entries: [] };
-    return new RawJson(w.logs.queryJson(w.now, since, input.tailLines ?? 0));
+    // The scenario's main debug deployment and its canary print; any other is silent.
+    const logs =
+      d.id === w.scenario.deploymentId
+        ? w.logs
+        : d.id === w.scenario.canaryDeploymentId
+          ? w.canaryLogs
+          : undefined;
+    if (!logs) return { entries: [] };
+    return new RawJson(logs.queryJson(w.now, since, input.tailLines ?? 0));
   },
   list_email_events: (w, input) => {
     const events = w.emails.list(w.now, input.email, input.eventType);

@@ -6,6 +6,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { publicKeyOf } from "../api/stamp.js";
 import type { Random } from "./random.js";
+import { uuidOf } from "./seeded.js";
 
 export type ScenarioName = "demo" | "quiet" | "incident";
 export const SCENARIOS: readonly ScenarioName[] = ["demo", "quiet", "incident"];
@@ -39,6 +40,11 @@ export interface Scenario {
   apps: SimApp[];
   /** The debug-mode deployment whose logs are generated. */
   deploymentId: string;
+  /**
+   * A second debug-mode deployment of the same app (a new version rolling out beside it), with
+   * logs of its own: what `tail --app` and `--all` merge.
+   */
+  canaryDeploymentId: string;
   emails: string[];
   solanaWalletAddresses: string[];
   caip2: string;
@@ -61,6 +67,8 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
   const prodDeploymentId = rng.uuid();
   const riskDeploymentId = rng.uuid();
   const busy = name === "quiet" ? 0.2 : name === "incident" ? 2 : 1;
+  // Derived, not drawn: every other id and value stays what the seed gave before it existed.
+  const canaryDeploymentId = uuidOf(sha256(new TextEncoder().encode(`canary-${deploymentId}`)));
   return {
     name,
     organizationId: rng.uuid(),
@@ -79,6 +87,7 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
         deployments: [
           { id: deploymentId, appId, debugMode: true, qosVersion: "0.7.2" },
           { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.2" },
+          { id: canaryDeploymentId, appId, debugMode: true, qosVersion: "0.8.0" },
         ],
       },
       {
@@ -92,6 +101,7 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
       },
     ],
     deploymentId,
+    canaryDeploymentId,
     emails: ["alice@example.com", "ops-alerts@example.com"],
     solanaWalletAddresses: [rng.base58(44), rng.base58(43)],
     caip2: "solana:devnet",

@@ -64,6 +64,8 @@ export interface ServiceOptions {
 export class SimService {
   readonly scenario: Scenario;
   readonly logs: DebugLogs;
+  /** The canary deployment's logs (scenario.canaryDeploymentId): two replicas, half the rate. */
+  readonly canaryLogs: DebugLogs;
   readonly tvc: TvcDirectory;
   /** The organization's records, saved to `--state` after every change. */
   readonly store: OrgStore;
@@ -98,6 +100,14 @@ export class SimService {
       startMs,
       incident: options.scenario === "incident",
       truthFile: options.truthFile,
+    });
+    this.canaryLogs = new DebugLogs(rng.fork(9), {
+      replicas: 2,
+      logRate: Math.max(1, (options.logRate ?? 8) / 2),
+      retentionMs: options.retentionMs,
+      ingestLagMs: options.ingestLagMs,
+      startMs,
+      incident: false,
     });
     const s = this.scenario;
     this.emails = new EmailEvents(
@@ -136,6 +146,7 @@ export class SimService {
 
   close(): void {
     this.logs.close();
+    this.canaryLogs.close();
   }
 
   /** Checks the stamp against the exact body bytes; throws Turnkey's 401 / 403 errors. */
@@ -182,6 +193,7 @@ export class SimService {
       queue: this.queue,
       tvc: this.tvc,
       logs: this.logs,
+      canaryLogs: this.canaryLogs,
       emails: this.emails,
       sol: this.sol,
     };

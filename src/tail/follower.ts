@@ -85,6 +85,12 @@ export interface FollowerOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A number in [0, 1), for the jitter of retries. Default Math.random. */
   random?: () => number;
+  /**
+   * A slot for the request, shared with other followers (`--max-concurrent`): awaited before the
+   * window is planned, so time spent waiting for it neither widens the window nor shortens it.
+   * Resolves to the slot's release.
+   */
+  acquireSlot?: (() => Promise<() => void>) | undefined;
 }
 
 /** A failure that ends a follow; `cause` is the client's error. */
@@ -109,6 +115,7 @@ function describe(err: unknown): string {
 }
 
 export class LogFollower {
+  private readonly acquireSlot: (() => Promise<() => void>) | undefined;
   private readonly fetchLogs: FetchLogs;
   private readonly clock: Clock;
   private readonly intervalMs: number;
@@ -138,6 +145,7 @@ export class LogFollower {
 
   constructor(options: FollowerOptions) {
     this.fetchLogs = options.fetchLogs;
+    this.acquireSlot = options.acquireSlot;
     this.clock = options.clock ?? systemClock;
     this.intervalMs = options.intervalMs ?? 2000;
     this.sleep = options.sleep ?? sleep;
@@ -230,6 +238,15 @@ export class LogFollower {
    * otherwise a failed poll is one attempt and the follower's backoff takes over.
    */
   async pollOnce(signal?: AbortSignal, oneShot = false): Promise<PollResult> {
+    const release = this.acquireSlot ? await this.acquireSlot() : undefined;
+    try {
+      return await this.pollInSlot(signal, oneShot);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async pollInSlot(signal: AbortSignal | undefined, oneShot: boolean): Promise<PollResult> {
     const plan = this.planRequest();
     const sentMono = this.clock.monotonic();
     this.lastSentMono = sentMono;

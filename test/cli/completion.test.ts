@@ -149,7 +149,7 @@ describe("the bash script, run in bash", () => {
       "list_tvc_app_deployments",
     ]);
     expect(bashComplete(script, ["tvcwatch", "sim", "--scenario", ""])).toEqual([...SCENARIOS]);
-    expect(bashComplete(script, ["tvcwatch", "tail", "-o", ""])).toEqual(["text", "json"]);
+    expect(bashComplete(script, ["tvcwatch", "tail", "-o", ""])).toEqual(["text", "json", "otlp"]);
     expect(bashComplete(script, ["tvcwatch", "tail", "--since", ""])).toEqual([]);
   });
 

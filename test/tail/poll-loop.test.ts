@@ -153,3 +153,40 @@ describe("the follower retrying", () => {
     expect(follower.getState().phase).toBe("stopped");
   });
 });
+
+describe("the follower sharing a request limit", () => {
+  it("plans its window only once it holds a slot: time waiting for one neither widens nor shortens it", async () => {
+    const time = new SimTime(1_790_000_000_000);
+    const asked: (string | undefined)[] = [];
+    let waitedMs = 0;
+    const follower = new LogFollower({
+      clock: time.clock,
+      random: () => 0.5,
+      intervalMs: 2000,
+      overlapMs: 0,
+      minOverlapMs: 0,
+      acquireSlot: async () => {
+        // Another deployment holds the slot for a while.
+        time.mono += waitedMs;
+        return () => {};
+      },
+      fetchLogs: async (req) => {
+        asked.push(req.sinceSeconds);
+        time.mono += 5;
+        return {
+          data: { entries: [] },
+          meta: responseMeta({ serverDate: Math.floor(time.clock.now() / 1000) * 1000 }),
+        };
+      },
+    });
+    await follower.pollOnce();
+    time.mono += 2000;
+    await follower.pollOnce();
+    const calm = asked.at(-1);
+    waitedMs = 9000;
+    time.mono += 2000;
+    await follower.pollOnce();
+    // Waiting 9 s for the slot makes the window cover those 9 s too, not miss them.
+    expect(Number(asked.at(-1))).toBeGreaterThanOrEqual(Number(calm) + 9);
+  });
+});

@@ -26,8 +26,19 @@ export function registerTailCommand(program: Command): void {
     )
     .option(
       "--deployment <id>",
-      "deployment ID (default: deploymentId from the config file)",
+      "deployment ID (default: deploymentId from the config file); repeat it to merge several",
+      collectText,
+    )
+    .option(
+      "--app <app-id>",
+      "every debug-mode deployment of this app, new ones as they appear",
       textFlag,
+    )
+    .option("--all", "every debug-mode deployment of the organization, new ones as they appear")
+    .option(
+      "--max-concurrent <n>",
+      "with several deployments, the most requests in flight at once (1 to 64, default 4)",
+      integerFlag(1, 64),
     )
     .option("-f, --follow", "keep polling for new lines until interrupted")
     .option(
@@ -103,6 +114,10 @@ export function registerTailCommand(program: Command): void {
       "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint >> /var/log/dep.ndjson",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
+      if ((flags.deployment?.length ?? 0) > 1 || flags.app !== undefined || flags.all) {
+        const { runManyTail } = await import("../tail/follow-many.js");
+        return runManyTail(flags, cmd);
+      }
       const { runTail } = await import("../tail/run-tail.js");
       await runTail(flags, cmd);
     });

@@ -23,7 +23,7 @@ import { readCheckpoint, writeCheckpoint } from "./checkpoint-file.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
-const TAIL_HOLD_BACK_MS = 1000;
+export const TAIL_HOLD_BACK_MS = 1000;
 /** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
 /** A resumed follow's first window reaches this much further back, for clock differences. */
@@ -61,7 +61,7 @@ export function lineFilter(
  * <reason>`), the return (`live again after 15s`), and with --verbose the figures (rate, latency,
  * window, overlap, late lines, entries per line) when the follow starts and every 10 s.
  */
-function statusReporter(
+export function statusReporter(
   verbose: boolean,
   write: (line: string) => void,
 ): (s: FollowerState, nowMono: number) => void {

@@ -2,7 +2,11 @@ import type { LogLevel } from "../../text/log-level.js";
 
 /** `tvcwatch tail`'s flags as commander parses them (declared in commands/tail.ts). */
 export interface TailFlags {
-  deployment?: string;
+  /** Repeatable: several deployments merged. */
+  deployment?: string[];
+  app?: string;
+  all?: boolean;
+  maxConcurrent?: number;
   follow?: boolean;
   since?: number;
   tail?: number;

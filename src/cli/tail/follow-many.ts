@@ -1,0 +1,212 @@
+/**
+ * `tail` over several deployments (`--deployment` repeated, `--app APP_ID`, `--all`): each
+ * deployment has its own exactly-once follower; one limit bounds the requests in flight
+ * (`--max-concurrent`), the followers' polls are spread over the interval rather than fired
+ * together, and their lines are merged by timestamp (./../../tail/cross-merge.ts) with a short
+ * deployment label before the replica (`-o json` adds `deploymentId`). With `--app` or `--all`
+ * the deployments are listed again every 30 s: new debug-mode ones are followed, and those that
+ * go away are said on stderr.
+ */
+import type { Command } from "commander";
+import type { TurnkeyClient } from "../../api/client.js";
+import { maskKeyMaterial } from "../../config/key-material.js";
+import { listDeploymentChoices } from "../../feeds/deployment-list.js";
+import { CrossMerge } from "../../tail/cross-merge.js";
+import { shortLabels } from "../../tail/deployment-labels.js";
+import { FollowerStopError, LogFollower } from "../../tail/follower.js";
+import type { LogEvent } from "../../tail/log-line.js";
+import { RequestLimit } from "../../tail/request-limit.js";
+import { formatEvent } from "../../tail/stream-format.js";
+import { shouldColour } from "../../text/colour.js";
+import { stringifyForTerminal } from "../../text/terminal-json.js";
+import { CliError } from "../cli-error.js";
+import { clientFor, configFromCommand } from "../context.js";
+import { fatalAdvice } from "../follow-advice.js";
+import { lineFilter, statusReporter, TAIL_HOLD_BACK_MS } from "./run-tail.js";
+import type { TailFlags } from "./tail-flags.js";
+
+/** How often `--app` / `--all` list the deployments again. */
+const RELIST_MS = 30_000;
+/** How often merged lines are let out. */
+const RELEASE_EVERY_MS = 250;
+
+interface Followed {
+  id: string;
+  follower: LogFollower;
+  controller: AbortController;
+  running: Promise<void>;
+  /** The deployment's own line filter (levels go with the lines before them, per replica). */
+  keep: (e: LogEvent) => boolean;
+}
+
+type Tagged = LogEvent & { deploymentId: string };
+
+/** The debug-mode deployments `--app` / `--all` name now. */
+async function discover(client: TurnkeyClient, flags: TailFlags): Promise<string[]> {
+  const choices = await listDeploymentChoices(client);
+  return choices
+    .filter((c) => c.tailable && (flags.all || c.appId === flags.app))
+    .map((c) => c.deploymentId);
+}
+
+export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void> {
+  if (flags.checkpoint || flags.output === "otlp") {
+    throw new CliError(
+      `${flags.checkpoint ? "--checkpoint" : "-o otlp"} follows one deployment: run one tail per deployment (each with its own file)`,
+      2,
+    );
+  }
+  const config = configFromCommand(cmd);
+  const client = clientFor(config);
+  const say = (line: string) => process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
+  let ids = flags.deployment ?? [];
+  if (flags.app || flags.all) {
+    try {
+      ids = await discover(client, flags);
+    } catch (err) {
+      throw new CliError(`could not list the deployments: ${(err as Error).message}`, 1);
+    }
+    if (ids.length === 0) {
+      throw new CliError(
+        flags.all
+          ? "no debug-mode deployment in the organization: only those in debug mode have logs to read"
+          : `app ${flags.app} has no debug-mode deployment: only those in debug mode have logs to read`,
+        1,
+      );
+    }
+  }
+  const limit = new RequestLimit(flags.maxConcurrent ?? 4);
+  const merge = new CrossMerge<Tagged>();
+  const format = {
+    output: flags.output === "json" ? ("json" as const) : ("text" as const),
+    timestamps: flags.timestamps === true,
+    utc: flags.utc === true,
+    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+  };
+  let labels = shortLabels(ids);
+  const followed = new Map<string, Followed>();
+  const failures: string[] = [];
+  const follow = (id: string, delayMs: number) => {
+    const follower = new LogFollower({
+      fetchLogs: (request, options) =>
+        client.callWithMeta(
+          "get_tvc_deployment_debug_logs",
+          { deploymentId: id, ...request },
+          options,
+        ),
+      // The slot is taken before the window is planned: waiting for it costs nothing.
+      acquireSlot: () => limit.acquire(),
+      intervalMs: flags.interval,
+      overlapMs: flags.overlap,
+      sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
+      tailLines: flags.tail,
+      holdBackMs: TAIL_HOLD_BACK_MS,
+    });
+    const entry: Followed = {
+      id,
+      follower,
+      controller: new AbortController(),
+      running: Promise.resolve(),
+      keep: lineFilter(flags),
+    };
+    follower.onEvents((events) =>
+      merge.push(events.filter(entry.keep).map((e) => ({ ...e, deploymentId: id }))),
+    );
+    const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
+      say(`${labels.get(id) ?? id}: ${line}`),
+    );
+    follower.subscribe(() => report(follower.getState(), performance.now()));
+    entry.running = (async () => {
+      // Spread over the interval: the deployments' polls do not go out together.
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      try {
+        await follower.run(entry.controller.signal, flags.follow === true);
+      } catch (err) {
+        if (!(err instanceof FollowerStopError)) throw err;
+        const advice = fatalAdvice(err.cause) ?? err.message;
+        failures.push(`${labels.get(id) ?? id}: ${advice}`);
+        say(`${id}: ${advice}`);
+      }
+    })();
+    followed.set(id, entry);
+  };
+  ids.forEach((id, i) =>
+    follow(id, flags.follow ? Math.round((i * flags.interval) / ids.length) : 0),
+  );
+
+  const print = (events: Tagged[]) => {
+    let out = "";
+    for (const e of events) {
+      const label = labels.get(e.deploymentId) ?? e.deploymentId;
+      if (e.kind === "gap") {
+        const text = formatEvent(e, { ...format, colour: false });
+        if (format.output === "text") say(`${label}: ${text}`);
+        else out += `{"deploymentId":${stringifyForTerminal(e.deploymentId)},${text.slice(1)}\n`;
+        continue;
+      }
+      if (format.output === "json") {
+        const json = formatEvent(e, format);
+        out += `{"deploymentId":${stringifyForTerminal(e.deploymentId)},${json.slice(1)}\n`;
+      } else {
+        out += `${formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format)}\n`;
+      }
+    }
+    if (out) process.stdout.write(out);
+  };
+  const serverNow = () => {
+    const offsets = [...followed.values()].map((f) => f.follower.getState().clockOffsetMs ?? 0);
+    return Date.now() + (offsets.length > 0 ? Math.min(...offsets) : 0);
+  };
+  const releaser = setInterval(
+    () => print(merge.release(serverNow() - TAIL_HOLD_BACK_MS - flags.interval)),
+    RELEASE_EVERY_MS,
+  );
+  const relister =
+    flags.follow && (flags.app || flags.all)
+      ? setInterval(() => {
+          discover(client, flags).then(
+            (now) => {
+              const gone = [...followed.keys()].filter((id) => !now.includes(id));
+              for (const id of gone) {
+                say(
+                  `deployment ${id} is no longer listed (or left debug mode): no longer followed`,
+                );
+                followed.get(id)?.controller.abort();
+                followed.delete(id);
+              }
+              const added = now.filter((id) => !followed.has(id));
+              labels = shortLabels([...followed.keys(), ...added]);
+              for (const id of added) {
+                say(`deployment ${id} appeared: following it as ${labels.get(id)}`);
+                follow(id, 0);
+              }
+            },
+            (err: unknown) =>
+              say(`could not list the deployments again: ${(err as Error).message}`),
+          );
+        }, RELIST_MS)
+      : undefined;
+  const stop = () => {
+    for (const f of followed.values()) f.controller.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    // Deployments added while running are awaited too.
+    for (;;) {
+      const running = [...followed.values()].map((f) => f.running);
+      await Promise.all(running);
+      if ([...followed.values()].every((f) => running.includes(f.running))) break;
+    }
+  } finally {
+    clearInterval(releaser);
+    if (relister) clearInterval(relister);
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    print(merge.drain());
+  }
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  if (failures.length === ids.length && failures.length > 0) {
+    throw new CliError(failures[0] as string, 1);
+  }
+}

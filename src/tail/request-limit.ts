@@ -1,0 +1,28 @@
+/**
+ * One limit on requests in flight, shared by every deployment's follower (`--max-concurrent`):
+ * a poll waits for a free slot (first come, first served) before it plans its window.
+ */
+export class RequestLimit {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly max: number) {}
+
+  /** Waits for a slot; resolves to its release (call it once). */
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active -= 1;
+      this.waiting.shift()?.();
+    };
+  }
+
+  /** Requests in flight now. */
+  inFlight(): number {
+    return this.active;
+  }
+}

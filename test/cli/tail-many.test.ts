@@ -1,0 +1,185 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateKeyPair } from "../../src/api/stamp.js";
+import type { RunningSimulator } from "../../src/sim/server.js";
+import { startSimulator } from "../../src/sim/server.js";
+import { BIN, runCli } from "../helpers/run-cli.js";
+
+let sim: RunningSimulator;
+let config: string;
+let appId: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 11, logRate: 20 });
+  config = join(mkdtempSync(join(tmpdir(), "tvcwatch-many-")), "config.json");
+  writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
+  const apps = await runCli(["--config", config, "call", "list_tvc_apps"]);
+  appId = (JSON.parse(apps.stdout) as { tvcApps: { id: string; name: string }[] }).tvcApps.find(
+    (a) => a.name === "payments-signer",
+  )?.id as string;
+  await new Promise((r) => setTimeout(r, 1500));
+});
+afterAll(() => sim.close());
+
+describe("tail over several deployments", () => {
+  it("--app merges the app's debug-mode deployments by timestamp, each line once, with deploymentId", async () => {
+    const r = await runCli([
+      "--config",
+      config,
+      "tail",
+      "--app",
+      appId,
+      "--since",
+      "1m",
+      "-o",
+      "json",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            deploymentId: string;
+            replicaLabel: string;
+            ts: { seconds: string; nanos: string };
+            content: string;
+          },
+      );
+    const deployments = new Set(lines.map((l) => l.deploymentId));
+    expect(deployments).toEqual(new Set([sim.config.deploymentId, expect.any(String)]));
+    expect(deployments.size).toBe(2);
+    // The simulator prints some identical lines at one timestamp on purpose (heartbeats): those
+    // are several lines; every other line is unique.
+    const ids = lines
+      .filter((l) => l.content !== "heartbeat ok")
+      .map((l) => JSON.stringify([l.deploymentId, l.replicaLabel, l.ts, l.content]));
+    expect(new Set(ids).size).toBe(ids.length);
+    // In timestamp order across deployments (lines without a timestamp sit by their neighbours).
+    const times = lines
+      .filter((l) => l.ts !== null)
+      .map((l) => Number(l.ts.seconds) * 1e3 + Number(l.ts.nanos) / 1e6);
+    expect(times.every((t, i) => i === 0 || t >= (times[i - 1] as number))).toBe(true);
+  });
+
+  it("repeated --deployment labels each line with the shortest unique id prefix", async () => {
+    const json = await runCli([
+      "--config",
+      config,
+      "tail",
+      "--app",
+      appId,
+      "--since",
+      "5s",
+      "-o",
+      "json",
+    ]);
+    const other = (
+      json.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).deploymentId) as string[]
+    ).find((d) => d !== sim.config.deploymentId) as string;
+    const r = await runCli([
+      "--config",
+      config,
+      "tail",
+      "--deployment",
+      sim.config.deploymentId,
+      "--deployment",
+      other,
+      "--since",
+      "10s",
+    ]);
+    expect(r.code).toBe(0);
+    const labels = new Set(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => /^\[(\S+) replica \d\/\d\] /.exec(l)?.[1]),
+    );
+    expect(labels).toEqual(new Set([sim.config.deploymentId.slice(0, 6), other.slice(0, 6)]));
+  });
+
+  it("says what cannot be done with several deployments, or when an app has none to follow", async () => {
+    const cp = await runCli(["--config", config, "tail", "--app", appId, "--checkpoint", "/tmp/x"]);
+    expect(cp.code).toBe(2);
+    expect(cp.stderr.trim()).toBe(
+      "tvcwatch: --checkpoint follows one deployment: run one tail per deployment (each with its own file)",
+    );
+    const none = await runCli(["--config", config, "tail", "--app", "no-such-app"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toBe(
+      "tvcwatch: app no-such-app has no debug-mode deployment: only those in debug mode have logs to read",
+    );
+  });
+
+  it("keeps at most --max-concurrent requests in flight, and spreads the polls", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const starts: number[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        starts.push(Date.now());
+        setTimeout(() => {
+          inFlight -= 1;
+          res.writeHead(200, {
+            "content-type": "application/json",
+            date: new Date().toUTCString(),
+          });
+          res.end('{"entries":[]}');
+        }, 150);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const key = generateKeyPair();
+    const deployments = Array.from({ length: 10 }, (_, i) => ["--deployment", `dep-${i}`]).flat();
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        "--base-url",
+        url,
+        "tail",
+        ...deployments,
+        "-f",
+        "--interval",
+        "1s",
+        "--max-concurrent",
+        "2",
+      ],
+      {
+        env: {
+          ...process.env,
+          TURNKEY_API_PUBLIC_KEY: key.publicKey,
+          TURNKEY_API_PRIVATE_KEY: key.privateKey,
+          TURNKEY_ORGANIZATION_ID: "org",
+        },
+      },
+    );
+    child.stdout.resume();
+    child.stderr.resume();
+    await new Promise((r) => setTimeout(r, 4000));
+    const exited = new Promise((r) => child.on("close", r));
+    child.kill("SIGINT");
+    await exited;
+    server.closeAllConnections();
+    server.close();
+    expect(starts.length).toBeGreaterThan(15);
+    expect(most).toBeLessThanOrEqual(2);
+    // Spread: the first ten requests did not all start within a few milliseconds.
+    const first = starts.slice(0, 10);
+    expect((first.at(-1) as number) - (first[0] as number)).toBeGreaterThan(300);
+  }, 30_000);
+});
