@@ -163,7 +163,7 @@ function styleRange(laid: Laid, from: number, to: number, base: TextStyle): Segm
 /** `-3m12s`: how long before `now` a line was stamped, in at most 7 cells. */
 export function relativeTime(ms: number, now: number): string {
   const s = Math.round((now - ms) / 1000);
-  if (s < 0) return "+" + (-s < 60 ? `${-s}s` : `${Math.floor(-s / 60)}m`);
+  if (s < 0) return -s < 60 ? `+${-s}s` : `+${Math.floor(-s / 60)}m`;
   if (s < 60) return `-${s}s`;
   if (s < 3600) return `-${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
   if (s < 86_400)

@@ -98,17 +98,22 @@ export interface UiState {
   needsMyVote: boolean;
 }
 
-export const initialUiState: UiState = {
-  focus: "logs",
-  following: true,
-  pausedAtTotal: undefined,
-  anchor: undefined,
+/** Every filter, the level, the context and the search off (`X`, and at start). */
+const NO_FILTERS = {
   search: undefined,
   matchPosition: undefined,
   include: [],
   exclude: undefined,
   minLevel: undefined,
   context: 0,
+} as const satisfies Partial<UiState>;
+
+export const initialUiState: UiState = {
+  focus: "logs",
+  following: true,
+  pausedAtTotal: undefined,
+  anchor: undefined,
+  ...NO_FILTERS,
   cursor: undefined,
   marks: [],
   copy: undefined,
@@ -326,16 +331,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       if (state.context > 0) return { ...state, context: 0 };
       return state;
     case "clearFilters":
-      return {
-        ...state,
-        search: undefined,
-        matchPosition: undefined,
-        include: [],
-        exclude: undefined,
-        minLevel: undefined,
-        context: 0,
-        inputError: undefined,
-      };
+      return { ...state, ...NO_FILTERS, inputError: undefined };
     case "toggleReplica": {
       const hidden = state.hiddenReplicas.includes(action.replica)
         ? state.hiddenReplicas.filter((r) => r !== action.replica)

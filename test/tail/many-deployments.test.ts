@@ -31,7 +31,12 @@ describe("following several deployments", () => {
     const order: number[] = [];
     const a = await limit.acquire();
     const b = await limit.acquire();
-    const waiting = [3, 4].map((n) => limit.acquire().then((release) => (order.push(n), release)));
+    const waiting = [3, 4].map((n) =>
+      limit.acquire().then((release) => {
+        order.push(n);
+        return release;
+      }),
+    );
     expect(limit.inFlight()).toBe(2);
     a();
     a();

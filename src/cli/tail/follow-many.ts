@@ -17,12 +17,11 @@ import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
-import { shouldColour } from "../../text/colour.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
-import { lineFilter, statusReporter, TAIL_HOLD_BACK_MS } from "./run-tail.js";
+import { lineFilter, statusReporter, streamFormatOf, TAIL_HOLD_BACK_MS } from "./run-tail.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** How often `--app` / `--all` list the deployments again. */
@@ -77,12 +76,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   }
   const limit = new RequestLimit(flags.maxConcurrent ?? 4);
   const merge = new CrossMerge<Tagged>();
-  const format = {
-    output: flags.output === "json" ? ("json" as const) : ("text" as const),
-    timestamps: flags.timestamps === true,
-    utc: flags.utc === true,
-    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
-  };
+  const format = streamFormatOf(flags);
   let labels = shortLabels(ids);
   const followed = new Map<string, Followed>();
   const failures: string[] = [];
@@ -130,9 +124,9 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     })();
     followed.set(id, entry);
   };
-  ids.forEach((id, i) =>
-    follow(id, flags.follow ? Math.round((i * flags.interval) / ids.length) : 0),
-  );
+  for (const [i, id] of ids.entries()) {
+    follow(id, flags.follow ? Math.round((i * flags.interval) / ids.length) : 0);
+  }
 
   const print = (events: Tagged[]) => {
     let out = "";

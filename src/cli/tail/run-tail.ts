@@ -12,7 +12,7 @@ import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { levelFilter } from "../../tail/level-filter.js";
 import type { LogEvent, LogLine } from "../../tail/log-line.js";
-import { formatEvent } from "../../tail/stream-format.js";
+import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
@@ -38,6 +38,16 @@ export function replicaMatcher(wanted: string[] | undefined): (label: string) =>
     wanted.some((w) =>
       /^\d+$/.test(w) ? new RegExp(`^replica ${w}/\\d+$`).test(label) : w === label,
     );
+}
+
+/** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
+export function streamFormatOf(flags: TailFlags): StreamFormat {
+  return {
+    output: flags.output === "json" ? "json" : "text",
+    timestamps: flags.timestamps === true,
+    utc: flags.utc === true,
+    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+  };
 }
 
 export function lineFilter(
@@ -160,12 +170,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
           say,
         )
       : undefined;
-  const format = {
-    output: flags.output === "json" ? ("json" as const) : ("text" as const),
-    timestamps: flags.timestamps === true,
-    utc: flags.utc === true,
-    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
-  };
+  const format = streamFormatOf(flags);
   const keep = lineFilter(flags);
   const controller = new AbortController();
   let pipeClosed = false;
