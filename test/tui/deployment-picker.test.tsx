@@ -34,10 +34,12 @@ const settle = async () => {
 
 describe("the deployment list", () => {
   it("lists every deployment, debug-mode first, each other one with why it cannot be tailed", () => {
-    expect(choices).toHaveLength(3);
-    expect(choices[0]).toMatchObject({ tailable: true, deploymentId: sim.config.deploymentId });
+    // payments-signer's debug deployment and its canary, then the two that are not in debug mode.
+    expect(choices).toHaveLength(4);
+    expect(choices.slice(0, 2).every((c) => c.tailable)).toBe(true);
+    expect(choices.map((c) => c.deploymentId)).toContain(sim.config.deploymentId);
     expect(
-      choices.slice(1).every((c) => !c.tailable && c.reason?.includes("not in debug mode")),
+      choices.slice(2).every((c) => !c.tailable && c.reason?.includes("not in debug mode")),
     ).toBe(true);
     // One call for the apps, then one per app (made together).
     expect(calls[0]).toBe("list_tvc_apps");
@@ -88,18 +90,22 @@ describe("the deployment picker", () => {
       />,
     );
     await settle();
-    ui.stdin.write("\u001b[B");
-    await settle();
+    for (let i = 0; i < 2; i++) {
+      ui.stdin.write("\u001b[B");
+      await settle();
+    }
     ui.stdin.write("\r");
     await settle();
     expect(onPick).not.toHaveBeenCalled();
     expect(ui.lastFrame()).toMatch(/cannot be tailed \(not in debug mode.*\): pick one marked ●/);
-    ui.stdin.write("\u001b[A");
-    await settle();
+    for (let i = 0; i < 2; i++) {
+      ui.stdin.write("\u001b[A");
+      await settle();
+    }
     ui.stdin.write("\r");
     await settle();
     expect(onPick).toHaveBeenCalledWith(
-      expect.objectContaining({ deploymentId: sim.config.deploymentId }),
+      expect.objectContaining({ deploymentId: choices[0]?.deploymentId, tailable: true }),
     );
     ui.stdin.write("q");
     await settle();
