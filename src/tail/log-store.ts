@@ -93,6 +93,11 @@ export class LogStore {
     return at < 0 ? -1 : at - this.head;
   }
 
+  /** The row with this id, while the buffer holds it. */
+  rowById(id: number): StoredRow | undefined {
+    return this.at(this.indexOfId(id));
+  }
+
   /**
    * The index of the first row whose sort key is at least `key` (size() when none is): rows are
    * in key order, so this is a binary search.

@@ -94,6 +94,11 @@ const moveTo = (move: Move, ctx: KeyContext): UiAction => ({
   total: ctx.log.total(),
 });
 
+const NO_CURSOR: UiAction = {
+  type: "notice",
+  text: "no line under the cursor: ↑ pauses and moves it",
+};
+
 const TARGET_WORDS: Record<Target, string> = {
   match: "match",
   error: "error",
@@ -207,12 +212,12 @@ function resolve(
       return findTarget(state, ctx, "mark", b.action === "nextMark" ? 1 : -1);
     case "mark": {
       const row = ctx.log.cursorRow(state);
-      if (!row) return { type: "notice", text: "no line under the cursor: ↑ pauses and moves it" };
+      if (!row) return NO_CURSOR;
       return { type: "toggleMark", id: row.id };
     }
     case "copy": {
       const row = ctx.log.cursorRow(state);
-      if (!row) return { type: "notice", text: "no line under the cursor: ↑ pauses and moves it" };
+      if (!row) return NO_CURSOR;
       return { type: "copy", id: row.id };
     }
     case "recallOlder":
@@ -283,9 +288,7 @@ function resolve(
     case "open": {
       if (state.focus === "logs") {
         const row = ctx.log.cursorRow(state);
-        return row
-          ? { type: "openDetail", pane: "line", key: String(row.id) }
-          : { type: "notice", text: "no line under the cursor: ↑ pauses and moves it" };
+        return row ? { type: "openDetail", pane: "line", key: String(row.id) } : NO_CURSOR;
       }
       const key = ctx.lists[state.focus][state.selection[state.focus]];
       return key === undefined ? undefined : { type: "openDetail", pane: state.focus, key };

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { isPermanentFailure } from "../../api/errors.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
-import { HandledLines, ResumeFilter } from "../../tail/checkpoint.js";
+import { type Checkpoint, HandledLines, ResumeFilter } from "../../tail/checkpoint.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
@@ -181,6 +181,16 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     }
   });
   let checkpointError: unknown;
+  /** Writes the checkpoint; a failure to write it ends the follow (said once, at the end). */
+  const record = (snapshot: Checkpoint) => {
+    if (!checkpointPath || checkpointError !== undefined) return;
+    try {
+      writeCheckpoint(checkpointPath, snapshot);
+    } catch (e) {
+      checkpointError = e;
+      controller.abort();
+    }
+  };
   /** After what is written now reaches stdout, the record of it is written (in order). */
   const recordAfterWrite = (out: string) => {
     const snapshot = handled?.snapshot();
@@ -189,13 +199,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       return;
     }
     process.stdout.write(out, (err) => {
-      if (err || checkpointError !== undefined) return;
-      try {
-        writeCheckpoint(checkpointPath, snapshot);
-      } catch (e) {
-        checkpointError = e;
-        controller.abort();
-      }
+      if (!err) record(snapshot);
     });
   };
   follower.onEvents((batch) => {
@@ -212,16 +216,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
         else lines.push(e);
       }
       otlp.write(lines);
-      otlp.afterBatch(handled?.snapshot(), (snapshot) => {
-        if (checkpointPath && checkpointError === undefined) {
-          try {
-            writeCheckpoint(checkpointPath, snapshot);
-          } catch (e) {
-            checkpointError = e;
-            controller.abort();
-          }
-        }
-      });
+      otlp.afterBatch(handled?.snapshot(), record);
       return;
     }
     let out = "";

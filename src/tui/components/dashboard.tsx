@@ -233,9 +233,7 @@ export function Dashboard(props: DashboardProps) {
   }, [ui.detail, summary, messages, transfers]);
   // The follow's status is re-made each render (a tick a second): "next try in 3s" counts down.
   const lineRow =
-    ui.detail?.pane === "line"
-      ? props.store.at(props.store.indexOfId(Number(ui.detail.key)))
-      : undefined;
+    ui.detail?.pane === "line" ? props.store.rowById(Number(ui.detail.key)) : undefined;
   const detail =
     ui.detail?.pane === "follow"
       ? followerDetail(followerState, monoNow, replicaStats, now)
@@ -340,7 +338,7 @@ export function Dashboard(props: DashboardProps) {
 
   /** c: the line to the clipboard (OSC 52) with --clipboard, else shown alone to select. */
   const copyLine = (id: number) => {
-    const row = props.store.at(props.store.indexOfId(id));
+    const row = props.store.rowById(id);
     if (row?.event.kind !== "line")
       return apply({ type: "notice", text: "that line left the buffer" });
     if (!props.clipboard) return apply({ type: "openCopy", id });
@@ -436,7 +434,7 @@ export function Dashboard(props: DashboardProps) {
   } else if (ui.help) {
     body = <HelpOverlay width={width} height={bodyHeight} scroll={ui.helpScroll} />;
   } else if (ui.copy !== undefined) {
-    const row = props.store.at(props.store.indexOfId(ui.copy));
+    const row = props.store.rowById(ui.copy);
     body = (
       <CopyView
         text={row?.event.kind === "line" ? row.event.content : undefined}
