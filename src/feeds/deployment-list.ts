@@ -76,3 +76,30 @@ export async function listDeploymentChoices(
   const keyOf = keyMaker();
   return sortChoices(perApp.flat().map((c) => ({ ...c, key: keyOf(c.deploymentId) })));
 }
+
+/**
+ * The debug-mode deployments of one app (`--app`, its id or else its name) or of the
+ * organization (`--all`), now.
+ */
+export async function debugDeployments(
+  client: TurnkeyClient,
+  scope: { app?: string | undefined; all?: boolean | undefined },
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const choices = await listDeploymentChoices(client, signal);
+  const byId = choices.some((c) => c.appId === scope.app);
+  return choices
+    .filter(
+      (c) =>
+        c.tailable &&
+        (scope.all === true || (byId ? c.appId === scope.app : c.appName === scope.app)),
+    )
+    .map((c) => c.deploymentId);
+}
+
+/** The one-line error when `--app` / `--all` find nothing to follow. */
+export function noDebugDeployment(scope: { app?: string | undefined; all?: boolean }): string {
+  return scope.all
+    ? "no debug-mode deployment in the organization: only those in debug mode have logs to read"
+    : `app ${scope.app} has no debug-mode deployment: only those in debug mode have logs to read`;
+}

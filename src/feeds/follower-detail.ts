@@ -2,11 +2,13 @@
  * The log follow's status as a detail view (the dashboard's `i`): its phase in words, when the
  * next try is, and the measurements the follower sizes its windows by — lines/s, poll latency,
  * the window and its overlap, late lines, a lagging replica, the server's clock offset and what
- * the follow costs the API (entries the server sent per line shown).
+ * the follow costs the API (entries the server sent per line shown); following several
+ * deployments, the figures are their sums (or the worst) and each deployment gets a line.
  */
 
 import type { FollowerState } from "../tail/follower.js";
-import { formatFollowerStatus } from "../tail/follower-status.js";
+import type { GroupMember } from "../tail/follower-group.js";
+import { formatFollowerFigures, formatFollowerStatus } from "../tail/follower-status.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import type { DetailView } from "./detail-view.js";
@@ -29,6 +31,7 @@ export function followerDetail(
   nowMono: number,
   replicas: readonly ReplicaStats[] = [],
   now = Date.now(),
+  deployments: readonly GroupMember[] = [],
 ): DetailView {
   const a = s.arrival;
   const stale = s.phase !== "live" && s.lastSuccessAt !== undefined;
@@ -86,6 +89,19 @@ export function followerDetail(
       s.gaps === 0 ? "none" : `${s.gaps} marked in the log (lines the server no longer had)`,
     ),
   ];
+  if (deployments.length > 0) {
+    // Each deployment's own follow: its phase (next try, error) and figures.
+    fields.push({
+      label: lit`deployments`,
+      lines: deployments.map((d) => {
+        const m = d.follower.getState();
+        return safeBounded(
+          `${d.label} (${d.deploymentId}): ${formatFollowerStatus(m, nowMono)} · ${formatFollowerFigures(m, nowMono)}`,
+          600,
+        );
+      }),
+    });
+  }
   if (replicas.length > 0) {
     fields.push({
       label: lit`replicas`,

@@ -9,6 +9,8 @@ export interface LogLine {
   content: string;
   /** True when the line is older than lines already emitted (it arrived late). */
   late: boolean;
+  /** The deployment it came from, when a view merges several (its label is in replicaLabel). */
+  deploymentId?: string | undefined;
 }
 
 /** A stretch of time whose lines could not all be fetched. */
@@ -32,6 +34,7 @@ export interface ReplicaMarker {
   replicaLabel: string;
   text: string;
   sortKey: number;
+  deploymentId?: string | undefined;
 }
 
 /** What the dashboard's log store holds. */

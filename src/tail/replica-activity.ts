@@ -16,6 +16,11 @@ export const QUIET_FLOOR_MS = 2_000;
 /** Intervals of the sparkline kept per replica. */
 export const SPARK_BUCKETS = 60;
 
+/** What the sparkline strip and the replica list read: one deployment's replicas, or several. */
+export interface ReplicaSnapshots {
+  snapshot(buckets?: number): ReplicaStats[];
+}
+
 export interface ReplicaStats {
   label: string;
   lines: number;

@@ -39,7 +39,9 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     const ts = event.ts
       ? `{"seconds":${jsonString(event.ts.seconds)},"nanos":${jsonString(event.ts.nanos)}}`
       : "null";
-    return `{"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)}}`;
+    const from =
+      event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
+    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;

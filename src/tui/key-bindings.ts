@@ -30,6 +30,7 @@ export type KeyAction =
   | "olderMatch"
   | "newerMatch"
   | "replica"
+  | "deployment"
   | "timestamps"
   | "level"
   | "context"
@@ -208,6 +209,13 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "replica",
     does: "hide / show replica N",
+  },
+  {
+    keys: ["d"],
+    label: "d",
+    scope: "dashboard",
+    action: "deployment",
+    does: "following several deployments: show one alone, the next, ... then all again",
   },
   {
     keys: ["T", "t"],

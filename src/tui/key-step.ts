@@ -24,6 +24,8 @@ export interface KeyContext {
   overlayMax: number;
   /** Replica numbers seen so far (1-9 for another one says so). */
   replicas: ReadonlySet<number>;
+  /** The deployments followed, with their labels, in order (`d` cycles through them). */
+  deployments?: readonly { id: string; label: string }[] | undefined;
   /** The keys of the rows of each list pane, in order (selection and detail views). */
   lists: Readonly<Record<ListPane, readonly string[]>>;
   /** Epoch ms now, for `J -5m`. */
@@ -245,6 +247,17 @@ function resolve(
         };
       }
       return { type: "toggleReplica", replica: n };
+    }
+    case "deployment": {
+      const all = ctx.deployments ?? [];
+      if (all.length < 2)
+        return {
+          type: "notice",
+          text: "one deployment followed: --app APP, --all or --deployment repeated follow several",
+        };
+      const at = all.findIndex((d) => d.id === state.onlyDeployment?.id);
+      // all → the first alone → the next → ... → all again
+      return { type: "showDeployment", deployment: all[at + 1] };
     }
     case "timestamps":
       return { type: "cycleTime" };

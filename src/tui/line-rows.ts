@@ -15,7 +15,7 @@ import { graphemes, isPlain } from "../text/terminal-width.js";
 import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
 import { rowStarts } from "../text/wrap.js";
 import type { Filters } from "./log-filters.js";
-import { renderedLine, replicaNumber } from "./rendered-line.js";
+import { renderedLine, replicaTagText } from "./rendered-line.js";
 import type { Colour, Segment, TextStyle } from "./segment.js";
 import type { TimeMode } from "./ui-state.js";
 
@@ -208,8 +208,8 @@ function gutter(event: StoreEvent, look: RowLook): Segment[] {
 
 /** `[2]` for `replica 2/3`, else the label itself (bounded). */
 function replicaTag(label: string): Safe {
-  const n = replicaNumber(label);
-  return n === undefined ? lit`[${safe(label.slice(0, 40))}]` : lit`[${n}]`;
+  const tag = replicaTagText(label);
+  return tag === undefined ? lit`[${safe(label.slice(0, 40))}]` : lit`[${safe(tag)}]`;
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Which lines of the store a view shows: replicas hidden with 1-9, the include filters (every one
+ * Which lines of the store a view shows: replicas hidden with 1-9, the deployment shown alone
+ * (`d`, when several are followed), the include filters (every one
  * must match), the exclude filter, the minimum level, and the context lines kept around each line
  * those keep (grep -C). A line's group (./line-groups.ts) is judged by its head, so a stack trace
  * stays whole. Search does not hide lines; it marks them.
@@ -17,6 +18,8 @@ export interface Filters {
   exclude: RegExp | undefined;
   search: RegExp | undefined;
   hidden: ReadonlySet<number>;
+  /** The deployment shown alone (its id); undefined: every one. */
+  deployment: string | undefined;
   minLevel: LogLevel | undefined;
   context: number;
   /** Whether a group head passes the filters, remembered for these filters. */
@@ -25,7 +28,7 @@ export interface Filters {
 
 export type FilterState = Pick<
   UiState,
-  "include" | "exclude" | "search" | "hiddenReplicas" | "minLevel" | "context"
+  "include" | "exclude" | "search" | "hiddenReplicas" | "onlyDeployment" | "minLevel" | "context"
 >;
 
 export function compileFilters(state: FilterState): Filters {
@@ -42,6 +45,7 @@ export function compileFilters(state: FilterState): Filters {
     exclude: compile(state.exclude),
     search: compile(state.search),
     hidden: new Set(state.hiddenReplicas),
+    deployment: state.onlyDeployment?.id,
     minLevel: state.minLevel,
     context: state.context,
     verdicts: new WeakMap(),
@@ -54,9 +58,20 @@ export function filtering(f: Filters): boolean {
 }
 
 function replicaHidden(event: StoreEvent, f: Filters): boolean {
+  if (deploymentHidden(event, f)) return true;
   if (event.kind !== "line" || f.hidden.size === 0) return false;
   const n = replicaNumber(event.replicaLabel);
   return n !== undefined && f.hidden.has(n);
+}
+
+/** A line or marker of a deployment other than the one shown alone (gaps are always shown). */
+function deploymentHidden(event: StoreEvent, f: Filters): boolean {
+  return (
+    f.deployment !== undefined &&
+    event.kind !== "gap" &&
+    event.deploymentId !== undefined &&
+    event.deploymentId !== f.deployment
+  );
 }
 
 /** Lines with no level of their own (and none in their group) count as info. */
@@ -81,7 +96,7 @@ function headPasses(head: LogLine, f: Filters): boolean {
 function passes(store: LogStore, index: number, f: Filters): boolean {
   const event = store.at(index)?.event;
   if (!event) return false;
-  if (event.kind !== "line") return true;
+  if (event.kind !== "line") return !deploymentHidden(event, f);
   if (replicaHidden(event, f)) return false;
   if (!filtering(f)) return true;
   const head = groupHead(store, index) ?? event;

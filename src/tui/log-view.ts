@@ -141,5 +141,8 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   if (parts.length > 0) {
     return lit`no line matches ${joinSafe(parts, lit` `)} (${safe(store.size().toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;
   }
+  if (state.onlyDeployment) {
+    return lit`no line from deployment ${safeBounded(state.onlyDeployment.label, 40)} here (d shows the next, then all)`;
+  }
   return lit`no line from the replicas shown (hidden: ${safe(state.hiddenReplicas.join(", "))})`;
 }

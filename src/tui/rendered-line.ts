@@ -57,6 +57,19 @@ export function searchable(event: LogLine): string {
     : boundedPrefix(event.content, MAX_RENDERED_CHARS).text;
 }
 
+/**
+ * What a replica's tag shows: `2` for `replica 2/3`, `5b2da4 2` for a label a view merging
+ * several deployments prefixed with the deployment's (`5b2da4 replica 2/3`); else undefined.
+ */
+export function replicaTagText(label: string): string | undefined {
+  const m = /^(?:(\S+) )?replica (\d+)\s*\/\s*\d+/.exec(label.slice(0, 100));
+  if (!m) {
+    const n = replicaNumber(label);
+    return n === undefined ? undefined : String(n);
+  }
+  return m[1] === undefined ? (m[2] as string) : `${m[1]} ${m[2]}`;
+}
+
 /** `2` for `replica 2/3`, undefined for a label without a number. */
 export function replicaNumber(label: string): number | undefined {
   const m = /(\d+)\s*\/\s*\d+/.exec(label.slice(0, 100));

@@ -6,7 +6,7 @@
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { replicaColour } from "../text/colour.js";
 import { lit, type Safe, safe, widthOf } from "../text/safe-text.js";
-import { replicaNumber } from "./rendered-line.js";
+import { replicaTagText } from "./rendered-line.js";
 import type { Segment } from "./segment.js";
 
 const BARS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
@@ -18,8 +18,8 @@ export function bar(n: number, max: number): string {
 }
 
 function tag(label: string): Safe {
-  const n = replicaNumber(label);
-  return n === undefined ? lit`[${safe(label.slice(0, 12))}]` : lit`[${n}]`;
+  const tag = replicaTagText(label);
+  return tag === undefined ? lit`[${safe(label.slice(0, 12))}]` : lit`[${safe(tag)}]`;
 }
 
 /** How many intervals each replica's sparkline shows at this width. */
@@ -30,7 +30,9 @@ export function sparkWidth(replicas: number, width: number): number {
 
 /** The strip's segments, at most `width` cells (replicas that do not fit are left out). */
 export function replicaStrip(stats: readonly ReplicaStats[], width: number): Segment[] {
-  const k = sparkWidth(stats.length, width);
+  // Tags longer than `[2]` (a deployment's label before the replica) leave less for the bars.
+  const extra = stats.reduce((n, s) => n + Math.max(0, widthOf(tag(s.label)) - 3), 0);
+  const k = sparkWidth(stats.length, Math.max(0, width - extra));
   const out: Segment[] = [];
   if (stats.length === 0 || k < 3) return out;
   let max = 0;

@@ -8,8 +8,8 @@ import { enterFullScreen, osc52 } from "./terminal-session.js";
 
 export interface DashboardRun {
   sources: DashboardSources;
-  /** The deployment to watch; without it the app starts at the picker. */
-  deploymentId?: string | undefined;
+  /** The deployments to watch (several: merged); none: the app starts at the picker. */
+  deploymentIds?: readonly string[] | undefined;
   /** Said in the title before the deployment ("demo (simulated) · "). */
   title?: string | undefined;
   colour: boolean;
@@ -30,7 +30,7 @@ export async function runDashboard(run: DashboardRun): Promise<AppExit> {
   const app = render(
     <DashboardApp
       sources={run.sources}
-      deploymentId={run.deploymentId}
+      deploymentIds={run.deploymentIds}
       title={run.title}
       colour={run.colour}
       bell={run.bell ? () => process.stdout.write("\u0007") : undefined}

@@ -17,7 +17,7 @@ export function savedFormat(path: string): SavedFormat {
 
 export type ViewFilters = Pick<
   UiState,
-  "include" | "exclude" | "minLevel" | "context" | "hiddenReplicas"
+  "include" | "exclude" | "minLevel" | "context" | "hiddenReplicas" | "onlyDeployment"
 >;
 
 function filterWords(f: ViewFilters): string {
@@ -27,6 +27,7 @@ function filterWords(f: ViewFilters): string {
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
     ...(f.hiddenReplicas.length > 0 ? [`hidden replicas ${f.hiddenReplicas.join(",")}`] : []),
+    ...(f.onlyDeployment ? [`only deployment ${f.onlyDeployment.id}`] : []),
   ];
   return parts.length > 0 ? parts.join(" ") : "none (everything buffered)";
 }
@@ -58,6 +59,7 @@ export function savedView(
             minLevel: f.minLevel ?? null,
             context: f.context,
             hiddenReplicas: f.hiddenReplicas,
+            onlyDeployment: f.onlyDeployment?.id ?? null,
           },
           from: range?.from ?? null,
           to: range?.to ?? null,

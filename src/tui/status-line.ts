@@ -156,6 +156,16 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (ui.onlyDeployment) {
+    const label = safeBounded(ui.onlyDeployment.label, 40);
+    items.push({
+      full: lit`only ${label}`,
+      shorter: [lit`=${label}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (ui.hiddenReplicas.length > 0) {
     const list = safe(ui.hiddenReplicas.join(","));
     items.push({

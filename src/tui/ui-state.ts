@@ -79,6 +79,8 @@ export interface UiState {
   notice: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
+  /** Following several deployments, the one shown alone (`d` cycles); undefined: all of them. */
+  onlyDeployment: { id: string; label: string } | undefined;
   time: TimeMode;
   wrap: boolean;
   sidePanes: boolean;
@@ -121,6 +123,7 @@ export const initialUiState: UiState = {
   inputError: undefined,
   notice: undefined,
   hiddenReplicas: [],
+  onlyDeployment: undefined,
   time: "off",
   wrap: false,
   sidePanes: true,
@@ -167,6 +170,7 @@ export type UiAction =
   /** X: every filter, the level, the context and the search cleared at once. */
   | { type: "clearFilters" }
   | { type: "toggleReplica"; replica: number }
+  | { type: "showDeployment"; deployment: { id: string; label: string } | undefined }
   | { type: "cycleTime" }
   | { type: "cycleLevel" }
   | { type: "toggleWrap" }
@@ -338,6 +342,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         : [...state.hiddenReplicas, action.replica].sort((a, b) => a - b);
       return { ...state, hiddenReplicas: hidden };
     }
+    case "showDeployment":
+      return { ...state, onlyDeployment: action.deployment };
     case "cycleTime":
       return {
         ...state,

@@ -49,3 +49,25 @@ describe("the replicas' sparkline strip", () => {
     expect(replicaStrip(many, 20)).toEqual([]);
   });
 });
+
+describe("the strip over several deployments", () => {
+  it("fits every replica when their tags carry the deployment's label", () => {
+    const stat = (label: string) => ({
+      label,
+      lines: 5,
+      errors: 0,
+      lastMs: 0,
+      buckets: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+      errorBuckets: Array(12).fill(0),
+      stopped: false,
+    });
+    const labels = ["e0f56c replica 1/3", "e0f56c replica 2/3", "e0f56c replica 3/3"];
+    labels.push("8cd7ee replica 1/2", "8cd7ee replica 2/2");
+    const text = replicaStrip(labels.map(stat), 92)
+      .map((s) => s.text)
+      .join("");
+    for (const t of ["[e0f56c 1]", "[e0f56c 3]", "[8cd7ee 1]", "[8cd7ee 2]"])
+      expect(text).toContain(t);
+    expect(text.length).toBeLessThanOrEqual(92);
+  });
+});

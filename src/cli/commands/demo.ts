@@ -4,9 +4,9 @@ import { TurnkeyClient } from "../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
 import { commandSummary } from "../command-summaries.js";
-import { integerFlag } from "../flag-parsers.js";
+import { collectText, integerFlag, textFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
-import { openDashboard, requireTerminal } from "./watch.js";
+import { deploymentsToWatch, openDashboard, requireTerminal } from "./watch.js";
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -21,6 +21,25 @@ export function registerDemoCommand(program: Command): void {
         .choices(SCENARIOS)
         .default("demo"),
     )
+    .option(
+      "--deployment <id>",
+      "simulated deployment to watch (default: the payments-signer's live one); repeat it to merge several",
+      collectText,
+    )
+    .addOption(
+      new Option(
+        "--app <app-id>",
+        "every debug-mode deployment of this simulated app (id or name, e.g. payments-signer), merged",
+      )
+        .argParser(textFlag)
+        .conflicts(["deployment", "all"]),
+    )
+    .addOption(
+      new Option(
+        "--all",
+        "every debug-mode deployment of the simulated organization, merged",
+      ).conflicts("deployment"),
+    )
     .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
     .option(
       "--clipboard",
@@ -32,6 +51,9 @@ export function registerDemoCommand(program: Command): void {
         scenario: ScenarioName;
         bell: boolean;
         clipboard?: boolean;
+        deployment?: string[];
+        app?: string;
+        all?: boolean;
       }) => {
         requireTerminal();
         // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
@@ -63,10 +85,11 @@ export function registerDemoCommand(program: Command): void {
           clipboard: flags.clipboard === true,
         };
         try {
+          const deploymentIds = await deploymentsToWatch(client, flags, c.deploymentId);
           await openDashboard(
             client,
             {
-              deploymentId: c.deploymentId,
+              deploymentIds,
               emails: c.emails,
               solanaAddresses: c.solanaAddresses,
               caip2: c.caip2,

@@ -31,7 +31,7 @@ export function registerTailCommand(program: Command): void {
     )
     .option(
       "--app <app-id>",
-      "every debug-mode deployment of this app, new ones as they appear",
+      "every debug-mode deployment of this app (its id or name), new ones as they appear",
       textFlag,
     )
     .option("--all", "every debug-mode deployment of the organization, new ones as they appear")

@@ -3,6 +3,8 @@ import { Option } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { SOLANA_CAIP2 } from "../../api/schemas.js";
 import { createDashboardSources } from "../../feeds/dashboard-sources.js";
+import { debugDeployments, noDebugDeployment } from "../../feeds/deployment-list.js";
+import { describeError } from "../../feeds/poller.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
@@ -12,7 +14,9 @@ import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../
 import { governHeap } from "../heap-governor.js";
 
 export interface WatchCommandFlags {
-  deployment?: string;
+  deployment?: string[];
+  app?: string;
+  all?: boolean;
   email?: string[];
   solAddress?: string[];
   caip2?: string;
@@ -47,8 +51,21 @@ export function addWatchOptions(cmd: Command): Command {
   return cmd
     .option(
       "--deployment <id>",
-      "deployment to tail (default: deploymentId from the config file; else a picker)",
-      textFlag,
+      "deployment to tail (default: deploymentId from the config file; else a picker); repeat it to merge several",
+      collectText,
+    )
+    .addOption(
+      new Option(
+        "--app <app-id>",
+        "every debug-mode deployment of this app (its id or name), merged (d shows one alone)",
+      )
+        .argParser(textFlag)
+        .conflicts(["deployment", "all"]),
+    )
+    .addOption(
+      new Option("--all", "every debug-mode deployment of the organization, merged").conflicts(
+        "deployment",
+      ),
     )
     .option("--email <addr>", "recipient whose email events to show (repeatable)", collectText)
     .option(
@@ -79,11 +96,35 @@ export function addWatchOptions(cmd: Command): Command {
     );
 }
 
+/**
+ * What the dashboard watches: `--deployment` (repeated), the debug-mode deployments `--app` /
+ * `--all` find now, or the config file's deployment; none: the picker.
+ */
+export async function deploymentsToWatch(
+  client: TurnkeyClient,
+  flags: Pick<WatchCommandFlags, "deployment" | "app" | "all">,
+  configured: string | undefined,
+): Promise<string[]> {
+  if (flags.app !== undefined || flags.all) {
+    let ids: string[];
+    try {
+      ids = await debugDeployments(client, flags);
+    } catch (err) {
+      throw new CliError(`could not list the deployments: ${describeError(err)}`, 1);
+    }
+    if (ids.length === 0) throw new CliError(noDebugDeployment(flags), 1);
+    return ids;
+  }
+  if (flags.deployment && flags.deployment.length > 0) return [...new Set(flags.deployment)];
+  return configured ? [configured] : [];
+}
+
 /** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
 export async function openDashboard(
   client: TurnkeyClient,
   settings: {
-    deploymentId?: string | undefined;
+    /** What to watch (several: merged); none: the picker. */
+    deploymentIds: readonly string[];
     emails: string[];
     solanaAddresses: string[];
     caip2?: string | undefined;
@@ -104,7 +145,7 @@ export async function openDashboard(
   });
   const exit = await runDashboard({
     sources,
-    deploymentId: settings.deploymentId,
+    deploymentIds: settings.deploymentIds,
     title,
     colour: shouldColour(process.stdout.isTTY),
     bell: flags.bell !== false,
@@ -124,6 +165,8 @@ export function registerWatchCommand(program: Command): void {
     const config = configFromCommand(command);
     checkCaip2(config.caip2);
     requireTerminal();
-    await openDashboard(clientFor(config), config, flags);
+    const client = clientFor(config);
+    const deploymentIds = await deploymentsToWatch(client, flags, config.deploymentId);
+    await openDashboard(client, { ...config, deploymentIds }, flags);
   });
 }

@@ -10,7 +10,7 @@
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
-import { listDeploymentChoices } from "../../feeds/deployment-list.js";
+import { debugDeployments, noDebugDeployment } from "../../feeds/deployment-list.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
@@ -41,12 +41,7 @@ interface Followed {
 type Tagged = LogEvent & { deploymentId: string };
 
 /** The debug-mode deployments `--app` / `--all` name now. */
-async function discover(client: TurnkeyClient, flags: TailFlags): Promise<string[]> {
-  const choices = await listDeploymentChoices(client);
-  return choices
-    .filter((c) => c.tailable && (flags.all || c.appId === flags.app))
-    .map((c) => c.deploymentId);
-}
+const discover = (client: TurnkeyClient, flags: TailFlags) => debugDeployments(client, flags);
 
 export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void> {
   if (flags.checkpoint || flags.output === "otlp") {
@@ -65,14 +60,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     } catch (err) {
       throw new CliError(`could not list the deployments: ${(err as Error).message}`, 1);
     }
-    if (ids.length === 0) {
-      throw new CliError(
-        flags.all
-          ? "no debug-mode deployment in the organization: only those in debug mode have logs to read"
-          : `app ${flags.app} has no debug-mode deployment: only those in debug mode have logs to read`,
-        1,
-      );
-    }
+    if (ids.length === 0) throw new CliError(noDebugDeployment(flags), 1);
   }
   const limit = new RequestLimit(flags.maxConcurrent ?? 4);
   const merge = new CrossMerge<Tagged>();

@@ -13,12 +13,13 @@ export type AppExit = { error?: unknown };
 
 /**
  * The picker and the dashboard in one full-screen app: without a deployment it starts at the
- * picker; `D` in the dashboard comes back to it. Each deployment watched gets its own log
- * session, stopped when another is picked.
+ * picker; `D` in the dashboard comes back to it. What is watched (one deployment, or several
+ * merged) gets its own log session, stopped when another is picked.
  */
 export function DashboardApp(props: {
   sources: DashboardSources;
-  deploymentId?: string | undefined;
+  /** The deployments to watch (several: merged); none: the picker. */
+  deploymentIds?: readonly string[] | undefined;
   title?: string | undefined;
   colour: boolean;
   /** Rings the terminal bell (activities newly awaiting votes); undefined: no bell. */
@@ -29,8 +30,12 @@ export function DashboardApp(props: {
 }) {
   const size = useTerminalSize();
   const [watching, setWatching] = useState<
-    { id: string; deployment: DeploymentChoice | undefined } | undefined
-  >(props.deploymentId ? { id: props.deploymentId, deployment: undefined } : undefined);
+    { ids: readonly string[]; deployment: DeploymentChoice | undefined } | undefined
+  >(
+    props.deploymentIds && props.deploymentIds.length > 0
+      ? { ids: props.deploymentIds, deployment: undefined }
+      : undefined,
+  );
   const [load, setLoad] = useState<PickerLoad>({ state: "loading" });
   const [lastError, setLastError] = useState<unknown>();
   const [attempt, setAttempt] = useState(0);
@@ -59,19 +64,23 @@ export function DashboardApp(props: {
   }, [watching, sources, attempt]);
 
   // A log session for the deployment watched; the title learns its app's name.
-  const watchingId = watching?.id;
+  const watchingKey = watching?.ids.join(",");
   const nameUnknown = useRef(false);
   nameUnknown.current = watching !== undefined && watching.deployment === undefined;
   useEffect(() => {
-    if (!watchingId) return;
-    const s = sources.openLogs(watchingId);
+    if (!watchingKey) return;
+    const ids = watchingKey.split(",");
+    const s = sources.openLogs(ids);
     s.start();
     setSession(s);
     const controller = new AbortController();
-    if (nameUnknown.current) {
-      void sources.describeDeployment(watchingId, controller.signal).then((d) => {
+    const [only] = ids;
+    if (nameUnknown.current && ids.length === 1 && only !== undefined) {
+      void sources.describeDeployment(only, controller.signal).then((d) => {
         if (d && !controller.signal.aborted) {
-          setWatching((w) => (w && w.id === d.deploymentId ? { ...w, deployment: d } : w));
+          setWatching((w) =>
+            w && w.ids.length === 1 && w.ids[0] === d.deploymentId ? { ...w, deployment: d } : w,
+          );
         }
       });
     }
@@ -80,7 +89,7 @@ export function DashboardApp(props: {
       void s.stop();
       setSession(undefined);
     };
-  }, [watchingId, sources]);
+  }, [watchingKey, sources]);
 
   if (!watching) {
     return (
@@ -89,7 +98,7 @@ export function DashboardApp(props: {
           load={load}
           width={size.columns}
           rows={size.rows}
-          onPick={(c) => setWatching({ id: c.deploymentId, deployment: c })}
+          onPick={(c) => setWatching({ ids: [c.deploymentId], deployment: c })}
           onQuit={() => props.onExit(lastError === undefined ? {} : { error: lastError })}
           onRetry={() => setAttempt((a) => a + 1)}
         />
@@ -99,12 +108,13 @@ export function DashboardApp(props: {
   if (!session) return null;
   return (
     <Dashboard
-      key={watching.id}
+      key={watchingKey}
       store={session.store}
       follower={session.follower}
+      members={session.members}
       replicaActivity={session.replicas}
       feeds={sources.feeds}
-      deploymentId={watching.id}
+      deploymentId={watching.ids[0] ?? ""}
       deployment={watching.deployment}
       title={props.title}
       colour={props.colour}

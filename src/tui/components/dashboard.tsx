@@ -16,9 +16,9 @@ import type { Feeds } from "../../feeds/feeds.js";
 import { followerDetail } from "../../feeds/follower-detail.js";
 import { describeError } from "../../feeds/poller.js";
 import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
-import type { LogFollower } from "../../tail/follower.js";
+import type { FollowSource, GroupMember } from "../../tail/follower-group.js";
 import type { LogStore } from "../../tail/log-store.js";
-import { type ReplicaActivity, SPARK_BUCKETS } from "../../tail/replica-activity.js";
+import { type ReplicaSnapshots, SPARK_BUCKETS } from "../../tail/replica-activity.js";
 import { lit, type Safe, safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { detailRows } from "../detail-layout.js";
@@ -50,11 +50,15 @@ import { VoteOverlay } from "./vote-overlay.js";
 
 export interface DashboardProps {
   store: LogStore;
-  follower: LogFollower;
+  /** The follow: one deployment's follower, or several deployments' as one. */
+  follower: FollowSource;
   /** Each replica's counts, sparkline and lifecycle; without it, no sparkline strip. */
-  replicaActivity?: ReplicaActivity | undefined;
+  replicaActivity?: ReplicaSnapshots | undefined;
   feeds: Feeds;
+  /** The deployment watched (the first, when several are). */
   deploymentId: string;
+  /** Several deployments followed at once: each with its label and own follower (`d`, `i`). */
+  members?: readonly GroupMember[] | undefined;
   /** The deployment as the picker knows it (its app's name), when known. */
   deployment?: DeploymentChoice | undefined;
   /** Said before the deployment in the title ("demo (simulated) · "). */
@@ -119,6 +123,12 @@ export function deploymentTitle(id: string, d: DeploymentChoice | undefined, sho
   return lit`${d.appName} · deployment ${shown}${d.live ? lit` (live)` : lit``}`;
 }
 
+/** "3 deployments: 5b2da4, 9c1e07, a0f3d2" */
+export function severalTitle(deployments: readonly { label: string }[]): Safe {
+  const labels = deployments.map((d) => safeBounded(d.label, 40));
+  return lit`${deployments.length} deployments: ${labels.reduce((a, b) => lit`${a}, ${b}`)}`;
+}
+
 export function Dashboard(props: DashboardProps) {
   const size = useTerminalSize({ columns: props.columns, rows: props.rows });
   const [ui, setUi] = useState<UiState>(() => ({ ...initialUiState, ...props.initialState }));
@@ -162,6 +172,12 @@ export function Dashboard(props: DashboardProps) {
   }, [activities.data, bell]);
   // The follower's own clock, for "retrying in 3s" and "last poll 12s ago" (re-read each tick).
   const monoNow = props.follower.monotonicNow();
+  const members = props.members ?? [];
+  const several = members.length > 1;
+  const deploymentChoices = useMemo(
+    () => members.map((m) => ({ id: m.deploymentId, label: m.label })),
+    [members],
+  );
   const roster = useRef(new ReplicaRoster());
 
   const layout = computeLayout(size.columns, size.rows, ui.sidePanes);
@@ -236,7 +252,7 @@ export function Dashboard(props: DashboardProps) {
     ui.detail?.pane === "line" ? props.store.rowById(Number(ui.detail.key)) : undefined;
   const detail =
     ui.detail?.pane === "follow"
-      ? followerDetail(followerState, monoNow, replicaStats, now)
+      ? followerDetail(followerState, monoNow, replicaStats, now, several ? members : [])
       : ui.detail?.pane === "line"
         ? lineRow && lineDetail(props.store, lineRow, now)
         : listDetail;
@@ -251,6 +267,7 @@ export function Dashboard(props: DashboardProps) {
     pageRows:
       ui.help || ui.detail ? overlayRows : Math.max(1, layout.side.panes.activities.height - 5),
     replicas,
+    deployments: deploymentChoices,
     overlayMax: ui.help
       ? Math.max(0, helpRows().length - overlayRows)
       : detail
@@ -349,7 +366,7 @@ export function Dashboard(props: DashboardProps) {
   const saveView = (path: string) => {
     const rows = ctx.log.shownRows(latest.current);
     const text = savedView(rows, savedFormat(path), {
-      deploymentId: props.deploymentId,
+      deploymentId: several ? deploymentChoices.map((d) => d.id).join(",") : props.deploymentId,
       filters: latest.current,
       savedAt: Date.now(),
     });
@@ -423,11 +440,15 @@ export function Dashboard(props: DashboardProps) {
   const { width, height } = layout.total;
   const bodyHeight = layout.body.height;
   const prefix = lit`tvcwatch · ${safeBounded(props.title ?? "", 200)}`;
-  const full = lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment)}`;
+  const full = several
+    ? lit`${prefix}${severalTitle(deploymentChoices)}`
+    : lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment)}`;
   const title =
     widthOf(full) <= width
       ? full
-      : lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment, true)}`;
+      : several
+        ? truncate(full, width)
+        : lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment, true)}`;
   let body: React.ReactNode;
   if (ui.vote) {
     body = <VoteOverlay vote={ui.vote} width={width} height={bodyHeight} />;

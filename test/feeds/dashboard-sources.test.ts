@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TurnkeyClient } from "../../src/api/client.js";
+import { createDashboardSources } from "../../src/feeds/dashboard-sources.js";
+import { debugDeployments, listDeploymentChoices } from "../../src/feeds/deployment-list.js";
+import type { RunningSimulator } from "../../src/sim/server.js";
+import { startSimulator } from "../../src/sim/server.js";
+
+let sim: RunningSimulator;
+let client: TurnkeyClient;
+let requests: string[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 21, logRate: 20 });
+  const c = sim.config;
+  client = new TurnkeyClient({
+    baseUrl: c.baseUrl,
+    organizationId: c.organizationId,
+    apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
+    fetch: async (input, init) => {
+      if (String(input).endsWith("get_tvc_deployment_debug_logs")) {
+        requests.push(JSON.parse(String(init?.body)).deploymentId as string);
+      }
+      return fetch(input, init);
+    },
+  });
+  await new Promise((r) => setTimeout(r, 1200));
+});
+afterAll(() => sim.close());
+
+describe("the dashboard's log session over several deployments", () => {
+  it("merges both deployments' lines in one store, each tagged and labelled, as one follow", async () => {
+    const sources = createDashboardSources(client, {
+      emails: [],
+      solanaAddresses: [],
+      caip2: "solana:devnet",
+      intervalMs: 400,
+      sinceMs: 60_000,
+      bufferLines: 10_000,
+    });
+    const main = sim.config.deploymentId;
+    const appId = (await listDeploymentChoices(client)).find((c) => c.deploymentId === main)?.appId;
+    // The simulator's payments-signer has two debug-mode deployments: its live one and a canary.
+    const both = await debugDeployments(client, { app: appId });
+    expect(both).toHaveLength(2);
+    expect(both).toContain(main);
+    const canary = both.find((id) => id !== main) as string;
+    requests = [];
+    const session = sources.openLogs([main, canary]);
+    expect(session.members.map((m) => m.deploymentId)).toEqual([main, canary]);
+    session.start();
+    const deadline = Date.now() + 10_000;
+    const from = () => {
+      const seen = new Set<string>();
+      for (let i = 0; i < session.store.size(); i++) {
+        const e = session.store.at(i)?.event;
+        if (e?.kind === "line" && e.deploymentId) seen.add(e.deploymentId);
+      }
+      return seen;
+    };
+    while (from().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await session.stop();
+    expect(from()).toEqual(new Set([main, canary]));
+    const labels = new Map(session.members.map((m) => [m.deploymentId, m.label]));
+    let previous = -Infinity;
+    for (let i = 0; i < session.store.size(); i++) {
+      const e = session.store.at(i)?.event;
+      if (e?.kind !== "line") continue;
+      expect(e.replicaLabel).toMatch(
+        new RegExp(`^${labels.get(e.deploymentId ?? "")} replica \\d+/\\d+$`),
+      );
+      expect(e.sortKey).toBeGreaterThanOrEqual(previous);
+      previous = e.sortKey;
+    }
+    // Both were polled, and the group's figures count both deployments' lines.
+    expect(new Set(requests)).toEqual(new Set([main, canary]));
+    const total = session.members.reduce((n, m) => n + m.follower.getState().linesEmitted, 0);
+    expect(session.follower.getState().linesEmitted).toBe(total);
+    expect(session.replicas.snapshot().map((r) => r.label.split(" ")[0])).toEqual(
+      expect.arrayContaining([labels.get(main), labels.get(canary)]),
+    );
+  });
+
+  it("with one deployment leaves the labels as the server sends them", async () => {
+    const sources = createDashboardSources(client, {
+      emails: [],
+      solanaAddresses: [],
+      caip2: "solana:devnet",
+      intervalMs: 400,
+      sinceMs: 60_000,
+      bufferLines: 10_000,
+    });
+    const session = sources.openLogs([sim.config.deploymentId]);
+    session.start();
+    const deadline = Date.now() + 10_000;
+    while (session.store.size() === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    await session.stop();
+    const e = session.store.at(0)?.event;
+    expect(e?.kind === "line" && e.replicaLabel).toMatch(/^replica \d+\/\d+$/);
+    expect(e?.kind === "line" && e.deploymentId).toBeFalsy();
+  });
+});
