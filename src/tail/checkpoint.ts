@@ -9,10 +9,14 @@
  * what was printed before is not printed again, and what came after (or late, but within the
  * margin) is printed once. A line that comes later than the margin is as lost as it would be to a
  * follow that never stopped (the overlap bounds both).
+ *
+ * One deployment's record is format 1; a follow of several writes format 2, a record per
+ * deployment (`{"format":2,"deployments":[...]}`), and reads format 1 as one of them.
  */
 import type { LogEvent, LogLine } from "./log-line.js";
 
-export const CHECKPOINT_FORMAT = 1;
+/** The newest format this tvcwatch reads: 1, one deployment; 2, several. */
+export const CHECKPOINT_FORMAT = 2;
 
 export interface CheckpointLine {
   replicaLabel: string;
@@ -58,7 +62,7 @@ export class HandledLines {
   snapshot(): Checkpoint | undefined {
     if (this.newest === Number.NEGATIVE_INFINITY) return undefined;
     return {
-      format: CHECKPOINT_FORMAT,
+      format: 1,
       deploymentId: this.deploymentId,
       newest: this.newest,
       lines: this.lines.map((l) => ({
@@ -70,47 +74,18 @@ export class HandledLines {
   }
 }
 
-/** Why a checkpoint's text cannot be used, in words naming the fix; or the checkpoint. */
-export function parseCheckpoint(
-  text: string,
-  deploymentId: string,
-): { checkpoint: Checkpoint } | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return {
-      error:
-        "is not a tvcwatch checkpoint (not JSON): delete it to start over, or name another file",
-    };
-  }
-  const c = value as Partial<Checkpoint> | null;
-  if (!c || typeof c !== "object" || typeof c.format !== "number") {
-    return {
-      error:
-        "is not a tvcwatch checkpoint (no format): delete it to start over, or name another file",
-    };
-  }
-  if (c.format > CHECKPOINT_FORMAT) {
-    return {
-      error: `has format ${c.format}, newer than this tvcwatch reads (${CHECKPOINT_FORMAT}): upgrade tvcwatch, or name another file`,
-    };
-  }
-  if (
-    typeof c.deploymentId !== "string" ||
-    typeof c.newest !== "number" ||
-    !Array.isArray(c.lines)
-  ) {
-    return {
-      error:
-        "is not a tvcwatch checkpoint (fields missing): delete it to start over, or name another file",
-    };
-  }
-  if (c.deploymentId !== deploymentId) {
-    return {
-      error: `was written for deployment ${c.deploymentId}, not ${deploymentId}: name another file for this one`,
-    };
-  }
+/** Several deployments' records, as a follow of several writes them (format 2). */
+export interface CheckpointSet {
+  format: 2;
+  deployments: Checkpoint[];
+}
+
+const FIX = "delete it to start over, or name another file";
+
+/** Why one deployment's record is malformed; undefined when it is whole. */
+function recordProblem(c: Partial<Checkpoint>): string | undefined {
+  if (typeof c.deploymentId !== "string" || typeof c.newest !== "number" || !Array.isArray(c.lines))
+    return `is not a tvcwatch checkpoint (fields missing): ${FIX}`;
   for (const l of c.lines) {
     const ok =
       l &&
@@ -121,14 +96,75 @@ export function parseCheckpoint(
         (typeof l.ts === "object" &&
           typeof l.ts.seconds === "string" &&
           typeof l.ts.nanos === "string"));
-    if (!ok) {
-      return {
-        error:
-          "is not a tvcwatch checkpoint (a line is malformed): delete it to start over, or name another file",
-      };
-    }
+    if (!ok) return `is not a tvcwatch checkpoint (a line is malformed): ${FIX}`;
   }
-  return { checkpoint: c as Checkpoint };
+  return undefined;
+}
+
+/**
+ * The records a checkpoint's text holds for the deployments followed, by id; or why it cannot be
+ * used, in words naming the fix. A record for a deployment no longer followed is left out; a file
+ * with none of them was written for other deployments.
+ */
+export function parseCheckpoints(
+  text: string,
+  deploymentIds: readonly string[],
+): { checkpoints: Map<string, Checkpoint> } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { error: `is not a tvcwatch checkpoint (not JSON): ${FIX}` };
+  }
+  const c = value as (Partial<Checkpoint> & { deployments?: unknown }) | null;
+  if (!c || typeof c !== "object" || typeof c.format !== "number") {
+    return { error: `is not a tvcwatch checkpoint (no format): ${FIX}` };
+  }
+  if (c.format > CHECKPOINT_FORMAT) {
+    return {
+      error: `has format ${c.format}, newer than this tvcwatch reads (${CHECKPOINT_FORMAT}): upgrade tvcwatch, or name another file`,
+    };
+  }
+  let records: Partial<Checkpoint>[];
+  if (c.format === 2) {
+    if (!Array.isArray(c.deployments))
+      return { error: `is not a tvcwatch checkpoint (fields missing): ${FIX}` };
+    records = c.deployments as Partial<Checkpoint>[];
+  } else {
+    records = [c];
+  }
+  for (const r of records) {
+    const problem = r && typeof r === "object" ? recordProblem(r) : "is not a tvcwatch checkpoint";
+    if (problem) return { error: problem };
+  }
+  const whole = records as Checkpoint[];
+  const followed = whole.filter((r) => deploymentIds.includes(r.deploymentId));
+  if (followed.length === 0 && whole.length > 0) {
+    const written = whole.map((r) => r.deploymentId).join(", ");
+    return {
+      error: `was written for deployment${whole.length > 1 ? "s" : ""} ${written}, not ${deploymentIds.join(", ")}: name another file for ${deploymentIds.length > 1 ? "these" : "this one"}`,
+    };
+  }
+  if (deploymentIds.length === 1 && whole.length > 1) {
+    return {
+      error: `was written for ${whole.length} deployments (${whole.map((r) => r.deploymentId).join(", ")}): follow them all with --deployment repeated, or name another file`,
+    };
+  }
+  return {
+    checkpoints: new Map(followed.map((r) => [r.deploymentId, { ...r, format: 1 }])),
+  };
+}
+
+/** One deployment's record in a checkpoint's text; or why it cannot be used. */
+export function parseCheckpoint(
+  text: string,
+  deploymentId: string,
+): { checkpoint: Checkpoint } | { error: string } {
+  const parsed = parseCheckpoints(text, [deploymentId]);
+  if ("error" in parsed) return parsed;
+  const checkpoint = parsed.checkpoints.get(deploymentId);
+  // An empty format-2 file: nothing recorded yet.
+  return checkpoint ? { checkpoint } : { error: `records nothing for ${deploymentId}: ${FIX}` };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function startTail(
   url: string,
   checkpoint: string,
+  deployments = ["dep"],
 ): { child: ChildProcessWithoutNullStreams; out: () => string } {
   const child = spawn(
     process.execPath,
@@ -27,8 +28,7 @@ function startTail(
       "--base-url",
       url,
       "tail",
-      "--deployment",
-      "dep",
+      ...deployments.flatMap((d) => ["--deployment", d]),
       "-f",
       "-o",
       "json",
@@ -53,9 +53,23 @@ function linesOf(out: string): string[] {
   return whole
     .split("\n")
     .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as { replicaLabel?: string; content?: string; event?: string })
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          deploymentId?: string;
+          replicaLabel?: string;
+          content?: string;
+          event?: string;
+        },
+    )
     .filter((e) => e.event === undefined)
-    .map((e) => JSON.stringify([e.replicaLabel, e.content]));
+    .map((e) =>
+      JSON.stringify(
+        e.deploymentId === undefined
+          ? [e.replicaLabel, e.content]
+          : [e.deploymentId, e.replicaLabel, e.content],
+      ),
+    );
 }
 
 describe("tail -f --checkpoint", () => {
@@ -115,6 +129,74 @@ describe("tail -f --checkpoint", () => {
     expect(statSync(checkpoint).mode & 0o777).toBe(0o600);
   }, 90_000);
 
+  it("over several deployments, records each one's progress in one file and resumes them all", async () => {
+    const server = await startLogServer({
+      replicas: 2,
+      rate: 20,
+      lagMs: (r) => (r === 1 ? 1000 : 0),
+      lagFrom: 1500,
+    });
+    const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "many.checkpoint");
+    const deployments = ["dep-a", "dep-b"];
+    const random = mulberry(7);
+    const runs: string[] = [];
+    try {
+      for (let i = 0; i < 6; i++) {
+        const run = startTail(server.url, checkpoint, deployments);
+        await wait(1200 + random() * 1500);
+        const exited = new Promise((r) => run.child.on("close", r));
+        run.child.kill("SIGKILL");
+        await exited;
+        runs.push(run.out());
+        if (random() < 0.5) await wait(random() * 1500);
+      }
+      const last = startTail(server.url, checkpoint, deployments);
+      await wait(5000);
+      const exited = new Promise<number | null>((r) => last.child.on("close", r));
+      last.child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      runs.push(last.out());
+    } finally {
+      await server.close();
+    }
+    const outputs = runs.map(linesOf);
+    const have = new Set(outputs.flat());
+    // The server sends each deployment the same stream: every line once per deployment.
+    const truth = server
+      .truth(server.now() - 5000)
+      .flatMap((l) => deployments.map((d) => JSON.stringify([d, l.replicaLabel, l.content])));
+    expect(truth.length).toBeGreaterThan(300);
+    expect(truth.filter((id) => !have.has(id))).toEqual([]);
+    for (let i = 0; i < outputs.length - 1; i++) {
+      const later = new Set(outputs.slice(i + 1).flat());
+      const again = (outputs[i] as string[]).map((id) => later.has(id));
+      const first = again.indexOf(true);
+      if (first >= 0) expect(again.slice(first).every(Boolean), `run ${i}`).toBe(true);
+    }
+    for (const out of outputs) expect(new Set(out).size).toBe(out.length);
+    const file = JSON.parse(readFileSync(checkpoint, "utf8")) as {
+      format: number;
+      deployments: { deploymentId: string }[];
+    };
+    expect(file.format).toBe(2);
+    expect(file.deployments.map((d) => d.deploymentId).sort()).toEqual(deployments);
+    // That file names two deployments: following only one of them with it is refused.
+    const one = await runCli(
+      [
+        "--base-url",
+        "http://127.0.0.1:9",
+        "tail",
+        "--deployment",
+        "dep-a",
+        "--checkpoint",
+        checkpoint,
+      ],
+      { env: ENV },
+    );
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/was written for 2 deployments \(dep-a, dep-b\): follow them all/);
+  }, 90_000);
+
   it("refuses a checkpoint of another deployment, a corrupt one, or a newer format, saying what to do", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
     const server = await startLogServer({ replicas: 1, rate: 5 });
@@ -140,9 +222,9 @@ describe("tail -f --checkpoint", () => {
       expect(corrupt.stderr).toMatch(
         /is not a tvcwatch checkpoint \(not JSON\): delete it to start over/,
       );
-      const newer = await run(JSON.stringify({ format: 2 }));
+      const newer = await run(JSON.stringify({ format: 3 }));
       expect(newer.stderr).toMatch(
-        /has format 2, newer than this tvcwatch reads \(1\): upgrade tvcwatch/,
+        /has format 3, newer than this tvcwatch reads \(2\): upgrade tvcwatch/,
       );
       const fresh = await runCli(
         ["--base-url", server.url, "tail", "--deployment", "dep", "--checkpoint", join(dir, "new")],

@@ -108,12 +108,20 @@ describe("tail over several deployments", () => {
     expect(labels).toEqual(new Set([sim.config.deploymentId.slice(0, 6), other.slice(0, 6)]));
   });
 
-  it("says what cannot be done with several deployments, or when an app has none to follow", async () => {
-    const cp = await runCli(["--config", config, "tail", "--app", appId, "--checkpoint", "/tmp/x"]);
-    expect(cp.code).toBe(2);
-    expect(cp.stderr.trim()).toBe(
-      "tvcwatch: --checkpoint follows one deployment: run one tail per deployment (each with its own file)",
+  it("refuses another follow's checkpoint, --app beside --deployment, and an app with none to follow", async () => {
+    const other = join(mkdtempSync(join(tmpdir(), "tvcwatch-many-")), "other.checkpoint");
+    writeFileSync(
+      other,
+      JSON.stringify({ format: 1, deploymentId: "dep-x", newest: 0, lines: [] }),
     );
+    const cp = await runCli(["--config", config, "tail", "--app", appId, "--checkpoint", other]);
+    expect(cp.code).toBe(2);
+    expect(cp.stderr.trim()).toMatch(
+      /^tvcwatch: checkpoint \S+ was written for deployment dep-x, not \S+, \S+: name another file for these$/,
+    );
+    const both = await runCli(["--config", config, "tail", "--app", appId, "--deployment", "d"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--app.*cannot be used with.*--deployment/);
     const none = await runCli(["--config", config, "tail", "--app", "no-such-app"]);
     expect(none.code).toBe(1);
     expect(none.stderr.trim()).toBe(

@@ -194,4 +194,66 @@ describe("tail -o otlp", () => {
       await server.close();
     }
   }, 120_000);
+
+  it("over an app's deployments, gives each deployment its resource and sends each line once", async () => {
+    const sim = await startSimulator({ port: 0, seed: 5, logRate: 20 });
+    const receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-otlp-"));
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
+    try {
+      await new Promise((r) => setTimeout(r, 1200));
+      const json = await runCli(
+        ["--config", config, "tail", "--app", "payments-signer", "--since", "1m", "-o", "json"],
+        {},
+      );
+      expect(json.code).toBe(0);
+      const printed = json.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { deploymentId: string; content: string });
+      const deployments = new Set(printed.map((l) => l.deploymentId));
+      expect(deployments.size).toBe(2);
+      const r = await runCli(
+        ["--config", config, "tail", "--app", "payments-signer", "--since", "1m", "-o", "otlp"],
+        { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } },
+      );
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      // The simulator repeats some lines at one timestamp on purpose (heartbeats): those are
+      // several lines; every other line is unique, and must come once.
+      const got = receiver.records
+        .filter((x) => !String(x.body).startsWith("heartbeat"))
+        .map((x) =>
+          JSON.stringify([
+            x.resource["tvc.deployment.id"],
+            x.attributes["tvc.replica"],
+            x.timeUnixNano,
+            x.body,
+          ]),
+        );
+      expect(got.length).toBeGreaterThan(50);
+      expect(new Set(got).size).toBe(got.length);
+      expect(new Set(receiver.records.map((x) => x.resource["tvc.deployment.id"]))).toEqual(
+        deployments,
+      );
+      for (const x of receiver.records) {
+        expect(x.resource).toMatchObject({
+          "service.name": "payments-signer",
+          "turnkey.organization.id": sim.config.organizationId,
+        });
+      }
+      // The second run reads a little more of the log than the first: all the first had is there.
+      const exported = new Set(
+        receiver.records.map((x) => JSON.stringify([x.resource["tvc.deployment.id"], x.body])),
+      );
+      const older = printed.filter(
+        (l) => !exported.has(JSON.stringify([l.deploymentId, l.content])),
+      );
+      expect(older.length).toBeLessThan(printed.length / 4);
+    } finally {
+      await receiver.close();
+      await sim.close();
+    }
+  }, 60_000);
 });

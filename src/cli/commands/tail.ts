@@ -29,12 +29,20 @@ export function registerTailCommand(program: Command): void {
       "deployment ID (default: deploymentId from the config file); repeat it to merge several",
       collectText,
     )
-    .option(
-      "--app <app-id>",
-      "every debug-mode deployment of this app (its id or name), new ones as they appear",
-      textFlag,
+    .addOption(
+      new Option(
+        "--app <app-id>",
+        "every debug-mode deployment of this app (its id or name), new ones as they appear",
+      )
+        .argParser(textFlag)
+        .conflicts(["deployment", "all"]),
     )
-    .option("--all", "every debug-mode deployment of the organization, new ones as they appear")
+    .addOption(
+      new Option(
+        "--all",
+        "every debug-mode deployment of the organization, new ones as they appear",
+      ).conflicts("deployment"),
+    )
     .option(
       "--max-concurrent <n>",
       "with several deployments, the most requests in flight at once (1 to 64, default 4)",

@@ -1,15 +1,19 @@
 /**
  * `tail --checkpoint FILE` on disk: read at start (absent: a fresh follow; anything unusable: a
  * one-line error naming the fix), written after each batch has reached stdout, atomically
- * (temporary file, fsync, rename; mode 0600).
+ * (temporary file, fsync, rename; mode 0600). One deployment's record, or several (format 2).
  */
 import { readFileSync } from "node:fs";
 import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
-import type { Checkpoint } from "../../tail/checkpoint.js";
-import { parseCheckpoint } from "../../tail/checkpoint.js";
+import type { Checkpoint, CheckpointSet } from "../../tail/checkpoint.js";
+import { parseCheckpoints } from "../../tail/checkpoint.js";
 import { CliError } from "../cli-error.js";
 
-export function readCheckpoint(path: string, deploymentId: string): Checkpoint | undefined {
+/** The records FILE holds for the deployments followed (absent: none, a fresh follow). */
+export function readCheckpoints(
+  path: string,
+  deploymentIds: readonly string[],
+): Map<string, Checkpoint> | undefined {
   // A follow killed while writing left its temporary file: the record itself is whole.
   removeStaleTempFiles(path);
   let text: string;
@@ -23,12 +27,16 @@ export function readCheckpoint(path: string, deploymentId: string): Checkpoint |
       2,
     );
   }
-  const parsed = parseCheckpoint(text, deploymentId);
+  const parsed = parseCheckpoints(text, deploymentIds);
   if ("error" in parsed) throw new CliError(`checkpoint ${path} ${parsed.error}`, 2);
-  return parsed.checkpoint;
+  return parsed.checkpoints;
 }
 
-export function writeCheckpoint(path: string, checkpoint: Checkpoint): void {
+export function readCheckpoint(path: string, deploymentId: string): Checkpoint | undefined {
+  return readCheckpoints(path, [deploymentId])?.get(deploymentId);
+}
+
+export function writeCheckpoint(path: string, checkpoint: Checkpoint | CheckpointSet): void {
   try {
     writeFileAtomically(path, JSON.stringify(checkpoint));
   } catch (err) {

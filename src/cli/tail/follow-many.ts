@@ -5,23 +5,33 @@
  * together, and their lines are merged by timestamp (./../../tail/cross-merge.ts) with a short
  * deployment label before the replica (`-o json` adds `deploymentId`). With `--app` or `--all`
  * the deployments are listed again every 30 s: new debug-mode ones are followed, and those that
- * go away are said on stderr.
+ * go away are said on stderr. `--checkpoint` records every deployment's progress in one file
+ * (format 2) after each merged batch reaches stdout; `-o otlp` gives each deployment its resource.
  */
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import { debugDeployments, noDebugDeployment } from "../../feeds/deployment-list.js";
+import { type CheckpointSet, HandledLines, ResumeFilter } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
-import type { LogEvent } from "../../tail/log-line.js";
+import type { LogEvent, LogLine } from "../../tail/log-line.js";
 import { RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
-import { lineFilter, statusReporter, streamFormatOf, TAIL_HOLD_BACK_MS } from "./run-tail.js";
+import { readCheckpoints, writeCheckpoint } from "./checkpoint-file.js";
+import {
+  checkpointMargin,
+  firstWindow,
+  lineFilter,
+  statusReporter,
+  streamFormatOf,
+  TAIL_HOLD_BACK_MS,
+} from "./run-tail.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** How often `--app` / `--all` list the deployments again. */
@@ -44,12 +54,6 @@ type Tagged = LogEvent & { deploymentId: string };
 const discover = (client: TurnkeyClient, flags: TailFlags) => debugDeployments(client, flags);
 
 export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void> {
-  if (flags.checkpoint || flags.output === "otlp") {
-    throw new CliError(
-      `${flags.checkpoint ? "--checkpoint" : "-o otlp"} follows one deployment: run one tail per deployment (each with its own file)`,
-      2,
-    );
-  }
   const config = configFromCommand(cmd);
   const client = clientFor(config);
   const say = (line: string) => process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
@@ -62,6 +66,22 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     }
     if (ids.length === 0) throw new CliError(noDebugDeployment(flags), 1);
   }
+  // --checkpoint: each deployment resumes from its record; the merge holds lines an interval more.
+  const checkpointPath = flags.checkpoint;
+  const marginMs = checkpointMargin(flags, flags.interval);
+  const recorded = checkpointPath ? readCheckpoints(checkpointPath, ids) : undefined;
+  const handled = new Map<string, HandledLines>();
+  const otlp =
+    flags.output === "otlp"
+      ? await (await import("./otlp-output.js")).openOtlpOutput(
+          flags.otlpEndpoint,
+          config.organizationId,
+          ids,
+          client,
+          checkpointPath,
+          say,
+        )
+      : undefined;
   const limit = new RequestLimit(flags.maxConcurrent ?? 4);
   const merge = new CrossMerge<Tagged>();
   const format = streamFormatOf(flags);
@@ -69,6 +89,11 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const followed = new Map<string, Followed>();
   const failures: string[] = [];
   const follow = (id: string, delayMs: number) => {
+    const record = recorded?.get(id);
+    const resume = record ? new ResumeFilter(record, marginMs) : undefined;
+    const { sinceMs, tailLines, gap } = firstWindow(flags, resume);
+    if (checkpointPath) handled.set(id, new HandledLines(id, marginMs));
+    let resumeGap = gap;
     const follower = new LogFollower({
       fetchLogs: (request, options) =>
         client.callWithMeta(
@@ -80,8 +105,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       acquireSlot: () => limit.acquire(),
       intervalMs: flags.interval,
       overlapMs: flags.overlap,
-      sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
-      tailLines: flags.tail,
+      sinceMs,
+      tailLines,
       holdBackMs: TAIL_HOLD_BACK_MS,
     });
     const entry: Followed = {
@@ -91,9 +116,12 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       running: Promise.resolve(),
       keep: lineFilter(flags),
     };
-    follower.onEvents((events) =>
-      merge.push(events.filter(entry.keep).map((e) => ({ ...e, deploymentId: id }))),
-    );
+    follower.onEvents((batch) => {
+      const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
+      if (resumeGap) events.unshift(resumeGap);
+      resumeGap = undefined;
+      merge.push(events.filter(entry.keep).map((e) => ({ ...e, deploymentId: id })));
+    });
     const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
       say(`${labels.get(id) ?? id}: ${line}`),
     );
@@ -116,7 +144,52 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     follow(id, flags.follow ? Math.round((i * flags.interval) / ids.length) : 0);
   }
 
+  /** Every deployment's record: what it handled since the start, else what FILE had for it. */
+  const snapshot = (): CheckpointSet => ({
+    format: 2,
+    deployments: [...followed.keys()].flatMap((id) => {
+      const c = handled.get(id)?.snapshot() ?? recorded?.get(id);
+      return c ? [c] : [];
+    }),
+  });
+  let checkpointError: unknown;
+  const record = (c: CheckpointSet) => {
+    if (!checkpointPath || checkpointError !== undefined) return;
+    try {
+      writeCheckpoint(checkpointPath, c);
+    } catch (e) {
+      checkpointError = e;
+      stop();
+    }
+  };
+  /** Lines once printed (or exported) are handled: the checkpoint records them per deployment. */
+  const noteHandled = (events: readonly Tagged[]) => {
+    if (handled.size === 0) return;
+    const byDeployment = new Map<string, Tagged[]>();
+    for (const e of events) {
+      if (e.kind !== "line") continue;
+      const list = byDeployment.get(e.deploymentId);
+      if (list) list.push(e);
+      else byDeployment.set(e.deploymentId, [e]);
+    }
+    for (const [id, list] of byDeployment) handled.get(id)?.add(list);
+  };
   const print = (events: Tagged[]) => {
+    if (events.length === 0) return;
+    noteHandled(events);
+    if (otlp) {
+      const lines: LogLine[] = [];
+      for (const e of events) {
+        if (e.kind === "gap")
+          say(
+            `${labels.get(e.deploymentId) ?? e.deploymentId}: ${formatEvent(e, { ...format, colour: false })}`,
+          );
+        else lines.push(e);
+      }
+      otlp.write(lines);
+      if (checkpointPath) otlp.afterBatch(snapshot(), record);
+      return;
+    }
     let out = "";
     for (const e of events) {
       const label = labels.get(e.deploymentId) ?? e.deploymentId;
@@ -126,14 +199,20 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
         else out += `{"deploymentId":${stringifyForTerminal(e.deploymentId)},${text.slice(1)}\n`;
         continue;
       }
-      if (format.output === "json") {
-        const json = formatEvent(e, format);
-        out += `{"deploymentId":${stringifyForTerminal(e.deploymentId)},${json.slice(1)}\n`;
-      } else {
-        out += `${formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format)}\n`;
-      }
+      out +=
+        format.output === "json"
+          ? `${formatEvent(e, format)}\n`
+          : `${formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format)}\n`;
     }
-    if (out) process.stdout.write(out);
+    if (!checkpointPath) {
+      if (out) process.stdout.write(out);
+      return;
+    }
+    // After what is written now reaches stdout, the record of it is written (in order).
+    const c = snapshot();
+    process.stdout.write(out, (err) => {
+      if (!err) record(c);
+    });
   };
   const serverNow = () => {
     const offsets = [...followed.values()].map((f) => f.follower.getState().clockOffsetMs ?? 0);
@@ -160,7 +239,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
               labels = shortLabels([...followed.keys(), ...added]);
               for (const id of added) {
                 say(`deployment ${id} appeared: following it as ${labels.get(id)}`);
-                follow(id, 0);
+                // Its lines need their resource before they come.
+                void (otlp ? otlp.add(id) : Promise.resolve()).then(() => follow(id, 0));
               }
             },
             (err: unknown) =>
@@ -188,6 +268,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     print(merge.drain());
   }
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  await otlp?.close();
+  if (checkpointError !== undefined) throw checkpointError;
   if (failures.length === ids.length && failures.length > 0) {
     throw new CliError(failures[0] as string, 1);
   }

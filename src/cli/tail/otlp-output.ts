@@ -8,7 +8,6 @@ import type { TurnkeyClient } from "../../api/client.js";
 import { otlpLogsEndpoint } from "../../export/otlp-endpoint.js";
 import type { OtlpProblem } from "../../export/otlp-sink.js";
 import { OtlpSink } from "../../export/otlp-sink.js";
-import type { Checkpoint } from "../../tail/checkpoint.js";
 import type { LogLine } from "../../tail/log-line.js";
 import { CliError } from "../cli-error.js";
 
@@ -16,9 +15,12 @@ import { CliError } from "../cli-error.js";
 const SAY_AGAIN_MS = 10_000;
 
 export interface OtlpOutput {
+  /** Lines to their deployment's resource (a line without deploymentId: the first one's). */
   write(lines: readonly LogLine[]): void;
+  /** A deployment followed from now on (`--app` / `--all` found it): its own resource. */
+  add(deploymentId: string): Promise<void>;
   /** After the collector took everything so far: `record` the snapshot (a checkpoint). */
-  afterBatch(snapshot: Checkpoint | undefined, record: (c: Checkpoint) => void): void;
+  afterBatch<T>(snapshot: T | undefined, record: (c: T) => void): void;
   /** Sends what is left; throws when lines were not exported. */
   close(): Promise<void>;
 }
@@ -38,10 +40,11 @@ async function describeApp(
   }
 }
 
+/** OTLP export for the deployments followed: one sink (resource) per deployment. */
 export async function openOtlpOutput(
   endpointFlag: string | undefined,
   organizationId: string,
-  deploymentId: string,
+  deploymentIds: readonly string[],
   client: TurnkeyClient,
   checkpointPath: string | undefined,
   say: (line: string) => void,
@@ -52,7 +55,6 @@ export async function openOtlpOutput(
   } catch (err) {
     throw new CliError((err as Error).message, 2);
   }
-  const app = await describeApp(client, deploymentId);
   let saidAt = Number.NEGATIVE_INFINITY;
   const report = (p: OtlpProblem) => {
     const now = performance.now();
@@ -60,16 +62,39 @@ export async function openOtlpOutput(
     saidAt = now;
     say(`OTLP: ${p.reason}`);
   };
-  const sink = new OtlpSink(endpoint, { organizationId, deploymentId, ...app }, report);
+  const sinks = new Map<string, OtlpSink>();
+  const add = async (deploymentId: string) => {
+    if (sinks.has(deploymentId)) return;
+    const app = await describeApp(client, deploymentId);
+    sinks.set(
+      deploymentId,
+      new OtlpSink(endpoint, { organizationId, deploymentId, ...app }, report),
+    );
+  };
+  await Promise.all(deploymentIds.map(add));
+  const first = deploymentIds[0];
   let chain = Promise.resolve();
   let keptSaid = false;
   return {
-    write: (lines) => sink.write(lines, Date.now()),
+    write(lines) {
+      const now = Date.now();
+      if (sinks.size === 1 && first !== undefined) return sinks.get(first)?.write(lines, now);
+      const byDeployment = new Map<string, LogLine[]>();
+      for (const l of lines) {
+        const id = l.deploymentId ?? first;
+        if (id === undefined) continue;
+        const list = byDeployment.get(id);
+        if (list) list.push(l);
+        else byDeployment.set(id, [l]);
+      }
+      for (const [id, list] of byDeployment) sinks.get(id)?.write(list, now);
+    },
+    add,
     afterBatch(snapshot, record) {
-      if (!snapshot) return;
+      if (snapshot === undefined) return;
       chain = chain.then(async () => {
-        const ok = await sink.flush();
-        if (ok) return record(snapshot);
+        const all = await Promise.all([...sinks.values()].map((s) => s.flush()));
+        if (all.every(Boolean)) return record(snapshot);
         if (!keptSaid && checkpointPath) {
           keptSaid = true;
           say(
@@ -80,8 +105,8 @@ export async function openOtlpOutput(
     },
     async close() {
       await chain;
-      await sink.close();
-      const lost = sink.lost();
+      await Promise.all([...sinks.values()].map((s) => s.close()));
+      const lost = [...sinks.values()].reduce((n, s) => n + s.lost(), 0);
       if (lost > 0) {
         throw new CliError(`${lost} lines were not exported to ${endpoint}`, 1);
       }

@@ -11,7 +11,7 @@ import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { levelFilter } from "../../tail/level-filter.js";
-import type { LogEvent, LogLine } from "../../tail/log-line.js";
+import type { GapMarker, LogEvent, LogLine } from "../../tail/log-line.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
@@ -105,6 +105,43 @@ export function statusReporter(
   };
 }
 
+/**
+ * The first window: `--since` / `--tail` (10 minutes without either); resumed from a checkpoint,
+ * back past its floor, with a gap when that is older than the server keeps logs.
+ */
+export function firstWindow(
+  flags: Pick<TailFlags, "since" | "tail">,
+  resume: ResumeFilter | undefined,
+): { sinceMs: number | undefined; tailLines: number | undefined; gap: GapMarker | undefined } {
+  if (!resume) {
+    return {
+      sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
+      tailLines: flags.tail,
+      gap: undefined,
+    };
+  }
+  const back = Date.now() - resume.floorMs + RESUME_ALLOWANCE_MS;
+  const sinceMs = Math.min(RETENTION_MS, Math.max(1000, back));
+  if (back <= RETENTION_MS) return { sinceMs, tailLines: undefined, gap: undefined };
+  const to = Date.now() - RETENTION_MS;
+  return {
+    sinceMs,
+    tailLines: undefined,
+    gap: {
+      kind: "gap",
+      from: resume.floorMs,
+      to,
+      reason: "the checkpoint is older than the server keeps logs",
+      sortKey: to,
+    },
+  };
+}
+
+/** The checkpoint margin: lines arrive late by up to the overlap, and wait up to the hold-back. */
+export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs = 0): number {
+  return 2 * flags.overlap + TAIL_HOLD_BACK_MS + extraHoldMs;
+}
+
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const config = configFromCommand(cmd);
   const deploymentId = config.deploymentId;
@@ -116,29 +153,12 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   }
   // --checkpoint: resume from what the file records, and record after each batch written.
   const checkpointPath = flags.checkpoint;
-  // Lines arrive late by up to the overlap, and wait up to the hold-back: the margin covers both.
-  const marginMs = 2 * flags.overlap + TAIL_HOLD_BACK_MS;
+  const marginMs = checkpointMargin(flags);
   const recorded = checkpointPath ? readCheckpoint(checkpointPath, deploymentId) : undefined;
   const resume = recorded ? new ResumeFilter(recorded, marginMs) : undefined;
   const handled = checkpointPath ? new HandledLines(deploymentId, marginMs) : undefined;
-  let sinceMs = flags.since ?? (flags.tail === undefined ? 600_000 : undefined);
-  let tailLines = flags.tail;
-  let resumeGap: LogEvent | undefined;
-  if (resume) {
-    const back = Date.now() - resume.floorMs + RESUME_ALLOWANCE_MS;
-    tailLines = undefined;
-    sinceMs = Math.min(RETENTION_MS, Math.max(1000, back));
-    if (back > RETENTION_MS) {
-      const to = Date.now() - RETENTION_MS;
-      resumeGap = {
-        kind: "gap",
-        from: resume.floorMs,
-        to,
-        reason: "the checkpoint is older than the server keeps logs",
-        sortKey: to,
-      };
-    }
-  }
+  const { sinceMs, tailLines, gap } = firstWindow(flags, resume);
+  let resumeGap = gap;
   const client = clientFor(config);
   // The client's last failure decides the exit status (client-errors.ts, as in every command).
   let lastFailure: unknown;
@@ -164,7 +184,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       ? await (await import("./otlp-output.js")).openOtlpOutput(
           flags.otlpEndpoint,
           config.organizationId,
-          deploymentId,
+          [deploymentId],
           client,
           checkpointPath,
           say,
