@@ -7,7 +7,8 @@
  *
  * - A line is late when it first appears in a response after one whose window already covered
  *   its timestamp: its timestamp is no later than the server's time when the previous response
- *   was handled (a lower bound, from Date headers). How late: that time minus its timestamp. One
+ *   was handled (a lower bound, from Date headers), and not before that window's front (older
+ *   lines were never asked for). How late: that time minus its timestamp. One
  *   late line widens the overlap at once to twice the lateness (plus 250 ms) seen in the last
  *   minute; one nearly as late as the window reached, which may have had company that was not
  *   caught, widens it to the maximum (`--overlap`).
@@ -62,6 +63,12 @@ export interface ArrivalSample {
   sentServerLow: number;
   sentServerHigh: number;
   previousServerLow: number;
+  /**
+   * A lower bound of the previous window's front (the oldest time it asked for, on the server's
+   * clock); -Infinity when unknown. A line older than it was never asked for (the first window
+   * was short, as with `--since 1s`): new to the follow, not late.
+   */
+  previousFrontLow?: number;
   /** How far this window reached back before the last covered poll (ms), for the edge rule. */
   reachMs: number;
   /** Timestamps (sort keys) of this response's new timestamped lines. */
@@ -129,8 +136,9 @@ export class ArrivalMeter {
     let latest = 0;
     let edge = false;
     if (Number.isFinite(s.previousServerLow)) {
+      const front = s.previousFrontLow ?? Number.NEGATIVE_INFINITY;
       for (const key of s.newKeys) {
-        if (!(key <= s.previousServerLow)) continue;
+        if (!(key <= s.previousServerLow) || key < front) continue;
         const lateness = s.previousServerLow - key;
         this.late += 1;
         if (lateness > latest) latest = lateness;

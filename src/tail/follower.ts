@@ -140,6 +140,10 @@ export class LogFollower {
   private lastSentMono: number | undefined;
   /** Sent-time of the last successful poll (for the lateness of the next one's lines). */
   private lastGoodSentMono: number | undefined;
+  /** The window of the last successful poll, ms (undefined: it asked for tailLines). */
+  private lastGoodWindowMs: number | undefined;
+  /** After the first window (of sinceSeconds), the oldest timestamp it brought; else undefined. */
+  private initialOldest: number | undefined;
   private lastGoodRecvMono: number | undefined;
   private wake: AbortController | undefined;
 
@@ -296,11 +300,18 @@ export class LogFollower {
         this.lastGoodSentMono === undefined
           ? Number.NEGATIVE_INFINITY
           : this.lastGoodSentMono + low,
+      // The previous window reached back its length from when the server answered it (after
+      // it was sent); a window of tailLines has no front known.
+      previousFrontLow: this.previousFrontLow(low),
       reachMs,
       newKeys,
       replicas: accepted.replicas,
       nowMono: recvMono,
     });
+    let oldest = Number.POSITIVE_INFINITY;
+    if (initial && plan.request.tailLines === undefined)
+      for (const k of newKeys) if (k < oldest) oldest = k;
+    this.initialOldest = Number.isFinite(oldest) ? oldest : undefined;
     this.recordSuccess(
       plan,
       response.meta,
@@ -369,6 +380,18 @@ export class LogFollower {
     return text;
   }
 
+  /**
+   * A lower bound of the last good window's front on the server's clock (see ArrivalSample). The
+   * first window may be shorter than the next reaches back (`--since 1s`): what it held starts at
+   * its oldest line, and a line older than that was not asked for before, so it is not late.
+   */
+  private previousFrontLow(low: number): number {
+    if (this.lastGoodSentMono === undefined || this.lastGoodWindowMs === undefined)
+      return Number.NEGATIVE_INFINITY;
+    const front = this.lastGoodSentMono + low - this.lastGoodWindowMs;
+    return this.initialOldest === undefined ? front : Math.max(front, this.initialOldest);
+  }
+
   /** A successful poll's figures. */
   private recordSuccess(
     plan: WindowPlan,
@@ -382,6 +405,7 @@ export class LogFollower {
     const elapsed = this.lastGoodRecvMono === undefined ? 0 : recvMono - this.lastGoodRecvMono;
     this.lastGoodSentMono = sentMono;
     this.lastGoodRecvMono = recvMono;
+    this.lastGoodWindowMs = plan.request.tailLines === undefined ? plan.windowMs : undefined;
     this.failures = 0;
     const instantRate = elapsed > 0 ? (newLines * 1000) / elapsed : this.state.linesPerSecond;
     this.idlePolls = newLines > 0 ? 0 : this.idlePolls + 1;

@@ -32,6 +32,9 @@ async function follow(
     failureRate?: number;
     maxLatencyMs?: number;
     holdBackMs?: number;
+    sinceMs?: number;
+    /** Server ms since WALL when the follow starts (default 0). */
+    startMs?: number;
     untilMs: number;
   },
 ): Promise<Run> {
@@ -39,6 +42,7 @@ async function follow(
   const skew = o.skewMs ?? 0;
   const wrong = o.clientWrongByMs ?? 0;
   const time = new SimTime(WALL + wrong);
+  time.mono = o.startMs ?? 0;
   const server = new ModelServer(lines, time, {
     skewMs: skew - wrong,
     failureRate: o.failureRate ?? 0,
@@ -49,6 +53,7 @@ async function follow(
   const follower = new LogFollower({
     clock: time.clock,
     holdBackMs: o.holdBackMs ?? 0,
+    ...(o.sinceMs !== undefined ? { sinceMs: o.sinceMs } : {}),
     random,
     fetchLogs: async (request, options) => {
       const r = await server.fetchLogs(request, options);
@@ -108,6 +113,27 @@ function exactlyOnce(run: Run, untilServerMs: number): void {
 }
 
 describe("the overlap, sized by measurement", () => {
+  it("after a first window shorter than the next reaches back (--since 1s), counts nothing late", async () => {
+    // Lines from long before the follow starts: the second window reaches further back than
+    // the first asked for, and what it finds there was never asked for: new, not late.
+    const lines = steadyLines(3, 100, 0, 60_000);
+    const run = await follow(lines, { seed: 3, sinceMs: 1000, untilMs: 58_000, startMs: 30_000 });
+    expect(run.follower.getState().arrival.lateLines).toBe(0);
+    const after = run.overlaps.filter(([at]) => at > 50_000).map(([, ms]) => ms);
+    expect(Math.max(...after)).toBeLessThan(1000);
+  });
+
+  it("still counts a line late that the first window covered and the second brings", async () => {
+    const lines = steadyLines(3, 100, 0, 60_000);
+    // One line of replica 1, stamped 300 ms before the follow starts, reaches the server 1.5 s
+    // late: the first window (1 s) covered its time without it.
+    const late = lines.find((l) => l.replicaLabel === "replica 1/3" && l.t - WALL >= 29_700);
+    if (!late) throw new Error("no such line");
+    late.visibleAt = late.t + 1500;
+    const run = await follow(lines, { seed: 4, sinceMs: 1000, untilMs: 40_000, startMs: 30_000 });
+    expect(run.follower.getState().arrival.lateLines).toBeGreaterThanOrEqual(1);
+  });
+
   it("costs at most 2 entries per distinct line on a calm server (3 replicas at 100 lines/s)", async () => {
     const lines = steadyLines(3, 100, 500, 300_000);
     const run = await follow(lines, { seed: 1, untilMs: 302_000 });
