@@ -22,10 +22,11 @@ import { createFeeds } from "./feeds.js";
 
 export interface LogSession {
   store: LogStore;
-  /** The follow: one deployment's follower, or several as one (their worst phase, summed rates). */
+  /**
+   * The follow: the deployments' followers as one (their worst phase, summed rates), each
+   * deployment with its label and own follower in `members()`.
+   */
   follower: FollowSource;
-  /** Each deployment followed, with its short label and own follower (one: the follower above). */
-  members: readonly GroupMember[];
   /** Each replica's counts, sparkline and lifecycle (markers go into the store with the lines). */
   replicas: ReplicaSnapshots;
   /** Starts following (once). */
@@ -48,9 +49,33 @@ export interface DashboardSources {
   listDeployments(signal?: AbortSignal): Promise<DeploymentChoice[]>;
   /** The deployment's app and state, for the title; undefined when it cannot be told. */
   describeDeployment(id: string, signal?: AbortSignal): Promise<DeploymentChoice | undefined>;
-  /** A log session over one deployment or several (merged by timestamp in one store). */
-  openLogs(deploymentIds: readonly string[]): LogSession;
+  /**
+   * A log session over one deployment or several (merged by timestamp in one store); with
+   * `watch` (`--app`, `--all`) the deployments are listed again every 30 s: new ones followed,
+   * gone ones no longer, each said in the log.
+   */
+  openLogs(deploymentIds: readonly string[], watch?: DeploymentWatch): LogSession;
 }
+
+/** What to list again while following an app's or the organization's deployments. */
+export interface DeploymentWatch {
+  relist(signal: AbortSignal): Promise<string[]>;
+  /** Default 30 s. */
+  everyMs?: number;
+}
+
+/** One deployment of a log session. */
+interface Part {
+  member: GroupMember;
+  follower: LogFollower;
+  replicas: ReplicaActivity;
+  /** Aborted when the deployment is no longer followed. */
+  controller: AbortController;
+  running: Promise<void> | undefined;
+}
+
+/** How often `--app` / `--all` list the deployments again. */
+const RELIST_MS = 30_000;
 
 /** Requests in flight at once when the dashboard follows several deployments. */
 export const DASHBOARD_MAX_CONCURRENT = 4;
@@ -111,14 +136,17 @@ export function createDashboardSources(
         return undefined;
       }
     },
-    openLogs(deploymentIds) {
+    openLogs(deploymentIds, watch) {
       const store = new LogStore({ maxLines: options.bufferLines });
-      const labels = shortLabels(deploymentIds);
-      const several = deploymentIds.length > 1;
+      // Several deployments (or an app's, which may become several): each line says which.
+      const several = deploymentIds.length > 1 || watch !== undefined;
       // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
       const limit = several ? new RequestLimit(DASHBOARD_MAX_CONCURRENT) : undefined;
-      const parts = deploymentIds.map((deploymentId) => {
-        const label = labels.get(deploymentId) ?? deploymentId;
+      const group = new FollowerGroup();
+      const parts = new Map<string, Part>();
+      const controller = new AbortController();
+      let started = false;
+      const open = (deploymentId: string, label: string): Part => {
         const follower = new LogFollower({
           fetchLogs: (request, callOptions) =>
             client.callWithMeta(
@@ -133,7 +161,6 @@ export function createDashboardSources(
         const replicas = new ReplicaActivity();
         follower.onEvents((events) => {
           const markers = replicas.observe(events);
-          // Several deployments: each line says which, by id and by label before its replica.
           const tagged: StoreEvent[] = several
             ? [...events, ...markers].map((e) =>
                 e.kind === "gap"
@@ -142,50 +169,107 @@ export function createDashboardSources(
               )
             : [...events, ...markers];
           // One batch in time order: markers sit among the lines they are about.
-          if (markers.length > 0) tagged.sort((a, b) => a.sortKey - b.sortKey);
+          if (markers.length > 0) tagged.sort((x, y) => x.sortKey - y.sortKey);
           store.append(tagged);
         });
-        return { deploymentId, label, follower, replicas };
-      });
-      const only = parts[0];
-      if (only === undefined) throw new Error("openLogs needs a deployment");
-      const group = several ? new FollowerGroup(parts) : undefined;
-      const controller = new AbortController();
-      let running: Promise<void> | undefined;
+        return {
+          member: { deploymentId, label, follower },
+          follower,
+          replicas,
+          controller: new AbortController(),
+          running: undefined,
+        };
+      };
+      const run = (p: Part, delayMs: number) => {
+        const signal = AbortSignal.any([controller.signal, p.controller.signal]);
+        p.running = (async () => {
+          // Spread over the interval: the deployments' polls do not go out together.
+          if (delayMs > 0) await abortableDelay(delayMs, signal);
+          if (signal.aborted) return;
+          await p.follower.run(signal, true).catch((err: unknown) => {
+            // The dashboard shows a failure that ends the follow in its status line.
+            if (!(err instanceof FollowerStopError)) throw err;
+          });
+        })();
+      };
+      const labels = shortLabels(deploymentIds);
+      for (const id of deploymentIds) {
+        const p = open(id, labels.get(id) ?? id);
+        parts.set(id, p);
+        group.add(p.member);
+      }
+      /** A marker in the log about a deployment, at the server's time now. */
+      const say = (deploymentId: string, label: string, text: string) => {
+        const offset = group.getState().clockOffsetMs ?? 0;
+        store.append([
+          {
+            kind: "replica",
+            replicaLabel: label,
+            text,
+            sortKey: Date.now() + offset,
+            deploymentId,
+          },
+        ]);
+      };
+      /** `--app` / `--all`: follow what appeared, stop following what went away. */
+      const relist = async () => {
+        if (!watch) return;
+        let now: string[];
+        try {
+          now = await watch.relist(controller.signal);
+        } catch {
+          // Listed again at the next turn; the followers go on meanwhile.
+          return;
+        }
+        if (controller.signal.aborted) return;
+        for (const [id, p] of parts) {
+          if (now.includes(id)) continue;
+          p.controller.abort();
+          parts.delete(id);
+          group.remove(id);
+          say(
+            id,
+            p.member.label,
+            `deployment ${id} is no longer listed (or left debug mode): no longer followed`,
+          );
+        }
+        const added = now.filter((id) => !parts.has(id));
+        if (added.length === 0) return;
+        const all = shortLabels([...parts.keys(), ...added]);
+        for (const id of added) {
+          const label = all.get(id) ?? id;
+          const p = open(id, label);
+          parts.set(id, p);
+          group.add(p.member);
+          say(id, label, `deployment ${id} appeared: following it as ${label}`);
+          if (started) run(p, 0);
+        }
+      };
+      let timer: ReturnType<typeof setInterval> | undefined;
       return {
         store,
-        follower: group ?? only.follower,
-        members: parts.map(({ deploymentId, label, follower }) => ({
-          deploymentId,
-          label,
-          follower,
-        })),
+        follower: group,
         replicas: {
           snapshot: (buckets) =>
-            parts.flatMap((p) =>
+            [...parts.values()].flatMap((p) =>
               p.replicas
                 .snapshot(buckets)
-                .map((r) => (several ? { ...r, label: `${p.label} ${r.label}` } : r)),
+                .map((r) => (several ? { ...r, label: `${p.member.label} ${r.label}` } : r)),
             ),
         },
         start() {
-          running ??= Promise.all(
-            parts.map(async (p, i) => {
-              // Spread over the interval: the deployments' polls do not go out together.
-              const delay = Math.round((i * options.intervalMs) / parts.length);
-              if (delay > 0) await abortableDelay(delay, controller.signal);
-              if (controller.signal.aborted) return;
-              await p.follower.run(controller.signal, true).catch((err) => {
-                // The dashboard shows a failure that ends the follow in its status line.
-                if (!(err instanceof FollowerStopError)) throw err;
-              });
-            }),
-          ).then(() => undefined);
+          if (started) return;
+          started = true;
+          [...parts.values()].forEach((p, i) =>
+            run(p, Math.round((i * options.intervalMs) / parts.size)),
+          );
+          if (watch) timer = setInterval(() => void relist(), watch.everyMs ?? RELIST_MS);
         },
         async stop() {
           controller.abort();
-          group?.close();
-          await running;
+          if (timer) clearInterval(timer);
+          group.close();
+          await Promise.all([...parts.values()].map((p) => p.running));
         },
       };
     },

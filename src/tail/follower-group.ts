@@ -14,6 +14,8 @@ export interface FollowSource {
   retryNow(): void;
   /** Now on the clock `nextPollAt` and `lastSuccessAt` are on. */
   monotonicNow(): number;
+  /** A group's deployments (a new array when one is added or removed); absent: one follower. */
+  members?(): readonly GroupMember[];
 }
 
 /** One deployment of a group. */
@@ -33,10 +35,21 @@ const SEVERITY: Record<FollowerPhase, number> = {
   live: 0,
 };
 
+/** A group with no deployment left (all went away): stopped, nothing measured. */
+const EMPTY: FollowerState = {
+  phase: "stopped",
+  retries: 0,
+  linesPerSecond: 0,
+  linesEmitted: 0,
+  gaps: 0,
+  entriesServed: 0,
+  arrival: { overlapMs: 0, lateLines: 0, recentLateMs: 0, measured: false },
+};
+
 function combine(members: readonly GroupMember[]): FollowerState {
   const states = members.map((m) => ({ m, s: m.follower.getState() }));
   const first = states[0];
-  if (first === undefined) throw new Error("a follower group needs a member");
+  if (first === undefined) return EMPTY;
   let worst = first;
   for (const x of states) if (SEVERITY[x.s.phase] > SEVERITY[worst.s.phase]) worst = x;
   const sum = (f: (s: FollowerState) => number) => states.reduce((n, x) => n + f(x.s), 0);
@@ -83,19 +96,46 @@ function combine(members: readonly GroupMember[]): FollowerState {
 
 export class FollowerGroup implements FollowSource {
   private state: FollowerState;
+  private list: readonly GroupMember[] = [];
   private readonly listeners = new Set<() => void>();
-  private readonly unsubscribe: (() => void)[] = [];
+  private readonly unsubscribe = new Map<string, () => void>();
 
-  constructor(readonly members: readonly GroupMember[]) {
-    this.state = combine(members);
-    for (const m of members) {
-      this.unsubscribe.push(
-        m.follower.subscribe(() => {
-          this.state = combine(this.members);
-          for (const l of this.listeners) l();
-        }),
-      );
-    }
+  constructor(members: readonly GroupMember[] = []) {
+    for (const m of members) this.listen(m);
+    this.list = [...members];
+    this.state = combine(this.list);
+  }
+
+  private listen(m: GroupMember): void {
+    this.unsubscribe.set(
+      m.deploymentId,
+      m.follower.subscribe(() => this.changed()),
+    );
+  }
+
+  private changed(): void {
+    this.state = combine(this.list);
+    for (const l of this.listeners) l();
+  }
+
+  /** A deployment followed from now on. */
+  add(m: GroupMember): void {
+    if (this.unsubscribe.has(m.deploymentId)) return;
+    this.listen(m);
+    this.list = [...this.list, m];
+    this.changed();
+  }
+
+  /** A deployment no longer followed. */
+  remove(deploymentId: string): void {
+    this.unsubscribe.get(deploymentId)?.();
+    this.unsubscribe.delete(deploymentId);
+    this.list = this.list.filter((m) => m.deploymentId !== deploymentId);
+    this.changed();
+  }
+
+  members(): readonly GroupMember[] {
+    return this.list;
   }
 
   subscribe(listener: () => void): () => void {
@@ -108,17 +148,19 @@ export class FollowerGroup implements FollowSource {
   }
 
   retryNow(): void {
-    for (const m of this.members)
+    for (const m of this.list) {
       if (m.follower.getState().phase === "retrying") m.follower.retryNow();
+    }
   }
 
   monotonicNow(): number {
-    const m = this.members[0];
+    const m = this.list[0];
     return m ? m.follower.monotonicNow() : performance.now();
   }
 
   /** Stops listening to the members. */
   close(): void {
-    for (const u of this.unsubscribe.splice(0)) u();
+    for (const u of this.unsubscribe.values()) u();
+    this.unsubscribe.clear();
   }
 }

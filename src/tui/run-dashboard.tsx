@@ -1,6 +1,6 @@
 /** Runs the dashboard app full screen on what the CLI wired, and restores the terminal on exit. */
 import { render } from "ink";
-import type { DashboardSources } from "../feeds/dashboard-sources.js";
+import type { DashboardSources, DeploymentWatch } from "../feeds/dashboard-sources.js";
 import { startFeeds } from "../feeds/feeds.js";
 import type { AppExit } from "./components/dashboard-app.js";
 import { DashboardApp } from "./components/dashboard-app.js";
@@ -10,6 +10,8 @@ export interface DashboardRun {
   sources: DashboardSources;
   /** The deployments to watch (several: merged); none: the app starts at the picker. */
   deploymentIds?: readonly string[] | undefined;
+  /** `--app` / `--all`: list the deployments again while watching them. */
+  watch?: DeploymentWatch | undefined;
   /** Said in the title before the deployment ("demo (simulated) · "). */
   title?: string | undefined;
   colour: boolean;
@@ -31,6 +33,7 @@ export async function runDashboard(run: DashboardRun): Promise<AppExit> {
     <DashboardApp
       sources={run.sources}
       deploymentIds={run.deploymentIds}
+      watch={run.watch}
       title={run.title}
       colour={run.colour}
       bell={run.bell ? () => process.stdout.write("\u0007") : undefined}

@@ -4,6 +4,7 @@ import { createDashboardSources } from "../../src/feeds/dashboard-sources.js";
 import { debugDeployments, listDeploymentChoices } from "../../src/feeds/deployment-list.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { shortLabels } from "../../src/tail/deployment-labels.js";
 
 let sim: RunningSimulator;
 let client: TurnkeyClient;
@@ -46,7 +47,7 @@ describe("the dashboard's log session over several deployments", () => {
     const canary = both.find((id) => id !== main) as string;
     requests = [];
     const session = sources.openLogs([main, canary]);
-    expect(session.members.map((m) => m.deploymentId)).toEqual([main, canary]);
+    expect((session.follower.members?.() ?? []).map((m) => m.deploymentId)).toEqual([main, canary]);
     session.start();
     const deadline = Date.now() + 10_000;
     const from = () => {
@@ -60,7 +61,9 @@ describe("the dashboard's log session over several deployments", () => {
     while (from().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await session.stop();
     expect(from()).toEqual(new Set([main, canary]));
-    const labels = new Map(session.members.map((m) => [m.deploymentId, m.label]));
+    const labels = new Map(
+      (session.follower.members?.() ?? []).map((m) => [m.deploymentId, m.label]),
+    );
     let previous = -Infinity;
     for (let i = 0; i < session.store.size(); i++) {
       const e = session.store.at(i)?.event;
@@ -73,7 +76,10 @@ describe("the dashboard's log session over several deployments", () => {
     }
     // Both were polled, and the group's figures count both deployments' lines.
     expect(new Set(requests)).toEqual(new Set([main, canary]));
-    const total = session.members.reduce((n, m) => n + m.follower.getState().linesEmitted, 0);
+    const total = (session.follower.members?.() ?? []).reduce(
+      (n, m) => n + m.follower.getState().linesEmitted,
+      0,
+    );
     expect(session.follower.getState().linesEmitted).toBe(total);
     expect(session.replicas.snapshot().map((r) => r.label.split(" ")[0])).toEqual(
       expect.arrayContaining([labels.get(main), labels.get(canary)]),
@@ -98,5 +104,66 @@ describe("the dashboard's log session over several deployments", () => {
     const e = session.store.at(0)?.event;
     expect(e?.kind === "line" && e.replicaLabel).toMatch(/^replica \d+\/\d+$/);
     expect(e?.kind === "line" && e.deploymentId).toBeFalsy();
+  });
+
+  it("with --app, follows a deployment that appears and stops following one that goes away, saying both", async () => {
+    const sources = createDashboardSources(client, {
+      emails: [],
+      solanaAddresses: [],
+      caip2: "solana:devnet",
+      intervalMs: 300,
+      sinceMs: 60_000,
+      bufferLines: 10_000,
+    });
+    const main = sim.config.deploymentId;
+    const appId = (await listDeploymentChoices(client)).find((c) => c.deploymentId === main)?.appId;
+    const both = await debugDeployments(client, { app: appId });
+    const canary = both.find((id) => id !== main) as string;
+    // The app's listing as it changes: the canary appears, then the live one goes away.
+    const listings = [[main, canary], [main, canary], [canary]];
+    let turn = 0;
+    const session = sources.openLogs([main], {
+      relist: async () => listings[Math.min(turn++, listings.length - 1)] as string[],
+      everyMs: 400,
+    });
+    const ids = () => (session.follower.members?.() ?? []).map((m) => m.deploymentId);
+    expect(ids()).toEqual([main]);
+    session.start();
+    const texts = () => {
+      const out: string[] = [];
+      for (let i = 0; i < session.store.size(); i++) {
+        const e = session.store.at(i)?.event;
+        if (e?.kind === "replica") out.push(e.text);
+      }
+      return out;
+    };
+    const deadline = Date.now() + 10_000;
+    while (!texts().some((t) => t.includes("no longer listed")) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    // Lines of the canary came after it appeared.
+    while (Date.now() < deadline) {
+      let fromCanary = false;
+      for (let i = 0; i < session.store.size(); i++) {
+        const e = session.store.at(i)?.event;
+        if (e?.kind === "line" && e.deploymentId === canary) fromCanary = true;
+      }
+      if (fromCanary) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await session.stop();
+    const labels = shortLabels([main, canary]);
+    expect(texts()).toEqual(
+      expect.arrayContaining([
+        `deployment ${canary} appeared: following it as ${labels.get(canary)}`,
+        `deployment ${main} is no longer listed (or left debug mode): no longer followed`,
+      ]),
+    );
+    expect(ids()).toEqual([canary]);
+    let canaryLines = 0;
+    for (let i = 0; i < session.store.size(); i++) {
+      const e = session.store.at(i)?.event;
+      if (e?.kind === "line" && e.deploymentId === canary) canaryLines++;
+    }
+    expect(canaryLines).toBeGreaterThan(0);
   });
 });

@@ -104,4 +104,24 @@ describe("several deployments' followers as one follow", () => {
     a.set({ linesEmitted: 1 });
     expect(group.getState().linesEmitted).toBe(0);
   });
+
+  it("takes deployments added and removed while it runs, and is stopped with none left", () => {
+    const a = fake({ linesEmitted: 5 });
+    const b = fake({ linesEmitted: 7 });
+    const group = new FollowerGroup([{ deploymentId: "a", label: "a", follower: a }]);
+    const seen = vi.fn();
+    group.subscribe(seen);
+    const before = group.members();
+    group.add({ deploymentId: "b", label: "b", follower: b });
+    expect(group.members()).not.toBe(before);
+    expect(group.members().map((m) => m.deploymentId)).toEqual(["a", "b"]);
+    expect(group.getState().linesEmitted).toBe(12);
+    group.remove("a");
+    expect(group.getState().linesEmitted).toBe(7);
+    a.set({ linesEmitted: 100 });
+    expect(group.getState().linesEmitted).toBe(7);
+    group.remove("b");
+    expect(group.getState()).toMatchObject({ phase: "stopped", linesEmitted: 0 });
+    expect(seen).toHaveBeenCalledTimes(3);
+  });
 });

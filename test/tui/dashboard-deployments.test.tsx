@@ -42,7 +42,6 @@ async function setup(members: GroupMember[]) {
     <Dashboard
       {...parts}
       follower={new FollowerGroup(members)}
-      members={members}
       deploymentId="dep-aaaa-1"
       onQuit={vi.fn()}
       columns={140}

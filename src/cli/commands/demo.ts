@@ -6,7 +6,7 @@ import { startSimulator } from "../../sim/server.js";
 import { commandSummary } from "../command-summaries.js";
 import { collectText, integerFlag, textFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
-import { deploymentsToWatch, openDashboard, requireTerminal } from "./watch.js";
+import { deploymentsToWatch, deploymentWatch, openDashboard, requireTerminal } from "./watch.js";
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -90,6 +90,7 @@ export function registerDemoCommand(program: Command): void {
             client,
             {
               deploymentIds,
+              watch: deploymentWatch(client, flags),
               emails: c.emails,
               solanaAddresses: c.solanaAddresses,
               caip2: c.caip2,

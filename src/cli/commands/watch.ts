@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { SOLANA_CAIP2 } from "../../api/schemas.js";
-import { createDashboardSources } from "../../feeds/dashboard-sources.js";
+import { createDashboardSources, type DeploymentWatch } from "../../feeds/dashboard-sources.js";
 import { debugDeployments, noDebugDeployment } from "../../feeds/deployment-list.js";
 import { describeError } from "../../feeds/poller.js";
 import { shouldColour } from "../../text/colour.js";
@@ -119,12 +119,23 @@ export async function deploymentsToWatch(
   return configured ? [configured] : [];
 }
 
+/** With `--app` / `--all`, how the dashboard lists the deployments again; else undefined. */
+export function deploymentWatch(
+  client: TurnkeyClient,
+  flags: Pick<WatchCommandFlags, "app" | "all">,
+): DeploymentWatch | undefined {
+  if (flags.app === undefined && !flags.all) return undefined;
+  return { relist: (signal) => debugDeployments(client, flags, signal) };
+}
+
 /** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
 export async function openDashboard(
   client: TurnkeyClient,
   settings: {
     /** What to watch (several: merged); none: the picker. */
     deploymentIds: readonly string[];
+    /** `--app` / `--all`: list the deployments again while watching. */
+    watch?: DeploymentWatch | undefined;
     emails: string[];
     solanaAddresses: string[];
     caip2?: string | undefined;
@@ -146,6 +157,7 @@ export async function openDashboard(
   const exit = await runDashboard({
     sources,
     deploymentIds: settings.deploymentIds,
+    watch: settings.watch,
     title,
     colour: shouldColour(process.stdout.isTTY),
     bell: flags.bell !== false,
@@ -167,6 +179,10 @@ export function registerWatchCommand(program: Command): void {
     requireTerminal();
     const client = clientFor(config);
     const deploymentIds = await deploymentsToWatch(client, flags, config.deploymentId);
-    await openDashboard(client, { ...config, deploymentIds }, flags);
+    await openDashboard(
+      client,
+      { ...config, deploymentIds, watch: deploymentWatch(client, flags) },
+      flags,
+    );
   });
 }

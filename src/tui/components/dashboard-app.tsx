@@ -1,5 +1,9 @@
 import { useEffect, useRef, useState } from "react";
-import type { DashboardSources, LogSession } from "../../feeds/dashboard-sources.js";
+import type {
+  DashboardSources,
+  DeploymentWatch,
+  LogSession,
+} from "../../feeds/dashboard-sources.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { describeError } from "../../feeds/poller.js";
 import { useTerminalSize } from "../use-terminal-size.js";
@@ -20,6 +24,8 @@ export function DashboardApp(props: {
   sources: DashboardSources;
   /** The deployments to watch (several: merged); none: the picker. */
   deploymentIds?: readonly string[] | undefined;
+  /** `--app` / `--all`: the deployments given are listed again while watched. */
+  watch?: DeploymentWatch | undefined;
   title?: string | undefined;
   colour: boolean;
   /** Rings the terminal bell (activities newly awaiting votes); undefined: no bell. */
@@ -30,10 +36,15 @@ export function DashboardApp(props: {
 }) {
   const size = useTerminalSize();
   const [watching, setWatching] = useState<
-    { ids: readonly string[]; deployment: DeploymentChoice | undefined } | undefined
+    | {
+        ids: readonly string[];
+        deployment: DeploymentChoice | undefined;
+        watch?: DeploymentWatch | undefined;
+      }
+    | undefined
   >(
     props.deploymentIds && props.deploymentIds.length > 0
-      ? { ids: props.deploymentIds, deployment: undefined }
+      ? { ids: props.deploymentIds, deployment: undefined, watch: props.watch }
       : undefined,
   );
   const [load, setLoad] = useState<PickerLoad>({ state: "loading" });
@@ -67,10 +78,12 @@ export function DashboardApp(props: {
   const watchingKey = watching?.ids.join(",");
   const nameUnknown = useRef(false);
   nameUnknown.current = watching !== undefined && watching.deployment === undefined;
+  const watchRef = useRef<DeploymentWatch | undefined>(undefined);
+  watchRef.current = watching?.watch;
   useEffect(() => {
     if (!watchingKey) return;
     const ids = watchingKey.split(",");
-    const s = sources.openLogs(ids);
+    const s = sources.openLogs(ids, watchRef.current);
     s.start();
     setSession(s);
     const controller = new AbortController();
@@ -111,7 +124,6 @@ export function DashboardApp(props: {
       key={watchingKey}
       store={session.store}
       follower={session.follower}
-      members={session.members}
       replicaActivity={session.replicas}
       feeds={sources.feeds}
       deploymentId={watching.ids[0] ?? ""}

@@ -57,8 +57,6 @@ export interface DashboardProps {
   feeds: Feeds;
   /** The deployment watched (the first, when several are). */
   deploymentId: string;
-  /** Several deployments followed at once: each with its label and own follower (`d`, `i`). */
-  members?: readonly GroupMember[] | undefined;
   /** The deployment as the picker knows it (its app's name), when known. */
   deployment?: DeploymentChoice | undefined;
   /** Said before the deployment in the title ("demo (simulated) · "). */
@@ -101,6 +99,8 @@ function awaitsMyVote(a: Activity, voteContext: VoteContext, now: number): boole
   const d = decideActivity(a, { ...voteContext.context, now });
   return d.can.approve.allowed || d.can.reject.allowed;
 }
+
+const NO_MEMBERS: readonly GroupMember[] = [];
 
 /** Stands in for a feed that is not configured (hooks are called whatever is configured). */
 const NO_FEED = new FeedStore<unknown>();
@@ -172,7 +172,9 @@ export function Dashboard(props: DashboardProps) {
   }, [activities.data, bell]);
   // The follower's own clock, for "retrying in 3s" and "last poll 12s ago" (re-read each tick).
   const monoNow = props.follower.monotonicNow();
-  const members = props.members ?? [];
+  // Several deployments: each with its label and own follower (`d`, `i`); re-read when the
+  // follow changes (a deployment added or removed changes it).
+  const members = props.follower.members?.() ?? NO_MEMBERS;
   const several = members.length > 1;
   const deploymentChoices = useMemo(
     () => members.map((m) => ({ id: m.deploymentId, label: m.label })),
@@ -200,10 +202,12 @@ export function Dashboard(props: DashboardProps) {
     [version, ui, logWidth, logRows, filters, replicas, viewNow],
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the activity is mutable; the store's version says when it changed
-  const replicaStats = useMemo(
-    () => props.replicaActivity?.snapshot(SPARK_BUCKETS) ?? [],
-    [version, props.replicaActivity],
-  );
+  const onlyLabel = ui.onlyDeployment?.label;
+  const replicaStats = useMemo(() => {
+    const all = props.replicaActivity?.snapshot(SPARK_BUCKETS) ?? [];
+    // One deployment shown alone (`d`): its replicas only.
+    return onlyLabel === undefined ? all : all.filter((r) => r.label.startsWith(`${onlyLabel} `));
+  }, [version, props.replicaActivity, onlyLabel]);
   const strip = useMemo(
     () => (showStrip ? replicaStrip(replicaStats, logWidth) : undefined),
     [showStrip, replicaStats, logWidth],
