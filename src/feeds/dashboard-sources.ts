@@ -260,9 +260,9 @@ export function createDashboardSources(
         start() {
           if (started) return;
           started = true;
-          [...parts.values()].forEach((p, i) =>
-            run(p, Math.round((i * options.intervalMs) / parts.size)),
-          );
+          for (const [i, p] of [...parts.values()].entries()) {
+            run(p, Math.round((i * options.intervalMs) / parts.size));
+          }
           if (watch) timer = setInterval(() => void relist(), watch.everyMs ?? RELIST_MS);
         },
         async stop() {

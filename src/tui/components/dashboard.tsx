@@ -201,8 +201,8 @@ export function Dashboard(props: DashboardProps) {
     () => computeLogView(props.store, ui, logWidth, logRows, { filters, replicas, now: viewNow }),
     [version, ui, logWidth, logRows, filters, replicas, viewNow],
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the activity is mutable; the store's version says when it changed
   const onlyLabel = ui.onlyDeployment?.label;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the activity is mutable; the store's version says when it changed
   const replicaStats = useMemo(() => {
     const all = props.replicaActivity?.snapshot(SPARK_BUCKETS) ?? [];
     // One deployment shown alone (`d`): its replicas only.
