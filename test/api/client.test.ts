@@ -13,7 +13,8 @@ import {
 } from "../../src/api/errors.js";
 import { FAST_GUARDS } from "../../src/api/fast-guards.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
-import { generateKeyPair, verifyStamp } from "../../src/api/stamp.js";
+import { generateKeyPair } from "../../src/api/stamp.js";
+import { verifyStamp } from "../../src/api/stamp-verify.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
 import { EXAMPLE_INPUTS } from "./operation-examples.js";
 

@@ -1,3 +1,4 @@
+import { p256 } from "@noble/curves/nist.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,9 +9,13 @@ import {
   STAMP_SCHEME,
   StampError,
   stampBody,
-  verifyStamp,
 } from "../../src/api/stamp.js";
+import { verifyStamp } from "../../src/api/stamp-verify.js";
 import { independentlyVerify } from "../helpers/independent-verify.js";
+
+function nobleP256PublicKey(privateKeyHex: string): string {
+  return Buffer.from(p256.getPublicKey(Buffer.from(privateKeyHex, "hex"), true)).toString("hex");
+}
 
 const FIXTURE = {
   privateKey: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
@@ -34,11 +39,32 @@ describe("X-Stamp", () => {
     expect(stamp.signature).toMatch(/^30[0-9a-f]+$/);
   });
 
-  it("signs deterministically (RFC 6979): a fixed body gives the same header as before the base point's smaller table", () => {
-    // Recorded with noble's default table (window 8); stamp.ts now builds a window-4 table.
-    expect(stampBody('{"organizationId":"org","golden":true}', FIXTURE)).toBe(
-      "eyJwdWJsaWNLZXkiOiIwMmY3MzlmOGM3N2IzMmY0ZDVmMTMyNjU4NjFmZWJkNzZlN2E5YzYxYTExNDBkMjk2YjhjMTYzMDI1MDg4NzAzMTYiLCJzY2hlbWUiOiJTSUdOQVRVUkVfU0NIRU1FX1RLX0FQSV9QMjU2Iiwic2lnbmF0dXJlIjoiMzA0NTAyMjEwMGU4MGNmMWFjM2QxNDBmMTBmOGIzODc0ZTdkYWY5ZTc5MWQxMzZjMGMzZDEzYTkwYzVlYjg2YzI0MWQwZjgzMjAwMjIwMjg1ZGNlMTBjZjQ2OWE1YTdiYWQ3MWNjMThkZmI0NDBmZGIwOGM4ZTQxNmVkNjA5MWE2MmI0NjhjMzQ3MmRjYyJ9",
-    );
+  it("signs each stamp afresh (a random nonce, as the stamper's Node build), every one verifying with noble", () => {
+    const golden = '{"organizationId":"org","golden":true}';
+    const headers = Array.from({ length: 20 }, () => stampBody(golden, FIXTURE));
+    expect(new Set(headers).size).toBe(20);
+    for (const h of headers) {
+      // The simulator's verifier (@noble/curves), independent of node:crypto that signed.
+      expect(verifyStamp(h, golden).publicKey).toBe(FIXTURE.publicKey);
+      expect(() => verifyStamp(h, `${golden} `)).toThrow(/does not verify/);
+    }
+  });
+
+  it("derives public keys as noble does, for keys with odd and even y and small scalars", () => {
+    for (const d of [
+      "0000000000000000000000000000000000000000000000000000000000000001",
+      "0000000000000000000000000000000000000000000000000000000000000002",
+      FIXTURE.privateKey,
+    ]) {
+      expect(publicKeyOf(d)).toBe(nobleP256PublicKey(d));
+    }
+    for (let i = 0; i < 10; i++) {
+      const pair = generateKeyPair();
+      expect(pair.privateKey).toMatch(/^[0-9a-f]{64}$/);
+      expect(pair.publicKey).toBe(nobleP256PublicKey(pair.privateKey));
+    }
+    expect(() => publicKeyOf("0".repeat(64))).toThrow(/not a valid P-256 scalar/);
+    expect(() => publicKeyOf("f".repeat(64))).toThrow(/not a valid P-256 scalar/);
   });
 
   it("verifies with an independent verifier (node:crypto), over the exact body bytes", () => {

@@ -6,7 +6,8 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { decodeStamp, type StampContents, StampError, verifyStamp } from "../../api/stamp.js";
+import { decodeStamp, type StampContents, StampError } from "../../api/stamp.js";
+import { verifyStamp } from "../../api/stamp-verify.js";
 import type { ApiKeyCurve } from "../organization/org-state.js";
 
 export const CURVE_OF_SCHEME: Readonly<Record<string, ApiKeyCurve>> = {
