@@ -23,6 +23,7 @@ import {
   TurnkeyClientError,
 } from "./errors.js";
 import { FAST_GUARDS } from "./fast-guards.js";
+import { type FetchLike, type FetchResponse, httpFetch } from "./http-fetch.js";
 import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
 import { getOperation } from "./operations.js";
@@ -40,7 +41,8 @@ export interface ClientOptions {
   apiKey?: ApiKeyPair | undefined;
   authProxyUrl?: string | undefined;
   authProxyConfigId?: string | undefined;
-  fetch?: typeof globalThis.fetch;
+  /** The transport; default ./http-fetch.ts (node:http). The global fetch works too. */
+  fetch?: FetchLike | undefined;
   clock?: Clock;
   /** Per attempt. Default 30 s. */
   timeoutMs?: number;
@@ -136,7 +138,7 @@ export class TurnkeyClient {
   readonly authProxyUrl: string | undefined;
   readonly authProxyConfigId: string | undefined;
   private readonly apiKey: ApiKeyPair | undefined;
-  private readonly fetchImpl: typeof globalThis.fetch;
+  private readonly fetchImpl: FetchLike;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -152,7 +154,7 @@ export class TurnkeyClient {
         ? undefined
         : checkedUrl(options.authProxyUrl, "auth-proxy URL");
     this.authProxyConfigId = options.authProxyConfigId;
-    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.fetchImpl = options.fetch ?? httpFetch;
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_TIMER_MS);
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -236,7 +238,7 @@ export class TurnkeyClient {
       const op = getOperation(name);
       const sentAtWall = this.clock.now();
       const sentAtMonotonic = this.clock.monotonic();
-      let response: Response | undefined;
+      let response: FetchResponse | undefined;
       let text: string;
       try {
         response = await this.fetchImpl(request.url, {

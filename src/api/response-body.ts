@@ -3,10 +3,14 @@
  * and reports it, so a server that never ends its answer cannot grow memory without bound (the
  * per-attempt timeout bounds a slow one).
  */
+import type { FetchResponse } from "./http-fetch.js";
 
 export type BodyRead = { ok: true; text: string } | { ok: false; declared: boolean };
 
-export async function readBodyWithin(response: Response, limitBytes: number): Promise<BodyRead> {
+export async function readBodyWithin(
+  response: FetchResponse,
+  limitBytes: number,
+): Promise<BodyRead> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limitBytes) {
     await response.body?.cancel().catch(() => {});
@@ -18,7 +22,7 @@ export async function readBodyWithin(response: Response, limitBytes: number): Pr
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done || value === undefined) break;
     total += value.byteLength;
     if (total > limitBytes) {
       chunks.length = 0;
