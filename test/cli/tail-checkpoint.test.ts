@@ -72,6 +72,52 @@ function linesOf(out: string): string[] {
     );
 }
 
+/**
+ * Runs `tail -f --checkpoint` `kills` times, each killed with SIGKILL after a random while (with
+ * `during` run before the kill, for faults), then once more ended with Ctrl-C: each run's lines.
+ */
+async function killAndRestart(o: {
+  url: string;
+  checkpoint: string;
+  deployments?: string[];
+  kills: number;
+  seed: number;
+  minMs: number;
+  spreadMs: number;
+  during?: (run: number) => Promise<void>;
+}): Promise<string[][]> {
+  const random = mulberry(o.seed);
+  const runs: string[] = [];
+  for (let i = 0; i < o.kills; i++) {
+    const run = startTail(o.url, o.checkpoint, o.deployments);
+    await wait(o.minMs + random() * o.spreadMs);
+    await o.during?.(i);
+    const exited = new Promise((r) => run.child.on("close", r));
+    run.child.kill("SIGKILL");
+    await exited;
+    runs.push(run.out());
+    if (random() < 0.5) await wait(random() * 1500);
+  }
+  const last = startTail(o.url, o.checkpoint, o.deployments);
+  await wait(5000);
+  const exited = new Promise<number | null>((r) => last.child.on("close", r));
+  last.child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  runs.push(last.out());
+  return runs.map(linesOf);
+}
+
+/** Within a run never twice; across runs, twice only at the end of a killed run (unrecorded). */
+function expectOnceButUnrecordedEnds(outputs: string[][]): void {
+  for (let i = 0; i < outputs.length - 1; i++) {
+    const later = new Set(outputs.slice(i + 1).flat());
+    const again = (outputs[i] as string[]).map((id) => later.has(id));
+    const first = again.indexOf(true);
+    if (first >= 0) expect(again.slice(first).every(Boolean), `run ${i}`).toBe(true);
+  }
+  for (const out of outputs) expect(new Set(out).size).toBe(out.length);
+}
+
 describe("tail -f --checkpoint", () => {
   it("killed with SIGKILL at random moments and restarted, prints every line, none twice but the unrecorded end of a killed run", async () => {
     const server = await startLogServer({
@@ -81,51 +127,34 @@ describe("tail -f --checkpoint", () => {
       lagFrom: 2000,
     });
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "dep.checkpoint");
-    const random = mulberry(42);
-    const runs: string[] = [];
+    let outputs: string[][];
     try {
-      for (let i = 0; i < 10; i++) {
-        const run = startTail(server.url, checkpoint);
-        await wait(600 + random() * 1400);
+      outputs = await killAndRestart({
+        url: server.url,
+        checkpoint,
+        kills: 10,
+        seed: 42,
+        minMs: 600,
+        spreadMs: 1400,
         // Once, the server goes down under a running follow (faults on top of kills).
-        if (i === 4) {
+        during: async (i) => {
+          if (i !== 4) return;
           await server.setDown(true);
           await wait(1500);
           await server.setDown(false);
-        }
-        const exited = new Promise((r) => run.child.on("close", r));
-        run.child.kill("SIGKILL");
-        await exited;
-        runs.push(run.out());
-        if (random() < 0.5) await wait(random() * 1500);
-      }
-      const last = startTail(server.url, checkpoint);
-      await wait(5000);
-      const exited = new Promise<number | null>((r) => last.child.on("close", r));
-      last.child.kill("SIGINT");
-      expect(await exited).toBe(0);
-      runs.push(last.out());
+        },
+      });
     } finally {
       await server.close();
     }
-    const outputs = runs.map(linesOf);
-    const printed = outputs.flat();
     // None lost: every line the server held until shortly before the end was printed.
-    const have = new Set(printed);
+    const have = new Set(outputs.flat());
     const truth = server
       .truth(server.now() - 4000)
       .map((l) => JSON.stringify([l.replicaLabel, l.content]));
     expect(truth.length).toBeGreaterThan(500);
     expect(truth.filter((id) => !have.has(id))).toEqual([]);
-    // Printed twice only at the end of a killed run: what it wrote after its last record.
-    for (let i = 0; i < outputs.length - 1; i++) {
-      const later = new Set(outputs.slice(i + 1).flat());
-      const again = (outputs[i] as string[]).map((id) => later.has(id));
-      const first = again.indexOf(true);
-      if (first >= 0) expect(again.slice(first).every(Boolean), `run ${i}`).toBe(true);
-    }
-    // Within one run, never twice.
-    for (const out of outputs) expect(new Set(out).size).toBe(out.length);
+    expectOnceButUnrecordedEnds(outputs);
     expect(statSync(checkpoint).mode & 0o777).toBe(0o600);
   }, 90_000);
 
@@ -138,28 +167,20 @@ describe("tail -f --checkpoint", () => {
     });
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "many.checkpoint");
     const deployments = ["dep-a", "dep-b"];
-    const random = mulberry(7);
-    const runs: string[] = [];
+    let outputs: string[][];
     try {
-      for (let i = 0; i < 6; i++) {
-        const run = startTail(server.url, checkpoint, deployments);
-        await wait(1200 + random() * 1500);
-        const exited = new Promise((r) => run.child.on("close", r));
-        run.child.kill("SIGKILL");
-        await exited;
-        runs.push(run.out());
-        if (random() < 0.5) await wait(random() * 1500);
-      }
-      const last = startTail(server.url, checkpoint, deployments);
-      await wait(5000);
-      const exited = new Promise<number | null>((r) => last.child.on("close", r));
-      last.child.kill("SIGINT");
-      expect(await exited).toBe(0);
-      runs.push(last.out());
+      outputs = await killAndRestart({
+        url: server.url,
+        checkpoint,
+        deployments,
+        kills: 6,
+        seed: 7,
+        minMs: 1200,
+        spreadMs: 1500,
+      });
     } finally {
       await server.close();
     }
-    const outputs = runs.map(linesOf);
     const have = new Set(outputs.flat());
     // The server sends each deployment the same stream: every line once per deployment.
     const truth = server
@@ -167,13 +188,7 @@ describe("tail -f --checkpoint", () => {
       .flatMap((l) => deployments.map((d) => JSON.stringify([d, l.replicaLabel, l.content])));
     expect(truth.length).toBeGreaterThan(300);
     expect(truth.filter((id) => !have.has(id))).toEqual([]);
-    for (let i = 0; i < outputs.length - 1; i++) {
-      const later = new Set(outputs.slice(i + 1).flat());
-      const again = (outputs[i] as string[]).map((id) => later.has(id));
-      const first = again.indexOf(true);
-      if (first >= 0) expect(again.slice(first).every(Boolean), `run ${i}`).toBe(true);
-    }
-    for (const out of outputs) expect(new Set(out).size).toBe(out.length);
+    expectOnceButUnrecordedEnds(outputs);
     const file = JSON.parse(readFileSync(checkpoint, "utf8")) as {
       format: number;
       deployments: { deploymentId: string }[];

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TurnkeyClient } from "../../src/api/client.js";
-import { createDashboardSources } from "../../src/feeds/dashboard-sources.js";
+import { createDashboardSources, type LogSession } from "../../src/feeds/dashboard-sources.js";
 import { debugDeployments, listDeploymentChoices } from "../../src/feeds/deployment-list.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { shortLabels } from "../../src/tail/deployment-labels.js";
+import type { StoreEvent } from "../../src/tail/log-line.js";
 
 let sim: RunningSimulator;
 let client: TurnkeyClient;
@@ -28,16 +29,33 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
+function sourcesFor(intervalMs: number) {
+  return createDashboardSources(client, {
+    emails: [],
+    solanaAddresses: [],
+    caip2: "solana:devnet",
+    intervalMs,
+    sinceMs: 60_000,
+    bufferLines: 10_000,
+  });
+}
+
+/** Everything the session's store holds, oldest first. */
+function storeEvents(session: LogSession): StoreEvent[] {
+  const out: StoreEvent[] = [];
+  for (let i = 0; i < session.store.size(); i++) {
+    const e = session.store.at(i)?.event;
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+const linesFrom = (session: LogSession, deploymentId: string) =>
+  storeEvents(session).filter((e) => e.kind === "line" && e.deploymentId === deploymentId).length;
+
 describe("the dashboard's log session over several deployments", () => {
   it("merges both deployments' lines in one store, each tagged and labelled, as one follow", async () => {
-    const sources = createDashboardSources(client, {
-      emails: [],
-      solanaAddresses: [],
-      caip2: "solana:devnet",
-      intervalMs: 400,
-      sinceMs: 60_000,
-      bufferLines: 10_000,
-    });
+    const sources = sourcesFor(400);
     const main = sim.config.deploymentId;
     const appId = (await listDeploymentChoices(client)).find((c) => c.deploymentId === main)?.appId;
     // The simulator's payments-signer has two debug-mode deployments: its live one and a canary.
@@ -50,14 +68,12 @@ describe("the dashboard's log session over several deployments", () => {
     expect((session.follower.members?.() ?? []).map((m) => m.deploymentId)).toEqual([main, canary]);
     session.start();
     const deadline = Date.now() + 10_000;
-    const from = () => {
-      const seen = new Set<string>();
-      for (let i = 0; i < session.store.size(); i++) {
-        const e = session.store.at(i)?.event;
-        if (e?.kind === "line" && e.deploymentId) seen.add(e.deploymentId);
-      }
-      return seen;
-    };
+    const from = () =>
+      new Set(
+        storeEvents(session).flatMap((e) =>
+          e.kind === "line" && e.deploymentId ? [e.deploymentId] : [],
+        ),
+      );
     while (from().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await session.stop();
     expect(from()).toEqual(new Set([main, canary]));
@@ -65,9 +81,8 @@ describe("the dashboard's log session over several deployments", () => {
       (session.follower.members?.() ?? []).map((m) => [m.deploymentId, m.label]),
     );
     let previous = -Infinity;
-    for (let i = 0; i < session.store.size(); i++) {
-      const e = session.store.at(i)?.event;
-      if (e?.kind !== "line") continue;
+    for (const e of storeEvents(session)) {
+      if (e.kind !== "line") continue;
       expect(e.replicaLabel).toMatch(
         new RegExp(`^${labels.get(e.deploymentId ?? "")} replica \\d+/\\d+$`),
       );
@@ -87,14 +102,7 @@ describe("the dashboard's log session over several deployments", () => {
   });
 
   it("with one deployment leaves the labels as the server sends them", async () => {
-    const sources = createDashboardSources(client, {
-      emails: [],
-      solanaAddresses: [],
-      caip2: "solana:devnet",
-      intervalMs: 400,
-      sinceMs: 60_000,
-      bufferLines: 10_000,
-    });
+    const sources = sourcesFor(400);
     const session = sources.openLogs([sim.config.deploymentId]);
     session.start();
     const deadline = Date.now() + 10_000;
@@ -107,14 +115,7 @@ describe("the dashboard's log session over several deployments", () => {
   });
 
   it("with --app, follows a deployment that appears and stops following one that goes away, saying both", async () => {
-    const sources = createDashboardSources(client, {
-      emails: [],
-      solanaAddresses: [],
-      caip2: "solana:devnet",
-      intervalMs: 300,
-      sinceMs: 60_000,
-      bufferLines: 10_000,
-    });
+    const sources = sourcesFor(300);
     const main = sim.config.deploymentId;
     const appId = (await listDeploymentChoices(client)).find((c) => c.deploymentId === main)?.appId;
     const both = await debugDeployments(client, { app: appId });
@@ -129,27 +130,13 @@ describe("the dashboard's log session over several deployments", () => {
     const ids = () => (session.follower.members?.() ?? []).map((m) => m.deploymentId);
     expect(ids()).toEqual([main]);
     session.start();
-    const texts = () => {
-      const out: string[] = [];
-      for (let i = 0; i < session.store.size(); i++) {
-        const e = session.store.at(i)?.event;
-        if (e?.kind === "replica") out.push(e.text);
-      }
-      return out;
-    };
+    const texts = () => storeEvents(session).flatMap((e) => (e.kind === "replica" ? [e.text] : []));
     const deadline = Date.now() + 10_000;
     while (!texts().some((t) => t.includes("no longer listed")) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     // Lines of the canary came after it appeared.
-    while (Date.now() < deadline) {
-      let fromCanary = false;
-      for (let i = 0; i < session.store.size(); i++) {
-        const e = session.store.at(i)?.event;
-        if (e?.kind === "line" && e.deploymentId === canary) fromCanary = true;
-      }
-      if (fromCanary) break;
+    while (linesFrom(session, canary) === 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
-    }
     await session.stop();
     const labels = shortLabels([main, canary]);
     expect(texts()).toEqual(
@@ -159,11 +146,6 @@ describe("the dashboard's log session over several deployments", () => {
       ]),
     );
     expect(ids()).toEqual([canary]);
-    let canaryLines = 0;
-    for (let i = 0; i < session.store.size(); i++) {
-      const e = session.store.at(i)?.event;
-      if (e?.kind === "line" && e.deploymentId === canary) canaryLines++;
-    }
-    expect(canaryLines).toBeGreaterThan(0);
+    expect(linesFrom(session, canary)).toBeGreaterThan(0);
   });
 });

@@ -44,3 +44,26 @@ export function writeCheckpoint(path: string, checkpoint: Checkpoint | Checkpoin
     throw new CliError(`cannot write checkpoint ${path}: ${e.code ?? e.message}`, 1);
   }
 }
+
+/**
+ * Writes a follow's records to FILE. The first failure to write one is kept, and `onFailure`
+ * runs (the follow stops; the failure is said at its end); no record is written after it.
+ */
+export class CheckpointWriter<T extends Checkpoint | CheckpointSet> {
+  error: unknown;
+
+  constructor(
+    private readonly path: string,
+    private readonly onFailure: () => void,
+  ) {}
+
+  readonly record = (checkpoint: T): void => {
+    if (this.error !== undefined) return;
+    try {
+      writeCheckpoint(this.path, checkpoint);
+    } catch (e) {
+      this.error = e;
+      this.onFailure();
+    }
+  };
+}

@@ -23,7 +23,7 @@ import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
-import { readCheckpoints, writeCheckpoint } from "./checkpoint-file.js";
+import { CheckpointWriter, readCheckpoints } from "./checkpoint-file.js";
 import {
   checkpointMargin,
   firstWindow,
@@ -152,16 +152,10 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       return c ? [c] : [];
     }),
   });
-  let checkpointError: unknown;
-  const record = (c: CheckpointSet) => {
-    if (!checkpointPath || checkpointError !== undefined) return;
-    try {
-      writeCheckpoint(checkpointPath, c);
-    } catch (e) {
-      checkpointError = e;
-      stop();
-    }
-  };
+  const writer = checkpointPath
+    ? new CheckpointWriter<CheckpointSet>(checkpointPath, () => stop())
+    : undefined;
+  const record = (c: CheckpointSet) => writer?.record(c);
   /** Lines once printed (or exported) are handled: the checkpoint records them per deployment. */
   const noteHandled = (events: readonly Tagged[]) => {
     if (handled.size === 0) return;
@@ -269,7 +263,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   }
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   await otlp?.close();
-  if (checkpointError !== undefined) throw checkpointError;
+  if (writer?.error !== undefined) throw writer.error;
   if (failures.length === ids.length && failures.length > 0) {
     throw new CliError(failures[0] as string, 1);
   }

@@ -19,7 +19,7 @@ import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
 import { governHeap } from "../heap-governor.js";
-import { readCheckpoint, writeCheckpoint } from "./checkpoint-file.js";
+import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
@@ -200,17 +200,11 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       controller.abort();
     }
   });
-  let checkpointError: unknown;
-  /** Writes the checkpoint; a failure to write it ends the follow (said once, at the end). */
-  const record = (snapshot: Checkpoint) => {
-    if (!checkpointPath || checkpointError !== undefined) return;
-    try {
-      writeCheckpoint(checkpointPath, snapshot);
-    } catch (e) {
-      checkpointError = e;
-      controller.abort();
-    }
-  };
+  // A failure to write the checkpoint ends the follow (said once, at the end).
+  const writer = checkpointPath
+    ? new CheckpointWriter<Checkpoint>(checkpointPath, () => controller.abort())
+    : undefined;
+  const record = (snapshot: Checkpoint) => writer?.record(snapshot);
   /** After what is written now reaches stdout, the record of it is written (in order). */
   const recordAfterWrite = (out: string) => {
     const snapshot = handled?.snapshot();
@@ -273,7 +267,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     process.off("SIGTERM", stop);
   }
   await otlp?.close();
-  if (checkpointError !== undefined) throw checkpointError;
+  if (writer?.error !== undefined) throw writer.error;
   const state = follower.getState();
   if (!flags.follow && state.phase !== "stopped")
     throw new CliError(state.lastError ?? "could not read the logs", 2);
