@@ -99,6 +99,8 @@ export interface SourceOptions {
   intervalMs: number;
   sinceMs: number;
   bufferLines: number;
+  /** Requests in flight at once over several deployments (`--max-concurrent`); default 4. */
+  maxConcurrent?: number | undefined;
 }
 
 export function createDashboardSources(
@@ -141,7 +143,9 @@ export function createDashboardSources(
       // Several deployments (or an app's, which may become several): each line says which.
       const several = deploymentIds.length > 1 || watch !== undefined;
       // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
-      const limit = several ? new RequestLimit(DASHBOARD_MAX_CONCURRENT) : undefined;
+      const limit = several
+        ? new RequestLimit(options.maxConcurrent ?? DASHBOARD_MAX_CONCURRENT)
+        : undefined;
       const group = new FollowerGroup();
       const parts = new Map<string, Part>();
       const controller = new AbortController();

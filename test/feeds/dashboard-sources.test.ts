@@ -10,6 +10,8 @@ import type { StoreEvent } from "../../src/tail/log-line.js";
 let sim: RunningSimulator;
 let client: TurnkeyClient;
 let requests: string[] = [];
+let inFlight = 0;
+let mostInFlight = 0;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 21, logRate: 20 });
@@ -19,18 +21,26 @@ beforeAll(async () => {
     organizationId: c.organizationId,
     apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
     fetch: async (input, init) => {
-      if (String(input).endsWith("get_tvc_deployment_debug_logs")) {
-        requests.push(JSON.parse(String(init?.body)).deploymentId as string);
+      if (!String(input).endsWith("get_tvc_deployment_debug_logs")) return fetch(input, init);
+      requests.push(JSON.parse(String(init?.body)).deploymentId as string);
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      try {
+        // Slow enough that polls of two deployments would overlap without the limit.
+        await new Promise((r) => setTimeout(r, 120));
+        return await fetch(input, init);
+      } finally {
+        inFlight -= 1;
       }
-      return fetch(input, init);
     },
   });
   await new Promise((r) => setTimeout(r, 1200));
 });
 afterAll(() => sim.close());
 
-function sourcesFor(intervalMs: number) {
+function sourcesFor(intervalMs: number, maxConcurrent?: number) {
   return createDashboardSources(client, {
+    maxConcurrent,
     emails: [],
     solanaAddresses: [],
     caip2: "solana:devnet",
@@ -55,7 +65,9 @@ const linesFrom = (session: LogSession, deploymentId: string) =>
 
 describe("the dashboard's log session over several deployments", () => {
   it("merges both deployments' lines in one store, each tagged and labelled, as one follow", async () => {
-    const sources = sourcesFor(400);
+    // --max-concurrent 1: one request in flight at a time across both deployments.
+    const sources = sourcesFor(200, 1);
+    mostInFlight = 0;
     const main = sim.config.deploymentId;
     const appId = (await listDeploymentChoices(client)).find((c) => c.deploymentId === main)?.appId;
     // The simulator's payments-signer has two debug-mode deployments: its live one and a canary.
@@ -75,6 +87,8 @@ describe("the dashboard's log session over several deployments", () => {
         ),
       );
     while (from().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // A few polls each, the limit holding them to one at a time.
+    await new Promise((r) => setTimeout(r, 1200));
     await session.stop();
     expect(from()).toEqual(new Set([main, canary]));
     const labels = new Map(
@@ -91,6 +105,8 @@ describe("the dashboard's log session over several deployments", () => {
     }
     // Both were polled, and the group's figures count both deployments' lines.
     expect(new Set(requests)).toEqual(new Set([main, canary]));
+    expect(requests.length).toBeGreaterThan(4);
+    expect(mostInFlight).toBe(1);
     const total = (session.follower.members?.() ?? []).reduce(
       (n, m) => n + m.follower.getState().linesEmitted,
       0,

@@ -23,6 +23,7 @@ export interface WatchCommandFlags {
   since: number;
   interval: number;
   bufferLines: number;
+  maxConcurrent?: number;
   bell: boolean;
   clipboard?: boolean;
 }
@@ -89,6 +90,11 @@ export function addWatchOptions(cmd: Command): Command {
         .default(2000, "2s"),
     )
     .option("--buffer-lines <n>", "log lines kept in memory", integerFlag(100, 10_000_000), 100_000)
+    .option(
+      "--max-concurrent <n>",
+      "with several deployments, the most requests in flight at once (1 to 64, default 4)",
+      integerFlag(1, 64),
+    )
     .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
     .option(
       "--clipboard",
@@ -153,6 +159,7 @@ export async function openDashboard(
     sinceMs: flags.since,
     intervalMs: flags.interval,
     bufferLines: flags.bufferLines,
+    maxConcurrent: flags.maxConcurrent,
   });
   const exit = await runDashboard({
     sources,
