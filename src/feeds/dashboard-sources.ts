@@ -10,13 +10,14 @@ import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { FollowerGroup, type FollowSource, type GroupMember } from "../tail/follower-group.js";
 import type { StoreEvent } from "../tail/log-line.js";
 import { LogStore } from "../tail/log-store.js";
+import { sleep } from "../tail/poll-loop.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../tail/replica-activity.js";
-import { RequestLimit } from "../tail/request-limit.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import type { VoteAction } from "./activity-decision.js";
 import type { LoadedContext } from "./decision-context.js";
 import { loadDecisionContext } from "./decision-context.js";
 import type { DeploymentChoice } from "./deployment-list.js";
-import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
+import { deploymentChoice, listDeploymentChoices, RELIST_MS } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
 import { createFeeds } from "./feeds.js";
 
@@ -74,24 +75,6 @@ interface Part {
   running: Promise<void> | undefined;
 }
 
-/** How often `--app` / `--all` list the deployments again. */
-const RELIST_MS = 30_000;
-
-/** Requests in flight at once when the dashboard follows several deployments. */
-export const DASHBOARD_MAX_CONCURRENT = 4;
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 export interface SourceOptions {
   emails: string[];
   solanaAddresses: string[];
@@ -144,7 +127,7 @@ export function createDashboardSources(
       const several = deploymentIds.length > 1 || watch !== undefined;
       // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
       const limit = several
-        ? new RequestLimit(options.maxConcurrent ?? DASHBOARD_MAX_CONCURRENT)
+        ? new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT)
         : undefined;
       const group = new FollowerGroup();
       const parts = new Map<string, Part>();
@@ -188,7 +171,7 @@ export function createDashboardSources(
         const signal = AbortSignal.any([controller.signal, p.controller.signal]);
         p.running = (async () => {
           // Spread over the interval: the deployments' polls do not go out together.
-          if (delayMs > 0) await abortableDelay(delayMs, signal);
+          if (delayMs > 0) await sleep(delayMs, signal);
           if (signal.aborted) return;
           await p.follower.run(signal, true).catch((err: unknown) => {
             // The dashboard shows a failure that ends the follow in its status line.

@@ -77,6 +77,9 @@ export async function listDeploymentChoices(
   return sortChoices(perApp.flat().map((c) => ({ ...c, key: keyOf(c.deploymentId) })));
 }
 
+/** How often `--app` / `--all` list the deployments again (tail and the dashboard). */
+export const RELIST_MS = 30_000;
+
 /**
  * The debug-mode deployments of one app (`--app`, its id or else its name) or of the
  * organization (`--all`), now.

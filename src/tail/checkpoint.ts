@@ -196,3 +196,20 @@ export class ResumeFilter {
     return false;
   }
 }
+
+/**
+ * A follow's batches as a resumed follow prints them: what the checkpoint recorded dropped
+ * (without one, as they come), and the gap its age left, if any, said before the first batch.
+ */
+export function resumedBatches(
+  resume: ResumeFilter | undefined,
+  gap: LogEvent | undefined,
+): (batch: LogEvent[]) => LogEvent[] {
+  let pending = gap;
+  return (batch) => {
+    const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
+    if (pending) events.unshift(pending);
+    pending = undefined;
+    return events;
+  };
+}

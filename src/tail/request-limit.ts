@@ -2,6 +2,9 @@
  * One limit on requests in flight, shared by every deployment's follower (`--max-concurrent`):
  * a poll waits for a free slot (first come, first served) before it plans its window.
  */
+/** Requests in flight at once over several deployments, unless `--max-concurrent` says. */
+export const DEFAULT_MAX_CONCURRENT = 4;
+
 export class RequestLimit {
   private active = 0;
   private readonly waiting: (() => void)[] = [];

@@ -4,9 +4,10 @@ import { TurnkeyClient } from "../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
 import { commandSummary } from "../command-summaries.js";
+import { deploymentsToFollow, deploymentWatch } from "../deployment-scope.js";
 import { collectText, integerFlag, textFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
-import { deploymentsToWatch, deploymentWatch, openDashboard, requireTerminal } from "./watch.js";
+import { openDashboard, requireTerminal } from "./watch.js";
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -85,7 +86,7 @@ export function registerDemoCommand(program: Command): void {
           clipboard: flags.clipboard === true,
         };
         try {
-          const deploymentIds = await deploymentsToWatch(client, flags, c.deploymentId);
+          const deploymentIds = await deploymentsToFollow(client, flags, c.deploymentId);
           await openDashboard(
             client,
             {

@@ -3,13 +3,12 @@ import { Option } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { SOLANA_CAIP2 } from "../../api/schemas.js";
 import { createDashboardSources, type DeploymentWatch } from "../../feeds/dashboard-sources.js";
-import { debugDeployments, noDebugDeployment } from "../../feeds/deployment-list.js";
-import { describeError } from "../../feeds/poller.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
 import { commandSummary } from "../command-summaries.js";
 import { clientFor, configFromCommand } from "../context.js";
+import { deploymentsToFollow, deploymentWatch } from "../deployment-scope.js";
 import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
 import { governHeap } from "../heap-governor.js";
 
@@ -102,38 +101,6 @@ export function addWatchOptions(cmd: Command): Command {
     );
 }
 
-/**
- * What the dashboard watches: `--deployment` (repeated), the debug-mode deployments `--app` /
- * `--all` find now, or the config file's deployment; none: the picker.
- */
-export async function deploymentsToWatch(
-  client: TurnkeyClient,
-  flags: Pick<WatchCommandFlags, "deployment" | "app" | "all">,
-  configured: string | undefined,
-): Promise<string[]> {
-  if (flags.app !== undefined || flags.all) {
-    let ids: string[];
-    try {
-      ids = await debugDeployments(client, flags);
-    } catch (err) {
-      throw new CliError(`could not list the deployments: ${describeError(err)}`, 1);
-    }
-    if (ids.length === 0) throw new CliError(noDebugDeployment(flags), 1);
-    return ids;
-  }
-  if (flags.deployment && flags.deployment.length > 0) return [...new Set(flags.deployment)];
-  return configured ? [configured] : [];
-}
-
-/** With `--app` / `--all`, how the dashboard lists the deployments again; else undefined. */
-export function deploymentWatch(
-  client: TurnkeyClient,
-  flags: Pick<WatchCommandFlags, "app" | "all">,
-): DeploymentWatch | undefined {
-  if (flags.app === undefined && !flags.all) return undefined;
-  return { relist: (signal) => debugDeployments(client, flags, signal) };
-}
-
 /** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
 export async function openDashboard(
   client: TurnkeyClient,
@@ -185,7 +152,7 @@ export function registerWatchCommand(program: Command): void {
     checkCaip2(config.caip2);
     requireTerminal();
     const client = clientFor(config);
-    const deploymentIds = await deploymentsToWatch(client, flags, config.deploymentId);
+    const deploymentIds = await deploymentsToFollow(client, flags, config.deploymentId);
     await openDashboard(
       client,
       { ...config, deploymentIds, watch: deploymentWatch(client, flags) },

@@ -9,33 +9,36 @@
  * (format 2) after each merged batch reaches stdout; `-o otlp` gives each deployment its resource.
  */
 import type { Command } from "commander";
-import type { TurnkeyClient } from "../../api/client.js";
-import { maskKeyMaterial } from "../../config/key-material.js";
-import { debugDeployments, noDebugDeployment } from "../../feeds/deployment-list.js";
-import { type CheckpointSet, HandledLines, ResumeFilter } from "../../tail/checkpoint.js";
+import { debugDeployments, RELIST_MS } from "../../feeds/deployment-list.js";
+import {
+  type CheckpointSet,
+  HandledLines,
+  ResumeFilter,
+  resumedBatches,
+} from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent, LogLine } from "../../tail/log-line.js";
-import { RequestLimit } from "../../tail/request-limit.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
+import { deploymentsToFollow } from "../deployment-scope.js";
 import { fatalAdvice } from "../follow-advice.js";
 import { CheckpointWriter, readCheckpoints } from "./checkpoint-file.js";
 import {
   checkpointMargin,
   firstWindow,
   lineFilter,
+  sayOnStderr,
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
 } from "./run-tail.js";
 import type { TailFlags } from "./tail-flags.js";
 
-/** How often `--app` / `--all` list the deployments again. */
-const RELIST_MS = 30_000;
 /** How often merged lines are let out. */
 const RELEASE_EVERY_MS = 250;
 
@@ -50,22 +53,11 @@ interface Followed {
 
 type Tagged = LogEvent & { deploymentId: string };
 
-/** The debug-mode deployments `--app` / `--all` name now. */
-const discover = (client: TurnkeyClient, flags: TailFlags) => debugDeployments(client, flags);
-
 export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void> {
   const config = configFromCommand(cmd);
   const client = clientFor(config);
-  const say = (line: string) => process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
-  let ids = flags.deployment ?? [];
-  if (flags.app || flags.all) {
-    try {
-      ids = await discover(client, flags);
-    } catch (err) {
-      throw new CliError(`could not list the deployments: ${(err as Error).message}`, 1);
-    }
-    if (ids.length === 0) throw new CliError(noDebugDeployment(flags), 1);
-  }
+  const say = sayOnStderr;
+  const ids = await deploymentsToFollow(client, flags, undefined);
   // --checkpoint: each deployment resumes from its record; the merge holds lines an interval more.
   const checkpointPath = flags.checkpoint;
   const marginMs = checkpointMargin(flags, flags.interval);
@@ -82,7 +74,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
           say,
         )
       : undefined;
-  const limit = new RequestLimit(flags.maxConcurrent ?? 4);
+  const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const merge = new CrossMerge<Tagged>();
   const format = streamFormatOf(flags);
   let labels = shortLabels(ids);
@@ -92,8 +84,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     const record = recorded?.get(id);
     const resume = record ? new ResumeFilter(record, marginMs) : undefined;
     const { sinceMs, tailLines, gap } = firstWindow(flags, resume);
+    const resumed = resumedBatches(resume, gap);
     if (checkpointPath) handled.set(id, new HandledLines(id, marginMs));
-    let resumeGap = gap;
     const follower = new LogFollower({
       fetchLogs: (request, options) =>
         client.callWithMeta(
@@ -117,9 +109,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       keep: lineFilter(flags),
     };
     follower.onEvents((batch) => {
-      const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
-      if (resumeGap) events.unshift(resumeGap);
-      resumeGap = undefined;
+      const events = resumed(batch);
       merge.push(events.filter(entry.keep).map((e) => ({ ...e, deploymentId: id })));
     });
     const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
@@ -219,7 +209,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const relister =
     flags.follow && (flags.app || flags.all)
       ? setInterval(() => {
-          discover(client, flags).then(
+          debugDeployments(client, flags).then(
             (now) => {
               const gone = [...followed.keys()].filter((id) => !now.includes(id));
               for (const id of gone) {

@@ -6,7 +6,12 @@
 import type { Command } from "commander";
 import { isPermanentFailure } from "../../api/errors.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
-import { type Checkpoint, HandledLines, ResumeFilter } from "../../tail/checkpoint.js";
+import {
+  type Checkpoint,
+  HandledLines,
+  ResumeFilter,
+  resumedBatches,
+} from "../../tail/checkpoint.js";
 import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
@@ -38,6 +43,11 @@ export function replicaMatcher(wanted: string[] | undefined): (label: string) =>
     wanted.some((w) =>
       /^\d+$/.test(w) ? new RegExp(`^replica ${w}/\\d+$`).test(label) : w === label,
     );
+}
+
+/** One line on stderr, `tvcwatch: ` first, key material masked. */
+export function sayOnStderr(line: string): void {
+  process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
 }
 
 /** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
@@ -158,7 +168,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const resume = recorded ? new ResumeFilter(recorded, marginMs) : undefined;
   const handled = checkpointPath ? new HandledLines(deploymentId, marginMs) : undefined;
   const { sinceMs, tailLines, gap } = firstWindow(flags, resume);
-  let resumeGap = gap;
+  const resumed = resumedBatches(resume, gap);
   const client = clientFor(config);
   // The client's last failure decides the exit status (client-errors.ts, as in every command).
   let lastFailure: unknown;
@@ -178,7 +188,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     // whose lines reach the server a little late still prints in timestamp order.
     holdBackMs: TAIL_HOLD_BACK_MS,
   });
-  const say = (line: string) => process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
+  const say = sayOnStderr;
   const otlp =
     flags.output === "otlp"
       ? await (await import("./otlp-output.js")).openOtlpOutput(
@@ -219,9 +229,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   follower.onEvents((batch) => {
     if (pipeClosed) return;
     handled?.add(batch);
-    const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
-    if (resumeGap) events.unshift(resumeGap);
-    resumeGap = undefined;
+    const events = resumed(batch);
     if (otlp) {
       const lines: LogLine[] = [];
       for (const e of events) {
