@@ -29,7 +29,7 @@ const arg = (name) => {
 const MINUTES = Number(arg("minutes") ?? process.env.BENCH_MINUTES ?? 0);
 const SECONDS = MINUTES > 0 ? MINUTES * 60 : Number(process.env.BENCH_SECONDS ?? 30);
 const FEED = arg("feed") ?? process.env.BENCH_FEED ?? "store";
-const { decodeResponse } = await import("../dist/api/client.js");
+const { decodeResponse } = await import("../dist/api/validation.js");
 const { governHeap } = await import("../dist/cli/heap-governor.js");
 // As `tvcwatch watch` runs it.
 governHeap();

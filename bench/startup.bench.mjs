@@ -1,11 +1,12 @@
 // Start-up of each command against bare `node -e 0`, in one run (issue #11 point 4, #17 point 2):
-// `--help`, `tail --help`, `call --help` (spawn to exit), the first request of `tail` (spawn to
-// its arrival at a local server), and, for information, the first line of `tail` against a
-// simulator started beforehand (spawn to the first line on stdout). Each is spawned RUNS times, alternating
+// `--help`, `tail --help`, `call --help` (spawn to exit), the first request of `tail` with its
+// settings in the environment and in a config file (spawn to its arrival at a local server), and,
+// for information, the first line of `tail` against a simulator started beforehand (spawn to the
+// first line on stdout). Each is spawned RUNS times, alternating
 // with the baseline so the machine's load falls on both; medians are reported as differences
 // (target: within 0.1 s of bare node) and ratios.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,6 +74,19 @@ const env = {
   TURNKEY_API_PUBLIC_KEY: sim.config.apiPublicKey,
   TURNKEY_API_PRIVATE_KEY: sim.config.apiPrivateKey,
 };
+// The same settings in a config file (read and checked before the first request).
+const configFile = join(env.XDG_CONFIG_HOME, "tvcwatch-bench.json");
+writeFileSync(
+  configFile,
+  JSON.stringify({
+    baseUrl: serverUrl,
+    organizationId: sim.config.organizationId,
+    apiPublicKey: sim.config.apiPublicKey,
+    apiPrivateKey: sim.config.apiPrivateKey,
+    deploymentId: "dep",
+  }),
+  { mode: 0o600 },
+);
 // [name, arguments, how it is timed: true to exit, false to the first line, "request"]
 const cases = [
   ["--help", [BIN, "--help"], true],
@@ -81,6 +95,11 @@ const cases = [
   [
     "tail: first request",
     [BIN, "--base-url", serverUrl, "tail", "--deployment", "dep", "--tail", "1"],
+    "request",
+  ],
+  [
+    "tail: first request, config file",
+    [BIN, "--config", configFile, "--base-url", serverUrl, "tail", "--tail", "1"],
     "request",
   ],
   [
@@ -110,6 +129,6 @@ for (const [name] of cases) {
   const m = median(times.get(name));
   const over = m - base;
   console.log(
-    `${name.padEnd(18)} median ${m.toFixed(0).padStart(4)} ms  ${over >= 0 ? "+" : ""}${(over / 1000).toFixed(3)} s over node (${(m / base).toFixed(2)}x)  ${over <= 100 ? "within 0.1 s" : "MORE than 0.1 s"}`,
+    `${name.padEnd(34)} median ${m.toFixed(0).padStart(4)} ms  ${over >= 0 ? "+" : ""}${(over / 1000).toFixed(3)} s over node (${(m / base).toFixed(2)}x)  ${over <= 100 ? "within 0.1 s" : "MORE than 0.1 s"}`,
   );
 }

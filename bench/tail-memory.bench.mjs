@@ -5,7 +5,7 @@
 // sampled every simulated minute and should stay flat once the buffer is full (target: RSS
 // <= 200 MB). Then the bytes each buffered line costs beyond its content: the heap with the
 // buffer full, less the heap with it emptied, per line, less the content's own characters.
-import { decodeResponse } from "../dist/api/client.js";
+import { decodeResponse } from "../dist/api/validation.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { LogStore } from "../dist/tail/log-store.js";
 

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeResponse } from "../dist/api/client.js";
+import { decodeResponse } from "../dist/api/validation.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { formatEvent } from "../dist/tail/stream-format.js";
 

@@ -4,7 +4,6 @@
  * string is stamped and sent (and resent, byte for byte, on a retry, so the server's idempotency
  * returns the same activity), and the response is validated before anyone reads it.
  */
-import type { z } from "zod";
 import { formatByteSize } from "../text/byte-size.js";
 import { formatDuration } from "../text/duration.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
@@ -14,23 +13,20 @@ import {
   excerpt,
   NetworkError,
   parseErrorBody,
+  parseResponseJson,
   RedirectError,
   RefusedResponseError,
-  RequestValidationError,
-  ResponseShapeError,
   ResponseTooLargeError,
   TurnkeyApiError,
   TurnkeyClientError,
 } from "./errors.js";
-import { FAST_GUARDS } from "./fast-guards.js";
+import { FAST_PATHS } from "./fast-guards.js";
 import { type FetchLike, type FetchResponse, httpFetch } from "./http-fetch.js";
 import { describeNetworkFailure } from "./network-errors.js";
-import type { InputOf, Operation, OperationName, OutputOf } from "./operations.js";
-import { getOperation } from "./operations.js";
+import type { InputOf, OperationName, OutputOf } from "./operations.js";
 import { readBodyWithin } from "./response-body.js";
 import type { RetryInfo, RetryPolicy } from "./retry.js";
 import { MAX_TIMER_MS, withRetries } from "./retry.js";
-import { activity as activitySchema } from "./schemas.js";
 import type { ApiKeyPair } from "./stamp.js";
 import { STAMP_HEADER, stampBody } from "./stamp.js";
 import { checkServiceUrl } from "./url-policy.js";
@@ -95,34 +91,6 @@ const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 /** A failure of one attempt that another attempt may not meet (reset, refused, timed out). */
 class TransientNetworkError extends TurnkeyClientError {}
 
-function zodIssue(error: z.ZodError): { path: string; message: string } {
-  const issue = error.issues[0];
-  if (!issue) return { path: "", message: "invalid" };
-  // "Invalid input: expected string, received undefined" says less than "required (a string)".
-  const missing = /^Invalid input: expected (\w+), received undefined$/.exec(issue.message);
-  const type = missing?.[1];
-  const message = type ? `required (${/^[aeiou]/.test(type) ? "an" : "a"} ${type})` : issue.message;
-  return { path: issue.path.map(String).join("."), message };
-}
-
-/**
- * Checks an operation's input (an activity's `parameters`, a query's fields beyond
- * organizationId) against the table's request schema; returns the parsed input or throws a
- * RequestValidationError naming the field and what was expected. Nothing is sent.
- */
-export function validateInput(name: OperationName, input: unknown): unknown {
-  const op = getOperation(name);
-  const schema = op.kind === "activity" ? op.params : op.request;
-  const parsed = schema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const { path, message } = zodIssue(parsed.error);
-  throw new RequestValidationError(
-    name,
-    op.kind === "activity" && path ? `parameters.${path}` : path,
-    message,
-  );
-}
-
 /** Retry-After as seconds or an HTTP date, in ms from `now`. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (!value) return undefined;
@@ -184,13 +152,21 @@ export class TurnkeyClient {
   }
 
   /** Builds the exact request an operation sends: URL, headers (stamped) and body string. */
-  buildRequest(
+  async buildRequest(
     name: OperationName,
     input: unknown,
     options: Pick<CallOptions, "generateAppProofs"> = {},
+  ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
+    const { route, checked } = await checkInput(name, input);
+    return this.requestFor(name, route, checked, options);
+  }
+
+  private requestFor(
+    name: OperationName,
+    op: OperationRoute,
+    checked: unknown,
+    options: Pick<CallOptions, "generateAppProofs">,
   ): { url: string; headers: Record<string, string>; body: string } {
-    const op = getOperation(name);
-    const checked = validateInput(name, input);
     const headers: Record<string, string> = {
       Accept: "application/json",
       "Content-Type": "application/json",
@@ -227,7 +203,8 @@ export class TurnkeyClient {
     input: InputOf<N>,
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
-    const request = this.buildRequest(name, input, options);
+    const { route, checked } = await checkInput(name, input);
+    const request = this.requestFor(name, route, checked, options);
     const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
 
@@ -235,7 +212,6 @@ export class TurnkeyClient {
       attempts += 1;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-      const op = getOperation(name);
       const sentAtWall = this.clock.now();
       const sentAtMonotonic = this.clock.monotonic();
       let response: FetchResponse | undefined;
@@ -256,7 +232,7 @@ export class TurnkeyClient {
             name,
             response.status,
             locationHost(response.headers.get("location"), request.url),
-            op.kind === "auth-proxy" ? "auth-proxy URL" : "base URL",
+            route.kind === "auth-proxy" ? "auth-proxy URL" : "base URL",
           );
         }
         // An error body needs little room: its message is all that is read of it.
@@ -288,7 +264,7 @@ export class TurnkeyClient {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), receivedAtWall);
         throw parseErrorBody(response.status, text, name, retryAfterMs);
       }
-      const data = decodeResponse(name, text) as OutputOf<N>;
+      const data = (await decode(name, text)) as OutputOf<N>;
       const dateHeader = response.headers.get("date");
       const serverDate = dateHeader ? Date.parse(dateHeader) : Number.NaN;
       const meta: ResponseMeta = {
@@ -366,44 +342,29 @@ function abortReason(signal: AbortSignal | undefined): Error {
   return reason instanceof Error ? reason : new Error("the request was aborted");
 }
 
-/** Parses and validates a successful response body of an operation; throws ResponseShapeError. */
-export function decodeResponse(name: OperationName, text: string): unknown {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ResponseShapeError(name, "", `not JSON (${excerpt(text, 80) || "empty"})`);
-  }
-  return validateResponse(name, getOperation(name), json);
+/** What the client needs of an operation to send it (a FastPath, or the table's entry). */
+type OperationRoute =
+  | { readonly kind: "query" | "auth-proxy"; readonly path: string }
+  | { readonly kind: "activity"; readonly path: string; readonly activityType: string };
+
+/** The schemas and zod, loaded for what ./fast-guards.ts does not cover. */
+const loadValidation = () => import("./validation.js");
+
+/** The operation's route and its input checked (RequestValidationError naming the field). */
+async function checkInput(
+  name: OperationName,
+  input: unknown,
+): Promise<{ route: OperationRoute; checked: unknown }> {
+  const fast = FAST_PATHS[name];
+  if (fast?.acceptsInput(input)) return { route: fast, checked: input };
+  const { getOperation, validateInput } = await loadValidation();
+  return { route: getOperation(name), checked: validateInput(name, input) };
 }
 
-function validateResponse(name: OperationName, op: Operation, json: unknown): unknown {
-  if (FAST_GUARDS[name]?.(json)) return json;
-  if (op.kind !== "activity") {
-    const parsed = op.response.safeParse(json);
-    if (!parsed.success) {
-      const { path, message } = zodIssue(parsed.error);
-      throw new ResponseShapeError(name, path, message);
-    }
-    return parsed.data;
-  }
-  const envelope = (json as { activity?: unknown } | null)?.activity;
-  const parsed = activitySchema.safeParse(envelope);
-  if (!parsed.success) {
-    const { path, message } = zodIssue(parsed.error);
-    throw new ResponseShapeError(name, path ? `activity.${path}` : "activity", message);
-  }
-  const result = parsed.data.result[op.resultKey];
-  if (result !== undefined) {
-    const checked = op.result.safeParse(result);
-    if (!checked.success) {
-      const { path, message } = zodIssue(checked.error);
-      throw new ResponseShapeError(
-        name,
-        `activity.result.${op.resultKey}${path ? `.${path}` : ""}`,
-        message,
-      );
-    }
-  }
-  return { ...(json as object), activity: parsed.data };
+/** A successful response body parsed and checked (ResponseShapeError naming the field). */
+async function decode(name: OperationName, text: string): Promise<unknown> {
+  const fast = FAST_PATHS[name];
+  if (!fast) return (await loadValidation()).decodeResponse(name, text);
+  const json = parseResponseJson(name, text);
+  return fast.acceptsResponse(json) ? json : (await loadValidation()).validateResponse(name, json);
 }

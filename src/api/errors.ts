@@ -199,6 +199,15 @@ export class ResponseShapeError extends TurnkeyClientError {
   }
 }
 
+/** A successful response body parsed as JSON; a ResponseShapeError when it is not JSON. */
+export function parseResponseJson(operation: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseShapeError(operation, "", `not JSON (${excerpt(text, 80) || "empty"})`);
+  }
+}
+
 /** Input that fails the operation's request schema, caught before anything is sent. */
 export class RequestValidationError extends TurnkeyClientError {
   readonly path: string;

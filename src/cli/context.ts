@@ -9,13 +9,16 @@ import { resolveConfig } from "../config/resolve.js";
 import { CliError } from "./cli-error.js";
 
 /** The resolved configuration for a command, or a one-line CliError saying what to fix. */
-export function configFromCommand(cmd: Command, options: ResolveOptions = {}): ResolvedConfig {
+export async function configFromCommand(
+  cmd: Command,
+  options: ResolveOptions = {},
+): Promise<ResolvedConfig> {
   const flags = cmd.optsWithGlobals() as GlobalFlags & WatchFlags;
   // `tail --deployment` is repeatable: the config names the first (several go to follow-many).
   const deployment = flags.deployment as string | string[] | undefined;
   const first = Array.isArray(deployment) ? deployment[0] : deployment;
   try {
-    return resolveConfig({ ...flags, deployment: first }, process.env, options);
+    return await resolveConfig({ ...flags, deployment: first }, process.env, options);
   } catch (err) {
     throw new CliError((err as Error).message, 2);
   }
@@ -32,7 +35,9 @@ export function clientFor(config: ResolvedConfig): TurnkeyClient {
   });
 }
 
-export function clientFromCommand(cmd: Command): { client: TurnkeyClient; config: ResolvedConfig } {
-  const config = configFromCommand(cmd);
+export async function clientFromCommand(
+  cmd: Command,
+): Promise<{ client: TurnkeyClient; config: ResolvedConfig }> {
+  const config = await configFromCommand(cmd);
   return { client: clientFor(config), config };
 }

@@ -4,11 +4,14 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
 import { checkServiceUrl } from "../api/url-policy.js";
-import { stringifyForTerminal } from "../text/terminal-json.js";
+import type { ConfigFile } from "./config-file.js";
+
+export type { ConfigFile };
+
+import { isConfigFile } from "./config-file-guard.js";
 import { parseJsonQuietly } from "./json-syntax.js";
 import {
   assertPrivateFileMode,
@@ -58,41 +61,12 @@ export interface ResolvedConfig {
   maxResponseBytes?: number | undefined;
 }
 
-const hexKey = (len: number) =>
-  z.string().regex(new RegExp(`^[0-9a-fA-F]{${len}}$`), `expected ${len} hex characters`);
-
-export const configFileSchema = z.strictObject({
-  baseUrl: z.string().min(1).optional(),
-  organizationId: z.string().min(1).optional(),
-  apiPublicKey: hexKey(66).optional(),
-  apiPrivateKey: hexKey(64).optional(),
-  keyName: z.string().min(1).optional(),
-  deploymentId: z.string().min(1).optional(),
-  emails: z.array(z.string().min(1)).optional(),
-  solanaAddresses: z.array(z.string().min(1)).optional(),
-  caip2: z.string().min(1).optional(),
-  authProxyUrl: z.string().min(1).optional(),
-  authProxyConfigId: z.string().min(1).optional(),
-  /**
-   * The enclave key that signs export bundles and session tokens, when it is not Turnkey's
-   * production one (a simulator's): what @turnkey/crypto calls dangerouslyOverrideSignerPublicKey.
-   */
-  signerPublicKey: z
-    .string()
-    .regex(
-      /^04[0-9a-fA-F]{128}$/,
-      "must be an uncompressed P-256 public key (04 and 128 hex digits)",
-    )
-    .optional(),
-});
-export type ConfigFile = z.infer<typeof configFileSchema>;
-
 export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
   return join(defaultConfigHome(env), "tvcwatch", "config.json");
 }
 
 /** Reads and checks a config file; throws naming the file and the field. */
-export function readConfigFile(path: string): ConfigFile {
+export async function readConfigFile(path: string): Promise<ConfigFile> {
   if (!existsSync(path)) throw new Error(`config file ${path} does not exist`);
   if (statSync(path).isDirectory()) {
     throw new Error(
@@ -101,20 +75,11 @@ export function readConfigFile(path: string): ConfigFile {
   }
   // The file may hold apiPrivateKey: a syntax error names the line and column, never the text.
   const json = parseJsonQuietly(readTextFile(path, "config file"), `config file ${path}`);
-  const parsed = configFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    if (issue?.code === "unrecognized_keys") {
-      const known = Object.keys(configFileSchema.shape).join(", ");
-      throw new Error(
-        `config file ${path}: unknown key ${issue.keys.map((k) => stringifyForTerminal(k)).join(", ")} (known keys: ${known})`,
-      );
-    }
-    const field = issue?.path.map(String).join(".") || "(top level)";
-    throw new Error(`config file ${path}: ${field}: ${issue?.message ?? "invalid"}`);
-  }
-  if (parsed.data.apiPrivateKey) assertPrivateFileMode(path, "config file holding apiPrivateKey");
-  return parsed.data;
+  const file = isConfigFile(json)
+    ? json
+    : (await import("./config-file.js")).checkConfigFile(path, json);
+  if (file.apiPrivateKey) assertPrivateFileMode(path, "config file holding apiPrivateKey");
+  return file;
 }
 
 function locateConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): string | undefined {
@@ -178,25 +143,25 @@ function resolveApiKey(
  * The settings of a command. Every error is one line saying what to fix, and never echoes key
  * material, whichever setting it was put in by mistake.
  */
-export function resolveConfig(
+export async function resolveConfig(
   flags: GlobalFlags & WatchFlags,
   env: NodeJS.ProcessEnv = process.env,
   options: ResolveOptions = {},
-): ResolvedConfig {
+): Promise<ResolvedConfig> {
   try {
-    return resolveSettings(flags, env, options);
+    return await resolveSettings(flags, env, options);
   } catch (err) {
     throw withoutKeyMaterial(err);
   }
 }
 
-function resolveSettings(
+async function resolveSettings(
   flags: GlobalFlags & WatchFlags,
   env: NodeJS.ProcessEnv,
   options: ResolveOptions,
-): ResolvedConfig {
+): Promise<ResolvedConfig> {
   const configPath = locateConfig(flags, env);
-  const file = configPath ? readConfigFile(configPath) : undefined;
+  const file = configPath ? await readConfigFile(configPath) : undefined;
 
   const baseUrl = checkServiceUrl(
     nonEmpty(flags.baseUrl, env.TURNKEY_BASE_URL, file?.baseUrl) ?? DEFAULT_BASE_URL,

@@ -11,7 +11,7 @@ import {
   ResponseTooLargeError,
   TurnkeyApiError,
 } from "../../src/api/errors.js";
-import { FAST_GUARDS } from "../../src/api/fast-guards.js";
+import { FAST_PATHS } from "../../src/api/fast-guards.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import { verifyStamp } from "../../src/api/stamp-verify.js";
@@ -43,10 +43,10 @@ function client(url: string, extra: Partial<ConstructorParameters<typeof Turnkey
 const WHOAMI = { organizationId: "org-1", organizationName: "o", userId: "u", username: "n" };
 
 describe("request shapes", () => {
-  it.each(operationNames)("%s is sent as the spec says", (name) => {
+  it.each(operationNames)("%s is sent as the spec says", async (name) => {
     const c = client("http://127.0.0.1:9");
     const op = getOperation(name);
-    const req = c.buildRequest(name, EXAMPLE_INPUTS[name], { generateAppProofs: true });
+    const req = await c.buildRequest(name, EXAMPLE_INPUTS[name], { generateAppProofs: true });
     expect(req.headers.Accept).toBe("application/json");
     expect(req.headers["Content-Type"]).toBe("application/json");
     const body = JSON.parse(req.body);
@@ -78,19 +78,22 @@ describe("request shapes", () => {
     expect(op.kind === "activity" && op.intentKey).toBe("createApiKeysIntentV2");
   });
 
-  it("names the field and the expectation before anything is sent", () => {
+  it("names the field and the expectation before anything is sent", async () => {
     const c = client("http://127.0.0.1:9");
-    expect(() =>
+    await expect(
       c.buildRequest("get_tvc_deployment_debug_logs", { deploymentId: "d", sinceSeconds: 5 }),
-    ).toThrow(/field sinceSeconds: .*string/);
-    expect(() =>
+    ).rejects.toThrow(/field sinceSeconds: .*string/);
+    await expect(
+      c.buildRequest("get_tvc_deployment_debug_logs", { deploymentId: "", sinceSeconds: "5" }),
+    ).rejects.toThrow(/field deploymentId: must not be empty/);
+    await expect(
       c.buildRequest("create_api_keys", {
         userId: "u",
         apiKeys: [{ apiKeyName: "x", publicKey: "y", curveType: "RSA" }],
       }),
-    ).toThrow(RequestValidationError);
-    expect(() => c.buildRequest("whoami", { typo: 1 })).toThrow(/typo/);
-    expect(() => c.buildRequest("create_user_tag", { userIds: [] })).toThrow(
+    ).rejects.toThrow(RequestValidationError);
+    await expect(c.buildRequest("whoami", { typo: 1 })).rejects.toThrow(/typo/);
+    await expect(c.buildRequest("create_user_tag", { userIds: [] })).rejects.toThrow(
       "create_user_tag: field parameters.userTagName: required (a string)",
     );
   });
@@ -408,7 +411,7 @@ describe("response size limit", () => {
   });
 });
 
-describe("hot-path response guards", () => {
+describe("hot-path guards", () => {
   it("accept exactly what the operation's schema accepts", () => {
     const anyValue = fc.oneof(
       fc.string(),
@@ -440,13 +443,59 @@ describe("hot-path response guards", () => {
       fc.record({ entries: anyValue }),
       anyValue,
     );
-    for (const [name, guard] of Object.entries(FAST_GUARDS)) {
+    for (const [name, fast] of Object.entries(FAST_PATHS)) {
       const op = getOperation(name as keyof typeof EXAMPLE_INPUTS);
       const schema = op.kind === "activity" ? undefined : op.response;
       fc.assert(
-        fc.property(body, (value) => guard?.(value) === schema?.safeParse(value).success),
+        fc.property(
+          body,
+          (value) => fast?.acceptsResponse(value) === schema?.safeParse(value).success,
+        ),
         { numRuns: 3000 },
       );
+    }
+  });
+
+  it("accept exactly the input the operation's request schema accepts", () => {
+    const junk = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.boolean(),
+      fc.array(fc.string(), { maxLength: 2 }),
+    );
+    const integerString = fc.oneof(
+      fc.bigInt().map(String),
+      fc.constantFrom("", "-", "1.5", " 1", "1 ", "+1", "1e3", "0x1", "-0", "12\n"),
+    );
+    const request = fc.record(
+      {
+        deploymentId: fc.oneof(fc.string(), fc.constant(""), junk),
+        tailLines: fc.oneof(
+          fc.integer({ min: -5, max: 2_147_483_650 }),
+          fc.constantFrom(0, 2_147_483_647, 2_147_483_648, -1, 1.5, Number.NaN, Infinity),
+          junk,
+        ),
+        sinceSeconds: fc.oneof(integerString, junk),
+        extra: junk,
+      },
+      { requiredKeys: [] },
+    );
+    const input = fc.oneof(request, junk, fc.dictionary(fc.string(), junk, { maxKeys: 3 }));
+    for (const [name, fast] of Object.entries(FAST_PATHS)) {
+      const op = getOperation(name as keyof typeof EXAMPLE_INPUTS);
+      if (op.kind !== "query") throw new Error(`${name}: a fast path is for a query`);
+      expect({ kind: fast?.kind, path: fast?.path }).toEqual({ kind: op.kind, path: op.path });
+      fc.assert(
+        fc.property(
+          input,
+          (value) => fast?.acceptsInput(value) === op.request.safeParse(value).success,
+        ),
+        { numRuns: 5000 },
+      );
+      expect(fast?.acceptsInput(EXAMPLE_INPUTS[name as keyof typeof EXAMPLE_INPUTS])).toBe(true);
     }
   });
 });

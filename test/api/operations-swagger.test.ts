@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { decodeResponse, TurnkeyClient, validateInput } from "../../src/api/client.js";
+import { TurnkeyClient } from "../../src/api/client.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
 import { activity, openEnum } from "../../src/api/schemas.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
+import { decodeResponse, validateInput } from "../../src/api/validation.js";
 import { scriptedServer } from "../helpers/http-server.js";
 import { runCli } from "../helpers/run-cli.js";
 import { type Comparison, compareSchemas, type Direction } from "../helpers/swagger-agreement.js";
@@ -169,11 +170,11 @@ describe("what the client sends", () => {
     authProxy: swaggerValidator(authProxy, { closed: true }),
   };
   for (const name of operationNames) {
-    it(`${name}: the body it builds is a valid request of the swagger, with no undefined field`, () => {
+    it(`${name}: the body it builds is a valid request of the swagger, with no undefined field`, async () => {
       const op = getOperation(name);
       const doc = op.kind === "auth-proxy" ? authProxy : publicApi;
       const validator = op.kind === "auth-proxy" ? validators.authProxy : validators.public;
-      const { body } = client.buildRequest(name, EXAMPLE_INPUTS[name], {
+      const { body } = await client.buildRequest(name, EXAMPLE_INPUTS[name], {
         generateAppProofs: op.kind === "activity" && op.appProofs,
       });
       expect(validator.errors(pathSchemas(doc, op.path).request, JSON.parse(body))).toEqual([]);

@@ -8,9 +8,9 @@
  * through the spawned program, as does an API error with a hostile message and details.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeResponse } from "../../src/api/client.js";
 import { operationByPath, operationNames } from "../../src/api/operations.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
+import { decodeResponse } from "../../src/api/validation.js";
 import { main } from "../../src/cli/main.js";
 import { HOSTILE, hostileResponse, RAW_UNSAFE } from "../api/hostile-samples.js";
 import { EXAMPLE_INPUTS } from "../api/operation-examples.js";

@@ -315,7 +315,7 @@ describe("doctor's checks without a terminal", () => {
     expect(api?.fix).toMatch(/check the host name in the base URL \(from baseUrl in config file/);
   });
 
-  it("names network failures in the client's words (one wording), with doctor's fix", () => {
+  it("names network failures in the client's words (one wording), with doctor's fix", async () => {
     const url = new URL("https://api.turnkey.com");
     // What undici's fetch throws: a TypeError whose cause carries the system error.
     const wrapped = (code: string, message: string) =>
@@ -398,7 +398,7 @@ describe("doctor's checks without a terminal", () => {
     }
   });
 
-  it("reads settings in the order resolveConfig does", () => {
+  it("reads settings in the order resolveConfig does", async () => {
     const keys = join(dir, "keys-order");
     mkdirSync(keys, { recursive: true });
     const pair = generateKeyPair();
@@ -433,7 +433,7 @@ describe("doctor's checks without a terminal", () => {
       [{ config: withKeyName, keysFolder: keys }, { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME }],
     ];
     for (const [flags, environment] of cases) {
-      const resolved = resolveConfig(flags, environment);
+      const resolved = await resolveConfig(flags, environment);
       const fileData = JSON.parse(readFileSync(flags.config as string, "utf8"));
       const sources = settingSources(flags, environment, fileData, flags.config);
       expect(sources.baseUrl.value).toBe(resolved.baseUrl.replace(/\/$/, ""));

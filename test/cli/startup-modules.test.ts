@@ -1,15 +1,18 @@
 /**
  * Each command loads only what it uses (issue #11 point 4, issue #17 point 2): `--help`,
  * `tail --help` and `call --help` load no Ink, React or simulator, and no API client or schemas
- * for the root's help. Checked on the module graph the TypeScript build leaves (dist/cli) and on
+ * for the root's help; `tail` polls without zod (its guards stand in for the schemas while what
+ * it sends and receives is valid), its settings in the environment or in a config file. Checked on the module graph the TypeScript build leaves (dist/cli) and on
  * the bundle bin/tvcwatch runs (dist/bundle, whose chunks name their sources in comments).
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateKeyPair } from "../../src/api/stamp.js";
 import { BIN } from "../helpers/run-cli.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -79,4 +82,102 @@ describe("start-up loads only what the command uses", () => {
       }
     },
   );
+});
+
+describe("tail's polls load no zod", () => {
+  let polls = 0;
+  const server = createServer((req, res) => {
+    polls += 1;
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ entries: [{ line: { content: "hello" }, replicaLabel: "r1" }] }));
+    });
+  });
+  let url = "";
+  const key = generateKeyPair();
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => server.close());
+
+  /** As loaded(), with the program spawned (the server answers from this process). */
+  function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ urls: string[]; out: string }> {
+    const file = join(mkdtempSync(join(tmpdir(), "tvcwatch-modules-")), "loaded.txt");
+    const child = spawn(process.execPath, ["--import", hook, BIN, ...args], {
+      env: { ...process.env, ...env, TVCWATCH_RECORD_MODULES: file },
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    return new Promise((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code) => {
+        if (code !== 0) return reject(new Error(`exit ${code}: ${out}`));
+        const urls = readFileSync(file, "utf8").split("\n").filter(Boolean);
+        resolve({ urls: [...new Set(urls)], out });
+      });
+    });
+  }
+
+  const zodChunks = (urls: string[]) =>
+    urls
+      .filter((u) => u.includes("/dist/bundle/"))
+      .filter((u) =>
+        /^\/\/ (node_modules\/(ink|react|zod)\/|src\/sim\/|src\/tui\/)/m.test(
+          readFileSync(fileURLToPath(u), "utf8"),
+        ),
+      );
+
+  it("with its settings in the environment or in a config file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-config-"));
+    const config = join(dir, "config.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        organizationId: "org",
+        apiPublicKey: key.publicKey,
+        apiPrivateKey: key.privateKey,
+        deploymentId: "dep",
+      }),
+      { mode: 0o600 },
+    );
+    const viaEnv = await run(["--base-url", url, "tail", "--deployment", "dep", "--tail", "1"], {
+      XDG_CONFIG_HOME: dir,
+      TURNKEY_ORGANIZATION_ID: "org",
+      TURNKEY_API_PUBLIC_KEY: key.publicKey,
+      TURNKEY_API_PRIVATE_KEY: key.privateKey,
+    });
+    const viaFile = await run(["--config", config, "--base-url", url, "tail", "--tail", "1"], {
+      XDG_CONFIG_HOME: dir,
+      TURNKEY_API_PUBLIC_KEY: "",
+      TURNKEY_API_PRIVATE_KEY: "",
+    });
+    for (const { urls, out } of [viaEnv, viaFile]) {
+      expect(out).toContain("hello");
+      expect(urls.some((u) => u.includes("/dist/bundle/"))).toBe(true);
+      expect(zodChunks(urls)).toEqual([]);
+    }
+    expect(polls).toBe(2);
+  });
+
+  it("but loads the schemas to name what is wrong in an answer", async () => {
+    const bad = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ entries: [{ line: { content: 7 }, replicaLabel: "r1" }] }));
+      });
+    });
+    await new Promise<void>((r) => bad.listen(0, "127.0.0.1", r));
+    const badUrl = `http://127.0.0.1:${(bad.address() as { port: number }).port}`;
+    const result = await run(["--base-url", badUrl, "tail", "--deployment", "dep", "--tail", "1"], {
+      TURNKEY_ORGANIZATION_ID: "org",
+      TURNKEY_API_PUBLIC_KEY: key.publicKey,
+      TURNKEY_API_PRIVATE_KEY: key.privateKey,
+    }).catch((err: Error) => ({ urls: [], out: err.message }));
+    bad.close();
+    expect(result.out).toMatch(/entries\.0\.line\.content: .*string/);
+  });
 });

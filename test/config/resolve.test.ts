@@ -22,7 +22,7 @@ describe("resolveConfig", () => {
   const home = fresh();
   const env = { XDG_CONFIG_HOME: home } as NodeJS.ProcessEnv;
 
-  it("takes flags over environment over config file", () => {
+  it("takes flags over environment over config file", async () => {
     const dir = fresh();
     const config = writeConfig(dir, {
       organizationId: "org-file",
@@ -32,7 +32,7 @@ describe("resolveConfig", () => {
       deploymentId: "dep-file",
       emails: ["x@example.com"],
     });
-    const fromFile = resolveConfig({ config }, env);
+    const fromFile = await resolveConfig({ config }, env);
     expect(fromFile).toMatchObject({
       organizationId: "org-file",
       baseUrl: "https://file.example",
@@ -41,7 +41,7 @@ describe("resolveConfig", () => {
     expect(fromFile.apiKey.publicKey).toBe(a.publicKey);
     expect(fromFile.emails).toEqual(["x@example.com"]);
 
-    const withEnv = resolveConfig(
+    const withEnv = await resolveConfig(
       { config },
       {
         ...env,
@@ -54,7 +54,7 @@ describe("resolveConfig", () => {
     expect(withEnv).toMatchObject({ organizationId: "org-env", baseUrl: "https://env.example" });
     expect(withEnv.apiKey.publicKey).toBe(b.publicKey);
 
-    const withFlags = resolveConfig(
+    const withFlags = await resolveConfig(
       {
         config,
         organization: "org-flag",
@@ -72,14 +72,14 @@ describe("resolveConfig", () => {
     expect(withFlags.emails).toEqual(["y@example.com"]);
   });
 
-  it("reads TVCWATCH_CONFIG and the default path only when it exists", () => {
+  it("reads TVCWATCH_CONFIG and the default path only when it exists", async () => {
     const dir = fresh();
     const config = writeConfig(dir, {
       organizationId: "o",
       apiPublicKey: a.publicKey,
       apiPrivateKey: a.privateKey,
     });
-    expect(resolveConfig({}, { ...env, TVCWATCH_CONFIG: config }).organizationId).toBe("o");
+    expect((await resolveConfig({}, { ...env, TVCWATCH_CONFIG: config })).organizationId).toBe("o");
     const xdg = fresh();
     mkdirSync(join(xdg, "tvcwatch"));
     writeConfig(join(xdg, "tvcwatch"), {
@@ -87,39 +87,41 @@ describe("resolveConfig", () => {
       apiPublicKey: a.publicKey,
       apiPrivateKey: a.privateKey,
     });
-    expect(resolveConfig({}, { XDG_CONFIG_HOME: xdg }).organizationId).toBe("o2");
+    expect((await resolveConfig({}, { XDG_CONFIG_HOME: xdg })).organizationId).toBe("o2");
   });
 
-  it("refuses a config holding a private key that others can read", () => {
+  it("refuses a config holding a private key that others can read", async () => {
     const config = writeConfig(
       fresh(),
       { organizationId: "o", apiPublicKey: a.publicKey, apiPrivateKey: a.privateKey },
       0o644,
     );
-    expect(() => resolveConfig({ config }, env)).toThrow(/readable by others.*chmod 600/);
+    await expect(resolveConfig({ config }, env)).rejects.toThrow(/readable by others.*chmod 600/);
   });
 
-  it("names the file and field of a bad config", () => {
+  it("names the file and field of a bad config", async () => {
     const dir = fresh();
     const bad = join(dir, "bad.json");
     writeFileSync(bad, "{ nope", { mode: 0o600 });
-    expect(() => resolveConfig({ config: bad }, env)).toThrow(/bad\.json is not valid JSON/);
+    await expect(resolveConfig({ config: bad }, env)).rejects.toThrow(
+      /bad\.json is not valid JSON/,
+    );
     const wrong = writeConfig(dir, { organizationId: "o", emails: "a@b" });
-    expect(() => resolveConfig({ config: wrong }, env)).toThrow(/config\.json: emails: /);
-    expect(() => resolveConfig({ config: join(dir, "missing.json") }, env)).toThrow(
+    await expect(resolveConfig({ config: wrong }, env)).rejects.toThrow(/config\.json: emails: /);
+    await expect(resolveConfig({ config: join(dir, "missing.json") }, env)).rejects.toThrow(
       /does not exist/,
     );
     const typo = writeConfig(dir, { organisationId: "o" });
-    expect(() => resolveConfig({ config: typo }, env)).toThrow(
+    await expect(resolveConfig({ config: typo }, env)).rejects.toThrow(
       /config\.json: unknown key "organisationId" \(known keys: .*organizationId/,
     );
     const list = writeConfig(dir, []);
-    expect(() => resolveConfig({ config: list }, env)).toThrow(
+    await expect(resolveConfig({ config: list }, env)).rejects.toThrow(
       /config\.json: \(top level\): .*object/,
     );
   });
 
-  it("reads tkcli key files and refuses readable private keys and other curves", () => {
+  it("reads tkcli key files and refuses readable private keys and other curves", async () => {
     const folder = fresh();
     writeKeyFiles(folder, "ops", a);
     expect(statSync(join(folder, "ops.private")).mode & 0o777).toBe(0o600);
@@ -127,7 +129,7 @@ describe("resolveConfig", () => {
     expect(JSON.parse(readFileSync(join(folder, "ops.meta"), "utf8")).public_key).toBe(a.publicKey);
     expect(readKeyFiles(folder, "ops")).toEqual(a);
     expect(
-      resolveConfig({ organization: "o", keysFolder: folder, keyName: "ops" }, env).apiKey,
+      (await resolveConfig({ organization: "o", keysFolder: folder, keyName: "ops" }, env)).apiKey,
     ).toEqual(a);
     expect(() => writeKeyFiles(folder, "ops", b)).toThrow(/already exists/);
 
@@ -143,37 +145,35 @@ describe("resolveConfig", () => {
     expect(() => readKeyFiles(folder, "ed")).toThrow(/curve ed25519/);
   });
 
-  it("finds the default key in $XDG_CONFIG_HOME/turnkey/keys", () => {
+  it("finds the default key in $XDG_CONFIG_HOME/turnkey/keys", async () => {
     const xdg = fresh();
     mkdirSync(join(xdg, "turnkey", "keys"), { recursive: true });
     writeKeyFiles(join(xdg, "turnkey", "keys"), "default", b);
-    expect(resolveConfig({ organization: "o" }, { XDG_CONFIG_HOME: xdg }).apiKey).toEqual(b);
+    expect((await resolveConfig({ organization: "o" }, { XDG_CONFIG_HOME: xdg })).apiKey).toEqual(
+      b,
+    );
   });
 
-  it("refuses a mismatched key pair before anything is sent", () => {
-    expect(() =>
+  it("refuses a mismatched key pair before anything is sent", async () => {
+    await expect(
       resolveConfig(
         { organization: "o" },
         { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey },
       ),
-    ).toThrow(/does not belong/);
-    expect(() =>
+    ).rejects.toThrow(/does not belong/);
+    await expect(
       resolveConfig({ organization: "o" }, { ...env, TURNKEY_API_PUBLIC_KEY: b.publicKey }),
-    ).toThrow(/set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY/);
+    ).rejects.toThrow(/set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY/);
   });
 
-  it("names every way to provide missing credentials", () => {
-    expect(() => resolveConfig({}, env)).toThrow(
+  it("names every way to provide missing credentials", async () => {
+    await expect(resolveConfig({}, env)).rejects.toThrow(
       /--organization.*TURNKEY_ORGANIZATION_ID.*config file/,
     );
-    const err = (() => {
-      try {
-        resolveConfig({ organization: "o" }, env);
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return "";
-    })();
+    const err = await resolveConfig({ organization: "o" }, env).then(
+      () => "",
+      (e: Error) => e.message,
+    );
     for (const way of [
       "TURNKEY_API_PUBLIC_KEY",
       "TURNKEY_API_PRIVATE_KEY",
@@ -186,21 +186,21 @@ describe("resolveConfig", () => {
     }
   });
 
-  it("refuses plain http except to loopback", () => {
+  it("refuses plain http except to loopback", async () => {
     const ok = {
       TURNKEY_API_PUBLIC_KEY: a.publicKey,
       TURNKEY_API_PRIVATE_KEY: a.privateKey,
       ...env,
     };
-    expect(resolveConfig({ organization: "o", baseUrl: "http://127.0.0.1:8787" }, ok).baseUrl).toBe(
-      "http://127.0.0.1:8787",
-    );
-    expect(() =>
+    expect(
+      (await resolveConfig({ organization: "o", baseUrl: "http://127.0.0.1:8787" }, ok)).baseUrl,
+    ).toBe("http://127.0.0.1:8787");
+    await expect(
       resolveConfig({ organization: "o", baseUrl: "http://api.turnkey.com" }, ok),
-    ).toThrow(/plain http/);
-    expect(() => resolveConfig({ organization: "o", authProxyUrl: "http://10.0.0.1" }, ok)).toThrow(
-      /auth-proxy URL/,
-    );
+    ).rejects.toThrow(/plain http/);
+    await expect(
+      resolveConfig({ organization: "o", authProxyUrl: "http://10.0.0.1" }, ok),
+    ).rejects.toThrow(/auth-proxy URL/);
     for (const host of ["localhost", "127.0.0.1", "127.9.8.7", "[::1]"])
       expect(isLoopbackHost(host)).toBe(true);
     for (const host of ["10.0.0.1", "example.com", "128.0.0.1", "::2"])

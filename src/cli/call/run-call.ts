@@ -4,10 +4,10 @@
  * runs (its flags are in commands/call.ts, which `call --help` loads alone).
  */
 import type { Command } from "commander";
-import { validateInput } from "../../api/client.js";
 import type { OperationName } from "../../api/operations.js";
 import { getOperation, isOperationName, operationNames } from "../../api/operations.js";
 import { redactSecrets } from "../../api/secret-fields.js";
+import { validateInput } from "../../api/validation.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import { readTextFile } from "../../config/named-file.js";
@@ -93,7 +93,7 @@ export async function runCall(
   } catch (err) {
     throw toCliError(err);
   }
-  const config = configFromCommand(cmd, {
+  const config = await configFromCommand(cmd, {
     needApiKey: op.kind !== "auth-proxy",
     needOrganization: op.kind !== "auth-proxy",
   });

@@ -125,8 +125,8 @@ function printNotes(notes: string[]): void {
   for (const note of notes) process.stderr.write(`tvcwatch: ${note}\n`);
 }
 
-function clientOf(cmd: Command): TurnkeyClient {
-  return clientFor(configFromCommand(cmd));
+async function clientOf(cmd: Command): Promise<TurnkeyClient> {
+  return clientFor(await configFromCommand(cmd));
 }
 
 /** `get`'s text: the decision's lines, the result or failure, and whether you can vote. */
@@ -145,7 +145,7 @@ function getText(activity: Activity, context: DecisionContext): string {
 }
 
 async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Command) {
-  const client = clientOf(cmd);
+  const client = await clientOf(cmd);
   const [found, loaded] = await api(() =>
     Promise.all([
       findActivity(client, ref, callOptions),
@@ -209,7 +209,7 @@ function clockTime(ms: number): string {
 }
 
 async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
-  const client = clientOf(cmd);
+  const client = await clientOf(cmd);
   const loaded = await api(() => loadDecisionContext(client, Date.now, callOptions));
   printNotes(loaded.notes);
   const shownId = sanitizeForTerminal(id);
@@ -290,7 +290,7 @@ export function registerActivityCommand(program: Command): void {
       "\nExamples:\n  tvcwatch activity list --status consensus\n  tvcwatch activity list --type set_organization_feature -o json | jq -r '.activities[].id'",
     )
     .action(async (flags: ListFlags, cmd: Command) => {
-      const client = clientOf(cmd);
+      const client = await clientOf(cmd);
       const response = await api(() =>
         client.call(
           "list_activities",
@@ -324,7 +324,7 @@ export function registerActivityCommand(program: Command): void {
     .addOption(outputOption())
     .option("--reveal-secrets", "print secrets in -o json (redacted otherwise)")
     .action(async (id: string, flags: GetFlags, cmd: Command) => {
-      const client = clientOf(cmd);
+      const client = await clientOf(cmd);
       if (flags.output === "json") {
         const response = await api(() =>
           client.call("get_activity", { activityId: id }, callOptions),

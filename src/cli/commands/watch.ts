@@ -148,7 +148,7 @@ export function registerWatchCommand(program: Command): void {
       "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
     );
   addWatchOptions(cmd).action(async (flags: WatchCommandFlags, command: Command) => {
-    const config = configFromCommand(command);
+    const config = await configFromCommand(command);
     checkCaip2(config.caip2);
     requireTerminal();
     const client = clientFor(config);

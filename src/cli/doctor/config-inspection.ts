@@ -4,15 +4,16 @@
  * anyway, so the checks after it can run.
  */
 import { existsSync, readFileSync } from "node:fs";
-import type { ConfigFile } from "../../config/resolve.js";
-import { configFileSchema, readConfigFile } from "../../config/resolve.js";
+import type { ConfigFile } from "../../config/config-file.js";
+import { configFileSchema } from "../../config/config-file.js";
+import { readConfigFile } from "../../config/resolve.js";
 import { fileMode, isOpenToOthers } from "./key-inspection.js";
 
 export type ConfigInspection = { file: ConfigFile } | { problem: string };
 
-export function inspectConfigFile(path: string): ConfigInspection {
+export async function inspectConfigFile(path: string): Promise<ConfigInspection> {
   try {
-    return { file: readConfigFile(path) };
+    return { file: await readConfigFile(path) };
   } catch (err) {
     const mode = existsSync(path) ? fileMode(path) : undefined;
     if (mode !== undefined && isOpenToOthers(mode)) {

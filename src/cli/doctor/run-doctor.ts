@@ -99,7 +99,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
       ),
     );
   } else {
-    const inspected = inspectConfigFile(location.path);
+    const inspected = await inspectConfigFile(location.path);
     if ("file" in inspected) {
       file = inspected.file;
       add(

@@ -54,7 +54,7 @@ interface Followed {
 type Tagged = LogEvent & { deploymentId: string };
 
 export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void> {
-  const config = configFromCommand(cmd);
+  const config = await configFromCommand(cmd);
   const client = clientFor(config);
   const say = sayOnStderr;
   const ids = await deploymentsToFollow(client, flags, undefined);

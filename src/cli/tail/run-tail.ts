@@ -153,7 +153,7 @@ export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs 
 }
 
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
-  const config = configFromCommand(cmd);
+  const config = await configFromCommand(cmd);
   const deploymentId = config.deploymentId;
   if (!deploymentId) {
     throw new CliError(
