@@ -190,4 +190,21 @@ describe("tail over several deployments", () => {
     const first = starts.slice(0, 10);
     expect((first.at(-1) as number) - (first[0] as number)).toBeGreaterThan(300);
   }, 30_000);
+
+  it("Ctrl-C before the later deployments' first polls stops at once, not after the spread", async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, "--config", config, "tail", "--app", appId, "-f", "--interval", "30s"],
+      { env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")) } },
+    );
+    child.stdout.resume();
+    child.stderr.resume();
+    // The first deployment has polled; the second's first poll waits 15 s into the interval.
+    await new Promise((r) => setTimeout(r, 2500));
+    const exited = new Promise<number | null>((r) => child.on("close", r));
+    const sentAt = Date.now();
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(Date.now() - sentAt).toBeLessThan(3000);
+  }, 30_000);
 });

@@ -20,6 +20,7 @@ import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent, LogLine } from "../../tail/log-line.js";
+import { sleep } from "../../tail/poll-loop.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
@@ -118,7 +119,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     follower.subscribe(() => report(follower.getState(), performance.now()));
     entry.running = (async () => {
       // Spread over the interval: the deployments' polls do not go out together.
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      // (Stopping, or the deployment going away, ends the wait.)
+      if (delayMs > 0) await sleep(delayMs, entry.controller.signal);
       try {
         await follower.run(entry.controller.signal, flags.follow === true);
       } catch (err) {
