@@ -19,7 +19,7 @@ import {
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
-import type { LogEvent, LogLine } from "../../tail/log-line.js";
+import type { LogEvent } from "../../tail/log-line.js";
 import { sleep } from "../../tail/poll-loop.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
@@ -164,15 +164,11 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     if (events.length === 0) return;
     noteHandled(events);
     if (otlp) {
-      const lines: LogLine[] = [];
-      for (const e of events) {
-        if (e.kind === "gap")
-          say(
-            `${labels.get(e.deploymentId) ?? e.deploymentId}: ${formatEvent(e, { ...format, colour: false })}`,
-          );
-        else lines.push(e);
-      }
-      otlp.write(lines);
+      otlp.write(events, (gap) =>
+        say(
+          `${labels.get(gap.deploymentId) ?? gap.deploymentId}: ${formatEvent(gap, { ...format, colour: false })}`,
+        ),
+      );
       if (checkpointPath) otlp.afterBatch(snapshot(), record);
       return;
     }

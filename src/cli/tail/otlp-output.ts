@@ -8,15 +8,18 @@ import type { TurnkeyClient } from "../../api/client.js";
 import { otlpLogsEndpoint } from "../../export/otlp-endpoint.js";
 import type { OtlpProblem } from "../../export/otlp-sink.js";
 import { OtlpSink } from "../../export/otlp-sink.js";
-import type { LogLine } from "../../tail/log-line.js";
+import type { GapMarker, LogEvent, LogLine } from "../../tail/log-line.js";
 import { CliError } from "../cli-error.js";
 
 /** How often a recurring collector problem is said again on stderr. */
 const SAY_AGAIN_MS = 10_000;
 
 export interface OtlpOutput {
-  /** Lines to their deployment's resource (a line without deploymentId: the first one's). */
-  write(lines: readonly LogLine[]): void;
+  /**
+   * Lines to their deployment's resource (a line without deploymentId: the first one's); OTLP
+   * has no record for a gap, so each is handed to `sayGap` (stderr).
+   */
+  write<E extends LogEvent>(events: readonly E[], sayGap: (gap: E & GapMarker) => void): void;
   /** A deployment followed from now on (`--app` / `--all` found it): its own resource. */
   add(deploymentId: string): Promise<void>;
   /** After the collector took everything so far: `record` the snapshot (a checkpoint). */
@@ -76,7 +79,12 @@ export async function openOtlpOutput(
   let chain = Promise.resolve();
   let keptSaid = false;
   return {
-    write(lines) {
+    write<E extends LogEvent>(events: readonly E[], sayGap: (gap: E & GapMarker) => void) {
+      const lines: LogLine[] = [];
+      for (const e of events) {
+        if (e.kind === "gap") sayGap(e as E & GapMarker);
+        else lines.push(e as LogLine);
+      }
       const now = Date.now();
       if (sinks.size === 1 && first !== undefined) return sinks.get(first)?.write(lines, now);
       const byDeployment = new Map<string, LogLine[]>();

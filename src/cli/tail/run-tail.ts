@@ -16,7 +16,7 @@ import type { FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { levelFilter } from "../../tail/level-filter.js";
-import type { GapMarker, LogEvent, LogLine } from "../../tail/log-line.js";
+import type { GapMarker, LogEvent } from "../../tail/log-line.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
@@ -231,13 +231,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     handled?.add(batch);
     const events = resumed(batch);
     if (otlp) {
-      const lines: LogLine[] = [];
-      for (const e of events) {
-        if (!keep(e)) continue;
-        if (e.kind === "gap") say(formatEvent(e, { ...format, colour: false }));
-        else lines.push(e);
-      }
-      otlp.write(lines);
+      otlp.write(events.filter(keep), (gap) => say(formatEvent(gap, { ...format, colour: false })));
       otlp.afterBatch(handled?.snapshot(), record);
       return;
     }
