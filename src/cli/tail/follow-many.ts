@@ -37,6 +37,7 @@ import {
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
+  WRITE_CHUNK_CHARS,
 } from "./run-tail.js";
 import type { TailFlags } from "./tail-flags.js";
 
@@ -185,6 +186,10 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
         format.output === "json"
           ? `${formatEvent(e, format)}\n`
           : `${formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format)}\n`;
+      if (out.length >= WRITE_CHUNK_CHARS) {
+        process.stdout.write(out);
+        out = "";
+      }
     }
     if (!checkpointPath) {
       if (out) process.stdout.write(out);

@@ -31,6 +31,11 @@ import type { TailFlags } from "./tail-flags.js";
 export const TAIL_HOLD_BACK_MS = 1000;
 /** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
+/**
+ * Text goes out in pieces of about this many characters: a window of 200k lines is not built as
+ * one string of tens of megabytes (and its copy as bytes) before the first of it is written.
+ */
+export const WRITE_CHUNK_CHARS = 64 * 1024;
 /** A resumed follow's first window reaches this much further back, for clock differences. */
 const RESUME_ALLOWANCE_MS = 60_000;
 /** With --verbose, how often the follow's figures are written while it is live. */
@@ -215,7 +220,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     ? new CheckpointWriter<Checkpoint>(checkpointPath, () => controller.abort())
     : undefined;
   const record = (snapshot: Checkpoint) => writer?.record(snapshot);
-  /** After what is written now reaches stdout, the record of it is written (in order). */
+  /** After what is written now (and before it) reaches stdout, the record of it is written. */
   const recordAfterWrite = (out: string) => {
     const snapshot = handled?.snapshot();
     if (!snapshot || !checkpointPath) {
@@ -243,6 +248,10 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
         continue;
       }
       out += `${formatEvent(e, format)}\n`;
+      if (out.length >= WRITE_CHUNK_CHARS) {
+        process.stdout.write(out);
+        out = "";
+      }
     }
     recordAfterWrite(out);
   });
