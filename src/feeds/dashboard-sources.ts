@@ -67,8 +67,8 @@ export interface DeploymentWatch {
 
 /** One deployment of a log session. */
 interface Part {
-  member: GroupMember;
-  follower: LogFollower;
+  /** In the group; its follower is the deployment's, run by the session. */
+  member: GroupMember & { follower: LogFollower };
   replicas: ReplicaActivity;
   /** Aborted when the deployment is no longer followed. */
   controller: AbortController;
@@ -161,7 +161,6 @@ export function createDashboardSources(
         });
         return {
           member: { deploymentId, label, follower },
-          follower,
           replicas,
           controller: new AbortController(),
           running: undefined,
@@ -173,7 +172,7 @@ export function createDashboardSources(
           // Spread over the interval: the deployments' polls do not go out together.
           if (delayMs > 0) await sleep(delayMs, signal);
           if (signal.aborted) return;
-          await p.follower.run(signal, true).catch((err: unknown) => {
+          await p.member.follower.run(signal, true).catch((err: unknown) => {
             // The dashboard shows a failure that ends the follow in its status line.
             if (!(err instanceof FollowerStopError)) throw err;
           });
