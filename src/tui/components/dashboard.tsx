@@ -1,9 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { Box, useInput } from "ink";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { Activity } from "../../api/schemas.js";
-import type { DecisionContext, VoteAction } from "../../feeds/activity-decision.js";
-import { confirmation, decideActivity, outcomeLine } from "../../feeds/activity-decision.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
@@ -14,7 +11,6 @@ import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { FeedStore } from "../../feeds/feed-store.js";
 import type { Feeds } from "../../feeds/feeds.js";
 import { followerDetail } from "../../feeds/follower-detail.js";
-import { describeError } from "../../feeds/poller.js";
 import { summarizeTransfers, transferDetail } from "../../feeds/solana-transfers.js";
 import type { FollowSource, GroupMember } from "../../tail/follower-group.js";
 import type { LogStore } from "../../tail/log-store.js";
@@ -38,6 +34,7 @@ import type { Pane, UiAction, UiState } from "../ui-state.js";
 import { initialUiState, uiReducer } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
+import { AWAITING_VOTES, awaitsMyVote, useVoteContext, useVoteFlow } from "../use-vote-flow.js";
 import { ActivitiesPane } from "./activities-pane.js";
 import { CopyView } from "./copy-view.js";
 import { DetailPane } from "./detail-pane.js";
@@ -83,22 +80,6 @@ export interface DashboardProps {
 
 const writeNewFile = (path: string, text: string) =>
   writeFile(path, text, { flag: "wx", mode: 0o600 });
-
-const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
-
-/** Who is asking, the quorum and names, for votes: loading, loaded (with notes), or failed. */
-type VoteContext =
-  | { state: "loading" }
-  | { state: "loaded"; context: DecisionContext; notes: string[] }
-  | { state: "failed"; error: string };
-
-/** Whether I may still vote on it: awaiting votes, and approve or reject allowed for me. */
-function awaitsMyVote(a: Activity, voteContext: VoteContext, now: number): boolean {
-  if (a.status !== AWAITING_VOTES) return false;
-  if (voteContext.state !== "loaded") return true;
-  const d = decideActivity(a, { ...voteContext.context, now });
-  return d.can.approve.allowed || d.can.reject.allowed;
-}
 
 const NO_MEMBERS: readonly GroupMember[] = [];
 
@@ -146,20 +127,7 @@ export function Dashboard(props: DashboardProps) {
   const email = useFeed(props.feeds.email?.store);
   const solana = useFeed(props.feeds.solana?.store);
   const now = useNow(1000, props.now);
-  const [voteContext, setVoteContext] = useState<VoteContext>({ state: "loading" });
-  const voting = props.voting;
-  useEffect(() => {
-    if (!voting) return;
-    const controller = new AbortController();
-    voting.loadContext(controller.signal).then(
-      ({ context, notes }) => setVoteContext({ state: "loaded", context, notes }),
-      (err: unknown) => {
-        if (!controller.signal.aborted)
-          setVoteContext({ state: "failed", error: describeError(err) });
-      },
-    );
-    return () => controller.abort();
-  }, [voting]);
+  const voteContext = useVoteContext(props.voting);
   // The bell: activities newly awaiting votes since the dashboard opened, once per poll.
   const seenAwaiting = useRef<Set<string> | undefined>(undefined);
   const bell = props.bell;
@@ -289,73 +257,18 @@ export function Dashboard(props: DashboardProps) {
     latest.current = uiReducer(latest.current, action);
     setUi(latest.current);
   };
-  const pendingVote = useRef<{ action: VoteAction; activityId: string } | undefined>(undefined);
-  /** A or R: say why not, or show what is decided and wait for y. */
-  const startVote = (action: VoteAction, activityId?: string) => {
-    const row =
-      activityId === undefined
+  const { startVote, sendVote } = useVoteFlow({
+    voting: props.voting,
+    voteContext,
+    activities: props.feeds.activities.store,
+    activityFor: (activityId) =>
+      (activityId === undefined
         ? summary.rows[latest.current.selection.activities]
-        : allActivities.rows.find((r) => r.activity.id === activityId);
-    if (!row) return apply({ type: "notice", text: "no activity selected" });
-    if (!voting) return apply({ type: "notice", text: "voting is not available here" });
-    if (voteContext.state === "loading") {
-      // Who is asking is still being read: the confirmation opens as soon as it is known.
-      pendingVote.current = { action, activityId: row.activity.id };
-      return apply({ type: "notice", text: "reading who you are (whoami) before the vote…" });
-    }
-    if (voteContext.state === "failed")
-      return apply({ type: "notice", text: `cannot vote: ${voteContext.error}` });
-    const context = { ...voteContext.context, now: Date.now() };
-    const decision = decideActivity(row.activity, context);
-    const check = decision.can[action];
-    if (!check.allowed) return apply({ type: "notice", text: `cannot ${action}: ${check.why}` });
-    const { question, lines } = confirmation(decision, action, context);
-    apply({
-      type: "vote",
-      change: {
-        type: "openVote",
-        action,
-        activityId: decision.id,
-        fingerprint: decision.fingerprint,
-        question,
-        lines: [...lines, ...voteContext.notes.map((n) => `  note         ${n}`)],
-      },
-    });
-  };
-  /** y: send the vote; the answered activity replaces the row at once. */
-  const sendVote = () => {
-    const vote = latest.current.vote;
-    if (!voting || vote?.phase !== "sending" || voteContext.state !== "loaded") return;
-    const { action, activityId, fingerprint } = vote;
-    const context = voteContext.context;
-    voting.vote(action, fingerprint).then(
-      (answered) => {
-        props.feeds.activities.store.update((list) =>
-          list.map((a) => (a.id === answered.id ? answered : a)),
-        );
-        const after = decideActivity(answered, { ...context, now: Date.now() });
-        apply({
-          type: "vote",
-          change: {
-            type: "voteDone",
-            activityId,
-            outcome: outcomeLine(action, after, context),
-            ok: answered.status !== "ACTIVITY_STATUS_FAILED",
-          },
-        });
-      },
-      (err: unknown) =>
-        apply({
-          type: "vote",
-          change: {
-            type: "voteDone",
-            activityId,
-            outcome: `not ${action === "approve" ? "approved" : "rejected"}: ${describeError(err)}`,
-            ok: false,
-          },
-        }),
-    );
-  };
+        : allActivities.rows.find((r) => r.activity.id === activityId)
+      )?.activity,
+    latest,
+    apply,
+  });
 
   /** c: the line to the clipboard (OSC 52) with --clipboard, else shown alone to select. */
   const copyLine = (id: number) => {
@@ -392,15 +305,6 @@ export function Dashboard(props: DashboardProps) {
       },
     );
   };
-
-  // A or R pressed before whoami answered: go on with it once the vote context is known.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: startVote reads this render's state; the context is what changes
-  useEffect(() => {
-    const pending = pendingVote.current;
-    if (!pending || voteContext.state === "loading") return;
-    pendingVote.current = undefined;
-    startVote(pending.action, pending.activityId);
-  }, [voteContext]);
 
   useInput((input, key) => {
     const result = keyStep(latest.current, input, key, ctx);

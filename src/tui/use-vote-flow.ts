@@ -1,0 +1,141 @@
+/**
+ * Approving and rejecting in the dashboard (`A`, `R`, then `y`): who is asking and the quorum
+ * (the vote context, read once through whoami), the confirmation that says what is decided, and
+ * the vote sent, whose answered activity replaces its row at once. A key pressed before whoami
+ * answered goes on as soon as it has.
+ */
+import type { MutableRefObject } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { Activity } from "../api/schemas.js";
+import type { DecisionContext, VoteAction } from "../feeds/activity-decision.js";
+import { confirmation, decideActivity, outcomeLine } from "../feeds/activity-decision.js";
+import type { ActivityVoting } from "../feeds/dashboard-sources.js";
+import type { FeedStore } from "../feeds/feed-store.js";
+import { describeError } from "../feeds/poller.js";
+import type { UiAction, UiState } from "./ui-state.js";
+
+export const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+
+/** Who is asking, the quorum and names, for votes: loading, loaded (with notes), or failed. */
+export type VoteContext =
+  | { state: "loading" }
+  | { state: "loaded"; context: DecisionContext; notes: string[] }
+  | { state: "failed"; error: string };
+
+/** Whether I may still vote on it: awaiting votes, and approve or reject allowed for me. */
+export function awaitsMyVote(a: Activity, voteContext: VoteContext, now: number): boolean {
+  if (a.status !== AWAITING_VOTES) return false;
+  if (voteContext.state !== "loaded") return true;
+  const d = decideActivity(a, { ...voteContext.context, now });
+  return d.can.approve.allowed || d.can.reject.allowed;
+}
+
+/** The vote context, loaded once when voting is available. */
+export function useVoteContext(voting: ActivityVoting | undefined): VoteContext {
+  const [voteContext, setVoteContext] = useState<VoteContext>({ state: "loading" });
+  useEffect(() => {
+    if (!voting) return;
+    const controller = new AbortController();
+    voting.loadContext(controller.signal).then(
+      ({ context, notes }) => setVoteContext({ state: "loaded", context, notes }),
+      (err: unknown) => {
+        if (!controller.signal.aborted)
+          setVoteContext({ state: "failed", error: describeError(err) });
+      },
+    );
+    return () => controller.abort();
+  }, [voting]);
+  return voteContext;
+}
+
+export interface VoteFlowOptions {
+  voting: ActivityVoting | undefined;
+  voteContext: VoteContext;
+  /** The activities feed: an answered vote's activity replaces its row. */
+  activities: FeedStore<Activity[]>;
+  /** The selected activity (no id), or the one with this id; undefined when there is none. */
+  activityFor: (activityId?: string) => Activity | undefined;
+  latest: MutableRefObject<UiState>;
+  apply: (action: UiAction) => void;
+}
+
+/** `startVote` for A and R, `sendVote` for y (the key step's effects). */
+export function useVoteFlow(options: VoteFlowOptions): {
+  startVote: (action: VoteAction, activityId?: string) => void;
+  sendVote: () => void;
+} {
+  const { voting, voteContext, activities, activityFor, latest, apply } = options;
+  const pendingVote = useRef<{ action: VoteAction; activityId: string } | undefined>(undefined);
+  /** A or R: say why not, or show what is decided and wait for y. */
+  const startVote = (action: VoteAction, activityId?: string) => {
+    const activity = activityFor(activityId);
+    if (!activity) return apply({ type: "notice", text: "no activity selected" });
+    if (!voting) return apply({ type: "notice", text: "voting is not available here" });
+    if (voteContext.state === "loading") {
+      // Who is asking is still being read: the confirmation opens as soon as it is known.
+      pendingVote.current = { action, activityId: activity.id };
+      return apply({ type: "notice", text: "reading who you are (whoami) before the vote…" });
+    }
+    if (voteContext.state === "failed")
+      return apply({ type: "notice", text: `cannot vote: ${voteContext.error}` });
+    const context = { ...voteContext.context, now: Date.now() };
+    const decision = decideActivity(activity, context);
+    const check = decision.can[action];
+    if (!check.allowed) return apply({ type: "notice", text: `cannot ${action}: ${check.why}` });
+    const { question, lines } = confirmation(decision, action, context);
+    apply({
+      type: "vote",
+      change: {
+        type: "openVote",
+        action,
+        activityId: decision.id,
+        fingerprint: decision.fingerprint,
+        question,
+        lines: [...lines, ...voteContext.notes.map((n) => `  note         ${n}`)],
+      },
+    });
+  };
+  /** y: send the vote; the answered activity replaces the row at once. */
+  const sendVote = () => {
+    const vote = latest.current.vote;
+    if (!voting || vote?.phase !== "sending" || voteContext.state !== "loaded") return;
+    const { action, activityId, fingerprint } = vote;
+    const context = voteContext.context;
+    voting.vote(action, fingerprint).then(
+      (answered) => {
+        activities.update((list) => list.map((a) => (a.id === answered.id ? answered : a)));
+        const after = decideActivity(answered, { ...context, now: Date.now() });
+        apply({
+          type: "vote",
+          change: {
+            type: "voteDone",
+            activityId,
+            outcome: outcomeLine(action, after, context),
+            ok: answered.status !== "ACTIVITY_STATUS_FAILED",
+          },
+        });
+      },
+      (err: unknown) =>
+        apply({
+          type: "vote",
+          change: {
+            type: "voteDone",
+            activityId,
+            outcome: `not ${action === "approve" ? "approved" : "rejected"}: ${describeError(err)}`,
+            ok: false,
+          },
+        }),
+    );
+  };
+
+  // A or R pressed before whoami answered: go on with it once the vote context is known.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: startVote reads this render's state; the context is what changes
+  useEffect(() => {
+    const pending = pendingVote.current;
+    if (!pending || voteContext.state === "loading") return;
+    pendingVote.current = undefined;
+    startVote(pending.action, pending.activityId);
+  }, [voteContext]);
+
+  return { startVote, sendVote };
+}
