@@ -10,7 +10,6 @@ import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { FollowerGroup, type FollowSource, type GroupMember } from "../tail/follower-group.js";
 import type { StoreEvent } from "../tail/log-line.js";
 import { LogStore } from "../tail/log-store.js";
-import { sleep } from "../tail/poll-loop.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import type { VoteAction } from "./activity-decision.js";
@@ -169,10 +168,9 @@ export function createDashboardSources(
       const run = (p: Part, delayMs: number) => {
         const signal = AbortSignal.any([controller.signal, p.controller.signal]);
         p.running = (async () => {
-          // Spread over the interval: the deployments' polls do not go out together.
-          if (delayMs > 0) await sleep(delayMs, signal);
-          if (signal.aborted) return;
-          await p.member.follower.run(signal, true).catch((err: unknown) => {
+          // The first polls go out together (within --max-concurrent), so every deployment's
+          // lines show at once; from the second on, they are spread over the interval.
+          await p.member.follower.run(signal, true, delayMs).catch((err: unknown) => {
             // The dashboard shows a failure that ends the follow in its status line.
             if (!(err instanceof FollowerStopError)) throw err;
           });

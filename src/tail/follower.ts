@@ -481,9 +481,11 @@ export class LogFollower {
 
   /**
    * Polls until the signal aborts (follow) or once (no follow). Resolves when done; rejects with
-   * FollowerStopError when the failure cannot be retried away.
+   * FollowerStopError when the failure cannot be retried away. `offsetMs` (follow): the second
+   * poll comes this much later than it would, so that the followers of several deployments
+   * answer together at the start, then poll spread over the interval.
    */
-  async run(signal: AbortSignal, follow: boolean): Promise<void> {
+  async run(signal: AbortSignal, follow: boolean, offsetMs = 0): Promise<void> {
     if (!follow) {
       const result = await this.pollOnce(signal, true);
       if (!result.ok && !signal.aborted) {
@@ -496,10 +498,12 @@ export class LogFollower {
       this.setState({ phase: "stopped", nextPollAt: undefined });
       return;
     }
+    let offset = Math.max(0, offsetMs);
     while (!signal.aborted) {
       const result = await this.pollOnce(signal);
       if (signal.aborted) break;
-      const delay = this.nextDelayMs(result);
+      const delay = this.nextDelayMs(result) + offset;
+      offset = 0;
       if (result.ok) this.setState({ nextPollAt: this.clock.monotonic() + delay });
       const wake = new AbortController();
       this.wake = wake;

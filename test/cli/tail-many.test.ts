@@ -13,9 +13,11 @@ import { BIN, runCli } from "../helpers/run-cli.js";
 let sim: RunningSimulator;
 let config: string;
 let appId: string;
+let simStartedAt = 0;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 11, logRate: 20 });
+  simStartedAt = Date.now();
   config = join(mkdtempSync(join(tmpdir(), "tvcwatch-many-")), "config.json");
   writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
   const apps = await runCli(["--config", config, "call", "list_tvc_apps"]);
@@ -191,20 +193,114 @@ describe("tail over several deployments", () => {
     expect((first.at(-1) as number) - (first[0] as number)).toBeGreaterThan(300);
   }, 30_000);
 
-  it("Ctrl-C before the later deployments' first polls stops at once, not after the spread", async () => {
+  it("prints the first lines as soon as every deployment answered, and Ctrl-C stops at once", async () => {
+    // The merge holds lines for one interval (10 s) and a second: the simulator must have older
+    // ones to show.
+    await new Promise((r) => setTimeout(r, Math.max(0, simStartedAt + 16_000 - Date.now())));
     const child = spawn(
       process.execPath,
-      [BIN, "--config", config, "tail", "--app", appId, "-f", "--interval", "30s"],
+      [BIN, "--config", config, "tail", "--app", appId, "-f", "--interval", "10s"],
       { env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")) } },
     );
-    child.stdout.resume();
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
     child.stderr.resume();
-    // The first deployment has polled; the second's first poll waits 15 s into the interval.
-    await new Promise((r) => setTimeout(r, 2500));
+    // The two deployments' first polls go out together: lines at once, not after 5 s (half the
+    // interval, the second deployment's place in the spread of the later polls).
+    const started = Date.now();
+    while (out === "" && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+    const firstAfterMs = Date.now() - started;
+    expect(out).not.toBe("");
+    expect(firstAfterMs).toBeLessThan(3500);
+    await new Promise((r) => setTimeout(r, 300));
+    const labels = new Set([...out.matchAll(/^\[(\w+) replica/gm)].map((m) => m[1]));
+    expect(labels.size).toBe(2);
+    // Now both followers wait for their second poll (one of them half an interval more).
     const exited = new Promise<number | null>((r) => child.on("close", r));
     const sentAt = Date.now();
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(Date.now() - sentAt).toBeLessThan(3000);
+  }, 40_000);
+
+  it("prints in timestamp order when one deployment's first answer comes seconds after another's", async () => {
+    const startedAt = Date.now();
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        const { deploymentId } = JSON.parse(body) as { deploymentId: string };
+        // Each deployment has a line every 500 ms of the 20 s before the start; dep-b's first
+        // answer takes 3 s, longer than the merge holds lines (the interval and a second).
+        const entries: unknown[] = [];
+        for (let t = startedAt - 20_000; t < startedAt - 2_000; t += 500) {
+          const ms = t + (deploymentId === "dep-b" ? 250 : 0);
+          entries.push({
+            line: {
+              content: `${deploymentId} ${ms}`,
+              ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+            },
+            replicaLabel: "replica 1/1",
+          });
+        }
+        const first = !(deploymentId in answered);
+        answered[deploymentId] = true;
+        setTimeout(
+          () => {
+            res.writeHead(200, {
+              "content-type": "application/json",
+              date: new Date().toUTCString(),
+            });
+            res.end(JSON.stringify({ entries }));
+          },
+          deploymentId === "dep-b" && first ? 3000 : 0,
+        );
+      });
+    });
+    const answered: Record<string, boolean> = {};
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const key = generateKeyPair();
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        "--base-url",
+        url,
+        "tail",
+        "--deployment",
+        "dep-a",
+        "--deployment",
+        "dep-b",
+        "-f",
+        "--interval",
+        "1s",
+        "-o",
+        "json",
+      ],
+      {
+        env: {
+          ...process.env,
+          TURNKEY_API_PUBLIC_KEY: key.publicKey,
+          TURNKEY_API_PRIVATE_KEY: key.privateKey,
+          TURNKEY_ORGANIZATION_ID: "org",
+        },
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.resume();
+    await new Promise((r) => setTimeout(r, 6000));
+    const exited = new Promise((r) => child.on("close", r));
+    child.kill("SIGINT");
+    await exited;
+    server.closeAllConnections();
+    server.close();
+    const stamps = out
+      .trim()
+      .split("\n")
+      .map((l) => Number((JSON.parse(l) as { content: string }).content.split(" ")[1]));
+    expect(stamps.length).toBe(72);
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
   }, 30_000);
 });

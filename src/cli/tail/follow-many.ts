@@ -1,8 +1,9 @@
 /**
  * `tail` over several deployments (`--deployment` repeated, `--app APP_ID`, `--all`): each
  * deployment has its own exactly-once follower; one limit bounds the requests in flight
- * (`--max-concurrent`), the followers' polls are spread over the interval rather than fired
- * together, and their lines are merged by timestamp (./../../tail/cross-merge.ts) with a short
+ * (`--max-concurrent`), the followers' first polls go out together (the first lines print as
+ * soon as every deployment has answered) and the later ones are spread over the interval, and
+ * their lines are merged by timestamp (./../../tail/cross-merge.ts) with a short
  * deployment label before the replica (`-o json` adds `deploymentId`). With `--app` or `--all`
  * the deployments are listed again every 30 s: new debug-mode ones are followed, and those that
  * go away are said on stderr. `--checkpoint` records every deployment's progress in one file
@@ -20,7 +21,6 @@ import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
-import { sleep } from "../../tail/poll-loop.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
@@ -43,6 +43,8 @@ import type { TailFlags } from "./tail-flags.js";
 
 /** How often merged lines are let out. */
 const RELEASE_EVERY_MS = 250;
+/** How long the first lines wait for every deployment's first answer, at most. */
+const FIRST_ANSWERS_WAIT_MS = 10_000;
 
 interface Followed {
   id: string;
@@ -82,6 +84,13 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   let labels = shortLabels(ids);
   const followed = new Map<string, Followed>();
   const failures: string[] = [];
+  // The deployments of the start that have not answered yet: their first windows reach back
+  // further than the merge's hold, so nothing is printed before they have (or have failed, or
+  // gone away), for FIRST_ANSWERS_WAIT_MS at most: one that keeps failing does not hold the
+  // others' lines. One that appears later cannot be waited for: its first lines may be older
+  // than some already printed.
+  const unanswered = new Set(ids);
+  const waitForFirstAnswersUntil = Date.now() + FIRST_ANSWERS_WAIT_MS;
   const follow = (id: string, delayMs: number) => {
     const record = recorded?.get(id);
     const resume = record ? new ResumeFilter(record, marginMs) : undefined;
@@ -117,18 +126,23 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
       say(`${labels.get(id) ?? id}: ${line}`),
     );
-    follower.subscribe(() => report(follower.getState(), performance.now()));
+    follower.subscribe(() => {
+      const state = follower.getState();
+      if (state.lastSuccessAt !== undefined) unanswered.delete(id);
+      report(state, performance.now());
+    });
     entry.running = (async () => {
-      // Spread over the interval: the deployments' polls do not go out together.
-      // (Stopping, or the deployment going away, ends the wait.)
-      if (delayMs > 0) await sleep(delayMs, entry.controller.signal);
       try {
-        await follower.run(entry.controller.signal, flags.follow === true);
+        // The first polls go out together (within --max-concurrent): every deployment's lines
+        // print as soon as all have answered. From the second on, spread over the interval.
+        await follower.run(entry.controller.signal, flags.follow === true, delayMs);
       } catch (err) {
         if (!(err instanceof FollowerStopError)) throw err;
         const advice = fatalAdvice(err.cause) ?? err.message;
         failures.push(`${labels.get(id) ?? id}: ${advice}`);
         say(`${id}: ${advice}`);
+      } finally {
+        unanswered.delete(id);
       }
     })();
     followed.set(id, entry);
@@ -205,10 +219,10 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     const offsets = [...followed.values()].map((f) => f.follower.getState().clockOffsetMs ?? 0);
     return Date.now() + (offsets.length > 0 ? Math.min(...offsets) : 0);
   };
-  const releaser = setInterval(
-    () => print(merge.release(serverNow() - TAIL_HOLD_BACK_MS - flags.interval)),
-    RELEASE_EVERY_MS,
-  );
+  const releaser = setInterval(() => {
+    if (unanswered.size === 0 || Date.now() > waitForFirstAnswersUntil)
+      print(merge.release(serverNow() - TAIL_HOLD_BACK_MS - flags.interval));
+  }, RELEASE_EVERY_MS);
   const relister =
     flags.follow && (flags.app || flags.all)
       ? setInterval(() => {
@@ -221,6 +235,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
                 );
                 followed.get(id)?.controller.abort();
                 followed.delete(id);
+                unanswered.delete(id);
               }
               const added = now.filter((id) => !followed.has(id));
               labels = shortLabels([...followed.keys(), ...added]);
