@@ -363,8 +363,7 @@ async function checkInput(
 
 /** A successful response body parsed and checked (ResponseShapeError naming the field). */
 async function decode(name: OperationName, text: string): Promise<unknown> {
-  const fast = FAST_PATHS[name];
-  if (!fast) return (await loadValidation()).decodeResponse(name, text);
   const json = parseResponseJson(name, text);
-  return fast.acceptsResponse(json) ? json : (await loadValidation()).validateResponse(name, json);
+  if (FAST_PATHS[name]?.acceptsResponse(json)) return json;
+  return (await loadValidation()).validateResponse(name, json);
 }

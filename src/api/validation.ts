@@ -9,10 +9,9 @@ import { parseResponseJson, RequestValidationError, ResponseShapeError } from ".
 import { FAST_PATHS } from "./fast-guards.js";
 import type { OperationName } from "./operations.js";
 import { getOperation } from "./operations.js";
+import { activity as activitySchema } from "./schemas.js";
 
 export { getOperation };
-
-import { activity as activitySchema } from "./schemas.js";
 
 function zodIssue(error: z.ZodError): { path: string; message: string } {
   const issue = error.issues[0];
@@ -44,13 +43,13 @@ export function validateInput(name: OperationName, input: unknown): unknown {
 
 /** Parses and validates a successful response body of an operation; throws ResponseShapeError. */
 export function decodeResponse(name: OperationName, text: string): unknown {
-  return validateResponse(name, parseResponseJson(name, text));
+  const json = parseResponseJson(name, text);
+  return FAST_PATHS[name]?.acceptsResponse(json) ? json : validateResponse(name, json);
 }
 
 /** A parsed successful response checked against its operation's schema; throws ResponseShapeError. */
 export function validateResponse(name: OperationName, json: unknown): unknown {
   const op = getOperation(name);
-  if (FAST_PATHS[name]?.acceptsResponse(json)) return json;
   if (op.kind !== "activity") {
     const parsed = op.response.safeParse(json);
     if (!parsed.success) {

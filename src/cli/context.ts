@@ -34,10 +34,3 @@ export function clientFor(config: ResolvedConfig): TurnkeyClient {
     ...(config.maxResponseBytes !== undefined ? { maxResponseBytes: config.maxResponseBytes } : {}),
   });
 }
-
-export async function clientFromCommand(
-  cmd: Command,
-): Promise<{ client: TurnkeyClient; config: ResolvedConfig }> {
-  const config = await configFromCommand(cmd);
-  return { client: clientFor(config), config };
-}

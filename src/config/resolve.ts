@@ -8,9 +8,6 @@ import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
 import { checkServiceUrl } from "../api/url-policy.js";
 import type { ConfigFile } from "./config-file.js";
-
-export type { ConfigFile };
-
 import { isConfigFile } from "./config-file-guard.js";
 import { parseJsonQuietly } from "./json-syntax.js";
 import {
@@ -21,6 +18,8 @@ import {
 } from "./key-files.js";
 import { withoutKeyMaterial } from "./key-material.js";
 import { readTextFile } from "./named-file.js";
+
+export type { ConfigFile };
 
 export const DEFAULT_BASE_URL = "https://api.turnkey.com";
 export const DEFAULT_AUTH_PROXY_URL = "https://authproxy.turnkey.com";

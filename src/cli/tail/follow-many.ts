@@ -37,8 +37,8 @@ import {
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
-  WRITE_CHUNK_CHARS,
 } from "./run-tail.js";
+import { StdoutBatch } from "./stdout-batch.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** How often merged lines are let out. */
@@ -187,33 +187,24 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       if (checkpointPath) otlp.afterBatch(snapshot(), record);
       return;
     }
-    let out = "";
+    const out = new StdoutBatch();
     for (const e of events) {
       const label = labels.get(e.deploymentId) ?? e.deploymentId;
       if (e.kind === "gap") {
         const text = formatEvent(e, { ...format, colour: false });
         if (format.output === "text") say(`${label}: ${text}`);
-        else out += `{"deploymentId":${stringifyForTerminal(e.deploymentId)},${text.slice(1)}\n`;
+        else out.add(`{"deploymentId":${stringifyForTerminal(e.deploymentId)},${text.slice(1)}`);
         continue;
       }
-      out +=
+      out.add(
         format.output === "json"
-          ? `${formatEvent(e, format)}\n`
-          : `${formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format)}\n`;
-      if (out.length >= WRITE_CHUNK_CHARS) {
-        process.stdout.write(out);
-        out = "";
-      }
-    }
-    if (!checkpointPath) {
-      if (out) process.stdout.write(out);
-      return;
+          ? formatEvent(e, format)
+          : formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format),
+      );
     }
     // After what is written now reaches stdout, the record of it is written (in order).
-    const c = snapshot();
-    process.stdout.write(out, (err) => {
-      if (!err) record(c);
-    });
+    const c = checkpointPath ? snapshot() : undefined;
+    out.end(c ? () => record(c) : undefined);
   };
   const serverNow = () => {
     const offsets = [...followed.values()].map((f) => f.follower.getState().clockOffsetMs ?? 0);

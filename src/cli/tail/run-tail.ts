@@ -25,17 +25,13 @@ import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
 import { governHeap } from "../heap-governor.js";
 import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
+import { StdoutBatch } from "./stdout-batch.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
 export const TAIL_HOLD_BACK_MS = 1000;
 /** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
-/**
- * Text goes out in pieces of about this many characters: a window of 200k lines is not built as
- * one string of tens of megabytes (and its copy as bytes) before the first of it is written.
- */
-export const WRITE_CHUNK_CHARS = 64 * 1024;
 /** A resumed follow's first window reaches this much further back, for clock differences. */
 const RESUME_ALLOWANCE_MS = 60_000;
 /** With --verbose, how often the follow's figures are written while it is live. */
@@ -220,17 +216,6 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     ? new CheckpointWriter<Checkpoint>(checkpointPath, () => controller.abort())
     : undefined;
   const record = (snapshot: Checkpoint) => writer?.record(snapshot);
-  /** After what is written now (and before it) reaches stdout, the record of it is written. */
-  const recordAfterWrite = (out: string) => {
-    const snapshot = handled?.snapshot();
-    if (!snapshot || !checkpointPath) {
-      if (out) process.stdout.write(out);
-      return;
-    }
-    process.stdout.write(out, (err) => {
-      if (!err) record(snapshot);
-    });
-  };
   follower.onEvents((batch) => {
     if (pipeClosed) return;
     handled?.add(batch);
@@ -240,20 +225,18 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       otlp.afterBatch(handled?.snapshot(), record);
       return;
     }
-    let out = "";
+    const out = new StdoutBatch();
     for (const e of events) {
       if (!keep(e)) continue;
       if (e.kind === "gap" && flags.output === "text") {
         process.stderr.write(`${formatEvent(e, { ...format, colour: false })}\n`);
         continue;
       }
-      out += `${formatEvent(e, format)}\n`;
-      if (out.length >= WRITE_CHUNK_CHARS) {
-        process.stdout.write(out);
-        out = "";
-      }
+      out.add(formatEvent(e, format));
     }
-    recordAfterWrite(out);
+    // After what is written now (and before it) reaches stdout, the record of it is written.
+    const snapshot = checkpointPath ? handled?.snapshot() : undefined;
+    out.end(snapshot ? () => record(snapshot) : undefined);
   });
   const report = statusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => report(follower.getState(), performance.now()));
