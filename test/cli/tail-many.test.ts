@@ -28,6 +28,14 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
+/** This process's environment with an API key and an organization, for a local server. */
+const keyEnv = (key: { publicKey: string; privateKey: string }) => ({
+  ...process.env,
+  TURNKEY_API_PUBLIC_KEY: key.publicKey,
+  TURNKEY_API_PRIVATE_KEY: key.privateKey,
+  TURNKEY_ORGANIZATION_ID: "org",
+});
+
 describe("tail over several deployments", () => {
   it("--app merges the app's debug-mode deployments by timestamp, each line once, with deploymentId", async () => {
     const r = await runCli([
@@ -169,14 +177,7 @@ describe("tail over several deployments", () => {
         "--max-concurrent",
         "2",
       ],
-      {
-        env: {
-          ...process.env,
-          TURNKEY_API_PUBLIC_KEY: key.publicKey,
-          TURNKEY_API_PRIVATE_KEY: key.privateKey,
-          TURNKEY_ORGANIZATION_ID: "org",
-        },
-      },
+      { env: keyEnv(key) },
     );
     child.stdout.resume();
     child.stderr.resume();
@@ -278,14 +279,7 @@ describe("tail over several deployments", () => {
         "-o",
         "json",
       ],
-      {
-        env: {
-          ...process.env,
-          TURNKEY_API_PUBLIC_KEY: key.publicKey,
-          TURNKEY_API_PRIVATE_KEY: key.privateKey,
-          TURNKEY_ORGANIZATION_ID: "org",
-        },
-      },
+      { env: keyEnv(key) },
     );
     let out = "";
     child.stdout.on("data", (d) => (out += d));
