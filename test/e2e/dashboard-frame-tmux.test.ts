@@ -71,7 +71,7 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
       const captures: string[] = [];
       const take = async (n: number) => {
         for (let i = 0; i < n; i++) {
-          captures.push(tmux.screen());
+          captures.push(await tmux.settledScreen());
           await sleep(250);
         }
       };

@@ -73,6 +73,21 @@ export class Tmux {
     return this.run("capture-pane", "-p", "-t", this.session);
   }
 
+  /**
+   * A screen between redraws: captures until two in a row, 40 ms apart, agree (a capture taken
+   * while the program writes a frame holds half of the old one). The last one after 25 tries.
+   */
+  async settledScreen(): Promise<string> {
+    let last = this.screen();
+    for (let i = 0; i < 25; i++) {
+      await new Promise((r) => setTimeout(r, 40));
+      const next = this.screen();
+      if (next === last) return next;
+      last = next;
+    }
+    return last;
+  }
+
   /** The screen with its colours and attributes, as SGR sequences tmux writes them. */
   screenWithAttributes(): string {
     return this.run("capture-pane", "-p", "-e", "-t", this.session);
