@@ -40,12 +40,21 @@ class FakeStdout extends EventEmitter {
   columns = 160;
   rows = 48;
   isTTY = true;
-  /** Frames written so far; the last few kept (all of them would be the bench's own leak). */
+  /**
+   * Frames written so far, and those of the last 3 s: a keypress waits 2 s at most for its frame,
+   * and frames kept longer would be the bench's own memory in the dashboard's RSS.
+   */
   count = 0;
+  bytes = 0;
   recent = [];
   write(chunk) {
-    this.recent.push({ n: this.count++, at: performance.now(), text: String(chunk) });
-    if (this.recent.length > 1000) this.recent.splice(0, 500);
+    const at = performance.now();
+    const text = String(chunk);
+    this.bytes += text.length;
+    this.recent.push({ n: this.count++, at, text });
+    let old = 0;
+    while (old < this.recent.length && (this.recent[old]?.at ?? at) < at - 3000) old++;
+    if (old > 64) this.recent.splice(0, old);
     return true;
   }
 }
@@ -166,7 +175,8 @@ function batch(n) {
     events.push({
       kind: "line",
       replicaLabel: `replica ${(i % 3) + 1}/3`,
-      ts: { seconds: String(Math.floor(ms / 1000)), nanos: String(Math.floor((ms % 1000) * 1e6)) },
+      seconds: String(Math.floor(ms / 1000)),
+      nanos: Math.floor((ms % 1000) * 1e6),
       sortKey: ms,
       content: contents[i % 3](i),
       late: false,
@@ -235,7 +245,7 @@ latencies.sort((a, b) => a - b);
 const p95 = latencies[Math.floor(latencies.length * 0.95)] ?? Number.NaN;
 const p50 = latencies[Math.floor(latencies.length * 0.5)] ?? Number.NaN;
 console.log(
-  `input: ${seq.toLocaleString()} lines in ${elapsed.toFixed(1)} s (${Math.round(seq / elapsed).toLocaleString()} lines/s${followed ? `, through the follower: ${(followed.getState().entriesServed / Math.max(1, seq)).toFixed(2)} entries parsed per line` : ""}), ${stdout.count} frames written`,
+  `input: ${seq.toLocaleString()} lines in ${elapsed.toFixed(1)} s (${Math.round(seq / elapsed).toLocaleString()} lines/s${followed ? `, through the follower: ${(followed.getState().entriesServed / Math.max(1, seq)).toFixed(2)} entries parsed per line` : ""}), ${stdout.count} frames written (${Math.round(stdout.bytes / Math.max(1, stdout.count) / 1024)} KB each on average)`,
 );
 console.log(`CPU: ${(cpuSeconds / elapsed).toFixed(3)} CPU-s per second of input (target <= 0.5)`);
 console.log(
