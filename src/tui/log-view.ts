@@ -67,11 +67,14 @@ export function computeLogView(
     mark: row.id === cursor ? "cursor" : marks.has(row.id) ? "mark" : undefined,
   });
   const lines: ViewRow[] = [];
+  /** Whether a log line is among the rows (lifecycle markers and gaps alone leave it empty). */
+  let sawLine = false;
   let skip = bottom.rowsBelow;
   let index = bottom.index;
   for (; index >= 0 && lines.length < height; index--) {
     const row = store.at(index) as StoredRow;
     if (!shown(f, index)) continue;
+    if (row.event.kind === "line") sawLine = true;
     const laid = formatRows(row.event, look(row), f.filters, width, {
       from: "end",
       count: height - lines.length,
@@ -106,6 +109,7 @@ export function computeLogView(
     for (let i = bottom.index + 1; i < store.size() && lines.length < height; i++) {
       const next = store.at(i) as StoredRow;
       if (!shown(f, i)) continue;
+      if (next.event.kind === "line") sawLine = true;
       const laid = formatRows(next.event, look(next), f.filters, width, {
         from: "start",
         count: height - lines.length,
@@ -117,19 +121,32 @@ export function computeLogView(
     state.following || state.pausedAtTotal === undefined
       ? 0
       : Math.max(0, total - state.pausedAtTotal);
+  // No line shown: why, above the markers there are (the newest of them, leaving it room).
+  const empty = sawLine ? undefined : emptyReason(f, options.replicas);
+  if (empty && lines.length > height - EMPTY_REASON_ROWS)
+    lines.splice(0, lines.length - Math.max(0, height - EMPTY_REASON_ROWS));
   return {
     rows: lines,
     newWhilePaused,
     newKept: Math.min(newWhilePaused, store.size()),
     moved: bottom.moved,
-    empty: lines.length > 0 ? undefined : emptyReason(f, options.replicas),
+    empty,
   };
 }
 
-/** Why a view shows nothing. */
+/** The rows an empty view's reason may take (it wraps in a narrow pane). */
+const EMPTY_REASON_ROWS = 3;
+
+/** Why a view shows no line. */
 function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe {
   const { store, state } = f;
-  if (store.size() === 0) return lit`waiting for log lines…`;
+  const narrowed =
+    state.include.length > 0 ||
+    state.exclude !== undefined ||
+    state.minLevel !== undefined ||
+    state.onlyDeployment !== undefined ||
+    state.hiddenReplicas.length > 0;
+  if (store.size() === 0 || !narrowed) return lit`waiting for log lines…`;
   const hidden = new Set(state.hiddenReplicas);
   if (replicas && replicas.size > 0 && [...replicas].every((r) => hidden.has(r))) {
     const all = [...replicas].sort((a, b) => a - b);

@@ -197,4 +197,29 @@ describe("an empty view", () => {
     );
     expect(computeLogView(store, state(), 60, 5).empty).toBeUndefined();
   });
+
+  it("says why when only lifecycle markers pass, and shows the newest of them below", () => {
+    const store = new LogStore();
+    const marker = (i: number) => ({
+      kind: "replica" as const,
+      replicaLabel: "replica 2/3",
+      text: `replica 2/3 joined ${i}`,
+      sortKey: (line(i, 2, "x").sortKey as number) + 1,
+    });
+    store.append([line(0, 1, "INFO a"), marker(0), line(1, 2, "INFO b")]);
+    const one = computeLogView(store, state({ include: ["nope"] }), 60, 5);
+    expect(one.empty).toBe(
+      "no line matches +/nope/ (3 lines hidden by the filters; Esc removes the last, X all)",
+    );
+    expect(texts(one).join("\n")).toContain("replica 2/3 joined 0");
+    // More markers than the pane holds: the reason keeps its rows, the newest markers the rest.
+    store.append(Array.from({ length: 8 }, (_, i) => marker(i + 2)));
+    const many = computeLogView(store, state({ include: ["nope"] }), 60, 5);
+    expect(many.rows).toHaveLength(2);
+    expect(texts(many).join("\n")).toContain("joined 9");
+    // Markers but no line yet, and nothing narrowed: still waiting.
+    const fresh = new LogStore();
+    fresh.append([marker(0)]);
+    expect(computeLogView(fresh, state(), 60, 5).empty).toBe("waiting for log lines…");
+  });
 });
