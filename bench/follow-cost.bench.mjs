@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { startSimulator } from "../dist/sim/server.js";
 import { LogFollower } from "../dist/tail/follower.js";
+import { lineTimestamp } from "../dist/tail/log-line.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const PROFILES = [
@@ -125,7 +126,11 @@ async function runProfile(p) {
   follower.onEvents((events) => {
     for (const e of events)
       if (e.kind === "line")
-        mine.push({ replicaLabel: e.replicaLabel, ts: e.ts ?? null, content: e.content });
+        mine.push({
+          replicaLabel: e.replicaLabel,
+          ts: lineTimestamp(e) ?? null,
+          content: e.content,
+        });
   });
   const startedAt = Date.now();
   const runs = [

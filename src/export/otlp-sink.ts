@@ -137,8 +137,8 @@ export class OtlpSink {
       const attributes: AnyValueMap = { "tvc.replica": line.replicaLabel };
       this.logger.emit({
         body: line.content,
-        ...(line.ts
-          ? { timestamp: [Number(line.ts.seconds), Number(line.ts.nanos)] as [number, number] }
+        ...(line.seconds !== undefined && line.nanos !== undefined
+          ? { timestamp: [Number(line.seconds), Number(line.nanos)] as [number, number] }
           : {}),
         observedTimestamp: receivedAt,
         ...(level ? { severityNumber: level.severityNumber, severityText: level.text } : {}),

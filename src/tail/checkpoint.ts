@@ -13,7 +13,7 @@
  * One deployment's record is format 1; a follow of several writes format 2, a record per
  * deployment (`{"format":2,"deployments":[...]}`), and reads format 1 as one of them.
  */
-import type { LogEvent, LogLine } from "./log-line.js";
+import { type LogEvent, type LogLine, lineTimestamp } from "./log-line.js";
 
 /** The newest format this tvcwatch reads: 1, one deployment; 2, several. */
 export const CHECKPOINT_FORMAT = 2;
@@ -33,7 +33,7 @@ export interface Checkpoint {
   lines: CheckpointLine[];
 }
 
-const identity = (l: { replicaLabel: string; ts: LogLine["ts"] | null; content: string }) =>
+const identity = (l: CheckpointLine) =>
   `${l.replicaLabel}\u0000${l.ts ? `${l.ts.seconds}.${l.ts.nanos}` : "-"}\u0000${l.content}`;
 
 /** The lines a follow has handled within the margin of its newest: what a checkpoint records. */
@@ -67,7 +67,7 @@ export class HandledLines {
       newest: this.newest,
       lines: this.lines.map((l) => ({
         replicaLabel: l.replicaLabel,
-        ts: l.ts ?? null,
+        ts: lineTimestamp(l) ?? null,
         content: l.content,
       })),
     };
@@ -188,7 +188,11 @@ export class ResumeFilter {
     if (e.kind !== "line") return true;
     if (e.sortKey < this.floorMs) return false;
     if (this.seen.size === 0) return true;
-    const key = identity(e);
+    const key = identity({
+      replicaLabel: e.replicaLabel,
+      ts: lineTimestamp(e) ?? null,
+      content: e.content,
+    });
     const n = this.seen.get(key);
     if (n === undefined) return true;
     if (n <= 1) this.seen.delete(key);

@@ -20,7 +20,7 @@ import type { ArrivalReport } from "./arrival-meter.js";
 import { ArrivalMeter } from "./arrival-meter.js";
 import type { Accepted } from "./deduplicator.js";
 import { Deduplicator } from "./deduplicator.js";
-import type { LogEvent } from "./log-line.js";
+import { type LogEvent, packNanos } from "./log-line.js";
 import { MergeBuffer } from "./merge-buffer.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs, sleep } from "./poll-loop.js";
 import { ServerClockEstimate } from "./server-clock.js";
@@ -359,7 +359,8 @@ export class LogFollower {
       events.push({
         kind: "line",
         replicaLabel: this.label(entry.replicaLabel),
-        ts,
+        seconds: ts?.seconds,
+        nanos: ts === undefined ? undefined : packNanos(ts.nanos),
         sortKey,
         content: entry.line.content,
         late: false,

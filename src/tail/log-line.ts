@@ -2,8 +2,14 @@
 export interface LogLine {
   kind: "line";
   replicaLabel: string;
-  /** Seconds and nanos of the platform timestamp, as received; undefined when the line had none. */
-  ts: { seconds: string; nanos: string } | undefined;
+  /**
+   * The platform timestamp as received (undefined, both, when the line had none): its seconds as
+   * text, one string for the lines of a second; its nanos as a number when they came as plain
+   * digits (no leading zero), else as text. A buffered line holds no object and no string for its
+   * time: `lineTimestamp` gives the {seconds, nanos} texts back, exactly as received.
+   */
+  seconds: string | undefined;
+  nanos: number | string | undefined;
   /** Epoch milliseconds (fractional) for ordering: the line's own timestamp, or its neighbour's. */
   sortKey: number;
   content: string;
@@ -11,6 +17,31 @@ export interface LogLine {
   late: boolean;
   /** The deployment it came from, when a view merges several (its label is in replicaLabel). */
   deploymentId?: string | undefined;
+}
+
+/** The {seconds, nanos} texts of a line's timestamp, exactly as received; undefined when it had none. */
+export function lineTimestamp(line: {
+  seconds: string | undefined;
+  nanos: number | string | undefined;
+}): { seconds: string; nanos: string } | undefined {
+  if (line.seconds === undefined || line.nanos === undefined) return undefined;
+  return { seconds: line.seconds, nanos: String(line.nanos) };
+}
+
+/**
+ * Nanos as a line keeps them: a number when `String` of it gives the text back (plain digits, no
+ * leading zero, below 2^31 so it stays a small integer), else the text.
+ */
+export function packNanos(text: string): number | string {
+  const len = text.length;
+  if (len === 0 || len > 9 || (len > 1 && text.charCodeAt(0) === 48)) return text;
+  let n = 0;
+  for (let i = 0; i < len; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return text;
+    n = n * 10 + d;
+  }
+  return n;
 }
 
 /** A stretch of time whose lines could not all be fetched. */

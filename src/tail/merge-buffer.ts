@@ -108,7 +108,7 @@ export class MergeBuffer {
     if (serverNowUpper === Number.POSITIVE_INFINITY) return events;
     let lateness = 0;
     for (const e of events) {
-      if (e.kind !== "line" || e.ts === undefined) continue;
+      if (e.kind !== "line" || e.seconds === undefined) continue;
       if (e.sortKey < this.maxEmittedKey) {
         e.late = true;
         this.late += 1;

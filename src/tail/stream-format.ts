@@ -36,9 +36,10 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     }
     // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content},
     // several times faster: only the strings go through it.
-    const ts = event.ts
-      ? `{"seconds":${jsonString(event.ts.seconds)},"nanos":${jsonString(event.ts.nanos)}}`
-      : "null";
+    const ts =
+      event.seconds !== undefined && event.nanos !== undefined
+        ? `{"seconds":${jsonString(event.seconds)},"nanos":${jsonString(String(event.nanos))}}`
+        : "null";
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
     return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)}}`;
@@ -50,7 +51,12 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
   const label = replicaLabel(event.replicaLabel, f.colour);
   const content = sanitizeForTerminal(event.content);
   if (!f.timestamps) return `${label} ${content}`;
-  const time = event.ts ? formatRfc3339(event.ts, f.utc) : f.utc ? NO_TS_UTC : NO_TS_LOCAL;
+  const time =
+    event.seconds !== undefined && event.nanos !== undefined
+      ? formatRfc3339(event.seconds, event.nanos, f.utc)
+      : f.utc
+        ? NO_TS_UTC
+        : NO_TS_LOCAL;
   return `${time} ${label} ${content}`;
 }
 

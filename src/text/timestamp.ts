@@ -2,15 +2,16 @@ import { format } from "date-fns";
 
 /**
  * RFC 3339 with nanoseconds, in the local zone (`2026-11-22T12:01:02.123456789+01:00`) or UTC
- * (`...Z`), from a proto timestamp's seconds and nanos.
+ * (`...Z`), from a proto timestamp's seconds and nanos (as text, or nanos as a number).
  */
-export function formatRfc3339(ts: { seconds: string; nanos: string }, utc: boolean): string {
-  const [head, zone] = secondParts(ts.seconds, utc);
-  return head === undefined ? "invalid-timestamp" : `${head}.${nineDigits(ts.nanos)}${zone}`;
+export function formatRfc3339(seconds: string, nanos: string | number, utc: boolean): string {
+  const [head, zone] = secondParts(seconds, utc);
+  return head === undefined ? "invalid-timestamp" : `${head}.${nineDigits(nanos)}${zone}`;
 }
 
 /** The nanos field as nine digits: as received when it is digits already (the usual case). */
-function nineDigits(nanos: string): string {
+function nineDigits(value: string | number): string {
+  const nanos = typeof value === "number" ? String(value) : value;
   const len = nanos.length;
   let digits = len > 0 && len <= 9;
   for (let i = 0; digits && i < len; i++) {

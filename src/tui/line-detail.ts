@@ -23,8 +23,16 @@ export function lineDetail(store: LogStore, row: StoredRow, now: number): Detail
   const r = renderedLine(event);
   const fields: DetailField[] = [
     field(lit`replica`, event.replicaLabel),
-    field(lit`time`, event.ts ? formatRfc3339(event.ts, false) : "(the line had no timestamp)"),
-    field(lit`ago`, event.ts ? relativeTime(event.sortKey, now).replace(/^-/, "") : undefined),
+    field(
+      lit`time`,
+      event.seconds !== undefined && event.nanos !== undefined
+        ? formatRfc3339(event.seconds, event.nanos, false)
+        : "(the line had no timestamp)",
+    ),
+    field(
+      lit`ago`,
+      event.seconds !== undefined ? relativeTime(event.sortKey, now).replace(/^-/, "") : undefined,
+    ),
     field(lit`level`, r.level ?? "(none stated)"),
   ];
   if (event.late) fields.push(field(lit`arrived`, "late: after newer lines had been shown"));

@@ -180,13 +180,15 @@ function gutter(event: StoreEvent, look: RowLook): Segment[] {
   const out: Segment[] = [];
   if (look.time === "absolute") {
     out.push({
-      text: event.ts
-        ? lit`${safe(formatRfc3339(event.ts, false).slice(11, 29))} `
-        : lit`${safe("-".padEnd(18))} `,
+      text:
+        event.seconds !== undefined && event.nanos !== undefined
+          ? lit`${safe(formatRfc3339(event.seconds, event.nanos, false).slice(11, 29))} `
+          : lit`${safe("-".padEnd(18))} `,
       dim: true,
     });
   } else if (look.time === "relative") {
-    const text = event.ts ? relativeTime(event.sortKey, look.now ?? Date.now()) : "-";
+    const text =
+      event.seconds !== undefined ? relativeTime(event.sortKey, look.now ?? Date.now()) : "-";
     out.push({ text: lit`${safe(text.padStart(7))} `, dim: true });
   }
   const cursor = look.mark === "cursor";

@@ -148,7 +148,8 @@ async function assertExactlyOnce(s: Scenario, hostile?: { noDate: boolean }) {
   }
   const got = new Map<string, number>();
   for (const e of emitted) {
-    const k = key(e.replicaLabel, e.ts !== undefined, e.ts ? e.sortKey : undefined, e.content);
+    const stamped = e.seconds !== undefined;
+    const k = key(e.replicaLabel, stamped, stamped ? e.sortKey : undefined, e.content);
     got.set(k, (got.get(k) ?? 0) + 1);
   }
   expect(got).toEqual(want);

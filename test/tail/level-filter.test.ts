@@ -5,7 +5,8 @@ import type { LogEvent } from "../../src/tail/log-line.js";
 const line = (replicaLabel: string, content: string): LogEvent => ({
   kind: "line",
   replicaLabel,
-  ts: undefined,
+  seconds: undefined,
+  nanos: undefined,
   sortKey: 0,
   content,
   late: false,

@@ -10,7 +10,8 @@ const line = (
 ): LogLine => ({
   kind: "line",
   replicaLabel,
-  ts: { seconds: String(Math.floor(sortKey / 1000)), nanos: "0" },
+  seconds: String(Math.floor(sortKey / 1000)),
+  nanos: 0,
   sortKey,
   content,
   late: false,

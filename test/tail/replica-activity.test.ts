@@ -8,7 +8,8 @@ function at(ms: number, label: string, content = "INFO ok"): LogLine {
   return {
     kind: "line",
     replicaLabel: label,
-    ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+    seconds: String(Math.floor(ms / 1000)),
+    nanos: (ms % 1000) * 1e6,
     sortKey: ms,
     content,
     late: false,

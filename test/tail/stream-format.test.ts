@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LogLine } from "../../src/tail/log-line.js";
+import { type LogLine, packNanos } from "../../src/tail/log-line.js";
 import { formatEvent } from "../../src/tail/stream-format.js";
 
 const line = (over: Partial<LogLine> = {}): LogLine => ({
   kind: "line",
   replicaLabel: "replica 2/3",
-  ts: { seconds: "1795000000", nanos: "5" },
+  seconds: "1795000000",
+  nanos: 5,
   sortKey: 1_795_000_000_000,
   content: "hello",
   late: false,
@@ -31,7 +32,8 @@ describe("formatEvent", () => {
           const event = line({
             content,
             replicaLabel: label,
-            ts: ts ? { seconds: ts[0], nanos: ts[1] } : undefined,
+            seconds: ts?.[0],
+            nanos: ts === undefined ? undefined : packNanos(ts[1]),
           });
           const out = formatEvent(event, json);
           expect(JSON.parse(out)).toEqual({
@@ -63,10 +65,13 @@ describe("formatEvent", () => {
     );
     // A line without a timestamp keeps the columns of those with one.
     const stamped = formatEvent(line(), { ...text, timestamps: true });
-    const bare = formatEvent(line({ ts: undefined }), { ...text, timestamps: true });
+    const bare = formatEvent(line({ seconds: undefined, nanos: undefined }), {
+      ...text,
+      timestamps: true,
+    });
     expect(bare.indexOf("[")).toBe(stamped.indexOf("["));
     const local = formatEvent(line(), { ...text, timestamps: true, utc: false });
-    const bareLocal = formatEvent(line({ ts: undefined }), {
+    const bareLocal = formatEvent(line({ seconds: undefined, nanos: undefined }), {
       ...text,
       timestamps: true,
       utc: false,

@@ -28,7 +28,8 @@ export function line(i: number, replica: number, content: string, late = false):
   return {
     kind: "line",
     replicaLabel: `replica ${replica}/3`,
-    ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+    seconds: String(Math.floor(ms / 1000)),
+    nanos: (ms % 1000) * 1e6,
     sortKey: ms,
     content,
     late,
