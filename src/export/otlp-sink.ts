@@ -20,7 +20,7 @@ import {
   type LogRecordExporter,
   type ReadableLogRecord,
 } from "@opentelemetry/sdk-logs";
-import type { LogLine } from "../tail/log-line.js";
+import { isStamped, type LogLine } from "../tail/log-line.js";
 import { detectLevel } from "../text/log-level.js";
 
 /** Lines held for the collector at most; beyond, the SDK drops them (and the sink says so). */
@@ -137,7 +137,7 @@ export class OtlpSink {
       const attributes: AnyValueMap = { "tvc.replica": line.replicaLabel };
       this.logger.emit({
         body: line.content,
-        ...(line.seconds !== undefined && line.nanos !== undefined
+        ...(isStamped(line)
           ? { timestamp: [Number(line.seconds), Number(line.nanos)] as [number, number] }
           : {}),
         observedTimestamp: receivedAt,

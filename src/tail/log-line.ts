@@ -19,13 +19,21 @@ export interface LogLine {
   deploymentId?: string | undefined;
 }
 
-/** The {seconds, nanos} texts of a line's timestamp, exactly as received; undefined when it had none. */
-export function lineTimestamp(line: {
+interface TimeFields {
   seconds: string | undefined;
   nanos: number | string | undefined;
-}): { seconds: string; nanos: string } | undefined {
-  if (line.seconds === undefined || line.nanos === undefined) return undefined;
-  return { seconds: line.seconds, nanos: String(line.nanos) };
+}
+
+/** Whether a line came with a timestamp (its seconds and nanos are set together). */
+export function isStamped<T extends TimeFields>(
+  line: T,
+): line is T & { seconds: string; nanos: number | string } {
+  return line.seconds !== undefined && line.nanos !== undefined;
+}
+
+/** The {seconds, nanos} texts of a line's timestamp, exactly as received; undefined when it had none. */
+export function lineTimestamp(line: TimeFields): { seconds: string; nanos: string } | undefined {
+  return isStamped(line) ? { seconds: line.seconds, nanos: String(line.nanos) } : undefined;
 }
 
 /**

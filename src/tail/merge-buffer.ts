@@ -14,7 +14,7 @@
  * nor makes every line after it late; without Date headers (no server clock) nothing is held back
  * or marked late.
  */
-import type { LogEvent } from "./log-line.js";
+import { isStamped, type LogEvent } from "./log-line.js";
 import { insertSorted } from "./sorted-insert.js";
 
 const sortKeyOf = (e: LogEvent) => e.sortKey;
@@ -108,7 +108,7 @@ export class MergeBuffer {
     if (serverNowUpper === Number.POSITIVE_INFINITY) return events;
     let lateness = 0;
     for (const e of events) {
-      if (e.kind !== "line" || e.seconds === undefined) continue;
+      if (e.kind !== "line" || !isStamped(e)) continue;
       if (e.sortKey < this.maxEmittedKey) {
         e.late = true;
         this.late += 1;

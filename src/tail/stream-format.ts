@@ -7,7 +7,7 @@ import { ansi, replicaColour } from "../text/colour.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { escapeJsonForTerminal, stringifyForTerminal } from "../text/terminal-json.js";
 import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
-import type { LogEvent } from "./log-line.js";
+import { isStamped, type LogEvent } from "./log-line.js";
 
 export interface StreamFormat {
   output: "text" | "json";
@@ -36,10 +36,9 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     }
     // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content},
     // several times faster: only the strings go through it.
-    const ts =
-      event.seconds !== undefined && event.nanos !== undefined
-        ? `{"seconds":${jsonString(event.seconds)},"nanos":${jsonString(String(event.nanos))}}`
-        : "null";
+    const ts = isStamped(event)
+      ? `{"seconds":${jsonString(event.seconds)},"nanos":${jsonString(String(event.nanos))}}`
+      : "null";
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
     return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)}}`;
@@ -51,12 +50,11 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
   const label = replicaLabel(event.replicaLabel, f.colour);
   const content = sanitizeForTerminal(event.content);
   if (!f.timestamps) return `${label} ${content}`;
-  const time =
-    event.seconds !== undefined && event.nanos !== undefined
-      ? formatRfc3339(event.seconds, event.nanos, f.utc)
-      : f.utc
-        ? NO_TS_UTC
-        : NO_TS_LOCAL;
+  const time = isStamped(event)
+    ? formatRfc3339(event.seconds, event.nanos, f.utc)
+    : f.utc
+      ? NO_TS_UTC
+      : NO_TS_LOCAL;
   return `${time} ${label} ${content}`;
 }
 

@@ -4,6 +4,7 @@
  * its fields pretty-printed.
  */
 import { type DetailField, type DetailView, field, jsonField } from "../feeds/detail-view.js";
+import { isStamped } from "../tail/log-line.js";
 import type { LogStore, StoredRow } from "../tail/log-store.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatRfc3339 } from "../text/timestamp.js";
@@ -25,13 +26,13 @@ export function lineDetail(store: LogStore, row: StoredRow, now: number): Detail
     field(lit`replica`, event.replicaLabel),
     field(
       lit`time`,
-      event.seconds !== undefined && event.nanos !== undefined
+      isStamped(event)
         ? formatRfc3339(event.seconds, event.nanos, false)
         : "(the line had no timestamp)",
     ),
     field(
       lit`ago`,
-      event.seconds !== undefined ? relativeTime(event.sortKey, now).replace(/^-/, "") : undefined,
+      isStamped(event) ? relativeTime(event.sortKey, now).replace(/^-/, "") : undefined,
     ),
     field(lit`level`, r.level ?? "(none stated)"),
   ];

@@ -7,7 +7,7 @@
  * more it holds), its rows are found in one linear pass (cached per line and width).
  */
 
-import type { StoreEvent } from "../tail/log-line.js";
+import { isStamped, type StoreEvent } from "../tail/log-line.js";
 import { replicaColour } from "../text/colour.js";
 import type { LogLevel } from "../text/log-level.js";
 import { lit, padEnd, padStart, type Safe, safe, sliceSafe, widthOf } from "../text/safe-text.js";
@@ -180,15 +180,13 @@ function gutter(event: StoreEvent, look: RowLook): Segment[] {
   const out: Segment[] = [];
   if (look.time === "absolute") {
     out.push({
-      text:
-        event.seconds !== undefined && event.nanos !== undefined
-          ? lit`${safe(formatRfc3339(event.seconds, event.nanos, false).slice(11, 29))} `
-          : lit`${safe("-".padEnd(18))} `,
+      text: isStamped(event)
+        ? lit`${safe(formatRfc3339(event.seconds, event.nanos, false).slice(11, 29))} `
+        : lit`${safe("-".padEnd(18))} `,
       dim: true,
     });
   } else if (look.time === "relative") {
-    const text =
-      event.seconds !== undefined ? relativeTime(event.sortKey, look.now ?? Date.now()) : "-";
+    const text = isStamped(event) ? relativeTime(event.sortKey, look.now ?? Date.now()) : "-";
     out.push({ text: lit`${safe(text.padStart(7))} `, dim: true });
   }
   const cursor = look.mark === "cursor";
