@@ -5,7 +5,12 @@
  */
 import type { FetchResponse } from "./http-fetch.js";
 
-export type BodyRead = { ok: true; text: string } | { ok: false; declared: boolean };
+export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; declared: boolean };
+
+/** A body's bytes as text: UTF-8, a leading byte-order mark dropped (as Response.text() does). */
+export function bodyText(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
+}
 
 export async function readBodyWithin(
   response: FetchResponse,
@@ -16,7 +21,7 @@ export async function readBodyWithin(
     await response.body?.cancel().catch(() => {});
     return { ok: false, declared: true };
   }
-  if (!response.body) return { ok: true, text: "" };
+  if (!response.body) return { ok: true, bytes: new Uint8Array(0) };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -31,7 +36,6 @@ export async function readBodyWithin(
     }
     chunks.push(value);
   }
-  // TextDecoder drops a leading byte-order mark, as Response.text() does.
   const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
-  return { ok: true, text: new TextDecoder().decode(bytes) };
+  return { ok: true, bytes };
 }

@@ -4,7 +4,9 @@
  * commands/tail.ts, which `tail --help` loads alone).
  */
 import type { Command } from "commander";
+import { decodeBody } from "../../api/client.js";
 import { isPermanentFailure } from "../../api/errors.js";
+import type { DebugLogEntry } from "../../api/schemas.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import {
   type Checkpoint,
@@ -12,11 +14,12 @@ import {
   ResumeFilter,
   resumedBatches,
 } from "../../tail/checkpoint.js";
-import type { FollowerState } from "../../tail/follower.js";
+import type { FetchLogs, FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { levelFilter } from "../../tail/level-filter.js";
 import type { GapMarker, LogEvent } from "../../tail/log-line.js";
+import { renderPlainWindow } from "../../tail/plain-window.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
@@ -153,6 +156,30 @@ export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs 
   return 2 * flags.overlap + TAIL_HOLD_BACK_MS + extraHoldMs;
 }
 
+/**
+ * Whether `tail` prints one window as plain `[replica] content` lines, nothing left out or added:
+ * no -f, text without timestamps or colour, no filter, no --tail (its gap), no checkpoint.
+ */
+export function isPlainWindow(
+  flags: TailFlags,
+  tailLines: number | undefined,
+  checkpointPath: string | undefined,
+): boolean {
+  const format = streamFormatOf(flags);
+  return (
+    flags.follow !== true &&
+    flags.output === "text" &&
+    !format.timestamps &&
+    !format.colour &&
+    tailLines === undefined &&
+    checkpointPath === undefined &&
+    (flags.replica ?? []).length === 0 &&
+    flags.level === undefined &&
+    flags.grep === undefined &&
+    flags.exclude === undefined
+  );
+}
+
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const config = await configFromCommand(cmd);
   const deploymentId = config.deploymentId;
@@ -173,14 +200,36 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const client = clientFor(config);
   // The client's last failure decides the exit status (client-errors.ts, as in every command).
   let lastFailure: unknown;
+  const failing = (err: unknown): never => {
+    lastFailure = err;
+    throw err;
+  };
+  // One window as plain text: printed straight from the response's bytes when it is of the usual
+  // shape (tail/plain-window.ts renders what the follower would print); the follower is then
+  // handed the window without its lines. Any other response goes through the follower as it came.
+  let rendered: Buffer | undefined;
+  const fetchLogs: FetchLogs = isPlainWindow(flags, tailLines, checkpointPath)
+    ? async (request, options) => {
+        try {
+          const read = await client.callForBody(
+            "get_tvc_deployment_debug_logs",
+            { deploymentId, ...request },
+            options,
+          );
+          rendered = renderPlainWindow(read.body, read.meta.serverDate);
+          if (rendered) return { data: { entries: [] }, meta: read.meta };
+          const data = await decodeBody("get_tvc_deployment_debug_logs", read.body);
+          return { data: data as { entries: DebugLogEntry[] }, meta: read.meta };
+        } catch (err) {
+          return failing(err);
+        }
+      }
+    : (request, options) =>
+        client
+          .callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...request }, options)
+          .catch(failing);
   const follower = new LogFollower({
-    fetchLogs: (request, options) =>
-      client
-        .callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...request }, options)
-        .catch((err: unknown) => {
-          lastFailure = err;
-          throw err;
-        }),
+    fetchLogs,
     intervalMs: flags.interval,
     overlapMs: flags.overlap,
     sinceMs,
@@ -265,6 +314,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const state = follower.getState();
   if (!flags.follow && state.phase !== "stopped")
     throw new CliError(state.lastError ?? "could not read the logs", 2);
+  if (rendered && !pipeClosed) process.stdout.write(rendered);
   await new Promise<void>((resolve) =>
     pipeClosed ? resolve() : process.stdout.write("", () => resolve()),
   );
