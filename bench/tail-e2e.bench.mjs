@@ -2,7 +2,9 @@
 // the same response from the same local server, in one run (issue #11 point 5; target: tvcwatch
 // at least 3x faster). The server answers every request with one recorded body of 200k entries
 // (3 replicas, ~160-byte lines); both commands write to /dev/null. Whole processes, start-up
-// included, alternated RUNS times; medians and the ratio per pair are printed.
+// included, alternated RUNS times; medians and the ratio per pair are printed. A plain window is
+// printed straight from the response's bytes (src/tail/plain-window.ts); the same window through
+// the follower (`--grep ''`) is timed beside it, for reference.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
@@ -79,7 +81,7 @@ function timed(command, args) {
   });
 }
 
-const tvcwatch = () =>
+const tvcwatch = (...extra) =>
   timed(process.execPath, [
     BIN,
     "--base-url",
@@ -89,6 +91,7 @@ const tvcwatch = () =>
     "dep",
     "--since",
     "10m",
+    ...extra,
   ]);
 const curlJq = () =>
   timed("sh", [
@@ -100,12 +103,15 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ours = [];
 const theirs = [];
 const ratios = [];
+const followed = [];
 try {
   await tvcwatch(); // warm-up: the file cache
   await curlJq();
   for (let i = 0; i < RUNS; i++) {
     const a = await tvcwatch();
     const b = await curlJq();
+    // The same window through the follower (a filter that keeps every line turns the plain path off).
+    followed.push(await tvcwatch("--grep", ""));
     ours.push(a);
     theirs.push(b);
     ratios.push(b / a);
@@ -117,5 +123,6 @@ console.log(
   `${ENTRIES} entries (${(body.length / 1e6).toFixed(1)} MB), ${RUNS} runs each, medians:\n` +
     `  tvcwatch tail          ${median(ours).toFixed(0)} ms\n` +
     `  curl | jq -r           ${median(theirs).toFixed(0)} ms\n` +
+    `  (tvcwatch tail --grep '', through the follower: ${median(followed).toFixed(0)} ms)\n` +
     `  tvcwatch is ${median(ratios).toFixed(2)}x faster than curl | jq (median of per-pair ratios; target >= 3x)`,
 );
