@@ -185,91 +185,82 @@ class WindowScanner {
     return true;
   }
 
-  /** `{"line": {...}, "replicaLabel": "..."}`, the two keys in either order, spaces anywhere. */
-  private anyEntry(): void {
+  /**
+   * An object of exactly two keys, in either order, spaces anywhere: each key's value is read by
+   * its reader. A key twice, a third key, or a key missing is declined.
+   */
+  private pair(first: string, readFirst: () => void, second: string, readSecond: () => void): void {
     this.expect(0x7b);
-    let labelId = -1;
-    let haveLine = false;
+    let seen = 0;
     for (let k = 0; k < 2; k++) {
       this.ws();
       if (k === 1) {
         this.expect(0x2c);
         this.ws();
       }
-      if (this.key("line")) {
-        if (haveLine) throw DECLINE;
-        haveLine = true;
-        this.line();
-      } else if (this.key("replicaLabel")) {
-        if (labelId >= 0) throw DECLINE;
-        labelId = this.label();
+      if ((seen & 1) === 0 && this.key(first)) {
+        seen |= 1;
+        readFirst();
+      } else if ((seen & 2) === 0 && this.key(second)) {
+        seen |= 2;
+        readSecond();
       } else throw DECLINE;
     }
     this.ws();
     this.expect(0x7d);
-    if (!haveLine || labelId < 0) throw DECLINE;
+  }
+
+  /** `{"line": {...}, "replicaLabel": "..."}`, the general way (see entry). */
+  private anyEntry(): void {
+    let labelId = -1;
+    this.pair(
+      "line",
+      () => this.line(),
+      "replicaLabel",
+      () => {
+        labelId = this.label();
+      },
+    );
     this.table.add(labelId, this.contentFrom, this.contentTo, this.contentKind, this.lineKey);
   }
 
-  /** The last line read: where its content lies, whether plain, and its sort key. */
+  /** The last line read: where its content lies, what it holds, and its sort key. */
   private contentFrom = 0;
   private contentTo = 0;
   private contentKind: StringKind = PLAIN;
   private lineKey = 0;
 
-  /** `{"content": "...", "ts": {...}}`, either order; a line without ts is declined. */
+  /** `{"content": "...", "ts": {...}}`; a line without ts is declined. */
   private line(): void {
-    this.expect(0x7b);
-    let haveContent = false;
-    let haveTs = false;
-    for (let k = 0; k < 2; k++) {
-      this.ws();
-      if (k === 1) {
-        this.expect(0x2c);
-        this.ws();
-      }
-      if (this.key("content")) {
-        if (haveContent) throw DECLINE;
-        haveContent = true;
+    this.pair(
+      "content",
+      () => {
         this.string();
         this.contentFrom = this.strFrom;
         this.contentTo = this.strTo;
         this.contentKind = this.strKind;
-      } else if (this.key("ts")) {
-        if (haveTs) throw DECLINE;
-        haveTs = true;
+      },
+      "ts",
+      () => {
         this.lineKey = this.timestamp();
-      } else throw DECLINE;
-    }
-    this.ws();
-    this.expect(0x7d);
-    if (!haveContent || !haveTs) throw DECLINE;
+      },
+    );
   }
 
-  /**
-   * `{"seconds": "digits", "nanos": "digits"}`, either order: the follower's sort key (computed as
-   * its de-duplicator does), declined when the follower's merge would send it ahead.
-   */
+  /** `{"seconds": "digits", "nanos": "digits"}`: the line's sort key. */
   private timestamp(): number {
-    this.expect(0x7b);
-    let seconds = -1;
-    let nanos = -1;
-    for (let k = 0; k < 2; k++) {
-      this.ws();
-      if (k === 1) {
-        this.expect(0x2c);
-        this.ws();
-      }
-      if (this.key("seconds")) {
-        if (seconds >= 0) throw DECLINE;
+    let seconds = 0;
+    let nanos = 0;
+    this.pair(
+      "seconds",
+      () => {
         seconds = this.digits(15);
-      } else if (this.key("nanos")) {
-        if (nanos >= 0) throw DECLINE;
+      },
+      "nanos",
+      () => {
         nanos = this.digits(9);
-      } else throw DECLINE;
-    }
-    this.ws();
-    this.expect(0x7d);
+      },
+    );
     return this.sortKey(seconds, nanos);
   }
 
@@ -458,31 +449,16 @@ function unescapeInto(b: Buffer, from: number, to: number, out: Buffer, o: numbe
       continue;
     }
     const e = b[++i] as number;
-    let control: number;
-    switch (e) {
-      case QUOTE:
-      case BACKSLASH:
-      case 0x2f: // /
-        out[w++] = e;
-        continue;
-      case 0x74: // t: a tab, kept
-        out[w++] = 0x09;
-        continue;
-      case 0x6e: // n
-        control = 0x0a;
-        break;
-      case 0x72: // r
-        control = 0x0d;
-        break;
-      case 0x62: // b
-        control = 0x08;
-        break;
-      case 0x66: // f
-        control = 0x0c;
-        break;
-      default:
-        throw DECLINE;
+    if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) {
+      out[w++] = e;
+      continue;
     }
+    if (e === 0x74 /* t */) {
+      out[w++] = 0x09; // a tab, kept
+      continue;
+    }
+    const control = CONTROL_OF[e] ?? 0;
+    if (control === 0) throw DECLINE;
     out[w++] = BACKSLASH;
     out[w++] = 0x78; // x
     out[w++] = 0x30; // 0
@@ -490,6 +466,13 @@ function unescapeInto(b: Buffer, from: number, to: number, out: Buffer, o: numbe
   }
   return w;
 }
+
+/** The control that a JSON escape's letter stands for (\n, \r, \b, \f), else 0. */
+const CONTROL_OF = new Uint8Array(128);
+CONTROL_OF[0x6e] = 0x0a;
+CONTROL_OF[0x72] = 0x0d;
+CONTROL_OF[0x62] = 0x08;
+CONTROL_OF[0x66] = 0x0c;
 
 /** The hex digit of 0-15, as sanitizeForTerminal writes it (lower case). */
 const HEX = Buffer.from("0123456789abcdef", "latin1");
