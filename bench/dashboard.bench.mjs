@@ -10,6 +10,8 @@
 // BENCH_MINUTES) sets the length; `--feed follower` (or BENCH_FEED=follower) feeds the lines as
 // the dashboard gets them: the log follower polling every 2 s a server that answers each window
 // it asks for with its JSON text, parsed by the client's decoder, re-sent entries included.
+// BENCH_DEBUG=1 writes each 10 s sample to stderr with V8's spaces (committed/used MB), external
+// and array-buffer memory: where RSS goes, and which part grows.
 import { EventEmitter } from "node:events";
 
 // As bin/tvcwatch does: React's production build, and Ink interactive.
@@ -201,8 +203,17 @@ const feeder = setInterval(() => {
   appendWithMarkers(batch(due));
 }, TICK_MS);
 const memory = [];
+const { getHeapSpaceStatistics } = await import("node:v8");
 const sampler = setInterval(() => {
   const m = process.memoryUsage();
+  if (process.env.BENCH_DEBUG) {
+    const sp = Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name, x]));
+    const c = (n) => Math.round((sp[n]?.space_size ?? 0) / 1e6);
+    const u = (n) => Math.round((sp[n]?.space_used_size ?? 0) / 1e6);
+    console.error(
+      `t=${Math.round((performance.now() - t0) / 1000)} rss ${Math.round(m.rss / 1e6)} heapTotal ${Math.round(m.heapTotal / 1e6)} used ${Math.round(m.heapUsed / 1e6)} ext ${Math.round(m.external / 1e6)} ab ${Math.round(m.arrayBuffers / 1e6)} | old ${c("old_space")}/${u("old_space")} new ${c("new_space")} lo ${c("large_object_space")}/${u("large_object_space")} code ${c("code_space")}`,
+    );
+  }
   memory.push({ at: (performance.now() - t0) / 1000, rss: m.rss, heapUsed: m.heapUsed });
 }, 10_000);
 const presser = setInterval(() => {

@@ -1,7 +1,8 @@
 // The follower on recorded poll responses against bare JSON.parse of the same responses, in one
 // run: 1M entries of about 160 bytes, 3 replicas, split into poll responses that overlap the way
 // follow windows do. Prints both rates and the ratio (target: >= 0.8x), and jq on the same data
-// when installed. The memory of a long follow is measured by tail-memory.bench.mjs.
+// when installed. The memory of a long follow is measured by tail-memory.bench.mjs. BENCH_DEBUG=1
+// prints each round's two times.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -141,6 +142,8 @@ for (let round = 0; round < ROUNDS; round++) {
   const b = bareParse();
   const f = await followAll();
   roundRatios.push((b.ms / f.ms).toFixed(2));
+  if (process.env.BENCH_DEBUG)
+    console.log(`round ${round}: bare ${b.ms.toFixed(0)} ms, follower ${f.ms.toFixed(0)} ms`);
   if (!bare || b.ms < bare.ms) bare = b;
   if (!follow || f.ms < follow.ms) follow = f;
   if (f.result.emitted !== TOTAL) {
