@@ -204,7 +204,7 @@ export class TurnkeyClient {
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
     const { body, meta } = await this.callForBody(name, input, options);
-    return { data: (await decode(name, bodyText(body))) as OutputOf<N>, meta };
+    return { data: await decodeBody(name, body), meta };
   }
 
   /**
@@ -377,8 +377,11 @@ async function checkInput(
 }
 
 /** A successful response's body (from callForBody) parsed and checked, as callWithMeta does. */
-export function decodeBody(name: OperationName, body: Uint8Array): Promise<unknown> {
-  return decode(name, bodyText(body));
+export async function decodeBody<N extends OperationName>(
+  name: N,
+  body: Uint8Array,
+): Promise<OutputOf<N>> {
+  return (await decode(name, bodyText(body))) as OutputOf<N>;
 }
 
 /** A successful response body parsed and checked (ResponseShapeError naming the field). */

@@ -1,6 +1,7 @@
 /**
- * `tvcwatch tail` without -f, as plain text (`[replica 2/3] content` per line, no filters, no
- * timestamps, no colour): the window's lines written straight from the response's bytes, without
+ * `tvcwatch tail` without -f, as plain text (`[replica 2/3] content` per line, with or without
+ * `--timestamps`; no filters, no colour): the window's lines written straight from the response's
+ * bytes, without
  * building the response's JSON tree, its strings, or the follower's events. A 200k-line window is
  * tens of megabytes; this is what makes a one-shot `tail` several times faster than `curl | jq`.
  *
@@ -16,6 +17,7 @@
  * the follower's text does.
  */
 import { sanitizeForTerminal } from "../text/sanitize.js";
+import { formatRfc3339 } from "../text/timestamp.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -35,6 +37,14 @@ const LABEL = Buffer.from('}},"replicaLabel":', "latin1");
 const ESCAPES: StringKind = 1;
 const DECODE: StringKind = 2;
 
+/** Where a timestamp's digits lie in the body (for --timestamps). */
+interface Digits {
+  secondsAt: number;
+  secondsDigits: number;
+  nanosAt: number;
+  nanosDigits: number;
+}
+
 /** The entries of a window as positions in the body, parallel arrays that grow by doubling. */
 class EntryTable {
   count = 0;
@@ -44,8 +54,12 @@ class EntryTable {
   /** What each content holds (a StringKind). */
   kinds = new Uint8Array(1024);
   keys = new Float64Array(1024);
+  /** Where the digits of each timestamp's seconds and nanos start, and how many there are. */
+  secondsAt = new Int32Array(1024);
+  nanosAt = new Int32Array(1024);
+  digitCounts = new Uint8Array(1024 * 2);
 
-  add(labelId: number, from: number, to: number, kind: StringKind, key: number): void {
+  add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
     if (this.count === this.keys.length) this.grow();
     const i = this.count++;
     this.labelIds[i] = labelId;
@@ -53,6 +67,10 @@ class EntryTable {
     this.contentTo[i] = to;
     this.kinds[i] = kind;
     this.keys[i] = key;
+    this.secondsAt[i] = ts.secondsAt;
+    this.nanosAt[i] = ts.nanosAt;
+    this.digitCounts[2 * i] = ts.secondsDigits;
+    this.digitCounts[2 * i + 1] = ts.nanosDigits;
   }
 
   private grow(): void {
@@ -70,8 +88,21 @@ class EntryTable {
     this.contentTo = grown(this.contentTo, (n) => new Int32Array(n));
     this.kinds = grown(this.kinds, (n) => new Uint8Array(n));
     this.keys = grown(this.keys, (n) => new Float64Array(n));
+    this.secondsAt = grown(this.secondsAt, (n) => new Int32Array(n));
+    this.nanosAt = grown(this.nanosAt, (n) => new Int32Array(n));
+    const counts = new Uint8Array(size * 2);
+    counts.set(this.digitCounts);
+    this.digitCounts = counts;
   }
 }
+
+/** `--timestamps`: each line starts with its time, RFC 3339 in UTC or the local zone. */
+export interface TimeFormat {
+  utc: boolean;
+}
+
+/** Room for one formatted time (RFC 3339 with nanoseconds and zone is under 48 characters). */
+const TIME_ROOM = 48;
 
 /** Declines the body: not the usual shape (the caller decodes it and follows as usual). */
 class NotPlain extends Error {}
@@ -85,13 +116,14 @@ const DECLINE = new NotPlain();
 export function renderPlainWindow(
   body: Uint8Array,
   serverDate: number | undefined,
+  times?: TimeFormat,
 ): Buffer | undefined {
   if (serverDate === undefined || !Number.isFinite(serverDate)) return undefined;
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);
   if (buf.length >= 2 ** 31) return undefined;
   try {
     const parsed = new WindowScanner(buf, serverDate).scan();
-    return write(buf, parsed.table, parsed.labels);
+    return write(buf, parsed.table, parsed.labels, times);
   } catch (err) {
     if (err instanceof NotPlain) return undefined;
     throw err;
@@ -164,14 +196,19 @@ class WindowScanner {
     const to = this.strTo;
     const kind = this.strKind;
     if (!this.literal(TS_OPEN)) return false;
+    const ts = this.ts;
     const seconds = this.digits(15);
+    ts.secondsAt = this.digitsAt;
+    ts.secondsDigits = this.digitsCount;
     if (!this.literal(NANOS)) return false;
     const nanos = this.digits(9);
+    ts.nanosAt = this.digitsAt;
+    ts.nanosDigits = this.digitsCount;
     if (!this.literal(LABEL)) return false;
     const labelId = this.label();
     if (this.b[this.pos] !== 0x7d) return false;
     this.pos++;
-    this.table.add(labelId, from, to, kind, this.sortKey(seconds, nanos));
+    this.table.add(labelId, from, to, kind, this.sortKey(seconds, nanos), ts);
     return true;
   }
 
@@ -221,7 +258,14 @@ class WindowScanner {
         labelId = this.label();
       },
     );
-    this.table.add(labelId, this.contentFrom, this.contentTo, this.contentKind, this.lineKey);
+    this.table.add(
+      labelId,
+      this.contentFrom,
+      this.contentTo,
+      this.contentKind,
+      this.lineKey,
+      this.ts,
+    );
   }
 
   /** The last line read: where its content lies, what it holds, and its sort key. */
@@ -255,10 +299,14 @@ class WindowScanner {
       "seconds",
       () => {
         seconds = this.digits(15);
+        this.ts.secondsAt = this.digitsAt;
+        this.ts.secondsDigits = this.digitsCount;
       },
       "nanos",
       () => {
         nanos = this.digits(9);
+        this.ts.nanosAt = this.digitsAt;
+        this.ts.nanosDigits = this.digitsCount;
       },
     );
     return this.sortKey(seconds, nanos);
@@ -270,6 +318,12 @@ class WindowScanner {
     if (!(key <= this.notAhead)) throw DECLINE;
     return key;
   }
+
+  /** The last line's timestamp digits. */
+  private readonly ts: Digits = { secondsAt: 0, secondsDigits: 0, nanosAt: 0, nanosDigits: 0 };
+  /** The last digits read: where they start, how many. */
+  private digitsAt = 0;
+  private digitsCount = 0;
 
   /** A string of 1 to `max` ASCII digits, as a number. */
   private digits(max: number): number {
@@ -285,6 +339,8 @@ class WindowScanner {
     }
     if (p === from || p - from > max || c !== QUOTE) throw DECLINE;
     this.pos = p + 1;
+    this.digitsAt = from;
+    this.digitsCount = p - from;
     return n;
   }
 
@@ -389,7 +445,7 @@ function decodeJsonString(b: Buffer, from: number, to: number): string {
 }
 
 /** The lines in the follower's order (timestamp, then the response's), as one buffer. */
-function write(b: Buffer, t: EntryTable, labels: Buffer[]): Buffer {
+function write(b: Buffer, t: EntryTable, labels: Buffer[], times: TimeFormat | undefined): Buffer {
   const n = t.count;
   const keys = t.keys;
   let sorted = true;
@@ -418,10 +474,25 @@ function write(b: Buffer, t: EntryTable, labels: Buffer[]): Buffer {
     }
     room += (labels[labelIds[i] as number] as Buffer).length + size + 1;
   }
+  // An RFC 3339 time with nanoseconds and a zone is under 48 characters, for any year.
+  if (times) room += n * (TIME_ROOM + 1);
+  const { secondsAt, nanosAt, digitCounts } = t;
   const out = Buffer.allocUnsafe(room);
   let o = 0;
   for (let j = 0; j < n; j++) {
     const i = order ? (order[j] as number) : j;
+    if (times) {
+      const at = secondsAt[i] as number;
+      const nanos = nanosAt[i] as number;
+      const time = formatRfc3339(
+        b.toString("latin1", at, at + (digitCounts[2 * i] as number)),
+        b.toString("latin1", nanos, nanos + (digitCounts[2 * i + 1] as number)),
+        times.utc,
+      );
+      if (time.length > TIME_ROOM) throw DECLINE;
+      o += out.write(time, o, "latin1");
+      out[o++] = 0x20;
+    }
     const label = labels[labelIds[i] as number] as Buffer;
     for (let k = 0; k < label.length; k++) out[o++] = label[k] as number;
     const from = contentFrom[i] as number;

@@ -87,6 +87,20 @@ describe("tail without -f", () => {
     });
   }
 
+  it("prints the same with --timestamps (UTC and local) straight from the response as through the follower", async () => {
+    const url = await serving(JSON.stringify({ entries: entries(Date.now(), false) }));
+    for (const flags of [["--timestamps"], ["--timestamps", "--utc"]]) {
+      const direct = await tail(url, flags);
+      const followed = await tail(url, [...flags, "--grep", ""]);
+      expect(direct.code).toBe(0);
+      expect(direct.stdout.split("\n")).toHaveLength(301);
+      expect(direct.stdout).toBe(followed.stdout);
+      expect(direct.stdout).toMatch(
+        /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}(Z|[+-]\d\d:\d\d) \[replica 1\/3\] /,
+      );
+    }
+  });
+
   it("says what is wrong with a response of the wrong shape, in one line", async () => {
     const url = await serving(
       '{"entries":[{"line":{"content":"x","ts":{"seconds":"1","nanos":"0"}}}]}',

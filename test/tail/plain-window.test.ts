@@ -10,10 +10,22 @@ import { renderPlainWindow } from "../../src/tail/plain-window.js";
 import { formatEvent } from "../../src/tail/stream-format.js";
 
 const SERVER_DATE = 1_795_000_000_000;
-const FORMAT = { output: "text", timestamps: false, utc: false, colour: false } as const;
+/** `tail`'s text, with --timestamps (UTC or the local zone) or without. */
+type Times = { utc: boolean } | undefined;
+const formatOf = (times: Times) =>
+  ({
+    output: "text",
+    timestamps: times !== undefined,
+    utc: times?.utc ?? false,
+    colour: false,
+  }) as const;
 
 /** What `tail --since 10m` prints of this body through the follower (undefined: it fails). */
-async function throughFollower(body: Uint8Array, latencyMs: number): Promise<string | undefined> {
+async function throughFollower(
+  body: Uint8Array,
+  latencyMs: number,
+  times: Times,
+): Promise<string | undefined> {
   let data: { entries: DebugLogEntry[] };
   try {
     data = (await decodeBody("get_tvc_deployment_debug_logs", body)) as typeof data;
@@ -44,7 +56,7 @@ async function throughFollower(body: Uint8Array, latencyMs: number): Promise<str
   });
   let out = "";
   follower.onEvents((events) => {
-    for (const e of events) out += `${formatEvent(e, FORMAT)}\n`;
+    for (const e of events) out += `${formatEvent(e, formatOf(times))}\n`;
   });
   await follower.run(new AbortController().signal, false);
   return out;
@@ -187,10 +199,11 @@ describe("renderPlainWindow", () => {
         layout,
         raw,
         fc.integer({ min: 0, max: 3000 }),
-        async (entries, how, rawBytes, latencyMs) => {
+        fc.constantFrom<Times>(undefined, undefined, { utc: true }, { utc: false }),
+        async (entries, how, rawBytes, latencyMs, times) => {
           const body = bodyOf(entries as DebugLogEntry[], how, rawBytes);
-          const fast = renderPlainWindow(body, SERVER_DATE);
-          const slow = await throughFollower(body, latencyMs);
+          const fast = renderPlainWindow(body, SERVER_DATE, times);
+          const slow = await throughFollower(body, latencyMs, times);
           if (fast === undefined) {
             declined++;
             return;
@@ -224,6 +237,23 @@ describe("renderPlainWindow", () => {
     );
     expect(renderPlainWindow(body, SERVER_DATE)?.toString("utf8")).toBe(
       '[replica 1/2] {"msg":"a\\tb"}\\x0a\n[replica 2/2] b1\n[replica 1/2] same\n[replica 2/2] b2\n',
+    );
+  });
+
+  it("starts each line with its time for --timestamps, as the follower's text does", () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        entries: [
+          { line: { content: "a", ts: { seconds: "1795000000", nanos: "5" } }, replicaLabel: "r" },
+          {
+            line: { content: "b", ts: { seconds: "0001795000000", nanos: "000000120" } },
+            replicaLabel: "r",
+          },
+        ],
+      }),
+    );
+    expect(renderPlainWindow(body, SERVER_DATE, { utc: true })?.toString()).toBe(
+      "2026-11-18T11:06:40.000000005Z [r] a\n2026-11-18T11:06:40.000000120Z [r] b\n",
     );
   });
 

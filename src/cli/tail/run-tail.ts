@@ -6,7 +6,6 @@
 import type { Command } from "commander";
 import { decodeBody } from "../../api/client.js";
 import { isPermanentFailure } from "../../api/errors.js";
-import type { DebugLogEntry } from "../../api/schemas.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import {
   type Checkpoint,
@@ -157,8 +156,8 @@ export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs 
 }
 
 /**
- * Whether `tail` prints one window as plain `[replica] content` lines, nothing left out or added:
- * no -f, text without timestamps or colour, no filter, no --tail (its gap), no checkpoint.
+ * Whether `tail` prints one window as plain `[replica] content` lines (timestamps or not), nothing
+ * left out or added: no -f, text without colour, no filter, no --tail (its gap), no checkpoint.
  */
 export function isPlainWindow(
   flags: TailFlags,
@@ -169,7 +168,6 @@ export function isPlainWindow(
   return (
     flags.follow !== true &&
     flags.output === "text" &&
-    !format.timestamps &&
     !format.colour &&
     tailLines === undefined &&
     checkpointPath === undefined &&
@@ -208,6 +206,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // shape (tail/plain-window.ts renders what the follower would print); the follower is then
   // handed the window without its lines. Any other response goes through the follower as it came.
   let rendered: Buffer | undefined;
+  const format = streamFormatOf(flags);
   const fetchLogs: FetchLogs = isPlainWindow(flags, tailLines, checkpointPath)
     ? async (request, options) => {
         try {
@@ -216,10 +215,14 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
             { deploymentId, ...request },
             options,
           );
-          rendered = renderPlainWindow(read.body, read.meta.serverDate);
+          rendered = renderPlainWindow(
+            read.body,
+            read.meta.serverDate,
+            format.timestamps ? { utc: format.utc } : undefined,
+          );
           if (rendered) return { data: { entries: [] }, meta: read.meta };
           const data = await decodeBody("get_tvc_deployment_debug_logs", read.body);
-          return { data: data as { entries: DebugLogEntry[] }, meta: read.meta };
+          return { data, meta: read.meta };
         } catch (err) {
           return failing(err);
         }
@@ -250,7 +253,6 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
           say,
         )
       : undefined;
-  const format = streamFormatOf(flags);
   const keep = lineFilter(flags);
   const controller = new AbortController();
   let pipeClosed = false;
