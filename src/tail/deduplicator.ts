@@ -23,6 +23,7 @@
  * hour ahead, or a day behind, is remembered exactly as long as the server keeps re-sending it.
  */
 import type { DebugLogEntry } from "../api/schemas.js";
+import { timestampSortKey } from "./log-line.js";
 import { TimestampedMemory } from "./timestamped-memory.js";
 
 /** A string of ASCII digits as a number, quickly (a nanos field); anything else as Number does. */
@@ -197,7 +198,7 @@ export class Deduplicator {
         lastSeconds = Number(ts.seconds);
       }
       const nanos = parseDigits(ts.nanos);
-      const key = lastSeconds * 1000 + nanos / 1e6;
+      const key = timestampSortKey(lastSeconds, nanos);
       const content = entry.line.content;
       if (!Number.isFinite(key)) {
         // A timestamp that is not a number: identified by its text, ordered by its neighbour.

@@ -37,6 +37,14 @@ export function lineTimestamp(line: TimeFields): { seconds: string; nanos: strin
 }
 
 /**
+ * The sort key of a timestamp (epoch ms, fractional) from its seconds and nanos: the one formula
+ * the de-duplicator orders lines by and the plain window (./plain-window.ts) reproduces.
+ */
+export function timestampSortKey(seconds: number, nanos: number): number {
+  return seconds * 1000 + nanos / 1e6;
+}
+
+/**
  * Nanos as a line keeps them: a number when `String` of it gives the text back (plain digits, no
  * leading zero, below 2^31 so it stays a small integer), else the text.
  */

@@ -1,23 +1,26 @@
 /**
  * `tvcwatch tail` without -f, as plain text (`[replica 2/3] content` per line, with or without
  * `--timestamps`; no filters, no colour): the window's lines written straight from the response's
- * bytes, without
- * building the response's JSON tree, its strings, or the follower's events. A 200k-line window is
- * tens of megabytes; this is what makes a one-shot `tail` several times faster than `curl | jq`.
+ * bytes, without building the response's JSON tree, its strings, or the follower's events. A
+ * 200k-line window is tens of megabytes; this is what makes a one-shot `tail` several times faster
+ * than `curl | jq`.
  *
  * It renders exactly what the follower prints for the same window (a property test holds it to
  * that: test/tail/plain-window.test.ts), and only for the usual shape of a response, where that is
  * simple to see: every entry has a timestamp of plain digits, none is stamped later than a second
  * after the response's `Date` (so the follower's merge puts them all in timestamp order, equal
- * timestamps in the response's order), and the JSON is the schema's and nothing more. For anything else it
- * says `undefined` and the caller hands the same response to the follower.
+ * timestamps in the response's order), and the JSON is the schema's and nothing more. For
+ * anything else it says `undefined` and the caller hands the same response to the follower.
  *
  * Printable ASCII content is copied byte for byte (nothing in it needs escaping for a terminal);
- * content with JSON escapes or any other byte is decoded and goes through sanitizeForTerminal, as
- * the follower's text does.
+ * content with JSON escapes other than \u is unescaped byte by byte, the controls they stand for
+ * written as sanitizeForTerminal writes them; any other content is decoded and goes through
+ * sanitizeForTerminal, as the follower's text does.
  */
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { formatRfc3339 } from "../text/timestamp.js";
+import { timestampSortKey } from "./log-line.js";
+import { renderReplicaLabel } from "./stream-format.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -29,13 +32,14 @@ const BACKSLASH = 0x5c;
  */
 type StringKind = 0 | 1 | 2;
 const PLAIN: StringKind = 0;
+const ESCAPES: StringKind = 1;
+const DECODE: StringKind = 2;
+
 /** The literals of an entry as compactEntry reads it. */
 const ENTRY_OPEN = Buffer.from('{"line":{"content":', "latin1");
 const TS_OPEN = Buffer.from(',"ts":{"seconds":', "latin1");
 const NANOS = Buffer.from(',"nanos":', "latin1");
 const LABEL = Buffer.from('}},"replicaLabel":', "latin1");
-const ESCAPES: StringKind = 1;
-const DECODE: StringKind = 2;
 
 /** Where a timestamp's digits lie in the body (for --timestamps). */
 interface Digits {
@@ -56,8 +60,9 @@ class EntryTable {
   keys = new Float64Array(1024);
   /** Where the digits of each timestamp's seconds and nanos start, and how many there are. */
   secondsAt = new Int32Array(1024);
+  secondsDigits = new Uint8Array(1024);
   nanosAt = new Int32Array(1024);
-  digitCounts = new Uint8Array(1024 * 2);
+  nanosDigits = new Uint8Array(1024);
 
   add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
     if (this.count === this.keys.length) this.grow();
@@ -68,9 +73,9 @@ class EntryTable {
     this.kinds[i] = kind;
     this.keys[i] = key;
     this.secondsAt[i] = ts.secondsAt;
+    this.secondsDigits[i] = ts.secondsDigits;
     this.nanosAt[i] = ts.nanosAt;
-    this.digitCounts[2 * i] = ts.secondsDigits;
-    this.digitCounts[2 * i + 1] = ts.nanosDigits;
+    this.nanosDigits[i] = ts.nanosDigits;
   }
 
   private grow(): void {
@@ -89,10 +94,9 @@ class EntryTable {
     this.kinds = grown(this.kinds, (n) => new Uint8Array(n));
     this.keys = grown(this.keys, (n) => new Float64Array(n));
     this.secondsAt = grown(this.secondsAt, (n) => new Int32Array(n));
+    this.secondsDigits = grown(this.secondsDigits, (n) => new Uint8Array(n));
     this.nanosAt = grown(this.nanosAt, (n) => new Int32Array(n));
-    const counts = new Uint8Array(size * 2);
-    counts.set(this.digitCounts);
-    this.digitCounts = counts;
+    this.nanosDigits = grown(this.nanosDigits, (n) => new Uint8Array(n));
   }
 }
 
@@ -312,9 +316,9 @@ class WindowScanner {
     return this.sortKey(seconds, nanos);
   }
 
-  /** The follower's sort key (as its de-duplicator computes it); declined when sent ahead. */
+  /** The follower's sort key (the de-duplicator's formula); declined when sent ahead. */
   private sortKey(seconds: number, nanos: number): number {
-    const key = seconds * 1000 + nanos / 1e6;
+    const key = timestampSortKey(seconds, nanos);
     if (!(key <= this.notAhead)) throw DECLINE;
     return key;
   }
@@ -366,7 +370,7 @@ class WindowScanner {
         : decodeJsonString(b, from, this.strTo);
     seen.push(from);
     this.labelLength.push(len);
-    this.labels.push(Buffer.from(`[${sanitizeForTerminal(text)}] `, "utf8"));
+    this.labels.push(Buffer.from(`${renderReplicaLabel(text, false)} `, "utf8"));
     return seen.length - 1;
   }
 
@@ -476,7 +480,7 @@ function write(b: Buffer, t: EntryTable, labels: Buffer[], times: TimeFormat | u
   }
   // An RFC 3339 time with nanoseconds and a zone is under 48 characters, for any year.
   if (times) room += n * (TIME_ROOM + 1);
-  const { secondsAt, nanosAt, digitCounts } = t;
+  const { secondsAt, secondsDigits, nanosAt, nanosDigits } = t;
   const out = Buffer.allocUnsafe(room);
   let o = 0;
   for (let j = 0; j < n; j++) {
@@ -485,8 +489,8 @@ function write(b: Buffer, t: EntryTable, labels: Buffer[], times: TimeFormat | u
       const at = secondsAt[i] as number;
       const nanos = nanosAt[i] as number;
       const time = formatRfc3339(
-        b.toString("latin1", at, at + (digitCounts[2 * i] as number)),
-        b.toString("latin1", nanos, nanos + (digitCounts[2 * i + 1] as number)),
+        b.toString("latin1", at, at + (secondsDigits[i] as number)),
+        b.toString("latin1", nanos, nanos + (nanosDigits[i] as number)),
         times.utc,
       );
       if (time.length > TIME_ROOM) throw DECLINE;

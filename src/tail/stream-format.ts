@@ -47,7 +47,7 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;
     return f.colour ? `\u001b[2m${text}\u001b[22m` : text;
   }
-  const label = replicaLabel(event.replicaLabel, f.colour);
+  const label = renderReplicaLabel(event.replicaLabel, f.colour);
   const content = sanitizeForTerminal(event.content);
   if (!f.timestamps) return `${label} ${content}`;
   const time = isStamped(event)
@@ -64,7 +64,7 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
  */
 const renderedLabels: { text: string; colour: boolean; rendered: string }[] = [];
 
-function replicaLabel(label: string, colour: boolean): string {
+export function renderReplicaLabel(label: string, colour: boolean): string {
   for (let i = 0; i < renderedLabels.length; i++) {
     const r = renderedLabels[i] as (typeof renderedLabels)[number];
     if (r.text === label && r.colour === colour) return r.rendered;

@@ -161,10 +161,10 @@ export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs 
  */
 export function isPlainWindow(
   flags: TailFlags,
+  format: StreamFormat,
   tailLines: number | undefined,
   checkpointPath: string | undefined,
 ): boolean {
-  const format = streamFormatOf(flags);
   return (
     flags.follow !== true &&
     flags.output === "text" &&
@@ -207,7 +207,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // handed the window without its lines. Any other response goes through the follower as it came.
   let rendered: Buffer | undefined;
   const format = streamFormatOf(flags);
-  const fetchLogs: FetchLogs = isPlainWindow(flags, tailLines, checkpointPath)
+  const fetchLogs: FetchLogs = isPlainWindow(flags, format, tailLines, checkpointPath)
     ? async (request, options) => {
         try {
           const read = await client.callForBody(
