@@ -376,12 +376,15 @@ async function checkInput(
   return { route: getOperation(name), checked: validateInput(name, input) };
 }
 
-/** A successful response's body (from callForBody) parsed and checked, as callWithMeta does. */
+/**
+ * A successful response's body (from callForBody, as bytes or already as text) parsed and
+ * checked, as callWithMeta does.
+ */
 export async function decodeBody<N extends OperationName>(
   name: N,
-  body: Uint8Array,
+  body: Uint8Array | string,
 ): Promise<OutputOf<N>> {
-  return (await decode(name, bodyText(body))) as OutputOf<N>;
+  return (await decode(name, typeof body === "string" ? body : bodyText(body))) as OutputOf<N>;
 }
 
 /** A successful response body parsed and checked (ResponseShapeError naming the field). */

@@ -5,6 +5,7 @@
  */
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
+import { debugLogFetch } from "../tail/debug-log-fetch.js";
 import { shortLabels } from "../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { FollowerGroup, type FollowSource, type GroupMember } from "../tail/follower-group.js";
@@ -134,12 +135,7 @@ export function createDashboardSources(
       let started = false;
       const open = (deploymentId: string, label: string): Part => {
         const follower = new LogFollower({
-          fetchLogs: (request, callOptions) =>
-            client.callWithMeta(
-              "get_tvc_deployment_debug_logs",
-              { deploymentId, ...request },
-              callOptions,
-            ),
+          fetchLogs: debugLogFetch(client, deploymentId),
           acquireSlot: limit ? () => limit.acquire() : undefined,
           intervalMs: options.intervalMs,
           sinceMs: options.sinceMs,

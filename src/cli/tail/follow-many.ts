@@ -18,6 +18,7 @@ import {
   resumedBatches,
 } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
+import { debugLogFetch } from "../../tail/debug-log-fetch.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
@@ -98,12 +99,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     const resumed = resumedBatches(resume, gap);
     if (checkpointPath) handled.set(id, new HandledLines(id, marginMs));
     const follower = new LogFollower({
-      fetchLogs: (request, options) =>
-        client.callWithMeta(
-          "get_tvc_deployment_debug_logs",
-          { deploymentId: id, ...request },
-          options,
-        ),
+      fetchLogs: debugLogFetch(client, id),
       // The slot is taken before the window is planned: waiting for it costs nothing.
       acquireSlot: () => limit.acquire(),
       intervalMs: flags.interval,

@@ -13,6 +13,7 @@ import {
   ResumeFilter,
   resumedBatches,
 } from "../../tail/checkpoint.js";
+import { debugLogFetch } from "../../tail/debug-log-fetch.js";
 import type { FetchLogs, FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
@@ -207,6 +208,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // handed the window without its lines. Any other response goes through the follower as it came.
   let rendered: Buffer | undefined;
   const format = streamFormatOf(flags);
+  const follow = debugLogFetch(client, deploymentId);
   const fetchLogs: FetchLogs = isPlainWindow(flags, format, tailLines, checkpointPath)
     ? async (request, options) => {
         try {
@@ -227,10 +229,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
           return failing(err);
         }
       }
-    : (request, options) =>
-        client
-          .callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...request }, options)
-          .catch(failing);
+    : (request, options) => follow(request, options).catch(failing);
   const follower = new LogFollower({
     fetchLogs,
     intervalMs: flags.interval,
