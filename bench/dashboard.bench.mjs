@@ -9,7 +9,8 @@
 // <= 200 MB and flat with the default 100,000-line buffer over 10 minutes. `--minutes N` (or
 // BENCH_MINUTES) sets the length; `--feed follower` (or BENCH_FEED=follower) feeds the lines as
 // the dashboard gets them: the log follower polling every 2 s a server that answers each window
-// it asks for with its JSON text, parsed by the client's decoder, re-sent entries included.
+// it asks for with its JSON text, decoded as the dashboard decodes it (re-sent entries included:
+// those re-sent byte for byte are taken from the answer before, see api/overlap-decoder.ts).
 // BENCH_DEBUG=1 writes each 10 s sample to stderr with V8's spaces (committed/used MB), external
 // and array-buffer memory: where RSS goes, and which part grows.
 import { EventEmitter } from "node:events";
@@ -31,7 +32,7 @@ const arg = (name) => {
 const MINUTES = Number(arg("minutes") ?? process.env.BENCH_MINUTES ?? 0);
 const SECONDS = MINUTES > 0 ? MINUTES * 60 : Number(process.env.BENCH_SECONDS ?? 30);
 const FEED = arg("feed") ?? process.env.BENCH_FEED ?? "store";
-const { decodeResponse } = await import("../dist/api/validation.js");
+const { OverlapDecoder } = await import("../dist/api/overlap-decoder.js");
 const { governHeap } = await import("../dist/cli/heap-governor.js");
 // As `tvcwatch watch` runs it.
 governHeap();
@@ -108,6 +109,8 @@ function entryJson(i, ms) {
   return `{"line":{"content":${content},"ts":{"seconds":"${seconds}","nanos":"${nanos}"}},"replicaLabel":"replica ${(i % 3) + 1}/3"}`;
 }
 const serverStart = Date.now();
+// As the dashboard decodes a deployment's answers (tail/debug-log-fetch.ts).
+const decoder = new OverlapDecoder();
 const followed =
   FEED === "follower"
     ? new LogFollower({
@@ -122,7 +125,7 @@ const followed =
             parts.push(entryJson(i, serverStart + (i * 1000) / RATE));
           const text = `{"entries":[${parts.join(",")}]}`;
           return {
-            data: decodeResponse("get_tvc_deployment_debug_logs", text),
+            data: await decoder.decode(text),
             meta: { ...meta, serverDate: Math.floor(now / 1000) * 1000 },
           };
         },
@@ -256,7 +259,7 @@ latencies.sort((a, b) => a - b);
 const p95 = latencies[Math.floor(latencies.length * 0.95)] ?? Number.NaN;
 const p50 = latencies[Math.floor(latencies.length * 0.5)] ?? Number.NaN;
 console.log(
-  `input: ${seq.toLocaleString()} lines in ${elapsed.toFixed(1)} s (${Math.round(seq / elapsed).toLocaleString()} lines/s${followed ? `, through the follower: ${(followed.getState().entriesServed / Math.max(1, seq)).toFixed(2)} entries parsed per line` : ""}), ${stdout.count} frames written (${Math.round(stdout.bytes / Math.max(1, stdout.count) / 1024)} KB each on average)`,
+  `input: ${seq.toLocaleString()} lines in ${elapsed.toFixed(1)} s (${Math.round(seq / elapsed).toLocaleString()} lines/s${followed ? `, through the follower: ${(followed.getState().entriesServed / Math.max(1, seq)).toFixed(2)} entries served per line, ${(decoder.counts.parsed / Math.max(1, seq)).toFixed(2)} parsed` : ""}), ${stdout.count} frames written (${Math.round(stdout.bytes / Math.max(1, stdout.count) / 1024)} KB each on average)`,
 );
 console.log(`CPU: ${(cpuSeconds / elapsed).toFixed(3)} CPU-s per second of input (target <= 0.5)`);
 console.log(

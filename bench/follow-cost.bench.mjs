@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { startSimulator } from "../dist/sim/server.js";
+import { debugLogFetch } from "../dist/tail/debug-log-fetch.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { lineTimestamp } from "../dist/tail/log-line.js";
 
@@ -110,13 +111,11 @@ async function runProfile(p) {
   const theirs = [];
   const served = { tvcwatch: 0, tvc: 0 };
   const theirCounter = { served: 0 };
+  // As tvcwatch fetches (and decodes) a deployment's windows.
+  const fetchLogs = debugLogFetch(client, deploymentId);
   const follower = new LogFollower({
     fetchLogs: async (request, options) => {
-      const r = await client.callWithMeta(
-        "get_tvc_deployment_debug_logs",
-        { deploymentId, ...request },
-        options,
-      );
+      const r = await fetchLogs(request, options);
       served.tvcwatch += r.data.entries.length;
       return r;
     },

@@ -6,6 +6,7 @@
 import { createServer, request } from "node:http";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { startSimulator } from "../dist/sim/server.js";
+import { debugLogFetch } from "../dist/tail/debug-log-fetch.js";
 import { LogFollower } from "../dist/tail/follower.js";
 
 const OUTAGE_MS = Number(process.env.BENCH_OUTAGE_MS ?? 15_000);
@@ -62,8 +63,7 @@ const deploymentId = sim.service.scenario.apps
   .flatMap((a) => a.deployments)
   .find((d) => d.debugMode).id;
 const follower = new LogFollower({
-  fetchLogs: (req, options) =>
-    client.callWithMeta("get_tvc_deployment_debug_logs", { deploymentId, ...req }, options),
+  fetchLogs: debugLogFetch(client, deploymentId),
   sinceMs: 10_000,
   holdBackMs: 1000,
 });

@@ -5,7 +5,7 @@
 // sampled every simulated minute and should stay flat once the buffer is full (target: RSS
 // <= 200 MB). Then the bytes each buffered line costs beyond its content: the heap with the
 // buffer full, less the heap with it emptied, per line, less the content's own characters.
-import { decodeResponse } from "../dist/api/validation.js";
+import { OverlapDecoder } from "../dist/api/overlap-decoder.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { LogStore } from "../dist/tail/log-store.js";
 
@@ -37,6 +37,8 @@ const clock = { now: () => BASE + mono, monotonic: () => mono };
 let served = 0;
 let contentChars = 0;
 const store = new LogStore();
+// As tvcwatch decodes a deployment's answers (tail/debug-log-fetch.ts).
+const decoder = new OverlapDecoder();
 const follower = new LogFollower({
   clock,
   fetchLogs: async (request) => {
@@ -48,10 +50,7 @@ const follower = new LogFollower({
     const parts = [];
     for (let i = first; i < last; i++) parts.push(entryJson(i));
     served += parts.length;
-    const data = decodeResponse(
-      "get_tvc_deployment_debug_logs",
-      `{"entries":[${parts.join(",")}]}`,
-    );
+    const data = await decoder.decode(`{"entries":[${parts.join(",")}]}`);
     const serverDate = Math.floor((BASE + mono) / 1000) * 1000;
     return {
       data,
