@@ -21,6 +21,7 @@
  */
 import { decodeBody } from "./client.js";
 import { isDebugLogResponse } from "./fast-guards.js";
+import { bodyText } from "./response-body.js";
 import type { DebugLogEntry } from "./schemas.js";
 
 type DebugLogsAnswer = { entries: DebugLogEntry[] };
@@ -169,19 +170,18 @@ export class OverlapDecoder {
   constructor(private readonly piece = PIECE) {}
 
   async decode(body: Uint8Array | string): Promise<DebugLogsAnswer> {
-    const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+    const text = typeof body === "string" ? body : bodyText(body);
     const previous = this.previous;
     this.previous = undefined;
     const reused = previous ? this.withPrevious(text, previous) : undefined;
     if (reused) return reused;
     const end = text.startsWith(HEAD) ? arrayEnd(text) : -1;
     if (end >= HEAD.length) {
+      // The first entry right after the head, or no entry at all.
       const marks = markersFrom(text, HEAD.length);
-      const first = marks[0] ?? end;
-      const list =
-        first === HEAD.length || (marks.length === 0 && blank(text, HEAD.length, end))
-          ? parseEntries(text, marks, end, this.piece)
-          : undefined;
+      const list = (marks.length > 0 ? marks[0] === HEAD.length : blank(text, HEAD.length, end))
+        ? parseEntries(text, marks, end, this.piece)
+        : undefined;
       if (list) {
         this.counts.parsed += list.length;
         const answer = { entries: list };
@@ -229,18 +229,18 @@ export class OverlapDecoder {
       m = lo;
     }
     if (m === j) return undefined;
-    // The rest, up to the "]}" that ends the text, must parse as a list of one or more values:
-    // then the array opened by the head runs to that "]" and is the object's only key.
+    // The rest, up to the "]}" that ends the text, must parse as a list of values, starting with
+    // an entry right after the run's comma (so not empty): then the array opened by the head runs
+    // to that "]" and is the object's only key.
     const restAt = HEAD.length + (starts[m] as number) - from;
     const end = arrayEnd(text);
     if (end < restAt || !text.startsWith(MARKER, restAt)) return undefined;
     const marks = markersFrom(text, restAt);
     const tail = parseEntries(text, marks, end, this.piece);
-    if (!tail || tail.length === 0) return undefined;
+    if (!tail) return undefined;
     const answer: DebugLogsAnswer = { entries: previous.entries.slice(j, m).concat(tail) };
-    const parsed = tail.length;
     this.counts.reused += m - j;
-    this.counts.parsed += parsed;
+    this.counts.parsed += tail.length;
     const known = starts.subarray(j, m).map((s) => s - from + HEAD.length);
     this.previous = index(text, answer, known, marks);
     return answer;
