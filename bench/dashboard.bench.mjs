@@ -18,6 +18,11 @@ import { EventEmitter } from "node:events";
 // As bin/tvcwatch does: React's production build, and Ink interactive.
 process.env.NODE_ENV = "production";
 delete process.env.CI;
+// As `tvcwatch watch` runs it: the heap governed, the young generation held at its size before
+// Ink and React load.
+const { governHeap, holdYoungGeneration } = await import("../dist/cli/heap-governor.js");
+holdYoungGeneration();
+governHeap();
 const { render } = await import("ink");
 const { default: React } = await import("react");
 const { Poller } = await import("../dist/feeds/poller.js");
@@ -33,9 +38,6 @@ const MINUTES = Number(arg("minutes") ?? process.env.BENCH_MINUTES ?? 0);
 const SECONDS = MINUTES > 0 ? MINUTES * 60 : Number(process.env.BENCH_SECONDS ?? 30);
 const FEED = arg("feed") ?? process.env.BENCH_FEED ?? "store";
 const { OverlapDecoder } = await import("../dist/api/overlap-decoder.js");
-const { governHeap } = await import("../dist/cli/heap-governor.js");
-// As `tvcwatch watch` runs it.
-governHeap();
 const RATE = 5000;
 const TICK_MS = 250; // the follower's fastest poll interval: lines arrive in one batch per poll
 

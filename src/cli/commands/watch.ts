@@ -10,7 +10,7 @@ import { commandSummary } from "../command-summaries.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { deploymentsToFollow, deploymentWatch } from "../deployment-scope.js";
 import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../flag-parsers.js";
-import { governHeap } from "../heap-governor.js";
+import { governHeap, holdYoungGeneration } from "../heap-governor.js";
 
 export interface WatchCommandFlags {
   deployment?: string[];
@@ -116,9 +116,11 @@ export async function openDashboard(
   flags: WatchCommandFlags,
   title?: string,
 ): Promise<void> {
-  const { runDashboard } = await import("../../tui/run-dashboard.js");
-  // Hours at thousands of lines a second: keep the heap near what the dashboard holds.
+  // Hours at thousands of lines a second: keep the heap near what the dashboard holds, its young
+  // generation at its start-up size (before Ink and React load).
+  holdYoungGeneration();
   governHeap();
+  const { runDashboard } = await import("../../tui/run-dashboard.js");
   const sources = createDashboardSources(client, {
     emails: settings.emails,
     solanaAddresses: settings.solanaAddresses,

@@ -1,0 +1,48 @@
+/**
+ * The dashboard holds V8's young generation at its start-up size (src/cli/heap-governor.ts). That
+ * rests on V8 reading its growth factor when the young generation would grow, after start-up: run
+ * in a fresh `node` (the built module, as bin/tvcwatch runs it), on each Node the suite runs under.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const governor = fileURLToPath(new URL("../../dist/cli/heap-governor.js", import.meta.url));
+
+/**
+ * The young generation's size (bytes) before and after allocating as a follow does: batches that
+ * survive a while (the buffer), so V8 sees most of what it allocates survive and would grow it.
+ */
+function youngGeneration(hold: boolean): { before: number; after: number } {
+  const script = `
+    const v8 = await import("node:v8");
+    const { holdYoungGeneration } = await import(${JSON.stringify(governor)});
+    const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
+    const before = young();
+    if (${hold}) holdYoungGeneration();
+    const kept = [];
+    for (let round = 0; round < 200; round++) {
+      const batch = [];
+      for (let i = 0; i < 20000; i++) batch.push({ content: "line " + i, sortKey: round * 1e5 + i });
+      kept.push(batch);
+      if (kept.length > 20) kept.shift();
+    }
+    process.stdout.write(JSON.stringify({ before, after: young() }));
+  `;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    encoding: "utf8",
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as { before: number; after: number };
+}
+
+describe("holdYoungGeneration", () => {
+  it("keeps the young generation near its size while the same allocations grow it without", () => {
+    const grown = youngGeneration(false);
+    expect(grown.after).toBeGreaterThanOrEqual(4 * grown.before);
+    const held = youngGeneration(true);
+    // At most one step (x2) past its size when held, where it grows to 32 MiB (16x) without.
+    expect(held.after).toBeLessThanOrEqual(Math.max(2 * held.before, 4 * 1024 * 1024));
+    expect(held.after * 4).toBeLessThanOrEqual(grown.after);
+  });
+});
