@@ -142,7 +142,7 @@ export class LogFollower {
   private lastGoodSentMono: number | undefined;
   /** The window of the last successful poll, ms (undefined: it asked for tailLines). */
   private lastGoodWindowMs: number | undefined;
-  /** After the first window (of sinceSeconds), the oldest timestamp it brought; else undefined. */
+  /** After the first window, the oldest timestamp it brought; else undefined. */
   private initialOldest: number | undefined;
   private lastGoodRecvMono: number | undefined;
   private wake: AbortController | undefined;
@@ -309,8 +309,7 @@ export class LogFollower {
       nowMono: recvMono,
     });
     let oldest = Number.POSITIVE_INFINITY;
-    if (initial && plan.request.tailLines === undefined)
-      for (const k of newKeys) if (k < oldest) oldest = k;
+    if (initial) for (const k of newKeys) if (k < oldest) oldest = k;
     this.initialOldest = Number.isFinite(oldest) ? oldest : undefined;
     this.recordSuccess(
       plan,
@@ -387,8 +386,10 @@ export class LogFollower {
    * its oldest line, and a line older than that was not asked for before, so it is not late.
    */
   private previousFrontLow(low: number): number {
-    if (this.lastGoodSentMono === undefined || this.lastGoodWindowMs === undefined)
-      return Number.NEGATIVE_INFINITY;
+    if (this.lastGoodSentMono === undefined) return Number.NEGATIVE_INFINITY;
+    // A first window of `--tail` lines (with or without --since) has no length: it held from
+    // its oldest line on.
+    if (this.lastGoodWindowMs === undefined) return this.initialOldest ?? Number.NEGATIVE_INFINITY;
     const front = this.lastGoodSentMono + low - this.lastGoodWindowMs;
     return this.initialOldest === undefined ? front : Math.max(front, this.initialOldest);
   }

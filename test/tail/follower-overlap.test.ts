@@ -33,6 +33,7 @@ async function follow(
     maxLatencyMs?: number;
     holdBackMs?: number;
     sinceMs?: number;
+    tailLines?: number;
     /** Server ms since WALL when the follow starts (default 0). */
     startMs?: number;
     untilMs: number;
@@ -54,6 +55,7 @@ async function follow(
     clock: time.clock,
     holdBackMs: o.holdBackMs ?? 0,
     ...(o.sinceMs !== undefined ? { sinceMs: o.sinceMs } : {}),
+    ...(o.tailLines !== undefined ? { tailLines: o.tailLines } : {}),
     random,
     fetchLogs: async (request, options) => {
       const r = await server.fetchLogs(request, options);
@@ -125,6 +127,30 @@ describe("the overlap, sized by measurement", () => {
     expect(run.follower.getState().arrival.lateLines).toBe(0);
     const after = run.overlaps.filter(([at]) => at > 50_000).map(([, ms]) => ms);
     expect(Math.max(...after)).toBeLessThan(1000);
+  });
+
+  it("after a first window of --since 1s with --tail N, counts nothing late either", async () => {
+    // `tail -f --since 5s --tail 100000` against the simulator at 5 x 1,000 lines/s counted
+    // 4,212 late lines and kept the overlap at its most (3.2 entries per line, 2.1 without
+    // --tail): a window of tailLines was taken to have no front at all.
+    const lines = steadyLines(3, 100, 0, 60_000);
+    const run = await follow(lines, {
+      seed: 3,
+      sinceMs: 1000,
+      tailLines: 100_000,
+      untilMs: 58_000,
+      startMs: 30_000,
+    });
+    expect(run.follower.getState().arrival.lateLines).toBe(0);
+    const after = run.overlaps.filter(([at]) => at > 50_000).map(([, ms]) => ms);
+    expect(Math.max(...after)).toBeLessThan(1000);
+    // Every line from the first shown to the last shown, once.
+    const keys = run.emitted.map((l) => l.sortKey);
+    const [from, to] = [Math.min(...keys), Math.max(...keys)];
+    expect(run.emitted).toHaveLength(lines.filter((l) => l.t >= from && l.t <= to).length);
+    expect(new Set(run.emitted.map((l) => `${l.replicaLabel} ${l.sortKey}`)).size).toBe(
+      run.emitted.length,
+    );
   });
 
   it("still counts a line late that the first window covered and the second brings", async () => {
