@@ -139,6 +139,10 @@ export function createDashboardSources(
           acquireSlot: limit ? () => limit.acquire() : undefined,
           intervalMs: options.intervalMs,
           sinceMs: options.sinceMs,
+          // The buffer keeps bufferLines lines: the first window (--since of history) need not
+          // bring more per replica, however busy the deployment. Older lines cut off are
+          // reported as a gap.
+          tailLines: options.bufferLines,
         });
         const replicas = new ReplicaActivity();
         follower.onEvents((events) => {

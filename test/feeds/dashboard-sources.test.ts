@@ -10,6 +10,8 @@ import type { StoreEvent } from "../../src/tail/log-line.js";
 let sim: RunningSimulator;
 let client: TurnkeyClient;
 let requests: string[] = [];
+/** The debug-log request bodies, in order. */
+const logBodies: Array<{ deploymentId: string; sinceSeconds?: string; tailLines?: number }> = [];
 let inFlight = 0;
 let mostInFlight = 0;
 
@@ -22,7 +24,9 @@ beforeAll(async () => {
     apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
     fetch: async (input, init) => {
       if (!String(input).endsWith("get_tvc_deployment_debug_logs")) return fetch(input, init);
-      requests.push(JSON.parse(String(init?.body)).deploymentId as string);
+      const body = JSON.parse(String(init?.body));
+      requests.push(body.deploymentId as string);
+      logBodies.push(body);
       inFlight += 1;
       mostInFlight = Math.max(mostInFlight, inFlight);
       try {
@@ -38,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-function sourcesFor(intervalMs: number, maxConcurrent?: number) {
+function sourcesFor(intervalMs: number, maxConcurrent?: number, bufferLines = 10_000) {
   return createDashboardSources(client, {
     maxConcurrent,
     emails: [],
@@ -46,7 +50,7 @@ function sourcesFor(intervalMs: number, maxConcurrent?: number) {
     caip2: "solana:devnet",
     intervalMs,
     sinceMs: 60_000,
-    bufferLines: 10_000,
+    bufferLines,
   });
 }
 
@@ -115,6 +119,22 @@ describe("the dashboard's log session over several deployments", () => {
     expect(session.replicas.snapshot().map((r) => r.label.split(" ")[0])).toEqual(
       expect.arrayContaining([labels.get(main), labels.get(canary)]),
     );
+  });
+
+  it("asks the first window for no more lines per replica than the buffer keeps", async () => {
+    const sources = sourcesFor(400, undefined, 12);
+    const session = sources.openLogs([sim.config.deploymentId]);
+    const from = logBodies.length;
+    session.start();
+    const deadline = Date.now() + 10_000;
+    while (session.store.size() === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    await session.stop();
+    // The history --since asks for (a minute at 20 lines/s per replica), cut to 12 per replica.
+    expect(logBodies[from]).toMatchObject({ sinceSeconds: "60", tailLines: 12 });
+    const lines = storeEvents(session).filter((e) => e.kind === "line");
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.length).toBeLessThanOrEqual(12);
   });
 
   it("with one deployment leaves the labels as the server sends them", async () => {
