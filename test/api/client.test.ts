@@ -355,6 +355,42 @@ describe("what leaves the client", () => {
   });
 });
 
+describe("a body read as text", () => {
+  it("callForText gives the text of callForBody's bytes, from a body sent in pieces that split characters", async () => {
+    const entries = Array.from({ length: 400 }, (_, i) => ({
+      line: {
+        content: `línea ${i} — ünïcödé ✓ 𝄞 ${"é".repeat(i % 7)}`,
+        ts: { seconds: "1", nanos: String(i) },
+      },
+      replicaLabel: "replica 1/1",
+    }));
+    const bytes = Buffer.from(JSON.stringify({ entries }), "utf8");
+    let pieces = 0;
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      // Pieces of 7 bytes, each on its own turn: the client reads many chunks, cut mid-character.
+      let at = 0;
+      const next = () => {
+        if (at >= bytes.length) return res.end();
+        res.write(bytes.subarray(at, at + 7));
+        pieces += 1;
+        at += 7;
+        setImmediate(next);
+      };
+      next();
+    });
+    closers.push(s.close);
+    const c = client(s.url);
+    const input = { deploymentId: "d-1", sinceSeconds: "5" };
+    const text = await c.callForText("get_tvc_deployment_debug_logs", input);
+    const raw = await c.callForBody("get_tvc_deployment_debug_logs", input);
+    expect(pieces).toBeGreaterThan(100);
+    expect(text.body).toBe(bytes.toString("utf8"));
+    expect(Buffer.from(raw.body).equals(bytes)).toBe(true);
+    expect(text.meta.status).toBe(200);
+  });
+});
+
 describe("response size limit", () => {
   it("stops reading past the limit and does not retry", async () => {
     const s = await scriptedServer((_r, res) => {
