@@ -21,7 +21,6 @@
  */
 import { decodeBody } from "./client.js";
 import { isDebugLogResponse } from "./fast-guards.js";
-import { bodyText } from "./response-body.js";
 import type { DebugLogEntry } from "./schemas.js";
 
 type DebugLogsAnswer = { entries: DebugLogEntry[] };
@@ -169,8 +168,8 @@ export class OverlapDecoder {
   /** `piece`: entries parsed at a time (tests make it small). */
   constructor(private readonly piece = PIECE) {}
 
-  async decode(body: Uint8Array | string): Promise<DebugLogsAnswer> {
-    const text = typeof body === "string" ? body : bodyText(body);
+  /** One answer's text (the client's callForText), decoded as decodeBody decodes it. */
+  async decode(text: string): Promise<DebugLogsAnswer> {
     const previous = this.previous;
     this.previous = undefined;
     const reused = previous ? this.withPrevious(text, previous) : undefined;

@@ -190,8 +190,8 @@ describe("OverlapDecoder", () => {
     const window = (from: number, to: number) =>
       `{"entries":[${Array.from({ length: to - from }, (_, k) => compact(entry(from + k))).join(",")}]}`;
     const decoder = new OverlapDecoder();
-    await decoder.decode(new TextEncoder().encode(window(0, 100)));
-    const second = await decoder.decode(new TextEncoder().encode(window(60, 150)));
+    await decoder.decode(window(0, 100));
+    const second = await decoder.decode(window(60, 150));
     expect(second).toEqual(JSON.parse(window(60, 150)));
     // Entries 60..98 come from the first answer; 99 (its last, which ended in "]") is parsed.
     expect(decoder.counts).toEqual({ reused: 39, parsed: 100 + 51 });
