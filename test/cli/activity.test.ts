@@ -254,6 +254,54 @@ describe("the two-vote flow through the spawned CLI", () => {
   });
 });
 
+describe("--fingerprint: vote only on what was reviewed", () => {
+  it("another fingerprint: exit 1 in one line, nothing voted; the one reviewed: voted", async () => {
+    const { id, fingerprint } = await submitFeature();
+    const reviewed = `sha256:${"1".repeat(64)}`;
+    for (const action of ["approve", "reject"]) {
+      const r = await cli(lead, "activity", action, id, "--fingerprint", reviewed, "--yes");
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(lines(r.stderr)).toEqual([
+        `tvcwatch: activity ${id} has fingerprint ${fingerprint}, not ${reviewed}: it is not what was reviewed; nothing was voted`,
+      ]);
+    }
+    expect((await statusOf(id)).votes).toHaveLength(1);
+    // By fingerprint too: the fingerprint given and the one pinned must be the same.
+    const byFingerprint = await cli(
+      lead,
+      "activity",
+      "approve",
+      fingerprint,
+      "--fingerprint",
+      reviewed,
+      "--yes",
+    );
+    expect(byFingerprint.code).toBe(1);
+    expect(byFingerprint.stderr).toMatch(/it is not what was reviewed; nothing was voted\n$/);
+    const pinned = await cli(
+      lead,
+      "activity",
+      "approve",
+      id,
+      "--fingerprint",
+      fingerprint.toUpperCase().replace("SHA256:", "sha256:"),
+      "--yes",
+    );
+    expect(pinned.stderr).toBe("");
+    expect(pinned.stdout).toBe(`approved activity ${id}: COMPLETED\n`);
+    expect(pinned.code).toBe(0);
+  });
+
+  it("a value that is not a fingerprint is a usage error naming the flag", async () => {
+    const r = await cli(lead, "activity", "approve", "some-id", "--fingerprint", "abc", "--yes");
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)[0]).toBe(
+      "tvcwatch: error: option '--fingerprint <fp>' argument 'abc' is invalid. a fingerprint is sha256: and 64 hex digits, as tvcwatch activity get shows it",
+    );
+  });
+});
+
 describe("list and get", () => {
   it("list --status consensus: whole IDs, status, type, votes, and which await your vote", async () => {
     const { id } = await submitFeature();
@@ -465,6 +513,100 @@ describe("against scripted servers", () => {
     }
   });
 
+  it("get_activity answered with another activity: approve, reject, wait and get exit 1 naming it; no vote is sent", async () => {
+    const other = "f139a382-0000-4000-8000-000000000000";
+    const server = await scriptedServer((req, res) => {
+      const op = req.url.split("/").at(-1);
+      if (op === "whoami")
+        return json(res, 200, {
+          organizationId: "org-1",
+          organizationName: "Org",
+          userId: "u-me",
+          username: "me",
+        });
+      if (op === "get_organization_configs")
+        return json(res, 200, { configs: { quorum: { threshold: 1, userIds: ["u-me"] } } });
+      if (op === "list_users") return json(res, 200, { users: [userJson("u-me", "me")] });
+      if (op === "get_activity")
+        return json(res, 200, {
+          activity: activityJson({ id: other, type: "ACTIVITY_TYPE_CREATE_API_KEYS_V2" }),
+        });
+      json(res, 200, {
+        activity: activityJson({ id: other, status: "ACTIVITY_STATUS_COMPLETED" }),
+      });
+    });
+    try {
+      const config = await scriptedConfig(server.url);
+      const asked = "7d4b7663-0000-4000-8000-000000000000";
+      const [approve, reject, wait, get, getJson] = await Promise.all([
+        cli(config, "activity", "approve", asked, "--yes"),
+        cli(config, "activity", "reject", asked, "--yes"),
+        cli(config, "activity", "wait", asked, "--timeout", "5s"),
+        cli(config, "activity", "get", asked),
+        cli(config, "activity", "get", asked, "-o", "json"),
+      ]);
+      for (const r of [approve, reject]) {
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe("");
+        expect(lines(r.stderr)).toEqual([
+          `tvcwatch: the server answered for activity ${other}, not ${asked}; nothing was voted`,
+        ]);
+      }
+      expect(wait.code).toBe(1);
+      expect(lines(wait.stderr)).toEqual([
+        `waiting for activity ${asked} (up to 5s, every 2s)`,
+        `tvcwatch: the server answered for activity ${other}, not ${asked}`,
+      ]);
+      for (const r of [get, getJson]) {
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe("");
+        expect(r.stderr).toBe(
+          `tvcwatch: the server answered for activity ${other}, not ${asked}\n`,
+        );
+      }
+      const voted = server.requests.filter((q) => /(approve|reject)_activity$/.test(q.url));
+      expect(voted).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a vote answered with another activity: exit 1, no outcome claimed for it", async () => {
+    const server = await scriptedServer((req, res) => {
+      const op = req.url.split("/").at(-1);
+      if (op === "whoami")
+        return json(res, 200, {
+          organizationId: "org-1",
+          organizationName: "Org",
+          userId: "u-me",
+          username: "me",
+        });
+      if (op === "get_organization_configs")
+        return json(res, 200, { configs: { quorum: { threshold: 1, userIds: ["u-me"] } } });
+      if (op === "list_users") return json(res, 200, { users: [userJson("u-me", "me")] });
+      if (op === "get_activity") return json(res, 200, { activity: activityJson() });
+      json(res, 200, {
+        activity: activityJson({ id: "act-9", status: "ACTIVITY_STATUS_COMPLETED" }),
+      });
+    });
+    try {
+      const r = await cli(
+        await scriptedConfig(server.url),
+        "activity",
+        "approve",
+        "act-1",
+        "--yes",
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(lines(r.stderr)).toEqual([
+        "tvcwatch: the server answered for activity act-9, not act-1; what the vote did is not known: tvcwatch activity get act-1 shows it",
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a quorum and users the API will not show: the vote goes on, a note says what is missing", async () => {
     const server = await scriptedServer((req, res) => {
       const op = req.url.split("/").at(-1);
@@ -535,12 +677,13 @@ describe("against scripted servers", () => {
     });
     try {
       const config = await scriptedConfig(server.url);
+      // The ID asked for is the one the server answers with (hostile, as an argument may be).
       const runs = await Promise.all([
-        cli(config, "activity", "get", "act-1"),
+        cli(config, "activity", "get", `act-${hostile}`),
         cli(config, "activity", "list"),
         cli(config, "activity", "list", "-o", "json"),
-        cli(config, "activity", "wait", "act-1"),
-        cli(config, "activity", "approve", "act-1", "--yes"),
+        cli(config, "activity", "wait", `act-${hostile}`),
+        cli(config, "activity", "approve", `act-${hostile}`, "--yes"),
       ]);
       for (const r of runs) {
         expect(`${r.stdout}${r.stderr}`).not.toMatch(/[\u001b\u0007\u009b\u202e]/);

@@ -5,7 +5,7 @@
  * the activity completes, 1 when it fails or is rejected, 2 when the time runs out.
  */
 import type { Command } from "commander";
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { CallOptions, TurnkeyClient } from "../../api/client.js";
 import { TurnkeyApiError } from "../../api/errors.js";
 import { sleep } from "../../api/retry.js";
@@ -21,6 +21,7 @@ import {
   statusLine,
   type VoteAction,
 } from "../../feeds/activity-decision.js";
+import { otherActivity, sameFingerprint, shownId } from "../../feeds/activity-identity.js";
 import { loadDecisionContext } from "../../feeds/decision-context.js";
 import { summarizeIntent } from "../../feeds/intent-summary.js";
 import { shouldColour } from "../../text/colour.js";
@@ -30,7 +31,7 @@ import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { activityTable } from "../activity/activity-table.js";
 import { askYesNo, canAsk } from "../activity/confirm.js";
 import { statusFlag, typeFlag } from "../activity/filters.js";
-import { findActivity } from "../activity/find-activity.js";
+import { findActivity, isFingerprint } from "../activity/find-activity.js";
 import { waitForActivity } from "../activity/wait-for-activity.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
@@ -56,6 +57,8 @@ interface GetFlags {
 
 interface VoteFlags {
   yes?: boolean;
+  /** Vote only when the activity's fingerprint is this one (what a person reviewed). */
+  fingerprint?: string;
   output: Output;
 }
 
@@ -144,6 +147,28 @@ function getText(activity: Activity, context: DecisionContext): string {
   return lines.join("\n");
 }
 
+/** get_activity for `id`, refused (exit 1) when the server answers about another activity. */
+async function getActivity(
+  client: TurnkeyClient,
+  id: string,
+  options: Pick<CallOptions, "onRetry" | "signal"> = callOptions,
+) {
+  const response = await client.call("get_activity", { activityId: id }, options);
+  const other = otherActivity(id, response.activity);
+  if (other) throw new CliError(other, 1);
+  return response;
+}
+
+/** `--fingerprint`: `sha256:` and 64 hex digits, as `activity get` shows it. */
+function fingerprintFlag(value: string): string {
+  if (!isFingerprint(value.trim())) {
+    throw new InvalidArgumentError(
+      "a fingerprint is sha256: and 64 hex digits, as tvcwatch activity get shows it",
+    );
+  }
+  return value.trim();
+}
+
 async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Command) {
   const client = await clientOf(cmd);
   const [found, loaded] = await api(() =>
@@ -155,8 +180,21 @@ async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Comm
   printNotes(loaded.notes);
   const { context } = loaded;
   const done = action === "approve" ? "approved" : "rejected";
+  // The activity asked for, never another one the server answered with.
+  if (found.kind === "activity" && !isFingerprint(ref)) {
+    const other = otherActivity(ref, found.activity);
+    if (other) throw new CliError(`${other}; nothing was voted`, 1);
+  }
+  const pinned = flags.fingerprint;
   let fingerprint: string;
+  let activityId: string | undefined;
   if (found.kind === "fingerprint-only") {
+    if (pinned && !sameFingerprint(pinned, found.fingerprint)) {
+      throw new CliError(
+        `--fingerprint ${pinned} is not the fingerprint given (${found.fingerprint}); nothing was voted`,
+        1,
+      );
+    }
     if (!flags.yes) {
       throw new CliError(
         `no activity with fingerprint ${found.fingerprint} among the organization's newest ${found.searched} activities, so nothing to show for confirmation; give its activity ID, or add --yes to vote on the fingerprint alone`,
@@ -166,18 +204,22 @@ async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Comm
     fingerprint = found.fingerprint;
   } else {
     const decision = decideActivity(found.activity, context);
-    const check = decision.can[action];
-    if (!check.allowed) {
+    activityId = decision.id;
+    if (pinned && !sameFingerprint(pinned, decision.fingerprint)) {
       throw new CliError(
-        `cannot ${action} activity ${sanitizeForTerminal(decision.id)}: ${check.why}`,
+        `activity ${shownId(decision.id)} has fingerprint ${sanitizeForTerminal(decision.fingerprint)}, not ${pinned}: it is not what was reviewed; nothing was voted`,
         1,
       );
+    }
+    const check = decision.can[action];
+    if (!check.allowed) {
+      throw new CliError(`cannot ${action} activity ${shownId(decision.id)}: ${check.why}`, 1);
     }
     fingerprint = decision.fingerprint;
     if (!flags.yes) {
       if (!canAsk(process.stdin, process.stderr)) {
         throw new CliError(
-          `not ${done}: confirming needs a terminal (standard input or error is not one); add --yes to ${action} activity ${sanitizeForTerminal(decision.id)} without asking`,
+          `not ${done}: confirming needs a terminal (standard input or error is not one); add --yes to ${action} activity ${shownId(decision.id)} without asking`,
           2,
         );
       }
@@ -197,6 +239,20 @@ async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Comm
       callOptions,
     ),
   );
+  // The answer must be about the activity voted on: its result is not this vote's otherwise.
+  const about = activityId ?? ref;
+  const other =
+    activityId !== undefined
+      ? otherActivity(activityId, answered.activity)
+      : sameFingerprint(answered.activity.fingerprint, fingerprint)
+        ? undefined
+        : `the server answered for activity ${shownId(answered.activity.id)}, whose fingerprint is not ${fingerprint}`;
+  if (other) {
+    throw new CliError(
+      `${other}; what the vote did is not known: tvcwatch activity get ${shownId(about)} shows it`,
+      1,
+    );
+  }
   const after = decideActivity(answered.activity, { ...context, now: Date.now() });
   if (flags.output === "json") printJson(answered);
   else process.stdout.write(`${outcomeLine(action, after, context)}\n`);
@@ -212,17 +268,15 @@ async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
   const client = await clientOf(cmd);
   const loaded = await api(() => loadDecisionContext(client, Date.now, callOptions));
   printNotes(loaded.notes);
-  const shownId = sanitizeForTerminal(id);
   process.stderr.write(
-    `waiting for activity ${shownId} (up to ${formatDuration(flags.timeout)}, every ${formatDuration(flags.interval)})\n`,
+    `waiting for activity ${shownId(id)} (up to ${formatDuration(flags.timeout)}, every ${formatDuration(flags.interval)})\n`,
   );
   const deadline = AbortSignal.timeout(flags.timeout);
   const outcome = await api(() =>
     waitForActivity(
       {
         getActivity: async (signal) =>
-          (await client.call("get_activity", { activityId: id }, { ...callOptions, signal }))
-            .activity,
+          (await getActivity(client, id, { ...callOptions, signal })).activity,
         sleep,
         describe: (a) => {
           const context = { ...loaded.context, now: Date.now() };
@@ -248,7 +302,7 @@ async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
         : "not read once";
       const lastError = outcome.lastError ? ` (last poll: ${outcome.lastError})` : "";
       throw new CliError(
-        `activity ${shownId} is ${status} after ${formatDuration(flags.timeout)}${lastError}; run the command again to keep waiting`,
+        `activity ${shownId(id)} is ${status} after ${formatDuration(flags.timeout)}${lastError}; run the command again to keep waiting`,
         2,
       );
     }
@@ -326,17 +380,11 @@ export function registerActivityCommand(program: Command): void {
     .action(async (id: string, flags: GetFlags, cmd: Command) => {
       const client = await clientOf(cmd);
       if (flags.output === "json") {
-        const response = await api(() =>
-          client.call("get_activity", { activityId: id }, callOptions),
-        );
-        printJson(response, flags.revealSecrets);
+        printJson(await api(() => getActivity(client, id)), flags.revealSecrets);
         return;
       }
       const [response, loaded] = await api(() =>
-        Promise.all([
-          client.call("get_activity", { activityId: id }, callOptions),
-          loadDecisionContext(client, Date.now, callOptions),
-        ]),
+        Promise.all([getActivity(client, id), loadDecisionContext(client, Date.now, callOptions)]),
       );
       printNotes(loaded.notes);
       process.stdout.write(`${getText(response.activity, loaded.context)}\n`);
@@ -355,10 +403,15 @@ export function registerActivityCommand(program: Command): void {
       )
       .argument("<id-or-fingerprint>", "activity ID, or its fingerprint (sha256:...)")
       .option("-y, --yes", `${action} without asking`)
+      .option(
+        "--fingerprint <fp>",
+        `${action} only if the activity's fingerprint is this one (what was reviewed with activity get); else nothing is voted`,
+        fingerprintFlag,
+      )
       .addOption(outputOption())
       .addHelpText(
         "after",
-        `\nExit status: 0 the vote was cast; 1 it cannot be cast (already decided, already voted,\nnot a root user), the API refused it, it was cancelled, or what it let run failed;\n2 usage (no terminal to ask on and no --yes) or network failure.\n\nExample:\n  tvcwatch activity ${action} ACTIVITY_ID --yes`,
+        `\nExit status: 0 the vote was cast; 1 it cannot be cast (already decided, already voted,\nnot a root user), the server answered about another activity or with another fingerprint\nthan --fingerprint, the API refused it, it was cancelled, or what it let run failed;\n2 usage (no terminal to ask on and no --yes) or network failure.\n\nExamples:\n  tvcwatch activity ${action} ACTIVITY_ID --yes\n  tvcwatch activity ${action} ACTIVITY_ID --fingerprint sha256:... --yes   # only what was reviewed`,
       )
       .action((ref: string, flags: VoteFlags, cmd: Command) => vote(action, ref, flags, cmd));
   }
