@@ -1,6 +1,7 @@
 /** The activity pane's view of list_activities: counts per status and the newest rows. */
 import type { Activity, AnyTimestamp } from "../api/schemas.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
+import { uniquePrefixes } from "../text/unique-prefix.js";
 import { keyMaker } from "./unique-keys.js";
 
 export const STATUS_ORDER = [
@@ -37,6 +38,11 @@ export const STATUS_CODE: Readonly<Record<string, string>> = {
 
 /** Longest status, type or id rendered in a pane row (the detail view shows them whole). */
 const MAX_ROW_FIELD = 256;
+
+/** An activity's id in a row: its shortest prefix no other listed activity shares, 8 or more. */
+export const MIN_ID_PREFIX = 8;
+/** The longest id prefix a row shows (a UUID's whole length). */
+export const MAX_ID_PREFIX = 36;
 
 export function shortStatus(status: string): string {
   return status.startsWith("ACTIVITY_STATUS_") ? status.slice(16) : status;
@@ -79,6 +85,8 @@ export interface ActivityRow {
   id: string;
   /** Unique among the rows (a React key), even if the server repeats an id. */
   key: string;
+  /** The id's shortest prefix (at least 8 characters) no other row's id shares: tells rows apart. */
+  idText: Safe;
   type: Safe;
   status: Safe;
   /** The status in four letters (unknown ones: their first four, sanitized). */
@@ -108,6 +116,10 @@ function known(short: string): (typeof STATUS_ORDER)[number] | undefined {
 
 export function summarizeActivities(activities: readonly Activity[], now: number): ActivitySummary {
   const keyOf = keyMaker();
+  const prefixes = uniquePrefixes(
+    activities.map((a) => a.id),
+    MIN_ID_PREFIX,
+  );
   const counts = new Map<string, number>();
   for (const a of activities) {
     const s = shortStatus(a.status);
@@ -128,6 +140,7 @@ export function summarizeActivities(activities: readonly Activity[], now: number
       return {
         id: a.id,
         key: keyOf(a.id),
+        idText: safeBounded(prefixes.get(a.id) ?? a.id, MAX_ID_PREFIX),
         type: safeBounded(shortType(a.type), MAX_ROW_FIELD),
         status: statusLabel(a.status),
         code: safeBounded(STATUS_CODE[short] ?? short.slice(0, 4), 8),

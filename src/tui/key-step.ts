@@ -7,9 +7,11 @@ import type { VoteAction } from "../feeds/activity-decision.js";
 import { parseTimeTarget } from "../text/time-target.js";
 import type { Binding, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";
+import type { ListRow } from "./list-selection.js";
+import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
 import type { LogNavigator, Move, Target } from "./log-navigator.js";
 import type { ListPane, Pane, UiAction, UiState } from "./ui-state.js";
-import { uiReducer } from "./ui-state.js";
+import { nextPane, uiReducer } from "./ui-state.js";
 import { cancelledText } from "./vote-state.js";
 
 export interface KeyContext {
@@ -26,8 +28,8 @@ export interface KeyContext {
   replicas: ReadonlySet<number>;
   /** The deployments followed, with their labels, in order (`d` cycles through them). */
   deployments?: readonly { id: string; label: string }[] | undefined;
-  /** The keys of the rows of each list pane, in order (selection and detail views). */
-  lists: Readonly<Record<ListPane, readonly string[]>>;
+  /** The rows of each list pane as shown, in order: selection and detail views go by their keys. */
+  lists: Readonly<Record<ListPane, readonly ListRow[]>>;
   /** Epoch ms now, for `J -5m`. */
   now: number;
 }
@@ -36,8 +38,11 @@ export type KeyEffect =
   | { type: "quit" }
   | { type: "picker" }
   | { type: "retryNow" }
-  /** A or R on the selected activity: the dashboard checks it can be voted on and confirms. */
-  | { type: "startVote"; action: VoteAction }
+  /**
+   * A or R on the selected activity (its row's key, as shown): the dashboard checks it can be
+   * voted on and confirms.
+   */
+  | { type: "startVote"; action: VoteAction; key: string }
   /** y in the confirmation: the dashboard sends the vote. */
   | { type: "sendVote" }
   /** c: copy the line with this row id (OSC 52, or shown alone). */
@@ -99,6 +104,13 @@ const moveTo = (move: Move, ctx: KeyContext): UiAction => ({
 const NO_CURSOR: UiAction = {
   type: "notice",
   text: "no line under the cursor: ↑ pauses and moves it",
+};
+
+/** What a list pane's records are called in a notice. */
+const NOUNS: Record<ListPane, string> = {
+  activities: "activity",
+  email: "email",
+  solana: "transfer",
 };
 
 const TARGET_WORDS: Record<Target, string> = {
@@ -171,21 +183,36 @@ function resolve(
     case "needsMyVote":
       return { type: "toggleNeedsMyVote" };
     case "approve":
-    case "reject":
+    case "reject": {
       if (state.focus !== "activities")
         return {
           type: "notice",
           text: `${name} ${b.action}s: Tab to the Activities pane first`,
         };
-      return { type: "startVote", action: b.action };
+      const at = locate(state.selection.activities, ctx.lists.activities);
+      if (at.kind !== "on")
+        return { type: "notice", text: notSelectedText(at, "activity", b.action) ?? "" };
+      return { type: "startVote", action: b.action, key: at.row.key };
+    }
     case "confirmVote":
       return state.vote?.phase === "confirm" ? { type: "sendVote" } : undefined;
     case "help":
       return { type: "toggleHelp" };
     case "cancel":
       return { type: "cancel" };
-    case "focus":
-      return { type: "cycleFocus", panes: ctx.panes };
+    case "focus": {
+      // A pane focused for the first time selects its first row (the one then shown first).
+      const next = nextPane(state.focus, ctx.panes);
+      if (next === "logs") return { type: "cycleFocus", panes: ctx.panes };
+      return [
+        { type: "cycleFocus", panes: ctx.panes },
+        {
+          type: "select",
+          pane: next,
+          selected: selectFirst(state.selection[next], ctx.lists[next]),
+        },
+      ];
+    }
     case "pause":
       return state.following
         ? { type: "pause", total: ctx.log.total(), cursor: ctx.log.newestShown(state) }
@@ -281,10 +308,12 @@ function resolve(
         };
       }
       if (b.scope === "lists" && state.focus !== "logs") {
+        const pane = state.focus;
+        const by = -sign * (paged ? page(ctx.pageRows) : 1);
         return {
           type: "select",
-          by: -sign * (paged ? page(ctx.pageRows) : 1),
-          count: ctx.lists[state.focus].length,
+          pane,
+          selected: moveSelection(state.selection[pane], ctx.lists[pane], by),
         };
       }
       const move = paged
@@ -303,8 +332,11 @@ function resolve(
         const row = ctx.log.cursorRow(state);
         return row ? { type: "openDetail", pane: "line", key: String(row.id) } : NO_CURSOR;
       }
-      const key = ctx.lists[state.focus][state.selection[state.focus]];
-      return key === undefined ? undefined : { type: "openDetail", pane: state.focus, key };
+      const pane = state.focus;
+      const at = locate(state.selection[pane], ctx.lists[pane]);
+      if (at.kind !== "on")
+        return { type: "notice", text: notSelectedText(at, NOUNS[pane], "open") ?? "" };
+      return { type: "openDetail", pane, key: at.row.key };
     }
     case "apply":
       return applyInput(state, ctx);

@@ -6,6 +6,7 @@
 
 import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
 import type { LogLevel } from "../text/log-level.js";
+import type { Selected } from "./list-selection.js";
 import type { VoteUi, VoteUiAction } from "./vote-state.js";
 import { voteReducer } from "./vote-state.js";
 
@@ -89,8 +90,8 @@ export interface UiState {
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
   detail: { pane: DetailSource; key: string } | undefined;
   detailScroll: number;
-  /** Selected row in each list pane. */
-  selection: Record<ListPane, number>;
+  /** The selected record of each list pane, by its key (never a row number); none at first. */
+  selection: Record<ListPane, Selected | undefined>;
   emailFilter: (typeof EMAIL_FILTERS)[number];
   /** A prompt being typed; `recall` is the history entry shown (↑ / ↓), `error` why Enter failed. */
   input: { mode: InputMode; text: string; recall?: number; error?: string } | undefined;
@@ -131,7 +132,7 @@ export const initialUiState: UiState = {
   helpScroll: 0,
   detail: undefined,
   detailScroll: 0,
-  selection: { activities: 0, email: 0, solana: 0 },
+  selection: { activities: undefined, email: undefined, solana: undefined },
   emailFilter: undefined,
   input: undefined,
   vote: undefined,
@@ -154,7 +155,8 @@ export type UiAction =
       cursor: number | undefined;
       match?: MatchPosition | undefined;
     }
-  | { type: "select"; by: number; count: number }
+  /** A list pane's selection, as the key step moved it (list-selection.ts). */
+  | { type: "select"; pane: ListPane; selected: Selected | undefined }
   | { type: "startInput"; mode: InputMode }
   | { type: "inputText"; text: string }
   | { type: "inputBackspace" }
@@ -219,13 +221,16 @@ function closeInput(state: UiState): UiState {
   return { ...state, input: undefined, history: { ...state.history, [mode]: history } };
 }
 
+/** The pane Tab focuses after `focus`, among those on screen. */
+export function nextPane(focus: Pane, panes: readonly Pane[]): Pane {
+  const shown = panes.length > 0 ? panes : PANES;
+  return shown[(shown.indexOf(focus) + 1) % shown.length] as Pane;
+}
+
 export function uiReducer(state: UiState, action: UiAction): UiState {
   switch (action.type) {
-    case "cycleFocus": {
-      const panes = action.panes.length > 0 ? action.panes : PANES;
-      const i = panes.indexOf(state.focus);
-      return { ...state, focus: panes[(i + 1) % panes.length] as Pane };
-    }
+    case "cycleFocus":
+      return { ...state, focus: nextPane(state.focus, action.panes) };
     case "pause":
       return state.following
         ? {
@@ -254,12 +259,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         cursor: action.cursor,
         matchPosition: action.match,
       };
-    case "select": {
-      if (state.focus === "logs") return state;
-      const current = state.selection[state.focus];
-      const next = Math.max(0, Math.min(Math.max(0, action.count - 1), current + action.by));
-      return { ...state, selection: { ...state.selection, [state.focus]: next } };
-    }
+    case "select":
+      return { ...state, selection: { ...state.selection, [action.pane]: action.selected } };
     case "startInput":
       return { ...state, input: { mode: action.mode, text: "" }, inputError: undefined };
     case "inputText":
@@ -316,11 +317,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "vote":
       return { ...state, vote: voteReducer(state.vote, action.change) };
     case "toggleNeedsMyVote":
-      return {
-        ...state,
-        needsMyVote: !state.needsMyVote,
-        selection: { ...state.selection, activities: 0 },
-      };
+      // The selection stays on its activity, shown or not (the pane says when it is not).
+      return { ...state, needsMyVote: !state.needsMyVote };
     case "cancel":
       // One thing at a time, the innermost first.
       if (state.input) return { ...state, input: undefined };

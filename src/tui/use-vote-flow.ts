@@ -53,27 +53,31 @@ export interface VoteFlowOptions {
   voteContext: VoteContext;
   /** The activities feed: an answered vote's activity replaces its row. */
   activities: FeedStore<Activity[]>;
-  /** The selected activity (no id), or the one with this id; undefined when there is none. */
-  activityFor: (activityId?: string) => Activity | undefined;
+  /** The activity of the row with this key (as the pane showed it); undefined when it is gone. */
+  activityFor: (key: string) => Activity | undefined;
   latest: MutableRefObject<UiState>;
   apply: (action: UiAction) => void;
 }
 
 /** `startVote` for A and R, `sendVote` for y (the key step's effects). */
 export function useVoteFlow(options: VoteFlowOptions): {
-  startVote: (action: VoteAction, activityId?: string) => void;
+  startVote: (action: VoteAction, key: string) => void;
   sendVote: () => void;
 } {
   const { voting, voteContext, activities, activityFor, latest, apply } = options;
-  const pendingVote = useRef<{ action: VoteAction; activityId: string } | undefined>(undefined);
-  /** A or R: say why not, or show what is decided and wait for y. */
-  const startVote = (action: VoteAction, activityId?: string) => {
-    const activity = activityFor(activityId);
-    if (!activity) return apply({ type: "notice", text: "no activity selected" });
+  const pendingVote = useRef<{ action: VoteAction; key: string } | undefined>(undefined);
+  /** A or R on the activity of the row `key`: say why not, or show what is decided and wait for y. */
+  const startVote = (action: VoteAction, key: string) => {
+    const activity = activityFor(key);
+    if (!activity)
+      return apply({
+        type: "notice",
+        text: "the selected activity is no longer listed: nothing to vote on",
+      });
     if (!voting) return apply({ type: "notice", text: "voting is not available here" });
     if (voteContext.state === "loading") {
       // Who is asking is still being read: the confirmation opens as soon as it is known.
-      pendingVote.current = { action, activityId: activity.id };
+      pendingVote.current = { action, key };
       return apply({ type: "notice", text: "reading who you are (whoami) before the vote…" });
     }
     if (voteContext.state === "failed")
@@ -134,7 +138,7 @@ export function useVoteFlow(options: VoteFlowOptions): {
     const pending = pendingVote.current;
     if (!pending || voteContext.state === "loading") return;
     pendingVote.current = undefined;
-    startVote(pending.action, pending.activityId);
+    startVote(pending.action, pending.key);
   }, [voteContext]);
 
   return { startVote, sendVote };

@@ -48,7 +48,15 @@ function stateFor(b: Binding): UiState {
     anywhere: base,
     dashboard: base,
     logs: base,
-    lists: { ...base, focus: "activities", selection: { activities: 1, email: 0, solana: 0 } },
+    lists: {
+      ...base,
+      focus: "activities",
+      selection: {
+        activities: { key: "b", name: "activity b", at: 1 },
+        email: undefined,
+        solana: undefined,
+      },
+    },
     overlay: { ...base, help: true, helpScroll: 2 },
     input: { ...base, input: { mode: "search", text: "ab", recall: 1 } },
     vote: {
@@ -79,7 +87,11 @@ const ctx: KeyContext = {
   pageRows: 10,
   overlayMax: 40,
   replicas: new Set([1, 2, 3]),
-  lists: { activities: ["a", "b", "c"], email: ["m"], solana: ["t"] },
+  lists: {
+    activities: ["a", "b", "c"].map((key) => ({ key, name: `activity ${key}` })),
+    email: [{ key: "m", name: "the email to m" }],
+    solana: [{ key: "t", name: "the transfer t" }],
+  },
   now: Date.UTC(2026, 0, 1),
 };
 

@@ -8,6 +8,9 @@ import type { UiState } from "../../src/tui/ui-state.js";
 import { initialUiState } from "../../src/tui/ui-state.js";
 import { line, NOW } from "./fixtures.js";
 
+/** List rows with these keys, each named after its key. */
+const rows = (...keys: string[]) => keys.map((key) => ({ key, name: `row ${key}` }));
+
 function context(store: LogStore, over: Partial<KeyContext> = {}): KeyContext {
   return {
     panes: ["logs", "activities", "email", "solana"],
@@ -16,7 +19,7 @@ function context(store: LogStore, over: Partial<KeyContext> = {}): KeyContext {
     pageRows: 10,
     overlayMax: 30,
     replicas: new Set([1, 2, 3]),
-    lists: { activities: ["a1", "a2", "a3"], email: ["m1"], solana: ["t1", "t2"] },
+    lists: { activities: rows("a1", "a2", "a3"), email: rows("m1"), solana: rows("t1", "t2") },
     now: Date.UTC(2026, 0, 1),
     ...over,
   };
@@ -278,10 +281,73 @@ describe("the key step", () => {
     expect(press(initialUiState, ctx, "T", "T", "T").state.time).toBe("off");
   });
 
+  it("the selection is the record, not the row: arrivals above it, v and a poll keep it (issue #28)", () => {
+    // Tab ↓ ↓: a3 selected, the third row.
+    const chosen = press(
+      initialUiState,
+      ctx,
+      { tab: true },
+      { downArrow: true },
+      { downArrow: true },
+    );
+    expect(chosen.state.selection.activities?.key).toBe("a3");
+    // A new activity arrives at the top and another leaves: Enter and A still name a3.
+    const arrived = context(store500(), {
+      lists: { ...ctx.lists, activities: rows("a0", "a1", "a3") },
+    });
+    const enter = keyStep(chosen.state, "", { return: true }, arrived);
+    expect(enter.state.detail).toEqual({ pane: "activities", key: "a3" });
+    expect(keyStep(chosen.state, "A", {}, arrived).effects).toEqual([
+      { type: "startVote", action: "approve", key: "a3" },
+    ]);
+    // v: the selection is kept (the pane's list is the dashboard's to filter).
+    expect(press(chosen.state, arrived, "v").state.selection.activities?.key).toBe("a3");
+    // ↓ goes on from where a3 is now.
+    const withMore = context(store500(), {
+      lists: { ...ctx.lists, activities: rows("a0", "a1", "a3", "a4") },
+    });
+    expect(press(chosen.state, withMore, { downArrow: true }).state.selection.activities?.key).toBe(
+      "a4",
+    );
+  });
+
+  it("once the selected record has left the list, Enter, A and R say so and act on nothing", () => {
+    const chosen = press(initialUiState, ctx, { tab: true }, { downArrow: true }).state;
+    expect(chosen.selection.activities?.key).toBe("a2");
+    const left = context(store500(), { lists: { ...ctx.lists, activities: rows("a1", "a3") } });
+    for (const [key, doing] of [
+      ["A", "approve"],
+      ["R", "reject"],
+    ] as const) {
+      const r = keyStep(chosen, key, {}, left);
+      expect(r.effects).toEqual([]);
+      expect(r.state.notice).toBe(
+        `row a2 is no longer in the list: nothing to ${doing}; ↑ ↓ select another`,
+      );
+    }
+    const enter = keyStep(chosen, "", { return: true }, left);
+    expect(enter.state.detail).toBeUndefined();
+    expect(enter.state.notice).toBe(
+      "row a2 is no longer in the list: nothing to open; ↑ ↓ select another",
+    );
+    // ↓ selects the row now in its place.
+    expect(press(chosen, left, { downArrow: true }).state.selection.activities?.key).toBe("a3");
+  });
+
+  it("a pane focused while empty selects nothing: A says to select, ↓ selects the first row", () => {
+    const empty = context(store500(), { lists: { ...ctx.lists, activities: [] } });
+    const focused = press(initialUiState, empty, { tab: true }).state;
+    expect(focused.selection.activities).toBeUndefined();
+    const a = keyStep(focused, "A", {}, ctx);
+    expect(a.effects).toEqual([]);
+    expect(a.state.notice).toBe("no activity selected: ↑ ↓ select one");
+    expect(press(focused, ctx, { downArrow: true }).state.selection.activities?.key).toBe("a1");
+  });
+
   it("in a side pane ↑ ↓ select within its rows and Enter opens the selected row's detail", () => {
     const activities = press(initialUiState, ctx, { tab: true }, { downArrow: true }).state;
-    expect(activities.selection.activities).toBe(1);
-    expect(press(activities, ctx, { pageDown: true }).state.selection.activities).toBe(2);
+    expect(activities.selection.activities?.key).toBe("a2");
+    expect(press(activities, ctx, { pageDown: true }).state.selection.activities?.key).toBe("a3");
     expect(press(activities, ctx, { return: true }).state.detail).toEqual({
       pane: "activities",
       key: "a2",

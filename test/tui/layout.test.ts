@@ -64,9 +64,10 @@ describe("columns", () => {
         expect(widths.reduce((a, b) => a + b, 0) + widths.length - 1).toBe(inner);
       }
     }
-    // Wide: every column; narrower: votes go, then the status shortens, then the age.
+    // Wide: every column; narrower: votes go, then the status shortens, then the age; the id stays.
     expect(Object.keys(activityColumns(60).widths).sort()).toEqual([
       "age",
+      "id",
       "status",
       "type",
       "votes",
@@ -74,6 +75,8 @@ describe("columns", () => {
     expect(activityColumns(30).widths).toMatchObject({ status: 4, age: 4 });
     expect(activityColumns(30).widths.votes).toBeUndefined();
     expect(activityColumns(18).widths.age).toBeUndefined();
+    expect(activityColumns(25).widths).toMatchObject({ status: 4, id: 8, type: 11 });
+    expect(activityColumns(25, 10).widths).toMatchObject({ id: 10, type: 9 });
     expect(solanaColumns(46).widths).toMatchObject({ dir: 3, amount: 22 });
     expect(planColumns([{ id: "a", forms: [5, 0] }], "b", 10, 12, ["a"]).widths).toEqual({ b: 12 });
   });

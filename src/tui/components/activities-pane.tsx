@@ -1,13 +1,15 @@
 import { Box } from "ink";
 import { memo } from "react";
 import type { ActivityRow, ActivitySummary } from "../../feeds/activity-summary.js";
-import { shortAge } from "../../feeds/activity-summary.js";
+import { MAX_ID_PREFIX, MIN_ID_PREFIX, shortAge } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
-import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
+import { joinSafe, lit, type Safe, safe, widthOf } from "../../text/safe-text.js";
 import { cell, fitItems, planColumns } from "../columns.js";
+import type { PaneSelection } from "../list-selection.js";
 import type { Colour } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
+import { GoneLine } from "./gone-line.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { SafeText } from "./safe-text.js";
 import { visibleWindow } from "./visible-window.js";
@@ -23,27 +25,37 @@ const STATUS_COLOUR: Record<string, Colour> = {
 
 const colourOf = (known: string | undefined) => (known ? STATUS_COLOUR[known] : undefined);
 
-type Col = "status" | "type" | "age" | "votes";
+type Col = "status" | "id" | "type" | "age" | "votes";
 
-/** Columns for a pane `inner` cells wide: votes go first, then the status shortens, then age. */
-export function activityColumns(inner: number) {
+/**
+ * Columns for a pane `inner` cells wide: votes go first, then the status shortens, then age. The
+ * id (its shortest unique prefix, `idWidth` wide) always stays: it tells the rows apart.
+ */
+export function activityColumns(inner: number, idWidth = MIN_ID_PREFIX) {
   return planColumns<Col>(
     [
       { id: "status", forms: [10, 4] },
+      { id: "id", forms: [idWidth] },
       { id: "age", forms: [4, 0], align: "right" },
       { id: "votes", forms: [5, 0], align: "right" },
     ],
     "type",
-    16,
+    10,
     inner,
     ["votes", "status", "age"],
   );
+}
+
+/** The id column's width: the longest prefix shown (a prefix is at least 8 characters). */
+function idWidth(rows: readonly ActivityRow[]): number {
+  return Math.min(MAX_ID_PREFIX, Math.max(MIN_ID_PREFIX, ...rows.map((r) => widthOf(r.idText))));
 }
 
 function row(r: ActivityRow, plan: ReturnType<typeof activityColumns>): Safe {
   const w = plan.widths;
   const parts: Safe[] = [
     cell(plan.form.status === 0 ? r.status : r.code, w.status ?? 4),
+    cell(r.idText, w.id ?? MIN_ID_PREFIX),
     cell(r.type, w.type ?? 1),
   ];
   if (w.age) parts.push(cell(safe(shortAge(r.ageMs)), w.age, "right"));
@@ -55,6 +67,7 @@ function header(plan: ReturnType<typeof activityColumns>): Safe {
   const w = plan.widths;
   const parts: Safe[] = [
     cell(plan.form.status === 0 ? lit`status` : lit`stat`, w.status ?? 4),
+    cell(lit`id`, w.id ?? MIN_ID_PREFIX),
     cell(lit`type`, w.type ?? 1),
   ];
   if (w.age) parts.push(cell(lit`age`, w.age, "right"));
@@ -68,20 +81,22 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
   width: number;
   height: number;
   focused: boolean;
-  selected: number;
+  /** The selected activity: its row, or its name when it is no longer listed. */
+  selection: PaneSelection;
   now: number;
   /** The rows are those awaiting my vote (`v`): said in the title, and when there are none. */
   needsMyVote?: boolean;
 }) {
   const rows = contentRows(props.height);
   const inner = Math.max(1, props.width - 2);
-  const plan = activityColumns(inner);
+  const plan = activityColumns(inner, idWidth(props.summary.rows));
   const counts = fitItems(
     props.summary.counts.map((c) => lit`${c.label} ${c.count}`),
     inner,
   );
-  const listRows = Math.max(0, rows - 2 - (props.snapshot.error ? 1 : 0));
-  const { first, items } = visibleWindow(props.summary.rows, props.selected, listRows);
+  const gone = props.focused ? props.selection.gone : undefined;
+  const listRows = Math.max(0, rows - 2 - (props.snapshot.error ? 1 : 0) - (gone ? 1 : 0));
+  const { first, items } = visibleWindow(props.summary.rows, props.selection.anchor, listRows);
   return (
     <PaneFrame
       title={props.needsMyVote ? lit`Activities · awaiting my vote` : lit`Activities`}
@@ -96,6 +111,7 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
           {joinSafe(counts.more ? [...counts.shown, counts.more] : counts.shown, lit` · `)}
         </SafeText>
         <SafeText dim>{header(plan)}</SafeText>
+        {gone ? <GoneLine name={gone} /> : null}
         {props.needsMyVote && props.summary.rows.length === 0 ? (
           <SafeText dim>{lit`none awaiting your vote (v shows all)`}</SafeText>
         ) : null}
@@ -104,7 +120,7 @@ export const ActivitiesPane = memo(function ActivitiesPane(props: {
             key={r.key}
             colour={colourOf(r.knownStatus)}
             bold={r.attention !== undefined}
-            inverse={props.focused && first + i === props.selected}
+            inverse={props.focused && first + i === props.selection.index}
           >
             {row(r, plan)}
           </SafeText>

@@ -23,9 +23,11 @@ import type { KeyContext } from "../key-step.js";
 import { keyStep } from "../key-step.js";
 import { computeLayout } from "../layout.js";
 import { lineDetail } from "../line-detail.js";
+import { paneSelection } from "../list-selection.js";
 import { compileFilters } from "../log-filters.js";
 import { logNavigator } from "../log-navigator.js";
 import { computeLogView } from "../log-view.js";
+import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
 import { ReplicaRoster } from "../replica-roster.js";
 import { replicaStrip } from "../replica-strip.js";
 import { savedFormat, savedView } from "../saved-view.js";
@@ -203,6 +205,23 @@ export function Dashboard(props: DashboardProps) {
     [email?.data, ui.emailFilter],
   );
   const transfers = useMemo(() => summarizeTransfers(solana?.data ?? new Map()), [solana?.data]);
+  // Each list pane's rows by key and name, as shown: what selection and the keys act on.
+  const lists = useMemo(
+    () => ({
+      activities: activityListRows(summary.rows),
+      email: emailListRows(messages),
+      solana: transferListRows(transfers.rows),
+    }),
+    [summary, messages, transfers],
+  );
+  const selectionOf = useMemo(
+    () => ({
+      activities: paneSelection(ui.selection.activities, lists.activities),
+      email: paneSelection(ui.selection.email, lists.email),
+      solana: paneSelection(ui.selection.solana, lists.solana),
+    }),
+    [ui.selection, lists],
+  );
 
   const listDetail = useMemo((): DetailView | undefined => {
     if (!ui.detail) return undefined;
@@ -245,11 +264,7 @@ export function Dashboard(props: DashboardProps) {
       : detail
         ? Math.max(0, detailRows(detail, Math.max(10, layout.total.width - 4)).length - overlayRows)
         : 0,
-    lists: {
-      activities: summary.rows.map((r) => r.key),
-      email: messages.map((m) => m.messageId),
-      solana: transfers.rows.map((t) => t.key),
-    },
+    lists,
     now: props.now?.() ?? Date.now(),
   };
 
@@ -261,11 +276,7 @@ export function Dashboard(props: DashboardProps) {
     voting: props.voting,
     voteContext,
     activities: props.feeds.activities.store,
-    activityFor: (activityId) =>
-      (activityId === undefined
-        ? summary.rows[latest.current.selection.activities]
-        : allActivities.rows.find((r) => r.activity.id === activityId)
-      )?.activity,
+    activityFor: (key) => allActivities.rows.find((r) => r.key === key)?.activity,
     latest,
     apply,
   });
@@ -314,7 +325,7 @@ export function Dashboard(props: DashboardProps) {
     }
     for (const effect of result.effects) {
       if (effect.type === "quit") return props.onQuit();
-      if (effect.type === "startVote") startVote(effect.action);
+      if (effect.type === "startVote") startVote(effect.action, effect.key);
       if (effect.type === "sendVote") sendVote();
       if (effect.type === "copy") copyLine(effect.id);
       if (effect.type === "save") saveView(effect.path);
@@ -404,7 +415,7 @@ export function Dashboard(props: DashboardProps) {
             width={p.activities.width}
             height={p.activities.height}
             focused={ui.focus === "activities"}
-            selected={ui.selection.activities}
+            selection={selectionOf.activities}
             now={now}
             needsMyVote={ui.needsMyVote}
           />
@@ -415,7 +426,7 @@ export function Dashboard(props: DashboardProps) {
             width={p.email.width}
             height={p.email.height}
             focused={ui.focus === "email"}
-            selected={ui.selection.email}
+            selection={selectionOf.email}
             now={now}
             filter={ui.emailFilter}
           />
@@ -427,7 +438,7 @@ export function Dashboard(props: DashboardProps) {
             width={p.solana.width}
             height={p.solana.height}
             focused={ui.focus === "solana"}
-            selected={ui.selection.solana}
+            selection={selectionOf.solana}
             now={now}
           />
         </Box>

@@ -5,9 +5,11 @@ import type { EmailMessage } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
 import { cell, planColumns } from "../columns.js";
+import type { PaneSelection } from "../list-selection.js";
 import type { Colour } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
+import { GoneLine } from "./gone-line.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { SafeText } from "./safe-text.js";
 import { visibleWindow } from "./visible-window.js";
@@ -53,7 +55,8 @@ export const EmailPane = memo(function EmailPane(props: {
   width: number;
   height: number;
   focused: boolean;
-  selected: number;
+  /** The selected message: its row, or its name when it is no longer listed. */
+  selection: PaneSelection;
   now: number;
   filter: string | undefined;
 }) {
@@ -75,8 +78,13 @@ export const EmailPane = memo(function EmailPane(props: {
   const inner = Math.max(1, props.width - 2);
   const plan = emailColumns(inner);
   const w = plan.widths;
-  const listRows = Math.max(0, rows - 1 - (props.snapshot.error ? 1 : 0));
-  const { first, items } = visibleWindow(props.messages, props.selected, Math.floor(listRows / 2));
+  const gone = props.focused ? props.selection.gone : undefined;
+  const listRows = Math.max(0, rows - 1 - (props.snapshot.error ? 1 : 0) - (gone ? 1 : 0));
+  const { first, items } = visibleWindow(
+    props.messages,
+    props.selection.anchor,
+    Math.floor(listRows / 2),
+  );
   const head: Safe[] = [];
   if (w.age) head.push(cell(lit`age`, w.age, "right"));
   head.push(cell(lit`outcome`, w.outcome ?? 8), cell(lit`to · then the timeline`, w.to ?? 1));
@@ -97,8 +105,9 @@ export const EmailPane = memo(function EmailPane(props: {
         ) : (
           <SafeText dim>{joinSafe(head, lit` `)}</SafeText>
         )}
+        {gone ? <GoneLine name={gone} /> : null}
         {items.flatMap((m, i) => {
-          const selected = props.focused && first + i === props.selected;
+          const selected = props.focused && first + i === props.selection.index;
           const cells: Safe[] = [];
           if (w.age) cells.push(cell(safe(shortAge(props.now - m.lastAt)), w.age, "right"));
           cells.push(cell(m.outcome, w.outcome ?? 8), cell(m.toAddress, w.to ?? 1));

@@ -5,9 +5,11 @@ import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import type { NetFlow, TransferRow } from "../../feeds/solana-transfers.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
 import { cell, fitItems, planColumns } from "../columns.js";
+import type { PaneSelection } from "../list-selection.js";
 import type { Segment } from "../segment.js";
 import { FeedError } from "./feed-error.js";
 import { feedStatus } from "./feed-status.js";
+import { GoneLine } from "./gone-line.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
 import { visibleWindow } from "./visible-window.js";
@@ -39,7 +41,8 @@ export const SolanaPane = memo(function SolanaPane(props: {
   width: number;
   height: number;
   focused: boolean;
-  selected: number;
+  /** The selected transfer: its row, or its name when it is no longer listed. */
+  selection: PaneSelection;
   now: number;
 }) {
   if (!props.configured || !props.snapshot) {
@@ -78,8 +81,9 @@ export const SolanaPane = memo(function SolanaPane(props: {
   if (w.party) head.push(cell(lit`counterparty`, w.party));
   if (w.state) head.push(cell(lit`state`, w.state));
   if (w.fee) head.push(cell(lit`fee (SOL)`, w.fee, "right"));
-  const listRows = Math.max(0, rows - 2 - (props.snapshot.error ? 1 : 0));
-  const { first, items } = visibleWindow(props.rows, props.selected, listRows);
+  const gone = props.focused ? props.selection.gone : undefined;
+  const listRows = Math.max(0, rows - 2 - (props.snapshot.error ? 1 : 0) - (gone ? 1 : 0));
+  const { first, items } = visibleWindow(props.rows, props.selection.anchor, listRows);
   return (
     <PaneFrame
       title={lit`Solana`}
@@ -92,6 +96,7 @@ export const SolanaPane = memo(function SolanaPane(props: {
         <FeedError error={props.snapshot.error} />
         <Line segments={netLine} />
         <SafeText dim>{joinSafe(head, lit` `)}</SafeText>
+        {gone ? <GoneLine name={gone} /> : null}
         {items.map((t, i) => {
           const segments: Segment[] = [];
           if (w.age)
@@ -122,7 +127,7 @@ export const SolanaPane = memo(function SolanaPane(props: {
             <Line
               key={t.key}
               dim={t.failed}
-              inverse={props.focused && first + i === props.selected}
+              inverse={props.focused && first + i === props.selection.index}
               segments={segments}
             />
           );
