@@ -21,6 +21,7 @@ import { createHash } from "node:crypto";
 import type { Activity, Vote } from "../api/schemas.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { shortAge, shortStatus, shortType, timestampMs } from "./activity-summary.js";
+import { exportSummary } from "./export-summary.js";
 import { summarizeIntent } from "./intent-summary.js";
 
 /** The person deciding: whoami's userId and username. */
@@ -341,14 +342,27 @@ export function statusLine(decision: ActivityDecision, context?: DecisionContext
 export interface Confirmation {
   /** `Approve this activity?` */
   question: string;
-  /** What is decided, then what the vote would do; terminal-safe. */
+  /**
+   * What is decided, which the dashboard's confirmation never scrolls away: the vote and the
+   * activity's type, its id, the whole fingerprint, the quorum's progress (`1 of 2 root users
+   * approved`), and for an export what leaves Turnkey and to which target public key. Each is a
+   * line or two at 80 columns whatever the number of votes or root users. Terminal-safe.
+   */
+  header: string[];
+  /**
+   * The rest: the status with who is awaited, who created it, the votes by name, the root
+   * users, the intent, what your vote does.
+   */
+  details: string[];
+  /** The header, then the details: what the command line prints before asking. */
   lines: string[];
 }
 
 /**
- * The confirmation shown before a vote: what is decided (type, full fingerprint, intent), who
- * created it and who voted, the quorum progress, and what this vote would do. Lines are
- * terminal-safe; the fingerprint is whole (a caller that wraps must wrap it, never cut it).
+ * The confirmation shown before a vote: what is decided (type, full fingerprint, quorum; for an
+ * export, what leaves Turnkey), who created it and who voted, the intent, and what this vote
+ * would do. Lines are terminal-safe; the fingerprint is whole (a caller that wraps must wrap it,
+ * never cut it).
  */
 export function confirmation(
   decision: ActivityDecision,
@@ -356,9 +370,24 @@ export function confirmation(
   context: DecisionContext,
 ): Confirmation {
   const effect = voteEffect(decision, action, context);
+  const exported = exportSummary(decision.activity);
+  const header = [
+    `  you ${action === "approve" ? "approve" : "reject "}  ${shortType(decision.type)} (${decision.type})`,
+    `  activity     ${decision.id}`,
+    `  fingerprint  ${decision.fingerprint}`,
+    `  quorum       ${decision.progress.text}`,
+    ...(exported ? [`  exports      ${exported}`] : []),
+  ].map(sanitizeForTerminal);
+  const details = [
+    sanitizeForTerminal(`  status       ${statusLine(decision, context)}`),
+    ...aboutLines(decision, context),
+    ...(effect ? [sanitizeForTerminal(`  your vote    ${effect}`)] : []),
+  ];
   return {
     question: `${action === "approve" ? "Approve" : "Reject"} this activity?`,
-    lines: [...detailLines(decision, context), ...(effect ? [`  your vote    ${effect}`] : [])],
+    header,
+    details,
+    lines: [...header, ...details],
   };
 }
 
@@ -390,14 +419,23 @@ function voteEffect(
     : `rejecting is counted; ${plural(progress.awaited.length - 1, "other root user")} can still approve it`;
 }
 
-/** The activity as a person reads it: the confirmation's lines without the question. */
+/** The activity as a person reads it: type, id, fingerprint, status, then who and what. */
 export function detailLines(decision: ActivityDecision, context: DecisionContext): string[] {
+  return [
+    ...[
+      `  type         ${shortType(decision.type)} (${decision.type})`,
+      `  activity     ${decision.id}`,
+      `  fingerprint  ${decision.fingerprint}`,
+      `  status       ${statusLine(decision, context)}`,
+    ].map(sanitizeForTerminal),
+    ...aboutLines(decision, context),
+  ];
+}
+
+/** Who created it, the votes by name, the root users still to vote, and the intent. */
+function aboutLines(decision: ActivityDecision, context: DecisionContext): string[] {
   const a = decision.activity;
   const lines = [
-    `  type         ${shortType(decision.type)} (${decision.type})`,
-    `  activity     ${decision.id}`,
-    `  fingerprint  ${decision.fingerprint}`,
-    `  status       ${statusLine(decision, context)}`,
     `  created      ${created(timestampMs(a.createdAt), context.now)}${decision.creator ? `by ${who(decision.creator, context)}` : "(the API names no creator: no vote signs the request)"}`,
   ];
   const awaiting = a.status === AWAITING_VOTES;

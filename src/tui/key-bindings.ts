@@ -66,6 +66,7 @@ export type KeyAction =
   | "approve"
   | "reject"
   | "confirmVote"
+  | "cancelVote"
   | "needsMyVote";
 
 export interface Binding {
@@ -312,14 +313,14 @@ export const BINDINGS: readonly Binding[] = [
     label: "A",
     scope: "dashboard",
     action: "approve",
-    does: "Activities pane: approve the selected activity (shows what is decided; y sends the vote)",
+    does: "Activities pane: approve the selected activity (a confirmation shows what is decided; y sends the vote)",
   },
   {
     keys: ["R"],
     label: "R",
     scope: "dashboard",
     action: "reject",
-    does: "Activities pane: reject the selected activity (shows what is decided; y sends the vote)",
+    does: "Activities pane: reject the selected activity (a confirmation shows what is decided; y sends the vote)",
   },
   { keys: ["up"], label: "↑", scope: "lists", action: "up", does: "select the row above" },
   { keys: ["down"], label: "↓", scope: "lists", action: "down", does: "select the row below" },
@@ -353,7 +354,36 @@ export const BINDINGS: readonly Binding[] = [
     label: "y",
     scope: "vote",
     action: "confirmVote",
-    does: "send the vote; any other key cancels (nothing is sent), and closes the result",
+    does: "send the vote (only while what is decided is all on screen); other keys do nothing, and any key closes the result",
+  },
+  {
+    keys: ["n", "escape"],
+    label: "n, Esc",
+    scope: "vote",
+    action: "cancelVote",
+    does: "cancel: nothing is sent",
+  },
+  {
+    keys: ["up"],
+    label: "↑",
+    scope: "vote",
+    action: "up",
+    does: "scroll the rest up (status, creator, votes, intent); what is decided stays",
+  },
+  { keys: ["down"], label: "↓", scope: "vote", action: "down", does: "scroll the rest down" },
+  {
+    keys: ["pageup"],
+    label: "PgUp",
+    scope: "vote",
+    action: "pageUp",
+    does: "scroll the rest up a page",
+  },
+  {
+    keys: ["pagedown"],
+    label: "PgDn",
+    scope: "vote",
+    action: "pageDown",
+    does: "scroll the rest down a page",
   },
   { keys: ["enter"], label: "Enter", scope: "input", action: "apply", does: "apply" },
   { keys: ["escape"], label: "Esc", scope: "input", action: "cancel", does: "cancel" },

@@ -32,6 +32,11 @@ export interface KeyContext {
   lists: Readonly<Record<ListPane, readonly ListRow[]>>;
   /** Epoch ms now, for `J -5m`. */
   now: number;
+  /**
+   * The vote confirmation at this size: how far its details scroll, a page of them, and whether
+   * what is decided is all on screen (`y` sends only then). Absent: nothing to scroll, it fits.
+   */
+  vote?: { maxScroll: number; page: number; fits: boolean } | undefined;
 }
 
 export type KeyEffect =
@@ -195,7 +200,19 @@ function resolve(
       return { type: "startVote", action: b.action, key: at.row.key };
     }
     case "confirmVote":
-      return state.vote?.phase === "confirm" ? { type: "sendVote" } : undefined;
+      if (state.vote?.phase !== "confirm") return undefined;
+      if (ctx.vote && !ctx.vote.fits)
+        return {
+          type: "notice",
+          text: "not sent: what is decided does not fit on the screen; make the terminal larger",
+        };
+      return { type: "sendVote" };
+    case "cancelVote":
+      if (state.vote?.phase !== "confirm") return undefined;
+      return [
+        { type: "vote", change: { type: "closeVote" } },
+        { type: "notice", text: cancelledText(state.vote.action) },
+      ];
     case "help":
       return { type: "toggleHelp" };
     case "cancel":
@@ -307,6 +324,17 @@ function resolve(
           max: ctx.overlayMax,
         };
       }
+      if (b.scope === "vote") {
+        const v = ctx.vote ?? { maxScroll: 0, page: 1 };
+        return {
+          type: "vote",
+          change: {
+            type: "scrollVote",
+            by: -sign * (paged ? Math.max(1, v.page - 1) : 1),
+            max: v.maxScroll,
+          },
+        };
+      }
       if (b.scope === "lists" && state.focus !== "logs") {
         const pane = state.focus;
         const by = -sign * (paged ? page(ctx.pageRows) : 1);
@@ -363,13 +391,14 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
     const name = keyName(press.input, press.key);
     // Ctrl-C quits whatever is open, even while typing.
     const binding = lookup(name === "ctrl+c" ? ["anywhere"] : scopesFor(s), name);
-    if (s.vote && binding?.action !== "quit" && (!binding || s.vote.phase !== "confirm")) {
-      // A confirmation: any key but y cancels it (nothing was sent); a result: any key closes it.
+    if (s.vote && binding?.action !== "quit") {
+      // Confirming, only the vote's keys do something (y, n, Esc, scrolling): a stray key
+      // neither votes nor cancels. In flight, nothing but Ctrl-C; a result: any key closes it.
       if (s.vote.phase === "sending") continue;
-      const cancelled = s.vote.phase === "confirm" ? cancelledText(s.vote.action) : undefined;
-      s = uiReducer(s, { type: "vote", change: { type: "closeVote" } });
-      if (cancelled) s = uiReducer(s, { type: "notice", text: cancelled });
-      continue;
+      if (s.vote.phase === "done") {
+        s = uiReducer(s, { type: "vote", change: { type: "closeVote" } });
+        continue;
+      }
     }
     if (!binding) {
       // Typing: any other printable key goes into the prompt.

@@ -8,11 +8,12 @@ import type { MutableRefObject } from "react";
 import { useEffect, useRef, useState } from "react";
 import type { Activity } from "../api/schemas.js";
 import type { DecisionContext, VoteAction } from "../feeds/activity-decision.js";
-import { confirmation, decideActivity, outcomeLine } from "../feeds/activity-decision.js";
+import { confirmation, decideActivity } from "../feeds/activity-decision.js";
 import type { ActivityVoting } from "../feeds/dashboard-sources.js";
 import type { FeedStore } from "../feeds/feed-store.js";
 import { describeError } from "../feeds/poller.js";
 import type { UiAction, UiState } from "./ui-state.js";
+import { voteAnswer } from "./vote-state.js";
 
 export const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 
@@ -86,7 +87,8 @@ export function useVoteFlow(options: VoteFlowOptions): {
     const decision = decideActivity(activity, context);
     const check = decision.can[action];
     if (!check.allowed) return apply({ type: "notice", text: `cannot ${action}: ${check.why}` });
-    const { question, lines } = confirmation(decision, action, context);
+    const { question, header, details } = confirmation(decision, action, context);
+    // The fingerprint shown now is the one the vote will name, whatever a poll brings meanwhile.
     apply({
       type: "vote",
       change: {
@@ -95,11 +97,15 @@ export function useVoteFlow(options: VoteFlowOptions): {
         activityId: decision.id,
         fingerprint: decision.fingerprint,
         question,
-        lines: [...lines, ...voteContext.notes.map((n) => `  note         ${n}`)],
+        header,
+        details: [...details, ...voteContext.notes.map((n) => `  note         ${n}`)],
       },
     });
   };
-  /** y: send the vote; the answered activity replaces the row at once. */
+  /**
+   * y: send the vote on the fingerprint the confirmation showed; an answer about that activity
+   * replaces its row at once, one about another is said and applied nowhere.
+   */
   const sendVote = () => {
     const vote = latest.current.vote;
     if (!voting || vote?.phase !== "sending" || voteContext.state !== "loaded") return;
@@ -107,16 +113,16 @@ export function useVoteFlow(options: VoteFlowOptions): {
     const context = voteContext.context;
     voting.vote(action, fingerprint).then(
       (answered) => {
-        activities.update((list) => list.map((a) => (a.id === answered.id ? answered : a)));
-        const after = decideActivity(answered, { ...context, now: Date.now() });
+        const answer = voteAnswer({ action, activityId, fingerprint }, answered, {
+          ...context,
+          now: Date.now(),
+        });
+        if (answer.about) {
+          activities.update((list) => list.map((a) => (a.id === answered.id ? answered : a)));
+        }
         apply({
           type: "vote",
-          change: {
-            type: "voteDone",
-            activityId,
-            outcome: outcomeLine(action, after, context),
-            ok: answered.status !== "ACTIVITY_STATUS_FAILED",
-          },
+          change: { type: "voteDone", activityId, outcome: answer.outcome, ok: answer.ok },
         });
       },
       (err: unknown) =>

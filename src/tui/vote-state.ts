@@ -2,30 +2,38 @@
  * Voting on an activity from the dashboard (`A` approve, `R` reject): the confirmation showing
  * what is decided, the vote in flight, and its result, as a pure state with its own actions.
  * The lines come from the decision core (feeds/activity-decision.ts); the dashboard sends the
- * vote through the fetcher the CLI wired, and applies the answered activity to the store.
+ * vote through the fetcher the CLI wired, and applies the answered activity to the store only
+ * when the answer is about the activity voted on.
  */
-import type { VoteAction } from "../feeds/activity-decision.js";
+import type { Activity } from "../api/schemas.js";
+import type { DecisionContext, VoteAction } from "../feeds/activity-decision.js";
+import { decideActivity, outcomeLine } from "../feeds/activity-decision.js";
+import { otherActivity, sameFingerprint, shownId } from "../feeds/activity-identity.js";
+
+/** What every phase shows: what is decided (kept in view) and the rest (scrolled). */
+interface VoteShown {
+  action: VoteAction;
+  activityId: string;
+  /** The fingerprint shown when the confirmation opened: the one the vote names. */
+  fingerprint: string;
+  /** `Approve this activity?` */
+  question: string;
+  /** The verb and type, id, the whole fingerprint, the quorum, what an export lets out. */
+  header: readonly string[];
+  /** Creator, votes by name, root users, intent, what this vote does, notes. */
+  details: readonly string[];
+  /** How far the details are scrolled (↑ ↓ PgUp PgDn). */
+  scroll: number;
+}
 
 export type VoteUi =
-  | {
-      phase: "confirm" | "sending";
-      action: VoteAction;
-      activityId: string;
-      fingerprint: string;
-      /** `Approve this activity?` */
-      question: string;
-      /** What is decided (terminal-safe, the fingerprint whole). */
-      lines: readonly string[];
-    }
-  | {
+  | (VoteShown & { phase: "confirm" | "sending" })
+  | (VoteShown & {
       phase: "done";
-      action: VoteAction;
-      activityId: string;
       /** `approved activity …: COMPLETED`, or the API's error in one line. */
       outcome: string;
       ok: boolean;
-      lines: readonly string[];
-    };
+    });
 
 export type VoteUiAction =
   | {
@@ -34,10 +42,13 @@ export type VoteUiAction =
       activityId: string;
       fingerprint: string;
       question: string;
-      lines: readonly string[];
+      header: readonly string[];
+      details: readonly string[];
     }
   | { type: "sendVote" }
   | { type: "voteDone"; activityId: string; outcome: string; ok: boolean }
+  /** The details scrolled by `by` rows, within 0..max. */
+  | { type: "scrollVote"; by: number; max: number }
   | { type: "closeVote" };
 
 /** The next vote state; a result for another activity than the one shown is ignored. */
@@ -50,20 +61,18 @@ export function voteReducer(state: VoteUi | undefined, action: VoteUiAction): Vo
         activityId: action.activityId,
         fingerprint: action.fingerprint,
         question: action.question,
-        lines: action.lines,
+        header: action.header,
+        details: action.details,
+        scroll: 0,
       };
     case "sendVote":
       return state?.phase === "confirm" ? { ...state, phase: "sending" } : state;
     case "voteDone":
-      if (!state || state.activityId !== action.activityId) return state;
-      return {
-        phase: "done",
-        action: state.action,
-        activityId: state.activityId,
-        outcome: action.outcome,
-        ok: action.ok,
-        lines: state.lines,
-      };
+      if (state?.phase !== "sending" || state.activityId !== action.activityId) return state;
+      return { ...state, phase: "done", outcome: action.outcome, ok: action.ok };
+    case "scrollVote":
+      if (!state) return state;
+      return { ...state, scroll: Math.max(0, Math.min(action.max, state.scroll + action.by)) };
     case "closeVote":
       return undefined;
   }
@@ -72,4 +81,41 @@ export function voteReducer(state: VoteUi | undefined, action: VoteUiAction): Vo
 /** What cancelling a confirmation says: nothing was sent. */
 export function cancelledText(action: VoteAction): string {
   return `not ${action === "approve" ? "approved" : "rejected"}: cancelled, nothing was sent`;
+}
+
+/** A vote sent: the activity and fingerprint it named. */
+export interface SentVote {
+  action: VoteAction;
+  activityId: string;
+  fingerprint: string;
+}
+
+/**
+ * What the answer to a vote says, and whether it is about the activity voted on (only then may
+ * it replace that activity's row): an answer about another activity, or with another
+ * fingerprint, reports nothing about this vote's effect.
+ */
+export function voteAnswer(
+  sent: SentVote,
+  answered: Activity,
+  context: DecisionContext,
+): { outcome: string; ok: boolean; about: boolean } {
+  const other =
+    otherActivity(sent.activityId, answered) ??
+    (sameFingerprint(answered.fingerprint, sent.fingerprint)
+      ? undefined
+      : `the server answered for activity ${shownId(answered.id)} with another fingerprint`);
+  if (other) {
+    return {
+      outcome: `${other}: what the vote did is not known (Enter on activity ${shownId(sent.activityId)} shows it after the next poll)`,
+      ok: false,
+      about: false,
+    };
+  }
+  const after = decideActivity(answered, context);
+  return {
+    outcome: outcomeLine(sent.action, after, context),
+    ok: answered.status !== "ACTIVITY_STATUS_FAILED",
+    about: true,
+  };
 }

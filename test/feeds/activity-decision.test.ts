@@ -258,13 +258,18 @@ describe("quorum progress, creator and voters by name", () => {
 });
 
 describe("the confirmation", () => {
-  it("shows type, the whole fingerprint, status, creator, votes, root users and the intent", () => {
-    const { question, lines } = confirmation(decideActivity(activity(), asRoot), "approve", asRoot);
+  it("shows what is decided (verb, type, id, the whole fingerprint, quorum), then status, creator, votes, root users and the intent", () => {
+    const c = confirmation(decideActivity(activity(), asRoot), "approve", asRoot);
+    const { question, lines } = c;
     expect(question).toBe("Approve this activity?");
-    expect(lines).toEqual([
-      "  type         set_organization_feature (ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE)",
+    expect(c.header).toEqual([
+      "  you approve  set_organization_feature (ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE)",
       "  activity     act-1",
       `  fingerprint  ${fingerprint}`,
+      "  quorum       1 of 2 root users approved",
+    ]);
+    expect(lines).toEqual([
+      ...c.header,
       "  status       CONSENSUS_NEEDED: 1 of 2 root users approved; waiting for oncall-root (you)",
       "  created      7m ago by sre-lead",
       "  votes        approved by sre-lead (by submitting it) 7m ago",
@@ -279,8 +284,11 @@ describe("the confirmation", () => {
 
   it("says when nobody voted and nobody is named as creator, and asks to reject", () => {
     const waiting = decideActivity(activity({ votes: [] }), asRoot);
-    const { question, lines } = confirmation(waiting, "reject", asRoot);
+    const { question, lines, header } = confirmation(waiting, "reject", asRoot);
     expect(question).toBe("Reject this activity?");
+    expect(header[0]).toBe(
+      "  you reject   set_organization_feature (ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE)",
+    );
     expect(lines).toContain(
       "  created      7m ago (the API names no creator: no vote signs the request)",
     );

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Activity } from "../../src/api/schemas.js";
 import type { ActivityVoting } from "../../src/feeds/dashboard-sources.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { activity, dashboardParts, NOW } from "./fixtures.js";
+import { activity, dashboardParts, NOW, voter } from "./fixtures.js";
 import { render } from "./render-at.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -90,7 +90,7 @@ describe("voting from the dashboard", () => {
     expect(confirm).toMatch(/1 of 2 root users approved/);
     expect(confirm).toContain("sre-lead");
     expect(confirm).toContain("approving makes it 2 of 2");
-    expect(confirm).toContain("y approves · any other key cancels");
+    expect(confirm).toContain("y approves · n or Esc cancels");
     expect(vote).not.toHaveBeenCalled();
 
     await type("y");
@@ -102,16 +102,56 @@ describe("voting from the dashboard", () => {
     expect(frame()).not.toContain("consensus 1");
   });
 
-  it("any key but y cancels, and nothing is sent", async () => {
+  it("n and Esc cancel and nothing is sent; any other key does nothing", async () => {
     const { voting, vote } = votingWith(async () => activity("a1", "REJECTED", 1));
     const { frame, type } = await setup(voting);
     await type("\t");
     await type("R");
     expect(frame()).toContain("Reject this activity?");
+    for (const stray of ["x", "q", "A", "\r", " ", "\t", "Y"]) {
+      await type(stray);
+      expect(frame()).toContain("Reject this activity?");
+    }
     await type("n");
     expect(frame()).toContain("not rejected: cancelled, nothing was sent");
     expect(frame()).not.toContain("Reject an activity");
+    await type("R");
+    expect(frame()).toContain("Reject this activity?");
+    await type("\u001b");
+    await settle();
+    expect(frame()).toContain("not rejected: cancelled, nothing was sent");
+    expect(frame()).not.toContain("Reject an activity");
     expect(vote).not.toHaveBeenCalled();
+  });
+
+  it("sends the fingerprint shown when the confirmation opened, and shows only an answer about that activity", async () => {
+    const { voting, vote } = votingWith(async () => ({
+      ...activity("f139a382", "COMPLETED", 1),
+      fingerprint: LONG_FINGERPRINT,
+    }));
+    const { frame, type, feeds } = await setup(voting, { columns: 160 });
+    await type("\t");
+    await type("A");
+    expect(frame()).toContain("Approve this activity?");
+    // A poll while the confirmation is open brings the activity with another fingerprint.
+    feeds.activities.store.succeed(
+      [{ ...activity("a1", "CONSENSUS_NEEDED", 31_000), fingerprint: "sha256:changed" }],
+      NOW,
+      5,
+    );
+    await settle();
+    await type("y");
+    await vi.waitFor(() =>
+      expect(frame()).toContain(
+        "the server answered for activity f139a382, not a1: what the vote did is not known",
+      ),
+    );
+    expect(vote).toHaveBeenCalledWith("approve", LONG_FINGERPRINT);
+    expect(frame()).not.toContain("approved activity");
+    await type(" ");
+    // The other activity's answer changed no row.
+    expect(frame()).toContain("consensus 1");
+    expect(frame()).not.toContain("f139a382");
   });
 
   it("says why not on a decided activity, and shows the API's error in one line", async () => {
@@ -135,6 +175,53 @@ describe("voting from the dashboard", () => {
     await type(" ");
     // The dashboard goes on; the row is unchanged.
     expect(frame()).toContain("consensus 1");
+  });
+
+  it("at 80x24 with 40 votes: what is decided stays on screen while ↓ and PgDn scroll the votes", async () => {
+    const { voting, vote } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const crowded: Activity = {
+      ...activity("418b4e9d-1111-4000-8000-000000000001", "CONSENSUS_NEEDED", 30_000),
+      type: "ACTIVITY_TYPE_EXPORT_WALLET",
+      intent: {
+        exportWalletIntent: { walletId: "wallet-7", targetPublicKey: `04${"5e".repeat(64)}` },
+      },
+      fingerprint: LONG_FINGERPRINT,
+      votes: Array.from({ length: 40 }, (_, i) => ({
+        id: `v${i}`,
+        userId: i === 0 ? "root-2" : `user-${i}`,
+        activityId: "418b4e9d-1111-4000-8000-000000000001",
+        selection: "VOTE_SELECTION_APPROVED",
+        user: voter(i === 0 ? "root-2" : `user-${i}`, i === 0 ? "sre-lead" : `voter-${i}`),
+      })),
+    };
+    const { frame, type } = await setup(voting, { columns: 80, rows: 24, activities: [crowded] });
+    await type("\t");
+    await type("A");
+    const seen = new Set<string>();
+    const header = (f: string) => {
+      const flat = f.replace(/[\s│╭╮╰╯─]/g, "");
+      expect(f).toContain("Approve an activity");
+      expect(f).toContain("you approve  export_wallet (ACTIVITY_TYPE_EXPORT_WALLET)");
+      expect(f).toContain("activity     418b4e9d-1111-4000-8000-000000000001");
+      expect(flat).toContain(LONG_FINGERPRINT);
+      expect(f).toContain("quorum       1 of 2 root users approved");
+      expect(flat).toContain(`leavesTurnkey,encryptedtotargetpublickey04${"5e".repeat(64)}`);
+      expect(f).toContain("Approve this activity?  y approves · n or Esc cancels");
+      expect(f.split("\n").length).toBeLessThanOrEqual(24);
+      for (const m of f.matchAll(/voter-(\d+)/g)) seen.add(m[1] as string);
+    };
+    header(frame());
+    for (let i = 0; i < 8; i++) {
+      await type("\u001b[6~"); // PgDn
+      header(frame());
+    }
+    for (let i = 0; i < 4; i++) {
+      await type("\u001b[A"); // ↑
+      header(frame());
+    }
+    // Every voter was on screen at some point, by name.
+    expect(seen.size).toBe(39);
+    expect(vote).not.toHaveBeenCalled();
   });
 
   it("A before whoami has answered opens the confirmation as soon as it does", async () => {

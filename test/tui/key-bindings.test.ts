@@ -68,7 +68,9 @@ function stateFor(b: Binding): UiState {
         activityId: "a",
         fingerprint: "sha256:ab",
         question: "Approve this activity?",
-        lines: ["  type  X"],
+        header: ["  you approve  X"],
+        details: Array.from({ length: 30 }, (_, i) => `  intent ${i}`),
+        scroll: 2,
       },
     },
     picker: base,
@@ -93,6 +95,7 @@ const ctx: KeyContext = {
     solana: [{ key: "t", name: "the transfer t" }],
   },
   now: Date.UTC(2026, 0, 1),
+  vote: { maxScroll: 10, page: 5, fits: true },
 };
 
 describe("the key table", () => {

@@ -37,6 +37,7 @@ import { initialUiState, uiReducer } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
 import { AWAITING_VOTES, awaitsMyVote, useVoteContext, useVoteFlow } from "../use-vote-flow.js";
+import { voteFrame } from "../vote-rows.js";
 import { ActivitiesPane } from "./activities-pane.js";
 import { CopyView } from "./copy-view.js";
 import { DetailPane } from "./detail-pane.js";
@@ -45,7 +46,7 @@ import { HelpOverlay } from "./help-overlay.js";
 import { LogPane } from "./log-pane.js";
 import { ColourContext, Line, SafeText } from "./safe-text.js";
 import { SolanaPane } from "./solana-pane.js";
-import { VoteOverlay } from "./vote-overlay.js";
+import { VoteOverlay, voteRoom } from "./vote-overlay.js";
 
 export interface DashboardProps {
   store: LogStore;
@@ -251,6 +252,12 @@ export function Dashboard(props: DashboardProps) {
   const panes: Pane[] =
     layout.side.arrangement === "hidden" ? ["logs"] : ["logs", "activities", "email", "solana"];
   const overlayRows = Math.max(1, layout.body.height - 3);
+  // The vote confirmation at this size: how far its details scroll, and whether it all fits.
+  const voteRoomNow = voteRoom(layout.total.width, layout.body.height);
+  const voteShown = useMemo(
+    () => (ui.vote ? voteFrame(ui.vote, voteRoomNow.width, voteRoomNow.rows) : undefined),
+    [ui.vote, voteRoomNow.width, voteRoomNow.rows],
+  );
   const ctx: KeyContext = {
     panes,
     log: logNavigator(props.store, logWidth, logRows),
@@ -266,6 +273,7 @@ export function Dashboard(props: DashboardProps) {
         : 0,
     lists,
     now: props.now?.() ?? Date.now(),
+    vote: voteShown,
   };
 
   const apply = (action: UiAction) => {

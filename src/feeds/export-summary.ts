@@ -1,0 +1,56 @@
+/**
+ * What an export activity lets out of Turnkey, in one line a confirmation keeps in view: the
+ * wallet's mnemonic (export_wallet), a wallet account's private key (export_wallet_account) or a
+ * private key (export_private_key), and the target public key it is encrypted to, whole (so it
+ * can be compared with the key of whoever asked for it). Terminal-safe.
+ */
+import type { Activity } from "../api/schemas.js";
+import { sanitizeForTerminal } from "../text/sanitize.js";
+import { intentBody } from "./intent-summary.js";
+
+/** Longest value shown whole (a P-256 public key in hex is 66 or 130 characters). */
+const MAX_VALUE = 256;
+
+const EXPORTS: Readonly<Record<string, { field: string; what: (name: string) => string }>> = {
+  ACTIVITY_TYPE_EXPORT_WALLET: {
+    field: "walletId",
+    what: (id) => `the mnemonic of wallet ${id} (every account's key)`,
+  },
+  ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT: {
+    field: "address",
+    what: (address) => `the private key of wallet account ${address}`,
+  },
+  ACTIVITY_TYPE_EXPORT_PRIVATE_KEY: {
+    field: "privateKeyId",
+    what: (id) => `private key ${id}`,
+  },
+};
+
+function text(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  return value.length <= MAX_VALUE
+    ? value
+    : `${value.slice(0, MAX_VALUE)}… (${value.length} characters)`;
+}
+
+/** Whether the activity moves key material out of Turnkey. */
+export function isExport(type: string): boolean {
+  return type in EXPORTS;
+}
+
+/**
+ * `the mnemonic of wallet W (every account's key) leaves Turnkey, encrypted to target public key
+ * 04ab…`, or undefined for an activity that exports nothing.
+ */
+export function exportSummary(activity: Pick<Activity, "type" | "intent">): string | undefined {
+  const kind = EXPORTS[activity.type];
+  if (!kind) return undefined;
+  const body = intentBody(activity.intent);
+  const fields = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const name = text(fields[kind.field]) ?? `(no ${kind.field} in the intent)`;
+  const target = text(fields.targetPublicKey);
+  const to = target
+    ? `encrypted to target public key ${target}`
+    : "and the intent names no target public key";
+  return sanitizeForTerminal(`${kind.what(name)} leaves Turnkey, ${to}`);
+}

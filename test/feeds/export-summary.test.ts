@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { exportSummary, isExport } from "../../src/feeds/export-summary.js";
+
+describe("what an export lets out of Turnkey", () => {
+  it("names the material and the whole target public key", () => {
+    const target = `04${"ab".repeat(64)}`;
+    expect(
+      exportSummary({
+        type: "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",
+        intent: { exportPrivateKeyIntent: { privateKeyId: "pk-1", targetPublicKey: target } },
+      }),
+    ).toBe(`private key pk-1 leaves Turnkey, encrypted to target public key ${target}`);
+    expect(isExport("ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT")).toBe(true);
+  });
+
+  it("says when the intent names no target or no wallet; other activities export nothing", () => {
+    expect(
+      exportSummary({ type: "ACTIVITY_TYPE_EXPORT_WALLET", intent: { exportWalletIntent: {} } }),
+    ).toBe(
+      "the mnemonic of wallet (no walletId in the intent) (every account's key) leaves Turnkey, and the intent names no target public key",
+    );
+    expect(
+      exportSummary({
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+        intent: { signTransactionIntentV2: {} },
+      }),
+    ).toBeUndefined();
+  });
+
+  it("escapes what the server sent, and counts a key too long to be one", () => {
+    const line = exportSummary({
+      type: "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
+      intent: {
+        exportWalletAccountIntent: {
+          address: "0x\u001b[2Jevil",
+          targetPublicKey: "f".repeat(5000),
+        },
+      },
+    });
+    expect(line).not.toMatch(/\u001b/);
+    expect(line).toContain("\\x1b[2J");
+    expect(line).toMatch(/f{256}… \(5000 characters\)$/);
+  });
+});
