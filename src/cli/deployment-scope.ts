@@ -43,5 +43,8 @@ export function deploymentWatch(
   scope: DeploymentScope,
 ): DeploymentWatch | undefined {
   if (scope.app === undefined && !scope.all) return undefined;
-  return { relist: (signal) => debugDeployments(client, scope, signal) };
+  return {
+    relist: (signal) => debugDeployments(client, scope, signal),
+    label: scope.all ? "--all" : `--app ${scope.app}`,
+  };
 }

@@ -61,6 +61,8 @@ export interface DashboardSources {
 /** What to list again while following an app's or the organization's deployments. */
 export interface DeploymentWatch {
   relist(signal: AbortSignal): Promise<string[]>;
+  /** How the scope is named to a person (`--app payments-signer`, `--all`). */
+  label?: string;
   /** Default 30 s. */
   everyMs?: number;
 }

@@ -96,7 +96,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "D",
     scope: "dashboard",
     action: "picker",
-    does: "back to the deployment picker",
+    does: "the deployment picker, over the dashboard (which keeps following): Esc, or the deployment or scope shown now, returns to it unchanged",
   },
   { keys: ["tab"], label: "Tab", scope: "dashboard", action: "focus", does: "focus the next pane" },
   {
@@ -415,7 +415,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "Enter",
     scope: "picker",
     action: "pick",
-    does: "watch the selected deployment (● debug mode only)",
+    does: "watch the selected deployment (● debug mode only) from the start; the one or the scope shown now returns to the dashboard as it was",
   },
   {
     keys: ["r"],
@@ -425,12 +425,13 @@ export const BINDINGS: readonly Binding[] = [
     does: "load the deployments again after a failure",
   },
   {
-    keys: ["q", "escape", "ctrl+c"],
-    label: "q, Esc",
+    keys: ["escape"],
+    label: "Esc",
     scope: "picker",
-    action: "quit",
-    does: "quit",
+    action: "cancel",
+    does: "back to the dashboard, unchanged (at start, with no dashboard: quit)",
   },
+  { keys: ["q", "ctrl+c"], label: "q, Ctrl-C", scope: "picker", action: "quit", does: "quit" },
 ];
 
 /** What a key press is called in the table. */

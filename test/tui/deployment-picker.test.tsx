@@ -105,7 +105,10 @@ describe("the deployment picker", () => {
     ui.stdin.write("\r");
     await settle();
     expect(onPick).toHaveBeenCalledWith(
-      expect.objectContaining({ deploymentId: choices[0]?.deploymentId, tailable: true }),
+      expect.objectContaining({
+        kind: "deployment",
+        choice: expect.objectContaining({ deploymentId: choices[0]?.deploymentId, tailable: true }),
+      }),
     );
     ui.stdin.write("q");
     await settle();

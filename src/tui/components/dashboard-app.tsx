@@ -6,6 +6,7 @@ import type {
 } from "../../feeds/dashboard-sources.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { describeError } from "../../feeds/poller.js";
+import { pickOutcome, type ShownScope } from "../picker-state.js";
 import { useTerminalSize } from "../use-terminal-size.js";
 import { Dashboard } from "./dashboard.js";
 import type { PickerLoad } from "./deployment-picker.js";
@@ -17,8 +18,10 @@ export type AppExit = { error?: unknown };
 
 /**
  * The picker and the dashboard in one full-screen app: without a deployment it starts at the
- * picker; `D` in the dashboard comes back to it. What is watched (one deployment, or several
- * merged) gets its own log session, stopped when another is picked.
+ * picker; `D` in the dashboard opens it over the dashboard, which keeps following: Esc, or the
+ * deployment or scope shown now, returns to it unchanged (buffer, filters, cursor, marks). What
+ * is watched (one deployment, or several merged) gets its own log session, stopped only when
+ * another is picked.
  */
 export function DashboardApp(props: {
   sources: DashboardSources;
@@ -40,23 +43,32 @@ export function DashboardApp(props: {
         ids: readonly string[];
         deployment: DeploymentChoice | undefined;
         watch?: DeploymentWatch | undefined;
+        watchLabel?: string | undefined;
       }
     | undefined
   >(
     props.deploymentIds && props.deploymentIds.length > 0
-      ? { ids: props.deploymentIds, deployment: undefined, watch: props.watch }
+      ? {
+          ids: props.deploymentIds,
+          deployment: undefined,
+          watch: props.watch,
+          watchLabel: props.watch?.label,
+        }
       : undefined,
   );
+  // The picker is shown: at start without a deployment, or over the dashboard after `D`.
+  const [picking, setPicking] = useState(watching === undefined);
   const [load, setLoad] = useState<PickerLoad>({ state: "loading" });
   const [lastError, setLastError] = useState<unknown>();
   const [attempt, setAttempt] = useState(0);
-  const [session, setSession] = useState<LogSession | undefined>();
+  // The log session and the deployments it follows: a dashboard is drawn only over its own.
+  const [opened, setOpened] = useState<{ key: string; session: LogSession } | undefined>();
   const { sources } = props;
 
-  // The picker's list, loaded when the picker is shown (and again on r).
+  // The picker's list, loaded each time the picker is shown (and again on r).
   // biome-ignore lint/correctness/useExhaustiveDependencies: attempt asks for a reload
   useEffect(() => {
-    if (watching) return;
+    if (!picking) return;
     const controller = new AbortController();
     setLoad({ state: "loading" });
     sources.listDeployments(controller.signal).then(
@@ -72,7 +84,7 @@ export function DashboardApp(props: {
       },
     );
     return () => controller.abort();
-  }, [watching, sources, attempt]);
+  }, [picking, sources, attempt]);
 
   // A log session for the deployment watched; the title learns its app's name.
   const watchingKey = watching?.ids.join(",");
@@ -85,7 +97,7 @@ export function DashboardApp(props: {
     const ids = watchingKey.split(",");
     const s = sources.openLogs(ids, watchRef.current);
     s.start();
-    setSession(s);
+    setOpened({ key: watchingKey, session: s });
     const controller = new AbortController();
     const [only] = ids;
     if (nameUnknown.current && ids.length === 1 && only !== undefined) {
@@ -100,24 +112,40 @@ export function DashboardApp(props: {
     return () => {
       controller.abort();
       void s.stop();
-      setSession(undefined);
+      setOpened(undefined);
     };
   }, [watchingKey, sources]);
 
+  const shown: ShownScope | undefined = watching
+    ? { ids: watching.ids, watchLabel: watching.watchLabel, deployment: watching.deployment }
+    : undefined;
+  const picker = (width: number, rows: number) => (
+    <DeploymentPicker
+      load={load}
+      over={shown}
+      width={width}
+      rows={rows}
+      onPick={(row) => {
+        const outcome = pickOutcome(shown, row);
+        // The scope shown now: back to the dashboard as it is. Another: watched afresh.
+        if (outcome.type === "watch") {
+          setWatching({ ids: [outcome.choice.deploymentId], deployment: outcome.choice });
+        }
+        setPicking(false);
+      }}
+      onBack={() => setPicking(false)}
+      onQuit={() => props.onExit(lastError === undefined ? {} : { error: lastError })}
+      onRetry={() => setAttempt((a) => a + 1)}
+    />
+  );
   if (!watching) {
     return (
       <ColourContext.Provider value={props.colour}>
-        <DeploymentPicker
-          load={load}
-          width={size.columns}
-          rows={size.rows}
-          onPick={(c) => setWatching({ ids: [c.deploymentId], deployment: c })}
-          onQuit={() => props.onExit(lastError === undefined ? {} : { error: lastError })}
-          onRetry={() => setAttempt((a) => a + 1)}
-        />
+        {picker(size.columns, size.rows)}
       </ColourContext.Provider>
     );
   }
+  const session = opened && opened.key === watchingKey ? opened.session : undefined;
   if (!session) return null;
   return (
     <Dashboard
@@ -131,7 +159,8 @@ export function DashboardApp(props: {
       title={props.title}
       colour={props.colour}
       onQuit={() => props.onExit({})}
-      onPicker={() => setWatching(undefined)}
+      onPicker={() => setPicking(true)}
+      picker={picking ? picker : undefined}
       voting={sources.voting}
       bell={props.bell}
       clipboard={props.clipboard}

@@ -62,8 +62,13 @@ export interface DashboardProps {
   /** Said before the deployment in the title ("demo (simulated) · "). */
   title?: string | undefined;
   onQuit: () => void;
-  /** `D`: back to the deployment picker; without it, `D` says there is none. */
+  /** `D`: the deployment picker, over the dashboard; without it, `D` says there is none. */
   onPicker?: (() => void) | undefined;
+  /**
+   * The picker, while it is open over the dashboard: drawn in the body's place (the title and
+   * the status line stay, the follow goes on), with the keys while it is shown.
+   */
+  picker?: ((width: number, rows: number) => React.ReactNode) | undefined;
   /** Colours on (false under NO_COLOR). */
   colour?: boolean;
   /** Fixed size (tests); otherwise the terminal's, following resizes. */
@@ -326,6 +331,7 @@ export function Dashboard(props: DashboardProps) {
   };
 
   useInput((input, key) => {
+    if (props.picker) return;
     const result = keyStep(latest.current, input, key, ctx);
     if (result.state !== latest.current) {
       latest.current = result.state;
@@ -377,7 +383,13 @@ export function Dashboard(props: DashboardProps) {
         ? truncate(full, width)
         : lit`${prefix}${deploymentTitle(props.deploymentId, props.deployment, true)}`;
   let body: React.ReactNode;
-  if (ui.vote) {
+  if (props.picker) {
+    body = (
+      <Box height={bodyHeight} width={width} overflowY="hidden">
+        {props.picker(width, bodyHeight)}
+      </Box>
+    );
+  } else if (ui.vote) {
     body = <VoteOverlay vote={ui.vote} width={width} height={bodyHeight} />;
   } else if (ui.help) {
     body = <HelpOverlay width={width} height={bodyHeight} scroll={ui.helpScroll} />;

@@ -1,11 +1,13 @@
 import { Box, useInput } from "ink";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { shortAge } from "../../feeds/activity-summary.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
 import { cell, planColumns } from "../columns.js";
 import type { KeyInfo } from "../key-bindings.js";
 import { keyName, lookup } from "../key-bindings.js";
+import type { PickerRow, ShownScope } from "../picker-state.js";
+import { initialPicker, pickerRows, pickerSelection, pickerStep } from "../picker-state.js";
 import { Line, SafeText } from "./safe-text.js";
 import { visibleWindow } from "./visible-window.js";
 
@@ -33,8 +35,8 @@ export function pickerColumns(inner: number) {
   );
 }
 
-function note(c: DeploymentChoice, now: number): Safe {
-  const parts: Safe[] = [];
+function note(c: DeploymentChoice, now: number, shownNow = false): Safe {
+  const parts: Safe[] = shownNow ? [lit`shown now`] : [];
   if (!c.tailable) parts.push(c.reason ?? lit`cannot be tailed`);
   if (c.live) parts.push(lit`live`);
   if (c.createdAt !== undefined) parts.push(lit`created ${safe(shortAge(now - c.createdAt))} ago`);
@@ -44,19 +46,26 @@ function note(c: DeploymentChoice, now: number): Safe {
 
 /**
  * The organization's deployments (a spinner while they load), debug-mode ones first; Enter picks
- * a tailable one, q quits. Each row says why a deployment cannot be tailed.
+ * a tailable one, q quits. Each row says why a deployment cannot be tailed. Opened over a
+ * running dashboard (`over`), its first row is what the dashboard shows: Enter on it, or on the
+ * one deployment it shows, returns to it unchanged, as Esc does.
  */
 export function DeploymentPicker(props: {
   load: PickerLoad;
-  onPick: (c: DeploymentChoice) => void;
+  onPick: (row: PickerRow) => void;
   onQuit: () => void;
+  /** Esc over a dashboard: back to it. */
+  onBack?: () => void;
   onRetry?: () => void;
+  /** What the dashboard behind the picker shows; undefined at start. */
+  over?: ShownScope | undefined;
   width: number;
   rows: number;
   now?: number;
 }) {
-  const [selected, setSelected] = useState(0);
-  const [note_, setNote] = useState<Safe | undefined>();
+  const [state, setState] = useState(() => initialPicker(props.over !== undefined));
+  // Keys can come faster than frames: each starts from the state the previous one left.
+  const latest = useRef(state);
   const [frame, setFrame] = useState(0);
   const loading = props.load.state === "loading";
   useEffect(() => {
@@ -65,31 +74,38 @@ export function DeploymentPicker(props: {
     return () => clearInterval(timer);
   }, [loading]);
   const choices = props.load.state === "loaded" ? props.load.choices : [];
+  const rows = pickerRows(choices, props.over);
   useInput((input, key: KeyInfo) => {
     const b = lookup(["picker"], keyName(input, key));
     if (!b) return;
-    if (b.action === "quit") return props.onQuit();
-    if (b.action === "retry" && props.load.state === "failed") return props.onRetry?.();
-    if (b.action === "up") setSelected((s) => Math.max(0, s - 1));
-    if (b.action === "down") setSelected((s) => Math.min(choices.length - 1, s + 1));
-    if (b.action === "pick") {
-      const c = choices[selected];
-      if (c?.tailable) props.onPick(c);
-      else if (c) {
-        setNote(lit`that one cannot be tailed (${c.reason ?? lit`unknown`}): pick one marked ●`);
-      }
-    }
+    const result = pickerStep(latest.current, b.action, rows, {
+      over: props.over !== undefined,
+      failed: props.load.state === "failed",
+    });
+    latest.current = result.state;
+    setState(result.state);
+    const effect = result.effect;
+    if (effect?.type === "quit") props.onQuit();
+    if (effect?.type === "back") props.onBack?.();
+    if (effect?.type === "retry") props.onRetry?.();
+    if (effect?.type === "pick") props.onPick(effect.row);
   });
   const now = props.now ?? Date.now();
   const inner = Math.max(20, props.width);
   const plan = pickerColumns(inner);
   const w = plan.widths;
   const listRows = Math.max(1, props.rows - 11);
-  const { first, items } = visibleWindow(choices, selected, listRows);
-  const current = choices[selected];
+  const selected = pickerSelection(state, rows);
+  const { first, items } = visibleWindow(rows, selected ?? 0, listRows);
+  const current = selected === undefined ? undefined : rows[selected];
+  const back = props.over ? lit` · Esc back to the dashboard` : lit``;
   return (
     <Box flexDirection="column" width={inner}>
-      <SafeText bold>{lit`tvcwatch · pick a deployment to watch`}</SafeText>
+      <SafeText bold>
+        {props.over
+          ? lit`pick a deployment to watch, or go back to the one shown`
+          : lit`tvcwatch · pick a deployment to watch`}
+      </SafeText>
       <SafeText
         dim
       >{lit`● debug mode: its logs can be read · ○ cannot be tailed (the row says why)`}</SafeText>
@@ -100,13 +116,13 @@ export function DeploymentPicker(props: {
       ) : null}
       {props.load.state === "failed" ? (
         <SafeText colour="red" wrap="wrap">
-          {lit`${safeBounded(props.load.error, 1000)} · r retries · q quits`}
+          {lit`${safeBounded(props.load.error, 1000)} · r retries${back} · q quits`}
         </SafeText>
       ) : null}
       {props.load.state === "loaded" && choices.length === 0 ? (
         <SafeText colour="yellow">{lit`This organization has no TVC deployments.`}</SafeText>
       ) : null}
-      {items.length > 0 ? (
+      {choices.length > 0 ? (
         <SafeText dim>
           {joinSafe(
             [
@@ -119,38 +135,46 @@ export function DeploymentPicker(props: {
           )}
         </SafeText>
       ) : null}
-      {items.map((c, i) => (
-        <SafeText key={c.key} inverse={first + i === selected} dim={!c.tailable}>
-          {joinSafe(
-            [
-              c.tailable ? lit`●` : lit`○`,
-              cell(c.appName, w.app ?? 1),
-              cell(c.idText, w.id ?? 1),
-              cell(note(c, now), w.note ?? 1),
-            ],
-            lit` `,
-          )}
-        </SafeText>
-      ))}
-      {current ? (
+      {items.map((r, i) =>
+        r.kind === "shown" ? (
+          <SafeText key={r.key} inverse={first + i === selected} bold>
+            {lit`↩ shown now: ${r.label} (Enter returns to it as it is)`}
+          </SafeText>
+        ) : (
+          <SafeText key={r.key} inverse={first + i === selected} dim={!r.choice.tailable}>
+            {joinSafe(
+              [
+                r.choice.tailable ? lit`●` : lit`○`,
+                cell(r.choice.appName, w.app ?? 1),
+                cell(r.choice.idText, w.id ?? 1),
+                cell(note(r.choice, now, r.shownNow), w.note ?? 1),
+              ],
+              lit` `,
+            )}
+          </SafeText>
+        ),
+      )}
+      {current?.kind === "deployment" ? (
         <Box flexDirection="column" marginTop={1}>
           <Line
             segments={[
               { text: lit`app `, dim: true },
-              { text: current.appName, bold: true },
+              { text: current.choice.appName, bold: true },
               { text: lit` · deployment `, dim: true },
-              { text: current.idText },
+              { text: current.choice.idText },
             ]}
           />
           <SafeText dim>
-            {current.tailable
-              ? lit`Enter watches it`
-              : lit`cannot be tailed: ${current.reason ?? lit`unknown`} (only debug-mode deployments serve their logs)`}
+            {current.shownNow
+              ? lit`shown now: Enter returns to the dashboard as it is`
+              : current.choice.tailable
+                ? lit`Enter watches it${props.over ? lit` (the dashboard starts afresh)` : lit``}`
+                : lit`cannot be tailed: ${current.choice.reason ?? lit`unknown`} (only debug-mode deployments serve their logs)`}
           </SafeText>
         </Box>
       ) : null}
-      {note_ ? <SafeText colour="yellow">{note_}</SafeText> : null}
-      <SafeText dim>{lit`↑ ↓ select · Enter watch · q quits`}</SafeText>
+      {state.note ? <SafeText colour="yellow">{safeBounded(state.note, 500)}</SafeText> : null}
+      <SafeText dim>{lit`↑ ↓ select · Enter watch${back} · q quits`}</SafeText>
     </Box>
   );
 }
