@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireTmux, Tmux } from "./tmux.js";
 
-/** `tvcwatch demo --app payments-signer`: the app's two debug-mode deployments in one dashboard. */
+/**
+ * `tvcwatch demo --app payments-signer`: the app's two debug-mode deployments in one dashboard;
+ * `D` and back keeps them (issue #28).
+ */
 const tmux = new Tmux();
 
 /** The replicas' sparkline strip: tags and bars only. */
@@ -56,6 +59,25 @@ describe("the dashboard over an app's deployments, in a real terminal", () => {
     );
     expect(detail).toMatch(/deployments/);
     await tmux.keys("Escape");
+
+    // D opens the picker over the dashboard; Esc, then Enter on the scope shown, come back to
+    // it as it was: the follow went on (the buffer only grew), the merged scope is kept.
+    const buffered = (s: string) => Number(/(\d+)\/100000 buffered/.exec(s)?.[1] ?? -1);
+    const was = buffered(await tmux.settledScreen());
+    await tmux.keys("D");
+    await tmux.waitFor("the picker over the dashboard", (s) =>
+      s.includes("↩ shown now: --app payments-signer"),
+    );
+    await tmux.keys("Escape");
+    let back = await tmux.waitFor("the dashboard again", (s) => s.includes("▸ Logs"));
+    expect(back).toMatch(/2 deployments: \w+, \w+/);
+    expect(buffered(back)).toBeGreaterThanOrEqual(was);
+    await tmux.keys("D");
+    await tmux.waitFor("the picker", (s) => s.includes("↩ shown now"));
+    await tmux.keys("Enter");
+    back = await tmux.waitFor("the dashboard again", (s) => s.includes("▸ Logs"));
+    expect(back).toMatch(/2 deployments: \w+, \w+/);
+    expect(buffered(back)).toBeGreaterThanOrEqual(was);
     await tmux.keys("q");
   });
 });

@@ -4,7 +4,8 @@ import { requireTmux, Tmux } from "./tmux.js";
 /**
  * Acting on the activity queue in a real terminal (issue #14): in the demo, the Activities pane
  * filtered to what awaits my vote (v), A then y approves the selected activity and R then y
- * rejects one, each row changing at once; A on a decided activity says why not.
+ * rejects one, each row changing at once; A on a decided activity says why not. The selection
+ * is the record (issue #28): once approved it leaves the filtered list, and ↓ selects the next.
  */
 
 const sessions: Tmux[] = [];
@@ -26,9 +27,11 @@ describe("voting in the demo", () => {
       (s) => s.includes("● live") && awaiting(s) >= 2,
       30_000,
     );
-    await tmux.keys("Tab");
+    // v first: Tab then selects the first activity awaiting my vote (the selection is a record,
+    // so v after Tab would keep one that v hides, and say it is gone).
     await tmux.keys("v");
     await tmux.waitFor("the filter", (s) => s.includes("Activities · awaiting my vote"));
+    await tmux.keys("Tab");
 
     const before = awaiting(tmux.screen());
     await tmux.keys("A");
@@ -41,6 +44,9 @@ describe("voting in the demo", () => {
     await tmux.keys("Escape");
     await tmux.waitFor("one fewer awaiting my vote", (s) => awaiting(s) < before);
 
+    // The approved one left the list: the pane says so, and ↓ selects the row in its place.
+    await tmux.waitFor("the approved one gone", (s) => s.includes("gone: activity "));
+    await tmux.keys("Down");
     const next = awaiting(tmux.screen());
     await tmux.keys("R");
     await tmux.waitFor("the confirmation", (s) => s.includes("Reject this activity?"));

@@ -245,6 +245,71 @@ function readingResponses(startedAt: number): (now: number) => Record<string, un
   };
 }
 
+/** The activity awaiting votes on the crowded server: an export with 40 votes. */
+export const CROWDED_ACTIVITY_ID = "418b4e9d-1111-4000-8000-000000000001";
+export const CROWDED_FINGERPRINT = `sha256:${"0a1b2c3d".repeat(8)}`;
+export const CROWDED_TARGET_KEY = `04${"5e".repeat(64)}`;
+
+/**
+ * An organization with one activity awaiting my vote: export_wallet, its target public key,
+ * 40 votes (sre-lead's, a root user's, and 39 others'), a quorum of 2 root users of whom 1
+ * approved. approve_activity answers with it COMPLETED.
+ */
+function crowdedResponses(now: number): Record<string, unknown> {
+  const user = (userId: string, userName: string) => ({
+    userId,
+    userName,
+    authenticators: [],
+    apiKeys: [],
+    userTags: [],
+    oauthProviders: [],
+    createdAt: ts(now - 86_400_000),
+    updatedAt: ts(now - 86_400_000),
+    mfaPolicies: [],
+  });
+  const activity = (status: string) => ({
+    id: CROWDED_ACTIVITY_ID,
+    organizationId: "org-1",
+    status,
+    type: "ACTIVITY_TYPE_EXPORT_WALLET",
+    intent: {
+      exportWalletIntent: { walletId: "wallet-7", targetPublicKey: CROWDED_TARGET_KEY },
+    },
+    result: {},
+    votes: Array.from({ length: 40 }, (_, i) => ({
+      id: `v-${i}`,
+      userId: i === 0 ? "u-2" : `u-voter-${i}`,
+      user: i === 0 ? user("u-2", "sre-lead") : user(`u-voter-${i}`, `voter-${i}`),
+      activityId: CROWDED_ACTIVITY_ID,
+      selection: "VOTE_SELECTION_APPROVED",
+      createdAt: ts(now - 60_000 + i * 100),
+    })),
+    fingerprint: CROWDED_FINGERPRINT,
+    canApprove: status === "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+    canReject: status === "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+    createdAt: ts(now - 60_000),
+    updatedAt: ts(now - 30_000),
+  });
+  return {
+    ...paneResponses(now, "", CALM_DEPLOYMENT_ID),
+    list_activities: { activities: [activity("ACTIVITY_STATUS_CONSENSUS_NEEDED")] },
+    whoami: {
+      organizationId: "org-1",
+      organizationName: "org",
+      userId: "u-1",
+      username: "oncall-root",
+    },
+    get_organization_configs: {
+      configs: { features: [], quorum: { threshold: 2, userIds: ["u-1", "u-2"] } },
+    },
+    list_users: { users: [user("u-1", "oncall-root"), user("u-2", "sre-lead")] },
+    approve_activity: { activity: activity("ACTIVITY_STATUS_COMPLETED") },
+    list_sol_transaction_history: { transactions: [] },
+    get_tvc_deployment_debug_logs: { entries: [] },
+  };
+}
+
+export const startCrowdedVoteApi = () => start(crowdedResponses);
 export const startReadingApi = () => start(readingResponses(Date.now()));
 export const startHostileApi = () => start(hostileResponses);
 export const startCorpusApi = () => start(corpusResponses);

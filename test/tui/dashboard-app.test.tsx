@@ -96,7 +96,8 @@ describe("D without loss", () => {
 
     await type("D");
     expect(frame()).toContain("pick a deployment to watch, or go back to the one shown");
-    expect(frame()).toContain("↩ shown now: deployment dep-aaaa (Enter returns to it as it is)");
+    expect(frame()).toContain("↩ shown now: deployment dep-aaaa");
+    expect(frame()).toContain("shown now: Enter returns to the dashboard as it is");
     // The title and the status line stay: the follow goes on behind the picker.
     expect(frame()).toContain("tvcwatch · deployment dep-aaaa");
     expect(frame()).toContain("+/request 1/");

@@ -138,7 +138,7 @@ export function DeploymentPicker(props: {
       {items.map((r, i) =>
         r.kind === "shown" ? (
           <SafeText key={r.key} inverse={first + i === selected} bold>
-            {lit`↩ shown now: ${r.label} (Enter returns to it as it is)`}
+            {lit`↩ shown now: ${r.label}`}
           </SafeText>
         ) : (
           <SafeText key={r.key} inverse={first + i === selected} dim={!r.choice.tailable}>
@@ -154,6 +154,11 @@ export function DeploymentPicker(props: {
           </SafeText>
         ),
       )}
+      {current?.kind === "shown" ? (
+        <Box marginTop={1}>
+          <SafeText dim>{lit`shown now: Enter returns to the dashboard as it is`}</SafeText>
+        </Box>
+      ) : null}
       {current?.kind === "deployment" ? (
         <Box flexDirection="column" marginTop={1}>
           <Line

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeApi } from "./fake-api.js";
+import {
+  CALM_DEPLOYMENT_ID,
+  CROWDED_ACTIVITY_ID,
+  CROWDED_FINGERPRINT,
+  CROWDED_TARGET_KEY,
+  startCrowdedVoteApi,
+} from "./fake-api.js";
+import { requireTmux, Tmux } from "./tmux.js";
+
+/**
+ * The vote confirmation at 80x24 in a real terminal (issue #28): an export_wallet with 40 votes.
+ * What is decided (verb, type, id, the whole fingerprint, the quorum, what leaves Turnkey and to
+ * which key) stays on screen while PgDn and ↑ scroll the votes; stray keys do nothing; y votes.
+ */
+
+/** Turnkey's published test key pair (not a secret): the fake server does not check stamps. */
+const KEYS = {
+  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
+  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
+};
+
+let api: FakeApi;
+const tmux = new Tmux();
+
+beforeAll(async () => {
+  requireTmux();
+  api = await startCrowdedVoteApi();
+});
+
+afterAll(async () => {
+  tmux.kill();
+  await api?.close();
+});
+
+/** The screen's text with the frame's borders and all spaces out: wrapped values joined. */
+const flat = (s: string) => s.replace(/[\s│╭╮╰╯─]/g, "");
+
+/** Every part of what is decided is on this screen, and the question with its keys. */
+function decidedShown(s: string): boolean {
+  return (
+    s.includes("you approve  export_wallet (ACTIVITY_TYPE_EXPORT_WALLET)") &&
+    s.includes(`activity     ${CROWDED_ACTIVITY_ID}`) &&
+    flat(s).includes(CROWDED_FINGERPRINT) &&
+    s.includes("quorum       1 of 2 root users approved") &&
+    flat(s).includes(
+      `themnemonicofwalletwallet-7(everyaccount'skey)leavesTurnkey,encryptedtotargetpublickey${CROWDED_TARGET_KEY}`,
+    ) &&
+    s.includes("Approve this activity?  y approves · n or Esc cancels")
+  );
+}
+
+describe("the vote confirmation at 80x24, in a real terminal", () => {
+  it("keeps what is decided on screen while 40 votes scroll; stray keys do nothing; y votes", async () => {
+    tmux.start(
+      [
+        "--base-url",
+        api.url,
+        "--organization",
+        "org-1",
+        "--deployment",
+        CALM_DEPLOYMENT_ID,
+        "--no-bell",
+      ],
+      { columns: 80, rows: 24 },
+      KEYS,
+    );
+    await tmux.waitFor("the activity awaiting my vote", (s) => s.includes("⚑ 1"), 30_000);
+    await tmux.keys("Tab", "A");
+    let screen = await tmux.waitFor("the confirmation", decidedShown);
+    const voters = new Set<string>();
+    const collect = (s: string) => {
+      for (const m of s.matchAll(/voter-(\d+)/g)) voters.add(m[1] as string);
+    };
+    collect(screen);
+    for (const key of [...Array(8).fill("PageDown"), "Up", "Up", "Down"]) {
+      await tmux.keys(key);
+      screen = await tmux.settledScreen();
+      expect(decidedShown(screen), `after ${key}:\n${screen}`).toBe(true);
+      collect(screen);
+    }
+    expect(voters.size).toBe(39);
+    // Keys that are not the vote's do nothing: no vote, no cancel.
+    await tmux.keys("x", "q", "Enter", "Tab", "A");
+    screen = await tmux.settledScreen();
+    expect(decidedShown(screen)).toBe(true);
+    await tmux.keys("y");
+    screen = await tmux.waitFor("the result", (s) =>
+      s.includes(`approved activity ${CROWDED_ACTIVITY_ID}: COMPLETED`),
+    );
+    expect(screen).toContain("any key closes");
+  }, 90_000);
+});

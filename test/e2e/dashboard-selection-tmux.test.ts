@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, runCli } from "../helpers/run-cli.js";
+import { requireTmux, Tmux } from "./tmux.js";
+
+/**
+ * Issue #28's first report, in a real terminal against the simulator: the Activities pane shows
+ * what awaits my vote, a row is selected, and the second root user submits a new activity from
+ * another terminal. It arrives at the top; the highlight, Enter and A stay on the activity
+ * selected, not on the row that took its place.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-selection-"));
+const config = join(dir, "sim.json");
+const lead = join(dir, "sim.sre-lead.json");
+let sim: ChildProcess;
+const tmux = new Tmux();
+
+beforeAll(async () => {
+  requireTmux();
+  sim = spawn(process.execPath, [
+    BIN,
+    "sim",
+    "--port",
+    "0",
+    "--seed",
+    "21",
+    "--write-config",
+    config,
+  ]);
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+    sim.stdout?.on("data", (d) => {
+      out += d;
+      if (/listening on http:\/\/\S+/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    sim.on("error", reject);
+  });
+}, 30_000);
+
+afterAll(() => {
+  tmux.kill();
+  sim?.kill("SIGTERM");
+});
+
+/** The detail view's activity id. */
+const detailId = (s: string) => /[│║] id +([0-9a-f-]{36})/.exec(s)?.[1];
+/** The highlighted (inverse) rows, without their attributes. */
+const highlighted = (withAttributes: string) =>
+  withAttributes
+    .split("\n")
+    .filter((l) => /\u001b\[[0-9;]*7m/.test(l))
+    .map((l) => l.replace(/\u001b\[[0-9;]*m/g, ""));
+
+describe("selection by identity, in a real terminal against the simulator", () => {
+  it("a new activity from the second root user arrives at the top: Enter and A still name the one selected", async () => {
+    tmux.start(["--config", config, "--no-bell"], { columns: 160, rows: 48 });
+    await tmux.waitFor(
+      "the activities awaiting my vote",
+      (s) => s.includes("● live") && /⚑ ([3-9]|\d\d+) awaiting your vote/.test(s),
+      30_000,
+    );
+    await tmux.keys("Tab", "v");
+    await tmux.waitFor("the filter", (s) => s.includes("Activities · awaiting my vote"));
+    await tmux.keys("Down", "Down", "Enter");
+    const opened = await tmux.waitFor("the selected activity's detail", (s) => !!detailId(s));
+    const selected = detailId(opened) as string;
+    await tmux.keys("Escape");
+    await tmux.waitFor("the list again", (s) => detailId(s) === undefined);
+    const prefix = selected.slice(0, 8);
+    expect(highlighted(tmux.screenWithAttributes()).join("\n")).toContain(prefix);
+
+    // The second root user submits an activity: it awaits my vote, newest first.
+    const submitted = await runCli([
+      "--config",
+      lead,
+      "call",
+      "set_organization_feature",
+      "--body",
+      '{"name":"FEATURE_NAME_WEBHOOK","value":"https://hooks.example/x"}',
+    ]);
+    expect(submitted.code).toBe(0);
+    const arrived = (JSON.parse(submitted.stdout) as { activity: { id: string } }).activity.id;
+    // Newest first: it arrives above the selected row (the pane keeps the selection in view).
+    await tmux.waitFor("the new activity in the pane", (s) =>
+      s
+        .split("\n")
+        .some((l) => /consensus +[0-9a-f]{8}/.test(l) && l.includes(arrived.slice(0, 8))),
+    );
+    const screen = await tmux.settledScreen();
+    expect(screen).toContain(arrived.slice(0, 8));
+    expect(highlighted(tmux.screenWithAttributes()).join("\n")).toContain(prefix);
+
+    await tmux.keys("Enter");
+    const again = await tmux.waitFor("the detail", (s) => !!detailId(s));
+    expect(detailId(again)).toBe(selected);
+    await tmux.keys("Escape");
+    await tmux.waitFor("the list again", (s) => detailId(s) === undefined);
+
+    await tmux.keys("A");
+    const confirm = await tmux.waitFor("the confirmation", (s) =>
+      s.includes("Approve this activity?"),
+    );
+    expect(confirm).toMatch(new RegExp(`activity +${selected}`));
+    expect(confirm).not.toContain(arrived);
+    await tmux.keys("n");
+    await tmux.waitFor("cancelled", (s) => s.includes("not approved: cancelled, nothing was sent"));
+  }, 90_000);
+});
