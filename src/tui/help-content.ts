@@ -31,9 +31,15 @@ export const LEGEND: readonly (readonly [string, string])[] = [
   ["CONS FAIL PEND", "activity: consensus needed, failed, pending"],
   ["NEW AUTH DONE REJ", "activity: created, needs authenticators, completed, rejected"],
   ["votes", "votes cast on the activity so far"],
+  ["id 418b4e9d", "activity: the shortest start of its id no other row shares (8 or more)"],
+  [
+    "gone: activity …",
+    "the selected row left the list (or v hides it): Enter, A, R act on nothing",
+  ],
   ["outcome", "an email's latest event; below it, each event with its time after the first"],
   ["conf, final", "a Solana transaction confirmed, finalized"],
   ["●, ○", "picker: debug mode (its logs can be read), not (why is shown)"],
+  ["↩ shown now", "picker over the dashboard: what it shows; Enter returns to it as it is"],
 ];
 
 const KEY_COLUMN = 18;
