@@ -49,9 +49,9 @@ export class FilterStream<E extends LogEvent = LogEvent> {
     const f = this.filter;
     // A replica not read is not grouped either: all its lines are left out.
     if (!f.selects(line)) return [];
-    const kept = this.groupVerdict(line, at);
     const rank = this.rank++;
     if (!f.narrows) return [{ kind: "event", event, context: false }];
+    const kept = this.groupVerdict(line, at);
     if (kept) {
       const out: Sieved<E>[] = [];
       const before = this.waiting.slice(Math.max(0, this.waiting.length - f.before));
@@ -94,11 +94,7 @@ export class FilterStream<E extends LogEvent = LogEvent> {
       state !== undefined &&
       at - state.at <= GROUP_LOOKBACK &&
       continuesPrevious(line.content, state.continued);
-    const kept = continues
-      ? state.kept
-      : this.filter.narrows
-        ? this.filter.keepsGroupOf(line)
-        : true;
+    const kept = continues ? state.kept : this.filter.keepsGroupOf(line);
     if (state) {
       state.at = at;
       state.kept = kept;
