@@ -265,7 +265,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     const sieved = sieve.pushAll(events);
     if (otlp) {
       const kept = sievedEvents(sieved);
-      printedLines += kept.length;
+      for (const e of kept) if (e.kind === "line") printedLines++;
       otlp.write(kept, (gap) => say(formatEvent(gap, { ...format, colour: false })));
       otlp.afterBatch(handled?.snapshot(), record);
       return;
