@@ -102,6 +102,11 @@ export function regexFlag(value: string): RegExp {
   }
 }
 
+/** A repeatable regular expression (smart case, as regexFlag). */
+export function collectRegex(value: string, previous: RegExp[] | undefined): RegExp[] {
+  return [...(previous ?? []), regexFlag(value)];
+}
+
 /** A size (`64MiB`) from `min` to `max` bytes. */
 export function byteSizeFlag(min: number, max: number) {
   return (value: string): number => {

@@ -14,6 +14,8 @@ export interface StreamFormat {
   timestamps: boolean;
   utc: boolean;
   colour: boolean;
+  /** How a line's content is made printable in text (default: sanitized); `--highlight` marks it. */
+  content?: ((content: string) => string) | undefined;
 }
 
 /** In place of the timestamp of a line that has none, as wide as one (UTC ends in Z, local in +hh:mm). */
@@ -48,7 +50,7 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     return f.colour ? `\u001b[2m${text}\u001b[22m` : text;
   }
   const label = renderReplicaLabel(event.replicaLabel, f.colour);
-  const content = sanitizeForTerminal(event.content);
+  const content = f.content ? f.content(event.content) : sanitizeForTerminal(event.content);
   if (!f.timestamps) return `${label} ${content}`;
   const time = isStamped(event)
     ? formatRfc3339(event.seconds, event.nanos, f.utc)

@@ -39,3 +39,14 @@ function escapeChar(ch: string, at: number, text: string): string {
 export function sanitizeForTerminal(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_GLOBAL, escapeChar) : text;
 }
+
+/**
+ * `text[from, to)` made safe as sanitizeForTerminal makes the whole text: the pieces of a text
+ * cut anywhere, each sanitized so, join to sanitizeForTerminal(text), every escape whole in one.
+ */
+export function sanitizeSlice(text: string, from: number, to: number): string {
+  const part = text.slice(from, to);
+  return UNSAFE.test(part)
+    ? part.replace(UNSAFE_GLOBAL, (ch: string, at: number) => escapeChar(ch, from + at, text))
+    : part;
+}

@@ -132,14 +132,14 @@ export const BINDINGS: readonly Binding[] = [
     label: "f",
     scope: "dashboard",
     action: "include",
-    does: "add an include filter: only lines matching a regex (every one listed must match)",
+    does: "add an include filter: only lines matching a regex (a|b: either; every filter listed must match)",
   },
   {
     keys: ["F"],
     label: "F",
     scope: "dashboard",
     action: "exclude",
-    does: "exclude filter: hide lines matching a regex",
+    does: "exclude filter: hide lines matching a regex (a|b: either)",
   },
   {
     keys: ["X"],
@@ -153,14 +153,14 @@ export const BINDINGS: readonly Binding[] = [
     label: "L",
     scope: "dashboard",
     action: "level",
-    does: "minimum level: all, debug, info, warn, error (lines with no level count as info)",
+    does: "minimum level: all, debug, info, warn, error (a line stating none counts as info)",
   },
   {
     keys: ["C"],
     label: "C",
     scope: "dashboard",
     action: "context",
-    does: "context: lines shown around each line the filters keep, as grep -C",
+    does: "context: lines shown around each line the filters keep, as grep -C (over the replicas shown)",
   },
   {
     keys: ["e"],
@@ -488,6 +488,10 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 
 /** The README's key table, made from the bindings. */
 export function keyTableMarkdown(): string {
-  const rows = BINDINGS.map((b) => `| ${b.label} | ${SCOPE_TITLES[b.scope]} | ${b.does} |`);
+  // A `|` in a cell (a regex's `a|b`) is escaped, or it would end the cell.
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const rows = BINDINGS.map(
+    (b) => `| ${cell(b.label)} | ${SCOPE_TITLES[b.scope]} | ${cell(b.does)} |`,
+  );
   return ["| key | where | does |", "|---|---|---|", ...rows].join("\n");
 }

@@ -4,11 +4,11 @@
  * its fields pretty-printed.
  */
 import { type DetailField, type DetailView, field, jsonField } from "../feeds/detail-view.js";
+import { groupHeadAt } from "../logs/line-groups.js";
 import { isStamped } from "../tail/log-line.js";
 import type { LogStore, StoredRow } from "../tail/log-store.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatRfc3339 } from "../text/timestamp.js";
-import { groupHead } from "./line-groups.js";
 import { relativeTime } from "./line-rows.js";
 import { renderedLine } from "./rendered-line.js";
 
@@ -44,7 +44,7 @@ export function lineDetail(store: LogStore, row: StoredRow, now: number): Detail
     for (let i = index + 1; i < store.size() && continued.length < MAX_CONTINUATION; i++) {
       const next = store.at(i)?.event;
       if (next?.kind !== "line" || next.replicaLabel !== event.replicaLabel) continue;
-      if (groupHead(store, i) !== event) break;
+      if (groupHeadAt(store, i) !== event) break;
       continued.push(next.content);
     }
   }

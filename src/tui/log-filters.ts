@@ -1,16 +1,18 @@
 /**
  * Which lines of the store a view shows: replicas hidden with 1-9, the deployment shown alone
- * (`d`, when several are followed), the include filters (every one
- * must match), the exclude filter, the minimum level, and the context lines kept around each line
- * those keep (grep -C). A line's group (./line-groups.ts) is judged by its head, so a stack trace
- * stays whole. Search does not hide lines; it marks them.
+ * (`d`, when several are followed), the include filters (each `f` narrows: every one must match;
+ * `a|b` in one takes either), the exclude filter, the minimum level, and the context lines kept
+ * around each line those keep (grep -C). What a filter keeps is decided in src/logs (the same
+ * core as `tail`): a line's group is judged by its head, so a stack trace stays whole. Search
+ * does not hide lines; it marks them.
  */
-import type { LogLine, StoreEvent } from "../tail/log-line.js";
+import { IndexedFilter } from "../logs/indexed-filter.js";
+import { compilePattern, LineFilter } from "../logs/line-filter.js";
+import { replicaNumber } from "../logs/replicas.js";
+import type { StoreEvent } from "../tail/log-line.js";
 import type { LogStore } from "../tail/log-store.js";
-import { isAtLeast, type LogLevel } from "../text/log-level.js";
-import { smartCaseRegex } from "../text/smart-case.js";
-import { groupHead } from "./line-groups.js";
-import { renderedLine, replicaNumber, searchable } from "./rendered-line.js";
+import type { LogLevel } from "../text/log-level.js";
+import { renderedLine, searchable } from "./rendered-line.js";
 import type { UiState } from "./ui-state.js";
 
 export interface Filters {
@@ -22,8 +24,8 @@ export interface Filters {
   deployment: string | undefined;
   minLevel: LogLevel | undefined;
   context: number;
-  /** Whether a group head passes the filters, remembered for these filters. */
-  readonly verdicts: WeakMap<LogLine, boolean>;
+  /** The core's filter over the store; it remembers its verdict on each group head. */
+  readonly lines: IndexedFilter;
 }
 
 export type FilterState = Pick<
@@ -35,29 +37,44 @@ export function compileFilters(state: FilterState): Filters {
   const compile = (s: string | undefined) => {
     if (!s) return undefined;
     try {
-      return smartCaseRegex(s);
+      return compilePattern(s);
     } catch {
       return undefined;
     }
   };
+  const include = state.include.map(compile).filter((r): r is RegExp => r !== undefined);
+  const exclude = compile(state.exclude);
+  const hidden = new Set(state.hiddenReplicas);
+  const deployment = state.onlyDeployment?.id;
+  const f = { hidden, deployment };
+  const lines = new IndexedFilter(
+    new LineFilter({
+      select:
+        hidden.size === 0 && deployment === undefined
+          ? undefined
+          : (line) => !replicaHidden(line, f),
+      include: include.map((r) => [r]),
+      exclude: exclude ? [exclude] : [],
+      minLevel: state.minLevel,
+      before: state.context,
+      after: state.context,
+      // The level the line's rendering read (cached with it): the same reading as the core's.
+      levelOfLine: (line) => renderedLine(line).level,
+    }),
+  );
   return {
-    include: state.include.map(compile).filter((r): r is RegExp => r !== undefined),
-    exclude: compile(state.exclude),
+    include,
+    exclude,
     search: compile(state.search),
-    hidden: new Set(state.hiddenReplicas),
-    deployment: state.onlyDeployment?.id,
+    hidden,
+    deployment,
     minLevel: state.minLevel,
     context: state.context,
-    verdicts: new WeakMap(),
+    lines,
   };
 }
 
-/** True when some filter (not only replicas) narrows what is shown. */
-export function filtering(f: Filters): boolean {
-  return f.include.length > 0 || f.exclude !== undefined || f.minLevel !== undefined;
-}
-
-function replicaHidden(event: StoreEvent, f: Filters): boolean {
+function replicaHidden(event: StoreEvent, f: Pick<Filters, "hidden" | "deployment">): boolean {
   if (deploymentHidden(event, f)) return true;
   if (event.kind !== "line" || f.hidden.size === 0) return false;
   const n = replicaNumber(event.replicaLabel);
@@ -65,7 +82,7 @@ function replicaHidden(event: StoreEvent, f: Filters): boolean {
 }
 
 /** A line or marker of a deployment other than the one shown alone (gaps are always shown). */
-function deploymentHidden(event: StoreEvent, f: Filters): boolean {
+function deploymentHidden(event: StoreEvent, f: Pick<Filters, "deployment">): boolean {
   return (
     f.deployment !== undefined &&
     event.kind !== "gap" &&
@@ -74,48 +91,12 @@ function deploymentHidden(event: StoreEvent, f: Filters): boolean {
   );
 }
 
-/** Lines with no level of their own (and none in their group) count as info. */
-export function levelOfLine(event: LogLine): LogLevel {
-  return renderedLine(event).level ?? "info";
-}
-
-/** Whether a group head passes the include, exclude and level filters. */
-function headPasses(head: LogLine, f: Filters): boolean {
-  const known = f.verdicts.get(head);
-  if (known !== undefined) return known;
-  let ok = f.minLevel === undefined || isAtLeast(levelOfLine(head), f.minLevel);
-  if (ok && (f.include.length > 0 || f.exclude)) {
-    const text = searchable(head);
-    ok = f.include.every((r) => r.test(text)) && !f.exclude?.test(text);
-  }
-  f.verdicts.set(head, ok);
-  return ok;
-}
-
-/** The line at `index` passes the filters on its own (its group's head does). */
-function passes(store: LogStore, index: number, f: Filters): boolean {
+/** Whether the view shows the row at store `index`: a line the filters keep, or a marker. */
+export function isShown(store: LogStore, index: number, f: Filters): boolean {
   const event = store.at(index)?.event;
   if (!event) return false;
   if (event.kind !== "line") return !deploymentHidden(event, f);
-  if (replicaHidden(event, f)) return false;
-  if (!filtering(f)) return true;
-  const head = groupHead(store, index) ?? event;
-  return headPasses(head, f);
-}
-
-/** Whether the view shows the line at store `index`. */
-export function isShown(store: LogStore, index: number, f: Filters): boolean {
-  if (passes(store, index, f)) return true;
-  if (f.context === 0 || !filtering(f)) return false;
-  const event = store.at(index)?.event;
-  if (!event || replicaHidden(event, f)) return false;
-  const from = Math.max(0, index - f.context);
-  const to = Math.min(store.size() - 1, index + f.context);
-  for (let i = from; i <= to; i++) {
-    const e = store.at(i)?.event;
-    if (i !== index && e?.kind === "line" && passes(store, i, f)) return true;
-  }
-  return false;
+  return f.lines.shows(store, index);
 }
 
 /** Whether a shown line holds a search match. */

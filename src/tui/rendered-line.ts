@@ -3,12 +3,14 @@
  * (src/text/log-level.ts, the same reading as `tail --level`), cut at MAX_RENDERED_CHARS. Cached
  * per event: content never changes, and the garbage collector bounds the cache.
  */
+import { FILTERED_CHARS } from "../logs/line-filter.js";
+import { replicaNumber } from "../logs/replicas.js";
 import type { LogLine } from "../tail/log-line.js";
 import { type LogLevel, levelOf } from "../text/log-level.js";
 import { boundedPrefix, type Safe, safe } from "../text/safe-text.js";
 
-/** The most of one line rendered, searched and filtered on. */
-export const MAX_RENDERED_CHARS = 64 * 1024;
+/** The most of one line rendered, searched and filtered on (as much as the filters see). */
+export const MAX_RENDERED_CHARS = FILTERED_CHARS;
 
 export interface Rendered {
   /** The content as shown: sanitized, normalized, JSON compacted; at most MAX_RENDERED_CHARS. */
@@ -70,8 +72,4 @@ export function replicaTagText(label: string): string | undefined {
   return m[1] === undefined ? (m[2] as string) : `${m[1]} ${m[2]}`;
 }
 
-/** `2` for `replica 2/3`, undefined for a label without a number. */
-export function replicaNumber(label: string): number | undefined {
-  const m = /(\d+)\s*\/\s*\d+/.exec(label.slice(0, 100));
-  return m ? Number(m[1]) : undefined;
-}
+export { replicaNumber } from "../logs/replicas.js";

@@ -133,7 +133,7 @@ describe("the bash script, run in bash", () => {
     );
     expect(bashComplete(script, ["tvcwatch", "tail", "--fo"])).toEqual(["--follow"]);
     // Global flags are accepted after the subcommand too.
-    expect(bashComplete(script, ["tvcwatch", "tail", "--con"])).toEqual(["--config"]);
+    expect(bashComplete(script, ["tvcwatch", "tail", "--conf"])).toEqual(["--config"]);
     expect(bashComplete(script, ["tvcwatch", "keys", "g"])).toEqual(["generate"]);
   });
 

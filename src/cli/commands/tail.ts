@@ -3,15 +3,18 @@ import { Option } from "commander";
 import { LOG_LEVELS } from "../../text/log-level.js";
 import { commandSummary } from "../command-summaries.js";
 import {
+  collectRegex,
   collectText,
   integerFlag,
   intervalFlag,
   overlapFlag,
-  regexFlag,
   sinceFlag,
   textFlag,
 } from "../flag-parsers.js";
 import type { TailFlags } from "../tail/tail-flags.js";
+
+/** The most context lines -A, -B and -C take. */
+const MAX_TAIL_CONTEXT = 1000;
 
 /**
  * `tvcwatch tail`: its flags. What it does is in ../tail/run-tail.ts, loaded when it runs, so
@@ -66,19 +69,39 @@ export function registerTailCommand(program: Command): void {
     )
     .option(
       "--grep <regex>",
-      "only lines matching this regular expression (smart case: all lower case ignores case)",
-      regexFlag,
+      "only lines matching this regular expression; repeat it to keep lines matching any (smart case: all lower case ignores case)",
+      collectRegex,
     )
     .option(
       "--exclude <regex>",
-      "drop lines matching this regular expression (smart case, as --grep)",
-      regexFlag,
+      "drop lines matching this regular expression; repeat it to drop lines matching any (smart case)",
+      collectRegex,
     )
     .addOption(
       new Option(
         "--level <level>",
-        "only lines of this level or more severe (a line without one goes with the line before it)",
+        "only lines of this level or more severe (a line stating none counts as info; the lines that continue a kept one, such as stack frames, are kept with it)",
       ).choices(LOG_LEVELS),
+    )
+    .option(
+      "-C, --context <n>",
+      "with --grep, --exclude or --level, N lines around each kept line, as grep -C (0 to 1000)",
+      integerFlag(0, MAX_TAIL_CONTEXT),
+    )
+    .option(
+      "-A, --after-context <n>",
+      "N lines after each kept line, as grep -A",
+      integerFlag(0, MAX_TAIL_CONTEXT),
+    )
+    .option(
+      "-B, --before-context <n>",
+      "N lines before each kept line, as grep -B",
+      integerFlag(0, MAX_TAIL_CONTEXT),
+    )
+    .option(
+      "--highlight <regex>",
+      "mark what this regular expression matches, on a terminal with colour (repeatable; smart case)",
+      collectRegex,
     )
     .option("--timestamps", "prefix each line with its RFC 3339 timestamp")
     .option("--utc", "timestamps in UTC instead of the local zone")
@@ -119,7 +142,7 @@ export function registerTailCommand(program: Command): void {
     )
     .addHelpText(
       "after",
-      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep 'ERROR|WARN' --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint >> /var/log/dep.ndjson",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep ERROR --grep WARN -C 2 --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint >> /var/log/dep.ndjson",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
       if ((flags.deployment?.length ?? 0) > 1 || flags.app !== undefined || flags.all) {

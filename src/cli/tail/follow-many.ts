@@ -33,13 +33,13 @@ import { CheckpointWriter, readCheckpoints } from "./checkpoint-file.js";
 import {
   checkpointMargin,
   firstWindow,
-  lineFilter,
   sayOnStderr,
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
 } from "./run-tail.js";
 import { StdoutBatch } from "./stdout-batch.js";
+import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** How often merged lines are let out. */
@@ -52,8 +52,6 @@ interface Followed {
   follower: LogFollower;
   controller: AbortController;
   running: Promise<void>;
-  /** The deployment's own line filter (levels go with the lines before them, per replica). */
-  keep: (e: LogEvent) => boolean;
 }
 
 type Tagged = LogEvent & { deploymentId: string };
@@ -82,6 +80,9 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const merge = new CrossMerge<Tagged>();
   const format = streamFormatOf(flags);
+  const sieve = filterStreamOf<Tagged>(flags);
+  const replicas = new ReplicaCheck(flags.replica);
+  let printedLines = 0;
   let labels = shortLabels(ids);
   const followed = new Map<string, Followed>();
   const failures: string[] = [];
@@ -113,11 +114,11 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       follower,
       controller: new AbortController(),
       running: Promise.resolve(),
-      keep: lineFilter(flags),
     };
     follower.onEvents((batch) => {
       const events = resumed(batch);
-      merge.push(events.filter(entry.keep).map((e) => ({ ...e, deploymentId: id })));
+      replicas.see(events);
+      merge.push(events.map((e) => ({ ...e, deploymentId: id })));
     });
     const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
       say(`${labels.get(id) ?? id}: ${line}`),
@@ -171,9 +172,19 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     }
     for (const [id, list] of byDeployment) handled.get(id)?.add(list);
   };
-  const print = (events: Tagged[]) => {
-    if (events.length === 0) return;
-    noteHandled(events);
+  const print = (merged: Tagged[]) => {
+    if (merged.length === 0) return;
+    // Every line let out of the merge is handled, printed or left out by the filters.
+    noteHandled(merged);
+    if (flags.follow && replicas.sawLines) {
+      const problem = replicas.problem();
+      if (problem) say(problem);
+    }
+    // Filtered in the merged order (context counts over it), each replica of each deployment
+    // grouped on its own.
+    const sieved = sieve.pushAll(merged);
+    const events = sievedEvents(sieved);
+    printedLines += events.filter((e) => e.kind === "line").length;
     if (otlp) {
       otlp.write(events, (gap) =>
         say(
@@ -184,7 +195,12 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       return;
     }
     const out = new StdoutBatch();
-    for (const e of events) {
+    for (const s of sieved) {
+      if (s.kind === "separator") {
+        if (format.output === "text") out.add(CONTEXT_SEPARATOR);
+        continue;
+      }
+      const e = s.event;
       const label = labels.get(e.deploymentId) ?? e.deploymentId;
       if (e.kind === "gap") {
         const text = formatEvent(e, { ...format, colour: false });
@@ -262,4 +278,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   if (failures.length === ids.length && failures.length > 0) {
     throw new CliError(failures[0] as string, 1);
   }
+  // --replica naming no replica there is: said; an error when nothing was printed for it.
+  const problem = replicas.problem();
+  if (problem && printedLines === 0 && !flags.follow) throw new CliError(problem, 1);
+  if (problem) say(problem);
 }

@@ -17,8 +17,7 @@ import { debugLogFetch } from "../../tail/debug-log-fetch.js";
 import type { FetchLogs, FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
-import { levelFilter } from "../../tail/level-filter.js";
-import type { GapMarker, LogEvent } from "../../tail/log-line.js";
+import type { GapMarker } from "../../tail/log-line.js";
 import { renderPlainWindow } from "../../tail/plain-window.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
@@ -29,6 +28,14 @@ import { fatalAdvice } from "../follow-advice.js";
 import { governHeap } from "../heap-governor.js";
 import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
 import { StdoutBatch } from "./stdout-batch.js";
+import {
+  CONTEXT_SEPARATOR,
+  changesLines,
+  filterStreamOf,
+  ReplicaCheck,
+  sievedEvents,
+  withHighlight,
+} from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
@@ -40,15 +47,6 @@ const RESUME_ALLOWANCE_MS = 60_000;
 /** With --verbose, how often the follow's figures are written while it is live. */
 const VERBOSE_EVERY_MS = 10_000;
 
-/** `--replica 2` matches `replica 2/3`; anything else must equal the label. */
-export function replicaMatcher(wanted: string[] | undefined): (label: string) => boolean {
-  if (!wanted || wanted.length === 0) return () => true;
-  return (label) =>
-    wanted.some((w) =>
-      /^\d+$/.test(w) ? new RegExp(`^replica ${w}/\\d+$`).test(label) : w === label,
-    );
-}
-
 /** One line on stderr, `tvcwatch: ` first, key material masked. */
 export function sayOnStderr(line: string): void {
   process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
@@ -56,28 +54,15 @@ export function sayOnStderr(line: string): void {
 
 /** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
 export function streamFormatOf(flags: TailFlags): StreamFormat {
-  return {
-    output: flags.output === "json" ? "json" : "text",
-    timestamps: flags.timestamps === true,
-    utc: flags.utc === true,
-    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
-  };
-}
-
-export function lineFilter(
-  flags: Pick<TailFlags, "replica" | "grep" | "exclude" | "level">,
-): (e: LogEvent) => boolean {
-  const replicaOk = replicaMatcher(flags.replica);
-  // Stateful (a line without a level goes with its replica's last one): sees every line kept so far.
-  const levelOk = flags.level ? levelFilter(flags.level) : () => true;
-  return (e) => {
-    if (e.kind === "gap") return true;
-    if (!replicaOk(e.replicaLabel)) return false;
-    if (!levelOk(e)) return false;
-    if (flags.grep && !flags.grep.test(e.content)) return false;
-    if (flags.exclude?.test(e.content)) return false;
-    return true;
-  };
+  return withHighlight(
+    {
+      output: flags.output === "json" ? "json" : "text",
+      timestamps: flags.timestamps === true,
+      utc: flags.utc === true,
+      colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+    },
+    flags.highlight,
+  );
 }
 
 /**
@@ -158,7 +143,8 @@ export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs 
 
 /**
  * Whether `tail` prints one window as plain `[replica] content` lines (timestamps or not), nothing
- * left out or added: no -f, text without colour, no filter, no --tail (its gap), no checkpoint.
+ * left out or added: no -f, text without colour, no filter, context or highlight, no --tail (its
+ * gap), no checkpoint.
  */
 export function isPlainWindow(
   flags: TailFlags,
@@ -172,10 +158,7 @@ export function isPlainWindow(
     !format.colour &&
     tailLines === undefined &&
     checkpointPath === undefined &&
-    (flags.replica ?? []).length === 0 &&
-    flags.level === undefined &&
-    flags.grep === undefined &&
-    flags.exclude === undefined
+    !changesLines(flags)
   );
 }
 
@@ -252,7 +235,10 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
           say,
         )
       : undefined;
-  const keep = lineFilter(flags);
+  // What is printed, in the order it prints (context and continuation lines across batches).
+  const sieve = filterStreamOf(flags);
+  const replicas = new ReplicaCheck(flags.replica);
+  let printedLines = 0;
   const controller = new AbortController();
   let pipeClosed = false;
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -270,18 +256,32 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     if (pipeClosed) return;
     handled?.add(batch);
     const events = resumed(batch);
+    replicas.see(events);
+    // A follow says at its first lines that --replica names none of their replicas.
+    if (flags.follow && replicas.sawLines) {
+      const problem = replicas.problem();
+      if (problem) say(problem);
+    }
+    const sieved = sieve.pushAll(events);
     if (otlp) {
-      otlp.write(events.filter(keep), (gap) => say(formatEvent(gap, { ...format, colour: false })));
+      const kept = sievedEvents(sieved);
+      for (const e of kept) if (e.kind === "line") printedLines++;
+      otlp.write(kept, (gap) => say(formatEvent(gap, { ...format, colour: false })));
       otlp.afterBatch(handled?.snapshot(), record);
       return;
     }
     const out = new StdoutBatch();
-    for (const e of events) {
-      if (!keep(e)) continue;
+    for (const s of sieved) {
+      if (s.kind === "separator") {
+        if (flags.output === "text") out.add(CONTEXT_SEPARATOR);
+        continue;
+      }
+      const e = s.event;
       if (e.kind === "gap" && flags.output === "text") {
         process.stderr.write(`${formatEvent(e, { ...format, colour: false })}\n`);
         continue;
       }
+      if (e.kind === "line") printedLines++;
       out.add(formatEvent(e, format));
     }
     // After what is written now (and before it) reaches stdout, the record of it is written.
@@ -316,7 +316,11 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   if (!flags.follow && state.phase !== "stopped")
     throw new CliError(state.lastError ?? "could not read the logs", 2);
   if (rendered && !pipeClosed) process.stdout.write(rendered);
+  // --replica naming no replica there is: said; an error when nothing was printed for it.
+  const problem = replicas.problem();
+  if (problem && (printedLines > 0 || flags.follow)) say(problem);
   await new Promise<void>((resolve) =>
     pipeClosed ? resolve() : process.stdout.write("", () => resolve()),
   );
+  if (problem && printedLines === 0 && !flags.follow) throw new CliError(problem, 1);
 }

@@ -11,9 +11,17 @@ export interface TailFlags {
   since?: number;
   tail?: number;
   replica?: string[];
-  grep?: RegExp;
-  exclude?: RegExp;
+  /** Repeatable: a line is kept when any matches. */
+  grep?: RegExp[];
+  /** Repeatable: a line is hidden when any matches. */
+  exclude?: RegExp[];
   level?: LogLevel;
+  /** grep's -C, -A, -B: context lines around each kept line. */
+  context?: number;
+  afterContext?: number;
+  beforeContext?: number;
+  /** Repeatable: matches marked on a terminal. */
+  highlight?: RegExp[];
   timestamps?: boolean;
   utc?: boolean;
   output: "text" | "json" | "otlp";

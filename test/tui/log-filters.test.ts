@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { continuesPrevious, groupHeadAt as groupHead } from "../../src/logs/line-groups.js";
 import { LogStore } from "../../src/tail/log-store.js";
-import { continuesPrevious, groupHead } from "../../src/tui/line-groups.js";
 import { compileFilters, isShown } from "../../src/tui/log-filters.js";
 import { initialUiState, type UiState } from "../../src/tui/ui-state.js";
 import { line } from "./fixtures.js";
 
-describe("multi-line events", () => {
+describe("the dashboard's filters over multi-line events", () => {
   it("reads stack frames, indented, closing and 'Caused by' lines as continuations", () => {
     for (const c of [
       "    at handle (/app/x.js:1:2)",
@@ -66,8 +66,9 @@ describe("multi-line events", () => {
     expect(shown({ include: ["WARN"] })).toEqual([7]);
     expect(shown({ include: ["WARN"], context: 1 })).toEqual([6, 7, 8]);
     expect(shown({ include: ["WARN"], context: 2 })).toEqual([5, 6, 7, 8]);
-    // Without a filter, context changes nothing; hidden replicas stay hidden.
+    // Without a filter, context changes nothing; hidden replicas stay hidden, and context is
+    // counted over the replicas shown (as `tail --replica 2 -C 2` counts it).
     expect(shown({ context: 3 })).toHaveLength(9);
-    expect(shown({ include: ["WARN"], context: 2, hiddenReplicas: [1] })).toEqual([7, 8]);
+    expect(shown({ include: ["WARN"], context: 2, hiddenReplicas: [1] })).toEqual([2, 4, 7, 8]);
   });
 });

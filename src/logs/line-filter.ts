@@ -1,0 +1,120 @@
+/**
+ * What a filter keeps of a log, one grammar for `tail`, the dashboard and whatever else reads
+ * logs: which replicas are read (`select`), then, judged on the head of each line's group
+ * (./line-groups.ts) so a stack trace is kept or hidden whole:
+ *
+ * - include groups: every group must match, and within a group any pattern. `tail --grep a
+ *   --grep b` is one group of two (either, as `grep -e`); each of the dashboard's `f` filters is a
+ *   group of one (they narrow), whose regex takes `a|b` for either;
+ * - exclude: a line is hidden when any pattern matches (`--exclude` repeated);
+ * - a minimum level: a line's level as src/text/log-level.ts reads it, info when it states none.
+ *
+ * Patterns are smart case (src/text/smart-case.ts) and see at most FILTERED_CHARS of a line.
+ * Context lines (`-A`, `-B`, `-C`, the dashboard's `C`) are counted over the selected lines in
+ * the merged order, as grep counts them over its input: ./filter-stream.ts, ./indexed-filter.ts.
+ */
+import type { LogLine } from "../tail/log-line.js";
+import { isAtLeast, type LogLevel, levelOf } from "../text/log-level.js";
+import { boundedPrefix } from "../text/safe-text.js";
+import { smartCaseRegex } from "../text/smart-case.js";
+
+/** The most of one line patterns and the level reading see (the dashboard renders as much). */
+export const FILTERED_CHARS = 64 * 1024;
+
+export interface LineFilterSpec {
+  /** Which lines are read at all (replicas, a deployment); undefined: every one. */
+  select?: ((line: LogLine) => boolean) | undefined;
+  /** Every group must match; within a group, any pattern. */
+  include?: readonly (readonly RegExp[])[];
+  /** Any match hides the line. */
+  exclude?: readonly RegExp[];
+  minLevel?: LogLevel | undefined;
+  /** Context lines kept before and after each kept line (grep -B, -A). */
+  before?: number;
+  after?: number;
+  /** How a line's level is read: a reader that caches it can hand it in (the same reading). */
+  levelOfLine?: (line: LogLine) => LogLevel | undefined;
+}
+
+/** What a line's filters test: its content, up to FILTERED_CHARS. */
+export function filteredText(line: LogLine): string {
+  return line.content.length <= FILTERED_CHARS
+    ? line.content
+    : boundedPrefix(line.content, FILTERED_CHARS).text;
+}
+
+/** The level the filters read in a line (undefined when it states none: counted as info). */
+export function filteredLevel(line: LogLine): LogLevel | undefined {
+  return levelOf(filteredText(line));
+}
+
+/** A pattern as every reader compiles it: smart case. Throws SyntaxError when invalid. */
+export function compilePattern(source: string): RegExp {
+  return smartCaseRegex(source);
+}
+
+/** A compiled filter: the spec and the verdict on a group's head. */
+export class LineFilter {
+  readonly include: readonly (readonly RegExp[])[];
+  readonly exclude: readonly RegExp[];
+  readonly minLevel: LogLevel | undefined;
+  readonly before: number;
+  readonly after: number;
+  /** True when include, exclude or a level narrows what is kept (context applies only then). */
+  readonly narrows: boolean;
+  private readonly select: ((line: LogLine) => boolean) | undefined;
+  private readonly levelOfLine: (line: LogLine) => LogLevel | undefined;
+  /** Whether the lines of a replica (of a deployment) are read: labels repeat line after line. */
+  private readonly selected = new Map<string, boolean>();
+
+  constructor(spec: LineFilterSpec = {}) {
+    this.include = (spec.include ?? []).filter((group) => group.length > 0);
+    this.exclude = spec.exclude ?? [];
+    this.minLevel = spec.minLevel;
+    this.before = Math.max(0, spec.before ?? 0);
+    this.after = Math.max(0, spec.after ?? 0);
+    this.select = spec.select;
+    this.levelOfLine = spec.levelOfLine ?? filteredLevel;
+    this.narrows =
+      this.include.length > 0 || this.exclude.length > 0 || this.minLevel !== undefined;
+  }
+
+  /** Whether context lines are kept at all. */
+  get hasContext(): boolean {
+    return this.narrows && (this.before > 0 || this.after > 0);
+  }
+
+  /** Whether the line's replica (and deployment) is read. */
+  selects(line: LogLine): boolean {
+    if (!this.select) return true;
+    const key =
+      line.deploymentId === undefined
+        ? line.replicaLabel
+        : `${line.deploymentId} ${line.replicaLabel}`;
+    let ok = this.selected.get(key);
+    if (ok === undefined) {
+      ok = this.select(line);
+      if (this.selected.size >= 4096) this.selected.clear();
+      this.selected.set(key, ok);
+    }
+    return ok;
+  }
+
+  /** Whether a group whose head is `head` is kept by the include, exclude and level filters. */
+  keepsGroupOf(head: LogLine): boolean {
+    if (this.minLevel !== undefined && !isAtLeast(this.levelOfLine(head) ?? "info", this.minLevel))
+      return false;
+    if (this.include.length === 0 && this.exclude.length === 0) return true;
+    const text = filteredText(head);
+    for (const group of this.include) {
+      if (!group.some((r) => test(r, text))) return false;
+    }
+    return !this.exclude.some((r) => test(r, text));
+  }
+}
+
+/** RegExp.test without the state a global or sticky regex keeps between calls. */
+function test(r: RegExp, text: string): boolean {
+  if (r.global || r.sticky) r.lastIndex = 0;
+  return r.test(text);
+}
