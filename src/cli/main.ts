@@ -1,5 +1,5 @@
 import { Command, CommanderError, Help } from "commander";
-import { maskKeyMaterial } from "../config/key-material.js";
+import { sayOnStderr, writeStderr } from "../text/stderr.js";
 import { CliError, shortenQuotedArguments } from "./cli-error.js";
 import { COMMANDS, type CommandName, DEFAULT_COMMAND, isCommandName } from "./command-table.js";
 import { addGlobalOptions } from "./global-options.js";
@@ -20,6 +20,8 @@ export function buildProgram(registers: Partial<Record<CommandName, Register>>):
     .version(readVersion(), "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
+      // Usage errors quote the arguments as typed: they reach stderr as every message does.
+      writeErr: (text) => writeStderr(text),
       outputError: (text, write) =>
         write(shortenQuotedArguments(text.startsWith("error:") ? `tvcwatch: ${text}` : text)),
     })
@@ -89,17 +91,15 @@ async function loadRegisters(
   return Object.fromEntries(entries);
 }
 
-/** The last line of defence: whatever an error says, a key's hex is not echoed. */
+/** The last line of defence: whatever an error says, a key's hex is not echoed (text/stderr.ts). */
 function printError(err: unknown): number {
   if (err instanceof CliError) {
-    process.stderr.write(`tvcwatch: ${maskKeyMaterial(err.message)}\n`);
+    sayOnStderr(err.message);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(
-    `tvcwatch: unexpected error: ${maskKeyMaterial(message.split("\n")[0] ?? "")}\n`,
-  );
-  if (process.env.TVCWATCH_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ""}\n`);
+  sayOnStderr(`unexpected error: ${message.split("\n")[0] ?? ""}`);
+  if (process.env.TVCWATCH_DEBUG) writeStderr((err as Error)?.stack ?? "");
   return 1;
 }
 

@@ -3,11 +3,15 @@ import { Option } from "commander";
 import { TurnkeyClient } from "../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
+import { sayAs } from "../../text/stderr.js";
 import { commandSummary } from "../command-summaries.js";
 import { deploymentsToFollow, deploymentWatch } from "../deployment-scope.js";
 import { collectText, integerFlag, textFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
 import { openDashboard, requireTerminal } from "./watch.js";
+
+/** What the simulator reported, said once the terminal is restored: `tvcwatch sim: ...`. */
+const saySim = sayAs("sim");
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -101,7 +105,7 @@ export function registerDemoCommand(program: Command): void {
           );
         } finally {
           await sim.close();
-          for (const message of reported) process.stderr.write(`tvcwatch sim: ${message}\n`);
+          for (const message of reported) saySim(message);
         }
       },
     );

@@ -12,6 +12,8 @@ import { SCENARIOS } from "../../sim/scenario.js";
 import type { RunningSimulator, SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
 import { formatDuration } from "../../text/duration.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { sayAs } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { commandSummary } from "../command-summaries.js";
 import {
@@ -22,6 +24,9 @@ import {
   fractionFlag,
   integerFlag,
 } from "../flag-parsers.js";
+
+/** The simulator's messages on stderr: `tvcwatch sim: ...`. */
+const saySim = sayAs("sim");
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -66,7 +71,10 @@ export function envLines(config: SimConfig): string[] {
   ];
 }
 
-/** Ids a user needs for `tvcwatch call` that no query of the API lists. */
+/**
+ * Ids a user needs for `tvcwatch call` that no query of the API lists. Names come from the
+ * organization's activities (a --state file keeps them): escaped as log lines are.
+ */
 export function organizationLines(state: OrgState): string[] {
   const users = state.users.map((u) => `${u.userName} ${u.userId}`).join(", ");
   const wallets = state.wallets.map((w) => `${w.walletName} ${w.walletId}`).join(", ");
@@ -83,7 +91,7 @@ export function organizationLines(state: OrgState): string[] {
     `# secrets: ${secrets}`,
     `# session profiles: ${profiles}`,
     `# OAuth 2.0 credentials: ${credentials}`,
-  ];
+  ].map(sanitizeForTerminal);
 }
 
 /** `/tmp/sim.json` -> `/tmp/sim.sre-lead.json`: the config file of another user beside it. */
@@ -266,13 +274,14 @@ Examples:
     .action(async (flags: SimFlags) => {
       checkHeldLines(flags);
       if (!isLoopbackHost(flags.host)) {
-        process.stderr.write(
-          `tvcwatch sim: warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key\n`,
+        saySim(
+          `warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key`,
         );
       }
       let sim: Awaited<ReturnType<typeof startSimulator>>;
       try {
         sim = await startSimulator({
+          log: saySim,
           host: flags.host,
           port: flags.port,
           ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
@@ -350,6 +359,6 @@ Examples:
         process.on("SIGTERM", stop);
       });
       await sim.close();
-      process.stderr.write("tvcwatch sim: stopped\n");
+      saySim("stopped");
     });
 }

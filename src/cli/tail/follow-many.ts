@@ -24,6 +24,7 @@ import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
+import { sayOnStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -34,7 +35,6 @@ import {
   checkpointMargin,
   firstWindow,
   lineFilter,
-  sayOnStderr,
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,

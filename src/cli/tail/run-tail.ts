@@ -6,7 +6,6 @@
 import type { Command } from "commander";
 import { decodeBody } from "../../api/client.js";
 import { isPermanentFailure } from "../../api/errors.js";
-import { maskKeyMaterial } from "../../config/key-material.js";
 import {
   type Checkpoint,
   HandledLines,
@@ -22,6 +21,7 @@ import type { GapMarker, LogEvent } from "../../tail/log-line.js";
 import { renderPlainWindow } from "../../tail/plain-window.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
+import { sayOnStderr, writeStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -47,11 +47,6 @@ export function replicaMatcher(wanted: string[] | undefined): (label: string) =>
     wanted.some((w) =>
       /^\d+$/.test(w) ? new RegExp(`^replica ${w}/\\d+$`).test(label) : w === label,
     );
-}
-
-/** One line on stderr, `tvcwatch: ` first, key material masked. */
-export function sayOnStderr(line: string): void {
-  process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
 }
 
 /** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
@@ -279,7 +274,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     for (const e of events) {
       if (!keep(e)) continue;
       if (e.kind === "gap" && flags.output === "text") {
-        process.stderr.write(`${formatEvent(e, { ...format, colour: false })}\n`);
+        writeStderr(formatEvent(e, { ...format, colour: false }));
         continue;
       }
       out.add(formatEvent(e, format));
