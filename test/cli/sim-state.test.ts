@@ -202,7 +202,7 @@ describe("tvcwatch sim --state", () => {
     const r = await runCli(["sim", "--port", "0", "--state", dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `tvcwatch: --state ${dir} is a directory; name a file, e.g. --state ${join(dir, "org.json")}\n`,
+      `tvcwatch: --state ${dir} is a directory, not a regular file; name a file, e.g. --state ${join(dir, "org.json")}\n`,
     );
   });
 

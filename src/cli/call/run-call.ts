@@ -9,7 +9,7 @@ import { getOperation, isOperationName, operationNames } from "../../api/operati
 import { redactSecrets } from "../../api/secret-fields.js";
 import { validateInput } from "../../api/validation.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
-import { readTextFile } from "../../config/named-file.js";
+import { READ_LIMITS, readNamedFile } from "../../config/named-file.js";
 import { sayOnStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
@@ -43,7 +43,7 @@ async function readBody(flags: CallFlags): Promise<unknown> {
   if (flags.bodyFile !== undefined) {
     source = `--body-file ${flags.bodyFile}`;
     try {
-      text = readTextFile(flags.bodyFile, "--body-file");
+      text = readNamedFile(flags.bodyFile, "--body-file", READ_LIMITS.body).text;
     } catch (err) {
       throw new CliError((err as Error).message, 2);
     }
