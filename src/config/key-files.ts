@@ -3,12 +3,14 @@
  * `~/.config/turnkey/keys/`), `NAME.public` (compressed P-256 key, hex, 0644), `NAME.private`
  * (`<hex>` or `<hex>:<curve>`, 0600) and `NAME.meta` (JSON).
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { STAMP_SCHEME } from "../api/stamp.js";
+import { writeNewFile } from "./atomic-file.js";
 import {
+  entryExists,
   fileKind,
   type NamedFile,
   NamedFileError,
@@ -124,19 +126,19 @@ export function writeKeyFiles(
   const publicPath = join(folder, `${name}.public`);
   const metaPath = join(folder, `${name}.meta`);
   for (const p of [privatePath, publicPath, metaPath]) {
-    if (existsSync(p))
+    if (entryExists(p))
       throw new Error(`${p} already exists; choose another --name (keys are never overwritten)`);
   }
-  // "wx": fail if the file appeared in between, rather than overwrite it.
-  const flag = "wx";
-  writeFileSync(privatePath, `${pair.privateKey}:p256\n`, { mode: 0o600, flag });
-  writeFileSync(publicPath, `${pair.publicKey}\n`, { mode: 0o644, flag });
+  // Created exclusively (atomic-file.ts): a file or symlink that appeared in between is not
+  // overwritten or followed.
+  writeNewFile(privatePath, `${pair.privateKey}:p256\n`, { mode: 0o600 });
+  writeNewFile(publicPath, `${pair.publicKey}\n`, { mode: 0o644 });
   const meta = {
     name,
     organizations: [] as string[],
     public_key: pair.publicKey,
     scheme: STAMP_SCHEME,
   };
-  writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o644, flag });
+  writeNewFile(metaPath, `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o644 });
   return { privatePath, publicPath };
 }

@@ -28,8 +28,8 @@ export const READ_LIMITS = {
   key: 64 * KiB,
   /** `tail --checkpoint`: the identities of the lines inside the overlap, per deployment. */
   checkpoint: 64 * MiB,
-  /** `call --body-file`: a request body (the simulator takes up to 4 MiB). */
-  body: 4 * MiB,
+  /** `call --body-file`: a body (the server refuses one over its own limit; the simulator, 4 MiB). */
+  body: 16 * MiB,
   /** `sim --state`: the organization, every activity included. */
   state: 256 * MiB,
 } as const;

@@ -115,7 +115,7 @@ describe("readNamedFile", () => {
       config: 1024 ** 2,
       key: 64 * 1024,
       checkpoint: 64 * 1024 ** 2,
-      body: 4 * 1024 ** 2,
+      body: 16 * 1024 ** 2,
       state: 256 * 1024 ** 2,
     });
   });

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { getOperation, operationNames } from "../../api/operations.js";
 import { isLoopbackHost } from "../../api/url-policy.js";
-import { writeFileAtomically } from "../../config/atomic-file.js";
+import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
 import { fileProblem } from "../../config/file-problem.js";
 import type { OrgState } from "../../sim/organization/org-state.js";
 import { StateFileError } from "../../sim/organization/state-file.js";
@@ -112,6 +112,8 @@ function writeConfigFiles(path: string, sim: RunningSimulator): string {
     [second, sim.secondRootConfig],
   ] as const) {
     try {
+      // It holds a private key: owner-only from its creation (atomic-file.ts).
+      removeStaleTempFiles(file);
       writeFileAtomically(file, `${JSON.stringify(config, null, 2)}\n`);
     } catch (err) {
       throw new CliError(

@@ -1,6 +1,6 @@
-import { writeFile } from "node:fs/promises";
 import { Box, useInput } from "ink";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { writeNewFile } from "../../config/atomic-file.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
@@ -78,8 +78,8 @@ export interface DashboardProps {
   saveFile?: ((path: string, text: string) => Promise<void>) | undefined;
 }
 
-const writeNewFile = (path: string, text: string) =>
-  writeFile(path, text, { flag: "wx", mode: 0o600 });
+/** `S` by default: a new file (atomic-file.ts), never overwriting one. */
+const saveNewFile = async (path: string, text: string) => writeNewFile(path, text);
 
 const NO_MEMBERS: readonly GroupMember[] = [];
 
@@ -287,7 +287,7 @@ export function Dashboard(props: DashboardProps) {
       filters: latest.current,
       savedAt: Date.now(),
     });
-    (props.saveFile ?? writeNewFile)(path, text).then(
+    (props.saveFile ?? saveNewFile)(path, text).then(
       () =>
         apply({
           type: "notice",
