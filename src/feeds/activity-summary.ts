@@ -1,7 +1,7 @@
 /** The activity pane's view of list_activities: counts per status and the newest rows. */
 import type { Activity, AnyTimestamp } from "../api/schemas.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
-import { keyMaker } from "./unique-keys.js";
+import { keyMaker, onceEach } from "./unique-keys.js";
 
 export const STATUS_ORDER = [
   "CONSENSUS_NEEDED",
@@ -89,6 +89,8 @@ export interface ActivityRow {
   votes: number;
   attention: "consensus" | "failed" | undefined;
   activity: Activity;
+  /** How many times the server sent it: a repeat is shown once, marked. */
+  listed: number;
 }
 
 export interface ActivitySummary {
@@ -106,8 +108,11 @@ function known(short: string): (typeof STATUS_ORDER)[number] | undefined {
     : undefined;
 }
 
-export function summarizeActivities(activities: readonly Activity[], now: number): ActivitySummary {
+export function summarizeActivities(received: readonly Activity[], now: number): ActivitySummary {
   const keyOf = keyMaker();
+  // An activity the server sent twice is one activity: counted once, shown once, marked.
+  const once = onceEach(received, (a) => a.id);
+  const activities = once.map((o) => o.item);
   const counts = new Map<string, number>();
   for (const a of activities) {
     const s = shortStatus(a.status);
@@ -123,7 +128,7 @@ export function summarizeActivities(activities: readonly Activity[], now: number
       knownStatus: known(s),
       count: counts.get(s) ?? 0,
     })),
-    rows: activities.map((a) => {
+    rows: once.map(({ item: a, times }) => {
       const short = shortStatus(a.status);
       return {
         id: a.id,
@@ -137,6 +142,7 @@ export function summarizeActivities(activities: readonly Activity[], now: number
         attention:
           short === "CONSENSUS_NEEDED" ? "consensus" : short === "FAILED" ? "failed" : undefined,
         activity: a,
+        listed: times,
       };
     }),
   };

@@ -8,7 +8,7 @@ import type { TvcApp, TvcDeployment } from "../api/schemas.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { timestampMs } from "./activity-summary.js";
-import { keyMaker } from "./unique-keys.js";
+import { keyMaker, onceEach } from "./unique-keys.js";
 
 export interface DeploymentChoice {
   /** As received: what requests are made with, never rendered from here. */
@@ -25,6 +25,8 @@ export interface DeploymentChoice {
   live: boolean;
   createdAt: number | undefined;
   qosVersion: Safe | undefined;
+  /** How many times the server listed it: a repeat is shown once, marked. */
+  listed: number;
 }
 
 const MAX_FIELD = 200;
@@ -46,6 +48,7 @@ export function deploymentChoice(app: TvcApp, d: TvcDeployment, key = d.id): Dep
     live: app.liveDeploymentId === d.id,
     createdAt: created !== undefined && Number.isFinite(created) ? created : undefined,
     qosVersion: d.qosVersion === undefined ? undefined : safeBounded(d.qosVersion, MAX_FIELD),
+    listed: 1,
   };
 }
 
@@ -92,7 +95,13 @@ export async function listDeploymentChoices(
     }),
   );
   const keyOf = keyMaker();
-  return sortChoices(perApp.flat().map((c) => ({ ...c, key: keyOf(c.deploymentId) })));
+  return sortChoices(
+    onceEach(perApp.flat(), (c) => c.deploymentId).map(({ item, times }) => ({
+      ...item,
+      key: keyOf(item.deploymentId),
+      listed: times,
+    })),
+  );
 }
 
 /** How often `--app` / `--all` list the deployments again (tail and the dashboard). */

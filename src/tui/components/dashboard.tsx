@@ -194,9 +194,10 @@ export function Dashboard(props: DashboardProps) {
         : allActivities,
     [allActivities, ui.needsMyVote, voteContext, now],
   );
+  // Counted on the rows: an activity the server sent twice awaits one vote.
   const awaitingMyVote = useMemo(
-    () => (activities.data ?? []).filter((a) => awaitsMyVote(a, voteContext, now)).length,
-    [activities.data, voteContext, now],
+    () => allActivities.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now)).length,
+    [allActivities, voteContext, now],
   );
   const messages = useMemo(
     () => groupEmailEvents(email?.data ?? [], ui.emailFilter),
