@@ -4,11 +4,12 @@
  * list_tvc_app_deployments per app) within --max-concurrent. Against a loopback server with
  * three apps of 40 debug-mode deployments each.
  */
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { runCli } from "../helpers/run-cli.js";
+import { BIN, runCli } from "../helpers/run-cli.js";
 
 const APPS = ["gamma", "alpha", "beta"];
 const PER_APP = 40;
@@ -20,6 +21,8 @@ let listsInFlight = 0;
 let mostListsInFlight = 0;
 let listed: string[] = [];
 let polled = new Set<string>();
+/** Lists each app's first deployment twice (a server repeating an id). */
+let repeatFirst = false;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -44,15 +47,16 @@ beforeAll(async () => {
         // Slow enough that the three lists would overlap without the limit.
         setTimeout(() => {
           listsInFlight -= 1;
+          const tvcDeployments = Array.from({ length: PER_APP }, (_, i) => ({
+            id: idOf(app, i),
+            organizationId: "org",
+            appId: body.appId,
+            debugMode: true,
+            // Deployment i was created i seconds after the first: the newest has the largest i.
+            createdAt: { seconds: String(1_700_000_000 + i), nanos: "0" },
+          }));
           send({
-            tvcDeployments: Array.from({ length: PER_APP }, (_, i) => ({
-              id: idOf(app, i),
-              organizationId: "org",
-              appId: body.appId,
-              debugMode: true,
-              // Deployment i was created i seconds after the first: the newest has the largest i.
-              createdAt: { seconds: String(1_700_000_000 + i), nanos: "0" },
-            })),
+            tvcDeployments: repeatFirst ? [...tvcDeployments, tvcDeployments[0]] : tvcDeployments,
           });
         }, 150);
         return;
@@ -119,6 +123,41 @@ describe("tail --all over 120 deployments", () => {
     expect(app.stderr).toBe("");
     expect(listed).toEqual(["beta"]);
     expect(polled.size).toBe(PER_APP);
+  });
+
+  it("follows a deployment the server lists twice once: SIGTERM ends the follow", async () => {
+    repeatFirst = true;
+    try {
+      const child = spawn(
+        process.execPath,
+        [BIN, "--base-url", url, "tail", "-f", "--app", "app-gamma"],
+        {
+          env: {
+            ...process.env,
+            TURNKEY_API_PUBLIC_KEY: key.publicKey,
+            TURNKEY_API_PRIVATE_KEY: key.privateKey,
+            TURNKEY_ORGANIZATION_ID: "org",
+          },
+        },
+      );
+      let stdout = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      const deadline = Date.now() + 15_000;
+      while (!stdout.includes("\n") && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      child.kill("SIGTERM");
+      const code = await Promise.race([
+        exited,
+        new Promise<"hung">((r) => setTimeout(() => r("hung"), 10_000)),
+      ]);
+      if (code === "hung") child.kill("SIGKILL");
+      expect(code).toBe(0);
+      // Each line once: gamma-deployment-000 has one follower (a second one was never stopped).
+      expect(new Set(stdout.trim().split("\n")).size).toBe(stdout.trim().split("\n").length);
+    } finally {
+      repeatFirst = false;
+    }
   });
 
   it("refuses a --max-deployments out of its range", async () => {
