@@ -103,11 +103,30 @@ function printError(err: unknown): number {
   return 1;
 }
 
+/**
+ * An error no command caught (thrown in a callback, a promise nobody awaited) is said as every
+ * other one, not printed raw by Node with its stack. The dashboard has its own handler (it
+ * restores the terminal first, then says the same): when one is there, it is left to it.
+ */
+function sayUncaught(event: "uncaughtException" | "unhandledRejection"): void {
+  process.on(event, (err: unknown) => {
+    if (process.listenerCount(event) > 1) return;
+    process.exitCode = printError(err);
+    process.exit();
+  });
+}
+let uncaughtSaid = false;
+
 export async function main(argv: string[]): Promise<void> {
   // A closed pipe (`tvcwatch ... | head`) ends the program quietly, as it does for cat or grep.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(0);
   });
+  if (!uncaughtSaid) {
+    uncaughtSaid = true;
+    sayUncaught("uncaughtException");
+    sayUncaught("unhandledRejection");
+  }
   const program = buildProgram(await loadRegisters(commandsToLoad(argv.slice(2))));
   try {
     await program.parseAsync(argv);
