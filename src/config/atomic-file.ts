@@ -43,16 +43,7 @@ export function tempPathOf(path: string, pid = process.pid): string {
 /** Replaces `path` with `text` atomically; see the file comment. Throws the errno error. */
 export function writeFileAtomically(path: string, text: string, options: WriteOptions = {}): void {
   const temp = tempPathOf(path);
-  const fd = openSync(temp, CREATE_EXCLUSIVE, options.mode ?? 0o600);
-  try {
-    writeAll(fd, text);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
+  createFlushed(temp, text, options.mode ?? 0o600);
   try {
     renameSync(temp, path);
   } catch (err) {
@@ -68,23 +59,32 @@ export function writeFileAtomically(path: string, text: string, options: WriteOp
  * the partial file is removed.
  */
 export function writeNewFile(path: string, text: string, options: WriteOptions = {}): void {
-  const fd = openSync(path, CREATE_EXCLUSIVE, options.mode ?? 0o600);
-  try {
-    writeAll(fd, text);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(path, { force: true });
-    throw err;
-  }
-  closeSync(fd);
+  createFlushed(path, text, options.mode ?? 0o600);
   syncDirectory(dirname(path));
 }
 
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, "utf8");
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written);
+/** Creates `path` exclusively, writes `text` whole, flushes and closes it; removed on any failure. */
+function createFlushed(path: string, text: string, mode: number): void {
+  const fd = openSync(path, CREATE_EXCLUSIVE, mode);
+  let open = true;
+  try {
+    const bytes = Buffer.from(text, "utf8");
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    fsyncSync(fd);
+    open = false;
+    closeSync(fd);
+  } catch (err) {
+    if (open) {
+      try {
+        closeSync(fd);
+      } catch {
+        // The write's own error is the one to report.
+      }
+    }
+    rmSync(path, { force: true });
+    throw err;
+  }
 }
 
 function syncDirectory(dir: string): void {
