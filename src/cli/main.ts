@@ -1,5 +1,5 @@
 import { Command, CommanderError, Help } from "commander";
-import { maskKeyMaterial } from "../config/key-material.js";
+import { sayOnStderr, writeStderr } from "../text/stderr.js";
 import { CliError, shortenQuotedArguments } from "./cli-error.js";
 import { COMMANDS, type CommandName, DEFAULT_COMMAND, isCommandName } from "./command-table.js";
 import { addGlobalOptions } from "./global-options.js";
@@ -20,6 +20,8 @@ export function buildProgram(registers: Partial<Record<CommandName, Register>>):
     .version(readVersion(), "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
+      // Usage errors quote the arguments as typed: they reach stderr as every message does.
+      writeErr: (text) => writeStderr(text),
       outputError: (text, write) =>
         write(shortenQuotedArguments(text.startsWith("error:") ? `tvcwatch: ${text}` : text)),
     })
@@ -89,25 +91,42 @@ async function loadRegisters(
   return Object.fromEntries(entries);
 }
 
-/** The last line of defence: whatever an error says, a key's hex is not echoed. */
+/** The last line of defence: whatever an error says, a key's hex is not echoed (text/stderr.ts). */
 function printError(err: unknown): number {
   if (err instanceof CliError) {
-    process.stderr.write(`tvcwatch: ${maskKeyMaterial(err.message)}\n`);
+    sayOnStderr(err.message);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(
-    `tvcwatch: unexpected error: ${maskKeyMaterial(message.split("\n")[0] ?? "")}\n`,
-  );
-  if (process.env.TVCWATCH_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ""}\n`);
+  sayOnStderr(`unexpected error: ${message.split("\n")[0] ?? ""}`);
+  if (process.env.TVCWATCH_DEBUG) writeStderr((err as Error)?.stack ?? "");
   return 1;
 }
+
+/**
+ * An error no command caught (thrown in a callback, a promise nobody awaited) is said as every
+ * other one, not printed raw by Node with its stack. The dashboard has its own handler (it
+ * restores the terminal first, then says the same): when one is there, it is left to it.
+ */
+function sayUncaught(event: "uncaughtException" | "unhandledRejection"): void {
+  process.on(event, (err: unknown) => {
+    if (process.listenerCount(event) > 1) return;
+    process.exitCode = printError(err);
+    process.exit();
+  });
+}
+let uncaughtSaid = false;
 
 export async function main(argv: string[]): Promise<void> {
   // A closed pipe (`tvcwatch ... | head`) ends the program quietly, as it does for cat or grep.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(0);
   });
+  if (!uncaughtSaid) {
+    uncaughtSaid = true;
+    sayUncaught("uncaughtException");
+    sayUncaught("unhandledRejection");
+  }
   const program = buildProgram(await loadRegisters(commandsToLoad(argv.slice(2))));
   try {
     await program.parseAsync(argv);

@@ -1,8 +1,11 @@
-import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { READ_LIMITS, readNamedFile } from "../config/named-file.js";
 
 /** The version in package.json, read once at start-up. */
 export function readVersion(): string {
-  const url = new URL("../../package.json", import.meta.url);
-  const pkg = JSON.parse(readFileSync(url, "utf8")) as { version?: unknown };
+  const path = fileURLToPath(new URL("../../package.json", import.meta.url));
+  const pkg = JSON.parse(readNamedFile(path, "package.json", READ_LIMITS.config).text) as {
+    version?: unknown;
+  };
   return typeof pkg.version === "string" ? pkg.version : "0.0.0";
 }

@@ -1,12 +1,24 @@
 /**
- * Writing a file so that no reader ever sees it half written, and no crash leaves it torn: a
- * temporary file beside it (`.NAME.<pid>.tmp`, owner-only), flushed to disk, renamed over it,
- * and the directory flushed. A temporary file left by a process killed mid-write is removed by
- * removeStaleTempFiles.
+ * The one way to write a file: no reader ever sees it half written, no crash leaves it torn, and
+ * nothing planted in a shared directory (mode 1777, /tmp) can redirect the write.
+ *
+ * writeFileAtomically replaces a file: a temporary file beside it, `.NAME.<pid>.<16 hex>.tmp`
+ * (the pid says whose it is, the random part makes the name unguessable), created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW and its mode from the start (0600 unless said), so no symlink or
+ * file planted at that name is followed or reused; written, flushed to disk, renamed over the
+ * file, and the directory flushed. On any failure the temporary file is removed.
+ *
+ * writeNewFile writes a file that must not exist yet (`S` in the dashboard, key files): the name
+ * itself created exclusively, never overwriting anything, a symlink included.
+ *
+ * removeStaleTempFiles removes the temporary files of a process killed mid-write.
  */
+import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  constants,
   fsyncSync,
+  lstatSync,
   openSync,
   readdirSync,
   renameSync,
@@ -15,29 +27,113 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-const tempFileOf = (path: string, pid: number) =>
-  join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+export interface WriteOptions {
+  /** The file's permission bits from its creation; default 0600 (owner only). */
+  mode?: number;
+}
+
+const CREATE_EXCLUSIVE =
+  constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0);
+
+/** The temporary name a write of `path` by process `pid` uses, with its random part. */
+export function tempPathOf(path: string, pid = process.pid): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.${randomBytes(8).toString("hex")}.tmp`);
+}
+
+/** Replaces `path` with `text` atomically; see the file comment. Throws the errno error. */
+export function writeFileAtomically(path: string, text: string, options: WriteOptions = {}): void {
+  const temp = tempPathOf(path);
+  createFlushed(temp, text, options.mode ?? 0o600);
+  try {
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  syncDirectory(dirname(path));
+}
 
 /**
- * Removes the temporary files of `path` that processes killed mid-write left behind (their pid
- * is not running, or is this process's own from an earlier life). Returns the names removed.
+ * Writes `text` to `path`, which must not exist (EEXIST otherwise, whatever has the name: a
+ * file, a directory, a symlink); flushed, with the directory. On a failure after creating it,
+ * the partial file is removed.
+ */
+export function writeNewFile(path: string, text: string, options: WriteOptions = {}): void {
+  createFlushed(path, text, options.mode ?? 0o600);
+  syncDirectory(dirname(path));
+}
+
+/** Creates `path` exclusively, writes `text` whole, flushes and closes it; removed on any failure. */
+function createFlushed(path: string, text: string, mode: number): void {
+  const fd = openSync(path, CREATE_EXCLUSIVE, mode);
+  let open = true;
+  try {
+    const bytes = Buffer.from(text, "utf8");
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    fsyncSync(fd);
+    open = false;
+    closeSync(fd);
+  } catch (err) {
+    if (open) {
+      try {
+        closeSync(fd);
+      } catch {
+        // The write's own error is the one to report.
+      }
+    }
+    rmSync(path, { force: true });
+    throw err;
+  }
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot fsync a directory; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Removes the temporary files of `path` that a process killed mid-write left behind: names of
+ * our pattern (`.NAME.<pid>.<16 hex>.tmp`, or `.NAME.<pid>.tmp` of earlier versions) whose
+ * process is gone (its pid not running, or this process's own: its writes finish before it
+ * does anything else), that are regular files owned by this user. Nothing else is touched.
+ * Returns the names removed.
  */
 export function removeStaleTempFiles(path: string): string[] {
-  const prefix = `.${basename(path)}.`;
+  const pattern = new RegExp(
+    `^\\.${escapeRegExp(basename(path))}\\.(\\d+)(?:\\.[0-9a-f]{16})?\\.tmp$`,
+  );
+  const dir = dirname(path);
   let names: string[];
   try {
-    names = readdirSync(dirname(path));
+    names = readdirSync(dir);
   } catch {
     return []; // No directory yet: the first write names the problem.
   }
+  const uid = process.getuid?.();
   const removed: string[] = [];
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
-    const pid = name.slice(prefix.length, -".tmp".length);
-    if (!/^\d+$/.test(pid)) continue;
+    const pid = pattern.exec(name)?.[1];
+    if (pid === undefined) continue;
     if (Number(pid) !== process.pid && isRunning(Number(pid))) continue;
-    rmSync(join(dirname(path), name), { force: true });
-    removed.push(name);
+    const full = join(dir, name);
+    try {
+      const stat = lstatSync(full);
+      if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) continue;
+      rmSync(full, { force: true });
+      removed.push(name);
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
   }
   return removed;
 }
@@ -49,39 +145,5 @@ function isRunning(pid: number): boolean {
   } catch (err) {
     // EPERM: it runs, as another user.
     return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Replaces `path` with `text` atomically, mode 0600; see the file comment. */
-export function writeFileAtomically(path: string, text: string): void {
-  const dir = dirname(path);
-  const temp = tempFileOf(path, process.pid);
-  const fd = openSync(temp, "w", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, path);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-  syncDirectory(dir);
-}
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
-  } catch {
-    // Some file systems cannot fsync a directory; the rename itself is still atomic.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -3,12 +3,20 @@
  * `~/.config/turnkey/keys/`), `NAME.public` (compressed P-256 key, hex, 0644), `NAME.private`
  * (`<hex>` or `<hex>:<curve>`, 0600) and `NAME.meta` (JSON).
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { STAMP_SCHEME } from "../api/stamp.js";
-import { assertRegularFile, readTextFile } from "./named-file.js";
+import { writeNewFile } from "./atomic-file.js";
+import {
+  entryExists,
+  fileKind,
+  type NamedFile,
+  NamedFileError,
+  READ_LIMITS,
+  readNamedFile,
+} from "./named-file.js";
 
 export function defaultConfigHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0
@@ -20,13 +28,19 @@ export function defaultKeysFolder(env: NodeJS.ProcessEnv = process.env): string 
   return join(defaultConfigHome(env), "turnkey", "keys");
 }
 
-/** Throws when a file holding a secret can be read by group or others, as ssh refuses such keys. */
-export function assertPrivateFileMode(path: string, what: string): void {
-  assertRegularFile(path, what);
-  const mode = statSync(path).mode & 0o777;
-  if ((mode & 0o077) !== 0) {
+/** Whether group or others may read or write a file (its permission bits). */
+export function isOpenToOthers(mode: number): boolean {
+  return (mode & 0o077) !== 0;
+}
+
+/**
+ * Throws when a file holding a secret can be read by group or others, as ssh refuses such keys.
+ * `mode` is the one the file was read with (NamedFile.mode): checked on what was read.
+ */
+export function assertPrivateMode(path: string, what: string, mode: number): void {
+  if (isOpenToOthers(mode)) {
     throw new Error(
-      `${what} ${path} is readable by others (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${path}`,
+      `${what} ${path} is readable by others (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); run: chmod 600 ${path}`,
     );
   }
 }
@@ -47,7 +61,25 @@ export function parsePrivateKeyText(text: string, path: string): string {
   return hex.toLowerCase();
 }
 
-export function readKeyFiles(folder: string, name: string): ApiKeyPair {
+/** One key file, read as every named file is; `missing` is the line said when it does not exist. */
+function readKeyFile(path: string, what: string, missing: string): NamedFile {
+  try {
+    return readNamedFile(path, what, READ_LIMITS.key);
+  } catch (err) {
+    if (err instanceof NamedFileError && err.code === "ENOENT") throw new Error(missing);
+    throw err;
+  }
+}
+
+/**
+ * The pair NAME.private and NAME.public hold. A private key file readable by others is refused
+ * unless `refuseOpenMode` is false (doctor reports the mode on a line of its own).
+ */
+export function readKeyFiles(
+  folder: string,
+  name: string,
+  options: { refuseOpenMode?: boolean } = {},
+): ApiKeyPair {
   if (!/^[A-Za-z0-9._-]+$/.test(name) || name.startsWith(".")) {
     throw new Error(
       `key name ${JSON.stringify(name)} may use only letters, digits, dot, dash and underscore`,
@@ -56,15 +88,17 @@ export function readKeyFiles(folder: string, name: string): ApiKeyPair {
   assertFolder(folder);
   const privatePath = join(folder, `${name}.private`);
   const publicPath = join(folder, `${name}.public`);
-  if (!existsSync(privatePath)) throw new Error(`no key file ${privatePath}`);
-  assertPrivateFileMode(privatePath, "private key file");
-  const privateKey = parsePrivateKeyText(
-    readTextFile(privatePath, "private key file"),
-    privatePath,
-  );
-  if (!existsSync(publicPath))
-    throw new Error(`no public key file ${publicPath} beside ${privatePath}`);
-  const publicKey = readTextFile(publicPath, "public key file").trim().toLowerCase();
+  const privateFile = readKeyFile(privatePath, "private key file", `no key file ${privatePath}`);
+  if (options.refuseOpenMode !== false)
+    assertPrivateMode(privatePath, "private key file", privateFile.mode);
+  const privateKey = parsePrivateKeyText(privateFile.text, privatePath);
+  const publicKey = readKeyFile(
+    publicPath,
+    "public key file",
+    `no public key file ${publicPath} beside ${privatePath}`,
+  )
+    .text.trim()
+    .toLowerCase();
   if (!HEX.test(publicKey) || publicKey.length !== 66) {
     throw new Error(`${publicPath}: expected a compressed P-256 public key (66 hex characters)`);
   }
@@ -73,11 +107,13 @@ export function readKeyFiles(folder: string, name: string): ApiKeyPair {
 
 /** Throws one line when a keys folder that exists is not a directory. */
 export function assertFolder(folder: string): void {
-  if (existsSync(folder) && !statSync(folder).isDirectory()) {
-    throw new Error(
-      `keys folder ${folder} is a file, not a folder (--keys-folder takes the folder that holds NAME.private and NAME.public)`,
-    );
-  }
+  if (!existsSync(folder)) return;
+  const stat = statSync(folder);
+  if (stat.isDirectory()) return;
+  const kind = stat.isFile() ? "a file" : fileKind(stat);
+  throw new Error(
+    `keys folder ${folder} is ${kind}, not a folder (--keys-folder takes the folder that holds NAME.private and NAME.public)`,
+  );
 }
 
 /** Writes a key pair in the tkcli layout; never overwrites. Returns the paths written. */
@@ -90,19 +126,19 @@ export function writeKeyFiles(
   const publicPath = join(folder, `${name}.public`);
   const metaPath = join(folder, `${name}.meta`);
   for (const p of [privatePath, publicPath, metaPath]) {
-    if (existsSync(p))
+    if (entryExists(p))
       throw new Error(`${p} already exists; choose another --name (keys are never overwritten)`);
   }
-  // "wx": fail if the file appeared in between, rather than overwrite it.
-  const flag = "wx";
-  writeFileSync(privatePath, `${pair.privateKey}:p256\n`, { mode: 0o600, flag });
-  writeFileSync(publicPath, `${pair.publicKey}\n`, { mode: 0o644, flag });
+  // Created exclusively (atomic-file.ts): a file or symlink that appeared in between is not
+  // overwritten or followed.
+  writeNewFile(privatePath, `${pair.privateKey}:p256\n`, { mode: 0o600 });
+  writeNewFile(publicPath, `${pair.publicKey}\n`, { mode: 0o644 });
   const meta = {
     name,
     organizations: [] as string[],
     public_key: pair.publicKey,
     scheme: STAMP_SCHEME,
   };
-  writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o644, flag });
+  writeNewFile(metaPath, `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o644 });
   return { privatePath, publicPath };
 }

@@ -2,7 +2,6 @@
  * Where settings come from, in order: flags, then environment, then the config file, then
  * tkcli's key files. Every failure is a one-line Error naming what to fix.
  */
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
@@ -11,13 +10,13 @@ import type { ConfigFile } from "./config-file.js";
 import { isConfigFile } from "./config-file-guard.js";
 import { parseJsonQuietly } from "./json-syntax.js";
 import {
-  assertPrivateFileMode,
+  assertPrivateMode,
   defaultConfigHome,
   defaultKeysFolder,
   readKeyFiles,
 } from "./key-files.js";
 import { withoutKeyMaterial } from "./key-material.js";
-import { readTextFile } from "./named-file.js";
+import { entryExists, READ_LIMITS, readNamedFile } from "./named-file.js";
 
 export type { ConfigFile };
 
@@ -64,20 +63,25 @@ export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
   return join(defaultConfigHome(env), "tvcwatch", "config.json");
 }
 
-/** Reads and checks a config file; throws naming the file and the field. */
-export async function readConfigFile(path: string): Promise<ConfigFile> {
-  if (!existsSync(path)) throw new Error(`config file ${path} does not exist`);
-  if (statSync(path).isDirectory()) {
-    throw new Error(
-      `config file ${path} is a directory; --config and TVCWATCH_CONFIG take the file itself (e.g. ${join(path, "config.json")})`,
-    );
-  }
+/**
+ * Reads and checks a config file; throws naming the file and the field. One that holds
+ * apiPrivateKey and is readable by others is refused unless `refuseOpenMode` is false (doctor
+ * reports the mode on a line of its own).
+ */
+export async function readConfigFile(
+  path: string,
+  options: { refuseOpenMode?: boolean } = {},
+): Promise<ConfigFile> {
+  const read = readNamedFile(path, "config file", READ_LIMITS.config, {
+    directoryHint: `--config and TVCWATCH_CONFIG take the file itself (e.g. ${join(path, "config.json")})`,
+  });
   // The file may hold apiPrivateKey: a syntax error names the line and column, never the text.
-  const json = parseJsonQuietly(readTextFile(path, "config file"), `config file ${path}`);
+  const json = parseJsonQuietly(read.text, `config file ${path}`);
   const file = isConfigFile(json)
     ? json
     : (await import("./config-file.js")).checkConfigFile(path, json);
-  if (file.apiPrivateKey) assertPrivateFileMode(path, "config file holding apiPrivateKey");
+  if (file.apiPrivateKey && options.refuseOpenMode !== false)
+    assertPrivateMode(path, "config file holding apiPrivateKey", read.mode);
   return file;
 }
 
@@ -85,7 +89,7 @@ function locateConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): string | unde
   if (flags.config) return flags.config;
   if (env.TVCWATCH_CONFIG) return env.TVCWATCH_CONFIG;
   const fallback = defaultConfigPath(env);
-  return existsSync(fallback) ? fallback : undefined;
+  return entryExists(fallback) ? fallback : undefined;
 }
 
 function nonEmpty(...values: (string | undefined)[]): string | undefined {
@@ -130,7 +134,7 @@ function resolveApiKey(
       privateKey: file.apiPrivateKey.toLowerCase(),
     };
   }
-  if (existsSync(join(keysFolder, `${keyName}.private`))) return readKeyFiles(keysFolder, keyName);
+  if (entryExists(join(keysFolder, `${keyName}.private`))) return readKeyFiles(keysFolder, keyName);
   throw new Error(
     "no API key: set TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, or put apiPublicKey and apiPrivateKey " +
       "in a config file (--config FILE or TVCWATCH_CONFIG), or use tkcli key files with --key-name NAME " +

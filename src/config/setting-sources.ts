@@ -4,9 +4,9 @@
  * without stopping at the first problem: what `tvcwatch doctor` reports line by line.
  * resolve.ts stays the one that decides; a test keeps the two in agreement.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { defaultKeysFolder } from "./key-files.js";
+import { entryExists } from "./named-file.js";
 import type { ConfigFile, GlobalFlags } from "./resolve.js";
 import { DEFAULT_AUTH_PROXY_URL, DEFAULT_BASE_URL, defaultConfigPath } from "./resolve.js";
 
@@ -60,7 +60,7 @@ export function locateConfigFile(flags: GlobalFlags, env: NodeJS.ProcessEnv): Co
       source: { kind: "env", variable: "TVCWATCH_CONFIG" },
     };
   const fallback = defaultConfigPath(env);
-  return existsSync(fallback)
+  return entryExists(fallback)
     ? { found: true, path: fallback, source: { kind: "default" } }
     : { found: false, lookedAt: fallback };
 }
@@ -159,7 +159,7 @@ function apiKeySource(
       ? { kind: "config-file", path: configPath ?? "", key: "keyName" }
       : { kind: "default" },
   );
-  if (chosen.kind === "key-files" && existsSync(chosen.privatePath)) return chosen;
+  if (chosen.kind === "key-files" && entryExists(chosen.privatePath)) return chosen;
   return { kind: "none", lookedFor: join(folder, `${name}.private`) };
 }
 

@@ -2,7 +2,7 @@
 import type { Activity, AnyTimestamp } from "../api/schemas.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { uniquePrefixes } from "../text/unique-prefix.js";
-import { keyMaker } from "./unique-keys.js";
+import { keyMaker, onceEach } from "./unique-keys.js";
 
 export const STATUS_ORDER = [
   "CONSENSUS_NEEDED",
@@ -97,6 +97,8 @@ export interface ActivityRow {
   votes: number;
   attention: "consensus" | "failed" | undefined;
   activity: Activity;
+  /** How many times the server sent it: a repeat is shown once, marked. */
+  listed: number;
 }
 
 export interface ActivitySummary {
@@ -114,8 +116,11 @@ function known(short: string): (typeof STATUS_ORDER)[number] | undefined {
     : undefined;
 }
 
-export function summarizeActivities(activities: readonly Activity[], now: number): ActivitySummary {
+export function summarizeActivities(received: readonly Activity[], now: number): ActivitySummary {
   const keyOf = keyMaker();
+  // An activity the server sent twice is one activity: counted once, shown once, marked.
+  const once = onceEach(received, (a) => a.id);
+  const activities = once.map((o) => o.item);
   const prefixes = uniquePrefixes(
     activities.map((a) => a.id),
     MIN_ID_PREFIX,
@@ -135,7 +140,7 @@ export function summarizeActivities(activities: readonly Activity[], now: number
       knownStatus: known(s),
       count: counts.get(s) ?? 0,
     })),
-    rows: activities.map((a) => {
+    rows: once.map(({ item: a, times }) => {
       const short = shortStatus(a.status);
       return {
         id: a.id,
@@ -150,6 +155,7 @@ export function summarizeActivities(activities: readonly Activity[], now: number
         attention:
           short === "CONSENSUS_NEEDED" ? "consensus" : short === "FAILED" ? "failed" : undefined,
         activity: a,
+        listed: times,
       };
     }),
   };

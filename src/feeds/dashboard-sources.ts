@@ -16,6 +16,12 @@ import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import type { VoteAction } from "./activity-decision.js";
 import type { LoadedContext } from "./decision-context.js";
 import { loadDecisionContext } from "./decision-context.js";
+import {
+  DEFAULT_MAX_DEPLOYMENTS,
+  type ListingCount,
+  leftOutLine,
+  relistChange,
+} from "./deployment-cap.js";
 import type { DeploymentChoice } from "./deployment-list.js";
 import { deploymentChoice, listDeploymentChoices, RELIST_MS } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
@@ -60,11 +66,16 @@ export interface DashboardSources {
 
 /** What to list again while following an app's or the organization's deployments. */
 export interface DeploymentWatch {
-  relist(signal: AbortSignal): Promise<string[]>;
+  /** The deployments listed now, in order; the listing takes slots of the session's `limit`. */
+  relist(signal: AbortSignal, limit?: RequestLimit): Promise<string[]>;
   /** How the scope is named to a person (`--app payments-signer`, `--all`). */
   label?: string;
   /** Default 30 s. */
   everyMs?: number;
+  /** The most deployments followed (`--max-deployments`); default 50. */
+  maxDeployments?: number;
+  /** What the first listing had and left out (said in the log when the session starts). */
+  atStart?: ListingCount;
 }
 
 /** One deployment of a log session. */
@@ -197,19 +208,31 @@ export function createDashboardSources(
           },
         ]);
       };
+      /** A note in the log about the follow as a whole, at the server's time now. */
+      const note = (text: string) => {
+        const offset = group.getState().clockOffsetMs ?? 0;
+        store.append([
+          { kind: "replica", replicaLabel: "tvcwatch", text, sortKey: Date.now() + offset },
+        ]);
+      };
+      /** Deployments listed but not followed, over --max-deployments (as last said). */
+      let leftOut = watch?.atStart?.leftOut ?? 0;
       /** `--app` / `--all`: follow what appeared, stop following what went away. */
       const relist = async () => {
         if (!watch) return;
         let now: string[];
         try {
-          now = await watch.relist(controller.signal);
+          now = await watch.relist(controller.signal, limit);
         } catch {
           // Listed again at the next turn; the followers go on meanwhile.
           return;
         }
         if (controller.signal.aborted) return;
-        for (const [id, p] of parts) {
-          if (now.includes(id)) continue;
+        const max = watch.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS;
+        const change = relistChange([...parts.keys()], now, max);
+        for (const id of change.gone) {
+          const p = parts.get(id);
+          if (!p) continue;
           p.controller.abort();
           parts.delete(id);
           group.remove(id);
@@ -219,7 +242,13 @@ export function createDashboardSources(
             `deployment ${id} is no longer listed (or left debug mode): no longer followed`,
           );
         }
-        const added = now.filter((id) => !parts.has(id));
+        // Said again when the count left out changes, not at every relist.
+        if (change.leftOut !== leftOut) {
+          leftOut = change.leftOut;
+          const line = leftOutLine(change, max);
+          if (line) note(line);
+        }
+        const added = change.added;
         if (added.length === 0) return;
         const all = shortLabels([...parts.keys(), ...added]);
         for (const id of added) {
@@ -246,6 +275,10 @@ export function createDashboardSources(
         start() {
           if (started) return;
           started = true;
+          const line = watch?.atStart
+            ? leftOutLine(watch.atStart, watch.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS)
+            : undefined;
+          if (line) note(line);
           for (const [i, p] of [...parts.values()].entries()) {
             run(p, Math.round((i * options.intervalMs) / parts.size));
           }

@@ -1,12 +1,14 @@
 /**
- * The picker's rows: every TVC app's deployments (the apps' deployment lists loaded in parallel),
- * debug-mode (tailable) first, each with why it cannot be tailed when it cannot.
+ * The picker's rows: every TVC app's deployments (the apps' deployment lists loaded in parallel,
+ * at most --max-concurrent at once), debug-mode (tailable) first, each with why it cannot be
+ * tailed when it cannot.
  */
 import type { TurnkeyClient } from "../api/client.js";
 import type { TvcApp, TvcDeployment } from "../api/schemas.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { timestampMs } from "./activity-summary.js";
-import { keyMaker } from "./unique-keys.js";
+import { keyMaker, onceEach } from "./unique-keys.js";
 
 export interface DeploymentChoice {
   /** As received: what requests are made with, never rendered from here. */
@@ -23,6 +25,8 @@ export interface DeploymentChoice {
   live: boolean;
   createdAt: number | undefined;
   qosVersion: Safe | undefined;
+  /** How many times the server listed it: a repeat is shown once, marked. */
+  listed: number;
 }
 
 const MAX_FIELD = 200;
@@ -44,37 +48,60 @@ export function deploymentChoice(app: TvcApp, d: TvcDeployment, key = d.id): Dep
     live: app.liveDeploymentId === d.id,
     createdAt: created !== undefined && Number.isFinite(created) ? created : undefined,
     qosVersion: d.qosVersion === undefined ? undefined : safeBounded(d.qosVersion, MAX_FIELD),
+    listed: 1,
   };
 }
 
-/** Debug-mode first, then by app name, the live deployment and the newest first within an app. */
+/**
+ * Debug-mode first, then by app name, the live deployment and the newest first within an app,
+ * then by id (the order `--max-deployments` takes them in).
+ */
 export function sortChoices(choices: DeploymentChoice[]): DeploymentChoice[] {
   return choices.sort(
     (a, b) =>
       Number(b.tailable) - Number(a.tailable) ||
       a.appName.localeCompare(b.appName) ||
       Number(b.live) - Number(a.live) ||
-      (b.createdAt ?? 0) - (a.createdAt ?? 0),
+      (b.createdAt ?? 0) - (a.createdAt ?? 0) ||
+      (a.deploymentId < b.deploymentId ? -1 : a.deploymentId > b.deploymentId ? 1 : 0),
   );
 }
 
+/**
+ * Every app's deployments (or those of the apps `pick` keeps). One list_tvc_app_deployments per
+ * app, each taking a slot of `limit` (the follow's own `--max-concurrent`, or one of the default
+ * size).
+ */
 export async function listDeploymentChoices(
   client: TurnkeyClient,
   signal?: AbortSignal,
+  limit: RequestLimit = new RequestLimit(DEFAULT_MAX_CONCURRENT),
+  pick: (apps: TvcApp[]) => TvcApp[] = (apps) => apps,
 ): Promise<DeploymentChoice[]> {
   const { tvcApps } = await client.call("list_tvc_apps", {}, { signal });
   const perApp = await Promise.all(
-    tvcApps.map(async (app) => {
-      const { tvcDeployments } = await client.call(
-        "list_tvc_app_deployments",
-        { appId: app.id },
-        { signal },
-      );
-      return tvcDeployments.map((d) => deploymentChoice(app, d));
+    pick(tvcApps).map(async (app) => {
+      const release = await limit.acquire();
+      try {
+        const { tvcDeployments } = await client.call(
+          "list_tvc_app_deployments",
+          { appId: app.id },
+          { signal },
+        );
+        return tvcDeployments.map((d) => deploymentChoice(app, d));
+      } finally {
+        release();
+      }
     }),
   );
   const keyOf = keyMaker();
-  return sortChoices(perApp.flat().map((c) => ({ ...c, key: keyOf(c.deploymentId) })));
+  return sortChoices(
+    onceEach(perApp.flat(), (c) => c.deploymentId).map(({ item, times }) => ({
+      ...item,
+      key: keyOf(item.deploymentId),
+      listed: times,
+    })),
+  );
 }
 
 /** How often `--app` / `--all` list the deployments again (tail and the dashboard). */
@@ -82,22 +109,22 @@ export const RELIST_MS = 30_000;
 
 /**
  * The debug-mode deployments of one app (`--app`, its id or else its name) or of the
- * organization (`--all`), now.
+ * organization (`--all`), now, in the picker's order, each once.
  */
 export async function debugDeployments(
   client: TurnkeyClient,
   scope: { app?: string | undefined; all?: boolean | undefined },
   signal?: AbortSignal,
+  limit?: RequestLimit,
 ): Promise<string[]> {
-  const choices = await listDeploymentChoices(client, signal);
-  const byId = choices.some((c) => c.appId === scope.app);
-  return choices
-    .filter(
-      (c) =>
-        c.tailable &&
-        (scope.all === true || (byId ? c.appId === scope.app : c.appName === scope.app)),
-    )
-    .map((c) => c.deploymentId);
+  // `--app`: only that app's deployments are listed (by its id, else by its name).
+  const pick = (apps: TvcApp[]) => {
+    if (scope.all === true) return apps;
+    const byId = apps.filter((a) => a.id === scope.app);
+    return byId.length > 0 ? byId : apps.filter((a) => a.name === scope.app);
+  };
+  const choices = await listDeploymentChoices(client, signal, limit, pick);
+  return [...new Set(choices.filter((c) => c.tailable).map((c) => c.deploymentId))];
 }
 
 /** The one-line error when `--app` / `--all` find nothing to follow. */

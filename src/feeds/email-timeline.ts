@@ -5,6 +5,7 @@ import { stringifyForTerminal } from "../text/terminal-json.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
 import type { DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
+import { onceEach } from "./unique-keys.js";
 
 /** Longest address, event type or detail rendered in a pane row (the detail view shows more). */
 const MAX_ROW_FIELD = 512;
@@ -33,6 +34,8 @@ export interface EmailMessage {
   /** The latest event type when the API documents it (for colours). */
   knownOutcome: string | undefined;
   events: EmailEvent[];
+  /** Events of it the server sent more than once (each shown once). */
+  repeated: number;
 }
 
 function detailOf(e: EmailEvent): string | undefined {
@@ -58,13 +61,12 @@ export function groupEmailEvents(
   eventTypeFilter?: string,
 ): EmailMessage[] {
   const byMessage = new Map<string, EmailEvent[]>();
-  const seen = new Set<string>();
-  for (const e of events) {
-    if (seen.has(e.id)) continue;
-    seen.add(e.id);
+  const repeats = new Map<string, number>();
+  for (const { item: e, times } of onceEach(events, (e) => e.id)) {
     const list = byMessage.get(e.messageId) ?? [];
     list.push(e);
     byMessage.set(e.messageId, list);
+    if (times > 1) repeats.set(e.messageId, (repeats.get(e.messageId) ?? 0) + 1);
   }
   const messages: EmailMessage[] = [];
   for (const [messageId, list] of byMessage) {
@@ -89,6 +91,7 @@ export function groupEmailEvents(
       outcome: safeBounded(last.eventType, MAX_ROW_FIELD),
       knownOutcome: KNOWN_EVENT_TYPES.includes(last.eventType) ? last.eventType : undefined,
       events: list,
+      repeated: repeats.get(messageId) ?? 0,
     });
   }
   return messages.sort((a, b) => b.lastAt - a.lastAt);

@@ -4,7 +4,7 @@ import { lit, type Safe, safeBounded } from "../text/safe-text.js";
 import type { DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
 import { amountProblem, formatAtomic } from "./solana-amount.js";
-import { keyMaker } from "./unique-keys.js";
+import { keyMaker, onceEach } from "./unique-keys.js";
 
 export interface TransferRow {
   /** Unique among the rows (a React key): transfer index and signature. */
@@ -23,6 +23,8 @@ export interface TransferRow {
   address: string;
   tx: SolTransaction;
   transferIndex: number;
+  /** How many times the server listed its transaction for the address: a repeat shown once, marked. */
+  listed: number;
 }
 
 export interface NetFlow {
@@ -54,10 +56,7 @@ export function summarizeTransfers(byAddress: ReadonlyMap<string, readonly SolTr
   const net = new Map<string, { symbol: Safe; decimals: number; sum: bigint }>();
   const keyOf = keyMaker();
   for (const [address, txs] of byAddress) {
-    const seen = new Set<string>();
-    for (const tx of txs) {
-      if (seen.has(tx.signature)) continue;
-      seen.add(tx.signature);
+    for (const { item: tx, times } of onceEach(txs, (tx) => tx.signature)) {
       tx.transfers.forEach((t, i) => {
         const decimals = t.asset?.decimals ?? SOL_DECIMALS;
         const rawSymbol = t.asset?.symbol ?? "SOL";
@@ -85,6 +84,7 @@ export function summarizeTransfers(byAddress: ReadonlyMap<string, readonly SolTr
           address,
           tx,
           transferIndex: i,
+          listed: times,
         });
       });
     }

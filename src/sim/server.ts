@@ -12,6 +12,7 @@ import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
 import { operationByPath } from "../api/operations.js";
 import { removeStaleTempFiles } from "../config/atomic-file.js";
+import { sayAs } from "../text/stderr.js";
 import { readBody } from "./http/body.js";
 import { FaultInjector } from "./http/faults.js";
 import { send } from "./http/respond.js";
@@ -78,8 +79,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? systemClock;
-  const log =
-    options.log ?? ((message: string) => process.stderr.write(`tvcwatch sim: ${message}\n`));
+  const log = options.log ?? sayAs("sim");
   if (options.statePath) removeStaleTempFiles(options.statePath);
   const saved = options.statePath ? readStateFile(options.statePath) : undefined;
   if (saved) {

@@ -1,6 +1,7 @@
 /**
  * Short labels for the deployments a follow merges: the shortest prefix of each id (at least
- * MIN_LABEL characters) that no other followed id shares.
+ * MIN_LABEL characters) that no other followed id shares, found in O(n log n) from sorted
+ * neighbours (../text/unique-prefix.ts). A repeated id gets one label.
  */
 import { uniquePrefixes } from "../text/unique-prefix.js";
 

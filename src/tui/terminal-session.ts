@@ -3,6 +3,8 @@
  * runs, and the terminal restored exactly on every way out (q, Ctrl-C, SIGTERM, SIGHUP, an
  * uncaught error, process exit).
  */
+import { sayOnStderr } from "../text/stderr.js";
+
 const ENTER = "\u001b[?1049h\u001b[H\u001b[?25l";
 const LEAVE = "\u001b[?25h\u001b[?1049l";
 
@@ -26,9 +28,7 @@ export function enterFullScreen(stream: NodeJS.WriteStream, onSignal: () => void
   const onTerm = () => onSignal();
   const onCrash = (err: unknown) => {
     restore();
-    process.stderr.write(
-      `tvcwatch: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`,
-    );
+    sayOnStderr(`unexpected error: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   };
   process.on("exit", restore);

@@ -14,6 +14,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -130,23 +131,35 @@ describe("tvcwatch sim --state", () => {
   it("removes the temporary files a killed run left behind, and only those", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-state-tmp-"));
     const state = join(dir, "org.json");
-    // What `kill -9` mid-write leaves: .org.json.<pid>.tmp of a process that no longer runs.
+    // What `kill -9` mid-write leaves: .org.json.<pid>.<random>.tmp of a process that no longer
+    // runs (or .org.json.<pid>.tmp, of an earlier version).
     const dead = spawn(process.execPath, ["-e", ""]);
     await new Promise((r) => dead.on("exit", r));
-    const stale = join(dir, `.org.json.${dead.pid}.tmp`);
+    const stale = join(dir, `.org.json.${dead.pid}.0123456789abcdef.tmp`);
     writeFileSync(stale, "{torn", { mode: 0o600 });
-    // Another file of the directory, and a live process's temp file, are not ours to remove.
+    const legacy = join(dir, `.org.json.${dead.pid}.tmp`);
+    writeFileSync(legacy, "{torn", { mode: 0o600 });
+    // Another file of the directory, a live process's temp file, and a symlink of the pattern
+    // (no file of ours) are not ours to remove.
     const other = join(dir, ".other.json.1.tmp");
     writeFileSync(other, "");
-    const live = join(dir, `.org.json.${process.pid}.tmp`);
+    const live = join(dir, `.org.json.${process.pid}.fedcba9876543210.tmp`);
     writeFileSync(live, "");
+    const link = join(dir, `.org.json.${dead.pid}.aaaaaaaaaaaaaaaa.tmp`);
+    symlinkSync(other, link);
     const sim = await startSim(["--seed", "6", "--state", state]);
     expect(existsSync(stale)).toBe(false);
+    expect(existsSync(legacy)).toBe(false);
     expect(existsSync(other)).toBe(true);
     expect(existsSync(live)).toBe(true);
     await stop(sim.child);
     expect(readdirSync(dir).sort()).toEqual(
-      [`.org.json.${process.pid}.tmp`, ".other.json.1.tmp", "org.json"].sort(),
+      [
+        `.org.json.${process.pid}.fedcba9876543210.tmp`,
+        `.org.json.${dead.pid}.aaaaaaaaaaaaaaaa.tmp`,
+        ".other.json.1.tmp",
+        "org.json",
+      ].sort(),
     );
   });
 
@@ -202,7 +215,7 @@ describe("tvcwatch sim --state", () => {
     const r = await runCli(["sim", "--port", "0", "--state", dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `tvcwatch: --state ${dir} is a directory; name a file, e.g. --state ${join(dir, "org.json")}\n`,
+      `tvcwatch: --state ${dir} is a directory, not a regular file; name a file, e.g. --state ${join(dir, "org.json")}\n`,
     );
   });
 

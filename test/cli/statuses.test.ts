@@ -64,7 +64,7 @@ describe("files of the wrong kind, in one line with the right fix", () => {
     expectOneLine(
       r,
       2,
-      /config file .* is a directory; --config and TVCWATCH_CONFIG take the file itself/,
+      /config file .* is a directory, not a regular file; --config and TVCWATCH_CONFIG take the file itself/,
     );
   });
 
@@ -74,7 +74,7 @@ describe("files of the wrong kind, in one line with the right fix", () => {
     const r = await runCli(["--keys-folder", keys, "--key-name", "ops", "call", "whoami"], {
       env: { TURNKEY_ORGANIZATION_ID: "o" },
     });
-    expectOneLine(r, 2, /private key file .*ops\.private is a directory, not a file/);
+    expectOneLine(r, 2, /private key file .*ops\.private is a directory, not a regular file/);
     expect(r.stderr).not.toMatch(/chmod/);
   });
 
@@ -100,7 +100,7 @@ describe("files of the wrong kind, in one line with the right fix", () => {
 
   it("--body-file naming a directory", async () => {
     const r = await runCli(["call", "whoami", "--body-file", dir], { env: credentials });
-    expectOneLine(r, 2, /--body-file .* is a directory, not a file/);
+    expectOneLine(r, 2, /--body-file .* is a directory, not a regular file/);
   });
 });
 

@@ -184,4 +184,33 @@ describe("the dashboard's log session over several deployments", () => {
     expect(ids()).toEqual([canary]);
     expect(linesFrom(session, canary)).toBeGreaterThan(0);
   });
+
+  it("with --max-deployments, follows at most N: says what the start left out, takes no more when one appears", async () => {
+    const sources = sourcesFor(300);
+    const main = sim.config.deploymentId;
+    const appId = (await listDeploymentChoices(client)).find((c) => c.deploymentId === main)?.appId;
+    const both = await debugDeployments(client, { app: appId });
+    const canary = both.find((id) => id !== main) as string;
+    let relists = 0;
+    const session = sources.openLogs([main], {
+      relist: async () => {
+        relists += 1;
+        return [main, canary];
+      },
+      everyMs: 300,
+      maxDeployments: 1,
+      atStart: { listed: 2, leftOut: 1 },
+    });
+    session.start();
+    const deadline = Date.now() + 10_000;
+    while (relists < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await session.stop();
+    const notes = storeEvents(session).flatMap((e) => (e.kind === "replica" ? [e.text] : []));
+    // Said once at the start; the relists left out as many, so they said nothing more.
+    expect(notes).toEqual([
+      "following 1 of 2 debug-mode deployments (by app, live first, newest first): 1 left out by --max-deployments 1; raise it to follow more",
+    ]);
+    expect((session.follower.members?.() ?? []).map((m) => m.deploymentId)).toEqual([main]);
+    expect(linesFrom(session, canary)).toBe(0);
+  });
 });

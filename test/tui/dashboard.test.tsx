@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { deploymentChoice } from "../../src/feeds/deployment-list.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
@@ -353,5 +356,24 @@ describe("the dashboard", () => {
     store.append([line(300, 2, "\u001b]52;c;aGk=\u0007 clipboard \u001b[2J")]);
     await settle();
     expect(frame()).toContain("\\x1b]52;c;aGk=\\x07 clipboard \\x1b[2J");
+  });
+
+  it("S writes a new file owner-only, and never through a name that exists (a symlink included)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-save-"));
+    const { frame, type } = await setup(160, 48);
+    const file = join(dir, "view.log");
+    await type("S");
+    await type(`${file}\r`);
+    await vi.waitFor(() => expect(frame()).toContain(`saved 60 lines to ${file}`));
+    expect(readFileSync(file, "utf8")).toContain("INFO request 59");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const victim = join(dir, "victim");
+    writeFileSync(victim, "someone else's\n");
+    const planted = join(dir, "planted.log");
+    symlinkSync(victim, planted);
+    await type("S");
+    await type(`${planted}\r`);
+    await vi.waitFor(() => expect(frame()).toContain(`not saved: ${planted} exists`));
+    expect(readFileSync(victim, "utf8")).toBe("someone else's\n");
   });
 });

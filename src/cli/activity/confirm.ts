@@ -3,6 +3,7 @@
  * anything else, an empty answer or end of input cancels. Ctrl-C cancels too.
  */
 import { createInterface } from "node:readline";
+import { inertLines } from "../../text/stderr.js";
 
 export type Answer = "yes" | "no" | "interrupted";
 
@@ -25,7 +26,8 @@ export function askYesNo(
       done("interrupted");
     });
     rl.on("close", () => done("no"));
-    rl.question(`${question} [y/N] `, (text) => {
+    // readline draws the prompt with its own sequences; the question itself is made inert.
+    rl.question(`${inertLines(question)} [y/N] `, (text) => {
       done(/^\s*y(es)?\s*$/i.test(text) ? "yes" : "no");
     });
   });

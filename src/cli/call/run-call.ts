@@ -9,8 +9,8 @@ import { getOperation, isOperationName, operationNames } from "../../api/operati
 import { redactSecrets } from "../../api/secret-fields.js";
 import { validateInput } from "../../api/validation.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
-import { maskKeyMaterial } from "../../config/key-material.js";
-import { readTextFile } from "../../config/named-file.js";
+import { READ_LIMITS, readNamedFile } from "../../config/named-file.js";
+import { sayOnStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
@@ -43,7 +43,7 @@ async function readBody(flags: CallFlags): Promise<unknown> {
   if (flags.bodyFile !== undefined) {
     source = `--body-file ${flags.bodyFile}`;
     try {
-      text = readTextFile(flags.bodyFile, "--body-file");
+      text = readNamedFile(flags.bodyFile, "--body-file", READ_LIMITS.body).text;
     } catch (err) {
       throw new CliError((err as Error).message, 2);
     }
@@ -104,7 +104,7 @@ export async function runCall(
       generateAppProofs: flags.generateAppProofs,
       onRetry: (info) => {
         const notice = retryNotice(info);
-        if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);
+        if (notice) sayOnStderr(notice);
       },
     });
   } catch (err) {
@@ -114,8 +114,8 @@ export async function runCall(
   const text = stringifyForTerminal(shown.value, process.stdout.isTTY ? 2 : undefined);
   process.stdout.write(`${text}\n`);
   if (shown.fields.length > 0) {
-    process.stderr.write(
-      `tvcwatch: redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}\n`,
+    sayOnStderr(
+      `redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}`,
     );
   }
 }

@@ -11,7 +11,6 @@ import { TurnkeyApiError } from "../../api/errors.js";
 import { sleep } from "../../api/retry.js";
 import type { Activity } from "../../api/schemas.js";
 import { redactSecrets } from "../../api/secret-fields.js";
-import { maskKeyMaterial } from "../../config/key-material.js";
 import {
   confirmation,
   type DecisionContext,
@@ -27,6 +26,7 @@ import { summarizeIntent } from "../../feeds/intent-summary.js";
 import { shouldColour } from "../../text/colour.js";
 import { formatDuration } from "../../text/duration.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { promptStream, sayOnStderr, stderrIsTerminal, writeStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { activityTable } from "../activity/activity-table.js";
 import { askYesNo, canAsk } from "../activity/confirm.js";
@@ -80,7 +80,7 @@ const outputOption = () =>
 const callOptions: Pick<CallOptions, "onRetry"> = {
   onRetry: (info) => {
     const notice = retryNotice(info);
-    if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);
+    if (notice) sayOnStderr(notice);
   },
 };
 
@@ -118,14 +118,14 @@ function printJson(value: unknown, reveal = false): void {
     `${stringifyForTerminal(shown.value, process.stdout.isTTY ? 2 : undefined)}\n`,
   );
   if (shown.fields.length > 0) {
-    process.stderr.write(
-      `tvcwatch: redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}\n`,
+    sayOnStderr(
+      `redacted ${shown.fields.join(", ")}; add --reveal-secrets to print ${shown.fields.length > 1 ? "them" : "it"}`,
     );
   }
 }
 
 function printNotes(notes: string[]): void {
-  for (const note of notes) process.stderr.write(`tvcwatch: ${note}\n`);
+  for (const note of notes) sayOnStderr(note);
 }
 
 async function clientOf(cmd: Command): Promise<TurnkeyClient> {
@@ -217,15 +217,15 @@ async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Comm
     }
     fingerprint = decision.fingerprint;
     if (!flags.yes) {
-      if (!canAsk(process.stdin, process.stderr)) {
+      if (!canAsk(process.stdin, { isTTY: stderrIsTerminal() })) {
         throw new CliError(
           `not ${done}: confirming needs a terminal (standard input or error is not one); add --yes to ${action} activity ${shownId(decision.id)} without asking`,
           2,
         );
       }
       const { question, lines } = confirmation(decision, action, context);
-      process.stderr.write(`${lines.join("\n")}\n`);
-      const answer = await askYesNo(question, process.stdin, process.stderr);
+      writeStderr(lines.join("\n"));
+      const answer = await askYesNo(question, process.stdin, promptStream());
       if (answer === "interrupted") throw new CliError(`not ${done}: interrupted`, 130);
       if (answer === "no") throw new CliError(`not ${done}: cancelled, nothing was sent`, 1);
     }
@@ -268,8 +268,8 @@ async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
   const client = await clientOf(cmd);
   const loaded = await api(() => loadDecisionContext(client, Date.now, callOptions));
   printNotes(loaded.notes);
-  process.stderr.write(
-    `waiting for activity ${shownId(id)} (up to ${formatDuration(flags.timeout)}, every ${formatDuration(flags.interval)})\n`,
+  writeStderr(
+    `waiting for activity ${shownId(id)} (up to ${formatDuration(flags.timeout)}, every ${formatDuration(flags.interval)})`,
   );
   const deadline = AbortSignal.timeout(flags.timeout);
   const outcome = await api(() =>
@@ -282,7 +282,7 @@ async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
           const context = { ...loaded.context, now: Date.now() };
           return statusLine(decideActivity(a, context), context);
         },
-        report: (line) => process.stderr.write(`${clockTime(Date.now())} ${line}\n`),
+        report: (line) => writeStderr(`${clockTime(Date.now())} ${line}`),
       },
       flags.interval,
       deadline,
@@ -364,7 +364,7 @@ export function registerActivityCommand(program: Command): void {
         return;
       }
       if (response.activities.length === 0) {
-        process.stderr.write("tvcwatch: no activities match\n");
+        sayOnStderr("no activities match");
         return;
       }
       const colour = shouldColour(process.stdout.isTTY);

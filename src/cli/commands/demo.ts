@@ -3,11 +3,15 @@ import { Option } from "commander";
 import { TurnkeyClient } from "../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../sim/scenario.js";
 import { startSimulator } from "../../sim/server.js";
+import { sayAs } from "../../text/stderr.js";
 import { commandSummary } from "../command-summaries.js";
 import { deploymentsToFollow, deploymentWatch } from "../deployment-scope.js";
 import { collectText, integerFlag, textFlag } from "../flag-parsers.js";
 import type { WatchCommandFlags } from "./watch.js";
 import { openDashboard, requireTerminal } from "./watch.js";
+
+/** What the simulator reported, said once the terminal is restored: `tvcwatch sim: ...`. */
+const saySim = sayAs("sim");
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -41,6 +45,11 @@ export function registerDemoCommand(program: Command): void {
         "every debug-mode deployment of the simulated organization, merged",
       ).conflicts("deployment"),
     )
+    .option(
+      "--max-deployments <n>",
+      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
+      integerFlag(1, 10_000),
+    )
     .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
     .option(
       "--clipboard",
@@ -55,6 +64,7 @@ export function registerDemoCommand(program: Command): void {
         deployment?: string[];
         app?: string;
         all?: boolean;
+        maxDeployments?: number;
       }) => {
         requireTerminal();
         // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
@@ -86,12 +96,12 @@ export function registerDemoCommand(program: Command): void {
           clipboard: flags.clipboard === true,
         };
         try {
-          const deploymentIds = await deploymentsToFollow(client, flags, c.deploymentId);
+          const scope = await deploymentsToFollow(client, flags, c.deploymentId);
           await openDashboard(
             client,
             {
-              deploymentIds,
-              watch: deploymentWatch(client, flags),
+              deploymentIds: scope.ids,
+              watch: deploymentWatch(client, flags, scope.listing),
               emails: c.emails,
               solanaAddresses: c.solanaAddresses,
               caip2: c.caip2,
@@ -101,7 +111,7 @@ export function registerDemoCommand(program: Command): void {
           );
         } finally {
           await sim.close();
-          for (const message of reported) process.stderr.write(`tvcwatch sim: ${message}\n`);
+          for (const message of reported) saySim(message);
         }
       },
     );

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { generateKeyPair } from "../../api/stamp.js";
 import { fileProblem } from "../../config/file-problem.js";
 import { defaultKeysFolder, writeKeyFiles } from "../../config/key-files.js";
+import { writeStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { commandSummary } from "../command-summaries.js";
 import { textFlag } from "../flag-parsers.js";
@@ -55,7 +56,7 @@ export function registerKeysCommand(program: Command): void {
           1,
         );
       }
-      process.stderr.write(`wrote ${privatePath} and ${flags.name}.public\n`);
+      writeStderr(`wrote ${privatePath} and ${flags.name}.public`);
       process.stdout.write(`${pair.publicKey}\n`);
     });
 }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { getOperation, operationNames } from "../../api/operations.js";
 import { isLoopbackHost } from "../../api/url-policy.js";
-import { writeFileAtomically } from "../../config/atomic-file.js";
+import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
 import { fileProblem } from "../../config/file-problem.js";
 import type { OrgState } from "../../sim/organization/org-state.js";
 import { StateFileError } from "../../sim/organization/state-file.js";
@@ -12,6 +12,8 @@ import { SCENARIOS } from "../../sim/scenario.js";
 import type { RunningSimulator, SimConfig } from "../../sim/server.js";
 import { startSimulator } from "../../sim/server.js";
 import { formatDuration } from "../../text/duration.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { sayAs } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { commandSummary } from "../command-summaries.js";
 import {
@@ -22,6 +24,9 @@ import {
   fractionFlag,
   integerFlag,
 } from "../flag-parsers.js";
+
+/** The simulator's messages on stderr: `tvcwatch sim: ...`. */
+const saySim = sayAs("sim");
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -66,7 +71,10 @@ export function envLines(config: SimConfig): string[] {
   ];
 }
 
-/** Ids a user needs for `tvcwatch call` that no query of the API lists. */
+/**
+ * Ids a user needs for `tvcwatch call` that no query of the API lists. Names come from the
+ * organization's activities (a --state file keeps them): escaped as log lines are.
+ */
 export function organizationLines(state: OrgState): string[] {
   const users = state.users.map((u) => `${u.userName} ${u.userId}`).join(", ");
   const wallets = state.wallets.map((w) => `${w.walletName} ${w.walletId}`).join(", ");
@@ -83,7 +91,7 @@ export function organizationLines(state: OrgState): string[] {
     `# secrets: ${secrets}`,
     `# session profiles: ${profiles}`,
     `# OAuth 2.0 credentials: ${credentials}`,
-  ];
+  ].map(sanitizeForTerminal);
 }
 
 /** `/tmp/sim.json` -> `/tmp/sim.sre-lead.json`: the config file of another user beside it. */
@@ -104,6 +112,8 @@ function writeConfigFiles(path: string, sim: RunningSimulator): string {
     [second, sim.secondRootConfig],
   ] as const) {
     try {
+      // It holds a private key: owner-only from its creation (atomic-file.ts).
+      removeStaleTempFiles(file);
       writeFileAtomically(file, `${JSON.stringify(config, null, 2)}\n`);
     } catch (err) {
       throw new CliError(
@@ -266,13 +276,14 @@ Examples:
     .action(async (flags: SimFlags) => {
       checkHeldLines(flags);
       if (!isLoopbackHost(flags.host)) {
-        process.stderr.write(
-          `tvcwatch sim: warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key\n`,
+        saySim(
+          `warning: listening on ${flags.host}, not loopback; anyone who can reach it can use the demo key`,
         );
       }
       let sim: Awaited<ReturnType<typeof startSimulator>>;
       try {
         sim = await startSimulator({
+          log: saySim,
           host: flags.host,
           port: flags.port,
           ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
@@ -350,6 +361,6 @@ Examples:
         process.on("SIGTERM", stop);
       });
       await sim.close();
-      process.stderr.write("tvcwatch sim: stopped\n");
+      saySim("stopped");
     });
 }

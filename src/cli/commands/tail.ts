@@ -47,6 +47,11 @@ export function registerTailCommand(program: Command): void {
       ).conflicts("deployment"),
     )
     .option(
+      "--max-deployments <n>",
+      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
+      integerFlag(1, 10_000),
+    )
+    .option(
       "--max-concurrent <n>",
       "with several deployments, the most requests in flight at once (1 to 64, default 4)",
       integerFlag(1, 64),

@@ -3,6 +3,7 @@ import { Option } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { SOLANA_CAIP2 } from "../../api/schemas.js";
 import { createDashboardSources, type DeploymentWatch } from "../../feeds/dashboard-sources.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { toCliError } from "../client-errors.js";
@@ -23,6 +24,7 @@ export interface WatchCommandFlags {
   interval: number;
   bufferLines: number;
   maxConcurrent?: number;
+  maxDeployments?: number;
   bell: boolean;
   clipboard?: boolean;
 }
@@ -90,6 +92,11 @@ export function addWatchOptions(cmd: Command): Command {
     )
     .option("--buffer-lines <n>", "log lines kept in memory", integerFlag(100, 10_000_000), 100_000)
     .option(
+      "--max-deployments <n>",
+      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
+      integerFlag(1, 10_000),
+    )
+    .option(
       "--max-concurrent <n>",
       "with several deployments, the most requests in flight at once (1 to 64, default 4)",
       integerFlag(1, 64),
@@ -154,10 +161,16 @@ export function registerWatchCommand(program: Command): void {
     checkCaip2(config.caip2);
     requireTerminal();
     const client = clientFor(config);
-    const deploymentIds = await deploymentsToFollow(client, flags, config.deploymentId);
+    // The listing's requests in flight stay within --max-concurrent, as the follow's do.
+    const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+    const scope = await deploymentsToFollow(client, flags, config.deploymentId, limit);
     await openDashboard(
       client,
-      { ...config, deploymentIds, watch: deploymentWatch(client, flags) },
+      {
+        ...config,
+        deploymentIds: scope.ids,
+        watch: deploymentWatch(client, flags, scope.listing),
+      },
       flags,
     );
   });

@@ -2,9 +2,9 @@
  * Reads the API key pair from wherever the settings point, for doctor: a refused file mode is
  * reported on a line of its own, and the pair is still read so the checks after it can run.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import type { ApiKeyPair } from "../../api/stamp.js";
-import { parsePrivateKeyText, readKeyFiles } from "../../config/key-files.js";
+import { isOpenToOthers, readKeyFiles } from "../../config/key-files.js";
 import type { ApiKeySource } from "../../config/setting-sources.js";
 import type { Problem } from "./network-problem.js";
 
@@ -17,28 +17,14 @@ export interface KeyInspection {
   problem?: Problem;
 }
 
-/** The permission bits of a file (0o600), or undefined when it cannot be read. */
+/** The permission bits of a regular file (0o600), or undefined when it is none or cannot be read. */
 export function fileMode(path: string): number | undefined {
   try {
-    return statSync(path).mode & 0o777;
+    const stat = statSync(path);
+    return stat.isFile() ? stat.mode & 0o777 : undefined;
   } catch {
     return undefined;
   }
-}
-
-/** Whether group or others may read or write a file that holds a secret. */
-export function isOpenToOthers(mode: number): boolean {
-  return (mode & 0o077) !== 0;
-}
-
-const PUBLIC_KEY = /^(02|03)[0-9a-f]{64}$/;
-
-function readKeyFilesDespiteMode(privatePath: string, publicPath: string): ApiKeyPair {
-  const privateKey = parsePrivateKeyText(readFileSync(privatePath, "utf8"), privatePath);
-  const publicKey = readFileSync(publicPath, "utf8").trim().toLowerCase();
-  if (!PUBLIC_KEY.test(publicKey))
-    throw new Error(`${publicPath}: expected a compressed P-256 public key (66 hex characters)`);
-  return { privateKey, publicKey };
 }
 
 export function inspectApiKey(source: ApiKeySource): KeyInspection {
@@ -80,7 +66,7 @@ export function inspectApiKey(source: ApiKeySource): KeyInspection {
           // The mode is its own check; read the pair anyway so the rest can be checked.
           try {
             return {
-              pair: readKeyFilesDespiteMode(source.privatePath, source.publicPath),
+              pair: readKeyFiles(source.folder, source.name, { refuseOpenMode: false }),
               privateKeyFile,
             };
           } catch (inner) {

@@ -11,6 +11,7 @@ import type { OutputOf } from "../../api/operations.js";
 import type { ApiKeyPair } from "../../api/stamp.js";
 import { assertKeyPair } from "../../api/stamp.js";
 import { checkServiceUrl } from "../../api/url-policy.js";
+import { isOpenToOthers } from "../../config/key-files.js";
 import type { ConfigFile, GlobalFlags } from "../../config/resolve.js";
 import type { ApiKeySource } from "../../config/setting-sources.js";
 import {
@@ -29,7 +30,7 @@ import { fail, pass, skip } from "./check.js";
 import { CLOCK_TOLERANCE_MS, clockOffset, describeOffset } from "./clock-offset.js";
 import { inspectConfigFile } from "./config-inspection.js";
 import { deploymentCheck, tvcCheck } from "./deployment-checks.js";
-import { fileMode, inspectApiKey, isOpenToOthers } from "./key-inspection.js";
+import { fileMode, inspectApiKey } from "./key-inspection.js";
 import { describeNetworkProblem } from "./network-problem.js";
 
 export interface DoctorFlags extends GlobalFlags {
@@ -211,12 +212,21 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   }
 
   // --- The key --------------------------------------------------------------------------
-  if (key.privateKeyFile !== undefined) {
-    const path = key.privateKeyFile;
-    const mode = fileMode(path);
-    const octal = mode === undefined ? "?" : mode.toString(8).padStart(4, "0");
+  const keyFileMode = key.privateKeyFile === undefined ? undefined : fileMode(key.privateKeyFile);
+  if (key.privateKeyFile !== undefined && keyFileMode === undefined) {
     add(
-      mode !== undefined && isOpenToOthers(mode)
+      skip(
+        "key-file-mode",
+        "private key file",
+        `${key.privateKeyFile} is no regular file to check (the API key line says why)`,
+      ),
+    );
+  } else if (key.privateKeyFile !== undefined && keyFileMode !== undefined) {
+    const path = key.privateKeyFile;
+    const mode = keyFileMode;
+    const octal = mode.toString(8).padStart(4, "0");
+    add(
+      isOpenToOthers(mode)
         ? fail(
             "key-file-mode",
             "private key file",

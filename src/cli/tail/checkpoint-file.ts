@@ -3,8 +3,12 @@
  * one-line error naming the fix), written after each batch has reached stdout, atomically
  * (temporary file, fsync, rename; mode 0600). One deployment's record, or several (format 2).
  */
-import { readFileSync } from "node:fs";
 import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
+import {
+  type NamedFileError,
+  READ_LIMITS,
+  readNamedFileIfExists,
+} from "../../config/named-file.js";
 import type { Checkpoint, CheckpointSet } from "../../tail/checkpoint.js";
 import { parseCheckpoints } from "../../tail/checkpoint.js";
 import { CliError } from "../cli-error.js";
@@ -18,14 +22,13 @@ export function readCheckpoints(
   removeStaleTempFiles(path);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    const read = readNamedFileIfExists(path, "--checkpoint", READ_LIMITS.checkpoint);
+    if (read === undefined) return undefined;
+    text = read.text;
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ENOENT") return undefined;
-    throw new CliError(
-      `cannot read checkpoint ${path}: ${e.code ?? e.message}: fix its permissions, or name another file`,
-      2,
-    );
+    const e = err as NamedFileError;
+    const fix = e.failure === "unreadable" ? ": fix its permissions, or name another file" : "";
+    throw new CliError(`${e.message}${fix}`, 2);
   }
   const parsed = parseCheckpoints(text, deploymentIds);
   if ("error" in parsed) throw new CliError(`checkpoint ${path} ${parsed.error}`, 2);

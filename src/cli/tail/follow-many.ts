@@ -10,6 +10,7 @@
  * (format 2) after each merged batch reaches stdout; `-o otlp` gives each deployment its resource.
  */
 import type { Command } from "commander";
+import { DEFAULT_MAX_DEPLOYMENTS, leftOutLine, relistChange } from "../../feeds/deployment-cap.js";
 import { debugDeployments, RELIST_MS } from "../../feeds/deployment-list.js";
 import {
   type CheckpointSet,
@@ -24,6 +25,7 @@ import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
+import { sayOnStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -33,7 +35,6 @@ import { CheckpointWriter, readCheckpoints } from "./checkpoint-file.js";
 import {
   checkpointMargin,
   firstWindow,
-  sayOnStderr,
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
@@ -60,7 +61,12 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const config = await configFromCommand(cmd);
   const client = clientFor(config);
   const say = sayOnStderr;
-  const ids = await deploymentsToFollow(client, flags, undefined);
+  // One limit on requests in flight: the followers' polls and the deployments' listings.
+  const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+  const maxDeployments = flags.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS;
+  const { ids, listing } = await deploymentsToFollow(client, flags, undefined, limit);
+  const leftOutSaid = listing ? leftOutLine(listing, maxDeployments) : undefined;
+  if (leftOutSaid) say(leftOutSaid);
   // --checkpoint: each deployment resumes from its record; the merge holds lines an interval more.
   const checkpointPath = flags.checkpoint;
   const marginMs = checkpointMargin(flags, flags.interval);
@@ -75,9 +81,9 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
           client,
           checkpointPath,
           say,
+          limit,
         )
       : undefined;
-  const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const merge = new CrossMerge<Tagged>();
   const format = streamFormatOf(flags);
   const sieve = filterStreamOf<Tagged>(flags);
@@ -226,13 +232,15 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     if (unanswered.size === 0 || Date.now() > waitForFirstAnswersUntil)
       print(merge.release(serverNow() - TAIL_HOLD_BACK_MS - flags.interval));
   }, RELEASE_EVERY_MS);
+  /** Deployments listed but not followed, over --max-deployments (as last said). */
+  let leftOut = listing?.leftOut ?? 0;
   const relister =
     flags.follow && (flags.app || flags.all)
       ? setInterval(() => {
-          debugDeployments(client, flags).then(
+          debugDeployments(client, flags, undefined, limit).then(
             (now) => {
-              const gone = [...followed.keys()].filter((id) => !now.includes(id));
-              for (const id of gone) {
+              const change = relistChange([...followed.keys()], now, maxDeployments);
+              for (const id of change.gone) {
                 say(
                   `deployment ${id} is no longer listed (or left debug mode): no longer followed`,
                 );
@@ -240,7 +248,13 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
                 followed.delete(id);
                 unanswered.delete(id);
               }
-              const added = now.filter((id) => !followed.has(id));
+              // Said again when the count left out changes, not at every relist.
+              if (change.leftOut !== leftOut) {
+                leftOut = change.leftOut;
+                const line = leftOutLine(change, maxDeployments);
+                if (line) say(line);
+              }
+              const added = change.added;
               labels = shortLabels([...followed.keys(), ...added]);
               for (const id of added) {
                 say(`deployment ${id} appeared: following it as ${labels.get(id)}`);

@@ -9,6 +9,7 @@ import { otlpLogsEndpoint } from "../../export/otlp-endpoint.js";
 import type { OtlpProblem } from "../../export/otlp-sink.js";
 import { OtlpSink } from "../../export/otlp-sink.js";
 import type { GapMarker, LogEvent, LogLine } from "../../tail/log-line.js";
+import type { RequestLimit } from "../../tail/request-limit.js";
 import { CliError } from "../cli-error.js";
 
 /** How often a recurring collector problem is said again on stderr. */
@@ -51,6 +52,8 @@ export async function openOtlpOutput(
   client: TurnkeyClient,
   checkpointPath: string | undefined,
   say: (line: string) => void,
+  /** Several deployments: the follow's limit on requests in flight (--max-concurrent). */
+  limit?: RequestLimit,
 ): Promise<OtlpOutput> {
   let endpoint: string;
   try {
@@ -68,7 +71,8 @@ export async function openOtlpOutput(
   const sinks = new Map<string, OtlpSink>();
   const add = async (deploymentId: string) => {
     if (sinks.has(deploymentId)) return;
-    const app = await describeApp(client, deploymentId);
+    const release = await limit?.acquire();
+    const app = await describeApp(client, deploymentId).finally(() => release?.());
     sinks.set(
       deploymentId,
       new OtlpSink(endpoint, { organizationId, deploymentId, ...app }, report),

@@ -6,7 +6,6 @@
 import type { Command } from "commander";
 import { decodeBody } from "../../api/client.js";
 import { isPermanentFailure } from "../../api/errors.js";
-import { maskKeyMaterial } from "../../config/key-material.js";
 import {
   type Checkpoint,
   HandledLines,
@@ -21,6 +20,7 @@ import type { GapMarker } from "../../tail/log-line.js";
 import { renderPlainWindow } from "../../tail/plain-window.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import { shouldColour } from "../../text/colour.js";
+import { sayOnStderr, writeStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
 import { clientFor, configFromCommand } from "../context.js";
@@ -46,11 +46,6 @@ const RETENTION_MS = 7 * 24 * 3_600_000;
 const RESUME_ALLOWANCE_MS = 60_000;
 /** With --verbose, how often the follow's figures are written while it is live. */
 const VERBOSE_EVERY_MS = 10_000;
-
-/** One line on stderr, `tvcwatch: ` first, key material masked. */
-export function sayOnStderr(line: string): void {
-  process.stderr.write(`tvcwatch: ${maskKeyMaterial(line)}\n`);
-}
 
 /** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
 export function streamFormatOf(flags: TailFlags): StreamFormat {
@@ -278,7 +273,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       }
       const e = s.event;
       if (e.kind === "gap" && flags.output === "text") {
-        process.stderr.write(`${formatEvent(e, { ...format, colour: false })}\n`);
+        writeStderr(formatEvent(e, { ...format, colour: false }));
         continue;
       }
       if (e.kind === "line") printedLines++;

@@ -7,6 +7,8 @@ export interface TailFlags {
   app?: string;
   all?: boolean;
   maxConcurrent?: number;
+  /** With --app / --all: the most deployments followed. */
+  maxDeployments?: number;
   follow?: boolean;
   since?: number;
   tail?: number;

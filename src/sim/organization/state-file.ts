@@ -4,13 +4,13 @@
  * file a killed run left is removed at the next start), owner-only (0600): it holds the
  * organization's private keys and mnemonics.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { z } from "zod";
 import { writeFileAtomically } from "../../config/atomic-file.js";
 import { fileProblem } from "../../config/file-problem.js";
-import { assertPrivateFileMode } from "../../config/key-files.js";
+import { assertPrivateMode } from "../../config/key-files.js";
+import { READ_LIMITS, readNamedFileIfExists } from "../../config/named-file.js";
 import { uuidOf } from "../seeded.js";
 import { GOOGLE_CLIENT_ID } from "./org-seed.js";
 import { type OrgState, STATE_VERSION } from "./org-state.js";
@@ -44,27 +44,17 @@ const stateFileSchema = z.looseObject({
 
 /** Reads a state file; undefined when it does not exist yet. Throws StateFileError naming the problem. */
 export function readStateFile(path: string): OrgState | undefined {
-  if (!existsSync(path)) return undefined;
-  const stat = statSync(path);
-  if (stat.isDirectory()) {
-    throw new StateFileError(
-      `--state ${path} is a directory; name a file, e.g. --state ${join(path, "org.json")}`,
-    );
-  }
-  if (!stat.isFile()) throw new StateFileError(`--state ${path} is not a regular file`);
-  try {
-    // It holds the organization's private keys and mnemonics.
-    assertPrivateFileMode(path, "--state");
-  } catch (err) {
-    throw new StateFileError((err as Error).message);
-  }
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    const read = readNamedFileIfExists(path, "--state", READ_LIMITS.state, {
+      directoryHint: `name a file, e.g. --state ${join(path, "org.json")}`,
+    });
+    if (read === undefined) return undefined;
+    // It holds the organization's private keys and mnemonics.
+    assertPrivateMode(path, "--state", read.mode);
+    text = read.text;
   } catch (err) {
-    throw new StateFileError(
-      `cannot read --state ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new StateFileError((err as Error).message);
   }
   let json: unknown;
   try {

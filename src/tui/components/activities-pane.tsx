@@ -3,6 +3,7 @@ import { memo } from "react";
 import type { ActivityRow, ActivitySummary } from "../../feeds/activity-summary.js";
 import { MAX_ID_PREFIX, MIN_ID_PREFIX, shortAge } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { repeatMark } from "../../feeds/unique-keys.js";
 import { joinSafe, lit, type Safe, safe, widthOf } from "../../text/safe-text.js";
 import { cell, fitItems, planColumns } from "../columns.js";
 import type { PaneSelection } from "../list-selection.js";
@@ -53,10 +54,11 @@ function idWidth(rows: readonly ActivityRow[]): number {
 
 function row(r: ActivityRow, plan: ReturnType<typeof activityColumns>): Safe {
   const w = plan.widths;
+  const mark = repeatMark(r.listed);
   const parts: Safe[] = [
     cell(plan.form.status === 0 ? r.status : r.code, w.status ?? 4),
     cell(r.idText, w.id ?? MIN_ID_PREFIX),
-    cell(r.type, w.type ?? 1),
+    cell(mark ? lit`${r.type} ${mark}` : r.type, w.type ?? 1),
   ];
   if (w.age) parts.push(cell(safe(shortAge(r.ageMs)), w.age, "right"));
   if (w.votes) parts.push(cell(r.votes > 0 ? lit`${r.votes}` : lit``, w.votes, "right"));

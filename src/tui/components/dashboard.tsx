@@ -1,6 +1,6 @@
-import { writeFile } from "node:fs/promises";
 import { Box, useInput } from "ink";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { writeNewFile } from "../../config/atomic-file.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
@@ -86,8 +86,8 @@ export interface DashboardProps {
   saveFile?: ((path: string, text: string) => Promise<void>) | undefined;
 }
 
-const writeNewFile = (path: string, text: string) =>
-  writeFile(path, text, { flag: "wx", mode: 0o600 });
+/** `S` by default: a new file (atomic-file.ts), never overwriting one. */
+const saveNewFile = async (path: string, text: string) => writeNewFile(path, text);
 
 const NO_MEMBERS: readonly GroupMember[] = [];
 
@@ -202,9 +202,10 @@ export function Dashboard(props: DashboardProps) {
         : allActivities,
     [allActivities, ui.needsMyVote, voteContext, now],
   );
+  // Counted on the rows: an activity the server sent twice awaits one vote.
   const awaitingMyVote = useMemo(
-    () => (activities.data ?? []).filter((a) => awaitsMyVote(a, voteContext, now)).length,
-    [activities.data, voteContext, now],
+    () => allActivities.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now)).length,
+    [allActivities, voteContext, now],
   );
   const messages = useMemo(
     () => groupEmailEvents(email?.data ?? [], ui.emailFilter),
@@ -311,7 +312,7 @@ export function Dashboard(props: DashboardProps) {
       filters: latest.current,
       savedAt: Date.now(),
     });
-    (props.saveFile ?? writeNewFile)(path, text).then(
+    (props.saveFile ?? saveNewFile)(path, text).then(
       () =>
         apply({
           type: "notice",

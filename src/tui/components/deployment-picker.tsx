@@ -41,6 +41,7 @@ function note(c: DeploymentChoice, now: number, shownNow = false): Safe {
   if (c.live) parts.push(lit`live`);
   if (c.createdAt !== undefined) parts.push(lit`created ${safe(shortAge(now - c.createdAt))} ago`);
   if (c.qosVersion) parts.push(lit`qos ${c.qosVersion}`);
+  if (c.listed > 1) parts.push(lit`listed ${c.listed} times by the server`);
   return joinSafe(parts, lit` · `);
 }
 

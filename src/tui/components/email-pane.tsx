@@ -110,16 +110,19 @@ export const EmailPane = memo(function EmailPane(props: {
           const selected = props.focused && first + i === props.selection.index;
           const cells: Safe[] = [];
           if (w.age) cells.push(cell(safe(shortAge(props.now - m.lastAt)), w.age, "right"));
-          cells.push(cell(m.outcome, w.outcome ?? 8), cell(m.toAddress, w.to ?? 1));
+          // Events the server sent again are shown once; the row says how many.
+          const to = m.repeated > 0 ? lit`${m.toAddress} · ${m.repeated} repeated` : m.toAddress;
+          cells.push(cell(m.outcome, w.outcome ?? 8), cell(to, w.to ?? 1));
           return [
+            // One message per id (grouped); its two rows keyed apart whatever the id holds.
             <SafeText
-              key={m.messageId}
+              key={`m${m.messageId}`}
               colour={m.knownOutcome ? OUTCOME_COLOUR[m.knownOutcome] : undefined}
               inverse={selected}
             >
               {joinSafe(cells, lit` `)}
             </SafeText>,
-            <SafeText key={`${m.messageId}:t`} dim inverse={selected}>
+            <SafeText key={`t${m.messageId}`} dim inverse={selected}>
               {lit`  ${timeline(m)}`}
             </SafeText>,
           ];

@@ -3,6 +3,7 @@ import { memo } from "react";
 import { shortAge } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import type { NetFlow, TransferRow } from "../../feeds/solana-transfers.js";
+import { repeatMark } from "../../feeds/unique-keys.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
 import { cell, fitItems, planColumns } from "../columns.js";
 import type { PaneSelection } from "../list-selection.js";
@@ -99,6 +100,8 @@ export const SolanaPane = memo(function SolanaPane(props: {
         {gone ? <GoneLine name={gone} /> : null}
         {items.map((t, i) => {
           const segments: Segment[] = [];
+          // A transaction the server listed again is shown once, marked before its amount.
+          const mark = repeatMark(t.listed);
           if (w.age)
             segments.push({
               text: lit`${cell(safe(shortAge(props.now - t.at)), w.age, "right")} `,
@@ -108,7 +111,13 @@ export const SolanaPane = memo(function SolanaPane(props: {
               text: lit`${cell(t.direction === "IN" ? lit`IN` : lit`OUT`, 3)} `,
               colour: t.direction === "IN" ? "green" : "red",
             },
-            { text: cell(lit`${t.amount} ${t.symbol}`, w.amount ?? 1, "right") },
+            {
+              text: cell(
+                mark ? lit`${mark} ${t.amount} ${t.symbol}` : lit`${t.amount} ${t.symbol}`,
+                w.amount ?? 1,
+                "right",
+              ),
+            },
           );
           if (w.party) {
             segments.push({

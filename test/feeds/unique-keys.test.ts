@@ -1,0 +1,62 @@
+/**
+ * A server that repeats an id (src/feeds/unique-keys.ts): each item once, counted, marked; and
+ * every pane's view built from such a response holds each id once.
+ */
+import { describe, expect, it } from "vitest";
+import { summarizeActivities } from "../../src/feeds/activity-summary.js";
+import { groupEmailEvents } from "../../src/feeds/email-timeline.js";
+import { summarizeTransfers } from "../../src/feeds/solana-transfers.js";
+import { keyMaker, onceEach, repeatMark } from "../../src/feeds/unique-keys.js";
+import { activity, EMAILS, NOW, SOL } from "../tui/fixtures.js";
+
+describe("onceEach, keyMaker, repeatMark", () => {
+  it("keeps the first of each id, in order, with how many times it came", () => {
+    const items = [
+      { id: "a", n: 1 },
+      { id: "b", n: 2 },
+      { id: "a", n: 3 },
+      { id: "a", n: 4 },
+    ];
+    expect(onceEach(items, (x) => x.id)).toEqual([
+      { item: { id: "a", n: 1 }, times: 3 },
+      { item: { id: "b", n: 2 }, times: 1 },
+    ]);
+  });
+
+  it("makes keys unique whatever the ids, and marks only a repeat", () => {
+    const keyOf = keyMaker();
+    const keys = ["a", "0:a", "a", "1:a"].map(keyOf);
+    expect(new Set(keys).size).toBe(4);
+    expect(repeatMark(1)).toBeUndefined();
+    expect(repeatMark(3)).toBe("×3");
+  });
+});
+
+describe("the panes' views of a response that repeats ids", () => {
+  it("activities: each once, counted once, marked", () => {
+    const a1 = activity("a1", "CONSENSUS_NEEDED", 30_000);
+    const a2 = activity("a2", "FAILED", 60_000);
+    const summary = summarizeActivities([a1, a2, a1, a1], NOW);
+    expect(summary.rows.map((r) => [r.id, r.listed])).toEqual([
+      ["a1", 3],
+      ["a2", 1],
+    ]);
+    expect(summary.counts.map((c) => c.count)).toEqual([1, 1]);
+    expect(new Set(summary.rows.map((r) => r.key)).size).toBe(2);
+  });
+
+  it("email: each event once; the message says how many of its events came again", () => {
+    const [send, bounce] = EMAILS as [(typeof EMAILS)[0], (typeof EMAILS)[0]];
+    const messages = groupEmailEvents([send, bounce, bounce, send]);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.steps).toHaveLength(2);
+    expect(messages[0]?.repeated).toBe(2);
+  });
+
+  it("Solana: each transaction once per address, its rows marked", () => {
+    const [tx] = SOL as [(typeof SOL)[0]];
+    const { rows, net } = summarizeTransfers(new Map([["addr", [tx, tx]]]));
+    expect(rows.map((r) => r.listed)).toEqual([2]);
+    expect(net[0]?.net).toBe("+1.5");
+  });
+});
