@@ -92,9 +92,8 @@ function markersFrom(text: string, from: number): number[] {
 }
 
 /**
- * Entries parsed at a time: a piece's text stays small (a string of a few dozen KB is made in the
- * young generation; bracketing a whole answer of hundreds of KB costs about as much as a sixth of
- * parsing it).
+ * Entries parsed at a time: a piece's text stays small enough to be made in the young
+ * generation, where bracketing a whole answer would copy all of it once more.
  */
 const PIECE = 256;
 

@@ -1,9 +1,8 @@
 /**
  * `tvcwatch tail` without -f, as plain text (`[replica 2/3] content` per line, with or without
  * `--timestamps`; no filters, no colour): the window's lines written straight from the response's
- * bytes, without building the response's JSON tree, its strings, or the follower's events. A
- * 200k-line window is tens of megabytes; this is what makes a one-shot `tail` several times faster
- * than `curl | jq`.
+ * bytes, without building the response's JSON tree, its strings, or the follower's events: a large
+ * window is tens of megabytes (`npm run bench -- tail-e2e` times it against `curl | jq`).
  *
  * It renders exactly what the follower prints for the same window (a property test holds it to
  * that: test/tail/plain-window.test.ts), and only for the usual shape of a response, where that is
