@@ -33,6 +33,7 @@ import {
 } from "./response-body.js";
 import type { RetryInfo, RetryPolicy } from "./retry.js";
 import { MAX_TIMER_MS, withRetries } from "./retry.js";
+import { retryDecision } from "./retry-decision.js";
 import type { ApiKeyPair } from "./stamp.js";
 import { STAMP_HEADER, stampBody } from "./stamp.js";
 import { checkServiceUrl } from "./url-policy.js";
@@ -93,9 +94,6 @@ export interface ResponseMeta {
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 /** Of an error response, this much at most is read. */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
-
-/** A failure of one attempt that another attempt may not meet (reset, refused, timed out). */
-class TransientNetworkError extends TurnkeyClientError {}
 
 /** Retry-After as seconds or an HTTP date, in ms from `now`. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
@@ -299,9 +297,7 @@ export class TurnkeyClient {
           headersReceived: response !== undefined,
           bodyBytes: Buffer.byteLength(request.body),
         });
-        const message = `${name}: ${failure.message}`;
-        if (failure.permanent) throw new NetworkError(message, attempts, err, true);
-        throw new TransientNetworkError(message, { cause: err });
+        throw new NetworkError(`${name}: ${failure.message}`, attempts, err, failure.kind);
       }
       const receivedAtWall = this.clock.now();
       const receivedAtMonotonic = this.clock.monotonic();
@@ -331,11 +327,7 @@ export class TurnkeyClient {
       return await withRetries(attempt, policy, {
         signal: options.signal,
         onRetry: options.onRetry,
-        retryable: (error) =>
-          error instanceof TransientNetworkError ||
-          (error instanceof TurnkeyApiError && error.retryable),
-        retryAfterMs: (error) =>
-          error instanceof TurnkeyApiError ? error.retryAfterMs : undefined,
+        decide: (error) => retryDecision(error, "request"),
         tooLongRetryAfter: (error, askedMs, maxMs) =>
           error instanceof TurnkeyApiError
             ? error.withAdvice(
@@ -345,11 +337,13 @@ export class TurnkeyClient {
       });
     } catch (err) {
       if (options.signal?.aborted) throw abortReason(options.signal);
-      if (err instanceof TransientNetworkError) {
+      // A network failure that passes, met on every attempt: said so, with how many there were.
+      if (err instanceof NetworkError && retryDecision(err, "request").action !== "stop") {
         throw new NetworkError(
           attempts > 1 ? `${err.message} (gave up after ${attempts} attempts)` : err.message,
           attempts,
           err.cause,
+          err.kind,
         );
       }
       throw err;

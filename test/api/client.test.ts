@@ -13,6 +13,7 @@ import {
 } from "../../src/api/errors.js";
 import { FAST_PATHS } from "../../src/api/fast-guards.js";
 import { getOperation, operationNames } from "../../src/api/operations.js";
+import { retryDecision } from "../../src/api/retry-decision.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import { verifyStamp } from "../../src/api/stamp-verify.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
@@ -281,7 +282,10 @@ describe("retries against a real server", () => {
       .call("list_private_keys", {})
       .catch((e) => e);
     expect((err as TurnkeyApiError).codeName).toBe("UNIMPLEMENTED");
-    expect((err as TurnkeyApiError).retryable).toBe(false);
+    expect(retryDecision(err, "request")).toEqual({
+      action: "stop",
+      reason: "the server does not have this operation",
+    });
     expect(s.requests).toHaveLength(1);
   });
 

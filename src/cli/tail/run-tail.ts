@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { decodeBody } from "../../api/client.js";
-import { isPermanentFailure } from "../../api/errors.js";
+import { isPermanentFailure } from "../../api/retry-decision.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import {
   type Checkpoint,
