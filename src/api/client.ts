@@ -35,13 +35,19 @@ import type { RetryInfo, RetryPolicy } from "./retry.js";
 import { MAX_TIMER_MS, withRetries } from "./retry.js";
 import { retryDecision } from "./retry-decision.js";
 import type { ApiKeyPair } from "./stamp.js";
-import { STAMP_HEADER, stampBody } from "./stamp.js";
+import { ApiKeyStamper, type Stamper } from "./stamper.js";
 import { checkServiceUrl } from "./url-policy.js";
 
 export interface ClientOptions {
   baseUrl: string;
   organizationId: string;
+  /** The API key that stamps requests, unless a `stamper` is given. */
   apiKey?: ApiKeyPair | undefined;
+  /**
+   * How requests are stamped (./stamper.ts): an ApiKeyStamper of `apiKey` unless given; any
+   * stamper of Turnkey's SDK works too.
+   */
+  stamper?: Stamper | undefined;
   authProxyUrl?: string | undefined;
   authProxyConfigId?: string | undefined;
   /** The transport; default ./http-fetch.ts (node:http). The global fetch works too. */
@@ -109,7 +115,7 @@ export class TurnkeyClient {
   readonly organizationId: string;
   readonly authProxyUrl: string | undefined;
   readonly authProxyConfigId: string | undefined;
-  private readonly apiKey: ApiKeyPair | undefined;
+  private readonly stamper: Stamper | undefined;
   private readonly fetchImpl: FetchLike;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
@@ -120,7 +126,8 @@ export class TurnkeyClient {
     // The URL policy holds here too, whoever builds the client: https, or http to loopback only.
     this.baseUrl = checkedUrl(options.baseUrl, "base URL");
     this.organizationId = options.organizationId;
-    this.apiKey = options.apiKey;
+    this.stamper =
+      options.stamper ?? (options.apiKey ? new ApiKeyStamper(options.apiKey) : undefined);
     this.authProxyUrl =
       options.authProxyUrl === undefined
         ? undefined
@@ -165,12 +172,12 @@ export class TurnkeyClient {
     return this.requestFor(name, route, checked, options);
   }
 
-  private requestFor(
+  private async requestFor(
     name: OperationName,
     op: OperationRoute,
     checked: unknown,
     options: Pick<CallOptions, "generateAppProofs">,
-  ): { url: string; headers: Record<string, string>; body: string } {
+  ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "Content-Type": "application/json",
@@ -197,8 +204,10 @@ export class TurnkeyClient {
           }
         : { organizationId: this.organizationId, ...(checked as Record<string, unknown>) };
     const body = JSON.stringify(payload);
-    if (!this.apiKey) throw new TurnkeyClientError(`${name}: no API key to stamp the request with`);
-    headers[STAMP_HEADER] = stampBody(body, this.apiKey);
+    if (!this.stamper)
+      throw new TurnkeyClientError(`${name}: no API key to stamp the request with`);
+    const { stampHeaderName, stampHeaderValue } = await this.stamper.stamp(body);
+    headers[stampHeaderName] = stampHeaderValue;
     return { url: `${this.baseUrl}${op.path}`, headers, body };
   }
 
@@ -245,7 +254,7 @@ export class TurnkeyClient {
     read: (body: BodyChunks) => T,
   ): Promise<{ body: T; meta: ResponseMeta }> {
     const { route, checked } = await checkInput(name, input);
-    const request = this.requestFor(name, route, checked, options);
+    const request = await this.requestFor(name, route, checked, options);
     const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
 
