@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { startSimulator } from "../dist/sim/server.js";
-import { debugLogFetch } from "../dist/tail/debug-log-fetch.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { lineTimestamp } from "../dist/tail/log-line.js";
+import { debugLogFetch } from "../dist/tail/wire/debug-log-fetch.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const PROFILES = [

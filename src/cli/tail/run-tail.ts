@@ -13,14 +13,14 @@ import {
   ResumeFilter,
   resumedBatches,
 } from "../../tail/checkpoint.js";
-import { debugLogFetch } from "../../tail/debug-log-fetch.js";
 import type { FetchLogs, FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { levelFilter } from "../../tail/level-filter.js";
 import type { GapMarker, LogEvent } from "../../tail/log-line.js";
-import { renderPlainWindow } from "../../tail/plain-window.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
+import { debugLogFetch } from "../../tail/wire/debug-log-fetch.js";
+import { renderPlainWindow } from "../../tail/wire/plain-window.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";

@@ -3,9 +3,9 @@
 // (or fails with the same message), and the usual run takes most entries from the answer before.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeBody } from "../../src/api/client.js";
-import { OverlapDecoder } from "../../src/api/overlap-decoder.js";
-import type { DebugLogEntry } from "../../src/api/schemas.js";
+import { decodeBody } from "../../../src/api/client.js";
+import type { DebugLogEntry } from "../../../src/api/schemas.js";
+import { OverlapDecoder } from "../../../src/tail/wire/overlap-decoder.js";
 
 type Entry = DebugLogEntry;
 

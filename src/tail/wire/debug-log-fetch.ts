@@ -2,11 +2,11 @@
  * How a follower fetches one deployment's windows through the client: each answer decoded by
  * an OverlapDecoder of its own, so the entries a window re-sends from the one before are taken
  * from that one's decoding instead of being parsed again (the result is the same as decoding the
- * whole answer: ../api/overlap-decoder.ts).
+ * whole answer: ./overlap-decoder.ts).
  */
-import type { TurnkeyClient } from "../api/client.js";
-import { OverlapDecoder } from "../api/overlap-decoder.js";
-import type { FetchLogs } from "./follower.js";
+import type { TurnkeyClient } from "../../api/client.js";
+import type { FetchLogs } from "../follower.js";
+import { OverlapDecoder } from "./overlap-decoder.js";
 
 export function debugLogFetch(
   client: Pick<TurnkeyClient, "callForText">,

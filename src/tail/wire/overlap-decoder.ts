@@ -19,9 +19,9 @@
  * must balance, so that "]" closes the array and the object has no other key), the text parses
  * as those entries followed by that list.
  */
-import { decodeBody } from "./client.js";
-import { isDebugLogResponse } from "./fast-guards.js";
-import type { DebugLogEntry } from "./schemas.js";
+import { decodeBody } from "../../api/client.js";
+import { isDebugLogResponse } from "../../api/fast-guards.js";
+import type { DebugLogEntry } from "../../api/schemas.js";
 
 type DebugLogsAnswer = { entries: DebugLogEntry[] };
 

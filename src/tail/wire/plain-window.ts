@@ -5,7 +5,7 @@
  * window is tens of megabytes (`npm run bench -- tail-e2e` times it against `curl | jq`).
  *
  * It renders exactly what the follower prints for the same window (a property test holds it to
- * that: test/tail/plain-window.test.ts), and only for the usual shape of a response, where that is
+ * that: test/tail/wire/plain-window.test.ts), and only for the usual shape of a response, where that is
  * simple to see: every entry has a timestamp of plain digits, none is stamped later than a second
  * after the response's `Date` (so the follower's merge puts them all in timestamp order, equal
  * timestamps in the response's order), and the JSON is the schema's and nothing more. For
@@ -16,10 +16,10 @@
  * written as sanitizeForTerminal writes them; any other content is decoded and goes through
  * sanitizeForTerminal, as the follower's text does.
  */
-import { sanitizeForTerminal } from "../text/sanitize.js";
-import { formatRfc3339 } from "../text/timestamp.js";
-import { timestampSortKey } from "./log-line.js";
-import { renderReplicaLabel } from "./stream-format.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
+import { formatRfc3339 } from "../../text/timestamp.js";
+import { timestampSortKey } from "../log-line.js";
+import { renderReplicaLabel } from "../stream-format.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
