@@ -20,7 +20,7 @@ import {
   TurnkeyApiError,
   TurnkeyClientError,
 } from "./errors.js";
-import { FAST_PATHS } from "./fast-guards.js";
+import type { FastPath } from "./fast-path.js";
 import { type FetchLike, type FetchResponse, httpFetch } from "./http-fetch.js";
 import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, OperationName, OutputOf } from "./operations.js";
@@ -83,6 +83,11 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   /** Retries after the first attempt, for this call (default: the client's). */
   retries?: number | undefined;
+  /**
+   * Guards that stand in for the operation's schemas while the input and the answer pass them
+   * (./fast-path.ts), so that the schemas and zod are not loaded.
+   */
+  fastPath?: FastPath | undefined;
 }
 
 export interface ResponseMeta {
@@ -166,9 +171,9 @@ export class TurnkeyClient {
   async buildRequest(
     name: OperationName,
     input: unknown,
-    options: Pick<CallOptions, "generateAppProofs"> = {},
+    options: Pick<CallOptions, "generateAppProofs" | "fastPath"> = {},
   ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
-    const { route, checked } = await checkInput(name, input);
+    const { route, checked } = await checkInput(name, input, options.fastPath);
     return this.requestFor(name, route, checked, options);
   }
 
@@ -217,7 +222,7 @@ export class TurnkeyClient {
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
     const { body, meta } = await this.callForBody(name, input, options);
-    return { data: await decodeBody(name, body), meta };
+    return { data: await decodeBody(name, body, options.fastPath), meta };
   }
 
   /**
@@ -253,7 +258,7 @@ export class TurnkeyClient {
     options: CallOptions,
     read: (body: BodyChunks) => T,
   ): Promise<{ body: T; meta: ResponseMeta }> {
-    const { route, checked } = await checkInput(name, input);
+    const { route, checked } = await checkInput(name, input, options.fastPath);
     const request = await this.requestFor(name, route, checked, options);
     const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
@@ -394,15 +399,21 @@ type OperationRoute =
   | { readonly kind: "query" | "auth-proxy"; readonly path: string }
   | { readonly kind: "activity"; readonly path: string; readonly activityType: string };
 
-/** The schemas and zod, loaded for what ./fast-guards.ts does not cover. */
+/** The schemas and zod, loaded for what a call's FastPath does not cover. */
 const loadValidation = () => import("./validation.js");
+
+/** The call's FastPath, if it has one for this operation. */
+function fastPathOf(name: OperationName, fast: FastPath | undefined): FastPath | undefined {
+  return fast?.name === name ? fast : undefined;
+}
 
 /** The operation's route and its input checked (RequestValidationError naming the field). */
 async function checkInput(
   name: OperationName,
   input: unknown,
+  fastPath: FastPath | undefined,
 ): Promise<{ route: OperationRoute; checked: unknown }> {
-  const fast = FAST_PATHS[name];
+  const fast = fastPathOf(name, fastPath);
   if (fast?.acceptsInput(input)) return { route: fast, checked: input };
   const { getOperation, validateInput } = await loadValidation();
   return { route: getOperation(name), checked: validateInput(name, input) };
@@ -410,18 +421,24 @@ async function checkInput(
 
 /**
  * A successful response's body (from callForBody, as bytes or already as text) parsed and
- * checked, as callWithMeta does.
+ * checked, as callWithMeta does (with the call's FastPath, if it had one).
  */
 export async function decodeBody<N extends OperationName>(
   name: N,
   body: Uint8Array | string,
+  fastPath?: FastPath,
 ): Promise<OutputOf<N>> {
-  return (await decode(name, typeof body === "string" ? body : bodyText(body))) as OutputOf<N>;
+  const text = typeof body === "string" ? body : bodyText(body);
+  return (await decode(name, text, fastPath)) as OutputOf<N>;
 }
 
 /** A successful response body parsed and checked (ResponseShapeError naming the field). */
-async function decode(name: OperationName, text: string): Promise<unknown> {
+async function decode(
+  name: OperationName,
+  text: string,
+  fastPath: FastPath | undefined,
+): Promise<unknown> {
   const json = parseResponseJson(name, text);
-  if (FAST_PATHS[name]?.acceptsResponse(json)) return json;
+  if (fastPathOf(name, fastPath)?.acceptsResponse(json)) return json;
   return (await loadValidation()).validateResponse(name, json);
 }

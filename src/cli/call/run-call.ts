@@ -11,6 +11,7 @@ import { validateInput } from "../../api/validation.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
 import { maskKeyMaterial } from "../../config/key-material.js";
 import { readTextFile } from "../../config/named-file.js";
+import { DEBUG_LOG_FAST_PATH } from "../../tail/wire/guards.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
 import { retryNotice, toCliError } from "../client-errors.js";
@@ -102,6 +103,9 @@ export async function runCall(
   try {
     response = await client.callDynamic(name, body, {
       generateAppProofs: flags.generateAppProofs,
+      // A large debug-log answer is checked by its guards, as tail checks it (other operations
+      // ignore it).
+      fastPath: DEBUG_LOG_FAST_PATH,
       onRetry: (info) => {
         const notice = retryNotice(info);
         if (notice) process.stderr.write(`tvcwatch: ${maskKeyMaterial(notice)}\n`);

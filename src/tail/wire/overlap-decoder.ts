@@ -20,8 +20,8 @@
  * as those entries followed by that list.
  */
 import { decodeBody } from "../../api/client.js";
-import { isDebugLogResponse } from "../../api/fast-guards.js";
 import type { DebugLogEntry } from "../../api/schemas.js";
+import { DEBUG_LOG_FAST_PATH, DEBUG_LOGS, isDebugLogResponse } from "./guards.js";
 
 type DebugLogsAnswer = { entries: DebugLogEntry[] };
 
@@ -188,7 +188,7 @@ export class OverlapDecoder {
       }
     }
     // Any other layout, and every error, as the client decodes it.
-    const answer = await decodeBody("get_tvc_deployment_debug_logs", text);
+    const answer = await decodeBody(DEBUG_LOGS, text, DEBUG_LOG_FAST_PATH);
     this.counts.parsed += answer.entries.length;
     return answer;
   }
