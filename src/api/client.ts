@@ -53,6 +53,8 @@ export interface ClientOptions {
   /** The transport; default ./http-fetch.ts (node:http). The global fetch works too. */
   fetch?: FetchLike | undefined;
   clock?: Clock;
+  /** The wait between attempts: ./retry.ts's sleep unless given (tests record the waits). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Per attempt. Default 30 s. */
   timeoutMs?: number;
   /**
@@ -123,6 +125,7 @@ export class TurnkeyClient {
   private readonly stamper: Stamper | undefined;
   private readonly fetchImpl: FetchLike;
   private readonly clock: Clock;
+  private readonly sleep: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly retryPolicy: RetryPolicy;
@@ -140,6 +143,7 @@ export class TurnkeyClient {
     this.authProxyConfigId = options.authProxyConfigId;
     this.fetchImpl = options.fetch ?? httpFetch;
     this.clock = options.clock ?? systemClock;
+    this.sleep = options.sleep;
     this.timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_TIMER_MS);
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.retryPolicy = {
@@ -342,6 +346,7 @@ export class TurnkeyClient {
         signal: options.signal,
         onRetry: options.onRetry,
         decide: (error) => retryDecision(error, "request"),
+        sleep: this.sleep,
         tooLongRetryAfter: (error, askedMs, maxMs) =>
           error instanceof TurnkeyApiError
             ? error.withAdvice(
