@@ -10,7 +10,7 @@
 // BENCH_MINUTES) sets the length; `--feed follower` (or BENCH_FEED=follower) feeds the lines as
 // the dashboard gets them: the log follower polling every 2 s a server that answers each window
 // it asks for with its JSON text, decoded as the dashboard decodes it (re-sent entries included:
-// those re-sent byte for byte are taken from the answer before, see api/overlap-decoder.ts).
+// those re-sent byte for byte are taken from the answer before, see tail/wire/overlap-decoder.ts).
 // BENCH_DEBUG=1 writes each 10 s sample to stderr with V8's spaces (committed/used MB), external
 // and array-buffer memory: where RSS goes, and which part grows.
 import { EventEmitter } from "node:events";
@@ -37,7 +37,7 @@ const arg = (name) => {
 const MINUTES = Number(arg("minutes") ?? process.env.BENCH_MINUTES ?? 0);
 const SECONDS = MINUTES > 0 ? MINUTES * 60 : Number(process.env.BENCH_SECONDS ?? 30);
 const FEED = arg("feed") ?? process.env.BENCH_FEED ?? "store";
-const { OverlapDecoder } = await import("../dist/api/overlap-decoder.js");
+const { OverlapDecoder } = await import("../dist/tail/wire/overlap-decoder.js");
 const RATE = 5000;
 const TICK_MS = 250; // the follower's fastest poll interval: lines arrive in one batch per poll
 
@@ -111,7 +111,7 @@ function entryJson(i, ms) {
   return `{"line":{"content":${content},"ts":{"seconds":"${seconds}","nanos":"${nanos}"}},"replicaLabel":"replica ${(i % 3) + 1}/3"}`;
 }
 const serverStart = Date.now();
-// As the dashboard decodes a deployment's answers (tail/debug-log-fetch.ts).
+// As the dashboard decodes a deployment's answers (tail/wire/debug-log-fetch.ts).
 const decoder = new OverlapDecoder();
 const followed =
   FEED === "follower"

@@ -12,9 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { startSimulator } from "../dist/sim/server.js";
-import { debugLogFetch } from "../dist/tail/debug-log-fetch.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { lineTimestamp } from "../dist/tail/log-line.js";
+import { debugLogFetch } from "../dist/tail/wire/debug-log-fetch.js";
+import { DEBUG_LOG_FAST_PATH } from "../dist/tail/wire/guards.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const PROFILES = [
@@ -61,7 +62,7 @@ function tvcAlgorithm(client, deploymentId, signal, out, counter) {
         const { entries } = await client.call(
           "get_tvc_deployment_debug_logs",
           { deploymentId, sinceSeconds: "4" },
-          { signal, retries: 0 },
+          { signal, retries: 0, fastPath: DEBUG_LOG_FAST_PATH },
         );
         counter.served += entries.length;
         for (const e of entries) {

@@ -6,8 +6,8 @@
 import { createServer, request } from "node:http";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { startSimulator } from "../dist/sim/server.js";
-import { debugLogFetch } from "../dist/tail/debug-log-fetch.js";
 import { LogFollower } from "../dist/tail/follower.js";
+import { debugLogFetch } from "../dist/tail/wire/debug-log-fetch.js";
 
 const OUTAGE_MS = Number(process.env.BENCH_OUTAGE_MS ?? 15_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -3,7 +3,7 @@
 // at least 3x faster). The server answers every request with one recorded body of 200k entries
 // (3 replicas, ~160-byte lines); both commands write to /dev/null. Whole processes, start-up
 // included, alternated RUNS times; medians and the ratio per pair are printed. A plain window is
-// printed straight from the response's bytes (src/tail/plain-window.ts); the same window through
+// printed straight from the response's bytes (src/tail/wire/plain-window.ts); the same window through
 // the follower (`--grep ''`) is timed beside it, for reference.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";

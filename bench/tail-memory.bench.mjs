@@ -5,9 +5,10 @@
 // sampled every simulated minute and should stay flat once the buffer is full (target: RSS
 // <= 200 MB). Then the bytes each buffered line costs beyond its content: the heap with the
 // buffer full, less the heap with it emptied, per line, less the content's own characters.
-import { OverlapDecoder } from "../dist/api/overlap-decoder.js";
+
 import { LogFollower } from "../dist/tail/follower.js";
 import { LogStore } from "../dist/tail/log-store.js";
+import { OverlapDecoder } from "../dist/tail/wire/overlap-decoder.js";
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);
 const RATE = 5000;
@@ -37,7 +38,7 @@ const clock = { now: () => BASE + mono, monotonic: () => mono };
 let served = 0;
 let contentChars = 0;
 const store = new LogStore();
-// As tvcwatch decodes a deployment's answers (tail/debug-log-fetch.ts).
+// As tvcwatch decodes a deployment's answers (tail/wire/debug-log-fetch.ts).
 const decoder = new OverlapDecoder();
 const follower = new LogFollower({
   clock,

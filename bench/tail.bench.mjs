@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { OverlapDecoder } from "../dist/api/overlap-decoder.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { formatEvent } from "../dist/tail/stream-format.js";
+import { OverlapDecoder } from "../dist/tail/wire/overlap-decoder.js";
 
 const TOTAL = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const REPLICAS = 3;
@@ -91,7 +91,7 @@ function followAll() {
     let mono = 0;
     let index = 0;
     const clock = { now: () => 1_795_000_000_000 + mono, monotonic: () => mono };
-    // As tvcwatch decodes a deployment's answers (tail/debug-log-fetch.ts): the entries an answer
+    // As tvcwatch decodes a deployment's answers (tail/wire/debug-log-fetch.ts): the entries an answer
     // re-sends byte for byte from the one before are taken from that one's decoding.
     const decoder = new OverlapDecoder();
     // Poll i answers at server time base + 2 s x (i + 1): each response ends at the newest line.

@@ -1,12 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { freshBuild } from "./helpers/fresh-build.js";
 
-/** End-to-end tests run the built program (bin/tvcwatch imports dist/); build it once first. */
+/**
+ * Tests that spawn the program run bin/tvcwatch, which runs the esbuild bundle (dist/bundle):
+ * built here when its sources changed, so `npx vitest run FILE` tests the sources as they are.
+ * tsc's dist/ is built only by the tests that import it (helpers/fresh-build.ts).
+ */
 export default function setup(): void {
-  const root = fileURLToPath(new URL("..", import.meta.url));
-  const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url));
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
-    cwd: root,
-    stdio: "inherit",
-  });
+  freshBuild("bundle");
 }

@@ -20,7 +20,7 @@ import {
   TurnkeyApiError,
   TurnkeyClientError,
 } from "./errors.js";
-import { FAST_PATHS } from "./fast-guards.js";
+import type { FastPath } from "./fast-path.js";
 import { type FetchLike, type FetchResponse, httpFetch } from "./http-fetch.js";
 import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, OperationName, OutputOf } from "./operations.js";
@@ -33,19 +33,28 @@ import {
 } from "./response-body.js";
 import type { RetryInfo, RetryPolicy } from "./retry.js";
 import { MAX_TIMER_MS, withRetries } from "./retry.js";
+import { retryDecision } from "./retry-decision.js";
 import type { ApiKeyPair } from "./stamp.js";
-import { STAMP_HEADER, stampBody } from "./stamp.js";
+import { ApiKeyStamper, type Stamper } from "./stamper.js";
 import { checkServiceUrl } from "./url-policy.js";
 
 export interface ClientOptions {
   baseUrl: string;
   organizationId: string;
+  /** The API key that stamps requests, unless a `stamper` is given. */
   apiKey?: ApiKeyPair | undefined;
+  /**
+   * How requests are stamped (./stamper.ts): an ApiKeyStamper of `apiKey` unless given; any
+   * stamper of Turnkey's SDK works too.
+   */
+  stamper?: Stamper | undefined;
   authProxyUrl?: string | undefined;
   authProxyConfigId?: string | undefined;
   /** The transport; default ./http-fetch.ts (node:http). The global fetch works too. */
   fetch?: FetchLike | undefined;
   clock?: Clock;
+  /** The wait between attempts: ./retry.ts's sleep unless given (tests record the waits). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Per attempt. Default 30 s. */
   timeoutMs?: number;
   /**
@@ -76,6 +85,11 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   /** Retries after the first attempt, for this call (default: the client's). */
   retries?: number | undefined;
+  /**
+   * Guards that stand in for the operation's schemas while the input and the answer pass them
+   * (./fast-path.ts), so that the schemas and zod are not loaded.
+   */
+  fastPath?: FastPath | undefined;
 }
 
 export interface ResponseMeta {
@@ -94,9 +108,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 /** Of an error response, this much at most is read. */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
-/** A failure of one attempt that another attempt may not meet (reset, refused, timed out). */
-class TransientNetworkError extends TurnkeyClientError {}
-
 /** Retry-After as seconds or an HTTP date, in ms from `now`. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (!value) return undefined;
@@ -111,9 +122,10 @@ export class TurnkeyClient {
   readonly organizationId: string;
   readonly authProxyUrl: string | undefined;
   readonly authProxyConfigId: string | undefined;
-  private readonly apiKey: ApiKeyPair | undefined;
+  private readonly stamper: Stamper | undefined;
   private readonly fetchImpl: FetchLike;
   private readonly clock: Clock;
+  private readonly sleep: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly retryPolicy: RetryPolicy;
@@ -122,7 +134,8 @@ export class TurnkeyClient {
     // The URL policy holds here too, whoever builds the client: https, or http to loopback only.
     this.baseUrl = checkedUrl(options.baseUrl, "base URL");
     this.organizationId = options.organizationId;
-    this.apiKey = options.apiKey;
+    this.stamper =
+      options.stamper ?? (options.apiKey ? new ApiKeyStamper(options.apiKey) : undefined);
     this.authProxyUrl =
       options.authProxyUrl === undefined
         ? undefined
@@ -130,6 +143,7 @@ export class TurnkeyClient {
     this.authProxyConfigId = options.authProxyConfigId;
     this.fetchImpl = options.fetch ?? httpFetch;
     this.clock = options.clock ?? systemClock;
+    this.sleep = options.sleep;
     this.timeoutMs = Math.min(options.timeoutMs ?? 30_000, MAX_TIMER_MS);
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.retryPolicy = {
@@ -161,18 +175,18 @@ export class TurnkeyClient {
   async buildRequest(
     name: OperationName,
     input: unknown,
-    options: Pick<CallOptions, "generateAppProofs"> = {},
+    options: Pick<CallOptions, "generateAppProofs" | "fastPath"> = {},
   ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
-    const { route, checked } = await checkInput(name, input);
+    const { route, checked } = await checkInput(name, input, options.fastPath);
     return this.requestFor(name, route, checked, options);
   }
 
-  private requestFor(
+  private async requestFor(
     name: OperationName,
     op: OperationRoute,
     checked: unknown,
     options: Pick<CallOptions, "generateAppProofs">,
-  ): { url: string; headers: Record<string, string>; body: string } {
+  ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "Content-Type": "application/json",
@@ -199,8 +213,10 @@ export class TurnkeyClient {
           }
         : { organizationId: this.organizationId, ...(checked as Record<string, unknown>) };
     const body = JSON.stringify(payload);
-    if (!this.apiKey) throw new TurnkeyClientError(`${name}: no API key to stamp the request with`);
-    headers[STAMP_HEADER] = stampBody(body, this.apiKey);
+    if (!this.stamper)
+      throw new TurnkeyClientError(`${name}: no API key to stamp the request with`);
+    const { stampHeaderName, stampHeaderValue } = await this.stamper.stamp(body);
+    headers[stampHeaderName] = stampHeaderValue;
     return { url: `${this.baseUrl}${op.path}`, headers, body };
   }
 
@@ -210,7 +226,7 @@ export class TurnkeyClient {
     options: CallOptions = {},
   ): Promise<{ data: OutputOf<N>; meta: ResponseMeta }> {
     const { body, meta } = await this.callForBody(name, input, options);
-    return { data: await decodeBody(name, body), meta };
+    return { data: await decodeBody(name, body, options.fastPath), meta };
   }
 
   /**
@@ -246,8 +262,8 @@ export class TurnkeyClient {
     options: CallOptions,
     read: (body: BodyChunks) => T,
   ): Promise<{ body: T; meta: ResponseMeta }> {
-    const { route, checked } = await checkInput(name, input);
-    const request = this.requestFor(name, route, checked, options);
+    const { route, checked } = await checkInput(name, input, options.fastPath);
+    const request = await this.requestFor(name, route, checked, options);
     const timeoutMs = Math.min(options.timeoutMs ?? this.timeoutMs, MAX_TIMER_MS);
     let attempts = 0;
 
@@ -299,9 +315,7 @@ export class TurnkeyClient {
           headersReceived: response !== undefined,
           bodyBytes: Buffer.byteLength(request.body),
         });
-        const message = `${name}: ${failure.message}`;
-        if (failure.permanent) throw new NetworkError(message, attempts, err, true);
-        throw new TransientNetworkError(message, { cause: err });
+        throw new NetworkError(`${name}: ${failure.message}`, attempts, err, failure.kind);
       }
       const receivedAtWall = this.clock.now();
       const receivedAtMonotonic = this.clock.monotonic();
@@ -331,11 +345,8 @@ export class TurnkeyClient {
       return await withRetries(attempt, policy, {
         signal: options.signal,
         onRetry: options.onRetry,
-        retryable: (error) =>
-          error instanceof TransientNetworkError ||
-          (error instanceof TurnkeyApiError && error.retryable),
-        retryAfterMs: (error) =>
-          error instanceof TurnkeyApiError ? error.retryAfterMs : undefined,
+        decide: (error) => retryDecision(error, "request"),
+        sleep: this.sleep,
         tooLongRetryAfter: (error, askedMs, maxMs) =>
           error instanceof TurnkeyApiError
             ? error.withAdvice(
@@ -345,11 +356,13 @@ export class TurnkeyClient {
       });
     } catch (err) {
       if (options.signal?.aborted) throw abortReason(options.signal);
-      if (err instanceof TransientNetworkError) {
+      // A network failure that passes, met on every attempt: said so, with how many there were.
+      if (err instanceof NetworkError && retryDecision(err, "request").action !== "stop") {
         throw new NetworkError(
           attempts > 1 ? `${err.message} (gave up after ${attempts} attempts)` : err.message,
           attempts,
           err.cause,
+          err.kind,
         );
       }
       throw err;
@@ -391,15 +404,21 @@ type OperationRoute =
   | { readonly kind: "query" | "auth-proxy"; readonly path: string }
   | { readonly kind: "activity"; readonly path: string; readonly activityType: string };
 
-/** The schemas and zod, loaded for what ./fast-guards.ts does not cover. */
+/** The schemas and zod, loaded for what a call's FastPath does not cover. */
 const loadValidation = () => import("./validation.js");
+
+/** The call's FastPath, if it has one for this operation. */
+function fastPathOf(name: OperationName, fast: FastPath | undefined): FastPath | undefined {
+  return fast?.name === name ? fast : undefined;
+}
 
 /** The operation's route and its input checked (RequestValidationError naming the field). */
 async function checkInput(
   name: OperationName,
   input: unknown,
+  fastPath: FastPath | undefined,
 ): Promise<{ route: OperationRoute; checked: unknown }> {
-  const fast = FAST_PATHS[name];
+  const fast = fastPathOf(name, fastPath);
   if (fast?.acceptsInput(input)) return { route: fast, checked: input };
   const { getOperation, validateInput } = await loadValidation();
   return { route: getOperation(name), checked: validateInput(name, input) };
@@ -407,18 +426,24 @@ async function checkInput(
 
 /**
  * A successful response's body (from callForBody, as bytes or already as text) parsed and
- * checked, as callWithMeta does.
+ * checked, as callWithMeta does (with the call's FastPath, if it had one).
  */
 export async function decodeBody<N extends OperationName>(
   name: N,
   body: Uint8Array | string,
+  fastPath?: FastPath,
 ): Promise<OutputOf<N>> {
-  return (await decode(name, typeof body === "string" ? body : bodyText(body))) as OutputOf<N>;
+  const text = typeof body === "string" ? body : bodyText(body);
+  return (await decode(name, text, fastPath)) as OutputOf<N>;
 }
 
 /** A successful response body parsed and checked (ResponseShapeError naming the field). */
-async function decode(name: OperationName, text: string): Promise<unknown> {
+async function decode(
+  name: OperationName,
+  text: string,
+  fastPath: FastPath | undefined,
+): Promise<unknown> {
   const json = parseResponseJson(name, text);
-  if (FAST_PATHS[name]?.acceptsResponse(json)) return json;
+  if (fastPathOf(name, fastPath)?.acceptsResponse(json)) return json;
   return (await loadValidation()).validateResponse(name, json);
 }

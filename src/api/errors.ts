@@ -6,41 +6,8 @@
 
 import { formatByteSize } from "../text/byte-size.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
-
-export const GRPC_CODE_NAMES: Readonly<Record<number, string>> = {
-  0: "OK",
-  1: "CANCELLED",
-  2: "UNKNOWN",
-  3: "INVALID_ARGUMENT",
-  4: "DEADLINE_EXCEEDED",
-  5: "NOT_FOUND",
-  6: "ALREADY_EXISTS",
-  7: "PERMISSION_DENIED",
-  8: "RESOURCE_EXHAUSTED",
-  9: "FAILED_PRECONDITION",
-  10: "ABORTED",
-  11: "OUT_OF_RANGE",
-  12: "UNIMPLEMENTED",
-  13: "INTERNAL",
-  14: "UNAVAILABLE",
-  15: "DATA_LOSS",
-  16: "UNAUTHENTICATED",
-};
-
-/** The gRPC code grpc-gateway maps to an HTTP status, for bodies that carry no code. */
-const CODE_OF_STATUS: Readonly<Record<number, number>> = {
-  400: 3,
-  401: 16,
-  403: 7,
-  404: 5,
-  409: 10,
-  429: 8,
-  499: 1,
-  500: 13,
-  501: 12,
-  503: 14,
-  504: 4,
-};
+import { CODE_OF_STATUS, GRPC_CODE_NAMES } from "./grpc-codes.js";
+import type { NetworkFailureKind } from "./network-errors.js";
 
 export class TurnkeyClientError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -108,15 +75,6 @@ export class TurnkeyApiError extends TurnkeyClientError {
     });
   }
 
-  /**
-   * 429 and 5xx are worth another try; other 4xx never are. Nor is 501 / UNIMPLEMENTED: an
-   * operation the server does not have will not appear on a second attempt.
-   */
-  get retryable(): boolean {
-    if (this.httpStatus === 501 || this.grpcCode === 12) return false;
-    return this.httpStatus === 429 || this.httpStatus >= 500;
-  }
-
   /** One line for a person: `UNAUTHENTICATED (HTTP 401): could not verify api key signature`. */
   describe(): string {
     const parts = [`${this.codeName} (HTTP ${this.httpStatus}): ${this.message}`];
@@ -131,16 +89,22 @@ export class TurnkeyApiError extends TurnkeyClientError {
 }
 
 /**
- * A connection failure or timeout that outlasted the retries, or one no retry can help
- * (`permanent`: a port fetch refuses, a certificate not trusted, a large body cut off).
+ * A connection failure or timeout: of one attempt, or one that outlasted the retries. `kind` says
+ * what failed (./network-errors.ts); whether another attempt can help is ./retry-decision.ts's to
+ * say (not for a port fetch refuses, a certificate not trusted, a large body cut off).
  */
 export class NetworkError extends TurnkeyClientError {
   readonly attempts: number;
-  readonly permanent: boolean;
-  constructor(message: string, attempts: number, cause?: unknown, permanent = false) {
+  readonly kind: NetworkFailureKind;
+  constructor(
+    message: string,
+    attempts: number,
+    cause?: unknown,
+    kind: NetworkFailureKind = "other",
+  ) {
     super(message, { cause });
     this.attempts = attempts;
-    this.permanent = permanent;
+    this.kind = kind;
   }
 }
 
@@ -178,14 +142,6 @@ export class ResponseTooLargeError extends RefusedResponseError {
     );
     this.limitBytes = limitBytes;
   }
-}
-
-/**
- * True for a failure that another attempt, or another poll, would only repeat: a refused
- * response (a redirect) or a permanent network failure. A follow stops on it.
- */
-export function isPermanentFailure(err: unknown): err is TurnkeyClientError {
-  return err instanceof RefusedResponseError || (err instanceof NetworkError && err.permanent);
 }
 
 /** A response that does not have the shape the operation documents. */

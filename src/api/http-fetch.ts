@@ -1,9 +1,9 @@
 /**
  * The client's default transport: a POST over node:http / node:https with the part of fetch's
  * interface the client uses (status, headers, a body read as a stream, an abort signal; never
- * following a redirect). Node's own fetch (undici) costs a command ~60 ms to load and to make its
- * first request, and holds a process that has finished for ~200 ms more before it exits; this
- * does neither. Connections are kept alive between polls. Any fetch (the global one, a test's)
+ * following a redirect). Node's own fetch (undici) is slow to load and to make its first request,
+ * and holds a process that has finished for a while before it exits (`npm run bench -- startup`);
+ * this does neither. Connections are kept alive between polls. Any fetch (the global one, a test's)
  * can be given to the client instead.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";

@@ -7,14 +7,27 @@
 import { formatDuration } from "../text/duration.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 
+/**
+ * What failed, for ./retry-decision.ts to say whether another attempt can fare better (not for a
+ * port fetch refuses, a certificate not trusted, a large request body the server cut off).
+ */
+export type NetworkFailureKind =
+  | "timeout"
+  | "bad-port"
+  | "tls-certificate"
+  | "tls-handshake"
+  | "not-resolved"
+  | "refused"
+  | "unreachable"
+  | "connect-timeout"
+  | "closed"
+  | "closed-large-body"
+  | "other";
+
 export interface NetworkFailure {
   /** One line, without the operation's name. */
   message: string;
-  /**
-   * True when another attempt cannot fare better (a port fetch refuses, a certificate not
-   * trusted, a body the server cut off): the client does not retry it and a follow stops.
-   */
-  permanent: boolean;
+  kind: NetworkFailureKind;
 }
 
 export interface FailureContext {
@@ -80,7 +93,7 @@ function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-/** One plain line for a failed attempt, and whether another attempt could help. */
+/** One plain line for a failed attempt, and what kind of failure it is. */
 export function describeNetworkFailure(err: unknown, context: FailureContext): NetworkFailure {
   const url = new URL(context.url);
   const host = url.hostname;
@@ -91,7 +104,7 @@ export function describeNetworkFailure(err: unknown, context: FailureContext): N
       message: context.headersReceived
         ? `${where} did not finish its answer within ${within}`
         : `${where} did not answer within ${within}`,
-      permanent: false,
+      kind: "timeout",
     };
   }
   const cause = rootCause(err);
@@ -100,35 +113,38 @@ export function describeNetworkFailure(err: unknown, context: FailureContext): N
   if (/bad port/i.test(detail)) {
     return {
       message: `port ${url.port} of ${url.origin} is one that fetch refuses to use ("bad port", as for 1, 6000 or 6665-6669); serve the API on another port`,
-      permanent: true,
+      kind: "bad-port",
     };
   }
   if (CERT_CODES.has(code) || /certificate/i.test(detail)) {
-    return { message: `TLS certificate of ${host} not trusted (${detail})`, permanent: true };
+    return {
+      message: `TLS certificate of ${host} not trusted (${detail})`,
+      kind: "tls-certificate",
+    };
   }
   if (code.startsWith("ERR_SSL") || code === "EPROTO" || code.startsWith("ERR_TLS")) {
     return {
       message: `TLS handshake with ${where} failed (${detail}); is it an https server?`,
-      permanent: true,
+      kind: "tls-handshake",
     };
   }
   switch (code) {
     case "ENOTFOUND":
-      return { message: `${host} could not be resolved`, permanent: false };
+      return { message: `${host} could not be resolved`, kind: "not-resolved" };
     case "EAI_AGAIN":
       return {
         message: `${host} could not be resolved (name server not answering)`,
-        permanent: false,
+        kind: "not-resolved",
       };
     case "ECONNREFUSED":
-      return { message: `connection refused by ${where}`, permanent: false };
+      return { message: `connection refused by ${where}`, kind: "refused" };
     case "EHOSTUNREACH":
     case "ENETUNREACH":
     case "ENETDOWN":
-      return { message: `${where} is unreachable from here (no route)`, permanent: false };
+      return { message: `${where} is unreachable from here (no route)`, kind: "unreachable" };
     case "ETIMEDOUT":
     case "UND_ERR_CONNECT_TIMEOUT":
-      return { message: `${where} did not accept the connection in time`, permanent: false };
+      return { message: `${where} did not accept the connection in time`, kind: "connect-timeout" };
     case "ECONNRESET":
     case "EPIPE":
     case "UND_ERR_SOCKET":
@@ -138,19 +154,19 @@ export function describeNetworkFailure(err: unknown, context: FailureContext): N
       if (!context.headersReceived && context.bodyBytes >= LARGE_BODY_BYTES) {
         return {
           message: `${where} closed the connection while the ${mib(context.bodyBytes)} request body was being sent (the server may refuse bodies that large); not resent`,
-          permanent: true,
+          kind: "closed-large-body",
         };
       }
       return {
         message: context.headersReceived
           ? `${where} closed the connection in the middle of its answer`
           : `${where} closed the connection before answering`,
-        permanent: false,
+        kind: "closed",
       };
     default:
       return {
         message: `${where}: ${code ? `${code} ` : ""}${detail}`.trim(),
-        permanent: false,
+        kind: "other",
       };
   }
 }

@@ -6,10 +6,8 @@
  * The body is kept as the chunks it came in. A follower's answers (megabytes, every poll) are
  * turned into text chunk by chunk (`chunksText`), never joined in one block of bytes first: a
  * block that size comes from the C allocator, and once one is freed glibc stops giving such
- * blocks their own mapping, so its heap grows as they come and go. The dashboard at 5,000
- * lines/s against the simulator (5 replicas, 1-s samples over 3 minutes, two processes side by
- * side): RSS p50 171 / p95 185 / max 191 MB with text made chunk by chunk, 190 / 202 / 209 with
- * a block per answer; the C heap 16 MB against 27 (8 MB at start-up).
+ * blocks their own mapping, so its heap grows as they come and go (`BENCH_FEED=follower npm run
+ * bench -- dashboard` reports the RSS this keeps down).
  */
 import type { FetchResponse } from "./http-fetch.js";
 

@@ -1,12 +1,14 @@
 /**
  * The client's one retry mechanism: attempts of one request, with exponential backoff and jitter
- * between them, or exactly the delay a `Retry-After` asks for (within a cap). p-retry runs the
- * attempts (counting, which errors are retried, abort); the wait between two attempts is decided
+ * between them, or exactly the delay a `Retry-After` asks for (within a cap). Which failures are
+ * tried again is the caller's decision (./retry-decision.ts). p-retry runs the attempts
+ * (counting, abort); the wait between two attempts is decided
  * here alone, in `delayBefore`, and slept in p-retry's `onFailedAttempt` (the way p-retry
  * documents custom delays), because p-retry's own delay depends on the attempt number only and so
  * could not honour a server's `Retry-After`. Its own delay is therefore zero: there is one wait.
  */
 import pRetry from "p-retry";
+import type { RetryDecision } from "./retry-decision.js";
 
 /** At most this long can a Node timer wait; a longer delay would fire after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -39,13 +41,16 @@ export interface RetryInfo {
 
 export interface RetryHooks {
   signal?: AbortSignal | undefined;
-  /** Whether another attempt may fare differently. */
-  retryable(error: Error): boolean;
-  /** The delay the server asked for with this error (`Retry-After`), if it did. */
-  retryAfterMs(error: Error): number | undefined;
+  /**
+   * What to do after this failed attempt (./retry-decision.ts): back off, wait what the server
+   * asked (`Retry-After`), or stop.
+   */
+  decide(error: Error): RetryDecision;
   /** The error to end with when the server asks for a longer wait than the policy allows. */
   tooLongRetryAfter(error: Error, retryAfterMs: number, maxMs: number): Error;
   onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** The wait between two attempts: `sleep` below unless given (tests record the waits). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** The backoff before the retry that follows failed attempt `attempt` (from 1): equal jitter. */
@@ -81,16 +86,16 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 function delayBefore(
   attempt: number,
   error: Error,
+  decision: RetryDecision,
   policy: RetryPolicy,
   hooks: RetryHooks,
 ): { delayMs: number; retryAfter: boolean } {
-  const asked = hooks.retryAfterMs(error);
-  if (asked !== undefined && asked > policy.maxRetryAfterMs) {
+  if (decision.action !== "wait") return { delayMs: backoffMs(attempt, policy), retryAfter: false };
+  const asked = decision.afterMs;
+  if (asked > policy.maxRetryAfterMs) {
     throw hooks.tooLongRetryAfter(error, asked, policy.maxRetryAfterMs);
   }
-  return asked === undefined
-    ? { delayMs: backoffMs(attempt, policy), retryAfter: false }
-    : { delayMs: Math.max(0, asked), retryAfter: true };
+  return { delayMs: Math.max(0, asked), retryAfter: true };
 }
 
 /**
@@ -111,11 +116,12 @@ export async function withRetries<T>(
       maxTimeout: 0,
       randomize: false,
       ...(hooks.signal ? { signal: hooks.signal } : {}),
-      shouldRetry: ({ error }) => hooks.retryable(error),
+      shouldRetry: ({ error }) => hooks.decide(error).action !== "stop",
       onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
         if (hooks.signal?.aborted) throw hooks.signal.reason;
-        if (retriesLeft <= 0 || !hooks.retryable(error)) return;
-        const { delayMs, retryAfter } = delayBefore(attemptNumber, error, policy, hooks);
+        const decision = hooks.decide(error);
+        if (retriesLeft <= 0 || decision.action === "stop") return;
+        const { delayMs, retryAfter } = delayBefore(attemptNumber, error, decision, policy, hooks);
         hooks.onRetry?.({
           attempt: attemptNumber,
           retriesLeft: retriesLeft - 1,
@@ -123,7 +129,7 @@ export async function withRetries<T>(
           delayMs,
           retryAfter,
         });
-        await sleep(delayMs, hooks.signal);
+        await (hooks.sleep ?? sleep)(delayMs, hooks.signal);
       },
     });
   } catch (err) {

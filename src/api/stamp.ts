@@ -4,10 +4,10 @@
  * `{"publicKey": <compressed P-256 key, hex>, "scheme": "SIGNATURE_SCHEME_TK_API_P256",
  *   "signature": <lowercase hex DER ECDSA P-256 signature over SHA-256 of the body>}`.
  *
- * Signing and key derivation use Node's crypto (OpenSSL), as the stamper's Node build does: a
- * few milliseconds to load and well under one to sign, where a pure-JS curve took ~70 ms of every
- * command's first request. The simulator verifies stamps with an independent implementation
- * (./stamp-verify.ts, @noble/curves).
+ * Signing and key derivation use Node's crypto (OpenSSL), as the stamper's Node build does:
+ * quick to load and to sign, where a pure-JS curve slowed every command's first request. The
+ * simulator verifies stamps with an independent implementation (./stamp-verify.ts,
+ * @noble/curves).
  */
 import {
   createECDH,

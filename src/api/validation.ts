@@ -1,12 +1,11 @@
 /**
  * What crosses the network, checked against the schemas of the table in ./operations.ts: an
  * operation's input before anything is sent, a successful response before anyone reads it. The
- * client loads this module (and zod with it) only for what ./fast-guards.ts does not cover, so
- * that `tail` starts without it; `tvcwatch call` and the tests use it directly.
+ * client loads this module (and zod with it) only for what a call's FastPath (./fast-path.ts)
+ * does not cover, so that `tail` starts without it; `tvcwatch call` and the tests use it directly.
  */
 import type { z } from "zod";
 import { parseResponseJson, RequestValidationError, ResponseShapeError } from "./errors.js";
-import { FAST_PATHS } from "./fast-guards.js";
 import type { OperationName } from "./operations.js";
 import { getOperation } from "./operations.js";
 import { activity as activitySchema } from "./schemas.js";
@@ -43,8 +42,7 @@ export function validateInput(name: OperationName, input: unknown): unknown {
 
 /** Parses and validates a successful response body of an operation; throws ResponseShapeError. */
 export function decodeResponse(name: OperationName, text: string): unknown {
-  const json = parseResponseJson(name, text);
-  return FAST_PATHS[name]?.acceptsResponse(json) ? json : validateResponse(name, json);
+  return validateResponse(name, parseResponseJson(name, text));
 }
 
 /** A parsed successful response checked against its operation's schema; throws ResponseShapeError. */

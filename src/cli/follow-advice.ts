@@ -3,7 +3,9 @@
  * this program's flags and environment variables. The follower (src/tail) only says that the
  * follow ends and why; the advice is the command line's.
  */
-import { isPermanentFailure, TurnkeyApiError } from "../api/errors.js";
+import { TurnkeyApiError } from "../api/errors.js";
+import { GrpcCode } from "../api/grpc-codes.js";
+import { isPermanentFailure } from "../api/retry-decision.js";
 
 /** The one line for a failure that ends a follow, with what to do; undefined when none applies. */
 export function fatalAdvice(err: unknown): string | undefined {
@@ -12,17 +14,17 @@ export function fatalAdvice(err: unknown): string | undefined {
   if (!(err instanceof TurnkeyApiError)) return undefined;
   const what = err.describe();
   switch (err.grpcCode) {
-    case 16:
+    case GrpcCode.UNAUTHENTICATED:
       return `authentication failed (${what}); check the API key (TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, --config or --key-name) and that it is registered in the organization`;
-    case 7:
+    case GrpcCode.PERMISSION_DENIED:
       return `permission denied (${what}); check --organization and that the API key may read this deployment`;
-    case 5:
+    case GrpcCode.NOT_FOUND:
       return `not found (${what}); check --deployment (run tvcwatch without --deployment to pick one)`;
-    case 9:
+    case GrpcCode.FAILED_PRECONDITION:
       return /debug/i.test(err.message)
         ? `${err.message}; its logs cannot be read. Pick a debug-mode deployment (run tvcwatch without --deployment to choose one)`
         : `failed precondition (${what})`;
-    case 3:
+    case GrpcCode.INVALID_ARGUMENT:
       return `the server refused the request (${what})`;
     default:
       return undefined;

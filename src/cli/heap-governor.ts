@@ -1,23 +1,20 @@
 /**
- * Keeps a long-running follow's memory near what it holds. V8 lets the heap grow to about four
+ * Keeps a long-running follow's memory near what it holds. V8 lets the heap grow to several
  * times what survived its last full collection before collecting again; a follow at thousands of
- * lines a second retires a buffered line every fraction of a millisecond, so the dashboard's RSS
- * would swing between about 1x and 4x its live data. This asks for a full collection whenever the
- * heap has grown by 15% of its live size (and at least 8 MiB) since the last one. At 5,000
- * lines/s with the 100k-line buffer (about 55 MB live) that is a collection of a few tens of
- * milliseconds every few seconds: `npm run bench -- dashboard` over 10 minutes measured 0.17
- * CPU-s per second of input (0.13 with 48 MiB of slack) for a peak RSS of 198 MB (230 MB). When
- * the runtime does not let the collector be called, it does nothing.
+ * lines a second retires buffered lines all the time, so the dashboard's RSS would swing between
+ * its live data and a multiple of it. This asks for a full collection whenever the heap has grown
+ * by a fraction of its live size (`growth`, and at least MIN_SLACK_BYTES) since the last one: a
+ * short collection every few seconds at a busy follow's rate, traded for a steady RSS. When the
+ * runtime does not let the collector be called, it does nothing. (`npm run bench -- dashboard`
+ * reports the CPU and the RSS each minute.)
  *
- * The young generation: V8 grows it (from 1 MB up to 32 MB, on 64-bit) while much of what it
- * allocates survives, as it does while modules load and while a follow fills its buffer. For the
- * dashboard those 32 MB are a sixth of its RSS and buy little: what a poll brings lives in the
- * buffer anyway, so it is promoted whatever the young generation's size, and what dies young (a
- * frame, a response's text) dies in a few MB as well. `holdYoungGeneration` stops the growth
- * where it stands; called before the dashboard's modules load, it keeps the young generation at
- * its start-up size (8 MB when `tvcwatch watch` calls it). Measured over 4 minutes at 5,000
- * lines/s (npm run bench -- dashboard, 2 to 34 MB of young generation by command-line flags):
- * RSS 160-167 MB instead of 179-186, for 0.20 CPU-s per second of input instead of 0.17.
+ * The young generation: V8 grows it up to its maximum while much of what it allocates survives,
+ * as it does while modules load and while a follow fills its buffer. For the dashboard that room
+ * buys little: what a poll brings lives in the buffer anyway, so it is promoted whatever the
+ * young generation's size, and what dies young (a frame, a response's text) dies in a small one
+ * as well. `holdYoungGeneration` stops the growth where it stands; called before the dashboard's
+ * modules load, it keeps the young generation at its start-up size, for a lower RSS at a little
+ * more CPU.
  */
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";

@@ -5,7 +5,6 @@
  */
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
-import { debugLogFetch } from "../tail/debug-log-fetch.js";
 import { shortLabels } from "../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { FollowerGroup, type FollowSource, type GroupMember } from "../tail/follower-group.js";
@@ -13,6 +12,7 @@ import type { StoreEvent } from "../tail/log-line.js";
 import { LogStore } from "../tail/log-store.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
+import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
 import type { VoteAction } from "./activity-decision.js";
 import type { LoadedContext } from "./decision-context.js";
 import { loadDecisionContext } from "./decision-context.js";

@@ -10,6 +10,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Clock } from "../api/clock.js";
 import { systemClock } from "../api/clock.js";
+import { GrpcCode } from "../api/grpc-codes.js";
 import { operationByPath } from "../api/operations.js";
 import { removeStaleTempFiles } from "../config/atomic-file.js";
 import { sayAs } from "../text/stderr.js";
@@ -133,8 +134,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const route = operationByPath(path);
     try {
       if (req.method !== "POST")
-        throw new SimError(12, `${req.method} is not supported; every operation is a POST`);
-      if (!route) throw new SimError(5, `no operation at ${path}`);
+        throw new SimError(
+          GrpcCode.UNIMPLEMENTED,
+          `${req.method} is not supported; every operation is a POST`,
+        );
+      if (!route) throw new SimError(GrpcCode.NOT_FOUND, `no operation at ${path}`);
       const raw = await readBody(req);
       let body: unknown;
       try {
@@ -167,7 +171,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       });
       send(res, 200, answer, service.now());
     } catch (err) {
-      const simErr = err instanceof SimError ? err : new SimError(13, "internal error");
+      const simErr =
+        err instanceof SimError ? err : new SimError(GrpcCode.INTERNAL, "internal error");
       if (!(err instanceof SimError)) log((err as Error)?.stack ?? String(err));
       send(res, simErr.httpStatus, simErr.body(), service.now());
     }

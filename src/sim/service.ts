@@ -5,6 +5,7 @@
  * records and the scenario's generated traffic), or the auth proxy. No HTTP here.
  */
 import type { Clock } from "../api/clock.js";
+import { GrpcCode } from "../api/grpc-codes.js";
 import type { Operation, OperationName } from "../api/operations.js";
 import { getOperation } from "../api/operations.js";
 import { EnclaveSigner } from "./crypto/enclave-signer.js";
@@ -181,7 +182,7 @@ export class SimService {
     }
     if (isRunnable(name)) return this.lifecycle.submit(name, input, caller, request);
     if (isQuery(name)) return runQuery(name, this.world(), input, caller);
-    throw new SimError(12, `the simulator does not serve ${name}`);
+    throw new SimError(GrpcCode.UNIMPLEMENTED, `the simulator does not serve ${name}`);
   }
 
   private world(): SimWorld {

@@ -38,7 +38,7 @@ export function lineTimestamp(line: TimeFields): { seconds: string; nanos: strin
 
 /**
  * The sort key of a timestamp (epoch ms, fractional) from its seconds and nanos: the one formula
- * the de-duplicator orders lines by and the plain window (./plain-window.ts) reproduces.
+ * the de-duplicator orders lines by and the plain window (./wire/plain-window.ts) reproduces.
  */
 export function timestampSortKey(seconds: number, nanos: number): number {
   return seconds * 1000 + nanos / 1e6;

@@ -15,7 +15,7 @@
  * with equal jitter, so the server answering again is seen within the cap. A server's
  * `Retry-After` is waited exactly (up to 10 minutes). `retryNow` ends any wait at once.
  */
-import { isPermanentFailure, TurnkeyApiError } from "../api/errors.js";
+import { retryDecision } from "../api/retry-decision.js";
 
 /** Moves of successive intervals, in units of an eighth of the interval: phases 0, 2, 4, 6, 7, 5, 3, 1. */
 const PHASE_STEPS: readonly number[] = [1, 1, 1, 0.5, -1, -1, -1, -0.5];
@@ -57,11 +57,10 @@ export function nextPollDelayMs(o: {
 /**
  * Whether a failed poll ends the follow: a failure no retry can help (a redirect, a port fetch
  * refuses, a refused response), or the API saying the request itself is wrong (authentication,
- * permission, no such deployment, not in debug mode, invalid argument).
+ * permission, no such deployment, not in debug mode, invalid argument): ../api/retry-decision.ts.
  */
 export function endsFollow(err: unknown): boolean {
-  if (isPermanentFailure(err)) return true;
-  return err instanceof TurnkeyApiError && [3, 5, 7, 9, 16].includes(err.grpcCode ?? -1);
+  return retryDecision(err, "follow").action === "stop";
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts. The follower's only sleep. */

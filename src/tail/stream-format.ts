@@ -37,7 +37,7 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
       });
     }
     // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content},
-    // several times faster: only the strings go through it.
+    // with less work: only the strings go through it.
     const ts = isStamped(event)
       ? `{"seconds":${jsonString(event.seconds)},"nanos":${jsonString(String(event.nanos))}}`
       : "null";

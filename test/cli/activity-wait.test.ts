@@ -79,7 +79,12 @@ describe("waiting for an activity", () => {
     const errors = [
       new TurnkeyApiError({ httpStatus: 404, grpcCode: 5, message: "activity a1 not found" }),
       new TurnkeyApiError({ httpStatus: 401, grpcCode: 16, message: "expired api key" }),
-      new NetworkError("get_activity: TLS certificate of x not trusted", 1, undefined, true),
+      new NetworkError(
+        "get_activity: TLS certificate of x not trusted",
+        1,
+        undefined,
+        "tls-certificate",
+      ),
     ];
     for (const err of errors) {
       const { deps } = scripted([at("ACTIVITY_STATUS_CONSENSUS_NEEDED", 1), err]);

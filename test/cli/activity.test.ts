@@ -17,6 +17,7 @@ import { generateKeyPair } from "../../src/api/stamp.js";
 import { maskKeyMaterial } from "../../src/config/key-material.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
 import { BIN, type CliResult, runCli } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-activity-"));
 const demo = join(dir, "sim.json");
@@ -64,6 +65,19 @@ afterAll(() => {
 
 function cli(config: string, ...args: string[]): Promise<CliResult> {
   return runCli(["--config", config, ...args], { timeoutMs: 40_000 });
+}
+
+/** As cli, with what it has said on stderr so far readable while it runs. */
+function cliSaying(
+  config: string,
+  ...args: string[]
+): { result: Promise<CliResult>; said: () => string } {
+  let said = "";
+  const result = runCli(["--config", config, ...args], {
+    timeoutMs: 40_000,
+    onStderr: (text) => (said += text),
+  });
+  return { result, said: () => said };
 }
 
 /** Lines of stderr, for "exactly one line" checks. */
@@ -147,14 +161,25 @@ describe("the two-vote flow through the spawned CLI", () => {
     timeout: 60_000,
   }, async () => {
     const { id } = await submitFeature();
-    const waiting = cli(demo, "activity", "wait", id, "--interval", "250ms", "--timeout", "30s");
-    // Let the wait see it waiting first.
-    await new Promise((r) => setTimeout(r, 1500));
+    const waiting = cliSaying(
+      demo,
+      "activity",
+      "wait",
+      id,
+      "--interval",
+      "250ms",
+      "--timeout",
+      "30s",
+    );
+    // The wait has seen it waiting for a vote first.
+    await waitFor(() => waiting.said().includes("CONSENSUS_NEEDED"), "the wait's first report", {
+      detail: waiting.said,
+    });
     const approved = await cli(lead, "activity", "approve", id, "--yes");
     expect(approved.stderr).toBe("");
     expect(approved.code).toBe(0);
     expect(approved.stdout).toBe(`approved activity ${id}: COMPLETED\n`);
-    const waited = await waiting;
+    const waited = await waiting.result;
     expect(waited.code).toBe(0);
     const reported = lines(waited.stderr);
     expect(reported[0]).toBe(`waiting for activity ${id} (up to 30s, every 250ms)`);
@@ -376,8 +401,17 @@ describe("errors are one line with the documented exit status", () => {
 
   it("an expired API key: exit 1, saying what to do", { timeout: 30_000 }, async () => {
     const ci = await ciDeployerConfig("1");
-    await new Promise((r) => setTimeout(r, 1500));
-    const r = await cli(ci, "activity", "list");
+    // The key expires a second after it was made: asked until the server says so.
+    let r = await cli(ci, "activity", "list");
+    await waitFor(
+      async () => {
+        if (r.code !== 0) return true;
+        r = await cli(ci, "activity", "list");
+        return r.code !== 0;
+      },
+      "the key to expire",
+      { everyMs: 100 },
+    );
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toHaveLength(1);
     expect(r.stderr).toMatch(

@@ -1,13 +1,27 @@
 /**
  * The dashboard holds V8's young generation at its start-up size (src/cli/heap-governor.ts). That
  * rests on V8 reading its growth factor when the young generation would grow, after start-up: run
- * in a fresh `node` (the built module, as bin/tvcwatch runs it), on each Node the suite runs under.
+ * in a fresh `node` (the module built by esbuild, as bin/tvcwatch's bundle has it), on each Node
+ * the suite runs under.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 
-const governor = fileURLToPath(new URL("../../dist/cli/heap-governor.js", import.meta.url));
+const governor = join(mkdtempSync(join(tmpdir(), "tvcwatch-governor-")), "heap-governor.mjs");
+buildSync({
+  entryPoints: [fileURLToPath(new URL("../../src/cli/heap-governor.ts", import.meta.url))],
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outfile: governor,
+  logLevel: "warning",
+});
 
 /**
  * The young generation's size (bytes) before and after allocating as a follow does: batches that

@@ -23,6 +23,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { stampBody } from "../../src/api/stamp.js";
 import type { SimConfig } from "../../src/sim/server.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 let children: ChildProcess[] = [];
 afterEach(() => {
@@ -110,9 +111,12 @@ describe("tvcwatch sim --state", () => {
       }
       return submitOne();
     };
-    // Four submitters at once; the kill lands while some are in flight.
+    // Four submitters at once; the kill lands while some are in flight, once over 20 answered.
     const running = Promise.allSettled([submitOne(), submitOne(), submitOne(), submitOne()]);
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => answered.length > 20, "over 20 answered activities", {
+      everyMs: 10,
+      detail: () => `${answered.length} answered`,
+    });
     first.child.kill("SIGKILL");
     await running;
     expect(answered.length).toBeGreaterThan(20);

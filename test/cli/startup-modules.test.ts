@@ -13,7 +13,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
+import { freshBuild } from "../helpers/fresh-build.js";
 import { BIN } from "../helpers/run-cli.js";
+
+// The module graph is read from tsc's dist/, built here when its sources changed.
+beforeAll(() => freshBuild("dist"), 300_000);
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const hook = fileURLToPath(new URL("../helpers/record-modules.mjs", import.meta.url));

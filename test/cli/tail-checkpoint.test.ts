@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { startLogServer } from "../helpers/log-server.js";
+import { type LogServer, startLogServer } from "../helpers/log-server.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
 import { mulberry } from "../helpers/seeded-random.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const key = generateKeyPair();
 const ENV = {
@@ -74,10 +75,14 @@ function linesOf(out: string): string[] {
 
 /**
  * Runs `tail -f --checkpoint` `kills` times, each killed with SIGKILL after a random while (with
- * `during` run before the kill, for faults), then once more ended with Ctrl-C: each run's lines.
+ * `during` run before the kill, for faults), then once more until every line the server held
+ * `settleMs` after that run started is printed (`expected` names them as the output does), ended
+ * with Ctrl-C: each run's lines, and that moment (server time) to check against.
  */
 async function killAndRestart(o: {
-  url: string;
+  server: LogServer;
+  expected: (until: number) => string[];
+  settleMs: number;
   checkpoint: string;
   deployments?: string[];
   kills: number;
@@ -85,11 +90,11 @@ async function killAndRestart(o: {
   minMs: number;
   spreadMs: number;
   during?: (run: number) => Promise<void>;
-}): Promise<string[][]> {
+}): Promise<{ outputs: string[][]; until: number }> {
   const random = mulberry(o.seed);
   const runs: string[] = [];
   for (let i = 0; i < o.kills; i++) {
-    const run = startTail(o.url, o.checkpoint, o.deployments);
+    const run = startTail(o.server.url, o.checkpoint, o.deployments);
     await wait(o.minMs + random() * o.spreadMs);
     await o.during?.(i);
     const exited = new Promise((r) => run.child.on("close", r));
@@ -98,13 +103,21 @@ async function killAndRestart(o: {
     runs.push(run.out());
     if (random() < 0.5) await wait(random() * 1500);
   }
-  const last = startTail(o.url, o.checkpoint, o.deployments);
-  await wait(5000);
+  const last = startTail(o.server.url, o.checkpoint, o.deployments);
+  const until = o.server.now() + o.settleMs;
+  const missing = () => {
+    const have = new Set([...runs, last.out()].flatMap(linesOf));
+    return o.expected(until).filter((id) => !have.has(id)).length;
+  };
+  await waitFor(() => o.server.now() > until && missing() === 0, "the last run to catch up", {
+    timeoutMs: 30_000,
+    detail: () => `${missing()} lines missing`,
+  });
   const exited = new Promise<number | null>((r) => last.child.on("close", r));
   last.child.kill("SIGINT");
   expect(await exited).toBe(0);
   runs.push(last.out());
-  return runs.map(linesOf);
+  return { outputs: runs.map(linesOf), until };
 }
 
 /** Within a run never twice; across runs, twice only at the end of a killed run (unrecorded). */
@@ -127,10 +140,15 @@ describe("tail -f --checkpoint", () => {
       lagFrom: 2000,
     });
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "dep.checkpoint");
+    const expected = (until: number) =>
+      server.truth(until).map((l) => JSON.stringify([l.replicaLabel, l.content]));
     let outputs: string[][];
+    let until: number;
     try {
-      outputs = await killAndRestart({
-        url: server.url,
+      ({ outputs, until } = await killAndRestart({
+        server,
+        expected,
+        settleMs: 1000,
         checkpoint,
         kills: 10,
         seed: 42,
@@ -143,15 +161,13 @@ describe("tail -f --checkpoint", () => {
           await wait(1500);
           await server.setDown(false);
         },
-      });
+      }));
     } finally {
       await server.close();
     }
-    // None lost: every line the server held until shortly before the end was printed.
+    // None lost: every line the server held until a second into the last run was printed.
     const have = new Set(outputs.flat());
-    const truth = server
-      .truth(server.now() - 4000)
-      .map((l) => JSON.stringify([l.replicaLabel, l.content]));
+    const truth = expected(until);
     expect(truth.length).toBeGreaterThan(500);
     expect(truth.filter((id) => !have.has(id))).toEqual([]);
     expectOnceButUnrecordedEnds(outputs);
@@ -167,25 +183,30 @@ describe("tail -f --checkpoint", () => {
     });
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "many.checkpoint");
     const deployments = ["dep-a", "dep-b"];
+    // The server sends each deployment the same stream: every line once per deployment.
+    const expected = (until: number) =>
+      server
+        .truth(until)
+        .flatMap((l) => deployments.map((d) => JSON.stringify([d, l.replicaLabel, l.content])));
     let outputs: string[][];
+    let until: number;
     try {
-      outputs = await killAndRestart({
-        url: server.url,
+      ({ outputs, until } = await killAndRestart({
+        server,
+        expected,
+        settleMs: 0,
         checkpoint,
         deployments,
         kills: 6,
         seed: 7,
         minMs: 1200,
         spreadMs: 1500,
-      });
+      }));
     } finally {
       await server.close();
     }
     const have = new Set(outputs.flat());
-    // The server sends each deployment the same stream: every line once per deployment.
-    const truth = server
-      .truth(server.now() - 5000)
-      .flatMap((l) => deployments.map((d) => JSON.stringify([d, l.replicaLabel, l.content])));
+    const truth = expected(until);
     expect(truth.length).toBeGreaterThan(300);
     expect(truth.filter((id) => !have.has(id))).toEqual([]);
     expectOnceButUnrecordedEnds(outputs);

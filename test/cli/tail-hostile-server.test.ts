@@ -14,6 +14,7 @@ import { json, scriptedServer } from "../helpers/http-server.js";
 import type { ServedLine } from "../helpers/log-server.js";
 import { startLogServer } from "../helpers/log-server.js";
 import { BIN } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 import { hostileEntries, mulberry } from "../tail/hostile-entries.js";
 
 const key = generateKeyPair();
@@ -44,8 +45,15 @@ interface Followed {
   exitMs: number;
 }
 
-/** Runs `tvcwatch tail ARGS` for `ms`, then Ctrl-C. */
-async function followFor(baseUrl: string, args: string[], ms: number): Promise<Followed> {
+/**
+ * Runs `tvcwatch tail ARGS` until it ends by itself, or until `done` holds of what it printed
+ * (checked every 50 ms, for at most 20 s), then Ctrl-C.
+ */
+async function followUntil(
+  baseUrl: string,
+  args: string[],
+  done: (printed: { stdout: string; stderr: string }) => boolean,
+): Promise<Followed> {
   const child = spawn(
     process.execPath,
     [BIN, "--base-url", baseUrl, "tail", "--deployment", "dep", ...args],
@@ -55,12 +63,17 @@ async function followFor(baseUrl: string, args: string[], ms: number): Promise<F
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
-  const closed = new Promise<number | null>((r) => child.on("close", r));
-  const early = await Promise.race([
-    closed,
-    new Promise<"running">((r) => setTimeout(() => r("running"), ms)),
-  ]);
-  if (early !== "running") return { code: early, stdout, stderr, exitMs: 0 };
+  let exited = false;
+  const closed = new Promise<number | null>((r) =>
+    child.on("close", (code) => {
+      exited = true;
+      r(code);
+    }),
+  );
+  await waitFor(() => exited || done({ stdout, stderr }), "what the test follows for", {
+    detail: () => `stderr: ${stderr.slice(-300)}`,
+  });
+  if (exited) return { code: await closed, stdout, stderr, exitMs: 0 };
   const at = performance.now();
   child.kill("SIGINT");
   const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -89,7 +102,25 @@ describe("tail -f against a server without Date headers and a line stamped an ho
       content: "stamped an hour ahead",
     });
     const started = server.now();
-    const r = await followFor(server.url, ["-f", "-o", "json", "--interval", "1s"], 12_000);
+    const until = started + 9_000;
+    // Followed until every line the server held up to 9 s in is printed.
+    const printedAll = (stdout: string) => {
+      const ids = new Set(
+        stdout
+          .slice(0, stdout.lastIndexOf("\n") + 1)
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => idOf(JSON.parse(l))),
+      );
+      return server
+        .truth(until)
+        .every((l) => l.visibleAt > until || ids.has(idOf({ ...l, ts: tsOf(l) })));
+    };
+    const r = await followUntil(
+      server.url,
+      ["-f", "-o", "json", "--interval", "1s"],
+      ({ stdout }) => server.now() > until && printedAll(stdout),
+    );
     expect(r.code).toBe(0);
     const got = r.stdout
       .trim()
@@ -98,9 +129,9 @@ describe("tail -f against a server without Date headers and a line stamped an ho
       .filter((e) => !e.event);
     const have = new Map<string, number>();
     for (const e of got) have.set(idOf(e), (have.get(idOf(e)) ?? 0) + 1);
-    // Everything the server held until 3 s before the end: printed once, nothing else printed.
+    // Everything the server held until then: printed once, nothing else printed.
     const truth = server.truth();
-    const want = truth.filter((l) => l.visibleAt <= started + 9_000);
+    const want = truth.filter((l) => l.visibleAt <= until);
     const all = new Set(truth.map((l) => idOf({ ...l, ts: tsOf(l) })));
     let lost = 0;
     for (const l of want) if (!have.has(idOf({ ...l, ts: tsOf(l) }))) lost++;
@@ -132,7 +163,11 @@ describe("tail against random hostile responses", () => {
       });
       closers.push(server.close);
       const args = ["-f", "-o", output, "--interval", "250ms", "--timestamps"];
-      const r = await followFor(server.url, args, 6_000);
+      const r = await followUntil(
+        server.url,
+        args,
+        ({ stdout }) => server.requests.length > 5 && stdout.split("\n").length > 101,
+      );
       expect(r.code).toBe(0);
       expect(r.exitMs).toBeLessThan(3_000);
       expect(server.requests.length).toBeGreaterThan(5);
@@ -161,11 +196,13 @@ describe("tail against random hostile responses", () => {
       json(res, 200, { entries: [{ replicaLabel: HOSTILE, line: { content: 7, ts: HOSTILE } }] }),
     );
     closers.push(bad.close);
-    const once = await followFor(bad.url, [], 8_000);
+    const once = await followUntil(bad.url, [], () => false);
     expect(once.code).toBe(1);
     expect(once.stderr.trim().split("\n")).toHaveLength(1);
     expect(once.stderr).toMatch(/unexpected entries\.0\.line\.content/);
-    const followed = await followFor(server.url, ["-f", "--interval", "250ms"], 4_000);
+    const followed = await followUntil(server.url, ["-f", "--interval", "250ms"], ({ stderr }) =>
+      /unexpected entries\.0\.line\.content/.test(stderr),
+    );
     expect(followed.code).toBe(0);
     const status = followed.stderr.trim().split("\n");
     expect(status.at(-1)).toMatch(/unexpected entries\.0\.line\.content/);

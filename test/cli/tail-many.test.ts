@@ -8,23 +8,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { movableClock } from "../helpers/movable-clock.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 let sim: RunningSimulator;
 let config: string;
 let appId: string;
-let simStartedAt = 0;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 11, logRate: 20 });
-  simStartedAt = Date.now();
+  const clock = movableClock();
+  sim = await startSimulator({ port: 0, seed: 11, logRate: 20, clock });
+  // 16 s of lines at once: the merge of a follow at --interval 10s holds lines for the interval
+  // and a second, so the simulator must have older ones to show.
+  clock.offset = 16_000;
   config = join(mkdtempSync(join(tmpdir(), "tvcwatch-many-")), "config.json");
   writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
   const apps = await runCli(["--config", config, "call", "list_tvc_apps"]);
   appId = (JSON.parse(apps.stdout) as { tvcApps: { id: string; name: string }[] }).tvcApps.find(
     (a) => a.name === "payments-signer",
   )?.id as string;
-  await new Promise((r) => setTimeout(r, 1500));
 });
 afterAll(() => sim.close());
 
@@ -181,7 +184,9 @@ describe("tail over several deployments", () => {
     );
     child.stdout.resume();
     child.stderr.resume();
-    await new Promise((r) => setTimeout(r, 4000));
+    await waitFor(() => starts.length > 15, "more than 15 polls", {
+      detail: () => `${starts.length} polls`,
+    });
     const exited = new Promise((r) => child.on("close", r));
     child.kill("SIGINT");
     await exited;
@@ -195,9 +200,7 @@ describe("tail over several deployments", () => {
   }, 30_000);
 
   it("prints the first lines as soon as every deployment answered, and Ctrl-C stops at once", async () => {
-    // The merge holds lines for one interval (10 s) and a second: the simulator must have older
-    // ones to show.
-    await new Promise((r) => setTimeout(r, Math.max(0, simStartedAt + 16_000 - Date.now())));
+    // The simulator has 16 s of lines (beforeAll): older than the merge holds at --interval 10s.
     const child = spawn(
       process.execPath,
       [BIN, "--config", config, "tail", "--app", appId, "-f", "--interval", "10s"],
@@ -213,9 +216,11 @@ describe("tail over several deployments", () => {
     const firstAfterMs = Date.now() - started;
     expect(out).not.toBe("");
     expect(firstAfterMs).toBeLessThan(3500);
-    await new Promise((r) => setTimeout(r, 300));
-    const labels = new Set([...out.matchAll(/^\[(\w+) replica/gm)].map((m) => m[1]));
-    expect(labels.size).toBe(2);
+    const labels = () => new Set([...out.matchAll(/^\[(\w+) replica/gm)].map((m) => m[1]));
+    await waitFor(() => labels().size === 2, "lines of both deployments", {
+      timeoutMs: 2000,
+      detail: () => [...labels()].join(", "),
+    });
     // Now both followers wait for their second poll (one of them half an interval more).
     const exited = new Promise<number | null>((r) => child.on("close", r));
     const sentAt = Date.now();
@@ -284,7 +289,10 @@ describe("tail over several deployments", () => {
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.resume();
-    await new Promise((r) => setTimeout(r, 6000));
+    // Both deployments' 36 lines each, once dep-b's slow first answer is in.
+    await waitFor(() => out.split("\n").length > 72, "72 lines", {
+      detail: () => `${out.split("\n").length - 1} lines`,
+    });
     const exited = new Promise((r) => child.on("close", r));
     child.kill("SIGINT");
     await exited;

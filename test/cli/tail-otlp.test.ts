@@ -7,8 +7,10 @@ import { generateKeyPair } from "../../src/api/stamp.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { detectLevel } from "../../src/text/log-level.js";
 import { startLogServer } from "../helpers/log-server.js";
+import { movableClock } from "../helpers/movable-clock.js";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const key = generateKeyPair();
 const ENV = {
@@ -19,10 +21,9 @@ const ENV = {
 
 describe("tail -o otlp", () => {
   it("sends every line once as an OTLP log record with its time, severity, replica and resource", async () => {
-    const server = await startLogServer({ replicas: 3, rate: 40 });
+    const server = await startLogServer({ replicas: 3, rate: 40, historyMs: 1500 });
     const receiver = await startOtlpReceiver();
     try {
-      await new Promise((r) => setTimeout(r, 1500));
       const r = await runCli(
         [
           "--base-url",
@@ -75,13 +76,14 @@ describe("tail -o otlp", () => {
   }, 30_000);
 
   it("names the app in the resource, reads OTEL_EXPORTER_OTLP_ENDPOINT, and fails saying how many lines the collector did not take", async () => {
-    const sim = await startSimulator({ port: 0, seed: 3, logRate: 20 });
+    const clock = movableClock();
+    const sim = await startSimulator({ port: 0, seed: 3, logRate: 20, clock });
+    clock.offset = 1000;
     const receiver = await startOtlpReceiver();
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-otlp-"));
     const config = join(dir, "config.json");
     writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
     try {
-      await new Promise((r) => setTimeout(r, 1000));
       const ok = await runCli(["--config", config, "tail", "--tail", "5", "-o", "otlp"], {
         env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
       });
@@ -136,7 +138,8 @@ describe("tail -o otlp", () => {
     const server = await startLogServer({ replicas: 2, rate: 20 });
     const receiver = await startOtlpReceiver();
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-otlp-")), "dep.checkpoint");
-    const follow = async (ms: number) => {
+    /** One `tail -f -o otlp --checkpoint` run, ended with Ctrl-C once `done` holds. */
+    const follow = async (done: () => boolean, what: string) => {
       const child = spawn(
         process.execPath,
         [
@@ -163,31 +166,43 @@ describe("tail -o otlp", () => {
       let err = "";
       child.stderr.on("data", (d) => (err += d));
       child.stdout.resume();
-      await new Promise((r) => setTimeout(r, ms));
+      await waitFor(done, what, { detail: () => err.slice(-300) });
       const exited = new Promise<number | null>((r) => child.on("close", r));
       child.kill("SIGINT");
       return { code: await exited, stderr: err };
     };
+    const got = () =>
+      receiver.records.map((x) => JSON.stringify([x.attributes["tvc.replica"], x.body]));
+    const truthUntil = (until: number) =>
+      server.truth(until).map((l) => JSON.stringify([l.replicaLabel, l.content]));
     try {
       receiver.down = true;
-      const down = await follow(3000);
+      // Down: the collector refused what it was sent.
+      const down = await follow(() => receiver.requests > 0, "an export the collector refuses");
       expect(down.code).toBe(1);
       expect(down.stderr).toMatch(/checkpoint \S+ stays at the last line the collector took/);
       expect(existsSync(checkpoint)).toBe(false);
       receiver.down = false;
-      const first = await follow(3000);
+      const first = await follow(
+        () => existsSync(checkpoint) && receiver.records.length > 0,
+        "lines the collector took, recorded",
+      );
       expect(first.code).toBe(0);
       expect(existsSync(checkpoint)).toBe(true);
-      const second = await follow(3000);
-      expect(second.code).toBe(0);
-      const got = receiver.records.map((x) =>
-        JSON.stringify([x.attributes["tvc.replica"], x.body]),
+      // The second run goes on until every line of the server's up to a second into it arrived.
+      const until = server.now() + 1000;
+      const missing = () => {
+        const have = new Set(got());
+        return truthUntil(until).filter((id) => !have.has(id)).length;
+      };
+      const second = await follow(
+        () => server.now() > until && missing() === 0,
+        "every line up to a second into the second run",
       );
-      expect(new Set(got).size).toBe(got.length);
-      const truth = server
-        .truth(server.now() - 2000)
-        .map((l) => JSON.stringify([l.replicaLabel, l.content]));
-      const have = new Set(got);
+      expect(second.code).toBe(0);
+      expect(new Set(got()).size).toBe(got().length);
+      const truth = truthUntil(until);
+      const have = new Set(got());
       expect(truth.filter((id) => !have.has(id))).toEqual([]);
     } finally {
       await receiver.close();
@@ -196,13 +211,14 @@ describe("tail -o otlp", () => {
   }, 120_000);
 
   it("over an app's deployments, gives each deployment its resource and sends each line once", async () => {
-    const sim = await startSimulator({ port: 0, seed: 5, logRate: 20 });
+    const clock = movableClock();
+    const sim = await startSimulator({ port: 0, seed: 5, logRate: 20, clock });
+    clock.offset = 1200;
     const receiver = await startOtlpReceiver();
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-otlp-"));
     const config = join(dir, "config.json");
     writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
     try {
-      await new Promise((r) => setTimeout(r, 1200));
       const json = await runCli(
         ["--config", config, "tail", "--app", "payments-signer", "--since", "1m", "-o", "json"],
         {},

@@ -1,6 +1,6 @@
 /**
  * `tail` without -f: a window of the usual shape is printed straight from the response's bytes
- * (src/tail/plain-window.ts), anything else through the follower. Either way the user sees the
+ * (src/tail/wire/plain-window.ts), anything else through the follower. Either way the user sees the
  * same lines: checked here against a real server, with `--grep ''` (a filter that keeps every
  * line) sending the same response through the follower.
  */

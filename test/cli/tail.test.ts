@@ -8,17 +8,21 @@ import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { levelOf } from "../../src/text/log-level.js";
 import { startLogServer } from "../helpers/log-server.js";
+import { movableClock } from "../helpers/movable-clock.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-tail-"));
 let sim: RunningSimulator;
 let config: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 8, logRate: 20 });
+  const clock = movableClock();
+  sim = await startSimulator({ port: 0, seed: 8, logRate: 20, clock });
+  // Two seconds of lines at once, rather than waiting for them.
+  clock.offset = 2000;
   config = join(dir, "config.json");
   writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
-  await new Promise((r) => setTimeout(r, 1500));
 });
 afterAll(() => sim.close());
 
@@ -101,10 +105,11 @@ describe("tvcwatch tail", () => {
   });
 
   it("escapes every escape sequence a log line carries", async () => {
-    const hostile = await startSimulator({ port: 0, seed: 8, logRate: 200 });
+    const clock = movableClock();
+    const hostile = await startSimulator({ port: 0, seed: 8, logRate: 200, clock });
+    clock.offset = 1500;
     const cfg = join(dir, "hostile.json");
     writeFileSync(cfg, JSON.stringify(hostile.config), { mode: 0o600 });
-    await new Promise((r) => setTimeout(r, 1500));
     try {
       const r = await runCli(["--config", cfg, "tail", "--since", "1m"], {
         env: { FORCE_COLOR: "0" },
@@ -150,21 +155,39 @@ describe("tvcwatch tail -f against a faulty, skewed, lagging simulator", () => {
       let err = "";
       child.stdout.on("data", (d) => (out += d));
       child.stderr.on("data", (d) => (err += d));
-      await new Promise((r) => setTimeout(r, 25_000));
+      const received = () =>
+        out
+          .slice(0, out.lastIndexOf("\n") + 1)
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .filter((e) => !e.event);
+      const truthLines = () =>
+        readFileSync(truthFile, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
+      // Compared up to 10 s before the newest line received (ingest lag and the last poll).
+      const newestSeconds = (got: ReturnType<typeof received>) =>
+        Math.max(...got.filter((e) => e.ts).map((e) => Number(e.ts.seconds)));
+      const comparable = () => {
+        const newest = newestSeconds(received());
+        return truthLines().findIndex((e) => e.ts && Number(e.ts.seconds) > newest - 10);
+      };
+      // Followed until it has met faults and has over 500 lines to compare, not a fixed while.
+      await waitFor(() => /retrying/.test(err) && comparable() > 500, "faults and 500 lines", {
+        timeoutMs: 45_000,
+        everyMs: 500,
+        detail: () => `${comparable()} lines comparable; stderr ${JSON.stringify(err.slice(-200))}`,
+      });
       const exited = new Promise<number | null>((r) => child.on("close", r));
       child.kill("SIGINT");
       expect(await exited).toBe(0);
       expect(err).toMatch(/retrying/);
 
-      const got = out
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l))
-        .filter((e) => !e.event);
-      const truth = readFileSync(truthFile, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
+      const got = received();
+      const truth = truthLines();
       const key = (e: {
         replicaLabel: string;
         ts: { seconds: string; nanos: string } | null;
@@ -175,8 +198,7 @@ describe("tvcwatch tail -f against a faulty, skewed, lagging simulator", () => {
         for (const e of list) m.set(key(e), (m.get(key(e)) ?? 0) + 1);
         return m;
       };
-      // Compare up to 10 s before the newest line received (ingest lag and the last poll).
-      const newest = Math.max(...got.filter((e) => e.ts).map((e) => Number(e.ts.seconds)));
+      const newest = newestSeconds(got);
       const cut = truth.findIndex((e) => e.ts && Number(e.ts.seconds) > newest - 10);
       const want = count(truth.slice(0, cut));
       const all = count(truth);
@@ -190,7 +212,7 @@ describe("tvcwatch tail -f against a faulty, skewed, lagging simulator", () => {
     } finally {
       await faulty.close();
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 describe("tvcwatch tail -f through a 15 s outage", () => {
@@ -214,16 +236,44 @@ describe("tvcwatch tail -f through a 15 s outage", () => {
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Whole lines only: the last may still be coming.
+    const printed = () =>
+      new Set(
+        out
+          .slice(0, out.lastIndexOf("\n") + 1)
+          .split("\n")
+          .filter((l) => l.startsWith("{")),
+      );
+    let until = 0;
     try {
-      await wait(4000);
+      await waitFor(() => printed().size > 0, "the follow to be live");
       await server.setDown(true);
+      // The outage itself: what the test puts the follow through.
       await wait(15_000);
       await server.setDown(false);
       const backAt = Date.now();
-      await wait(7000);
-      const firstPoll = server.served().requestTimes.find((t) => t >= backAt);
-      expect(firstPoll).toBeDefined();
-      expect((firstPoll as number) - backAt).toBeLessThanOrEqual(5000);
+      const firstPoll = () => server.served().requestTimes.find((t) => t >= backAt);
+      await waitFor(() => firstPoll() !== undefined, "a poll after the outage", {
+        timeoutMs: 10_000,
+      });
+      expect((firstPoll() as number) - backAt).toBeLessThanOrEqual(5000);
+      // Caught up: every line from before the outage's end is printed.
+      until = server.now() - 1000;
+      const missing = () => {
+        const have = new Set(
+          [...printed()].map((l) => {
+            const e = JSON.parse(l) as { replicaLabel: string; content: string };
+            return JSON.stringify([e.replicaLabel, e.content]);
+          }),
+        );
+        return server
+          .truth(until)
+          .filter((line) => !have.has(JSON.stringify([line.replicaLabel, line.content]))).length;
+      };
+      await waitFor(() => missing() === 0, "every line up to the outage's end", {
+        timeoutMs: 10_000,
+        detail: () => `${missing()} missing`,
+      });
     } finally {
       const exited = new Promise<number | null>((r) => child.on("close", r));
       child.kill("SIGINT");
@@ -248,9 +298,8 @@ describe("tvcwatch tail -f through a 15 s outage", () => {
       .filter((e) => !e.event);
     const ids = got.map((e) => JSON.stringify([e.replicaLabel, e.content]));
     expect(new Set(ids).size).toBe(ids.length);
-    const truth = server
-      .truth(server.now() - 3000)
-      .map((l) => JSON.stringify([l.replicaLabel, l.content]));
+    const truth = server.truth(until).map((l) => JSON.stringify([l.replicaLabel, l.content]));
+    expect(truth.length).toBeGreaterThan(0);
     const have = new Set(ids);
     expect(truth.filter((id) => !have.has(id))).toEqual([]);
   }, 60_000);

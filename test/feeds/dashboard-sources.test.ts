@@ -6,6 +6,8 @@ import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
 import { shortLabels } from "../../src/tail/deployment-labels.js";
 import type { StoreEvent } from "../../src/tail/log-line.js";
+import { movableClock } from "../helpers/movable-clock.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 let sim: RunningSimulator;
 let client: TurnkeyClient;
@@ -16,7 +18,10 @@ let inFlight = 0;
 let mostInFlight = 0;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 21, logRate: 20 });
+  const clock = movableClock();
+  sim = await startSimulator({ port: 0, seed: 21, logRate: 20, clock });
+  // Lines of the last second and more at once, rather than waiting for them.
+  clock.offset = 1200;
   const c = sim.config;
   client = new TurnkeyClient({
     baseUrl: c.baseUrl,
@@ -38,7 +43,6 @@ beforeAll(async () => {
       }
     },
   });
-  await new Promise((r) => setTimeout(r, 1200));
 });
 afterAll(() => sim.close());
 
@@ -92,7 +96,7 @@ describe("the dashboard's log session over several deployments", () => {
       );
     while (from().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // A few polls each, the limit holding them to one at a time.
-    await new Promise((r) => setTimeout(r, 1200));
+    await waitFor(() => requests.length > 4, "more than 4 polls");
     await session.stop();
     expect(from()).toEqual(new Set([main, canary]));
     const labels = new Map(

@@ -22,9 +22,8 @@ describe("Solana amounts", () => {
     expect(formatAtomic(`1${"0".repeat(99)}`, 255)).toBe(`0.${"0".repeat(155)}1`);
   });
 
-  it("in linear time within bounds: huge decimals or digit counts are named, not formatted", () => {
-    // decimals 100000 took 12.5 s (regexes over the digits) and froze the dashboard.
-    const started = performance.now();
+  it("within bounds: huge decimals or digit counts are named, not formatted", () => {
+    // Formatting decimals 100000 (regexes over the digits) froze the dashboard.
     expect(formatAtomic("1", 100_000)).toBe("(decimals 100000 out of range)");
     expect(formatAtomic("1".repeat(100_000), 9)).toBe("(amount too long: 100,000 digits)");
     expect(formatAtomic("1", -1)).toBe("(decimals -1 out of range)");
@@ -32,7 +31,6 @@ describe("Solana amounts", () => {
     expect(formatAtomic("12a", 2)).toBe("(not an amount)");
     expect(formatAtomic("1", 255)).toBe(`0.${"0".repeat(254)}1`);
     expect(formatAtomic("9".repeat(100), 0)).toMatch(/^9,999,999,(999,)+999$/);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("rows of a transfer out of bounds say why, and stay out of the net flow", () => {
@@ -53,7 +51,6 @@ describe("Solana amounts", () => {
         },
       ],
     });
-    const started = performance.now();
     const { rows, net } = summarizeTransfers(
       new Map([["a", [t("1", 100_000), t("7".repeat(100_000), 6), t("5", 0)]]]),
     );
@@ -64,7 +61,6 @@ describe("Solana amounts", () => {
     ]);
     expect(rows[0]?.fee).toBe("(amount too long: 200,000 digits)");
     expect(net).toEqual([{ symbol: "X", net: "+5", positive: true }]);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("net flow per asset ignores the display string and failed transactions", () => {

@@ -31,6 +31,8 @@ export interface LogServerOptions {
   lagFrom?: number;
   /** Server clock minus the host's, ms. */
   skewMs?: number;
+  /** Lines from this long before the server started (a test need not wait for them). */
+  historyMs?: number;
 }
 
 export interface LogServer {
@@ -54,7 +56,7 @@ export async function startLogServer(options: LogServerOptions = {}): Promise<Lo
   const rate = options.rate ?? 20;
   const skew = options.skewMs ?? 0;
   const now = () => Date.now() + skew;
-  const start = now();
+  const start = now() - (options.historyMs ?? 0);
   const lines: ServedLine[] = [];
   const generated = new Array<number>(replicas).fill(0);
   let entriesServed = 0;

@@ -18,7 +18,13 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    input?: string;
+    timeoutMs?: number;
+    /** Told each piece of stderr as it comes, for a test that waits for what is said. */
+    onStderr?: (text: string) => void;
+  } = {},
 ): Promise<CliResult> {
   const env: Record<string, string> = {
     XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")),
@@ -33,7 +39,10 @@ export function runCli(
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      options.onStderr?.(String(d));
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
     child.on("error", reject);
     child.on("close", (code) => {

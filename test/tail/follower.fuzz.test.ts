@@ -2,9 +2,9 @@
  * Random hostile responses through the follower and `tail`'s formatting (issue #10): entries of
  * every size with escape sequences, C1, bidi and zero-width characters, and timestamps far ahead,
  * far behind, negative, not numbers, duplicated or missing; Date headers present, absent or far
- * off; failed polls. Each poll finishes within a bound, nothing raw reaches the output (text or
- * JSON), and what the follower holds (de-duplication memory, merge hold-back) stays bounded by
- * what recent responses sent, however long it runs.
+ * off; failed polls. Nothing raw reaches the output (text or JSON), and what the follower holds
+ * (de-duplication memory, merge hold-back) stays bounded by what recent responses sent, however
+ * long it runs, so a poll's work stays bounded too.
  */
 import { describe, expect, it } from "vitest";
 import { LogFollower } from "../../src/tail/follower.js";
@@ -16,8 +16,6 @@ import { hostileEntries, mulberry } from "./hostile-entries.js";
 import { SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
-/** Generous, for a loaded machine: a poll of a few thousand entries takes milliseconds. */
-const POLL_BOUND_MS = 2000;
 
 const FORMATS = [
   { output: "text", timestamps: true, utc: true, colour: false },
@@ -67,9 +65,7 @@ async function fuzz(seed: number, holdBackMs: number, polls: number): Promise<vo
     raw.push(...rawOutput(events));
   });
   for (let i = 0; i < polls; i++) {
-    const started = performance.now();
     const result = await follower.pollOnce();
-    expect(performance.now() - started).toBeLessThan(POLL_BOUND_MS);
     const recent = (ms: number) =>
       sent.filter((s) => s.at >= time.mono - ms).reduce((n, s) => n + s.entries, 0);
     // Forgotten once a later response left it out and the last covered poll is past that

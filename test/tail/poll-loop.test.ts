@@ -4,6 +4,7 @@ import { LogFollower } from "../../src/tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../src/tail/follower-status.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs } from "../../src/tail/poll-loop.js";
 import { responseMeta } from "../helpers/response-meta.js";
+import { waitFor } from "../helpers/wait-for.js";
 import { SimTime } from "./model-server.js";
 
 describe("the wait after failed polls", () => {
@@ -140,12 +141,11 @@ describe("the follower retrying", () => {
     });
     const controller = new AbortController();
     const running = follower.run(controller.signal, true);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => slept.length === 1, "the wait after the failed poll", { everyMs: 1 });
     expect(polls).toBe(1);
-    expect(slept).toHaveLength(1);
     failing = false;
     follower.retryNow();
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => slept.length === 2, "the wait after the next poll", { everyMs: 1 });
     expect(polls).toBe(2);
     expect(follower.getState().phase).toBe("live");
     controller.abort();

@@ -161,7 +161,6 @@ describe("TimestampedMemory", () => {
         ((b.length * 7919 + b.charCodeAt(b.length - 1)) % 13),
     );
     const m = new TimestampedMemory();
-    const started = performance.now();
     // The same instant for every line, re-sent in another order.
     for (const [r, list] of [lines, shuffled, lines].entries()) {
       m.beginResponse();
@@ -182,7 +181,6 @@ describe("TimestampedMemory", () => {
       backwards.endResponse();
       expect(fresh).toBe(r === 0 ? n : 0);
     }
-    // Quadratic work would take minutes here; near-linear takes well under a second.
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Quadratic work would take minutes here, past the test's time-out.
   });
 });

@@ -4,7 +4,7 @@
  * votes) once. A poll that fails for a reason another poll may not meet (the network, a 5xx
  * after the client's retries) is said once and the wait goes on; any other failure ends it.
  */
-import { NetworkError, TurnkeyApiError } from "../../api/errors.js";
+import { retryDecision } from "../../api/retry-decision.js";
 import type { Activity } from "../../api/schemas.js";
 
 export type WaitOutcome =
@@ -27,10 +27,9 @@ const OUTCOMES: Readonly<Record<string, "completed" | "failed" | "rejected">> = 
   ACTIVITY_STATUS_REJECTED: "rejected",
 };
 
-/** Whether another poll may fare better than this failed one. */
+/** Whether another poll may fare better than this failed one: as the client's own retries. */
 function transient(err: unknown): boolean {
-  if (err instanceof NetworkError) return !err.permanent;
-  return err instanceof TurnkeyApiError && err.retryable;
+  return retryDecision(err, "request").action !== "stop";
 }
 
 export async function waitForActivity(

@@ -10,6 +10,7 @@ import { redactSecrets } from "../../api/secret-fields.js";
 import { validateInput } from "../../api/validation.js";
 import { parseJsonQuietly } from "../../config/json-syntax.js";
 import { READ_LIMITS, readNamedFile } from "../../config/named-file.js";
+import { DEBUG_LOG_FAST_PATH } from "../../tail/wire/guards.js";
 import { sayOnStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";
@@ -102,6 +103,9 @@ export async function runCall(
   try {
     response = await client.callDynamic(name, body, {
       generateAppProofs: flags.generateAppProofs,
+      // A large debug-log answer is checked by its guards, as tail checks it (other operations
+      // ignore it).
+      fastPath: DEBUG_LOG_FAST_PATH,
       onRetry: (info) => {
         const notice = retryNotice(info);
         if (notice) sayOnStderr(notice);

@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { InvalidArgumentError, Option } from "commander";
 import type { CallOptions, TurnkeyClient } from "../../api/client.js";
 import { TurnkeyApiError } from "../../api/errors.js";
+import { GrpcCode } from "../../api/grpc-codes.js";
 import { sleep } from "../../api/retry.js";
 import type { Activity } from "../../api/schemas.js";
 import { redactSecrets } from "../../api/secret-fields.js";
@@ -97,7 +98,7 @@ function withAdvice(err: unknown): unknown {
       "the organization does not know this API key (tvcwatch doctor checks the setup)",
     );
   }
-  if (err.grpcCode === 5 && err.operation === "get_activity") {
+  if (err.grpcCode === GrpcCode.NOT_FOUND && err.operation === "get_activity") {
     return err.withAdvice("tvcwatch activity list shows the organization's activities");
   }
   return err;

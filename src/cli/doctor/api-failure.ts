@@ -8,6 +8,7 @@ import {
   TurnkeyApiError,
   TurnkeyClientError,
 } from "../../api/errors.js";
+import { GrpcCode } from "../../api/grpc-codes.js";
 import type { ApiKeyPair } from "../../api/stamp.js";
 import type { CheckResult } from "./check.js";
 import { fail } from "./check.js";
@@ -55,7 +56,7 @@ export function apiFailure(
         data,
       );
     }
-    if (err.grpcCode === 7) {
+    if (err.grpcCode === GrpcCode.PERMISSION_DENIED) {
       return fail(
         "api",
         title,
@@ -66,7 +67,7 @@ export function apiFailure(
     }
     if (
       err.httpStatus === 404 &&
-      err.grpcCode === 5 &&
+      err.grpcCode === GrpcCode.NOT_FOUND &&
       /^HTTP 404$|non-JSON|empty/.test(err.message)
     ) {
       return fail(

@@ -19,12 +19,12 @@ import {
   resumedBatches,
 } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
-import { debugLogFetch } from "../../tail/debug-log-fetch.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
+import { debugLogFetch } from "../../tail/wire/debug-log-fetch.js";
 import { sayOnStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { CliError } from "../cli-error.js";

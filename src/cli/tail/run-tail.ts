@@ -4,21 +4,24 @@
  * commands/tail.ts, which `tail --help` loads alone).
  */
 import type { Command } from "commander";
-import { decodeBody } from "../../api/client.js";
-import { isPermanentFailure } from "../../api/errors.js";
+import { isPermanentFailure } from "../../api/retry-decision.js";
 import {
   type Checkpoint,
   HandledLines,
   ResumeFilter,
   resumedBatches,
 } from "../../tail/checkpoint.js";
-import { debugLogFetch } from "../../tail/debug-log-fetch.js";
 import type { FetchLogs, FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import type { GapMarker } from "../../tail/log-line.js";
-import { renderPlainWindow } from "../../tail/plain-window.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
+import {
+  debugLogFetch,
+  decodeDebugLogs,
+  fetchDebugLogBytes,
+} from "../../tail/wire/debug-log-fetch.js";
+import { renderPlainWindow } from "../../tail/wire/plain-window.js";
 import { shouldColour } from "../../text/colour.js";
 import { sayOnStderr, writeStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
@@ -182,7 +185,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     throw err;
   };
   // One window as plain text: printed straight from the response's bytes when it is of the usual
-  // shape (tail/plain-window.ts renders what the follower would print); the follower is then
+  // shape (tail/wire/plain-window.ts renders what the follower would print); the follower is then
   // handed the window without its lines. Any other response goes through the follower as it came.
   let rendered: Buffer | undefined;
   const format = streamFormatOf(flags);
@@ -190,18 +193,14 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const fetchLogs: FetchLogs = isPlainWindow(flags, format, tailLines, checkpointPath)
     ? async (request, options) => {
         try {
-          const read = await client.callForBody(
-            "get_tvc_deployment_debug_logs",
-            { deploymentId, ...request },
-            options,
-          );
+          const read = await fetchDebugLogBytes(client, deploymentId, request, options);
           rendered = renderPlainWindow(
             read.body,
             read.meta.serverDate,
             format.timestamps ? { utc: format.utc } : undefined,
           );
           if (rendered) return { data: { entries: [] }, meta: read.meta };
-          const data = await decodeBody("get_tvc_deployment_debug_logs", read.body);
+          const data = await decodeDebugLogs(read.body);
           return { data, meta: read.meta };
         } catch (err) {
           return failing(err);

@@ -1,16 +1,18 @@
 /**
- * Verification of the X-Stamp-WebAuthn header that @turnkey/webauthn-stamper sends: plain JSON
+ * The X-Stamp-WebAuthn header that @turnkey/webauthn-stamper sends, verified (the simulator's
+ * side) and made by a software passkey (PasskeyStamper, a client's Stamper): plain JSON
  * (not base64) `{"authenticatorData","clientDataJson","credentialId","signature"}`, each the
  * unpadded base64url of the WebAuthn assertion's field (credentialId is the credential's `id`, the
  * base64url of its raw id; signature is DER). The challenge the stamper asks the authenticator to
  * sign is the UTF-8 bytes of the lowercase hex SHA-256 of the request body, so clientDataJSON's
  * `challenge` is base64url of those 64 bytes; the signature is P-256 ECDSA over
- * SHA-256(authenticatorData ‖ SHA-256(clientDataJSON)). Failures are UNAUTHENTICATED (16).
+ * SHA-256(authenticatorData ‖ SHA-256(clientDataJSON)). Failures are UNAUTHENTICATED.
  */
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
+import type { Stamp, Stamper } from "../../api/stamper.js";
 import { unauthenticated } from "../http/sim-error.js";
 
 export const WEBAUTHN_STAMP_HEADER = "X-Stamp-WebAuthn";
@@ -104,6 +106,65 @@ export function verifyWebAuthnStamp(
   }
   if (!ok) throw unauthenticated("could not verify webauthn signature");
   return { credentialId };
+}
+
+export interface PasskeyOptions {
+  /** The passkey's P-256 private key (32 bytes). */
+  privateKey: Uint8Array;
+  /** Its credential id, base64url, as the organization registered it. */
+  credentialId: string;
+  /** The relying party whose hash starts authenticatorData; "localhost" by default. */
+  rpId?: string;
+  /** clientDataJSON's origin; "http://localhost" by default. */
+  origin?: string;
+}
+
+const FLAG_USER_VERIFIED = 0x04;
+
+/**
+ * A software passkey as a client's stamper: what a platform authenticator answers to
+ * @turnkey/webauthn-stamper's navigator.credentials.get, made into its X-Stamp-WebAuthn header
+ * (user present and verified; the signature counter counts the stamps). For the simulator's
+ * seeded passkey (seededPasskeyPrivateKey): tests and demos of WebAuthn through the client.
+ */
+export class PasskeyStamper implements Stamper {
+  private signCount = 0;
+
+  constructor(private readonly options: PasskeyOptions) {}
+
+  stamp(body: string): Stamp {
+    const {
+      privateKey,
+      credentialId,
+      rpId = "localhost",
+      origin = "http://localhost",
+    } = this.options;
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const challenge = base64urlnopad.encode(utf8(bytesToHex(sha256(utf8(body)))));
+    // The members in the order browsers write them.
+    const clientDataJson = utf8(
+      JSON.stringify({ type: "webauthn.get", challenge, origin, crossOrigin: false }),
+    );
+    this.signCount += 1;
+    const counter = new Uint8Array(4);
+    new DataView(counter.buffer).setUint32(0, this.signCount);
+    const authenticatorData = concatBytes(
+      sha256(utf8(rpId)),
+      Uint8Array.of(FLAG_USER_PRESENT | FLAG_USER_VERIFIED),
+      counter,
+    );
+    const digest = sha256(concatBytes(authenticatorData, sha256(clientDataJson)));
+    const signature = p256.sign(digest, privateKey, { prehash: false, format: "der" });
+    return {
+      stampHeaderName: WEBAUTHN_STAMP_HEADER,
+      stampHeaderValue: JSON.stringify({
+        authenticatorData: base64urlnopad.encode(authenticatorData),
+        clientDataJson: base64urlnopad.encode(clientDataJson),
+        credentialId,
+        signature: base64urlnopad.encode(signature),
+      }),
+    };
+  }
 }
 
 /** base64url with or without `=` padding; undefined when it is not. */

@@ -3,6 +3,7 @@
  * answered by 500, 503, 429 (with Retry-After) or a dropped connection. Draws come from their own
  * seeded generator, so faults do not shift the generated data.
  */
+import { GrpcCode } from "../../api/grpc-codes.js";
 import { Random } from "../random.js";
 
 export type Fault =
@@ -44,11 +45,13 @@ export class FaultInjector {
       case 0:
         return { kind: "drop" };
       case 1:
-        return status(500, 13, "internal error (injected fault)");
+        return status(500, GrpcCode.INTERNAL, "internal error (injected fault)");
       case 2:
-        return status(503, 14, "service unavailable (injected fault)");
+        return status(503, GrpcCode.UNAVAILABLE, "service unavailable (injected fault)");
       default:
-        return status(429, 8, "too many requests (injected fault)", { "Retry-After": "1" });
+        return status(429, GrpcCode.RESOURCE_EXHAUSTED, "too many requests (injected fault)", {
+          "Retry-After": "1",
+        });
     }
   }
 }

@@ -1,19 +1,5 @@
 /** An error the simulator answers with, in Turnkey's grpc-gateway body shape. */
-const HTTP_STATUS_OF_CODE: Readonly<Record<number, number>> = {
-  1: 499,
-  3: 400,
-  4: 504,
-  5: 404,
-  6: 409,
-  7: 403,
-  8: 429,
-  9: 400,
-  10: 409,
-  12: 501,
-  13: 500,
-  14: 503,
-  16: 401,
-};
+import { GrpcCode, HTTP_STATUS_OF_CODE } from "../../api/grpc-codes.js";
 
 export interface FieldViolation {
   field: string;
@@ -37,7 +23,7 @@ export class SimError extends Error {
   }
 
   get httpStatus(): number {
-    return HTTP_STATUS_OF_CODE[this.code] ?? 500;
+    return (HTTP_STATUS_OF_CODE as Readonly<Record<number, number>>)[this.code] ?? 500;
   }
 
   body(): { code: number; message: string; details: unknown[] } {
@@ -59,8 +45,14 @@ export class SimError extends Error {
 }
 
 export const invalidArgument = (message: string, field?: string) =>
-  new SimError(3, message, field ? { fieldViolations: [{ field, description: message }] } : {});
-export const notFound = (message: string) => new SimError(5, message);
-export const failedPrecondition = (message: string) => new SimError(9, message);
-export const unauthenticated = (message: string) => new SimError(16, message);
-export const permissionDenied = (message: string) => new SimError(7, message);
+  new SimError(
+    GrpcCode.INVALID_ARGUMENT,
+    message,
+    field ? { fieldViolations: [{ field, description: message }] } : {},
+  );
+export const notFound = (message: string) => new SimError(GrpcCode.NOT_FOUND, message);
+export const failedPrecondition = (message: string) =>
+  new SimError(GrpcCode.FAILED_PRECONDITION, message);
+export const unauthenticated = (message: string) => new SimError(GrpcCode.UNAUTHENTICATED, message);
+export const permissionDenied = (message: string) =>
+  new SimError(GrpcCode.PERMISSION_DENIED, message);

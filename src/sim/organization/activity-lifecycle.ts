@@ -7,6 +7,7 @@
  * identical bodies racing are one activity, and every change is committed before it is answered.
  */
 import { randomUUID } from "node:crypto";
+import { GrpcCode } from "../../api/grpc-codes.js";
 import { getOperation } from "../../api/operations.js";
 import type { VoteSelection } from "../../api/schemas.js";
 import { appProof } from "../crypto/app-proof.js";
@@ -142,8 +143,8 @@ export class ActivityLifecycle {
     if (!submitter || !isRunnable(name)) {
       record.status = "ACTIVITY_STATUS_FAILED";
       record.failure = submitter
-        ? { code: 12, message: `the simulator does not run ${name}` }
-        : { code: 5, message: `user ${record.userId} no longer exists` };
+        ? { code: GrpcCode.UNIMPLEMENTED, message: `the simulator does not run ${name}` }
+        : { code: GrpcCode.NOT_FOUND, message: `user ${record.userId} no longer exists` };
       return;
     }
     try {

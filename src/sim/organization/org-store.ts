@@ -4,6 +4,7 @@
  * before it is answered; one that cannot be written is not made (the organization goes back to
  * what the file holds, and the request fails with the file's problem).
  */
+import { GrpcCode } from "../../api/grpc-codes.js";
 import { SimError } from "../http/sim-error.js";
 import { ActivityLedger } from "./activity-ledger.js";
 import type { OrgState } from "./org-state.js";
@@ -53,7 +54,7 @@ export class OrgStore {
       this.rollBack();
       const message = `${err.message}; the change was not made`;
       this.options.onSaveError?.(message);
-      throw new SimError(13, `the simulator ${message}`);
+      throw new SimError(GrpcCode.INTERNAL, `the simulator ${message}`);
     }
     this.saved = text;
   }

@@ -4,6 +4,7 @@
  * webhook endpoints, user tags and invitations.
  */
 import { base58 } from "@scure/base";
+import { GrpcCode } from "../../api/grpc-codes.js";
 import { isLoopbackHost } from "../../api/url-policy.js";
 import { invalidArgument, notFound, SimError } from "../http/sim-error.js";
 import { type ActivityContext, findUser, type ParamsOf } from "./activity-context.js";
@@ -165,7 +166,10 @@ export function createUserTag(ctx: ActivityContext, p: ParamsOf<"create_user_tag
   const users = p.userIds.map((id) => findUser(ctx.state, id));
   const name = p.userTagName.trim();
   if (ctx.state.tags.some((t) => t.tagType === "TAG_TYPE_USER" && t.tagName === name)) {
-    throw new SimError(6, `a user tag named ${JSON.stringify(name)} already exists`);
+    throw new SimError(
+      GrpcCode.ALREADY_EXISTS,
+      `a user tag named ${JSON.stringify(name)} already exists`,
+    );
   }
   const tagId = ctx.newId();
   ctx.state.tags.push({

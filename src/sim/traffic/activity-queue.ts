@@ -9,6 +9,7 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { GrpcCode } from "../../api/grpc-codes.js";
 import { decodeStamp, STAMP_SCHEME, stampBody } from "../../api/stamp.js";
 import { addressesFor } from "../crypto/addresses.js";
 import type { SessionClaims } from "../crypto/session-jwt.js";
@@ -266,7 +267,7 @@ const MAKERS: readonly Maker[] = [
 ];
 
 const FAILURE = {
-  code: 7,
+  code: GrpcCode.PERMISSION_DENIED,
   message: "policy evaluation denied the activity: no policy allows this signer",
 };
 

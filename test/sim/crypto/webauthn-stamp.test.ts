@@ -4,7 +4,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { concatBytes } from "@noble/hashes/utils.js";
 import { WebauthnStamper } from "@turnkey/webauthn-stamper";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { verifyWebAuthnStamp } from "../../../src/sim/crypto/webauthn-stamp.js";
+import { PasskeyStamper, verifyWebAuthnStamp } from "../../../src/sim/crypto/webauthn-stamp.js";
 import { nodeP256PublicKey } from "../../helpers/independent-verify.js";
 import { simErrorOf } from "../../helpers/sim-error-of.js";
 import { type WebAuthnTamper, webAuthnStampHeader } from "../../helpers/webauthn-assertion.js";
@@ -185,5 +185,20 @@ describe("compatibility with @turnkey/webauthn-stamper", () => {
     expect(JSON.parse(Buffer.from(ours.clientDataJson, "base64url").toString()).challenge).toBe(
       JSON.parse(Buffer.from(theirs.clientDataJson, "base64url").toString()).challenge,
     );
+  });
+});
+
+describe("PasskeyStamper", () => {
+  it("makes the header a browser passkey makes through @turnkey/webauthn-stamper", () => {
+    const secret = p256.utils.randomSecretKey();
+    const id = Buffer.from("credential-raw-id-0002").toString("base64url");
+    const body = JSON.stringify({ organizationId: "org-1" });
+    const stamp = new PasskeyStamper({ privateKey: secret, credentialId: id }).stamp(body);
+    expect(stamp.stampHeaderName).toBe("X-Stamp-WebAuthn");
+    // The test helper's header (written independently), byte for byte: P-256 signing here is
+    // deterministic (RFC 6979), and the first stamp's counter is 1, as the helper's.
+    expect(stamp.stampHeaderValue).toBe(webAuthnStampHeader(body, secret, id));
+    const lookup = (c: string) => (c === id ? p256.getPublicKey(secret, true) : undefined);
+    expect(verifyWebAuthnStamp(stamp.stampHeaderValue, body, lookup)).toEqual({ credentialId: id });
   });
 });

@@ -19,9 +19,9 @@
  * must balance, so that "]" closes the array and the object has no other key), the text parses
  * as those entries followed by that list.
  */
-import { decodeBody } from "./client.js";
-import { isDebugLogResponse } from "./fast-guards.js";
-import type { DebugLogEntry } from "./schemas.js";
+import { decodeBody } from "../../api/client.js";
+import type { DebugLogEntry } from "../../api/schemas.js";
+import { DEBUG_LOG_FAST_PATH, DEBUG_LOGS, isDebugLogResponse } from "./guards.js";
 
 type DebugLogsAnswer = { entries: DebugLogEntry[] };
 
@@ -92,9 +92,8 @@ function markersFrom(text: string, from: number): number[] {
 }
 
 /**
- * Entries parsed at a time: a piece's text stays small (a string of a few dozen KB is made in the
- * young generation; bracketing a whole answer of hundreds of KB costs about as much as a sixth of
- * parsing it).
+ * Entries parsed at a time: a piece's text stays small enough to be made in the young
+ * generation, where bracketing a whole answer would copy all of it once more.
  */
 const PIECE = 256;
 
@@ -189,7 +188,7 @@ export class OverlapDecoder {
       }
     }
     // Any other layout, and every error, as the client decodes it.
-    const answer = await decodeBody("get_tvc_deployment_debug_logs", text);
+    const answer = await decodeBody(DEBUG_LOGS, text, DEBUG_LOG_FAST_PATH);
     this.counts.parsed += answer.entries.length;
     return answer;
   }

@@ -3,11 +3,11 @@
 // when it says undefined, the follower has the response to itself.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeBody } from "../../src/api/client.js";
-import type { DebugLogEntry } from "../../src/api/schemas.js";
-import { LogFollower } from "../../src/tail/follower.js";
-import { renderPlainWindow } from "../../src/tail/plain-window.js";
-import { formatEvent } from "../../src/tail/stream-format.js";
+import type { DebugLogEntry } from "../../../src/api/schemas.js";
+import { LogFollower } from "../../../src/tail/follower.js";
+import { formatEvent } from "../../../src/tail/stream-format.js";
+import { decodeDebugLogs } from "../../../src/tail/wire/debug-log-fetch.js";
+import { renderPlainWindow } from "../../../src/tail/wire/plain-window.js";
 
 const SERVER_DATE = 1_795_000_000_000;
 /** `tail`'s text, with --timestamps (UTC or the local zone) or without. */
@@ -28,7 +28,7 @@ async function throughFollower(
 ): Promise<string | undefined> {
   let data: { entries: DebugLogEntry[] };
   try {
-    data = (await decodeBody("get_tvc_deployment_debug_logs", body)) as typeof data;
+    data = await decodeDebugLogs(body);
   } catch {
     return undefined;
   }

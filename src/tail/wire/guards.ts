@@ -1,22 +1,12 @@
 /**
- * The hot path of the follower, without zod: for an operation polled every second and whose
- * answer can be large (a debug-log poll can carry 100k entries), its route and guards for its
- * request and its response. Each guard accepts exactly what the operation's zod schema in the
- * table accepts (property tests hold them to that, and the route to the table's), without copying;
- * when a guard says no, the client loads the schemas (./validation.ts) to name the field. So
- * `tvcwatch tail` sends its first request without loading zod at all.
+ * The debug-log poll's guards, without zod: its request and its response checked as the
+ * operation's schemas in the table check them (a debug-log poll can carry 100k entries, every
+ * second). Each accepts exactly what the zod schema accepts (test/tail/wire/schema-agreement
+ * holds them to that, and the route to the table's), without copying; when a guard says no, the
+ * client loads the schemas to name the field (../../api/fast-path.ts). So `tvcwatch tail` sends
+ * its first request without loading zod at all.
  */
-import type { OperationName } from "./operations.js";
-
-export interface FastPath {
-  readonly kind: "query";
-  /** As the table's: POST {baseUrl}{path}. */
-  readonly path: string;
-  /** Accepts exactly what the table's request schema accepts. */
-  readonly acceptsInput: (value: unknown) => boolean;
-  /** Accepts exactly what the table's response schema accepts. */
-  readonly acceptsResponse: (value: unknown) => boolean;
-}
+import type { FastPath } from "../../api/fast-path.js";
 
 function isString(v: unknown): v is string {
   return typeof v === "string";
@@ -65,11 +55,14 @@ export function isDebugLogResponse(value: unknown): boolean {
   return true;
 }
 
-export const FAST_PATHS: Partial<Record<OperationName, FastPath>> = {
-  get_tvc_deployment_debug_logs: {
-    kind: "query",
-    path: "/public/v1/query/get_tvc_deployment_debug_logs",
-    acceptsInput: isDebugLogRequest,
-    acceptsResponse: isDebugLogResponse,
-  },
+/** The operation the wire format is of. */
+export const DEBUG_LOGS = "get_tvc_deployment_debug_logs";
+
+/** The debug-log poll's route and guards, for the client (CallOptions.fastPath). */
+export const DEBUG_LOG_FAST_PATH: FastPath = {
+  name: DEBUG_LOGS,
+  kind: "query",
+  path: "/public/v1/query/get_tvc_deployment_debug_logs",
+  acceptsInput: isDebugLogRequest,
+  acceptsResponse: isDebugLogResponse,
 };

@@ -1,39 +1,15 @@
 /**
- * `tvcwatch tail` without -f, as plain text (`[replica 2/3] content` per line, with or without
- * `--timestamps`; no filters, no colour): the window's lines written straight from the response's
- * bytes, without building the response's JSON tree, its strings, or the follower's events. A
- * 200k-line window is tens of megabytes; this is what makes a one-shot `tail` several times faster
- * than `curl | jq`.
- *
- * It renders exactly what the follower prints for the same window (a property test holds it to
- * that: test/tail/plain-window.test.ts), and only for the usual shape of a response, where that is
- * simple to see: every entry has a timestamp of plain digits, none is stamped later than a second
- * after the response's `Date` (so the follower's merge puts them all in timestamp order, equal
- * timestamps in the response's order), and the JSON is the schema's and nothing more. For
- * anything else it says `undefined` and the caller hands the same response to the follower.
- *
- * Printable ASCII content is copied byte for byte (nothing in it needs escaping for a terminal);
- * content with JSON escapes other than \u is unescaped byte by byte, the controls they stand for
- * written as sanitizeForTerminal writes them; any other content is decoded and goes through
- * sanitizeForTerminal, as the follower's text does.
+ * Reads a debug-log answer's bytes into an EntryTable for the plain window (./plain-window.ts):
+ * `{"entries":[...]}` with the schema's keys and nothing more, every line with a timestamp of
+ * plain digits and none sent ahead of the others by the follower's merge. Anything else is
+ * declined (DECLINE), and the caller hands the answer to the follower.
  */
-import { sanitizeForTerminal } from "../text/sanitize.js";
-import { formatRfc3339 } from "../text/timestamp.js";
-import { timestampSortKey } from "./log-line.js";
-import { renderReplicaLabel } from "./stream-format.js";
+import { timestampSortKey } from "../log-line.js";
+import { renderReplicaLabel } from "../stream-format.js";
+import { DECODE, type Digits, EntryTable, ESCAPES, PLAIN, type StringKind } from "./entry-table.js";
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/**
- * What a JSON string holds: printable ASCII only (copied as is); printable ASCII and escapes
- * other than \u (unescaped byte by byte, controls written as sanitizeForTerminal writes them);
- * anything else (decoded, then sanitized).
- */
-type StringKind = 0 | 1 | 2;
-const PLAIN: StringKind = 0;
-const ESCAPES: StringKind = 1;
-const DECODE: StringKind = 2;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
 
 /** The literals of an entry as compactEntry reads it. */
 const ENTRY_OPEN = Buffer.from('{"line":{"content":', "latin1");
@@ -41,101 +17,12 @@ const TS_OPEN = Buffer.from(',"ts":{"seconds":', "latin1");
 const NANOS = Buffer.from(',"nanos":', "latin1");
 const LABEL = Buffer.from('}},"replicaLabel":', "latin1");
 
-/** Where a timestamp's digits lie in the body (for --timestamps). */
-interface Digits {
-  secondsAt: number;
-  secondsDigits: number;
-  nanosAt: number;
-  nanosDigits: number;
-}
-
-/** The entries of a window as positions in the body, parallel arrays that grow by doubling. */
-class EntryTable {
-  count = 0;
-  labelIds = new Int32Array(1024);
-  contentFrom = new Int32Array(1024);
-  contentTo = new Int32Array(1024);
-  /** What each content holds (a StringKind). */
-  kinds = new Uint8Array(1024);
-  keys = new Float64Array(1024);
-  /** Where the digits of each timestamp's seconds and nanos start, and how many there are. */
-  secondsAt = new Int32Array(1024);
-  secondsDigits = new Uint8Array(1024);
-  nanosAt = new Int32Array(1024);
-  nanosDigits = new Uint8Array(1024);
-
-  add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
-    if (this.count === this.keys.length) this.grow();
-    const i = this.count++;
-    this.labelIds[i] = labelId;
-    this.contentFrom[i] = from;
-    this.contentTo[i] = to;
-    this.kinds[i] = kind;
-    this.keys[i] = key;
-    this.secondsAt[i] = ts.secondsAt;
-    this.secondsDigits[i] = ts.secondsDigits;
-    this.nanosAt[i] = ts.nanosAt;
-    this.nanosDigits[i] = ts.nanosDigits;
-  }
-
-  private grow(): void {
-    const size = this.keys.length * 2;
-    const grown = <T extends Int32Array | Uint8Array | Float64Array>(
-      a: T,
-      make: (n: number) => T,
-    ) => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.labelIds = grown(this.labelIds, (n) => new Int32Array(n));
-    this.contentFrom = grown(this.contentFrom, (n) => new Int32Array(n));
-    this.contentTo = grown(this.contentTo, (n) => new Int32Array(n));
-    this.kinds = grown(this.kinds, (n) => new Uint8Array(n));
-    this.keys = grown(this.keys, (n) => new Float64Array(n));
-    this.secondsAt = grown(this.secondsAt, (n) => new Int32Array(n));
-    this.secondsDigits = grown(this.secondsDigits, (n) => new Uint8Array(n));
-    this.nanosAt = grown(this.nanosAt, (n) => new Int32Array(n));
-    this.nanosDigits = grown(this.nanosDigits, (n) => new Uint8Array(n));
-  }
-}
-
-/** `--timestamps`: each line starts with its time, RFC 3339 in UTC or the local zone. */
-export interface TimeFormat {
-  utc: boolean;
-}
-
-/** Room for one formatted time (RFC 3339 with nanoseconds and zone is under 48 characters). */
-const TIME_ROOM = 48;
-
 /** Declines the body: not the usual shape (the caller decodes it and follows as usual). */
-class NotPlain extends Error {}
-const DECLINE = new NotPlain();
-
-/**
- * The follower's output for this window as bytes (each line and its newline), or undefined when
- * the body is not of the usual shape (see the header). `serverDate`: the response's Date header,
- * epoch ms.
- */
-export function renderPlainWindow(
-  body: Uint8Array,
-  serverDate: number | undefined,
-  times?: TimeFormat,
-): Buffer | undefined {
-  if (serverDate === undefined || !Number.isFinite(serverDate)) return undefined;
-  const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);
-  if (buf.length >= 2 ** 31) return undefined;
-  try {
-    const parsed = new WindowScanner(buf, serverDate).scan();
-    return write(buf, parsed.table, parsed.labels, times);
-  } catch (err) {
-    if (err instanceof NotPlain) return undefined;
-    throw err;
-  }
-}
+export class NotPlain extends Error {}
+export const DECLINE = new NotPlain();
 
 /** Reads the body's entries into an EntryTable; throws DECLINE at anything unusual. */
-class WindowScanner {
+export class WindowScanner {
   private pos = 0;
   readonly table = new EntryTable();
   /** Each label met: where its JSON text first lay, how long it is, and its rendered `[label] `. */
@@ -440,114 +327,10 @@ class WindowScanner {
 }
 
 /** The text of a JSON string whose bytes lie in [from, to) (escapes and UTF-8 decoded). */
-function decodeJsonString(b: Buffer, from: number, to: number): string {
+export function decodeJsonString(b: Buffer, from: number, to: number): string {
   try {
     return JSON.parse(b.toString("utf8", from - 1, to + 1)) as string;
   } catch {
     throw DECLINE; // an invalid escape: the follower's decoding names it
   }
 }
-
-/** The lines in the follower's order (timestamp, then the response's), as one buffer. */
-function write(b: Buffer, t: EntryTable, labels: Buffer[], times: TimeFormat | undefined): Buffer {
-  const n = t.count;
-  const keys = t.keys;
-  let sorted = true;
-  for (let i = 1; i < n && sorted; i++) sorted = (keys[i - 1] as number) <= (keys[i] as number);
-  let order: Uint32Array | undefined;
-  if (!sorted) {
-    order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    // Stable: equal keys keep the response's order.
-    order.sort((x, y) => (keys[x] as number) - (keys[y] as number) || x - y);
-  }
-  // Content that must be decoded (rare) first, so that the room needed is known in advance.
-  const { labelIds, contentFrom, contentTo, kinds } = t;
-  const decoded = new Map<number, Buffer>();
-  let room = 0;
-  for (let i = 0; i < n; i++) {
-    const from = contentFrom[i] as number;
-    const to = contentTo[i] as number;
-    const kind = kinds[i];
-    let size = to - from;
-    if (kind === ESCAPES) size *= 2;
-    else if (kind === DECODE) {
-      const bytes = Buffer.from(sanitizeForTerminal(decodeJsonString(b, from, to)), "utf8");
-      decoded.set(i, bytes);
-      size = bytes.length;
-    }
-    room += (labels[labelIds[i] as number] as Buffer).length + size + 1;
-  }
-  // An RFC 3339 time with nanoseconds and a zone is under 48 characters, for any year.
-  if (times) room += n * (TIME_ROOM + 1);
-  const { secondsAt, secondsDigits, nanosAt, nanosDigits } = t;
-  const out = Buffer.allocUnsafe(room);
-  let o = 0;
-  for (let j = 0; j < n; j++) {
-    const i = order ? (order[j] as number) : j;
-    if (times) {
-      const at = secondsAt[i] as number;
-      const nanos = nanosAt[i] as number;
-      const time = formatRfc3339(
-        b.toString("latin1", at, at + (secondsDigits[i] as number)),
-        b.toString("latin1", nanos, nanos + (nanosDigits[i] as number)),
-        times.utc,
-      );
-      if (time.length > TIME_ROOM) throw DECLINE;
-      o += out.write(time, o, "latin1");
-      out[o++] = 0x20;
-    }
-    const label = labels[labelIds[i] as number] as Buffer;
-    for (let k = 0; k < label.length; k++) out[o++] = label[k] as number;
-    const from = contentFrom[i] as number;
-    const to = contentTo[i] as number;
-    const kind = kinds[i];
-    if (kind === PLAIN) o += b.copy(out, o, from, to);
-    else if (kind === ESCAPES) o = unescapeInto(b, from, to, out, o);
-    else o += (decoded.get(i) as Buffer).copy(out, o);
-    out[o++] = 0x0a;
-  }
-  return out.subarray(0, o);
-}
-
-/**
- * Printable ASCII with JSON escapes other than \u, unescaped into `out` at `o` (room for twice
- * its length): the controls they stand for written as sanitizeForTerminal escapes them (`\x0a`),
- * a tab kept. Returns where it ended; declines an invalid escape.
- */
-function unescapeInto(b: Buffer, from: number, to: number, out: Buffer, o: number): number {
-  let w = o;
-  for (let i = from; i < to; i++) {
-    const c = b[i] as number;
-    if (c !== BACKSLASH) {
-      out[w++] = c;
-      continue;
-    }
-    const e = b[++i] as number;
-    if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) {
-      out[w++] = e;
-      continue;
-    }
-    if (e === 0x74 /* t */) {
-      out[w++] = 0x09; // a tab, kept
-      continue;
-    }
-    const control = CONTROL_OF[e] ?? 0;
-    if (control === 0) throw DECLINE;
-    out[w++] = BACKSLASH;
-    out[w++] = 0x78; // x
-    out[w++] = 0x30; // 0
-    out[w++] = HEX[control] as number;
-  }
-  return w;
-}
-
-/** The control that a JSON escape's letter stands for (\n, \r, \b, \f), else 0. */
-const CONTROL_OF = new Uint8Array(128);
-CONTROL_OF[0x6e] = 0x0a;
-CONTROL_OF[0x72] = 0x0d;
-CONTROL_OF[0x62] = 0x08;
-CONTROL_OF[0x66] = 0x0c;
-
-/** The hex digit of 0-15, as sanitizeForTerminal writes it (lower case). */
-const HEX = Buffer.from("0123456789abcdef", "latin1");

@@ -1,11 +1,12 @@
-// OverlapDecoder against decoding each answer whole: over random runs of overlapping answers, in
-// the server's layout and in hostile ones, every answer decodes to exactly what decodeBody gives
-// (or fails with the same message), and the usual run takes most entries from the answer before.
+// OverlapDecoder against decoding each answer whole by the schema: over random runs of
+// overlapping answers, in the server's layout and in hostile ones, every answer decodes to exactly
+// what the operation's zod schema gives (or fails with the same message), and the usual run takes
+// most entries from the answer before.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeBody } from "../../src/api/client.js";
-import { OverlapDecoder } from "../../src/api/overlap-decoder.js";
-import type { DebugLogEntry } from "../../src/api/schemas.js";
+import type { DebugLogEntry } from "../../../src/api/schemas.js";
+import { decodeResponse } from "../../../src/api/validation.js";
+import { OverlapDecoder } from "../../../src/tail/wire/overlap-decoder.js";
 
 type Entry = DebugLogEntry;
 
@@ -144,7 +145,7 @@ const runArb = fc
 
 async function whole(text: string): Promise<{ ok: unknown } | { error: string }> {
   try {
-    return { ok: await decodeBody("get_tvc_deployment_debug_logs", text) };
+    return { ok: decodeResponse("get_tvc_deployment_debug_logs", text) };
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -197,7 +198,7 @@ describe("OverlapDecoder", () => {
     expect(decoder.counts).toEqual({ reused: 39, parsed: 100 + 51 });
   });
 
-  it("fails as decodeBody does on an answer that is not JSON, after a good one", async () => {
+  it("fails as decoding by the schema does on an answer that is not JSON, after a good one", async () => {
     const items = [1, 2, 3].map((i) => compact({ line: { content: `l${i}` }, replicaLabel: "r" }));
     const decoder = new OverlapDecoder();
     await decoder.decode(`{"entries":[${items.join(",")}]}`);
