@@ -22,4 +22,5 @@ export interface TailFlags {
   overlap: number;
   verbose?: boolean;
   checkpoint?: string;
+  outputFile?: string;
 }
