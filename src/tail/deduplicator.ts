@@ -80,6 +80,11 @@ export interface ReplicaSummary {
   replicaLabel: string;
   /** The newest timestamp no later than the server's time (epoch ms), or -Infinity. */
   newest: number;
+  /**
+   * The longest time between two of its consecutive timestamped lines in the window, ms (those
+   * ahead of the server's time left out).
+   */
+  longestGap: number;
   /** New lines, and the oldest and newest of their timestamps. */
   newCount: number;
   newOldest: number;
@@ -99,6 +104,7 @@ function emptySummary(replicaLabel: string, response: number): ReplicaSummary {
   return {
     replicaLabel,
     newest: Number.NEGATIVE_INFINITY,
+    longestGap: 0,
     newCount: 0,
     newOldest: Number.POSITIVE_INFINITY,
     newNewest: Number.NEGATIVE_INFINITY,
@@ -218,7 +224,12 @@ export class Deduplicator {
         : mem.timed.sight(exact, content, response);
       decided[i] = isNew ? 1 : 2;
       const sum = mem.summary;
-      if (key > sum.newest && key <= serverNowUpper) sum.newest = key;
+      if (key > sum.newest && key <= serverNowUpper) {
+        // The longest quiet spell between consecutive lines (in place) of the window.
+        if (key - sum.newest > sum.longestGap && Number.isFinite(sum.newest))
+          sum.longestGap = key - sum.newest;
+        sum.newest = key;
+      }
       if (isNew) {
         sum.newCount++;
         if (key < sum.newOldest) sum.newOldest = key;

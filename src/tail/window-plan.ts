@@ -247,7 +247,8 @@ export class WindowPlanner {
     response: number,
     verdict?: ResumeVerdict,
   ): { covered: boolean; reachMs: number } {
-    this.noteLatency(sentMono, recvMono);
+    // A first window (ten minutes, or back to a resume point) is no measure of the usual answer.
+    if (plan.coveredFrom !== undefined) this.noteLatency(sentMono, recvMono);
     if (plan.windowMs !== undefined && plan.request.tailLines === undefined)
       this.absenceMarks.push({ response, frontBy: recvMono - plan.windowMs });
     if (plan.resume === "window" && verdict !== "covered") {
