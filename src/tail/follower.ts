@@ -443,7 +443,6 @@ export class LogFollower {
    * asks again with the server's clock as this answer's Date header showed it.
    */
   private setAside(sentMono: number, recvMono: number, entries: number): PollResult {
-    this.planner.noteLatency(sentMono, recvMono);
     this.failures = 0;
     this.setState({
       phase: "live",

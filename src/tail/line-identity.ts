@@ -1,10 +1,10 @@
 /**
  * A line's identity across restarts: its replica, its timestamp's texts exactly as received (or
  * none), and its content. Identical lines share one and are counted. A checkpoint keeps each as
- * the first 16 bytes of the SHA-256 of that identity (22 characters of base64url), so a record's
+ * the first 22 characters of the base64url SHA-256 of that identity (132 bits), so a record's
  * size does not grow with the lines' length and holds no log content.
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { DebugLogEntry } from "../api/schemas.js";
 import { type LogLine, lineTimestamp } from "./log-line.js";
 
@@ -42,6 +42,8 @@ export function recordedLineKey(l: {
 }
 
 /** An identity's digest as a checkpoint keeps it. */
-export function digestOf(key: string): string {
-  return createHash("sha256").update(key).digest().subarray(0, 16).toString("base64url");
-}
+export const digestOf: (key: string) => string =
+  // crypto.hash (Node 20.12 on) spares a Hash object per line.
+  typeof crypto.hash === "function"
+    ? (key) => crypto.hash("sha256", key, "base64url").slice(0, DIGEST_CHARS)
+    : (key) => crypto.createHash("sha256").update(key).digest("base64url").slice(0, DIGEST_CHARS);

@@ -37,7 +37,7 @@ import {
 } from "./resume-point.js";
 import type { ServerClockEstimate } from "./server-clock.js";
 
-/** The most a window adds for its request's way to the server (see allowanceMs). */
+/** The most a window adds for its request's way to the server (see allowance). */
 export const MAX_ALLOWANCE_MS = 15_000;
 /**
  * How far a window reaches back behind `coveredFrom`, beyond the overlap, at most: the largest
@@ -104,11 +104,6 @@ export class WindowPlanner {
     return this.coveredFrom;
   }
 
-  /** Whether the follow was resumed and its first window has not yet reached back far enough. */
-  resuming(): boolean {
-    return this.o.resume !== undefined && this.coveredFrom === undefined;
-  }
-
   /**
    * How far before its resume point a later follow's first window must be allowed to reach (ms):
    * whole seconds, the server's clock known to a second from one `Date` header, and the way to
@@ -123,7 +118,10 @@ export class WindowPlanner {
     return Math.min(MAX_ALLOWANCE_MS, Math.max(250, 2 * this.latencyEma));
   }
 
-  /** Bounds of the resume point's clock at monotonic `mono`, `sentMono` and `recvMono` apart. */
+  /**
+   * Bounds, on the resume point's clock, of a time between monotonic `sentMono` and `recvMono`
+   * (an answer's: the server made it after the request was sent and before it came back).
+   */
   private recordClock(sentMono: number, recvMono: number): TimeBounds {
     const { clock, serverClock, resume } = this.o;
     const wall = clock.now() - clock.monotonic();
@@ -266,8 +264,8 @@ export class WindowPlanner {
     return { covered, reachMs };
   }
 
-  /** A round trip, for the allowance (an answer set aside counts too). */
-  noteLatency(sentMono: number, recvMono: number): void {
+  /** A round trip, for the allowance. */
+  private noteLatency(sentMono: number, recvMono: number): void {
     const latency = recvMono - sentMono;
     this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
   }
