@@ -390,6 +390,26 @@ describe("tail -f --checkpoint --output-file", () => {
       expect(after.slice(10).split("\n")[0]).toMatch(
         /^\{"event":"gap",.*"reason":"output file .* holds 10 bytes/,
       );
+      // Text in a file is never coloured, whatever FORCE_COLOR says.
+      more();
+      const text = join(dir, "out.txt");
+      const coloured = await runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep",
+          "--since",
+          "1h",
+          "--output-file",
+          text,
+        ],
+        { env: { ...ENV, FORCE_COLOR: "1" } },
+      );
+      expect(coloured.code).toBe(0);
+      expect(readFileSync(text, "utf8")).toMatch(/^\[replica 1\/1\] /);
+      expect(readFileSync(text, "utf8")).not.toContain("\u001b");
       // -o otlp writes no file.
       const otlp = await once(["-o", "otlp"]);
       expect(otlp.code).toBe(2);

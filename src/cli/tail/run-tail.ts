@@ -55,7 +55,11 @@ export function streamFormatOf(flags: TailFlags): StreamFormat {
     output: flags.output === "json" ? "json" : "text",
     timestamps: flags.timestamps === true,
     utc: flags.utc === true,
-    colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+    // A file is no terminal, whatever stdout is (or FORCE_COLOR says).
+    colour:
+      flags.output === "text" &&
+      flags.outputFile === undefined &&
+      shouldColour(process.stdout.isTTY),
   };
 }
 
