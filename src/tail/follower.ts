@@ -443,6 +443,8 @@ export class LogFollower {
    * asks again with the server's clock as this answer's Date header showed it.
    */
   private setAside(sentMono: number, recvMono: number, entries: number): PollResult {
+    // Asked again at once: with room for the way there and back.
+    this.planner.noteLatency(sentMono, recvMono);
     this.failures = 0;
     this.setState({
       phase: "live",

@@ -245,8 +245,10 @@ export class WindowPlanner {
     response: number,
     verdict?: ResumeVerdict,
   ): { covered: boolean; reachMs: number } {
-    // A first window (ten minutes, or back to a resume point) is no measure of the usual answer.
-    if (plan.coveredFrom !== undefined) this.noteLatency(sentMono, recvMono);
+    // A first window (ten minutes, or back to a resume point) is no measure of the usual answer;
+    // but one that fell short of its resume point is asked again, and must allow for its way.
+    if (plan.coveredFrom !== undefined || (plan.resume === "window" && verdict !== "covered"))
+      this.noteLatency(sentMono, recvMono);
     if (plan.windowMs !== undefined && plan.request.tailLines === undefined)
       this.absenceMarks.push({ response, frontBy: recvMono - plan.windowMs });
     if (plan.resume === "window" && verdict !== "covered") {
@@ -265,7 +267,7 @@ export class WindowPlanner {
   }
 
   /** A round trip, for the allowance. */
-  private noteLatency(sentMono: number, recvMono: number): void {
+  noteLatency(sentMono: number, recvMono: number): void {
     const latency = recvMono - sentMono;
     this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
   }

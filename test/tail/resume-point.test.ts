@@ -35,13 +35,17 @@ describe("a follow resumed from a point", () => {
     visibleAt: WALL + i * 100 + 0.5,
   }));
 
-  async function resumed(o: { serverMinusWallMs: number; clientWrongByMs: number }) {
+  async function resumed(o: {
+    serverMinusWallMs: number;
+    clientWrongByMs: number;
+    latencyMs?: number;
+  }) {
     const time = new SimTime(WALL + o.clientWrongByMs);
     time.mono = 30_000;
     const server = new ModelServer(lines, time, {
       skewMs: -o.clientWrongByMs,
       failureRate: 0,
-      maxLatencyMs: 40,
+      maxLatencyMs: 2 * (o.latencyMs ?? 20),
       random: () => 0.5,
     });
     const asked: string[] = [];
@@ -50,7 +54,8 @@ describe("a follow resumed from a point", () => {
       holdBackMs: 0,
       resume: {
         fromMs: WALL + 20_000,
-        slackMs: 3000,
+        // As a follow recording through such answers would have written (2.5 s + 2 allowances).
+        slackMs: 2500 + 4 * (o.latencyMs ?? 20),
         clock: "server",
         serverMinusWallMs: o.serverMinusWallMs,
       },
@@ -98,6 +103,20 @@ describe("a follow resumed from a point", () => {
     expect(Number(asked[1])).toBeGreaterThan(Number(asked[0]));
     const keys = emitted.map((e) => e.sortKey);
     expect(Math.min(...keys)).toBeLessThanOrEqual(WALL + 20_000);
+    expect(new Set(emitted.map((e) => e.content)).size).toBe(emitted.length);
+  });
+
+  it("reaches the point through slow answers: the way there and back is allowed for when it asks again", async () => {
+    // Each answer takes 3 s (made 1.5 s after the request went out): the first window, planned
+    // with a quarter of a second for the way, falls short; the next allows for it.
+    const { asked, emitted, follower } = await resumed({
+      serverMinusWallMs: 0,
+      clientWrongByMs: 0,
+      latencyMs: 3000,
+    });
+    expect(follower.progress()?.resuming).toBe(false);
+    expect(asked.length).toBeLessThanOrEqual(4);
+    expect(Math.min(...emitted.map((e) => e.sortKey))).toBeLessThanOrEqual(WALL + 20_000);
     expect(new Set(emitted.map((e) => e.content)).size).toBe(emitted.length);
   });
 });
