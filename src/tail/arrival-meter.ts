@@ -13,14 +13,18 @@
  *   minute; one nearly as late as the window reached, which may have had company that was not
  *   caught, widens it to the maximum (`--overlap`).
  * - A replica whose lines reach the server late but in order shows before any is lost: its newest
- *   line falls behind the server's clock by more than its usual gap between lines. The next window
- *   then reaches back to that line, so nothing after it can be missed, however late it comes
- *   (up to the maximum). A replica quiet for longer than the maximum is just quiet.
+ *   line falls behind the server's clock by more than twice its usual gap between lines, and by
+ *   half again as long as the longest it was quiet in the last minute (a replica that logs in
+ *   bursts is often quiet for a while, and is not behind for that). The next window then reaches
+ *   back to that line, so nothing after it can be missed, however late it comes (up to the
+ *   maximum); only the next one: while it stays behind each poll asks again, and once its lines
+ *   come, those that came late widen the overlap. A replica quiet for longer than the maximum is
+ *   just quiet.
  * - The server's clock is known to within its Date headers' uncertainty (a second at first, less
  *   as responses come at different fractions of a second): a lag below that cannot be told from
  *   none, so the overlap never drops below it.
- * - While nothing is late the overlap eases back to its minimum, halving its excess every 5 s and
- *   every 200 lines that could have come late and did not, whichever is later.
+ * - While nothing is late the overlap eases back to its minimum, halving its excess every second
+ *   and every 200 lines that could have come late and did not, whichever is later.
  *
  * Without Date headers nothing can be measured against the server's clock: the overlap stays at
  * its maximum. It starts there too, until the first polls have measured something.
@@ -31,11 +35,11 @@ import type { ReplicaSummary } from "./deduplicator.js";
 /** Late lines are remembered this long for the overlap they call for. */
 const LATE_MEMORY_MS = 60_000;
 /**
- * While nothing is late the overlap's excess over what is measured halves every 5 s and every 200
- * new timestamped lines, whichever comes later: easing needs lines that could have come late and
- * did not, not only time.
+ * While nothing is late the overlap's excess over what is measured halves every second and every
+ * 200 new timestamped lines, whichever comes later: easing needs lines that could have come late
+ * and did not, not only time.
  */
-const EASE_HALF_LIFE_MS = 5_000;
+const EASE_HALF_LIFE_MS = 1_000;
 const EASE_HALF_LIFE_LINES = 200;
 /** A late line within this of the window's reach may have had later company that was missed. */
 const EDGE_MS = 500;
@@ -83,6 +87,8 @@ interface ReplicaPace {
   /** Typical gap between its consecutive lines, ms (an average over recent responses). */
   gapMs: number;
   lastSeenMono: number;
+  /** [monotonic ms, ms] of the longest quiet spell each recent response showed (the last minute). */
+  quiet: [number, number][];
 }
 
 export class ArrivalMeter {
@@ -94,6 +100,8 @@ export class ArrivalMeter {
   private readonly pace = new Map<string, ReplicaPace>();
   private lagging: ArrivalReport["lagging"];
   private measured = false;
+  /** How far the next window reaches back for a replica behind (0: none), ms. */
+  private reach = 0;
 
   constructor(
     readonly minOverlapMs: number,
@@ -104,7 +112,7 @@ export class ArrivalMeter {
 
   report(): ArrivalReport {
     return {
-      overlapMs: this.overlap,
+      overlapMs: this.overlapMs(),
       lateLines: this.late,
       recentLateMs: this.recentLate(),
       lagging: this.lagging,
@@ -113,7 +121,7 @@ export class ArrivalMeter {
   }
 
   overlapMs(): number {
-    return this.overlap;
+    return Math.min(this.maxOverlapMs, Math.max(this.overlap, this.reach));
   }
 
   private recentLate(): number {
@@ -129,6 +137,7 @@ export class ArrivalMeter {
       this.overlap = this.maxOverlapMs;
       this.measured = false;
       this.lagging = undefined;
+      this.reach = 0;
       this.lastMono = s.nowMono;
       return;
     }
@@ -152,13 +161,19 @@ export class ArrivalMeter {
     for (const r of s.replicas) {
       let p = this.pace.get(r.replicaLabel);
       if (!p) {
-        p = { newest: r.newest, gapMs: this.maxOverlapMs, lastSeenMono: s.nowMono };
+        p = { newest: r.newest, gapMs: this.maxOverlapMs, lastSeenMono: s.nowMono, quiet: [] };
         this.pace.set(r.replicaLabel, p);
       }
       if (r.newCount >= 2 && r.newNewest > r.newOldest) {
         const gap = Math.min(this.maxOverlapMs, (r.newNewest - r.newOldest) / (r.newCount - 1));
         p.gapMs += (gap - p.gapMs) / 4;
       }
+      // Spells longer than the largest overlap say nothing (a replica quiet that long is not
+      // told from one behind anyway), nor does a line out of place.
+      if (r.longestGap > 0 && r.longestGap <= this.maxOverlapMs)
+        p.quiet.push([s.nowMono, r.longestGap]);
+      while (p.quiet.length > 0 && (p.quiet[0] as [number, number])[0] < s.nowMono - LATE_MEMORY_MS)
+        p.quiet.shift();
       p.newest = Math.max(p.newest, r.newest);
       p.lastSeenMono = s.nowMono;
     }
@@ -167,10 +182,13 @@ export class ArrivalMeter {
         this.pace.delete(label);
         continue;
       }
-      // Certainly behind by more than twice its usual gap, and not merely quiet.
+      // Certainly behind by more than twice its usual gap, and half again as long as the longest
+      // it was quiet in the last minute: not merely quiet.
+      let quiet = 2 * p.gapMs;
+      for (const [, ms] of p.quiet) if (1.5 * ms > quiet) quiet = 1.5 * ms;
       const behindLow = s.sentServerLow - p.newest;
       const behindHigh = s.sentServerHigh - p.newest;
-      if (behindLow > 2 * p.gapMs + 50 && behindLow <= this.maxOverlapMs && behindHigh > reach) {
+      if (behindLow > quiet + 50 && behindLow <= this.maxOverlapMs && behindHigh > reach) {
         reach = behindHigh;
         this.lagging = { replicaLabel: label, behindMs: behindLow };
       }
@@ -186,13 +204,11 @@ export class ArrivalMeter {
     // window always reaches back that far.
     const target = Math.min(
       this.maxOverlapMs,
-      Math.max(
-        this.minOverlapMs,
-        spread + 50,
-        recentLate > 0 ? 2 * recentLate + MARGIN_MS : 0,
-        reach > 0 ? reach + MARGIN_MS : 0,
-      ),
+      Math.max(this.minOverlapMs, spread + 50, recentLate > 0 ? 2 * recentLate + MARGIN_MS : 0),
     );
+    // A replica behind: the next window reaches back to its newest line. Asked again at every
+    // poll while it stays behind; once its lines come, any that came late widen the overlap.
+    this.reach = reach > 0 ? reach + MARGIN_MS : 0;
     const halvings =
       this.lastMono === undefined
         ? 0

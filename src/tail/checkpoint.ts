@@ -1,91 +1,116 @@
 /**
- * Restart-safe following (`tail -f --checkpoint FILE`): what a follow records after each batch it
- * has written, and how a new follow resumes from it without printing a line twice or missing one.
+ * `tail -f --checkpoint FILE`: what FILE holds, and how a follow resumes from it.
  *
- * The record: the newest line handled (its sort key, on the server's clock, as lines are stamped)
- * and the identities (replica, timestamp, content) of every line handled within `marginMs` before
- * it. A resumed follow asks for everything from that floor on (its first window reaches back past
- * it), drops what is older than the floor, and drops once each line whose identity was recorded:
- * what was printed before is not printed again, and what came after (or late, but within the
- * margin) is printed once. A line that comes later than the margin is as lost as it would be to a
- * follow that never stopped (the overlap bounds both).
+ * Format 3 (this one): `{"format":3,"deployments":[record, ...],"outputFile":{...}}`, one record
+ * per deployment followed (./handled-lines.ts: where a later follow starts, measured on the
+ * server's clock, and the digests of the lines it could be sent again), and with
+ * `--output-file` that file's identity and the length it had when the record was written.
  *
- * One deployment's record is format 1; a follow of several writes format 2, a record per
- * deployment (`{"format":2,"deployments":[...]}`), and reads format 1 as one of them.
+ * Formats 1 and 2 (older tvcwatch) recorded the newest line's own timestamp as the point to
+ * resume from, and each line's identity in full. They are read as the version that wrote them
+ * would resume (from that timestamp less its margin, lines placed before it dropped), and
+ * rewritten in format 3 with the first record; one whose newest line is stamped well ahead of
+ * this machine's clock (a line from the future moved it) is refused, naming the fix.
  */
-import { type LogEvent, type LogLine, lineTimestamp } from "./log-line.js";
+import type { HandledRecord } from "./handled-lines.js";
+import { DIGEST_CHARS, digestOf, recordedLineKey } from "./line-identity.js";
+import type { ResumePoint } from "./resume-point.js";
 
-/** The newest format this tvcwatch reads: 1, one deployment; 2, several. */
-export const CHECKPOINT_FORMAT = 2;
+/** The format this tvcwatch writes, and the newest it reads. */
+export const CHECKPOINT_FORMAT = 3;
+/** An old record whose newest line is stamped further ahead of this machine's clock is refused. */
+const LEGACY_AHEAD_MS = 5 * 60_000;
 
-export interface CheckpointLine {
-  replicaLabel: string;
-  ts: { seconds: string; nanos: string } | null;
-  content: string;
+/** With `--output-file`: the file's identity and its length when the record was written. */
+export interface OutputFileRecord {
+  /** Device and inode numbers, in decimal. */
+  dev: string;
+  ino: string;
+  length: number;
 }
 
-export interface Checkpoint {
-  format: number;
-  deploymentId: string;
-  /** Sort key (epoch ms, server clock) of the newest line handled. */
-  newest: number;
-  /** Lines handled at or after newest - margin. */
-  lines: CheckpointLine[];
+/** What a checkpoint holds: format 3, as written. */
+export interface CheckpointFile {
+  format: 3;
+  deployments: HandledRecord[];
+  outputFile?: OutputFileRecord | undefined;
 }
 
-const identity = (l: CheckpointLine) =>
-  `${l.replicaLabel}\u0000${l.ts ? `${l.ts.seconds}.${l.ts.nanos}` : "-"}\u0000${l.content}`;
+/** One deployment's record as read; `legacy` when it was of format 1 or 2. */
+export type ReadRecord = HandledRecord & { legacy?: boolean };
 
-/** The lines a follow has handled within the margin of its newest: what a checkpoint records. */
-export class HandledLines {
-  private lines: LogLine[] = [];
-  private newest = Number.NEGATIVE_INFINITY;
-
-  constructor(
-    private readonly deploymentId: string,
-    private readonly marginMs: number,
-  ) {}
-
-  add(events: readonly LogEvent[]): void {
-    for (const e of events) {
-      if (e.kind !== "line") continue;
-      this.lines.push(e);
-      if (e.sortKey > this.newest) this.newest = e.sortKey;
-    }
-    const floor = this.newest - this.marginMs;
-    if (this.lines.length > 0 && (this.lines[0] as LogLine).sortKey < floor) {
-      this.lines = this.lines.filter((l) => l.sortKey >= floor);
-    }
-  }
-
-  /** The record as of now (undefined before any line). */
-  snapshot(): Checkpoint | undefined {
-    if (this.newest === Number.NEGATIVE_INFINITY) return undefined;
-    return {
-      format: 1,
-      deploymentId: this.deploymentId,
-      newest: this.newest,
-      lines: this.lines.map((l) => ({
-        replicaLabel: l.replicaLabel,
-        ts: lineTimestamp(l) ?? null,
-        content: l.content,
-      })),
-    };
-  }
-}
-
-/** Several deployments' records, as a follow of several writes them (format 2). */
-export interface CheckpointSet {
-  format: 2;
-  deployments: Checkpoint[];
+export interface ReadCheckpoint {
+  records: Map<string, ReadRecord>;
+  outputFile?: OutputFileRecord | undefined;
 }
 
 const FIX = "delete it to start over, or name another file";
+const NOT_OURS = `is not a tvcwatch checkpoint (fields missing): ${FIX}`;
 
-/** Why one deployment's record is malformed; undefined when it is whole. */
-function recordProblem(c: Partial<Checkpoint>): string | undefined {
+const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const DIGESTS = /^[A-Za-z0-9_-]*$/;
+const DECIMAL = /^\d{1,30}$/;
+
+function outputFileOf(v: unknown): OutputFileRecord | undefined | "bad" {
+  if (v === undefined) return undefined;
+  const o = v as Partial<OutputFileRecord> | null;
+  if (
+    !o ||
+    typeof o !== "object" ||
+    typeof o.dev !== "string" ||
+    !DECIMAL.test(o.dev) ||
+    typeof o.ino !== "string" ||
+    !DECIMAL.test(o.ino) ||
+    !Number.isSafeInteger(o.length) ||
+    (o.length as number) < 0
+  )
+    return "bad";
+  return { dev: o.dev, ino: o.ino, length: o.length as number };
+}
+
+/** One record of format 3, or why it is not one. */
+function recordOf(v: unknown): HandledRecord | string {
+  const r = v as Partial<HandledRecord> | null;
+  if (!r || typeof r !== "object") return NOT_OURS;
+  if (
+    typeof r.deploymentId !== "string" ||
+    !isFiniteNumber(r.resumeFromMs) ||
+    !isFiniteNumber(r.slackMs) ||
+    r.slackMs < 0 ||
+    (r.clock !== "server" && r.clock !== "client") ||
+    (r.serverMinusWallMs !== undefined && !isFiniteNumber(r.serverMinusWallMs)) ||
+    typeof r.lines !== "string"
+  )
+    return NOT_OURS;
+  if (r.lines.length % DIGEST_CHARS !== 0 || !DIGESTS.test(r.lines))
+    return `is not a tvcwatch checkpoint (its lines are malformed): ${FIX}`;
+  const gap = r.gap as { fromMs?: unknown; toMs?: unknown } | undefined;
+  if (gap !== undefined && (!gap || !isFiniteNumber(gap.fromMs) || !isFiniteNumber(gap.toMs)))
+    return NOT_OURS;
+  return {
+    deploymentId: r.deploymentId,
+    resumeFromMs: r.resumeFromMs,
+    slackMs: r.slackMs,
+    clock: r.clock,
+    ...(r.serverMinusWallMs !== undefined ? { serverMinusWallMs: r.serverMinusWallMs } : {}),
+    lines: r.lines,
+    ...(gap ? { gap: { fromMs: gap.fromMs as number, toMs: gap.toMs as number } } : {}),
+  };
+}
+
+interface LegacyRecord {
+  deploymentId: string;
+  newest: number;
+  lines: { replicaLabel: string; ts: { seconds: string; nanos: string } | null; content: string }[];
+}
+
+/** A record of format 1 or 2, as the version that wrote it would resume; or why not. */
+function legacyRecordOf(v: unknown, marginMs: number, wallNow: number): ReadRecord | string {
+  const c = v as Partial<LegacyRecord> | null;
+  if (!c || typeof c !== "object") return NOT_OURS;
   if (typeof c.deploymentId !== "string" || typeof c.newest !== "number" || !Array.isArray(c.lines))
-    return `is not a tvcwatch checkpoint (fields missing): ${FIX}`;
+    return NOT_OURS;
+  const digests: string[] = [];
   for (const l of c.lines) {
     const ok =
       l &&
@@ -97,26 +122,40 @@ function recordProblem(c: Partial<Checkpoint>): string | undefined {
           typeof l.ts.seconds === "string" &&
           typeof l.ts.nanos === "string"));
     if (!ok) return `is not a tvcwatch checkpoint (a line is malformed): ${FIX}`;
+    digests.push(digestOf(recordedLineKey(l)));
   }
-  return undefined;
+  if (c.newest > wallNow + LEGACY_AHEAD_MS) {
+    return `was written by an older tvcwatch from a line stamped ${new Date(c.newest).toISOString()}, ahead of this machine's clock, so it would skip lines: delete it to start over from --since, or name another file`;
+  }
+  return {
+    deploymentId: c.deploymentId,
+    resumeFromMs: c.newest - marginMs,
+    slackMs: 0,
+    clock: "server",
+    lines: digests.join(""),
+    legacy: true,
+  };
 }
 
 /**
- * The records a checkpoint's text holds for the deployments followed, by id; or why it cannot be
- * used, in words naming the fix. A record for a deployment no longer followed is left out; a file
- * with none of them was written for other deployments.
+ * The records a checkpoint's text holds for the deployments followed, by id, and the output
+ * file's; or why it cannot be used, in words naming the fix. A record for a deployment no longer
+ * followed is left out; a file with none of them was written for other deployments.
+ * `legacyMarginMs` is the margin formats 1 and 2 resumed with; `wallNow` this machine's clock.
  */
-export function parseCheckpoints(
+export function parseCheckpoint(
   text: string,
   deploymentIds: readonly string[],
-): { checkpoints: Map<string, Checkpoint> } | { error: string } {
+  legacyMarginMs: number,
+  wallNow: number,
+): ReadCheckpoint | { error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { error: `is not a tvcwatch checkpoint (not JSON): ${FIX}` };
   }
-  const c = value as (Partial<Checkpoint> & { deployments?: unknown }) | null;
+  const c = value as { format?: unknown; deployments?: unknown; outputFile?: unknown } | null;
   if (!c || typeof c !== "object" || typeof c.format !== "number") {
     return { error: `is not a tvcwatch checkpoint (no format): ${FIX}` };
   }
@@ -125,95 +164,50 @@ export function parseCheckpoints(
       error: `has format ${c.format}, newer than this tvcwatch reads (${CHECKPOINT_FORMAT}): upgrade tvcwatch, or name another file`,
     };
   }
-  let records: Partial<Checkpoint>[];
-  if (c.format === 2) {
-    if (!Array.isArray(c.deployments))
-      return { error: `is not a tvcwatch checkpoint (fields missing): ${FIX}` };
-    records = c.deployments as Partial<Checkpoint>[];
-  } else {
-    records = [c];
+  let raw: unknown[];
+  if (c.format === 1) raw = [c];
+  else if (Array.isArray(c.deployments)) raw = c.deployments;
+  else return { error: NOT_OURS };
+  const records: ReadRecord[] = [];
+  for (const r of raw) {
+    const read =
+      c.format === CHECKPOINT_FORMAT ? recordOf(r) : legacyRecordOf(r, legacyMarginMs, wallNow);
+    if (typeof read === "string") return { error: read };
+    records.push(read);
   }
-  for (const r of records) {
-    const problem = r && typeof r === "object" ? recordProblem(r) : "is not a tvcwatch checkpoint";
-    if (problem) return { error: problem };
-  }
-  const whole = records as Checkpoint[];
-  const followed = whole.filter((r) => deploymentIds.includes(r.deploymentId));
-  if (followed.length === 0 && whole.length > 0) {
-    const written = whole.map((r) => r.deploymentId).join(", ");
+  const outputFile = c.format === CHECKPOINT_FORMAT ? outputFileOf(c.outputFile) : undefined;
+  if (outputFile === "bad") return { error: NOT_OURS };
+  const followed = records.filter((r) => deploymentIds.includes(r.deploymentId));
+  if (followed.length === 0 && records.length > 0) {
+    const written = records.map((r) => r.deploymentId).join(", ");
     return {
-      error: `was written for deployment${whole.length > 1 ? "s" : ""} ${written}, not ${deploymentIds.join(", ")}: name another file for ${deploymentIds.length > 1 ? "these" : "this one"}`,
+      error: `was written for deployment${records.length > 1 ? "s" : ""} ${written}, not ${deploymentIds.join(", ")}: name another file for ${deploymentIds.length > 1 ? "these" : "this one"}`,
     };
   }
-  if (deploymentIds.length === 1 && whole.length > 1) {
+  if (deploymentIds.length === 1 && records.length > 1) {
     return {
-      error: `was written for ${whole.length} deployments (${whole.map((r) => r.deploymentId).join(", ")}): follow them all with --deployment repeated, or name another file`,
+      error: `was written for ${records.length} deployments (${records.map((r) => r.deploymentId).join(", ")}): follow them all with --deployment repeated, or name another file`,
     };
   }
   return {
-    checkpoints: new Map(followed.map((r) => [r.deploymentId, { ...r, format: 1 }])),
+    records: new Map(followed.map((r) => [r.deploymentId, r])),
+    ...(outputFile ? { outputFile } : {}),
   };
 }
 
-/** One deployment's record in a checkpoint's text; or why it cannot be used. */
-export function parseCheckpoint(
-  text: string,
-  deploymentId: string,
-): { checkpoint: Checkpoint } | { error: string } {
-  const parsed = parseCheckpoints(text, [deploymentId]);
-  if ("error" in parsed) return parsed;
-  const checkpoint = parsed.checkpoints.get(deploymentId);
-  // An empty format-2 file: nothing recorded yet.
-  return checkpoint ? { checkpoint } : { error: `records nothing for ${deploymentId}: ${FIX}` };
+/** The text of a checkpoint. */
+export function serializeCheckpoint(file: CheckpointFile): string {
+  return JSON.stringify(file);
 }
 
-/**
- * A resumed follow's filter: lines older than the floor were handled (or are as late as lost), and
- * each recorded line is dropped once when it comes again.
- */
-export class ResumeFilter {
-  readonly floorMs: number;
-  private readonly seen = new Map<string, number>();
-
-  constructor(checkpoint: Checkpoint, marginMs: number) {
-    this.floorMs = checkpoint.newest - marginMs;
-    for (const l of checkpoint.lines) {
-      const key = identity(l);
-      this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
-    }
-  }
-
-  /** True when the event is new to the output. */
-  keep(e: LogEvent): boolean {
-    if (e.kind !== "line") return true;
-    if (e.sortKey < this.floorMs) return false;
-    if (this.seen.size === 0) return true;
-    const key = identity({
-      replicaLabel: e.replicaLabel,
-      ts: lineTimestamp(e) ?? null,
-      content: e.content,
-    });
-    const n = this.seen.get(key);
-    if (n === undefined) return true;
-    if (n <= 1) this.seen.delete(key);
-    else this.seen.set(key, n - 1);
-    return false;
-  }
-}
-
-/**
- * A follow's batches as a resumed follow prints them: what the checkpoint recorded dropped
- * (without one, as they come), and the gap its age left, if any, said before the first batch.
- */
-export function resumedBatches(
-  resume: ResumeFilter | undefined,
-  gap: LogEvent | undefined,
-): (batch: LogEvent[]) => LogEvent[] {
-  let pending = gap;
-  return (batch) => {
-    const events = resume ? batch.filter((e) => resume.keep(e)) : batch;
-    if (pending) events.unshift(pending);
-    pending = undefined;
-    return events;
+/** Where a follow resumed from `record` starts (./resume-point.ts). */
+export function resumePointOf(record: ReadRecord): ResumePoint {
+  return {
+    fromMs: record.resumeFromMs,
+    slackMs: record.slackMs,
+    clock: record.clock,
+    serverMinusWallMs: record.serverMinusWallMs,
+    // Formats 1 and 2 kept no slack: a window past the point drops what lies before it.
+    ...(record.legacy ? { maxSetAside: 0 } : {}),
   };
 }

@@ -12,11 +12,19 @@ export class CrossMerge<T extends { sortKey: number }> {
     insertSorted(this.held, 0, items, (x) => x.sortKey);
   }
 
-  /** What is stamped at or before `upTo` (epoch ms, server clock), in order. */
-  release(upTo: number): T[] {
+  /**
+   * What is stamped at or before `upTo` (epoch ms, server clock), in order; and what is stamped
+   * after `aheadOf` (ahead of the server's clock: waiting for it would hold a line stamped a year
+   * ahead for a year), after it.
+   */
+  release(upTo: number, aheadOf = Number.POSITIVE_INFINITY): T[] {
     let n = 0;
     while (n < this.held.length && (this.held[n] as T).sortKey <= upTo) n++;
-    return n === 0 ? [] : this.held.splice(0, n);
+    let ahead = this.held.length;
+    while (ahead > n && (this.held[ahead - 1] as T).sortKey > aheadOf) ahead--;
+    const later = ahead < this.held.length ? this.held.splice(ahead) : [];
+    const now = n === 0 ? [] : this.held.splice(0, n);
+    return later.length === 0 ? now : now.concat(later);
   }
 
   /** Everything held, in order (the follow is ending). */

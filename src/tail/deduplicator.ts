@@ -55,12 +55,14 @@ interface UntimestampedLine {
  * remembered line `u`. Neighbours only get closer as lines arrive, so `h` is at or before the
  * remembered next neighbour and `l` at or after the remembered previous one, unless the front of
  * the window has fallen away (then there is no `l`, and the line must still lie before `h`:
- * had the remembered previous neighbour at `u.lo` fallen away, so would `h`'s equals). And `l`
- * lies before the line, so no later than the server's time when the line was first seen.
+ * had the remembered previous neighbour at `u.lo` fallen away, so would `h`'s equals). A previous
+ * neighbour before `u.lo` is the same case: the remembered one fell away, and what is left before
+ * the line is a line out of place (stamped in 1970, say, and sent by every window). And `l` lies
+ * before the line, so no later than the server's time when the line was first seen.
  */
 function mayBeSameLine(u: UntimestampedLine, l: number, h: number): boolean {
   if (h > u.hi || l > u.bound) return false;
-  return l === Number.NEGATIVE_INFINITY ? h > u.lo : l >= u.lo;
+  return l >= u.lo || h > u.lo;
 }
 
 interface ReplicaMemory {
@@ -78,6 +80,11 @@ export interface ReplicaSummary {
   replicaLabel: string;
   /** The newest timestamp no later than the server's time (epoch ms), or -Infinity. */
   newest: number;
+  /**
+   * The longest time between two of its consecutive timestamped lines in the window, ms (those
+   * ahead of the server's time left out).
+   */
+  longestGap: number;
   /** New lines, and the oldest and newest of their timestamps. */
   newCount: number;
   newOldest: number;
@@ -97,6 +104,7 @@ function emptySummary(replicaLabel: string, response: number): ReplicaSummary {
   return {
     replicaLabel,
     newest: Number.NEGATIVE_INFINITY,
+    longestGap: 0,
     newCount: 0,
     newOldest: Number.POSITIVE_INFINITY,
     newNewest: Number.NEGATIVE_INFINITY,
@@ -216,7 +224,12 @@ export class Deduplicator {
         : mem.timed.sight(exact, content, response);
       decided[i] = isNew ? 1 : 2;
       const sum = mem.summary;
-      if (key > sum.newest && key <= serverNowUpper) sum.newest = key;
+      if (key > sum.newest && key <= serverNowUpper) {
+        // The longest quiet spell between consecutive lines (in place) of the window.
+        if (key - sum.newest > sum.longestGap && Number.isFinite(sum.newest))
+          sum.longestGap = key - sum.newest;
+        sum.newest = key;
+      }
       if (isNew) {
         sum.newCount++;
         if (key < sum.newOldest) sum.newOldest = key;
@@ -281,7 +294,9 @@ export class Deduplicator {
     for (let i = n - 1; i >= 0; i--) {
       const mem = mems[i] as ReplicaMemory;
       if ((entries[i] as DebugLogEntry).line.ts) {
-        next.set(mem, keys[i] as number);
+        // A line stamped ahead of the server's clock is out of place (and may be gone from the
+        // next answer): it is no neighbour.
+        if ((keys[i] as number) <= serverNowUpper) next.set(mem, keys[i] as number);
         continue;
       }
       hiOf[i] = next.get(mem) ?? Number.POSITIVE_INFINITY;

@@ -23,6 +23,7 @@ import { Deduplicator } from "./deduplicator.js";
 import { type LogEvent, packNanos } from "./log-line.js";
 import { MergeBuffer } from "./merge-buffer.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs, sleep } from "./poll-loop.js";
+import type { RecordClock, ResumePoint } from "./resume-point.js";
 import { ServerClockEstimate } from "./server-clock.js";
 import { TailFloor } from "./tail-floor.js";
 import type { LogRequest, WindowPlan } from "./window-plan.js";
@@ -91,6 +92,51 @@ export interface FollowerOptions {
    * Resolves to the slot's release.
    */
   acquireSlot?: (() => Promise<() => void>) | undefined;
+  /**
+   * Resumed from a checkpoint: the first window reaches back to this point, judged by the
+   * answers' Date headers (./resume-point.ts); `sinceMs` and `tailLines` are not used.
+   */
+  resume?: ResumePoint | undefined;
+}
+
+/**
+ * What one response held, for a record of the lines handed on (./handled-lines.ts): a line
+ * recorded there that a response re-sent is still in the windows.
+ */
+export interface ResponseSighting {
+  /** The response's number (responses are numbered from 0). */
+  response: number;
+  entries: readonly DebugLogEntry[];
+  /** Positions in `entries` of the lines new to this follow, ascending. */
+  fresh: readonly number[];
+  /**
+   * An upper bound of the window's front (the oldest time it asked for) on `clock`; undefined
+   * for a window of `tailLines`, whose front is not a time.
+   */
+  front?: { ms: number; clock: RecordClock } | undefined;
+}
+
+/**
+ * How far a follow has got, measured (never read from a line's timestamp): what a checkpoint
+ * records after each batch (see ./resume-point.ts).
+ */
+export interface FollowProgress {
+  /**
+   * Epoch ms on `clock`: every line the server's window places before it was handed on, or
+   * comes later than this follow would wait for (the last window known to have covered
+   * everything, less its overlap and the way to the server; no later than what the merge
+   * hold-back still holds). It never moves back.
+   */
+  resumeFromMs: number;
+  clock: RecordClock;
+  /** How far before resumeFromMs a later follow's first window may have to reach, ms. */
+  slackMs: number;
+  /** The server's clock minus this machine's, ms (to plan a later first window with). */
+  serverMinusWallMs?: number | undefined;
+  /** Whether the first window of a resumed follow is yet to reach back to its point. */
+  resuming: boolean;
+  /** The number of the last response. */
+  response: number;
 }
 
 /** A failure that ends a follow; `cause` is the client's error. */
@@ -127,6 +173,12 @@ export class LogFollower {
   private readonly meter: ArrivalMeter;
   private readonly merge: MergeBuffer;
   private readonly eventListeners = new Set<(events: LogEvent[]) => void>();
+  private readonly responseListeners = new Set<(s: ResponseSighting) => void>();
+  private readonly resume: ResumePoint | undefined;
+  /** The last progress reported (it never moves back). */
+  private lastProgress: FollowProgress | undefined;
+  /** New lines placed before this are dropped (an answer taken past a resume's slack). */
+  private floorMs: number | undefined;
   private readonly stateListeners = new Set<() => void>();
   private state: FollowerState;
   private readonly tailFloor = new TailFloor();
@@ -155,14 +207,18 @@ export class LogFollower {
     this.sleep = options.sleep ?? sleep;
     this.random = options.random ?? Math.random;
     const maxOverlap = Math.max(0, options.overlapMs ?? 5000);
-    this.pendingInitial = { sinceMs: options.sinceMs, tailLines: options.tailLines };
+    this.resume = options.resume;
+    this.pendingInitial = this.resume
+      ? {}
+      : { sinceMs: options.sinceMs, tailLines: options.tailLines };
     this.planner = new WindowPlanner({
       clock: this.clock,
       serverClock: this.serverClock,
       maxOverlapMs: maxOverlap,
       retentionMs: options.serverRetentionMs ?? 3_600_000,
-      sinceMs: options.sinceMs,
-      tailLines: options.tailLines,
+      sinceMs: this.pendingInitial.sinceMs,
+      tailLines: this.pendingInitial.tailLines,
+      resume: this.resume,
     });
     this.meter = new ArrivalMeter(Math.min(maxOverlap, options.minOverlapMs ?? 250), maxOverlap);
     this.merge = new MergeBuffer(options.holdBackMs ?? 0, maxOverlap);
@@ -182,6 +238,12 @@ export class LogFollower {
     return () => this.eventListeners.delete(listener);
   }
 
+  /** Every successful response, before its lines are handed on (see ResponseSighting). */
+  onResponse(listener: (s: ResponseSighting) => void): () => void {
+    this.responseListeners.add(listener);
+    return () => this.responseListeners.delete(listener);
+  }
+
   subscribe(listener: () => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
@@ -199,6 +261,46 @@ export class LogFollower {
   /** Lines the merge hold-back is waiting on. */
   heldCount(): number {
     return this.merge.heldCount();
+  }
+
+  /** How far the follow has got (see FollowProgress); undefined before anything is known. */
+  progress(): FollowProgress | undefined {
+    const response = this.dedup.nextResponse() - 1;
+    const covered = this.planner.coveredSince();
+    if (covered === undefined) {
+      if (!this.resume) return undefined;
+      const p = this.resume;
+      return {
+        resumeFromMs: p.fromMs,
+        clock: p.clock,
+        slackMs: p.slackMs,
+        serverMinusWallMs: p.serverMinusWallMs,
+        resuming: true,
+        response,
+      };
+    }
+    const clock: RecordClock = this.serverClock.known() ? "server" : "client";
+    const toRecord =
+      clock === "server" ? this.serverClock.lowOffset() : this.clock.now() - this.clock.monotonic();
+    // The next window reaches back the overlap and the way to the server before `covered`.
+    let from = covered + toRecord - this.meter.overlapMs() - this.planner.allowance();
+    const held = this.merge.watermark();
+    if (held !== undefined && clock === "server") from = Math.min(from, held);
+    const last = this.lastProgress ?? this.resumeProgress();
+    if (last && last.clock === clock) from = Math.max(from, last.resumeFromMs);
+    this.lastProgress = {
+      resumeFromMs: from,
+      clock,
+      slackMs: this.planner.resumeSlackMs(),
+      serverMinusWallMs: clock === "server" ? this.state.clockOffsetMs : undefined,
+      resuming: false,
+      response,
+    };
+    return this.lastProgress;
+  }
+
+  private resumeProgress(): { resumeFromMs: number; clock: RecordClock } | undefined {
+    return this.resume ? { resumeFromMs: this.resume.fromMs, clock: this.resume.clock } : undefined;
   }
 
   /** Ends the wait before the next poll (the dashboard's `r`): it goes out now. */
@@ -278,6 +380,10 @@ export class LogFollower {
     }
     const { entries } = response.data;
     const recvMono = this.clock.monotonic();
+    this.serverClock.observe(sentMono, recvMono, response.meta.serverDate);
+    const judged = this.planner.judgeResume(plan, sentMono, recvMono);
+    if (judged?.verdict === "set-aside") return this.setAside(sentMono, recvMono, entries.length);
+    if (judged?.floorMs !== undefined) this.floorMs = judged.floorMs;
     const initial = !this.planner.started();
     const responseNumber = this.dedup.nextResponse();
     const accepted = this.dedup.accept(
@@ -285,10 +391,16 @@ export class LogFollower {
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
     );
-    this.serverClock.observe(sentMono, recvMono, response.meta.serverDate);
-    const { covered, reachMs } = this.planner.settle(plan, sentMono, recvMono, responseNumber);
+    const { covered, reachMs } = this.planner.settle(
+      plan,
+      sentMono,
+      recvMono,
+      responseNumber,
+      judged?.verdict,
+    );
     const before = this.planner.forgetBefore();
     if (before !== undefined) this.dedup.prune(before);
+    this.sighted(plan, responseNumber, entries, accepted.indexes, recvMono);
 
     const { events, newKeys, newLines } = this.newEvents(plan, entries, accepted, initial);
     const low = this.serverClock.lowOffset();
@@ -320,8 +432,50 @@ export class LogFollower {
       events.length,
       entries.length,
     );
+    this.floorMs = undefined;
     this.emit(this.merge.deliver(events, sentMono + low, recvMono + high, recvMono));
     return { ok: true, covered, newLines };
+  }
+
+  /**
+   * An answer to a resumed first window that reached back past its slack: none of its lines is
+   * taken (they cannot be told from lines handed on before the restart); the next poll, at once,
+   * asks again with the server's clock as this answer's Date header showed it.
+   */
+  private setAside(sentMono: number, recvMono: number, entries: number): PollResult {
+    // Asked again at once: with room for the way there and back.
+    this.planner.noteLatency(sentMono, recvMono);
+    this.failures = 0;
+    this.setState({
+      phase: "live",
+      retries: 0,
+      lastError: undefined,
+      lastPollLatencyMs: recvMono - sentMono,
+      entriesServed: this.state.entriesServed + entries,
+    });
+    return { ok: true, covered: false, newLines: 0 };
+  }
+
+  /** Tells the response listeners what the response held (see ResponseSighting). */
+  private sighted(
+    plan: WindowPlan,
+    response: number,
+    entries: readonly DebugLogEntry[],
+    fresh: readonly number[],
+    recvMono: number,
+  ): void {
+    if (this.responseListeners.size === 0) return;
+    let front: ResponseSighting["front"];
+    if (plan.windowMs !== undefined && plan.request.tailLines === undefined) {
+      front = this.serverClock.known()
+        ? { ms: recvMono + this.serverClock.highOffset() - plan.windowMs, clock: "server" }
+        : {
+            ms: recvMono + this.clock.now() - this.clock.monotonic() - plan.windowMs,
+            clock: "client",
+          };
+    }
+    const sighting: ResponseSighting = { response, entries, fresh, front };
+    for (const l of this.responseListeners) l(sighting);
   }
 
   /** The events a response brings: the gap its window reports, then its new lines. */
@@ -349,10 +503,12 @@ export class LogFollower {
     const newKeys: number[] = [];
     let newLines = 0;
     const floors = this.tailFloor.active() && !initial;
+    const floorMs = this.floorMs;
     for (const i of accepted.indexes) {
       const entry = entries[i] as DebugLogEntry;
       const sortKey = keys[i] as number;
       if (floors && !this.tailFloor.keeps(entry.replicaLabel, sortKey)) continue;
+      if (floorMs !== undefined && sortKey < floorMs) continue;
       const ts = entry.line.ts;
       if (ts !== undefined) newKeys.push(sortKey);
       events.push({

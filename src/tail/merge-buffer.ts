@@ -28,6 +28,7 @@ export class MergeBuffer {
   private maxEmittedKey = Number.NEGATIVE_INFINITY;
   private late = 0;
   private lastEaseMono: number | undefined;
+  private lastWatermark = Number.NEGATIVE_INFINITY;
 
   constructor(baseHoldBackMs: number, maxHoldBackMs: number) {
     this.baseHoldBackMs = Math.max(0, baseHoldBackMs);
@@ -38,6 +39,14 @@ export class MergeBuffer {
   /** The hold-back now, ms. */
   holdBackMs(): number {
     return this.holdBack;
+  }
+
+  /**
+   * While lines wait: the watermark they wait for (epoch ms, server clock; each is placed after
+   * it). Undefined when none waits.
+   */
+  watermark(): number | undefined {
+    return this.heldCount() > 0 ? this.lastWatermark : undefined;
   }
 
   /** Lines waiting for the watermark. */
@@ -61,6 +70,7 @@ export class MergeBuffer {
     nowMono: number,
   ): LogEvent[] {
     const watermark = serverLow - this.holdBack;
+    this.lastWatermark = watermark;
     if (this.baseHoldBackMs === 0 || !Number.isFinite(watermark)) {
       return this.mark(events.slice(), serverNowUpper);
     }

@@ -19,13 +19,25 @@
  * window reaches back (the largest overlap + MAX_REACH_BACK_MS), what that response left out can
  * never be re-sent. No clock estimate or line timestamp enters: a line stamped an hour ahead is
  * remembered as long as the server keeps sending it, one stamped in 1970 too.
+ *
+ * Resuming. A follow resumed from a checkpoint has no window before its first: that one reaches
+ * back to the recorded point, on the server's clock, and whether it did (and did not reach too
+ * far) is judged from its answer's `Date` header (./resume-point.ts); until one has, the next
+ * goes out at once.
  */
 import type { Clock } from "../api/clock.js";
 import { formatDuration } from "../text/duration.js";
 import type { GapMarker } from "./log-line.js";
+import {
+  judgeResumeWindow,
+  type ResumePoint,
+  type ResumeVerdict,
+  resumeWindowSeconds,
+  type TimeBounds,
+} from "./resume-point.js";
 import type { ServerClockEstimate } from "./server-clock.js";
 
-/** The most a window adds for its request's way to the server (see allowanceMs). */
+/** The most a window adds for its request's way to the server (see allowance). */
 export const MAX_ALLOWANCE_MS = 15_000;
 /**
  * How far a window reaches back behind `coveredFrom`, beyond the overlap, at most: the largest
@@ -48,6 +60,8 @@ export interface WindowPlan {
   overlapMs: number;
   /** `coveredFrom` when planned (undefined for the first window). */
   coveredFrom?: number;
+  /** A resumed first window (see ./resume-point.ts); "gap": one cut to the server's retention. */
+  resume?: "window" | "gap";
 }
 
 export interface WindowPlannerOptions {
@@ -58,7 +72,12 @@ export interface WindowPlannerOptions {
   retentionMs: number;
   sinceMs?: number | undefined;
   tailLines?: number | undefined;
+  /** Resumed from a checkpoint: the first window reaches back to this point (sinceMs and tailLines are not used). */
+  resume?: ResumePoint | undefined;
 }
+
+/** A resumed first window's answers set aside before one is taken as it is (see ResumePoint). */
+const MAX_SET_ASIDE = 3;
 
 export class WindowPlanner {
   /** Monotonic ms at which the last request whose window was verified to cover was sent. */
@@ -70,6 +89,9 @@ export class WindowPlanner {
    */
   private readonly absenceMarks: { response: number; frontBy: number }[] = [];
 
+  /** Answers of the resumed first window set aside so far. */
+  private setAside = 0;
+
   constructor(private readonly o: WindowPlannerOptions) {}
 
   /** Whether the first window has been answered. */
@@ -77,13 +99,102 @@ export class WindowPlanner {
     return this.coveredFrom !== undefined;
   }
 
+  /** Monotonic ms at which the last request known to have covered everything was sent. */
+  coveredSince(): number | undefined {
+    return this.coveredFrom;
+  }
+
+  /**
+   * How far before its resume point a later follow's first window must be allowed to reach (ms):
+   * whole seconds, the server's clock known to a second from one `Date` header, and the way to
+   * the server and back (see ./resume-point.ts).
+   */
+  resumeSlackMs(): number {
+    return 2500 + 2 * this.allowance();
+  }
+
   /** Room in a window for its request's way to the server: twice the usual latency, bounded. */
-  private allowanceMs(): number {
+  allowance(): number {
     return Math.min(MAX_ALLOWANCE_MS, Math.max(250, 2 * this.latencyEma));
+  }
+
+  /**
+   * Bounds, on the resume point's clock, of a time between monotonic `sentMono` and `recvMono`
+   * (an answer's: the server made it after the request was sent and before it came back).
+   */
+  private recordClock(sentMono: number, recvMono: number): TimeBounds {
+    const { clock, serverClock, resume } = this.o;
+    const wall = clock.now() - clock.monotonic();
+    if (resume?.clock === "server") {
+      if (serverClock.known())
+        return {
+          low: sentMono + serverClock.lowOffset(),
+          high: recvMono + serverClock.highOffset(),
+        };
+      const offset = wall + (resume.serverMinusWallMs ?? 0);
+      return { low: sentMono + offset, high: recvMono + offset };
+    }
+    return { low: sentMono + wall, high: recvMono + wall };
+  }
+
+  /** The resumed first window: back to the resume point (see ./resume-point.ts). */
+  private planResume(point: ResumePoint, overlapMs: number): WindowPlan {
+    const mono = this.o.clock.monotonic();
+    const now = this.recordClock(mono, mono);
+    const seconds = resumeWindowSeconds(point, now, this.allowance());
+    const retentionMs = point.retentionMs ?? this.o.retentionMs;
+    if (seconds * 1000 <= retentionMs) {
+      return {
+        request: { sinceSeconds: String(seconds) },
+        windowMs: seconds * 1000,
+        overlapMs,
+        resume: "window",
+      };
+    }
+    const to = now.low - retentionMs;
+    return {
+      request: { sinceSeconds: String(Math.floor(retentionMs / 1000)) },
+      windowMs: Math.floor(retentionMs / 1000) * 1000,
+      overlapMs,
+      resume: "gap",
+      gap: {
+        kind: "gap",
+        from: point.fromMs,
+        to,
+        reason: "the checkpoint is older than the server keeps logs",
+        sortKey: to,
+      },
+    };
+  }
+
+  /**
+   * The verdict on an answer to a resumed first window (before its lines are taken), and, once
+   * answers were set aside too often, the point before which its new lines are dropped.
+   */
+  judgeResume(
+    plan: WindowPlan,
+    sentMono: number,
+    recvMono: number,
+  ): { verdict: ResumeVerdict; floorMs?: number } | undefined {
+    const point = this.o.resume;
+    if (!point || plan.resume !== "window" || plan.windowMs === undefined) return undefined;
+    const verdict = judgeResumeWindow(point, plan.windowMs, this.recordClock(sentMono, recvMono));
+    if (verdict !== "set-aside") return { verdict };
+    this.setAside += 1;
+    if (this.setAside <= (point.maxSetAside ?? MAX_SET_ASIDE)) return { verdict };
+    // Taken as it is: what lies past the slack is told by timestamps (see ResumePoint).
+    const placed = judgeResumeWindow(
+      { ...point, slackMs: Number.POSITIVE_INFINITY },
+      plan.windowMs,
+      this.recordClock(sentMono, recvMono),
+    );
+    return { verdict: placed, floorMs: point.fromMs - point.slackMs };
   }
 
   /** The request the next poll sends (with `overlapMs` of overlap), and any gap it must report. */
   plan(overlapMs: number): WindowPlan {
+    if (this.coveredFrom === undefined && this.o.resume)
+      return this.planResume(this.o.resume, overlapMs);
     if (this.coveredFrom === undefined) {
       const request: LogRequest = {};
       const { sinceMs, tailLines } = this.o;
@@ -95,7 +206,7 @@ export class WindowPlanner {
         : { request, overlapMs };
     }
     const { clock, serverClock, retentionMs } = this.o;
-    let windowMs = clock.monotonic() - this.coveredFrom + overlapMs + this.allowanceMs();
+    let windowMs = clock.monotonic() - this.coveredFrom + overlapMs + this.allowance();
     let gap: GapMarker | undefined;
     if (windowMs > retentionMs) {
       const low = serverClock.lowOffset();
@@ -132,11 +243,18 @@ export class WindowPlanner {
     sentMono: number,
     recvMono: number,
     response: number,
+    verdict?: ResumeVerdict,
   ): { covered: boolean; reachMs: number } {
-    const latency = recvMono - sentMono;
-    this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
+    // A first window (ten minutes, or back to a resume point) is no measure of the usual answer;
+    // but one that fell short of its resume point is asked again, and must allow for its way.
+    if (plan.coveredFrom !== undefined || (plan.resume === "window" && verdict !== "covered"))
+      this.noteLatency(sentMono, recvMono);
     if (plan.windowMs !== undefined && plan.request.tailLines === undefined)
       this.absenceMarks.push({ response, frontBy: recvMono - plan.windowMs });
+    if (plan.resume === "window" && verdict !== "covered") {
+      // Not back to the resume point yet: the next window, at once, reaches further.
+      return { covered: false, reachMs: Number.POSITIVE_INFINITY };
+    }
     if (plan.coveredFrom === undefined || plan.gap) {
       // The first window, and a window cut to the server's retention, cover all there is.
       this.coveredFrom = sentMono;
@@ -146,6 +264,12 @@ export class WindowPlanner {
     const covered = reachMs >= plan.overlapMs;
     if (covered) this.coveredFrom = sentMono;
     return { covered, reachMs };
+  }
+
+  /** A round trip, for the allowance. */
+  noteLatency(sentMono: number, recvMono: number): void {
+    const latency = recvMono - sentMono;
+    this.latencyEma = this.latencyEma === 0 ? latency : 0.7 * this.latencyEma + 0.3 * latency;
   }
 
   /**

@@ -1,13 +1,28 @@
+/**
+ * `tail -f --checkpoint FILE --output-file OUT` killed with SIGKILL at random moments and started
+ * again (issue #30): every line of the server's truth is in OUT exactly once. The moments are
+ * events, not times: right after the start, as soon as OUT has grown (a batch written, perhaps not
+ * yet recorded), or once the checkpoint has been rewritten.
+ */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { type LogServer, startLogServer } from "../helpers/log-server.js";
+import { startSimulator } from "../../src/sim/server.js";
+import { startLogServer } from "../helpers/log-server.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
-import { mulberry } from "../helpers/seeded-random.js";
-import { waitFor } from "../helpers/wait-for.js";
+import { mulberry, type Random } from "../helpers/seeded-random.js";
 
 const key = generateKeyPair();
 const ENV = {
@@ -15,19 +30,230 @@ const ENV = {
   TURNKEY_API_PRIVATE_KEY: key.privateKey,
   TURNKEY_ORGANIZATION_ID: "org-checkpoint",
 };
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function startTail(
-  url: string,
+function startTail(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+  child.stdout.resume();
+  child.stderr.resume();
+  return child;
+}
+
+const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+const mtimeOf = (path: string) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+
+/**
+ * Resolves once `holds()` is true, checked whenever a file in `dir` changes (and at once); or
+ * when `child` exits, whatever `holds` says.
+ */
+function until(dir: string, holds: () => boolean, child?: ChildProcessWithoutNullStreams) {
+  return new Promise<void>((resolve) => {
+    const watcher = watch(dir);
+    const done = () => {
+      watcher.close();
+      child?.off("close", done);
+      resolve();
+    };
+    watcher.on("change", () => {
+      if (holds()) done();
+    });
+    child?.on("close", done);
+    if (holds()) done();
+  });
+}
+
+async function killAt(
+  child: ChildProcessWithoutNullStreams,
+  moment: "start" | "written" | "recorded",
+  out: string,
   checkpoint: string,
-  deployments = ["dep"],
-): { child: ChildProcessWithoutNullStreams; out: () => string } {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
+  random: Random,
+): Promise<void> {
+  await new Promise((r) => child.once("spawn", r));
+  if (moment !== "start") {
+    const target = sizeOf(out) + 1 + Math.floor(random() * 6000);
+    await until(dirname(out), () => sizeOf(out) >= target, child);
+    if (moment === "recorded") {
+      const recorded = mtimeOf(checkpoint);
+      await until(dirname(out), () => mtimeOf(checkpoint) !== recorded, child);
+    }
+  }
+  const exited = new Promise((r) => child.once("close", r));
+  child.kill("SIGKILL");
+  await exited;
+}
+
+/** OUT's lines as identities, JSON lines that do not parse (a torn line) counted apart. */
+function outputOf(out: string): { ids: string[]; torn: number; events: string[] } {
+  const ids: string[] = [];
+  const events: string[] = [];
+  let torn = 0;
+  for (const text of readFileSync(out, "utf8").split("\n")) {
+    if (text === "") continue;
+    let e: {
+      deploymentId?: string;
+      replicaLabel?: string;
+      ts?: unknown;
+      content?: string;
+      event?: string;
+    };
+    try {
+      e = JSON.parse(text);
+    } catch {
+      torn += 1;
+      continue;
+    }
+    if (e.event) events.push(text);
+    else ids.push(JSON.stringify([e.deploymentId, e.replicaLabel, e.ts, e.content]));
+  }
+  return { ids, torn, events };
+}
+
+/** Lost (in `want`, fewer in `got`) and duplicated (in `got`, more than the server ever had). */
+function compare(got: string[], want: string[], all: string[]) {
+  const count = (list: string[]) => {
+    const m = new Map<string, number>();
+    for (const id of list) m.set(id, (m.get(id) ?? 0) + 1);
+    return m;
+  };
+  const have = count(got);
+  const ever = count(all);
+  let lost = 0;
+  let duplicated = 0;
+  for (const [id, n] of count(want)) lost += Math.max(0, n - (have.get(id) ?? 0));
+  for (const [id, n] of have) duplicated += Math.max(0, n - (ever.get(id) ?? 0));
+  return { lost, duplicated };
+}
+
+/**
+ * `kills` runs of `args` (with --checkpoint and --output-file), each killed with SIGKILL at a
+ * random moment; then one more, ended with Ctrl-C once `caughtUp()` holds.
+ */
+async function killLoop(o: {
+  args: string[];
+  env: Record<string, string>;
+  out: string;
+  checkpoint: string;
+  kills: number;
+  seed: number;
+  caughtUp: () => boolean;
+}): Promise<string> {
+  const random = mulberry(o.seed);
+  const moments = ["start", "written", "written", "recorded"] as const;
+  for (let i = 0; i < o.kills; i++) {
+    const moment = moments[Math.floor(random() * moments.length)] ?? "written";
+    await killAt(startTail(o.args, o.env), moment, o.out, o.checkpoint, random);
+  }
+  const last = startTail(o.args, o.env);
+  let stderr = "";
+  last.stderr.on("data", (d) => (stderr += d));
+  // It follows (and answers Ctrl-C) once it has recorded a batch.
+  const recorded = mtimeOf(o.checkpoint);
+  await until(dirname(o.out), () => mtimeOf(o.checkpoint) !== recorded, last);
+  await until(dirname(o.out), o.caughtUp, last);
+  const exited = new Promise<number | null>((r) => last.once("close", r));
+  last.kill("SIGINT");
+  expect(await exited).toBe(0);
+  return stderr;
+}
+
+describe("tail -f --checkpoint --output-file", () => {
+  it("killed with SIGKILL 12 times at random moments, has every line of the simulator's truth in the file exactly once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const truthFile = join(dir, "truth.ndjson");
+    const sim = await startSimulator({
+      port: 0,
+      seed: 30,
+      scenario: "quiet",
+      replicas: 3,
+      logRate: 60,
+      faultRate: 0.05,
+      ingestLagMs: 500,
+      truthFile,
+      log: () => {},
+    });
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify(sim.config), { mode: 0o600 });
+    const out = join(dir, "out.ndjson");
+    const checkpoint = join(dir, "dep.checkpoint");
+    const args = [
+      "--config",
+      config,
+      "tail",
+      "-f",
+      "-o",
+      "json",
+      "--since",
+      "1h",
+      "--interval",
+      "250ms",
+      "--checkpoint",
+      checkpoint,
+      "--output-file",
+      out,
+    ];
+    const truth = () =>
+      readFileSync(truthFile, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              replicaLabel: string;
+              ts: { seconds: string } | null;
+              content: string;
+            },
+        );
+    const id = (l: { replicaLabel: string; ts: unknown; content: string }) =>
+      JSON.stringify([undefined, l.replicaLabel, l.ts, l.content]);
+    let upTo = Number.POSITIVE_INFINITY;
+    const wanted = () =>
+      truth()
+        .filter((l) => l.ts !== null && Number(l.ts.seconds) * 1000 < upTo)
+        .map(id);
+    try {
+      await killLoop({
+        args,
+        env: {},
+        out,
+        checkpoint,
+        kills: 12,
+        seed: 30,
+        caughtUp: () => {
+          if (upTo === Number.POSITIVE_INFINITY) upTo = Date.now() - 2000;
+          const have = new Set(outputOf(out).ids);
+          return wanted().every((w) => have.has(w));
+        },
+      });
+    } finally {
+      await sim.close();
+    }
+    const { ids, torn } = outputOf(out);
+    const all = truth();
+    const want = wanted();
+    expect(want.length).toBeGreaterThan(500);
+    expect({ torn, ...compare(ids, want, all.map(id)) }).toEqual({
+      torn: 0,
+      lost: 0,
+      duplicated: 0,
+    });
+    expect(statSync(checkpoint).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(checkpoint, "utf8")).format).toBe(3);
+  }, 60_000);
+
+  it("over several deployments, killed 10 times, has every deployment's lines in the file exactly once", async () => {
+    const server = await startLogServer({
+      replicas: 2,
+      rate: 30,
+      lagMs: (r) => (r === 1 ? 1000 : 0),
+      lagFrom: 1500,
+    });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const out = join(dir, "many.ndjson");
+    const checkpoint = join(dir, "many.checkpoint");
+    const deployments = ["dep-a", "dep-b"];
+    const args = [
       "--base-url",
-      url,
+      server.url,
       "tail",
       ...deployments.flatMap((d) => ["--deployment", d]),
       "-f",
@@ -39,182 +265,49 @@ function startTail(
       "250ms",
       "--checkpoint",
       checkpoint,
-    ],
-    { env: { ...process.env, ...ENV } },
-  );
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.resume();
-  return { child, out: () => out };
-}
-
-/** The whole lines of one run's output (a line cut by the kill was never printed whole). */
-function linesOf(out: string): string[] {
-  const whole = out.endsWith("\n") ? out : out.slice(0, out.lastIndexOf("\n") + 1);
-  return whole
-    .split("\n")
-    .filter((l) => l !== "")
-    .map(
-      (l) =>
-        JSON.parse(l) as {
-          deploymentId?: string;
-          replicaLabel?: string;
-          content?: string;
-          event?: string;
-        },
-    )
-    .filter((e) => e.event === undefined)
-    .map((e) =>
-      JSON.stringify(
-        e.deploymentId === undefined
-          ? [e.replicaLabel, e.content]
-          : [e.deploymentId, e.replicaLabel, e.content],
-      ),
-    );
-}
-
-/**
- * Runs `tail -f --checkpoint` `kills` times, each killed with SIGKILL after a random while (with
- * `during` run before the kill, for faults), then once more until every line the server held
- * `settleMs` after that run started is printed (`expected` names them as the output does), ended
- * with Ctrl-C: each run's lines, and that moment (server time) to check against.
- */
-async function killAndRestart(o: {
-  server: LogServer;
-  expected: (until: number) => string[];
-  settleMs: number;
-  checkpoint: string;
-  deployments?: string[];
-  kills: number;
-  seed: number;
-  minMs: number;
-  spreadMs: number;
-  during?: (run: number) => Promise<void>;
-}): Promise<{ outputs: string[][]; until: number }> {
-  const random = mulberry(o.seed);
-  const runs: string[] = [];
-  for (let i = 0; i < o.kills; i++) {
-    const run = startTail(o.server.url, o.checkpoint, o.deployments);
-    await wait(o.minMs + random() * o.spreadMs);
-    await o.during?.(i);
-    const exited = new Promise((r) => run.child.on("close", r));
-    run.child.kill("SIGKILL");
-    await exited;
-    runs.push(run.out());
-    if (random() < 0.5) await wait(random() * 1500);
-  }
-  const last = startTail(o.server.url, o.checkpoint, o.deployments);
-  const until = o.server.now() + o.settleMs;
-  const missing = () => {
-    const have = new Set([...runs, last.out()].flatMap(linesOf));
-    return o.expected(until).filter((id) => !have.has(id)).length;
-  };
-  await waitFor(() => o.server.now() > until && missing() === 0, "the last run to catch up", {
-    timeoutMs: 30_000,
-    detail: () => `${missing()} lines missing`,
-  });
-  const exited = new Promise<number | null>((r) => last.child.on("close", r));
-  last.child.kill("SIGINT");
-  expect(await exited).toBe(0);
-  runs.push(last.out());
-  return { outputs: runs.map(linesOf), until };
-}
-
-/** Within a run never twice; across runs, twice only at the end of a killed run (unrecorded). */
-function expectOnceButUnrecordedEnds(outputs: string[][]): void {
-  for (let i = 0; i < outputs.length - 1; i++) {
-    const later = new Set(outputs.slice(i + 1).flat());
-    const again = (outputs[i] as string[]).map((id) => later.has(id));
-    const first = again.indexOf(true);
-    if (first >= 0) expect(again.slice(first).every(Boolean), `run ${i}`).toBe(true);
-  }
-  for (const out of outputs) expect(new Set(out).size).toBe(out.length);
-}
-
-describe("tail -f --checkpoint", () => {
-  it("killed with SIGKILL at random moments and restarted, prints every line, none twice but the unrecorded end of a killed run", async () => {
-    const server = await startLogServer({
-      replicas: 3,
-      rate: 30,
-      lagMs: (r) => (r === 1 ? 1500 : 0),
-      lagFrom: 2000,
-    });
-    const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "dep.checkpoint");
-    const expected = (until: number) =>
-      server.truth(until).map((l) => JSON.stringify([l.replicaLabel, l.content]));
-    let outputs: string[][];
-    let until: number;
+      "--output-file",
+      out,
+    ];
+    const tsOf = (t: number) => {
+      const seconds = Math.floor(t / 1000);
+      return { seconds: String(seconds), nanos: String(Math.round((t - seconds * 1000) * 1e6)) };
+    };
+    // The server sends each deployment the same stream: every line once per deployment.
+    const idsOf = (lines: ReturnType<typeof server.truth>) =>
+      lines.flatMap((l) =>
+        deployments.map((d) => JSON.stringify([d, l.replicaLabel, tsOf(l.t), l.content])),
+      );
+    let upTo = Number.POSITIVE_INFINITY;
     try {
-      ({ outputs, until } = await killAndRestart({
-        server,
-        expected,
-        settleMs: 1000,
+      await killLoop({
+        args,
+        env: ENV,
+        out,
         checkpoint,
         kills: 10,
-        seed: 42,
-        minMs: 600,
-        spreadMs: 1400,
-        // Once, the server goes down under a running follow (faults on top of kills).
-        during: async (i) => {
-          if (i !== 4) return;
-          await server.setDown(true);
-          await wait(1500);
-          await server.setDown(false);
-        },
-      }));
-    } finally {
-      await server.close();
-    }
-    // None lost: every line the server held until a second into the last run was printed.
-    const have = new Set(outputs.flat());
-    const truth = expected(until);
-    expect(truth.length).toBeGreaterThan(500);
-    expect(truth.filter((id) => !have.has(id))).toEqual([]);
-    expectOnceButUnrecordedEnds(outputs);
-    expect(statSync(checkpoint).mode & 0o777).toBe(0o600);
-  }, 90_000);
-
-  it("over several deployments, records each one's progress in one file and resumes them all", async () => {
-    const server = await startLogServer({
-      replicas: 2,
-      rate: 20,
-      lagMs: (r) => (r === 1 ? 1000 : 0),
-      lagFrom: 1500,
-    });
-    const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-")), "many.checkpoint");
-    const deployments = ["dep-a", "dep-b"];
-    // The server sends each deployment the same stream: every line once per deployment.
-    const expected = (until: number) =>
-      server
-        .truth(until)
-        .flatMap((l) => deployments.map((d) => JSON.stringify([d, l.replicaLabel, l.content])));
-    let outputs: string[][];
-    let until: number;
-    try {
-      ({ outputs, until } = await killAndRestart({
-        server,
-        expected,
-        settleMs: 0,
-        checkpoint,
-        deployments,
-        kills: 6,
         seed: 7,
-        minMs: 1200,
-        spreadMs: 1500,
-      }));
+        caughtUp: () => {
+          if (upTo === Number.POSITIVE_INFINITY) upTo = server.now() - 3000;
+          const have = new Set(outputOf(out).ids);
+          return idsOf(server.truth(upTo)).every((w) => have.has(w));
+        },
+      });
     } finally {
       await server.close();
     }
-    const have = new Set(outputs.flat());
-    const truth = expected(until);
-    expect(truth.length).toBeGreaterThan(300);
-    expect(truth.filter((id) => !have.has(id))).toEqual([]);
-    expectOnceButUnrecordedEnds(outputs);
+    const { ids, torn } = outputOf(out);
+    const want = idsOf(server.truth(upTo));
+    expect(want.length).toBeGreaterThan(150);
+    expect({ torn, ...compare(ids, want, idsOf(server.truth())) }).toEqual({
+      torn: 0,
+      lost: 0,
+      duplicated: 0,
+    });
     const file = JSON.parse(readFileSync(checkpoint, "utf8")) as {
       format: number;
       deployments: { deploymentId: string }[];
     };
-    expect(file.format).toBe(2);
+    expect(file.format).toBe(3);
     expect(file.deployments.map((d) => d.deploymentId).sort()).toEqual(deployments);
     // That file names two deployments: following only one of them with it is refused.
     const one = await runCli(
@@ -231,7 +324,110 @@ describe("tail -f --checkpoint", () => {
     );
     expect(one.code).toBe(2);
     expect(one.stderr).toMatch(/was written for 2 deployments \(dep-a, dep-b\): follow them all/);
-  }, 90_000);
+  }, 60_000);
+
+  it("never cuts an output file that was rotated or is shorter than recorded: starts anew, says so, and marks a gap when lines may be missing", async () => {
+    const server = await startLogServer({ replicas: 1, rate: 20 });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const out = join(dir, "out.ndjson");
+    const checkpoint = join(dir, "dep.checkpoint");
+    const once = (extra: string[] = []) =>
+      runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep",
+          "-o",
+          "json",
+          "--since",
+          "1h",
+          "--checkpoint",
+          checkpoint,
+          "--output-file",
+          out,
+          ...extra,
+        ],
+        { env: ENV },
+      );
+    // Lines of the last 10 s, so that each run has some new ones to write.
+    let n = 0;
+    const more = () => {
+      for (let i = 0; i < 20; i++, n++)
+        server.add({
+          replicaLabel: "replica 1/1",
+          t: server.now() - 10_000 + i * 10,
+          hasTs: true,
+          content: `added ${n}`,
+        });
+    };
+    try {
+      more();
+      const first = await once();
+      expect(first.code).toBe(0);
+      const written = readFileSync(out, "utf8");
+      expect(written.split("\n").length).toBeGreaterThan(10);
+      // Rotated: the old file moved away; the next run appends to a new one and says so.
+      renameSync(out, `${out}.1`);
+      writeFileSync(out, "");
+      more();
+      const rotated = await once();
+      expect(rotated.code).toBe(0);
+      expect(rotated.stderr).toMatch(
+        /output file \S+ is another file than the checkpoint recorded \(rotated\?\)/,
+      );
+      expect(readFileSync(`${out}.1`, "utf8")).toBe(written);
+      // Cut by another program: never cut further, a gap marker first.
+      const before = readFileSync(out, "utf8");
+      truncateSync(out, 10);
+      more();
+      const cut = await once();
+      expect(cut.code).toBe(0);
+      expect(cut.stderr).toMatch(/holds 10 bytes, less than the \d+ recorded: something cut it/);
+      const after = readFileSync(out, "utf8");
+      expect(after.slice(0, 10)).toBe(before.slice(0, 10));
+      expect(after.slice(10).split("\n")[0]).toMatch(
+        /^\{"event":"gap",.*"reason":"output file .* holds 10 bytes/,
+      );
+      // Text in a file is never coloured, whatever FORCE_COLOR says.
+      more();
+      const text = join(dir, "out.txt");
+      const coloured = await runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep",
+          "--since",
+          "1h",
+          "--output-file",
+          text,
+        ],
+        { env: { ...ENV, FORCE_COLOR: "1" } },
+      );
+      expect(coloured.code).toBe(0);
+      expect(readFileSync(text, "utf8")).toMatch(/^\[replica 1\/1\] /);
+      expect(readFileSync(text, "utf8")).not.toContain("\u001b");
+      // -o otlp writes no file.
+      const otlp = await once(["-o", "otlp"]);
+      expect(otlp.code).toBe(2);
+      expect(otlp.stderr.trim()).toBe(
+        "tvcwatch: --output-file takes the lines of -o text or -o json; with -o otlp they go to the collector: leave one of them out",
+      );
+      const dirOut = await runCli(
+        ["--base-url", server.url, "tail", "--deployment", "dep", "--output-file", dir],
+        { env: ENV },
+      );
+      expect(dirOut.code).toBe(2);
+      expect(dirOut.stderr.trim()).toBe(
+        `tvcwatch: --output-file ${dir} is not a regular file: name a file to append the lines to`,
+      );
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 
   it("refuses a checkpoint of another deployment, a corrupt one, or a newer format, saying what to do", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
@@ -258,9 +454,9 @@ describe("tail -f --checkpoint", () => {
       expect(corrupt.stderr).toMatch(
         /is not a tvcwatch checkpoint \(not JSON\): delete it to start over/,
       );
-      const newer = await run(JSON.stringify({ format: 3 }));
+      const newer = await run(JSON.stringify({ format: 4 }));
       expect(newer.stderr).toMatch(
-        /has format 3, newer than this tvcwatch reads \(2\): upgrade tvcwatch/,
+        /has format 4, newer than this tvcwatch reads \(3\): upgrade tvcwatch/,
       );
       const fresh = await runCli(
         ["--base-url", server.url, "tail", "--deployment", "dep", "--checkpoint", join(dir, "new")],

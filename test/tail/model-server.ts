@@ -9,13 +9,20 @@ export interface ModelLine {
   hasTs: boolean;
   content: string;
   visibleAt: number;
+  /**
+   * A hostile server's line: sent in every answer made at a server time in [from, until),
+   * whatever window was asked for (instead of by its timestamp).
+   */
+  always?: { from: number; until: number };
 }
 
 /** Simulated time shared by the model server and the follower under test. */
 export class SimTime {
   mono = 0;
+  /** A step of the client's wall clock (NTP setting it), not the server's. */
+  wallStep = 0;
   constructor(readonly wallOffset: number) {}
-  clock = { now: () => this.mono + this.wallOffset, monotonic: () => this.mono };
+  clock = { now: () => this.mono + this.wallOffset + this.wallStep, monotonic: () => this.mono };
 }
 
 export interface ModelOptions {
@@ -57,7 +64,10 @@ export class ModelServer {
     const cutoff = since > 0 ? now - since * 1000 : Number.NEGATIVE_INFINITY;
     const byReplica = new Map<string, ModelLine[]>();
     for (const l of this.lines) {
-      if (l.visibleAt <= now && l.t > cutoff) {
+      const sent = l.always
+        ? now >= l.always.from && now < l.always.until
+        : l.visibleAt <= now && l.t > cutoff;
+      if (sent) {
         const list = byReplica.get(l.replicaLabel) ?? [];
         list.push(l);
         byReplica.set(l.replicaLabel, list);

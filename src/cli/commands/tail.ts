@@ -142,12 +142,17 @@ export function registerTailCommand(program: Command): void {
       textFlag,
     )
     .option(
+      "--output-file <file>",
+      "append the lines (-o text or json) to FILE instead of stdout; with --checkpoint, each line is in FILE exactly once across restarts, even after a kill -9 (see the README)",
+      textFlag,
+    )
+    .option(
       "-v, --verbose",
       "with -f, write the follow's figures to stderr every 10 s (rate, latency, window, overlap, late lines)",
     )
     .addHelpText(
       "after",
-      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep ERROR --grep WARN -C 2 --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint >> /var/log/dep.ndjson",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep ERROR --grep WARN -C 2 --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint --output-file /var/log/dep.ndjson",
     )
     .action(async (flags: TailFlags, cmd: Command) => {
       if ((flags.deployment?.length ?? 0) > 1 || flags.app !== undefined || flags.all) {

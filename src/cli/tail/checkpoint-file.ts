@@ -1,7 +1,7 @@
 /**
  * `tail --checkpoint FILE` on disk: read at start (absent: a fresh follow; anything unusable: a
- * one-line error naming the fix), written after each batch has reached stdout, atomically
- * (temporary file, fsync, rename; mode 0600). One deployment's record, or several (format 2).
+ * one-line error naming the fix), written after each batch has been handed on, atomically
+ * (temporary file, fsync, rename; mode 0600). See ../../tail/checkpoint.ts for what it holds.
  */
 import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
 import {
@@ -9,15 +9,19 @@ import {
   READ_LIMITS,
   readNamedFileIfExists,
 } from "../../config/named-file.js";
-import type { Checkpoint, CheckpointSet } from "../../tail/checkpoint.js";
-import { parseCheckpoints } from "../../tail/checkpoint.js";
+import type { CheckpointFile, ReadCheckpoint } from "../../tail/checkpoint.js";
+import { parseCheckpoint, serializeCheckpoint } from "../../tail/checkpoint.js";
 import { CliError } from "../cli-error.js";
 
-/** The records FILE holds for the deployments followed (absent: none, a fresh follow). */
-export function readCheckpoints(
+/**
+ * What FILE holds for the deployments followed (absent: nothing, a fresh follow).
+ * `legacyMarginMs`: the margin a checkpoint of format 1 or 2 resumes with.
+ */
+export function readCheckpoint(
   path: string,
   deploymentIds: readonly string[],
-): Map<string, Checkpoint> | undefined {
+  legacyMarginMs: number,
+): ReadCheckpoint | undefined {
   // A follow killed while writing left its temporary file: the record itself is whole.
   removeStaleTempFiles(path);
   let text: string;
@@ -30,18 +34,14 @@ export function readCheckpoints(
     const fix = e.failure === "unreadable" ? ": fix its permissions, or name another file" : "";
     throw new CliError(`${e.message}${fix}`, 2);
   }
-  const parsed = parseCheckpoints(text, deploymentIds);
+  const parsed = parseCheckpoint(text, deploymentIds, legacyMarginMs, Date.now());
   if ("error" in parsed) throw new CliError(`checkpoint ${path} ${parsed.error}`, 2);
-  return parsed.checkpoints;
+  return parsed;
 }
 
-export function readCheckpoint(path: string, deploymentId: string): Checkpoint | undefined {
-  return readCheckpoints(path, [deploymentId])?.get(deploymentId);
-}
-
-export function writeCheckpoint(path: string, checkpoint: Checkpoint | CheckpointSet): void {
+export function writeCheckpoint(path: string, checkpoint: CheckpointFile): void {
   try {
-    writeFileAtomically(path, JSON.stringify(checkpoint));
+    writeFileAtomically(path, serializeCheckpoint(checkpoint));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new CliError(`cannot write checkpoint ${path}: ${e.code ?? e.message}`, 1);
@@ -52,7 +52,7 @@ export function writeCheckpoint(path: string, checkpoint: Checkpoint | Checkpoin
  * Writes a follow's records to FILE. The first failure to write one is kept, and `onFailure`
  * runs (the follow stops; the failure is said at its end); no record is written after it.
  */
-export class CheckpointWriter<T extends Checkpoint | CheckpointSet> {
+export class CheckpointWriter {
   error: unknown;
 
   constructor(
@@ -60,7 +60,7 @@ export class CheckpointWriter<T extends Checkpoint | CheckpointSet> {
     private readonly onFailure: () => void,
   ) {}
 
-  readonly record = (checkpoint: T): void => {
+  readonly record = (checkpoint: CheckpointFile): void => {
     if (this.error !== undefined) return;
     try {
       writeCheckpoint(this.path, checkpoint);

@@ -12,16 +12,12 @@
 import type { Command } from "commander";
 import { DEFAULT_MAX_DEPLOYMENTS, leftOutLine, relistChange } from "../../feeds/deployment-cap.js";
 import { debugDeployments, RELIST_MS } from "../../feeds/deployment-list.js";
-import {
-  type CheckpointSet,
-  HandledLines,
-  ResumeFilter,
-  resumedBatches,
-} from "../../tail/checkpoint.js";
+import type { CheckpointFile } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
-import { FollowerStopError, LogFollower } from "../../tail/follower.js";
-import type { LogEvent } from "../../tail/log-line.js";
+import { FollowerStopError, type FollowProgress, LogFollower } from "../../tail/follower.js";
+import { HandledLines } from "../../tail/handled-lines.js";
+import type { GapMarker, LogEvent } from "../../tail/log-line.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { formatEvent } from "../../tail/stream-format.js";
 import { debugLogFetch } from "../../tail/wire/debug-log-fetch.js";
@@ -31,15 +27,17 @@ import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { deploymentsToFollow } from "../deployment-scope.js";
 import { fatalAdvice } from "../follow-advice.js";
-import { CheckpointWriter, readCheckpoints } from "./checkpoint-file.js";
+import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
+import { lineSinks } from "./line-sink.js";
+import { checkOutputFlags, cutGap, openOutputFile } from "./output-file.js";
 import {
   checkpointMargin,
   firstWindow,
+  resumeOf,
   statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
 } from "./run-tail.js";
-import { StdoutBatch } from "./stdout-batch.js";
 import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 
@@ -61,16 +59,22 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const config = await configFromCommand(cmd);
   const client = clientFor(config);
   const say = sayOnStderr;
+  checkOutputFlags(flags);
   // One limit on requests in flight: the followers' polls and the deployments' listings.
   const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const maxDeployments = flags.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS;
   const { ids, listing } = await deploymentsToFollow(client, flags, undefined, limit);
   const leftOutSaid = listing ? leftOutLine(listing, maxDeployments) : undefined;
   if (leftOutSaid) say(leftOutSaid);
-  // --checkpoint: each deployment resumes from its record; the merge holds lines an interval more.
+  // --checkpoint: each deployment resumes from its record (one of an older tvcwatch with its
+  // margin, the merge's interval included).
   const checkpointPath = flags.checkpoint;
-  const marginMs = checkpointMargin(flags, flags.interval);
-  const recorded = checkpointPath ? readCheckpoints(checkpointPath, ids) : undefined;
+  const read = checkpointPath
+    ? readCheckpoint(checkpointPath, ids, checkpointMargin(flags, flags.interval))
+    : undefined;
+  const recorded = read?.records;
+  // --output-file: cut back to what the checkpoint recorded of it, before anything else.
+  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
   const handled = new Map<string, HandledLines>();
   const otlp =
     flags.output === "otlp"
@@ -101,10 +105,16 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const waitForFirstAnswersUntil = Date.now() + FIRST_ANSWERS_WAIT_MS;
   const follow = (id: string, delayMs: number) => {
     const record = recorded?.get(id);
-    const resume = record ? new ResumeFilter(record, marginMs) : undefined;
-    const { sinceMs, tailLines, gap } = firstWindow(flags, resume);
-    const resumed = resumedBatches(resume, gap);
-    if (checkpointPath) handled.set(id, new HandledLines(id, marginMs));
+    const { sinceMs, tailLines } = firstWindow(flags);
+    const lines = checkpointPath
+      ? new HandledLines(id, {
+          resumedFrom: record,
+          onOverflow: (text) => say(`checkpoint ${checkpointPath}: ${id}: ${text}`),
+        })
+      : undefined;
+    if (lines) handled.set(id, lines);
+    const capGap = record ? HandledLines.gapMarker(record) : undefined;
+    if (capGap) merge.push([{ ...capGap, deploymentId: id }]);
     const follower = new LogFollower({
       fetchLogs: debugLogFetch(client, id),
       // The slot is taken before the window is planned: waiting for it costs nothing.
@@ -113,8 +123,10 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       overlapMs: flags.overlap,
       sinceMs,
       tailLines,
+      resume: resumeOf(record),
       holdBackMs: TAIL_HOLD_BACK_MS,
     });
+    if (lines) follower.onResponse((sighting) => lines.sighted(sighting));
     const entry: Followed = {
       id,
       follower,
@@ -122,9 +134,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       running: Promise.resolve(),
     };
     follower.onEvents((batch) => {
-      const events = resumed(batch);
-      replicas.see(events);
-      merge.push(events.map((e) => ({ ...e, deploymentId: id })));
+      replicas.see(batch);
+      merge.push(batch.map((e) => ({ ...e, deploymentId: id })));
     });
     const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
       say(`${labels.get(id) ?? id}: ${line}`),
@@ -154,53 +165,62 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     follow(id, flags.follow ? Math.round((i * flags.interval) / ids.length) : 0);
   }
 
-  /** Every deployment's record: what it handled since the start, else what FILE had for it. */
-  const snapshot = (): CheckpointSet => ({
-    format: 2,
-    deployments: [...followed.keys()].flatMap((id) => {
-      const c = handled.get(id)?.snapshot() ?? recorded?.get(id);
-      return c ? [c] : [];
-    }),
-  });
-  const writer = checkpointPath
-    ? new CheckpointWriter<CheckpointSet>(checkpointPath, () => stop())
-    : undefined;
-  const record = (c: CheckpointSet) => writer?.record(c);
-  /** Lines once printed (or exported) are handled: the checkpoint records them per deployment. */
-  const noteHandled = (events: readonly Tagged[]) => {
-    if (handled.size === 0) return;
-    const byDeployment = new Map<string, Tagged[]>();
-    for (const e of events) {
-      if (e.kind !== "line") continue;
-      const list = byDeployment.get(e.deploymentId);
-      if (list) list.push(e);
-      else byDeployment.set(e.deploymentId, [e]);
-    }
-    for (const [id, list] of byDeployment) handled.get(id)?.add(list);
+  /** Where merged lines were let out up to last (server clock, estimated). */
+  let releasedUpTo = Number.NEGATIVE_INFINITY;
+  /** A deployment's progress, less what the merge still holds of its lines. */
+  const progressOf = (f: LogFollower): FollowProgress | undefined => {
+    const p = f.progress();
+    if (!p || p.resuming) return p;
+    // The merge's clock is an estimate (±0.5 s): a second of room.
+    return { ...p, resumeFromMs: Math.min(p.resumeFromMs, releasedUpTo - 1000) };
   };
+  /** Every deployment's record of what was handed on (taken when the batch is). */
+  const snapshot = (): CheckpointFile["deployments"] =>
+    [...followed.values()].flatMap((f) => {
+      const r = handled.get(f.id)?.record(progressOf(f.follower));
+      return r ? [r] : [];
+    });
+  const writer = checkpointPath ? new CheckpointWriter(checkpointPath, () => stop()) : undefined;
+  const record = (c: CheckpointFile) => writer?.record(c);
+  const gapText = (gap: Tagged & GapMarker) =>
+    `${labels.get(gap.deploymentId) ?? gap.deploymentId}: ${formatEvent(gap, { ...format, colour: false })}`;
+  const sinks = lineSinks(output.opened?.file, say, (reason) => {
+    const gap = cutGap(reason, serverNow());
+    if (format.output === "json") return formatEvent(gap, format);
+    say(formatEvent(gap, { ...format, colour: false }));
+    return undefined;
+  });
+  let startGap: GapMarker | undefined = output.gap;
+  /** Lines handed on before a restart are dropped; the rest are recorded per deployment. */
+  const handOn = (events: Tagged[]): Tagged[] =>
+    handled.size === 0
+      ? events
+      : events.filter((e) => e.kind !== "line" || (handled.get(e.deploymentId)?.handOn(e) ?? true));
   const print = (merged: Tagged[]) => {
-    if (merged.length === 0) return;
     // Every line let out of the merge is handled, printed or left out by the filters.
-    noteHandled(merged);
+    const handed = handOn(merged);
+    if (handed.length === 0 && startGap === undefined) return;
     if (flags.follow && replicas.sawLines) {
       const problem = replicas.problem();
       if (problem) say(problem);
     }
     // Filtered in the merged order (context counts over it), each replica of each deployment
     // grouped on its own.
-    const sieved = sieve.pushAll(merged);
+    const sieved = sieve.pushAll(handed);
     const events = sievedEvents(sieved);
     printedLines += events.filter((e) => e.kind === "line").length;
     if (otlp) {
-      otlp.write(events, (gap) =>
-        say(
-          `${labels.get(gap.deploymentId) ?? gap.deploymentId}: ${formatEvent(gap, { ...format, colour: false })}`,
-        ),
-      );
-      if (checkpointPath) otlp.afterBatch(snapshot(), record);
+      otlp.write(events, (gap) => say(gapText(gap)));
+      if (checkpointPath)
+        otlp.afterBatch(snapshot(), (deployments) => record({ format: 3, deployments }));
       return;
     }
-    const out = new StdoutBatch();
+    const out = sinks();
+    if (startGap) {
+      if (format.output === "text") say(formatEvent(startGap, { ...format, colour: false }));
+      else out.add(formatEvent(startGap, format));
+      startGap = undefined;
+    }
     for (const s of sieved) {
       if (s.kind === "separator") {
         if (format.output === "text") out.add(CONTEXT_SEPARATOR);
@@ -220,17 +240,27 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
           : formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format),
       );
     }
-    // After what is written now reaches stdout, the record of it is written (in order).
-    const c = checkpointPath ? snapshot() : undefined;
-    out.end(c ? () => record(c) : undefined);
+    // Once what is written now is out, the record of it is written (in order).
+    const deployments = checkpointPath ? snapshot() : undefined;
+    out.end(
+      deployments ? (file) => record({ format: 3, deployments, outputFile: file }) : undefined,
+    );
   };
+  // The output file's length before the first line: a follow killed before its first record cuts
+  // FILE back to it.
+  if (output.opened && !read?.outputFile)
+    record({ format: 3, deployments: snapshot(), outputFile: output.opened.file.record() });
   const serverNow = () => {
     const offsets = [...followed.values()].map((f) => f.follower.getState().clockOffsetMs ?? 0);
     return Date.now() + (offsets.length > 0 ? Math.min(...offsets) : 0);
   };
   const releaser = setInterval(() => {
-    if (unanswered.size === 0 || Date.now() > waitForFirstAnswersUntil)
-      print(merge.release(serverNow() - TAIL_HOLD_BACK_MS - flags.interval));
+    if (unanswered.size === 0 || Date.now() > waitForFirstAnswersUntil) {
+      const now = serverNow();
+      releasedUpTo = now - TAIL_HOLD_BACK_MS - flags.interval;
+      // A line stamped ahead of the server's clock goes out as it comes (as a single follow's).
+      print(merge.release(releasedUpTo, now + 1000));
+    }
   }, RELEASE_EVERY_MS);
   /** Deployments listed but not followed, over --max-deployments (as last said). */
   let leftOut = listing?.leftOut ?? 0;
@@ -284,8 +314,10 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     if (relister) clearInterval(relister);
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    releasedUpTo = Number.POSITIVE_INFINITY;
     print(merge.drain());
   }
+  output.opened?.file.close();
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   await otlp?.close();
   if (writer?.error !== undefined) throw writer.error;

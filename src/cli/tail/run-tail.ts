@@ -5,16 +5,12 @@
  */
 import type { Command } from "commander";
 import { isPermanentFailure } from "../../api/retry-decision.js";
-import {
-  type Checkpoint,
-  HandledLines,
-  ResumeFilter,
-  resumedBatches,
-} from "../../tail/checkpoint.js";
+import { type CheckpointFile, type ReadRecord, resumePointOf } from "../../tail/checkpoint.js";
 import type { FetchLogs, FollowerState } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
-import type { GapMarker } from "../../tail/log-line.js";
+import { HandledLines } from "../../tail/handled-lines.js";
+import type { GapMarker, LogEvent } from "../../tail/log-line.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
 import {
   debugLogFetch,
@@ -30,7 +26,8 @@ import { clientFor, configFromCommand } from "../context.js";
 import { fatalAdvice } from "../follow-advice.js";
 import { governHeap } from "../heap-governor.js";
 import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
-import { StdoutBatch } from "./stdout-batch.js";
+import { lineSinks } from "./line-sink.js";
+import { checkOutputFlags, cutGap, openOutputFile } from "./output-file.js";
 import {
   CONTEXT_SEPARATOR,
   changesLines,
@@ -45,8 +42,6 @@ import type { TailFlags } from "./tail-flags.js";
 export const TAIL_HOLD_BACK_MS = 1000;
 /** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
-/** A resumed follow's first window reaches this much further back, for clock differences. */
-const RESUME_ALLOWANCE_MS = 60_000;
 /** With --verbose, how often the follow's figures are written while it is live. */
 const VERBOSE_EVERY_MS = 10_000;
 
@@ -57,7 +52,11 @@ export function streamFormatOf(flags: TailFlags): StreamFormat {
       output: flags.output === "json" ? "json" : "text",
       timestamps: flags.timestamps === true,
       utc: flags.utc === true,
-      colour: flags.output === "text" && shouldColour(process.stdout.isTTY),
+      // A file is no terminal, whatever stdout is (or FORCE_COLOR says).
+      colour:
+        flags.output === "text" &&
+        flags.outputFile === undefined &&
+        shouldColour(process.stdout.isTTY),
     },
     flags.highlight,
   );
@@ -102,41 +101,28 @@ export function statusReporter(
   };
 }
 
-/**
- * The first window: `--since` / `--tail` (10 minutes without either); resumed from a checkpoint,
- * back past its floor, with a gap when that is older than the server keeps logs.
- */
-export function firstWindow(
-  flags: Pick<TailFlags, "since" | "tail">,
-  resume: ResumeFilter | undefined,
-): { sinceMs: number | undefined; tailLines: number | undefined; gap: GapMarker | undefined } {
-  if (!resume) {
-    return {
-      sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
-      tailLines: flags.tail,
-      gap: undefined,
-    };
-  }
-  const back = Date.now() - resume.floorMs + RESUME_ALLOWANCE_MS;
-  const sinceMs = Math.min(RETENTION_MS, Math.max(1000, back));
-  if (back <= RETENTION_MS) return { sinceMs, tailLines: undefined, gap: undefined };
-  const to = Date.now() - RETENTION_MS;
+/** The first window: `--since` / `--tail` (10 minutes without either). */
+export function firstWindow(flags: Pick<TailFlags, "since" | "tail">): {
+  sinceMs: number | undefined;
+  tailLines: number | undefined;
+} {
   return {
-    sinceMs,
-    tailLines: undefined,
-    gap: {
-      kind: "gap",
-      from: resume.floorMs,
-      to,
-      reason: "the checkpoint is older than the server keeps logs",
-      sortKey: to,
-    },
+    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
+    tailLines: flags.tail,
   };
 }
 
-/** The checkpoint margin: lines arrive late by up to the overlap, and wait up to the hold-back. */
+/**
+ * The margin a checkpoint of format 1 or 2 (an older tvcwatch) resumes with: lines arrived late
+ * by up to the overlap, and waited up to the hold-back.
+ */
 export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs = 0): number {
   return 2 * flags.overlap + TAIL_HOLD_BACK_MS + extraHoldMs;
+}
+
+/** Where a follow resumed from `record` starts; a checkpoint older than Turnkey keeps logs, a gap. */
+export function resumeOf(record: ReadRecord | undefined) {
+  return record ? { ...resumePointOf(record), retentionMs: RETENTION_MS } : undefined;
 }
 
 /**
@@ -169,14 +155,28 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       2,
     );
   }
-  // --checkpoint: resume from what the file records, and record after each batch written.
+  checkOutputFlags(flags);
+  // --checkpoint: resume from what the file records, and record after each batch handed on.
   const checkpointPath = flags.checkpoint;
-  const marginMs = checkpointMargin(flags);
-  const recorded = checkpointPath ? readCheckpoint(checkpointPath, deploymentId) : undefined;
-  const resume = recorded ? new ResumeFilter(recorded, marginMs) : undefined;
-  const handled = checkpointPath ? new HandledLines(deploymentId, marginMs) : undefined;
-  const { sinceMs, tailLines, gap } = firstWindow(flags, resume);
-  const resumed = resumedBatches(resume, gap);
+  const say = sayOnStderr;
+  const read = checkpointPath
+    ? readCheckpoint(checkpointPath, [deploymentId], checkpointMargin(flags))
+    : undefined;
+  const recorded = read?.records.get(deploymentId);
+  // --output-file: cut back to what the checkpoint recorded of it, before anything else.
+  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
+  const handled = checkpointPath
+    ? new HandledLines(deploymentId, {
+        resumedFrom: recorded,
+        onOverflow: (text) => say(`checkpoint ${checkpointPath}: ${text}`),
+      })
+    : undefined;
+  // Said before the first lines: what may be missing.
+  let startGaps: LogEvent[] = [];
+  const capGap = recorded ? HandledLines.gapMarker(recorded) : undefined;
+  if (capGap) startGaps.push(capGap);
+  if (output.gap) startGaps.push(output.gap);
+  const { sinceMs, tailLines } = firstWindow(flags);
   const client = clientFor(config);
   // The client's last failure decides the exit status (client-errors.ts, as in every command).
   let lastFailure: unknown;
@@ -213,11 +213,12 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     overlapMs: flags.overlap,
     sinceMs,
     tailLines,
+    resume: resumeOf(recorded),
     // A stream cannot move a line once printed: hold the newest second back so a replica
     // whose lines reach the server a little late still prints in timestamp order.
     holdBackMs: TAIL_HOLD_BACK_MS,
   });
-  const say = sayOnStderr;
+  if (handled) follower.onResponse((sighting) => handled.sighted(sighting));
   const otlp =
     flags.output === "otlp"
       ? await (await import("./otlp-output.js")).openOtlpOutput(
@@ -243,13 +244,31 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   });
   // A failure to write the checkpoint ends the follow (said once, at the end).
   const writer = checkpointPath
-    ? new CheckpointWriter<Checkpoint>(checkpointPath, () => controller.abort())
+    ? new CheckpointWriter(checkpointPath, () => controller.abort())
     : undefined;
-  const record = (snapshot: Checkpoint) => writer?.record(snapshot);
-  follower.onEvents((batch) => {
+  const record = (c: CheckpointFile) => writer?.record(c);
+  /** The record of what was handed on so far (taken when the batch is, written once it is out). */
+  const snapshot = (): CheckpointFile["deployments"] | undefined => {
+    const r = handled?.record(follower.progress());
+    return r ? [r] : undefined;
+  };
+  const textGap = (gap: GapMarker) => formatEvent(gap, { ...format, colour: false });
+  const sinks = lineSinks(output.opened?.file, say, (reason) => {
+    const gap = cutGap(reason, Date.now() + (follower.getState().clockOffsetMs ?? 0));
+    if (format.output === "json") return formatEvent(gap, format);
+    writeStderr(textGap(gap));
+    return undefined;
+  });
+  /** Hands a batch on: to the collector, or to stdout or FILE, then records it. */
+  const handOn = (batch: LogEvent[]) => {
     if (pipeClosed) return;
-    handled?.add(batch);
-    const events = resumed(batch);
+    // Lines handed on before a restart are dropped; every other line is recorded, printed or
+    // left out by the filters.
+    let events = handled ? handled.add(batch) : batch;
+    if (startGaps.length > 0) {
+      events = startGaps.concat(events);
+      startGaps = [];
+    }
     replicas.see(events);
     // A follow says at its first lines that --replica names none of their replicas.
     if (flags.follow && replicas.sawLines) {
@@ -260,11 +279,11 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     if (otlp) {
       const kept = sievedEvents(sieved);
       for (const e of kept) if (e.kind === "line") printedLines++;
-      otlp.write(kept, (gap) => say(formatEvent(gap, { ...format, colour: false })));
-      otlp.afterBatch(handled?.snapshot(), record);
+      otlp.write(kept, (gap) => say(textGap(gap)));
+      otlp.afterBatch(snapshot(), (deployments) => record({ format: 3, deployments }));
       return;
     }
-    const out = new StdoutBatch();
+    const out = sinks();
     for (const s of sieved) {
       if (s.kind === "separator") {
         if (flags.output === "text") out.add(CONTEXT_SEPARATOR);
@@ -272,16 +291,26 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
       }
       const e = s.event;
       if (e.kind === "gap" && flags.output === "text") {
-        writeStderr(formatEvent(e, { ...format, colour: false }));
+        writeStderr(textGap(e));
         continue;
       }
       if (e.kind === "line") printedLines++;
       out.add(formatEvent(e, format));
     }
-    // After what is written now (and before it) reaches stdout, the record of it is written.
-    const snapshot = checkpointPath ? handled?.snapshot() : undefined;
-    out.end(snapshot ? () => record(snapshot) : undefined);
-  });
+    // Once what is written now (and before it) is out, the record of it is written.
+    const deployments = snapshot();
+    out.end(
+      deployments ? (file) => record({ format: 3, deployments, outputFile: file }) : undefined,
+    );
+  };
+  if (output.opened && !read?.outputFile) {
+    // The output file's length before the first line: a follow killed before its first record
+    // cuts FILE back to it.
+    record({ format: 3, deployments: snapshot() ?? [], outputFile: output.opened.file.record() });
+  }
+  // What may be missing is said at once, before the first poll.
+  if (startGaps.length > 0) handOn([]);
+  follower.onEvents(handOn);
   const report = statusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => report(follower.getState(), performance.now()));
   // A follow runs for hours: keep the heap near what it holds.
@@ -309,7 +338,9 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const state = follower.getState();
   if (!flags.follow && state.phase !== "stopped")
     throw new CliError(state.lastError ?? "could not read the logs", 2);
-  if (rendered && !pipeClosed) process.stdout.write(rendered);
+  if (rendered && output.opened) output.opened.file.write(rendered);
+  else if (rendered && !pipeClosed) process.stdout.write(rendered);
+  output.opened?.file.close();
   // --replica naming no replica there is: said; an error when nothing was printed for it.
   const problem = replicas.problem();
   if (problem && (printedLines > 0 || flags.follow)) say(problem);

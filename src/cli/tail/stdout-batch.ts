@@ -2,7 +2,7 @@
  * A batch of `tail`'s lines for stdout, written in pieces of about WRITE_CHUNK_CHARS characters as
  * it grows: a window of 200k lines is not built as one string of tens of megabytes (and its copy
  * as bytes) before the first of it is written. `end` writes the rest and, once all of it has
- * reached stdout, calls `written` (the checkpoint records the batch then).
+ * reached stdout, calls `handedOn` (the checkpoint records the batch then).
  */
 const WRITE_CHUNK_CHARS = 64 * 1024;
 
@@ -17,13 +17,13 @@ export class StdoutBatch {
     }
   }
 
-  end(written?: () => void): void {
-    if (!written) {
+  end(handedOn?: (file: undefined) => void): void {
+    if (!handedOn) {
       if (this.out) process.stdout.write(this.out);
       return;
     }
     process.stdout.write(this.out, (err) => {
-      if (!err) written();
+      if (!err) handedOn(undefined);
     });
   }
 }

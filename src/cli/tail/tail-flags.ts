@@ -32,4 +32,5 @@ export interface TailFlags {
   overlap: number;
   verbose?: boolean;
   checkpoint?: string;
+  outputFile?: string;
 }
