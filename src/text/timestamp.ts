@@ -122,34 +122,11 @@ function digitsAt(text: string, at: number, n: number): number {
  */
 export function parseRfc3339(text: string): { seconds: number; nanos: number } | undefined {
   if (text.length < 20 || text.length > 35) return undefined;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2);
-  const minute = digitsAt(text, 14, 2);
-  const second = digitsAt(text, 17, 2);
-  const t = text.charCodeAt(10);
-  if (
-    year < 0 ||
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > (DAYS_IN_MONTH[month - 1] as number) ||
-    (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) ||
-    hour < 0 ||
-    hour > 23 ||
-    minute < 0 ||
-    minute > 59 ||
-    second < 0 ||
-    second > 60 ||
-    text.charCodeAt(4) !== 45 ||
-    text.charCodeAt(7) !== 45 ||
-    !(t === 84 || t === 116 || t === 32) ||
-    text.charCodeAt(13) !== 58 ||
-    text.charCodeAt(16) !== 58
-  ) {
-    return undefined;
-  }
+  // Lines come many to a second: the date and time of the last one read are kept.
+  const base = text.startsWith(lastParsed.prefix)
+    ? lastParsed.seconds
+    : civilSeconds(text.slice(0, 19));
+  if (base === undefined) return undefined;
   let at = 19;
   let nanos = 0;
   if (text.charCodeAt(at) === 46 /* . */) {
@@ -179,7 +156,44 @@ export function parseRfc3339(text: string): { seconds: number; nanos: number } |
     return undefined;
   }
   if (at !== text.length) return undefined;
-  const seconds =
-    daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset;
-  return { seconds, nanos };
+  return { seconds: base - offset, nanos };
+}
+
+/** The last date and time (to the second) parseRfc3339 read, and its seconds as if in UTC. */
+const lastParsed = { prefix: "\u0000", seconds: 0 };
+
+/** `YYYY-MM-DDTHH:MM:SS` as epoch seconds as if in UTC; undefined when it is not a valid one. */
+function civilSeconds(text: string): number | undefined {
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  const t = text.charCodeAt(10);
+  if (
+    year < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > (DAYS_IN_MONTH[month - 1] as number) ||
+    (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 60 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    !(t === 84 || t === 116 || t === 32) ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  ) {
+    return undefined;
+  }
+  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+  lastParsed.prefix = text;
+  lastParsed.seconds = seconds;
+  return seconds;
 }
