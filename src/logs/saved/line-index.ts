@@ -1,8 +1,9 @@
 /**
  * What a saved log keeps of each of its lines, in columns of typed arrays rather than an object a
- * line: where it starts and how long it is (its bytes stay in the file), its sort key, a byte of
- * flags (level, whether the key is its own time, gap, unreadable, late) and its stream. 23 bytes a
- * line; a line is decoded again only when it is shown or searched. Lines are numbered from the
+ * line: where it starts and how long it is (its bytes stay in the file), where its content is in
+ * it (so that a search reads only that), its sort key, a byte of flags (level, whether the key is
+ * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line; a line
+ * is decoded again only when it is shown. Lines are numbered from the
  * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
  */
 
@@ -15,13 +16,19 @@ export const IS_GAP = 0x10;
 export const UNREADABLE = 0x20;
 /** Older than a line before it in the file (it arrived late). */
 export const LATE = 0x40;
-
+/** The content's bytes are a JSON string's, with escapes (decoded with JSON.parse). */
+export const ESCAPED = 0x80;
+/** In the content columns: where the content is, not known (the line is read whole to find it). */
+export const NO_SPAN = 0xffff;
 export class LineIndex {
   private starts: Float64Array;
   private lengths: Uint32Array;
   private keys: Float64Array;
   private flagBytes: Uint8Array;
   private streamIds: Uint16Array;
+  /** Bytes before the content, and after it, in the line (NO_SPAN: not known). */
+  private contentFrom: Uint16Array;
+  private contentAfter: Uint16Array;
   /** Slots let go at the front of the arrays (compacted now and then). */
   private head = 0;
   private used = 0;
@@ -35,6 +42,8 @@ export class LineIndex {
     this.keys = new Float64Array(n);
     this.flagBytes = new Uint8Array(n);
     this.streamIds = new Uint16Array(n);
+    this.contentFrom = new Uint16Array(n);
+    this.contentAfter = new Uint16Array(n);
   }
 
   /** Lines held. */
@@ -54,10 +63,18 @@ export class LineIndex {
 
   /** Bytes the arrays take. */
   bytes(): number {
-    return this.starts.length * 23;
+    return this.starts.length * 27;
   }
 
-  push(start: number, length: number, key: number, flags: number, stream: number): void {
+  push(
+    start: number,
+    length: number,
+    key: number,
+    flags: number,
+    stream: number,
+    contentFrom: number,
+    contentAfter: number,
+  ): void {
     if (this.used === this.starts.length) this.grow();
     const k = this.used++;
     this.starts[k] = start;
@@ -65,6 +82,10 @@ export class LineIndex {
     this.keys[k] = key;
     this.flagBytes[k] = flags;
     this.streamIds[k] = stream;
+    const known =
+      contentFrom >= 0 && contentFrom < NO_SPAN && contentAfter >= 0 && contentAfter < NO_SPAN;
+    this.contentFrom[k] = known ? contentFrom : NO_SPAN;
+    this.contentAfter[k] = known ? contentAfter : NO_SPAN;
   }
 
   private grow(): void {
@@ -83,6 +104,8 @@ export class LineIndex {
     this.keys = move(this.keys, (n) => new Float64Array(n));
     this.flagBytes = move(this.flagBytes, (n) => new Uint8Array(n));
     this.streamIds = move(this.streamIds, (n) => new Uint16Array(n));
+    this.contentFrom = move(this.contentFrom, (n) => new Uint16Array(n));
+    this.contentAfter = move(this.contentAfter, (n) => new Uint16Array(n));
     this.used = live;
     this.head = 0;
   }
@@ -126,6 +149,16 @@ export class LineIndex {
 
   stream(number: number): number {
     return this.streamIds[this.head + number - this.firstNumber] as number;
+  }
+
+  /** Bytes before the content in the line (NO_SPAN: not known). */
+  contentStart(number: number): number {
+    return this.contentFrom[this.head + number - this.firstNumber] as number;
+  }
+
+  /** Bytes after the content in the line (NO_SPAN: not known). */
+  contentTail(number: number): number {
+    return this.contentAfter[this.head + number - this.firstNumber] as number;
   }
 
   setKey(number: number, key: number): void {

@@ -14,7 +14,16 @@
  */
 
 import type { ByteSource, FileBytes, HeldBytes } from "./byte-source.js";
-import { IS_GAP, LATE, LEVEL_MASK, LineIndex, TIMED, UNREADABLE } from "./line-index.js";
+import {
+  ESCAPED,
+  IS_GAP,
+  LATE,
+  LEVEL_MASK,
+  LineIndex,
+  NO_SPAN,
+  TIMED,
+  UNREADABLE,
+} from "./line-index.js";
 import type { SavedHeader } from "./saved-header.js";
 import {
   detectFormat,
@@ -92,28 +101,36 @@ class Indexer {
       scan.what === GAP,
       scan.timed,
       scan.key,
-      scan.level,
-      scan.readable,
+      scan.level | (scan.readable ? 0 : UNREADABLE) | (scan.contentEscaped ? ESCAPED : 0),
       scan.stream,
+      scan.contentFrom,
+      scan.contentAfter,
     );
   }
 
   /** A line longer than MAX_LINE_BYTES: its start, as text. */
   cut(offset: number): void {
-    this.add(offset, MAX_LINE_BYTES, false, false, 0, 0, false, NO_STREAM);
+    this.add(offset, MAX_LINE_BYTES, false, false, 0, UNREADABLE, NO_STREAM, 0, 0);
   }
 
+  /**
+   * A line: `flags` holds its level, UNREADABLE and ESCAPED; the rest (timed, gap, late) is
+   * worked out here.
+   */
   add(
     start: number,
     length: number,
     gap: boolean,
     timed: boolean,
     key: number,
-    level: number,
-    readable: boolean,
+    flags: number,
     stream: number,
+    contentFrom: number,
+    contentAfter: number,
   ): void {
-    let flags = level | (readable ? 0 : UNREADABLE) | (gap ? IS_GAP : 0);
+    const readable = (flags & UNREADABLE) === 0;
+    flags = flags & (LEVEL_MASK | UNREADABLE | ESCAPED);
+    if (gap) flags |= IS_GAP;
     if (timed) {
       flags |= TIMED;
       if (key < this.maxKey) {
@@ -142,7 +159,7 @@ class Indexer {
       this.pending++;
     }
     if (!readable) this.unreadable++;
-    this.index.push(start, length, key, flags, stream);
+    this.index.push(start, length, key, flags, stream, contentFrom, contentAfter);
     if (this.index.size() > this.maxLines) {
       this.index.dropFront(this.index.size() - this.maxLines + Math.ceil(this.maxLines / 16));
     }
@@ -153,15 +170,18 @@ class Indexer {
     for (let n = other.first(); n < other.next(); n++) {
       const f = other.flags(n);
       const timed = (f & TIMED) !== 0;
+      const from = other.contentStart(n);
+      const after = other.contentTail(n);
       this.add(
         other.start(n),
         other.length(n),
         (f & IS_GAP) !== 0,
         timed,
         timed ? other.key(n) : 0,
-        f & LEVEL_MASK,
-        (f & UNREADABLE) === 0,
+        f,
         other.stream(n),
+        from === NO_SPAN ? -1 : from,
+        after === NO_SPAN ? -1 : after,
       );
     }
   }

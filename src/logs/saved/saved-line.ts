@@ -54,6 +54,11 @@ export interface LineScan {
   level: number;
   stream: number;
   header: SavedHeader | undefined;
+  /** Where the content is: bytes from the line's start to it, and from it to the line's end (-1: not known). */
+  contentFrom: number;
+  contentAfter: number;
+  /** The content's bytes are a JSON string's, with escapes. */
+  contentEscaped: boolean;
 }
 
 export function newLineScan(): LineScan {
@@ -65,6 +70,9 @@ export function newLineScan(): LineScan {
     level: 0,
     stream: NO_STREAM,
     header: undefined,
+    contentFrom: -1,
+    contentAfter: -1,
+    contentEscaped: false,
   };
 }
 
@@ -610,6 +618,9 @@ function scanJson(streams: StreamTable, out: LineScan): void {
     deployment = stringValue();
   }
   out.stream = streams.id(deployment, label);
+  out.contentFrom = at.content - lineStart;
+  out.contentAfter = end - at.contentEnd;
+  out.contentEscaped = at.contentEscaped;
   if (!at.tsNull) {
     out.timed = true;
     out.key = timestampSortKey(at.seconds, at.nanos);
@@ -695,21 +706,55 @@ export function scanLine(
   out.level = 0;
   out.stream = NO_STREAM;
   out.header = undefined;
+  out.contentFrom = -1;
+  out.contentAfter = -1;
+  out.contentEscaped = false;
   if (format === "ndjson") {
     b = buffer;
     i = s;
     end = e;
     lineStart = s;
     scanJson(streams, out);
-    return;
-  }
-  const text = buffer.toString("utf8", s, e);
-  if (format === "text") {
-    const read = readTextLine(text);
+  } else {
+    const text = buffer.toString("utf8", s, e);
+    const read = format === "text" ? readTextLine(text) : readPlainLine(text);
     fromSavedLine(read, text, streams, out);
-    return;
+    if (
+      out.what === LINE &&
+      format === "text" &&
+      out.readable &&
+      read?.kind === "line" &&
+      !text.includes("\ufffd")
+    ) {
+      // The content is the line's end: the bytes before it are the time and the label.
+      const content = read.line.content;
+      out.contentAfter = 0;
+      out.contentFrom = e - s - Buffer.byteLength(content);
+    }
   }
-  fromSavedLine(readPlainLine(text), text, streams, out);
+  if (out.what === LINE && (!out.readable || format === "plain")) {
+    out.contentFrom = 0;
+    out.contentAfter = 0;
+    out.contentEscaped = false;
+  }
+}
+
+/**
+ * The content of a line whose place in its bytes [s, e) the index keeps (`from` bytes after its
+ * start, `after` bytes before its end), as filters and search see it.
+ */
+export function spanContent(
+  buffer: Buffer,
+  s: number,
+  e: number,
+  from: number,
+  after: number,
+  escaped: boolean,
+): string {
+  const content = escaped
+    ? (JSON.parse(buffer.toString("utf8", s + from - 1, e - after + 1)) as string)
+    : buffer.toString("utf8", s + from, e - after);
+  return filteredText({ content } as LogLine);
 }
 
 /**

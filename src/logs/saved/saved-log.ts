@@ -18,10 +18,10 @@ import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
 import type { StoredRow } from "../../tail/log-store.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { filteredLevel } from "../line-filter.js";
-import { IS_GAP, LATE, LEVEL_MASK, TIMED, UNREADABLE } from "./line-index.js";
+import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
 import type { SavedFile } from "./saved-file.js";
 import type { SavedHeader } from "./saved-header.js";
-import { decodeLine, levelOfCode, lineContent, textLine } from "./saved-line.js";
+import { decodeLine, levelOfCode, lineContent, spanContent, textLine } from "./saved-line.js";
 import { StreamTable } from "./stream-table.js";
 
 /** A row's file, times this, plus its line number: the order's references. */
@@ -459,7 +459,11 @@ export class SavedLog {
           const s = index.start(k) - from;
           const e = s + index.length(k);
           if (e > bytes.length) continue;
-          const content = lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0);
+          const before = index.contentStart(k);
+          const content =
+            before === NO_SPAN
+              ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0)
+              : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
           if (content === undefined) continue;
           if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
           if (pattern.test(content)) {

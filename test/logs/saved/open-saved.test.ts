@@ -400,6 +400,53 @@ describe("a large file", () => {
   });
 });
 
+describe("search", () => {
+  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+  it("finds exactly the lines whose content, as decoded, matches: escapes, unicode, any format", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        eventList,
+        fc.constantFrom(JSON_OUT, TEXT_UTC, TEXT_BARE),
+        fc.nat(),
+        async (list, look, pick) => {
+          const o = await open([write(lines(list, look))]);
+          const all = events(o.log);
+          const contents = all.flatMap((e) =>
+            e.kind === "line" && e.content !== "" ? [e.content] : [],
+          );
+          const chosen = contents[pick % Math.max(1, contents.length)] ?? "x";
+          const needle = chosen.slice(0, 3);
+          const pattern = new RegExp(literal(needle), "u");
+          const found = await o.log.search(pattern);
+          const want = all.flatMap((e, i) =>
+            e.kind === "line" && pattern.test(e.content) ? [i] : [],
+          );
+          expect([...found.rows]).toEqual(want);
+          o.close();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads a line with bytes that are not UTF-8 as the line shows", async () => {
+    const path = write(
+      Buffer.concat([
+        Buffer.from("[replica 1/3] before\n[replica \xff1/3] caf"),
+        Buffer.from([0xc3]),
+        Buffer.from(" bad \xe9 end\n[replica 1/3] after\n", "latin1"),
+      ]),
+    );
+    const o = await open([path]);
+    const all = events(o.log) as LogLine[];
+    for (const probe of [/bad/, /end$/, /after/, /\ufffd/]) {
+      const found = await o.log.search(probe);
+      expect([...found.rows]).toEqual(all.flatMap((e, i) => (probe.test(e.content) ? [i] : [])));
+    }
+  });
+});
+
 describe("the filter core reads a saved log as it reads the dashboard's", () => {
   it("keeps the same lines of the corpus under a level, an include and context", async () => {
     const order = Array.from({ length: 200 }, (_, i) => (i * 7) % 3);
