@@ -168,7 +168,8 @@ export async function openSavedLogs(
         file.push(chunk);
         soon();
       };
-      const onEnd = () => finish(`${file.name} ended`);
+      // A decompressed file simply comes to its end; a stream followed ending is news.
+      const onEnd = () => finish(gunzip ? undefined : `${file.name} ended`);
       const onError = (err: Error) =>
         finish(`${file.name} could not be read to its end: ${err.message}`);
       const listen = (r: Readable) => {

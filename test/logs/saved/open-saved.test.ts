@@ -144,7 +144,7 @@ describe("reading back what tail writes", () => {
         const text = lines(list, JSON_OUT);
         const o = await open([write(gz ? gzipSync(text) : text)]);
         expect(events(o.log)).toEqual(placed(list));
-        expect(o.log.summary().unreadable).toBe(0);
+        expect(o.log.summary()).toMatchObject({ unreadable: 0, notes: [], complete: true });
         o.close();
       }),
       { numRuns: 60 },
@@ -532,6 +532,21 @@ describe("streams", () => {
       "no newline",
     ]);
     expect(o.log.summary().notes).toEqual(["standard input ended"]);
+  });
+
+  it("- that is a file redirected in is read as a file: its end first, by position", async () => {
+    const list = Array.from({ length: 30_000 }, (_, i) =>
+      at(NOW + i, `line ${i} ${"-".repeat(60)}`),
+    );
+    const fd = openSync(write(lines(list, JSON_OUT)), "r");
+    const o = await openSavedLogs(["-"], { stdin: { fd, stream: new Socket() } });
+    opened.push(o);
+    expect(o.log.size()).toBeLessThan(list.length);
+    expect(o.log.at(o.log.size() - 1)?.event).toMatchObject({ content: list.at(-1)?.content });
+    await o.indexed;
+    expect(o.log.size()).toBe(list.length);
+    expect(o.log.summary().files[0]?.name).toBe("standard input");
+    closeSync(fd);
   });
 
   it("a stream over its byte cap lets its oldest lines go, counted as evicted", async () => {
