@@ -43,6 +43,8 @@ export interface OpenedLogs {
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+/** The most files opened at once. */
+export const MAX_FILES = 256;
 
 interface Opened {
   name: string;
@@ -60,6 +62,8 @@ function openAll(paths: readonly string[], options: OpenSavedOptions): Opened[] 
     for (const o of opened) if (o.ownsFd) closeSync(o.fd);
     throw err;
   };
+  if (paths.length > MAX_FILES)
+    fail(new Error(`${paths.length} files named: tvcwatch reads at most ${MAX_FILES} at once`));
   if (paths.filter((p) => p === "-").length > 1)
     fail(new Error("- (standard input) is named twice"));
   for (const path of paths) {

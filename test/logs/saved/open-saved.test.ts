@@ -618,6 +618,9 @@ describe("what is refused", () => {
       openSavedLogs(["-"], { stdin: { fd: openSync("/dev/null", "r"), stream: tty } }),
     ).rejects.toThrow(/^standard input is a terminal: pipe lines into it/);
     await expect(openSavedLogs(["-", "-"])).rejects.toThrow(/named twice/);
+    await expect(openSavedLogs(Array.from({ length: 257 }, () => "x"))).rejects.toThrow(
+      /^257 files named: tvcwatch reads at most 256 at once$/,
+    );
   });
 
   it("standard input that is a device", async () => {
