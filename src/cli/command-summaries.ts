@@ -13,6 +13,7 @@ export const COMMAND_SUMMARIES = {
   keys: "manage API key files (the layout Turnkey's tkcli uses)",
   doctor: "check the setup: settings and where they came from, key, API, clock, deployments",
   completion: "print the shell completion script for bash, zsh or fish",
+  "lnav-format": "print an lnav log format for the NDJSON of tail -o json (lnav -i FILE)",
 } as const;
 
 export type CommandName = keyof typeof COMMAND_SUMMARIES;

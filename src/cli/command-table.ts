@@ -60,6 +60,11 @@ export const COMMANDS = {
     summary: COMMAND_SUMMARIES.completion,
     load: () => import("./commands/completion.js").then((m) => m.registerCompletionCommand),
   },
+  "lnav-format": {
+    term: "lnav-format",
+    summary: COMMAND_SUMMARIES["lnav-format"],
+    load: () => import("./commands/lnav-format.js").then((m) => m.registerLnavFormatCommand),
+  },
 } as const satisfies Record<CommandName, CommandEntry>;
 
 export type { CommandName };

@@ -4,14 +4,17 @@
  * checked on the open descriptor to be a regular file (a FIFO, a device such as /dev/zero, a
  * directory or a socket is refused, in one line naming the file and what it is), and read up to
  * a cap for its kind. A symlink to a regular file is read as the file; a symlink loop is named.
- * Every failure is a NamedFileError whose message is that one line.
+ * Every failure is a NamedFileError whose message is that one line. A log to read in pieces (it
+ * may be larger than memory, or still being written) is opened the same way by openNamedLog.
  */
 import {
   closeSync,
   constants,
+  createReadStream,
   fstatSync,
   lstatSync,
   openSync,
+  type ReadStream,
   readSync,
   type Stats,
 } from "node:fs";
@@ -210,4 +213,79 @@ function readUpTo(
   }
   if (length > maxBytes) throw tooLarge(path, what, maxBytes);
   return buffer.toString("utf8", 0, length);
+}
+
+/** A log opened to be read in pieces: a regular file (by position) or a FIFO (as a stream). */
+export interface NamedLog {
+  fd: number;
+  kind: "file" | "fifo";
+  /** The open descriptor's stat: size, device and inode. */
+  stat: Stats;
+}
+
+/**
+ * Opens a log a person named to be read in pieces (it may be larger than memory, or still being
+ * written), checked as every named file is: opened without blocking (a FIFO with no writer does
+ * not hang the open), then judged on the open descriptor. A regular file is read by position. A
+ * FIFO is taken only when `fifo` allows it, as a stream to follow: it is opened again read-write
+ * (checked to be the same FIFO) so that writers coming and going never end it. Anything else (a
+ * device such as /dev/zero, a directory, a socket) is refused in one line naming the file and
+ * what it is. Throws NamedFileError; the caller closes `fd`.
+ */
+export function openNamedLog(path: string, what: string, options: { fifo: boolean }): NamedLog {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (err) {
+    throw failureOf(err as NodeJS.ErrnoException, path, what);
+  }
+  let stat: Stats;
+  try {
+    stat = fstatSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    throw failureOf(err as NodeJS.ErrnoException, path, what);
+  }
+  if (stat.isFile()) return { fd, kind: "file", stat };
+  if (!stat.isFIFO() || !options.fifo) {
+    closeSync(fd);
+    throw new NamedFileError(
+      `${what} ${path} is ${fileKind(stat)}, not a regular file`,
+      "not-regular",
+    );
+  }
+  let rw: number;
+  try {
+    rw = openSync(path, constants.O_RDWR | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    // Not writable by us: read it as it is (it ends when its last writer closes it).
+    return { fd, kind: "fifo", stat };
+  }
+  const again = fstatSync(rw);
+  closeSync(fd);
+  if (!again.isFIFO() || again.ino !== stat.ino || again.dev !== stat.dev) {
+    closeSync(rw);
+    throw new NamedFileError(`${what} ${path} changed while it was being opened`, "unreadable");
+  }
+  return { fd: rw, kind: "fifo", stat: again };
+}
+
+/**
+ * Bytes of a log openNamedLog opened as a regular file (or standard input redirected from one),
+ * read by position into `buffer` from `offset`: at most `length`, fewer at its end. Returns how
+ * many were read.
+ */
+export function readLogAt(
+  fd: number,
+  buffer: Buffer,
+  offset: number,
+  length: number,
+  position: number,
+): number {
+  return readSync(fd, buffer, offset, length, position);
+}
+
+/** An opened log's bytes from its start as a stream (a `.gz` file, read whole through gunzip). */
+export function logStream(fd: number, closeWhenDone: boolean): ReadStream {
+  return createReadStream("", { fd, start: 0, autoClose: closeWhenDone });
 }

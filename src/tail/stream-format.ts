@@ -2,11 +2,21 @@
  * How `tvcwatch tail` prints events: text (`[replica 2/3] content`, sanitized, optional RFC 3339
  * time, replica colour on a terminal) or JSON (one object per line, content exactly as received;
  * JSON escaping, extended to C1, bidi and zero-width characters, makes it safe).
+ *
+ * A JSON line is `{deploymentId?, replicaLabel, ts, content, time, level}`: `ts` the timestamp's
+ * {seconds, nanos} texts as received (null without one), then what other tools read without
+ * knowing that shape: `time`, the same instant as RFC 3339 in UTC with nanoseconds (null without
+ * a timestamp, or one no RFC 3339 time can say), and `level`, the level the filters read in the
+ * content (../logs/line-filter.ts: trace, debug, info, warn, error, fatal; null when it states
+ * none). A gap is `{event: "gap", from, to, reason, time, level: null}`, its `time` being where it
+ * sorts (its `to`). New fields only ever come after these.
  */
+
+import { filteredLevel } from "../logs/line-filter.js";
 import { ansi, replicaColour } from "../text/colour.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { escapeJsonForTerminal, stringifyForTerminal } from "../text/terminal-json.js";
-import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
+import { formatMsRfc3339, formatRfc3339, msToUtcRfc3339, utcRfc3339 } from "../text/timestamp.js";
 import { isStamped, type LogEvent } from "./log-line.js";
 
 export interface StreamFormat {
@@ -34,16 +44,24 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
         from: formatMsRfc3339(event.from, true),
         to: formatMsRfc3339(event.to, true),
         reason: event.reason,
+        time: msToUtcRfc3339(event.sortKey) ?? null,
+        level: null,
       });
     }
-    // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content},
-    // with less work: only the strings go through it.
-    const ts = isStamped(event)
+    // The same text JSON.stringify makes of {replicaLabel, ts: {seconds, nanos} | null, content,
+    // time, level}, with
+    // less work: only the strings go through it.
+    const stamped = isStamped(event);
+    const ts = stamped
       ? `{"seconds":${jsonString(event.seconds)},"nanos":${jsonString(String(event.nanos))}}`
       : "null";
+    const rfc3339 = stamped ? utcRfc3339(event.seconds, event.nanos) : undefined;
+    // Digits, '-', 'T', ':', '.' and 'Z' only: nothing to escape.
+    const time = rfc3339 === undefined ? "null" : `"${rfc3339}"`;
+    const level = filteredLevel(event);
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
-    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)}}`;
+    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;

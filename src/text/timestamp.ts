@@ -52,3 +52,148 @@ export function formatMsRfc3339(ms: number, utc: boolean): string {
   if (utc) return date.toISOString();
   return format(date, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
 }
+
+/** Seconds of 0000-01-01T00:00:00Z and of the second after 9999-12-31T23:59:59Z: RFC 3339's years. */
+const FIRST_RFC3339_SECOND = -62_167_219_200;
+const END_RFC3339_SECOND = 253_402_300_800;
+
+function plainInteger(text: string, maxLength: number): boolean {
+  const len = text.length;
+  if (len === 0 || len > maxLength) return false;
+  for (let i = text.charCodeAt(0) === 45 /* - */ && len > 1 ? 1 : 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * A line's timestamp as RFC 3339 in UTC with nanoseconds (`2026-11-27T01:31:47.332009765Z`), what
+ * jq, lnav and Loki read; undefined when its seconds or nanos are not plain integers (nanos
+ * 0-999999999) or the time falls outside RFC 3339's years 0000-9999.
+ */
+export function utcRfc3339(seconds: string, nanos: string | number): string | undefined {
+  if (!plainInteger(seconds, 20)) return undefined;
+  const s = Number(seconds);
+  if (!(s >= FIRST_RFC3339_SECOND && s < END_RFC3339_SECOND)) return undefined;
+  if (typeof nanos === "number") {
+    if (!Number.isInteger(nanos) || nanos < 0 || nanos > 999_999_999) return undefined;
+  } else if (nanos.charCodeAt(0) === 45 || !plainInteger(nanos, 9)) {
+    return undefined;
+  }
+  return formatRfc3339(seconds, nanos, true);
+}
+
+/** Epoch milliseconds (fractional) as RFC 3339 in UTC with nanoseconds; undefined out of range. */
+export function msToUtcRfc3339(ms: number): string | undefined {
+  if (!Number.isFinite(ms)) return undefined;
+  const seconds = Math.floor(ms / 1000);
+  const nanos = Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1e6));
+  return utcRfc3339(String(seconds), nanos);
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The digits of `text` from `at` to `at + n` as a number, or -1 when one is not a digit. */
+function digitsAt(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/**
+ * An RFC 3339 time with seconds (`2026-11-27T01:31:47.332009765Z`, `…+01:00`; `t`, `z` and a
+ * space for `T` too; up to nine digits of fraction) as epoch seconds and nanoseconds, exactly:
+ * nothing is lost to a double's precision. Undefined when `text` is not one.
+ */
+export function parseRfc3339(text: string): { seconds: number; nanos: number } | undefined {
+  if (text.length < 20 || text.length > 35) return undefined;
+  // Lines come many to a second: the date and time of the last one read are kept.
+  const base = text.startsWith(lastParsed.prefix)
+    ? lastParsed.seconds
+    : civilSeconds(text.slice(0, 19));
+  if (base === undefined) return undefined;
+  let at = 19;
+  let nanos = 0;
+  if (text.charCodeAt(at) === 46 /* . */) {
+    at++;
+    let digits = 0;
+    while (digits < 10) {
+      const c = text.charCodeAt(at) - 48;
+      if (!(c >= 0 && c <= 9)) break;
+      nanos = nanos * 10 + c;
+      digits++;
+      at++;
+    }
+    if (digits === 0 || digits > 9) return undefined;
+    for (let k = digits; k < 9; k++) nanos *= 10;
+  }
+  let offset = 0;
+  const z = text.charCodeAt(at);
+  if (z === 90 || z === 122) {
+    at++;
+  } else if (z === 43 || z === 45) {
+    const oh = digitsAt(text, at + 1, 2);
+    const om = digitsAt(text, at + 4, 2);
+    if (oh < 0 || oh > 23 || om < 0 || om > 59 || text.charCodeAt(at + 3) !== 58) return undefined;
+    offset = (z === 45 ? -1 : 1) * (oh * 3600 + om * 60);
+    at += 6;
+  } else {
+    return undefined;
+  }
+  if (at !== text.length) return undefined;
+  return { seconds: base - offset, nanos };
+}
+
+/** The last date and time (to the second) parseRfc3339 read, and its seconds as if in UTC. */
+const lastParsed = { prefix: "\u0000", seconds: 0 };
+
+/** `YYYY-MM-DDTHH:MM:SS` as epoch seconds as if in UTC; undefined when it is not a valid one. */
+function civilSeconds(text: string): number | undefined {
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  const t = text.charCodeAt(10);
+  if (
+    year < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > (DAYS_IN_MONTH[month - 1] as number) ||
+    (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 60 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    !(t === 84 || t === 116 || t === 32) ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  ) {
+    return undefined;
+  }
+  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+  lastParsed.prefix = text;
+  lastParsed.seconds = seconds;
+  return seconds;
+}

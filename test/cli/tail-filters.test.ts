@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { type LogLine, lineTimestamp } from "../../src/tail/log-line.js";
+import type { LogLine } from "../../src/tail/log-line.js";
 import { LogStore } from "../../src/tail/log-store.js";
+import { formatEvent } from "../../src/tail/stream-format.js";
 import { computeLogView } from "../../src/tui/log-view.js";
 import { initialUiState, type UiState } from "../../src/tui/ui-state.js";
 import { type LogServer, startLogServer } from "../helpers/log-server.js";
@@ -43,6 +44,8 @@ interface Printed {
   replicaLabel: string;
   ts: { seconds: string; nanos: string } | null;
   content: string;
+  time: string | null;
+  level: string | null;
 }
 
 async function tailJson(flags: string[]): Promise<Printed[]> {
@@ -179,17 +182,14 @@ describe("tail and the dashboard keep the same lines", () => {
     );
   });
 
-  /** The lines the dashboard's view shows with these filters set, one row each. */
+  /** The lines the dashboard's view shows with these filters set, one row each, as tail prints them. */
   function dashboard(over: Partial<UiState>): Printed[] {
     const view = computeLogView(store, { ...initialUiState, ...over }, 400, store.size() + 10);
+    const json = { output: "json", timestamps: false, utc: true, colour: false } as const;
     return view.rows.map((row) => {
       const id = Number(row.key.split(":")[0]);
       const line = store.at(store.indexOfId(id))?.event as LogLine;
-      return {
-        replicaLabel: line.replicaLabel,
-        ts: lineTimestamp(line) ?? null,
-        content: line.content,
-      };
+      return JSON.parse(formatEvent(line, json)) as Printed;
     });
   }
 

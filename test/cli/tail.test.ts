@@ -44,8 +44,13 @@ describe("tvcwatch tail", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(events.length).toBeGreaterThan(20);
-    for (const e of events)
-      expect(Object.keys(e).sort()).toEqual(["content", "replicaLabel", "ts"]);
+    for (const e of events) {
+      expect(Object.keys(e)).toEqual(["replicaLabel", "ts", "content", "time", "level"]);
+      // time is ts as RFC 3339 (UTC, nanoseconds); level as --level reads the content.
+      if (e.ts === null) expect(e.time).toBeNull();
+      else expect(Date.parse(`${e.time.slice(0, 19)}Z`) / 1000).toBe(Number(e.ts.seconds));
+      expect([null, "trace", "debug", "info", "warn", "error", "fatal"]).toContain(e.level);
+    }
   });
 
   it("filters by replica, --grep and --exclude", async () => {

@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type LogLine, packNanos } from "../../src/tail/log-line.js";
 import { formatEvent } from "../../src/tail/stream-format.js";
+import { levelOf } from "../../src/text/log-level.js";
+import { parseRfc3339, utcRfc3339 } from "../../src/text/timestamp.js";
 
 const line = (over: Partial<LogLine> = {}): LogLine => ({
   kind: "line",
@@ -40,6 +42,8 @@ describe("formatEvent", () => {
             replicaLabel: label,
             ts: ts ? { seconds: ts[0], nanos: ts[1] } : null,
             content,
+            time: (ts && utcRfc3339(ts[0], ts[1])) ?? null,
+            level: levelOf(content) ?? null,
           });
           expect(out).not.toMatch(TERMINAL_ACTIVE);
         },
@@ -54,8 +58,82 @@ describe("formatEvent", () => {
       json,
     );
     expect(out).toBe(
-      '{"replicaLabel":"r\\u2066","ts":{"seconds":"1795000000","nanos":"5"},"content":"a\\u009b31mb\\u202ec\\u200fd"}',
+      '{"replicaLabel":"r\\u2066","ts":{"seconds":"1795000000","nanos":"5"},"content":"a\\u009b31mb\\u202ec\\u200fd","time":"2026-11-18T11:06:40.000000005Z","level":null}',
     );
+  });
+
+  it("adds time (RFC 3339, UTC, nanoseconds) and level after the fields it always had", () => {
+    const out = (over: Partial<LogLine>) => formatEvent(line(over), json);
+    expect(out({ content: "ERROR boom", deploymentId: "dep-1" })).toBe(
+      '{"deploymentId":"dep-1","replicaLabel":"replica 2/3","ts":{"seconds":"1795000000","nanos":"5"},"content":"ERROR boom","time":"2026-11-18T11:06:40.000000005Z","level":"error"}',
+    );
+    expect(Object.keys(JSON.parse(out({})))).toEqual([
+      "replicaLabel",
+      "ts",
+      "content",
+      "time",
+      "level",
+    ]);
+    // Levels as the filters read them: JSON fields, logfmt, glog, words; none stated: null.
+    const level = (content: string) => JSON.parse(out({ content })).level;
+    expect(level('{"level":"warn","msg":"slow"}')).toBe("warn");
+    expect(level("ts=1 level=debug msg=x")).toBe("debug");
+    expect(level("E0123 12:34:56.789012 boom")).toBe("error");
+    expect(level("    at f (x.js:1:2)")).toBeNull();
+    // No timestamp, or one no RFC 3339 time can say: null, with ts as it came.
+    const time = (over: Partial<LogLine>) =>
+      JSON.parse(out(over)) as { ts: unknown; time: unknown };
+    expect(time({ seconds: undefined, nanos: undefined })).toMatchObject({ ts: null, time: null });
+    expect(time({ seconds: "abc", nanos: 5 })).toMatchObject({
+      ts: { seconds: "abc", nanos: "5" },
+      time: null,
+    });
+    expect(time({ seconds: "1795000000", nanos: "1000000000" }).time).toBeNull();
+    expect(time({ seconds: "999999999999", nanos: 0 }).time).toBeNull();
+    expect(time({ seconds: "-1", nanos: 999_999_999 }).time).toBe("1969-12-31T23:59:59.999999999Z");
+    expect(time({ seconds: "1795000000", nanos: "0000005" }).time).toBe(
+      "2026-11-18T11:06:40.000000005Z",
+    );
+  });
+
+  it("gives time the same instant as ts, to the nanosecond, as jq reads it", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }),
+        fc.integer({ min: 0, max: 999_999_999 }),
+        (seconds, nanos) => {
+          const { time } = JSON.parse(
+            formatEvent(line({ seconds: String(seconds), nanos: packNanos(String(nanos)) }), json),
+          ) as { time: string };
+          expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+          expect(parseRfc3339(time)).toEqual({ seconds, nanos });
+          // jq's fromdateiso8601 after trimming the fraction: Date.parse reads the same.
+          expect(Date.parse(`${time.slice(0, 19)}Z`)).toBe(seconds * 1000);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("prints a gap with where it sorts as its time, and no level", () => {
+    const gap = formatEvent(
+      {
+        kind: "gap",
+        from: 1_795_000_000_000,
+        to: 1_795_000_008_500.25,
+        reason: "r",
+        sortKey: 1_795_000_008_500.25,
+      },
+      json,
+    );
+    expect(JSON.parse(gap)).toEqual({
+      event: "gap",
+      from: "2026-11-18T11:06:40.000Z",
+      to: "2026-11-18T11:06:48.500Z",
+      reason: "r",
+      time: "2026-11-18T11:06:48.500250000Z",
+      level: null,
+    });
   });
 
   it("prints text as [label] content, escaped, with an RFC 3339 time when asked", () => {

@@ -36,7 +36,10 @@ describe("a saved view", () => {
     expect(lines[0]).toMatchObject({
       replicaLabel: "replica 1/3",
       content: "ERROR boom \u001b[31mred",
+      level: "error",
     });
+    expect(lines[0].time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+    expect(lines[1]).toMatchObject({ level: "info" });
   });
 
   it("as text: a # header naming the deployment, filters and time range, then sanitized lines", () => {

@@ -1,0 +1,135 @@
+/**
+ * Where a saved log's bytes are: a regular file, read by position when a line is wanted (nothing
+ * of it is kept in memory), or what a stream brought (standard input, a FIFO, a decompressed
+ * `.gz`), held in the chunks it came in, the oldest let go when a cap is reached. Offsets are
+ * absolute: a held source's first offset grows as it lets bytes go.
+ */
+import { fstatSync } from "node:fs";
+import { readLogAt } from "../../config/named-file.js";
+
+export interface ByteSource {
+  /** The first offset still held (0 for a file). */
+  begin(): number;
+  /** The offset after the last byte there is. */
+  end(): number;
+  /**
+   * Bytes [start, end), fewer when the source no longer has them (a file cut short, bytes let
+   * go). The buffer may be shared with the next read: use it before reading again.
+   */
+  read(start: number, end: number): Buffer;
+}
+
+/** How much a read of a file takes at once at most, reused between reads. */
+const SCRATCH_BYTES = 4 * 1024 * 1024;
+
+export class FileBytes implements ByteSource {
+  private size: number;
+  private scratch: Buffer | undefined;
+
+  constructor(
+    readonly fd: number,
+    size: number,
+  ) {
+    this.size = size;
+  }
+
+  begin(): number {
+    return 0;
+  }
+
+  end(): number {
+    return this.size;
+  }
+
+  /** Reads the file's size again (a file still being written); returns it. */
+  refresh(): number {
+    this.size = fstatSync(this.fd).size;
+    return this.size;
+  }
+
+  read(start: number, end: number): Buffer {
+    const length = Math.max(0, Math.min(end, this.size) - start);
+    let buffer: Buffer;
+    if (length <= SCRATCH_BYTES) {
+      this.scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+      buffer = this.scratch;
+    } else {
+      buffer = Buffer.allocUnsafe(length);
+    }
+    let got = 0;
+    while (got < length) {
+      const n = readLogAt(this.fd, buffer, got, length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buffer.subarray(0, got);
+  }
+}
+
+export class HeldBytes implements ByteSource {
+  private chunks: Buffer[] = [];
+  /** The absolute offset of each chunk's first byte. */
+  private starts: number[] = [];
+  private first = 0;
+  private last = 0;
+
+  begin(): number {
+    return this.first;
+  }
+
+  end(): number {
+    return this.last;
+  }
+
+  /** Bytes held now. */
+  held(): number {
+    return this.last - this.first;
+  }
+
+  append(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.starts.push(this.last);
+    this.last += chunk.length;
+  }
+
+  /** Lets go of whole chunks that end at or before `offset`. */
+  dropBefore(offset: number): void {
+    let n = 0;
+    while (
+      n < this.chunks.length &&
+      (this.starts[n] as number) + (this.chunks[n] as Buffer).length <= offset
+    ) {
+      n++;
+    }
+    if (n === 0) return;
+    this.chunks.splice(0, n);
+    this.starts.splice(0, n);
+    this.first = this.starts[0] ?? this.last;
+  }
+
+  read(start: number, end: number): Buffer {
+    const from = Math.max(start, this.first);
+    const to = Math.min(end, this.last);
+    if (to <= from) return Buffer.alloc(0);
+    // The chunk holding `from`: the last one starting at or before it.
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.starts[mid] as number) <= from) lo = mid;
+      else hi = mid - 1;
+    }
+    const chunk = this.chunks[lo] as Buffer;
+    const at = from - (this.starts[lo] as number);
+    if (at + (to - from) <= chunk.length) return chunk.subarray(at, at + (to - from));
+    const out = Buffer.allocUnsafe(to - from);
+    let written = 0;
+    for (let k = lo; written < out.length && k < this.chunks.length; k++) {
+      const c = this.chunks[k] as Buffer;
+      const s = k === lo ? at : 0;
+      written += c.copy(out, written, s, Math.min(c.length, s + out.length - written));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * What a saved log keeps of each of its lines, in columns of typed arrays rather than an object a
+ * line: where it starts and how long it is (its bytes stay in the file), where its content is in
+ * it (so that a search reads only that), its sort key, a byte of flags (level, whether the key is
+ * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line; a line
+ * is decoded again only when it is shown. Lines are numbered from the
+ * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
+ */
+
+/** The level: 0 none, 1 trace … 6 fatal. */
+export const LEVEL_MASK = 0x07;
+/** The key is the line's own time (else its predecessor's in the file, or its successor's). */
+export const TIMED = 0x08;
+export const IS_GAP = 0x10;
+/** Not readable as its file's format: kept as text. */
+export const UNREADABLE = 0x20;
+/** Older than a line before it in the file (it arrived late). */
+export const LATE = 0x40;
+/** The content's bytes are a JSON string's, with escapes (decoded with JSON.parse). */
+export const ESCAPED = 0x80;
+/** In the content columns: where the content is, not known (the line is read whole to find it). */
+export const NO_SPAN = 0xffff;
+export class LineIndex {
+  private starts: Float64Array;
+  private lengths: Uint32Array;
+  private keys: Float64Array;
+  private flagBytes: Uint8Array;
+  private streamIds: Uint16Array;
+  /** Bytes before the content, and after it, in the line (NO_SPAN: not known). */
+  private contentFrom: Uint16Array;
+  private contentAfter: Uint16Array;
+  /** Slots let go at the front of the arrays (compacted now and then). */
+  private head = 0;
+  private used = 0;
+  /** Lines let go in all: the number of the first line held. */
+  private firstNumber = 0;
+
+  constructor(capacity = 1024) {
+    const n = Math.max(16, capacity);
+    this.starts = new Float64Array(n);
+    this.lengths = new Uint32Array(n);
+    this.keys = new Float64Array(n);
+    this.flagBytes = new Uint8Array(n);
+    this.streamIds = new Uint16Array(n);
+    this.contentFrom = new Uint16Array(n);
+    this.contentAfter = new Uint16Array(n);
+  }
+
+  /** Lines held. */
+  size(): number {
+    return this.used - this.head;
+  }
+
+  /** The number of the oldest line held (lines let go before it). */
+  first(): number {
+    return this.firstNumber;
+  }
+
+  /** The number the next line gets. */
+  next(): number {
+    return this.firstNumber + this.size();
+  }
+
+  /** Bytes the arrays take. */
+  bytes(): number {
+    return this.starts.length * 27;
+  }
+
+  push(
+    start: number,
+    length: number,
+    key: number,
+    flags: number,
+    stream: number,
+    contentFrom: number,
+    contentAfter: number,
+  ): void {
+    if (this.used === this.starts.length) this.grow();
+    const k = this.used++;
+    this.starts[k] = start;
+    this.lengths[k] = length;
+    this.keys[k] = key;
+    this.flagBytes[k] = flags;
+    this.streamIds[k] = stream;
+    const known =
+      contentFrom >= 0 && contentFrom < NO_SPAN && contentAfter >= 0 && contentAfter < NO_SPAN;
+    this.contentFrom[k] = known ? contentFrom : NO_SPAN;
+    this.contentAfter[k] = known ? contentAfter : NO_SPAN;
+  }
+
+  private grow(): void {
+    const live = this.size();
+    const capacity = Math.max(16, Math.ceil(live * 1.5) + 16);
+    const move = <T extends Float64Array | Uint32Array | Uint8Array | Uint16Array>(
+      from: T,
+      make: (n: number) => T,
+    ): T => {
+      const to = make(capacity);
+      to.set(from.subarray(this.head, this.used));
+      return to;
+    };
+    this.starts = move(this.starts, (n) => new Float64Array(n));
+    this.lengths = move(this.lengths, (n) => new Uint32Array(n));
+    this.keys = move(this.keys, (n) => new Float64Array(n));
+    this.flagBytes = move(this.flagBytes, (n) => new Uint8Array(n));
+    this.streamIds = move(this.streamIds, (n) => new Uint16Array(n));
+    this.contentFrom = move(this.contentFrom, (n) => new Uint16Array(n));
+    this.contentAfter = move(this.contentAfter, (n) => new Uint16Array(n));
+    this.used = live;
+    this.head = 0;
+  }
+
+  /** Lets the `n` oldest lines go. */
+  dropFront(n: number): void {
+    const k = Math.min(n, this.size());
+    this.head += k;
+    this.firstNumber += k;
+    if (this.size() === 0) {
+      this.head = 0;
+      this.used = 0;
+    }
+  }
+
+  /** The slot of line `number`, or -1 when it is not held. */
+  private slot(number: number): number {
+    const k = number - this.firstNumber;
+    return k >= 0 && k < this.size() ? this.head + k : -1;
+  }
+
+  has(number: number): boolean {
+    return this.slot(number) >= 0;
+  }
+
+  start(number: number): number {
+    return this.starts[this.head + number - this.firstNumber] as number;
+  }
+
+  length(number: number): number {
+    return this.lengths[this.head + number - this.firstNumber] as number;
+  }
+
+  key(number: number): number {
+    return this.keys[this.head + number - this.firstNumber] as number;
+  }
+
+  flags(number: number): number {
+    return this.flagBytes[this.head + number - this.firstNumber] as number;
+  }
+
+  stream(number: number): number {
+    return this.streamIds[this.head + number - this.firstNumber] as number;
+  }
+
+  /** Bytes before the content in the line (NO_SPAN: not known). */
+  contentStart(number: number): number {
+    return this.contentFrom[this.head + number - this.firstNumber] as number;
+  }
+
+  /** Bytes after the content in the line (NO_SPAN: not known). */
+  contentTail(number: number): number {
+    return this.contentAfter[this.head + number - this.firstNumber] as number;
+  }
+
+  setKey(number: number, key: number): void {
+    this.keys[this.head + number - this.firstNumber] = key;
+  }
+
+  /** The number of the line starting at byte `offset`, or -1 (starts grow with the number). */
+  numberAt(offset: number): number {
+    let lo = this.head;
+    let hi = this.used - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const s = this.starts[mid] as number;
+      if (s === offset) return mid - this.head + this.firstNumber;
+      if (s < offset) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}

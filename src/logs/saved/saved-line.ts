@@ -1,0 +1,789 @@
+/**
+ * The formats a saved log comes in, one line at a time:
+ *
+ * - `ndjson`: as `tail -o json` prints it (`{deploymentId?, replicaLabel, ts, content, time?,
+ *   level?}`, gap events), also the NDJSON the dashboard's `S` writes after its `{"tvcwatch": …}`
+ *   header. Other fields are passed over, so later additions read too.
+ * - `text`: as `tail` prints it, `[replica 2/3] content` or `[9463b1 replica 2/3] content`, with or
+ *   without the RFC 3339 time of `--timestamps` (UTC or local; `-` and spaces for a line without
+ *   one), its `--- gap: … ---` lines, grep's `--` between context groups, and `S`'s `# tvcwatch`
+ *   header.
+ * - `plain`: any other text, one stream without a replica; a line that starts with an RFC 3339
+ *   time is placed at that time, its text kept whole.
+ *
+ * Indexing a file reads each line once with `scanLine`, which writes what the index keeps (the
+ * line's time, level, stream, whether it could be read) into one reused object; an NDJSON line
+ * is walked byte by byte without making strings of it when it has the shape tail writes. Showing a
+ * line decodes it again, in full, with `decodeLine`. A line that cannot be read as its file's
+ * format is kept as text, without a replica, and counted.
+ */
+import type { GapMarker, LogLine } from "../../tail/log-line.js";
+import { packNanos, timestampSortKey } from "../../tail/log-line.js";
+import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
+import { parseRfc3339 } from "../../text/timestamp.js";
+import { filteredLevel, filteredText } from "../line-filter.js";
+import {
+  isJsonHeader,
+  readJsonHeader,
+  readTextHeader,
+  type SavedHeader,
+  TEXT_HEADER_PREFIX,
+} from "./saved-header.js";
+import { NO_STREAM, type StreamTable } from "./stream-table.js";
+
+export type SavedFormat = "ndjson" | "text" | "plain";
+
+/** What a line is to the index. */
+export const LINE = 0;
+export const GAP = 1;
+/** The `tvcwatch` header: read once, not a line of the log. */
+export const HEADER = 2;
+/** A line that is no event: a blank line in NDJSON, grep's `--` in text. */
+export const SKIP = 3;
+
+/** What `scanLine` read of one line. */
+export interface LineScan {
+  what: number;
+  /** False: the line could not be read as its file's format; it is kept as text and counted. */
+  readable: boolean;
+  /** Whether `key` is the line's own time (a gap's: where it sorts). */
+  timed: boolean;
+  /** Epoch ms (fractional), when timed. */
+  key: number;
+  /** 0 for none, else 1 + the level's rank (trace 1 … fatal 6). */
+  level: number;
+  stream: number;
+  header: SavedHeader | undefined;
+  /** Where the content is: bytes from the line's start to it, and from it to the line's end (-1: not known). */
+  contentFrom: number;
+  contentAfter: number;
+  /** The content's bytes are a JSON string's, with escapes. */
+  contentEscaped: boolean;
+}
+
+export function newLineScan(): LineScan {
+  return {
+    what: LINE,
+    readable: true,
+    timed: false,
+    key: 0,
+    level: 0,
+    stream: NO_STREAM,
+    header: undefined,
+    contentFrom: -1,
+    contentAfter: -1,
+    contentEscaped: false,
+  };
+}
+
+/** A level as the index keeps it. */
+export function levelCode(level: LogLevel | undefined): number {
+  return level === undefined ? 0 : levelRank(level) + 1;
+}
+
+export function levelOfCode(code: number): LogLevel | undefined {
+  return code === 0 ? undefined : LOG_LEVELS[code - 1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading one line, whatever its format, into events
+
+/** A line of a saved log, read: a log line, a gap, the header, or nothing to show. */
+export type SavedLine =
+  | { kind: "line"; line: LogLine; level: LogLevel | undefined | null }
+  | { kind: "gap"; gap: GapMarker }
+  | { kind: "header"; header: SavedHeader }
+  | { kind: "skip" };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function timeOfRfc3339(text: unknown): { seconds: number; nanos: number } | undefined {
+  return typeof text === "string" ? parseRfc3339(text) : undefined;
+}
+
+function msOf(t: { seconds: number; nanos: number }): number {
+  return timestampSortKey(t.seconds, t.nanos);
+}
+
+/** A line of text kept as it is, without a replica (any other text; a line not read). */
+export function textLine(content: string): LogLine {
+  const time = leadingTime(content);
+  return {
+    kind: "line",
+    replicaLabel: "",
+    seconds: time ? String(time.seconds) : undefined,
+    nanos: time ? time.nanos : undefined,
+    sortKey: time ? msOf(time) : 0,
+    content,
+    late: false,
+  };
+}
+
+const LEADING_TIME =
+  /^(\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:[Zz]|[+-]\d\d:\d\d))(?:[\s|,;\]]|$)/;
+
+/** The RFC 3339 time a line of any other text starts with, if any. */
+export function leadingTime(text: string): { seconds: number; nanos: number } | undefined {
+  const c = text.charCodeAt(0);
+  if (!(c >= 48 && c <= 57)) return undefined;
+  const m = LEADING_TIME.exec(text.length > 40 ? text.slice(0, 40) : text);
+  return m ? parseRfc3339(m[1] as string) : undefined;
+}
+
+/**
+ * A parsed NDJSON value as tail writes it: a line, a gap or the header; undefined for anything
+ * else (then the line is kept as text). `level` is the line's `level` field: a level, null when
+ * it says none, undefined when it has none (or one tvcwatch does not write).
+ */
+export function readJsonValue(value: unknown): SavedLine | undefined {
+  if (!isRecord(value)) return undefined;
+  if (isJsonHeader(value)) return { kind: "header", header: readJsonHeader(value) };
+  if (value.event === "gap") {
+    const from = timeOfRfc3339(value.from);
+    const to = timeOfRfc3339(value.to);
+    if (!from || !to) return undefined;
+    const at = timeOfRfc3339(value.time) ?? to;
+    return {
+      kind: "gap",
+      gap: {
+        kind: "gap",
+        from: msOf(from),
+        to: msOf(to),
+        reason: typeof value.reason === "string" ? value.reason : "",
+        sortKey: msOf(at),
+      },
+    };
+  }
+  const { replicaLabel, content, ts, deploymentId } = value;
+  if (typeof replicaLabel !== "string" || typeof content !== "string") return undefined;
+  let seconds: string | undefined;
+  let nanos: number | string | undefined;
+  let sortKey = Number.NaN;
+  if (isRecord(ts) && (typeof ts.seconds === "string" || typeof ts.seconds === "number")) {
+    const n = ts.nanos;
+    if (typeof n === "string" || typeof n === "number") {
+      seconds = String(ts.seconds);
+      nanos = packNanos(String(n));
+      sortKey = timestampSortKey(Number(seconds), Number(nanos));
+    }
+  }
+  if (seconds === undefined) {
+    const time = timeOfRfc3339(value.time);
+    if (time) {
+      seconds = String(time.seconds);
+      nanos = time.nanos;
+      sortKey = msOf(time);
+    }
+  }
+  const level =
+    value.level === null
+      ? null
+      : (LOG_LEVELS as readonly unknown[]).includes(value.level)
+        ? (value.level as LogLevel)
+        : undefined;
+  const line: LogLine = {
+    kind: "line",
+    replicaLabel,
+    seconds,
+    nanos,
+    sortKey: Number.isFinite(sortKey) ? sortKey : Number.NaN,
+    content,
+    late: false,
+    ...(typeof deploymentId === "string" ? { deploymentId } : {}),
+  };
+  return { kind: "line", line, level };
+}
+
+/** `[label] content` after the time (or the `-` of a line without one) of `--timestamps`. */
+const GAP_LINE = /^--- gap: ([\s\S]*) \((\S+) to (\S+)\) ---$/;
+/** A label `tail` prefixed with a deployment's short id when following several. */
+const DEPLOYMENT_LABEL = /^(\S+) (replica \d+\s*\/\s*\d+)$/;
+
+/** A line as `tail` prints it in text; undefined when it is not one. */
+export function readTextLine(text: string): SavedLine | undefined {
+  let at = 0;
+  let time: { seconds: number; nanos: number } | undefined;
+  const c = text.charCodeAt(0);
+  if (c >= 48 && c <= 57) {
+    const space = text.indexOf(" ");
+    if (space < 0 || space > 40) return undefined;
+    time = parseRfc3339(text.slice(0, space));
+    if (!time) return undefined;
+    at = space + 1;
+  } else if (c === 45 /* - */) {
+    if (text === "--") return { kind: "skip" };
+    if (text.startsWith("--- gap: ")) return readTextGap(text);
+    at = 1;
+    while (text.charCodeAt(at) === 32) at++;
+    if (at < 2) return undefined;
+  } else if (c === 35 /* # */) {
+    const header = readTextHeader(text);
+    return header ? { kind: "header", header } : undefined;
+  }
+  if (text.charCodeAt(at) !== 91 /* [ */) return undefined;
+  let close = text.indexOf("] ", at + 1);
+  if (close < 0) {
+    if (text.charCodeAt(text.length - 1) !== 93 /* ] */) return undefined;
+    close = text.length - 1;
+  }
+  const replicaLabel = text.slice(at + 1, close);
+  const content = text.slice(close + 2);
+  const prefixed = DEPLOYMENT_LABEL.exec(replicaLabel);
+  const line: LogLine = {
+    kind: "line",
+    replicaLabel,
+    seconds: time ? String(time.seconds) : undefined,
+    nanos: time ? time.nanos : undefined,
+    sortKey: time ? msOf(time) : Number.NaN,
+    content,
+    late: false,
+    ...(prefixed ? { deploymentId: prefixed[1] as string } : {}),
+  };
+  return { kind: "line", line, level: undefined };
+}
+
+function readTextGap(text: string): SavedLine | undefined {
+  const m = GAP_LINE.exec(text);
+  const from = m && parseRfc3339(m[2] as string);
+  const to = m && parseRfc3339(m[3] as string);
+  if (!m || !from || !to) return undefined;
+  return {
+    kind: "gap",
+    gap: { kind: "gap", from: msOf(from), to: msOf(to), reason: m[1] as string, sortKey: msOf(to) },
+  };
+}
+
+/** Whether a text line reads as `tail` text (for telling the format): a replica label, a gap. */
+function looksLikeTailText(text: string): boolean {
+  const read = readTextLine(text);
+  if (!read || read.kind === "header") return false;
+  return read.kind !== "line" || /replica \d+\s*\/\s*\d+/.test(read.line.replicaLabel);
+}
+
+/** A line of any other text. */
+export function readPlainLine(text: string): SavedLine {
+  return { kind: "line", line: textLine(text), level: undefined };
+}
+
+/**
+ * A line in full, as its file's format reads it; a line that does not read is kept as text.
+ * `unreadable` is what indexing found (the line is then text whatever it looks like).
+ */
+export function decodeLine(text: string, format: SavedFormat, unreadable: boolean): SavedLine {
+  if (unreadable) return readPlainLine(text);
+  if (format === "ndjson") {
+    if (text.trim() === "") return { kind: "skip" };
+    try {
+      return readJsonValue(JSON.parse(text)) ?? readPlainLine(text);
+    } catch {
+      return readPlainLine(text);
+    }
+  }
+  if (format === "text") return readTextLine(text) ?? readPlainLine(text);
+  return readPlainLine(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Telling the format
+
+/** How many lines of a file's start tell its format. */
+export const SAMPLE_LINES = 64;
+
+/**
+ * The format of a file from its first lines (up to SAMPLE_LINES, blank ones passed over): a
+ * header says it; else NDJSON or tail text when more than half of the lines read as one (the
+ * others are then kept as text and counted).
+ */
+export function detectFormat(lines: readonly string[]): SavedFormat {
+  const sample = lines.filter((l) => l.trim() !== "").slice(0, SAMPLE_LINES);
+  const first = sample[0];
+  if (first === undefined) return "plain";
+  if (first.startsWith(TEXT_HEADER_PREFIX)) return "text";
+  let json = 0;
+  let text = 0;
+  for (const l of sample) {
+    if (l.charCodeAt(0) === 123 /* { */) {
+      try {
+        if (readJsonValue(JSON.parse(l))) json++;
+      } catch {
+        // Not JSON: counts for neither.
+      }
+    } else if (looksLikeTailText(l.endsWith("\r") ? l.slice(0, -1) : l)) {
+      text++;
+    }
+  }
+  if (json * 2 > sample.length) return "ndjson";
+  if (text * 2 > sample.length) return "text";
+  return "plain";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing: one line read into a LineScan
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** A cursor over one line's bytes (one at a time: indexing is not reentrant). */
+let b: Buffer = Buffer.alloc(0);
+let i = 0;
+let end = 0;
+/** The last string walked: [strStart, strEnd) between its quotes; whether it holds an escape. */
+let strStart = 0;
+let strEnd = 0;
+let strEscaped = false;
+
+function spaces(): void {
+  while (i < end) {
+    const c = b[i] as number;
+    if (c === 0x20 || c === 0x09 || c === 0x0d) i++;
+    else break;
+  }
+}
+
+/** At a quote: walks past the closing one; false when the string does not end in the line. */
+function walkString(): boolean {
+  let k = i + 1;
+  strEscaped = false;
+  while (k < end) {
+    const c = b[k] as number;
+    if (c === QUOTE) {
+      strStart = i + 1;
+      strEnd = k;
+      i = k + 1;
+      return true;
+    }
+    if (c === BACKSLASH) {
+      strEscaped = true;
+      k += 2;
+    } else {
+      k++;
+    }
+  }
+  return false;
+}
+
+/** Walks past any value; false when the line ends (or is no JSON) first. */
+function walkValue(): boolean {
+  const c = b[i];
+  if (c === QUOTE) return walkString();
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    while (i < end) {
+      const d = b[i] as number;
+      if (d === QUOTE) {
+        if (!walkString()) return false;
+        continue;
+      }
+      if (d === 0x7b || d === 0x5b) depth++;
+      else if (d === 0x7d || d === 0x5d) {
+        depth--;
+        if (depth === 0) {
+          i++;
+          return true;
+        }
+      }
+      i++;
+    }
+    return false;
+  }
+  const from = i;
+  while (i < end) {
+    const d = b[i] as number;
+    if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0d) break;
+    i++;
+  }
+  return i > from;
+}
+
+/** Whether the bytes [s, e) are `word` (ASCII). */
+function bytesAre(s: number, e: number, word: string): boolean {
+  if (e - s !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[s + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** A string's value: its bytes as they are, or JSON-decoded when it has escapes. */
+function stringValue(): string {
+  return strEscaped
+    ? (JSON.parse(b.toString("utf8", strStart - 1, strEnd + 1)) as string)
+    : b.toString("utf8", strStart, strEnd);
+}
+
+/** Plain digits [s, e) as a number, or NaN. */
+function digits(s: number, e: number): number {
+  if (e <= s || e - s > 20) return Number.NaN;
+  let v = 0;
+  for (let k = s; k < e; k++) {
+    const d = (b[k] as number) - 48;
+    if (d < 0 || d > 9) return Number.NaN;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** Where the fields of the line last walked are. */
+const at = {
+  label: -1,
+  labelEnd: 0,
+  labelEscaped: false,
+  deployment: -1,
+  deploymentEnd: 0,
+  deploymentEscaped: false,
+  content: -1,
+  contentEnd: 0,
+  contentEscaped: false,
+  seconds: Number.NaN,
+  nanos: Number.NaN,
+  /** ts was null (or absent): the line has no timestamp of its own. */
+  tsNull: true,
+  level: -1,
+  levelEnd: 0,
+  levelNull: false,
+  time: -1,
+  timeEnd: 0,
+  /** A field that makes the line need a full read: event, tvcwatch, a ts not as tail writes it. */
+  other: false,
+};
+
+/** ts as tail writes it: {"seconds":"digits","nanos":"digits"}; false otherwise. */
+function walkTs(): boolean {
+  if (b[i] !== 0x7b) return false;
+  i++;
+  for (;;) {
+    spaces();
+    if (b[i] !== QUOTE || !walkString() || strEscaped) return false;
+    const ks = strStart;
+    const ke = strEnd;
+    spaces();
+    if (b[i] !== 0x3a) return false;
+    i++;
+    spaces();
+    if (b[i] !== QUOTE || !walkString() || strEscaped) return false;
+    if (bytesAre(ks, ke, "seconds")) at.seconds = digits(strStart, strEnd);
+    else if (bytesAre(ks, ke, "nanos")) at.nanos = digits(strStart, strEnd);
+    else return false;
+    spaces();
+    if (b[i] === 0x2c) {
+      i++;
+      continue;
+    }
+    if (b[i] === 0x7d) {
+      i++;
+      return !Number.isNaN(at.seconds) && !Number.isNaN(at.nanos);
+    }
+    return false;
+  }
+}
+
+/** Walks a line's top-level fields into `at`; false when it is not one JSON object. */
+function walkJsonLine(): boolean {
+  at.label = -1;
+  at.deployment = -1;
+  at.content = -1;
+  at.seconds = Number.NaN;
+  at.nanos = Number.NaN;
+  at.tsNull = true;
+  at.level = -1;
+  at.levelNull = false;
+  at.time = -1;
+  at.other = false;
+  spaces();
+  if (b[i] !== 0x7b) return false;
+  i++;
+  spaces();
+  if (b[i] === 0x7d) {
+    i++;
+    spaces();
+    return i === end;
+  }
+  for (;;) {
+    spaces();
+    if (b[i] !== QUOTE || !walkString()) return false;
+    const ks = strStart;
+    const ke = strEnd;
+    const keyEscaped = strEscaped;
+    spaces();
+    if (b[i] !== 0x3a) return false;
+    i++;
+    spaces();
+    const c = b[i];
+    if (keyEscaped) {
+      at.other = true;
+      if (!walkValue()) return false;
+    } else if (c === QUOTE && bytesAre(ks, ke, "content")) {
+      if (!walkString()) return false;
+      at.content = strStart;
+      at.contentEnd = strEnd;
+      at.contentEscaped = strEscaped;
+    } else if (c === QUOTE && bytesAre(ks, ke, "replicaLabel")) {
+      if (!walkString()) return false;
+      at.label = strStart;
+      at.labelEnd = strEnd;
+      at.labelEscaped = strEscaped;
+    } else if (c === QUOTE && bytesAre(ks, ke, "deploymentId")) {
+      if (!walkString()) return false;
+      at.deployment = strStart;
+      at.deploymentEnd = strEnd;
+      at.deploymentEscaped = strEscaped;
+    } else if (bytesAre(ks, ke, "ts")) {
+      if (c === 0x6e /* null */) {
+        if (!walkValue()) return false;
+      } else {
+        const from = i;
+        at.tsNull = false;
+        if (!walkTs()) {
+          at.other = true;
+          i = from;
+          if (!walkValue()) return false;
+        }
+      }
+    } else if (bytesAre(ks, ke, "level")) {
+      if (c === QUOTE) {
+        if (!walkString()) return false;
+        at.level = strStart;
+        at.levelEnd = strEnd;
+      } else {
+        const from = i;
+        if (!walkValue()) return false;
+        at.levelNull = bytesAre(from, i, "null");
+      }
+    } else if (c === QUOTE && bytesAre(ks, ke, "time")) {
+      if (!walkString()) return false;
+      at.time = strStart;
+      at.timeEnd = strEnd;
+    } else if (bytesAre(ks, ke, "event") || bytesAre(ks, ke, "tvcwatch")) {
+      at.other = true;
+      if (!walkValue()) return false;
+    } else if (!walkValue()) {
+      return false;
+    }
+    spaces();
+    if (b[i] === 0x2c) {
+      i++;
+      continue;
+    }
+    if (b[i] === 0x7d) {
+      i++;
+      spaces();
+      return i === end;
+    }
+    return false;
+  }
+}
+
+/** The level field's code, or -1 when it names no level tvcwatch writes. */
+function levelFieldCode(): number {
+  const len = at.levelEnd - at.level;
+  for (let r = 0; r < LOG_LEVELS.length; r++) {
+    const name = LOG_LEVELS[r] as string;
+    if (name.length === len && bytesAre(at.level, at.levelEnd, name)) return r + 1;
+  }
+  return -1;
+}
+
+function contentString(): string {
+  strStart = at.content;
+  strEnd = at.contentEnd;
+  strEscaped = at.contentEscaped;
+  return stringValue();
+}
+
+function scanJson(streams: StreamTable, out: LineScan): void {
+  if (!walkJsonLine() || at.other || at.label < 0 || at.content < 0) {
+    const text = b.toString("utf8", lineStart, end);
+    let value: unknown;
+    try {
+      value = text.trim() === "" ? undefined : JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    if (text.trim() === "") {
+      out.what = SKIP;
+      return;
+    }
+    fromSavedLine(value === undefined ? undefined : readJsonValue(value), text, streams, out);
+    return;
+  }
+  strStart = at.label;
+  strEnd = at.labelEnd;
+  strEscaped = at.labelEscaped;
+  const label = stringValue();
+  let deployment: string | undefined;
+  if (at.deployment >= 0) {
+    strStart = at.deployment;
+    strEnd = at.deploymentEnd;
+    strEscaped = at.deploymentEscaped;
+    deployment = stringValue();
+  }
+  out.stream = streams.id(deployment, label);
+  out.contentFrom = at.content - lineStart;
+  out.contentAfter = end - at.contentEnd;
+  out.contentEscaped = at.contentEscaped;
+  if (!at.tsNull) {
+    out.timed = true;
+    out.key = timestampSortKey(at.seconds, at.nanos);
+  } else {
+    // No ts: a time alone (another program's NDJSON) places the line.
+    const time = at.time >= 0 ? parseRfc3339(b.toString("latin1", at.time, at.timeEnd)) : undefined;
+    out.timed = time !== undefined;
+    out.key = time ? msOf(time) : 0;
+  }
+  const code = at.level >= 0 ? levelFieldCode() : at.levelNull ? 0 : -1;
+  out.level = code >= 0 ? code : levelCode(levelOfContent(contentString()));
+}
+
+/** The level the filters read in a line's content. */
+function levelOfContent(content: string): LogLevel | undefined {
+  return filteredLevel({ content } as LogLine);
+}
+
+/** A line read whole (not the fast walk) into the scan; undefined: kept as text. */
+function fromSavedLine(
+  read: SavedLine | undefined,
+  text: string,
+  streams: StreamTable,
+  out: LineScan,
+): void {
+  if (read === undefined) {
+    out.readable = false;
+    const line = textLine(text);
+    out.stream = NO_STREAM;
+    out.timed = line.seconds !== undefined;
+    out.key = line.sortKey;
+    out.level = levelCode(levelOfContent(text));
+    return;
+  }
+  if (read.kind === "skip") {
+    out.what = SKIP;
+    return;
+  }
+  if (read.kind === "header") {
+    out.what = HEADER;
+    out.header = read.header;
+    return;
+  }
+  if (read.kind === "gap") {
+    out.what = GAP;
+    out.timed = true;
+    out.key = read.gap.sortKey;
+    out.stream = NO_STREAM;
+    return;
+  }
+  const line = read.line;
+  out.stream =
+    line.replicaLabel === "" ? NO_STREAM : streams.id(line.deploymentId, line.replicaLabel);
+  out.timed = Number.isFinite(line.sortKey) && line.seconds !== undefined;
+  out.key = out.timed ? line.sortKey : 0;
+  out.level =
+    read.level === null
+      ? 0
+      : read.level !== undefined
+        ? levelCode(read.level)
+        : levelCode(levelOfContent(line.content));
+}
+
+let lineStart = 0;
+
+/**
+ * Reads the line in bytes [s, e) of `buffer` (without its newline; a trailing CR is dropped) as
+ * `format` into `out`. Labels met are numbered in `streams`.
+ */
+export function scanLine(
+  buffer: Buffer,
+  s: number,
+  e: number,
+  format: SavedFormat,
+  streams: StreamTable,
+  out: LineScan,
+): void {
+  if (e > s && buffer[e - 1] === 0x0d) e--;
+  out.what = LINE;
+  out.readable = true;
+  out.timed = false;
+  out.key = 0;
+  out.level = 0;
+  out.stream = NO_STREAM;
+  out.header = undefined;
+  out.contentFrom = -1;
+  out.contentAfter = -1;
+  out.contentEscaped = false;
+  if (format === "ndjson") {
+    b = buffer;
+    i = s;
+    end = e;
+    lineStart = s;
+    scanJson(streams, out);
+  } else {
+    const text = buffer.toString("utf8", s, e);
+    const read = format === "text" ? readTextLine(text) : readPlainLine(text);
+    fromSavedLine(read, text, streams, out);
+    if (
+      out.what === LINE &&
+      format === "text" &&
+      out.readable &&
+      read?.kind === "line" &&
+      !text.includes("\ufffd")
+    ) {
+      // The content is the line's end: the bytes before it are the time and the label.
+      const content = read.line.content;
+      out.contentAfter = 0;
+      out.contentFrom = e - s - Buffer.byteLength(content);
+    }
+  }
+  if (out.what === LINE && (!out.readable || format === "plain")) {
+    out.contentFrom = 0;
+    out.contentAfter = 0;
+    out.contentEscaped = false;
+  }
+}
+
+/**
+ * The content of a line whose place in its bytes [s, e) the index keeps (`from` bytes after its
+ * start, `after` bytes before its end), as filters and search see it.
+ */
+export function spanContent(
+  buffer: Buffer,
+  s: number,
+  e: number,
+  from: number,
+  after: number,
+  escaped: boolean,
+): string {
+  const content = escaped
+    ? (JSON.parse(buffer.toString("utf8", s + from - 1, e - after + 1)) as string)
+    : buffer.toString("utf8", s + from, e - after);
+  return filteredText({ content } as LogLine);
+}
+
+/**
+ * The content of the line in bytes [s, e), as filters and search see it (at most FILTERED_CHARS),
+ * without reading the rest of the line; undefined for a gap or a line that is no event.
+ */
+export function lineContent(
+  buffer: Buffer,
+  s: number,
+  e: number,
+  format: SavedFormat,
+  unreadable: boolean,
+): string | undefined {
+  if (e > s && buffer[e - 1] === 0x0d) e--;
+  let content: string | undefined;
+  if (unreadable || format === "plain") {
+    content = buffer.toString("utf8", s, e);
+  } else if (format === "ndjson") {
+    b = buffer;
+    i = s;
+    end = e;
+    if (walkJsonLine() && !at.other && at.content >= 0) content = contentString();
+    else {
+      const read = decodeLine(buffer.toString("utf8", s, e), format, false);
+      content = read.kind === "line" ? read.line.content : undefined;
+    }
+  } else {
+    const read = decodeLine(buffer.toString("utf8", s, e), format, false);
+    content = read.kind === "line" ? read.line.content : undefined;
+  }
+  return content === undefined ? undefined : filteredText({ content } as LogLine);
+}

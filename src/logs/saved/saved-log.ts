@@ -1,0 +1,491 @@
+/**
+ * Saved logs read as one log: the lines of every file (./saved-file.ts) merged by their keys, as
+ * the dashboard's LogStore holds a live one, and read the same way (`size`, `at`, `slice`,
+ * `indexOfId`, `firstAtOrAfter`, `subscribe`/`getVersion`, `evicted`) so that what shows a live
+ * log shows a saved one unchanged. Within a file, lines keep their order unless one came late
+ * (then that file is sorted, stably); across files, equal keys keep the files' order.
+ *
+ * Nothing is held per line but the index's columns and one 8-byte reference a row: a row is
+ * decoded from its bytes when read (the last EVENT_CACHE rows read keep their event, so a row
+ * read twice is the same object). A row's id is stable across everything that changes the
+ * order: its file and the byte it starts at.
+ *
+ * Beyond the LogStore's reads: each row's level and stream from the index (no decoding), the time
+ * range, the header of a saved view, and `search` over the content of every line.
+ */
+import { MIN_LABEL, shortLabels } from "../../tail/deployment-labels.js";
+import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
+import type { StoredRow } from "../../tail/log-store.js";
+import type { LogLevel } from "../../text/log-level.js";
+import { filteredLevel } from "../line-filter.js";
+import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
+import type { SavedFile } from "./saved-file.js";
+import type { SavedHeader } from "./saved-header.js";
+import { decodeLine, levelOfCode, lineContent, spanContent, textLine } from "./saved-line.js";
+import { StreamTable } from "./stream-table.js";
+
+/** A row's file, times this, plus its line number: the order's references. */
+const FILE_STRIDE = 2 ** 32;
+/** A row's file, times this, plus its first byte, plus one: its id. */
+const ID_STRIDE = 2 ** 40;
+/** Rows whose events are kept after being read (two generations of this many). */
+const EVENT_CACHE = 8192;
+/** What one step of a search reads of a file. */
+const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
+/** More inserts than this (or this share of the rows) in one update: the order is made again. */
+const MAX_INSERTS = 2048;
+
+export interface SavedFileSummary {
+  name: string;
+  format: string | undefined;
+  lines: number;
+  unreadable: number;
+  /** Lines let go by the caps. */
+  dropped: number;
+  /** False while only the file's end is indexed. */
+  complete: boolean;
+  indexedBytes: number;
+  totalBytes: number;
+}
+
+export interface SavedSummary {
+  files: SavedFileSummary[];
+  /** Rows: lines and gaps. */
+  lines: number;
+  unreadable: number;
+  /** The oldest and newest time of a line (epoch ms), when any line has one. */
+  from: number | undefined;
+  to: number | undefined;
+  complete: boolean;
+  notes: string[];
+}
+
+export interface SearchResult {
+  /** The rows whose content matched, oldest first. */
+  rows: Uint32Array;
+  /** The version of the log the rows are of. */
+  version: number;
+}
+
+interface Synced {
+  index: unknown;
+  first: number;
+  next: number;
+  revision: number;
+}
+
+export class SavedLog {
+  readonly files: SavedFile[] = [];
+  readonly streams = new StreamTable();
+  /** The most lines a file keeps (what the dashboard says as the buffer's cap). */
+  readonly maxLines: number;
+  private order = new Float64Array(1024);
+  private rows = 0;
+  private synced: Synced[] = [];
+  private version = 0;
+  private evictedRows = 0;
+  private readonly listeners = new Set<() => void>();
+  private inverse: Int32Array[] | undefined;
+  private cache = new Map<number, StoreEvent>();
+  private older = new Map<number, StoreEvent>();
+  private readonly levels = new WeakMap<LogLine, number>();
+  private labels: Map<string, string> | undefined;
+  private deploymentCount = 0;
+
+  constructor(maxLines = Number.POSITIVE_INFINITY) {
+    this.maxLines = maxLines;
+  }
+
+  add(file: SavedFile): void {
+    this.files.push(file);
+    this.synced.push({ index: undefined, first: 0, next: 0, revision: -1 });
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  size(): number {
+    return this.rows;
+  }
+
+  evicted(): number {
+    return this.evictedRows;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Keeping the order
+
+  /** Brings the order up to what the files have indexed; tells the listeners when it changed. */
+  update(): void {
+    let rebuild = false;
+    const added: number[] = [];
+    for (let f = 0; f < this.files.length; f++) {
+      const file = this.files[f] as SavedFile;
+      const index = file.index;
+      const sync = this.synced[f] as Synced;
+      if (sync.index !== index || index.first() > sync.first || file.revision !== sync.revision) {
+        rebuild = true;
+        continue;
+      }
+      for (let n = sync.next; n < index.next(); n++) added.push(f * FILE_STRIDE + n);
+    }
+    const deployments = this.streams.deployments();
+    if (deployments.length !== this.deploymentCount) {
+      this.deploymentCount = deployments.length;
+      this.labels = deployments.length >= 2 ? shortLabels(deployments) : undefined;
+      this.forgetEvents();
+    }
+    if (rebuild) this.rebuild();
+    else if (added.length > 0) this.insert(added);
+    else return;
+    for (let f = 0; f < this.files.length; f++) {
+      const file = this.files[f] as SavedFile;
+      this.synced[f] = {
+        index: file.index,
+        first: file.index.first(),
+        next: file.index.next(),
+        revision: file.revision,
+      };
+    }
+    this.inverse = undefined;
+    this.version += 1;
+    for (const l of this.listeners) l();
+  }
+
+  private keyOf(ref: number): number {
+    const f = Math.floor(ref / FILE_STRIDE);
+    return (this.files[f] as SavedFile).index.key(ref - f * FILE_STRIDE);
+  }
+
+  private ensure(capacity: number): void {
+    if (capacity <= this.order.length) return;
+    const grown = new Float64Array(Math.max(capacity, Math.ceil(this.order.length * 1.5)));
+    grown.set(this.order.subarray(0, this.rows));
+    this.order = grown;
+  }
+
+  /** New lines after the order's end when not older than it, else where their key goes. */
+  private insert(added: number[]): void {
+    let inserts = 0;
+    this.ensure(this.rows + added.length);
+    for (const ref of added) {
+      const key = this.keyOf(ref);
+      if (this.rows === 0 || key >= this.keyOf(this.order[this.rows - 1] as number)) {
+        this.order[this.rows++] = ref;
+        continue;
+      }
+      if (++inserts > MAX_INSERTS) {
+        this.rebuild();
+        return;
+      }
+      let lo = 0;
+      let hi = this.rows;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.keyOf(this.order[mid] as number) <= key) lo = mid + 1;
+        else hi = mid;
+      }
+      this.order.copyWithin(lo + 1, lo, this.rows);
+      this.order[lo] = ref;
+      this.rows++;
+    }
+  }
+
+  /** Every file's lines in key order (a file sorted stably when needed), merged. */
+  private rebuild(): void {
+    const runs = this.files.map((file, f) => {
+      const index = file.index;
+      const first = index.first();
+      const count = index.size();
+      let seq: Uint32Array | undefined;
+      if (!file.sorted) {
+        seq = new Uint32Array(count);
+        for (let k = 0; k < count; k++) seq[k] = k;
+        const keys = new Float64Array(count);
+        for (let k = 0; k < count; k++) keys[k] = index.key(first + k);
+        seq.sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
+      }
+      return { f, first, count, seq, at: 0 };
+    });
+    let total = 0;
+    for (const r of runs) total += r.count;
+    const order = new Float64Array(Math.max(1024, Math.ceil(total * 1.1)));
+    const refAt = (r: (typeof runs)[number]) =>
+      r.f * FILE_STRIDE + r.first + (r.seq ? (r.seq[r.at] as number) : r.at);
+    if (runs.length === 1) {
+      const r = runs[0] as (typeof runs)[number];
+      for (; r.at < r.count; r.at++) order[r.at] = refAt(r);
+    } else {
+      const heads = runs.map((r) => (r.count > 0 ? this.keyOf(refAt(r)) : Number.NaN));
+      for (let k = 0; k < total; k++) {
+        let best = -1;
+        let bestKey = Number.POSITIVE_INFINITY;
+        for (let j = 0; j < runs.length; j++) {
+          const key = heads[j] as number;
+          if (!Number.isNaN(key) && (best < 0 || key < bestKey)) {
+            best = j;
+            bestKey = key;
+          }
+        }
+        const r = runs[best] as (typeof runs)[number];
+        order[k] = refAt(r);
+        r.at++;
+        heads[best] = r.at < r.count ? this.keyOf(refAt(r)) : Number.NaN;
+      }
+    }
+    this.order = order;
+    this.rows = total;
+    // Lines let go by the caps, as the LogStore counts its evictions.
+    this.evictedRows = this.files.reduce((n, f) => n + f.index.first(), 0);
+    this.forgetEvents();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reading rows
+
+  private fileOf(row: number): { file: SavedFile; f: number; number: number } | undefined {
+    if (row < 0 || row >= this.rows) return undefined;
+    const ref = this.order[row] as number;
+    const f = Math.floor(ref / FILE_STRIDE);
+    return { file: this.files[f] as SavedFile, f, number: ref - f * FILE_STRIDE };
+  }
+
+  /** The row at `index` (0 = oldest), decoded from its bytes. */
+  at(index: number): StoredRow | undefined {
+    const where = this.fileOf(index);
+    if (!where) return undefined;
+    const { file, f, number } = where;
+    const id = f * ID_STRIDE + file.index.start(number) + 1;
+    let event = this.cache.get(id) ?? this.older.get(id);
+    if (!event) {
+      event = this.decode(file, number);
+      if (this.cache.size >= EVENT_CACHE) {
+        this.older = this.cache;
+        this.cache = new Map();
+      }
+    }
+    this.cache.set(id, event);
+    return { id, event, bytes: file.index.length(number) };
+  }
+
+  slice(start: number, end: number): StoredRow[] {
+    const rows: StoredRow[] = [];
+    for (let i = Math.max(0, start); i < Math.min(this.rows, end); i++)
+      rows.push(this.at(i) as StoredRow);
+    return rows;
+  }
+
+  private decode(file: SavedFile, number: number): StoreEvent {
+    const flags = file.index.flags(number);
+    const key = file.index.key(number);
+    const text = file.holds(number) ? file.text(number) : "";
+    const read = decodeLine(text, file.format ?? "plain", (flags & UNREADABLE) !== 0);
+    if (read.kind === "gap") return { ...read.gap, sortKey: key } satisfies GapMarker;
+    const line = read.kind === "line" ? read.line : textLine(text);
+    line.sortKey = key;
+    line.late = (flags & LATE) !== 0;
+    if (this.labels && line.deploymentId !== undefined) {
+      const short = this.labels.get(line.deploymentId);
+      if (short !== undefined && !prefixedBy(line.replicaLabel, line.deploymentId))
+        line.replicaLabel = `${short} ${line.replicaLabel}`;
+    }
+    this.levels.set(line, flags & LEVEL_MASK);
+    return line;
+  }
+
+  private forgetEvents(): void {
+    this.cache = new Map();
+    this.older = new Map();
+  }
+
+  /** The row of every line of a file (built when asked, until the order changes). */
+  private rowsOf(): Int32Array[] {
+    if (this.inverse) return this.inverse;
+    const inverse = this.files.map((file) => new Int32Array(file.index.size()).fill(-1));
+    for (let row = 0; row < this.rows; row++) {
+      const ref = this.order[row] as number;
+      const f = Math.floor(ref / FILE_STRIDE);
+      const index = (this.files[f] as SavedFile).index;
+      (inverse[f] as Int32Array)[ref - f * FILE_STRIDE - index.first()] = row;
+    }
+    this.inverse = inverse;
+    return inverse;
+  }
+
+  /** The index of the row with this id, or -1. */
+  indexOfId(id: number): number {
+    const f = Math.floor((id - 1) / ID_STRIDE);
+    const file = this.files[f];
+    if (!file) return -1;
+    const number = file.index.numberAt(id - 1 - f * ID_STRIDE);
+    if (number < 0) return -1;
+    return (this.rowsOf()[f] as Int32Array)[number - file.index.first()] ?? -1;
+  }
+
+  rowById(id: number): StoredRow | undefined {
+    return this.at(this.indexOfId(id));
+  }
+
+  /** The first row whose key is at least `key` (size() when none is). */
+  firstAtOrAfter(key: number): number {
+    let lo = 0;
+    let hi = this.rows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keyOf(this.order[mid] as number) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // What the index says without decoding
+
+  /** The row's sort key (epoch ms). */
+  keyAt(row: number): number | undefined {
+    const w = this.fileOf(row);
+    return w ? w.file.index.key(w.number) : undefined;
+  }
+
+  /** The level read in the row's line (undefined: none stated, or a gap). */
+  levelAt(row: number): LogLevel | undefined {
+    const w = this.fileOf(row);
+    return w ? levelOfCode(w.file.index.flags(w.number) & LEVEL_MASK) : undefined;
+  }
+
+  /** Whether the row is a gap, a line with a time of its own, a line kept as text, late. */
+  kindAt(row: number): { gap: boolean; timed: boolean; unreadable: boolean; late: boolean } {
+    const w = this.fileOf(row);
+    const flags = w ? w.file.index.flags(w.number) : 0;
+    return {
+      gap: (flags & IS_GAP) !== 0,
+      timed: (flags & TIMED) !== 0,
+      unreadable: (flags & UNREADABLE) !== 0,
+      late: (flags & LATE) !== 0,
+    };
+  }
+
+  /** The row's stream (./stream-table.ts), from the index. */
+  streamAt(row: number): number {
+    const w = this.fileOf(row);
+    return w ? w.file.index.stream(w.number) : 0;
+  }
+
+  /**
+   * The level of a line read from this log, from the index (the reading the filters make, made
+   * once); any other line's as the filters read it. For LineFilterSpec.levelOfLine.
+   */
+  levelOfLine = (line: LogLine): LogLevel | undefined => {
+    const code = this.levels.get(line);
+    return code === undefined ? filteredLevel(line) : levelOfCode(code);
+  };
+
+  /** The header of the first file that has one (a saved view): its filters, its deployment. */
+  header(): SavedHeader | undefined {
+    for (const f of this.files) if (f.header) return f.header;
+    return undefined;
+  }
+
+  summary(): SavedSummary {
+    let from: number | undefined;
+    let to: number | undefined;
+    for (const f of this.files) {
+      const r = f.timeRange();
+      if (r === undefined) continue;
+      from = from === undefined ? r.from : Math.min(from, r.from);
+      to = to === undefined ? r.to : Math.max(to, r.to);
+    }
+    return {
+      files: this.files.map((f) => {
+        const p = f.progress();
+        return {
+          name: f.name,
+          format: f.format,
+          lines: f.index.size(),
+          unreadable: f.unreadable,
+          dropped: f.index.first(),
+          complete: f.state === "complete",
+          indexedBytes: p.indexed,
+          totalBytes: p.total,
+        };
+      }),
+      lines: this.rows,
+      unreadable: this.files.reduce((n, f) => n + f.unreadable, 0),
+      from,
+      to,
+      complete: this.files.every((f) => f.state === "complete"),
+      notes: this.files.flatMap((f) => f.notes),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Search
+
+  /**
+   * The rows whose content (as filters see it: the first FILTERED_CHARS) matches `pattern`,
+   * oldest first. Reads each file in order a piece at a time, calling `pause` between pieces;
+   * stops early (with what it found) when `signal` is aborted.
+   */
+  async search(
+    pattern: RegExp,
+    options: { pause?: () => Promise<void>; signal?: AbortSignal } = {},
+  ): Promise<SearchResult> {
+    const version = this.version;
+    const inverse = this.rowsOf();
+    const hits: number[] = [];
+    for (let f = 0; f < this.files.length; f++) {
+      const file = this.files[f] as SavedFile;
+      const index = file.index;
+      const rows = inverse[f] as Int32Array;
+      const format = file.format ?? "plain";
+      let n = index.first();
+      const last = index.next();
+      while (n < last) {
+        if (options.signal?.aborted) break;
+        // A run of lines whose bytes are read at once.
+        const from = index.start(n);
+        let m = n;
+        while (m < last && index.start(m) + index.length(m) - from <= SEARCH_PIECE_BYTES) m++;
+        if (m === n) m = n + 1;
+        const lastLine = m - 1;
+        const bytes = file.source.read(from, index.start(lastLine) + index.length(lastLine));
+        for (let k = n; k < m; k++) {
+          const flags = index.flags(k);
+          if ((flags & IS_GAP) !== 0) continue;
+          const s = index.start(k) - from;
+          const e = s + index.length(k);
+          if (e > bytes.length) continue;
+          const before = index.contentStart(k);
+          const content =
+            before === NO_SPAN
+              ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0)
+              : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
+          if (content === undefined) continue;
+          if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
+          if (pattern.test(content)) {
+            const row = rows[k - index.first()] as number;
+            if (row >= 0) hits.push(row);
+          }
+        }
+        n = m;
+        if (options.pause) await options.pause();
+      }
+    }
+    const sorted = Uint32Array.from(hits);
+    sorted.sort();
+    return { rows: sorted, version };
+  }
+}
+
+/** Whether a label already starts with a prefix (of at least MIN_LABEL) of its deployment's id. */
+function prefixedBy(label: string, deploymentId: string): boolean {
+  const space = label.indexOf(" ");
+  return (
+    space >= Math.min(MIN_LABEL, deploymentId.length) &&
+    deploymentId.startsWith(label.slice(0, space))
+  );
+}

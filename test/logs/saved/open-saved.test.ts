@@ -1,0 +1,651 @@
+import { execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { IndexedFilter } from "../../../src/logs/indexed-filter.js";
+import { LineFilter } from "../../../src/logs/line-filter.js";
+import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import { TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
+import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
+import {
+  type GapMarker,
+  type LogEvent,
+  type LogLine,
+  packNanos,
+  type StoreEvent,
+  timestampSortKey,
+} from "../../../src/tail/log-line.js";
+import { LogStore } from "../../../src/tail/log-store.js";
+import { formatEvent, type StreamFormat } from "../../../src/tail/stream-format.js";
+import { sanitizeForTerminal } from "../../../src/text/sanitize.js";
+import { BURSTS, interleave, logLine } from "../corpus.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-saved-"));
+let files = 0;
+function write(text: string | Buffer, name = `f${++files}.log`): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const opened: OpenedLogs[] = [];
+afterEach(() => {
+  for (const o of opened.splice(0)) o.close();
+});
+
+async function open(paths: string[], options: Parameters<typeof openSavedLogs>[1] = {}) {
+  const o = await openSavedLogs(paths, options);
+  opened.push(o);
+  await o.indexed;
+  return o;
+}
+
+function events(log: SavedLog): StoreEvent[] {
+  return log.slice(0, log.size()).map((r) => r.event);
+}
+
+const JSON_OUT: StreamFormat = { output: "json", timestamps: false, utc: true, colour: false };
+const TEXT_UTC: StreamFormat = { output: "text", timestamps: true, utc: true, colour: false };
+const TEXT_LOCAL: StreamFormat = { ...TEXT_UTC, utc: false };
+const TEXT_BARE: StreamFormat = { ...TEXT_UTC, timestamps: false };
+
+function lines(list: readonly LogEvent[], f: StreamFormat): string {
+  return list.map((e) => `${formatEvent(e, f)}\n`).join("");
+}
+
+const at = (ms: number, content: string, replica = 1, over: Partial<LogLine> = {}): LogLine => ({
+  ...logLine(`replica ${replica}/3`, content, ms),
+  ...over,
+});
+const untimed = (content: string, replica = 1): LogLine => ({
+  kind: "line",
+  replicaLabel: `replica ${replica}/3`,
+  seconds: undefined,
+  nanos: undefined,
+  sortKey: 0,
+  content,
+  late: false,
+});
+
+/** Events as a reader gives them back: a line without a time takes the key of the one before. */
+function placed(list: readonly LogEvent[]): LogEvent[] {
+  const firstKey = list.find((e) => e.kind === "gap" || e.seconds !== undefined)?.sortKey ?? 0;
+  let key = firstKey;
+  return list.map((e) => {
+    if (e.kind === "gap" || e.seconds !== undefined) key = e.sortKey;
+    return e.kind === "line" && e.seconds === undefined ? { ...e, sortKey: key } : e;
+  });
+}
+
+const NOW = 1_795_000_000_000;
+
+/** Lines (and gaps) in time order, some without a timestamp, as a follow emits them. */
+const eventList = fc
+  .array(
+    fc.record({
+      step: fc.integer({ min: 0, max: 5_000 }),
+      nanos: fc.integer({ min: 0, max: 999_999 }),
+      stamped: fc.boolean(),
+      gap: fc.integer({ min: 0, max: 30 }),
+      replica: fc.integer({ min: 1, max: 3 }),
+      content: fc.string({ unit: "binary", maxLength: 60 }),
+    }),
+    { maxLength: 40 },
+  )
+  .map((specs) => {
+    // The time in whole milliseconds and nanoseconds past them, only ever going forward.
+    let ms = NOW;
+    let ns = 0;
+    return specs.map((s): LogEvent => {
+      if (s.step > 0) {
+        ms += s.step;
+        ns = 0;
+      }
+      if (s.gap === 0) {
+        // After the lines of the millisecond before (a gap sorts at its end, to the millisecond).
+        ms += 1;
+        ns = 0;
+        return { kind: "gap", from: ms - 1000, to: ms, reason: "no answer", sortKey: ms };
+      }
+      if (!s.stamped) return untimed(s.content, s.replica);
+      ns = Math.max(ns, s.nanos);
+      const seconds = Math.floor(ms / 1000);
+      const nanos = (ms % 1000) * 1e6 + ns;
+      return {
+        kind: "line",
+        replicaLabel: `replica ${s.replica}/3`,
+        seconds: String(seconds),
+        nanos: packNanos(String(nanos)),
+        sortKey: timestampSortKey(seconds, nanos),
+        content: s.content,
+        late: false,
+      };
+    });
+  });
+
+describe("reading back what tail writes", () => {
+  it("NDJSON (tail -o json), plain or gzipped, reads back as the same events", async () => {
+    await fc.assert(
+      fc.asyncProperty(eventList, fc.boolean(), async (list, gz) => {
+        const text = lines(list, JSON_OUT);
+        const o = await open([write(gz ? gzipSync(text) : text)]);
+        expect(events(o.log)).toEqual(placed(list));
+        expect(o.log.summary()).toMatchObject({ unreadable: 0, notes: [], complete: true });
+        o.close();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("text (tail, with --timestamps in UTC or the local zone, or without) reads back the same", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        eventList,
+        fc.constantFrom(TEXT_UTC, TEXT_LOCAL, TEXT_BARE),
+        async (list, look) => {
+          const written = list.filter((e) => e.kind === "line" || look.timestamps);
+          const o = await open([write(lines(written, look))]);
+          const want = placed(
+            written.map((e) =>
+              e.kind === "gap"
+                ? // Written to the millisecond.
+                  { ...e, from: Math.floor(e.from), to: Math.floor(e.to) }
+                : {
+                    ...e,
+                    content: sanitizeForTerminal(e.content),
+                    ...(look.timestamps ? {} : { seconds: undefined, nanos: undefined }),
+                  },
+            ),
+          );
+          expect(events(o.log)).toEqual(
+            look.timestamps ? want : want.map((e) => ({ ...e, sortKey: 0 })),
+          );
+          o.close();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads tail -o json from before time and level, and after fields it does not know", async () => {
+    const path = write(
+      [
+        '{"replicaLabel":"replica 1/3","ts":{"seconds":"1795000000","nanos":"5"},"content":"ERROR old"}',
+        '{"replicaLabel":"replica 1/3","ts":null,"content":"    at f (x.js:1:2)"}',
+        '{"replicaLabel":"replica 2/3","ts":{"seconds":"1795000001","nanos":"0"},"content":"WARN new","time":"2026-11-18T11:06:41.000000000Z","level":"warn","version":"0.8.0"}',
+      ].join("\n"),
+    );
+    const o = await open([path]);
+    expect(events(o.log).map((e) => e.kind === "line" && [e.content, e.sortKey])).toEqual([
+      ["ERROR old", timestampSortKey(1_795_000_000, 5)],
+      ["    at f (x.js:1:2)", timestampSortKey(1_795_000_000, 5)],
+      ["WARN new", 1_795_000_001_000],
+    ]);
+    expect([0, 1, 2].map((r) => o.log.levelAt(r))).toEqual(["error", undefined, "warn"]);
+  });
+
+  it("restores the filters of a view S saved, and reads its lines", async () => {
+    const path = write(
+      [
+        '{"tvcwatch":{"deploymentId":"dep-1","savedAt":"2026-11-18T11:10:00.000Z","filters":{"include":["boom"],"exclude":null,"minLevel":"warn","context":1,"hiddenReplicas":[2],"onlyDeployment":null},"from":"2026-11-18T11:06:40.000Z","to":"2026-11-18T11:06:40.000Z","lines":1}}',
+        formatEvent(at(NOW, "ERROR boom"), JSON_OUT),
+      ].join("\n"),
+      "saved.ndjson",
+    );
+    const o = await open([path]);
+    expect(o.log.size()).toBe(1);
+    expect(o.log.header()).toMatchObject({
+      deploymentId: "dep-1",
+      filters: { include: ["boom"], minLevel: "warn", context: 1, hiddenReplicas: [2] },
+    });
+  });
+});
+
+describe("several files", () => {
+  it("are merged by time; lines without one keep their place in their file; ties keep file order", async () => {
+    const a = write(
+      lines(
+        [at(NOW + 1000, "a1"), untimed("a1 frame"), at(NOW + 3000, "a3"), at(NOW + 5000, "a5 tie")],
+        JSON_OUT,
+      ),
+    );
+    const b = write(
+      lines([untimed("b0 lead"), at(NOW + 2000, "b2", 2), at(NOW + 5000, "b5 tie", 2)], TEXT_UTC),
+    );
+    const c = write("plain text without times\nsecond plain line\n");
+    const o = await open([a, b, c]);
+    expect(events(o.log).map((e) => (e.kind === "line" ? e.content : e.kind))).toEqual([
+      "plain text without times",
+      "second plain line",
+      "a1",
+      "a1 frame",
+      "b0 lead",
+      "b2",
+      "a3",
+      "a5 tie",
+      "b5 tie",
+    ]);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines])).toEqual([
+      ["ndjson", 4],
+      ["text", 3],
+      ["plain", 2],
+    ]);
+    expect(o.log.summary()).toMatchObject({ from: NOW + 1000, to: NOW + 5000, unreadable: 0 });
+  });
+
+  it("puts a line that came late in its place, marked late, with the lines that continue it", async () => {
+    const path = write(
+      lines(
+        [
+          at(NOW + 1000, "one"),
+          at(NOW + 3000, "three"),
+          at(NOW + 2000, "two, late"),
+          untimed("  frame of two"),
+          at(NOW + 4000, "four"),
+        ],
+        JSON_OUT,
+      ),
+    );
+    const o = await open([path]);
+    expect(events(o.log).map((e) => e.kind === "line" && [e.content, e.late])).toEqual([
+      ["one", false],
+      ["two, late", true],
+      ["  frame of two", false],
+      ["three", false],
+      ["four", false],
+    ]);
+    expect(o.log.firstAtOrAfter(NOW + 2500)).toBe(3);
+  });
+
+  it("label lines of several deployments as the dashboard does, by the shortest unique prefix", async () => {
+    const d1 = "9463b1f2-0000-4000-8000-000000000001";
+    const d2 = "0c7e55aa-0000-4000-8000-000000000002";
+    const path = write(
+      lines(
+        [
+          at(NOW, "one", 1, { deploymentId: d1 }),
+          at(NOW + 1, "two", 2, { deploymentId: d2 }),
+          // As S saves a merged view: labelled already.
+          at(NOW + 2, "three", 1, { deploymentId: d2, replicaLabel: "0c7e55 replica 1/3" }),
+        ],
+        JSON_OUT,
+      ),
+    );
+    const o = await open([path]);
+    expect(events(o.log).map((e) => e.kind === "line" && [e.deploymentId, e.replicaLabel])).toEqual(
+      [
+        [d1, "9463b1 replica 1/3"],
+        [d2, "0c7e55 replica 2/3"],
+        [d2, "0c7e55 replica 1/3"],
+      ],
+    );
+    const text = write("[9463b1 replica 2/3] x\n[0c7e55 replica 1/3] y\n");
+    const t = await open([text]);
+    expect(events(t.log).map((e) => e.kind === "line" && [e.deploymentId, e.replicaLabel])).toEqual(
+      [
+        ["9463b1", "9463b1 replica 2/3"],
+        ["0c7e55", "0c7e55 replica 1/3"],
+      ],
+    );
+  });
+});
+
+describe("lines that cannot be read", () => {
+  it("are kept as text, in place, without a replica, and counted", async () => {
+    const path = write(
+      [
+        formatEvent(at(NOW, "first"), JSON_OUT),
+        '{"replicaLabel":"replica 1/3","content":"cut sh',
+        "not json at all ERROR",
+        formatEvent(at(NOW + 1000, "second"), JSON_OUT),
+        formatEvent(at(NOW + 2000, "third"), JSON_OUT),
+        "",
+      ].join("\n"),
+    );
+    const o = await open([path]);
+    expect(events(o.log).map((e) => e.kind === "line" && [e.replicaLabel, e.content])).toEqual([
+      ["replica 1/3", "first"],
+      ["", '{"replicaLabel":"replica 1/3","content":"cut sh'],
+      ["", "not json at all ERROR"],
+      ["replica 1/3", "second"],
+      ["replica 1/3", "third"],
+    ]);
+    expect(o.log.summary().unreadable).toBe(2);
+    expect(o.log.kindAt(2)).toMatchObject({ unreadable: true });
+    expect(o.log.levelAt(2)).toBe("error");
+  });
+
+  it("a line longer than 4 MiB is kept as its first 4 MiB, counted, and the next line read", async () => {
+    const long = "x".repeat(5 * 1024 * 1024);
+    const path = write(`[replica 1/3] before\n${long}\n[replica 1/3] after\n`);
+    const o = await open([path]);
+    const got = events(o.log) as LogLine[];
+    expect(got.map((e) => e.content.length)).toEqual([6, 4 * 1024 * 1024, 5]);
+    expect(got[2]?.content).toBe("after");
+    expect(o.log.summary().unreadable).toBe(1);
+  });
+
+  it("a file without a newline at its end keeps its last line", async () => {
+    const o = await open([write("[replica 1/3] a\n[replica 1/3] last")]);
+    expect(events(o.log).map((e) => e.kind === "line" && e.content)).toEqual(["a", "last"]);
+  });
+
+  it("a .gz that is cut short keeps what it held and says so", async () => {
+    const whole = gzipSync(lines([at(NOW, "one"), at(NOW + 1, "two")], JSON_OUT));
+    const o = await open([write(whole.subarray(0, whole.length - 8))]);
+    expect(events(o.log).map((e) => e.kind === "line" && e.content)).toEqual(["one", "two"]);
+    expect(o.log.summary().notes.join("\n")).toMatch(/could not be read to its end/);
+  });
+});
+
+describe("a large file", () => {
+  const count = Math.ceil((TAIL_BYTES * 5) / 120);
+  const list = Array.from({ length: count }, (_, i) =>
+    at(NOW + i, `${i % 97 === 0 ? "ERROR" : "INFO"} line ${i} ${"·".repeat(40)}`, (i % 3) + 1),
+  );
+  const path = write(lines(list, JSON_OUT), "large.ndjson");
+
+  it("shows its newest lines first, then all of them, the rows it showed keeping their ids", async () => {
+    const o = await openSavedLogs([path]);
+    opened.push(o);
+    const first = o.log.size();
+    expect(first).toBeGreaterThan(1000);
+    expect(first).toBeLessThan(count);
+    const newest = o.log.at(first - 1);
+    expect(newest?.event).toMatchObject({ content: list[count - 1]?.content });
+    expect(o.log.summary().complete).toBe(false);
+    let notified = 0;
+    o.log.subscribe(() => notified++);
+    await o.indexed;
+    expect(notified).toBeGreaterThan(0);
+    expect(o.log.size()).toBe(count);
+    expect(o.log.summary().complete).toBe(true);
+    expect(o.log.indexOfId(newest?.id ?? 0)).toBe(count - 1);
+    expect(o.log.at(0)?.event).toMatchObject({ content: list[0]?.content });
+    const mid = o.log.at(12_345);
+    expect(o.log.indexOfId(mid?.id ?? 0)).toBe(12_345);
+    // A row read twice is the same object (the dashboard caches per line).
+    expect(o.log.at(12_345)?.event).toBe(mid?.event);
+  });
+
+  it("searches every line's content, as the filters read it", async () => {
+    const o = await open([path]);
+    const found = await o.log.search(/^error line/i);
+    const want = list.flatMap((e, i) => (/^error line/i.test(e.content) ? [i] : []));
+    expect([...found.rows]).toEqual(want);
+    expect(found.version).toBe(o.log.getVersion());
+    const none = await o.log.search(/nothing like this/);
+    expect(none.rows.length).toBe(0);
+  });
+
+  it("keeps at most maxLines, the newest, counting the rest as evicted", async () => {
+    const o = await open([path], { limits: { maxLines: 1000, maxHeldBytes: 1 << 30 } });
+    expect(o.log.size()).toBeLessThanOrEqual(1000);
+    expect(o.log.evicted() + o.log.size()).toBe(count);
+    expect(o.log.at(o.log.size() - 1)?.event).toMatchObject({ content: list[count - 1]?.content });
+  });
+});
+
+describe("search", () => {
+  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+  it("finds exactly the lines whose content, as decoded, matches: escapes, unicode, any format", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        eventList,
+        fc.constantFrom(JSON_OUT, TEXT_UTC, TEXT_BARE),
+        fc.nat(),
+        async (list, look, pick) => {
+          const o = await open([write(lines(list, look))]);
+          const all = events(o.log);
+          const contents = all.flatMap((e) =>
+            e.kind === "line" && e.content !== "" ? [e.content] : [],
+          );
+          const chosen = contents[pick % Math.max(1, contents.length)] ?? "x";
+          const needle = chosen.slice(0, 3);
+          const pattern = new RegExp(literal(needle), "u");
+          const found = await o.log.search(pattern);
+          const want = all.flatMap((e, i) =>
+            e.kind === "line" && pattern.test(e.content) ? [i] : [],
+          );
+          expect([...found.rows]).toEqual(want);
+          o.close();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads a line with bytes that are not UTF-8 as the line shows", async () => {
+    const path = write(
+      Buffer.concat([
+        Buffer.from("[replica 1/3] before\n[replica \xff1/3] caf"),
+        Buffer.from([0xc3]),
+        Buffer.from(" bad \xe9 end\n[replica 1/3] after\n", "latin1"),
+      ]),
+    );
+    const o = await open([path]);
+    const all = events(o.log) as LogLine[];
+    for (const probe of [/bad/, /end$/, /after/, /\ufffd/]) {
+      const found = await o.log.search(probe);
+      expect([...found.rows]).toEqual(all.flatMap((e, i) => (probe.test(e.content) ? [i] : [])));
+    }
+  });
+});
+
+describe("the filter core reads a saved log as it reads the dashboard's", () => {
+  it("keeps the same lines of the corpus under a level, an include and context", async () => {
+    const order = Array.from({ length: 200 }, (_, i) => (i * 7) % 3);
+    const list = interleave(order).map((l, i) => logLine(l.replica, l.content, NOW + i * 10));
+    const o = await open([write(lines(list, JSON_OUT))]);
+    const store = new LogStore();
+    store.append(list);
+    for (const spec of [
+      { minLevel: "error" as const },
+      { include: [[/timeout|refused/]] },
+      { minLevel: "warn" as const, before: 1, after: 2 },
+    ]) {
+      const kept = (source: typeof store | SavedLog, levels?: SavedLog) => {
+        const filter = new IndexedFilter(
+          new LineFilter({ ...spec, ...(levels ? { levelOfLine: levels.levelOfLine } : {}) }),
+        );
+        return Array.from({ length: source.size() }, (_, i) => i).filter((i) =>
+          filter.shows(source, i),
+        );
+      };
+      expect(kept(o.log, o.log)).toEqual(kept(store));
+    }
+    expect(BURSTS.length).toBeGreaterThan(10);
+  });
+});
+
+describe("streams", () => {
+  function fifo(): string {
+    const path = join(dir, `fifo${++files}`);
+    execFileSync("mkfifo", [path]);
+    return path;
+  }
+
+  /** Waits for the log to hold `n` rows (each change is announced). */
+  function rows(log: SavedLog, n: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (log.size() >= n) {
+          stop();
+          resolve();
+        }
+      };
+      const stop = log.subscribe(check);
+      check();
+    });
+  }
+
+  it("a FIFO named is followed as lines come, across writers", async () => {
+    const path = fifo();
+    const o = await openSavedLogs([path]);
+    opened.push(o);
+    const w1 = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    writeSync(w1, lines([at(NOW, "first")], JSON_OUT));
+    closeSync(w1);
+    await rows(o.log, 1);
+    const w2 = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    writeSync(w2, lines([at(NOW + 1, "second"), at(NOW + 2, "third")], JSON_OUT));
+    closeSync(w2);
+    await rows(o.log, 3);
+    expect(events(o.log).map((e) => e.kind === "line" && e.content)).toEqual([
+      "first",
+      "second",
+      "third",
+    ]);
+  });
+
+  it("- reads standard input as it grows (a pipe), and says when it ended", async () => {
+    const path = fifo();
+    const rd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const wr = openSync(path, constants.O_WRONLY);
+    const stream = new Socket({ fd: rd, readable: true, writable: false });
+    const o = await openSavedLogs(["-"], { stdin: { fd: rd, stream } });
+    opened.push(o);
+    writeSync(wr, `${formatEvent(at(NOW, "one"), TEXT_UTC)}\n`);
+    await rows(o.log, 1);
+    writeSync(wr, `${formatEvent(at(NOW + 5, "two"), TEXT_UTC)}\n[replica 1/3] no newline`);
+    await rows(o.log, 2);
+    closeSync(wr);
+    await rows(o.log, 3);
+    expect(events(o.log).map((e) => e.kind === "line" && e.content)).toEqual([
+      "one",
+      "two",
+      "no newline",
+    ]);
+    expect(o.log.summary().notes).toEqual(["standard input ended"]);
+  });
+
+  it("- that is a file redirected in is read as a file: its end first, by position", async () => {
+    const list = Array.from({ length: 30_000 }, (_, i) =>
+      at(NOW + i, `line ${i} ${"-".repeat(60)}`),
+    );
+    const fd = openSync(write(lines(list, JSON_OUT)), "r");
+    const o = await openSavedLogs(["-"], { stdin: { fd, stream: new Socket() } });
+    opened.push(o);
+    expect(o.log.size()).toBeLessThan(list.length);
+    expect(o.log.at(o.log.size() - 1)?.event).toMatchObject({ content: list.at(-1)?.content });
+    await o.indexed;
+    expect(o.log.size()).toBe(list.length);
+    expect(o.log.summary().files[0]?.name).toBe("standard input");
+    closeSync(fd);
+  });
+
+  it("a stream over its byte cap lets its oldest lines go, counted as evicted", async () => {
+    const path = fifo();
+    const o = await openSavedLogs([path], { limits: { maxLines: 1e6, maxHeldBytes: 64 * 1024 } });
+    opened.push(o);
+    const w = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    const many = Array.from({ length: 3000 }, (_, i) => at(NOW + i, `line ${i} ${"=".repeat(60)}`));
+    const seen = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (o.log.evicted() + o.log.size() < n) return;
+          stop();
+          resolve();
+        };
+        const stop = o.log.subscribe(check);
+        check();
+      });
+    // A pipe holds 64 KiB: each write waits for the one before to be read.
+    for (let k = 0; k < many.length; k += 200) {
+      writeSync(w, lines(many.slice(k, k + 200), JSON_OUT));
+      await seen(k + 200);
+    }
+    closeSync(w);
+    expect(o.log.size()).toBeLessThan(3000);
+    expect(o.log.at(o.log.size() - 1)?.event).toMatchObject({ content: many[2999]?.content });
+    expect(o.log.at(0)?.event).toMatchObject({ content: many[o.log.evicted()]?.content });
+  });
+
+  it("--follow reads a file further as it is written, its partial last line when whole", async () => {
+    const path = write(lines([at(NOW, "one")], JSON_OUT));
+    const o = await open([path], { follow: true, pollMs: 20 });
+    expect(o.log.size()).toBe(1);
+    const two = formatEvent(at(NOW + 1, "two"), JSON_OUT);
+    appendFileSync(path, two.slice(0, 10));
+    appendFileSync(
+      path,
+      `${two.slice(10)}\n${formatEvent(at(NOW - 5, "older, late"), JSON_OUT)}\n`,
+    );
+    await rows(o.log, 3);
+    expect(events(o.log).map((e) => e.kind === "line" && [e.content, e.late])).toEqual([
+      ["older, late", true],
+      ["one", false],
+      ["two", false],
+    ]);
+  });
+});
+
+describe("what is refused", () => {
+  it.each([
+    ["/dev/zero", /^log file \/dev\/zero is a character device, not a regular file$/],
+    [dir, /^log file .* is a directory, not a regular file$/],
+    [join(dir, "missing.ndjson"), /^log file .*missing\.ndjson does not exist$/],
+  ])("%s", async (path, message) => {
+    await expect(openSavedLogs([path])).rejects.toThrow(message);
+  });
+
+  it("a symlink loop, and a name given after a good one (nothing is left open)", async () => {
+    const loop = join(dir, "loop");
+    symlinkSync(loop, loop);
+    await expect(openSavedLogs([write("[replica 1/3] ok\n"), loop])).rejects.toThrow(
+      /is a symlink loop/,
+    );
+  });
+
+  it("standard input that is a terminal, or named twice", async () => {
+    const tty = Object.assign(new Socket(), { isTTY: true });
+    await expect(
+      openSavedLogs(["-"], { stdin: { fd: openSync("/dev/null", "r"), stream: tty } }),
+    ).rejects.toThrow(/^standard input is a terminal: pipe lines into it/);
+    await expect(openSavedLogs(["-", "-"])).rejects.toThrow(/named twice/);
+    await expect(openSavedLogs(Array.from({ length: 257 }, () => "x"))).rejects.toThrow(
+      /^257 files named: tvcwatch reads at most 256 at once$/,
+    );
+  });
+
+  it("standard input that is a device", async () => {
+    const fd = openSync("/dev/zero", "r");
+    await expect(openSavedLogs(["-"], { stdin: { fd, stream: new Socket() } })).rejects.toThrow(
+      /^standard input is a character device, not a regular file or a pipe/,
+    );
+    closeSync(fd);
+  });
+});
+
+describe("a gap", () => {
+  it("reads back as a gap marker in both formats", async () => {
+    const gap: GapMarker = {
+      kind: "gap",
+      from: NOW,
+      to: NOW + 8000,
+      reason: "r",
+      sortKey: NOW + 8000,
+    };
+    for (const look of [JSON_OUT, TEXT_UTC]) {
+      const o = await open([write(lines([at(NOW - 1, "before"), gap], look))]);
+      expect(events(o.log)[1]).toEqual(gap);
+      expect(o.log.kindAt(1)).toMatchObject({ gap: true });
+    }
+    mkdirSync(join(dir, "sub"), { recursive: true });
+  });
+});

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import {
+  decodeLine,
+  detectFormat,
+  GAP,
+  HEADER,
+  LINE,
+  leadingTime,
+  lineContent,
+  newLineScan,
+  type SavedFormat,
+  SKIP,
+  scanLine,
+} from "../../../src/logs/saved/saved-line.js";
+import { StreamTable } from "../../../src/logs/saved/stream-table.js";
+import { timestampSortKey } from "../../../src/tail/log-line.js";
+
+const T = "2026-11-18T11:06:40.000000005Z";
+const KEY = timestampSortKey(1_795_000_000, 5);
+
+function scan(text: string, format: SavedFormat) {
+  const streams = new StreamTable();
+  const out = newLineScan();
+  const buf = Buffer.from(`xx${text}\nyy`);
+  scanLine(buf, 2, 2 + Buffer.byteLength(text), format, streams, out);
+  const stream = streams.get(out.stream);
+  return { ...out, label: stream?.replicaLabel, deploymentId: stream?.deploymentId };
+}
+
+describe("NDJSON as tail -o json prints it", () => {
+  const line = (fields: string) => `{"replicaLabel":"replica 2/3",${fields}}`;
+  it.each([
+    [
+      "with time and level",
+      line(`"ts":{"seconds":"1795000000","nanos":"5"},"content":"hi","time":"${T}","level":"warn"`),
+      { what: LINE, readable: true, timed: true, key: KEY, level: 4, label: "replica 2/3" },
+    ],
+    [
+      "without time and level (read from the content)",
+      line('"ts":{"seconds":"1795000000","nanos":"5"},"content":"ERROR boom"'),
+      { what: LINE, timed: true, key: KEY, level: 5 },
+    ],
+    [
+      "level null: none stated",
+      line('"ts":null,"content":"ERROR in the text","time":null,"level":null'),
+      { what: LINE, timed: false, level: 0 },
+    ],
+    [
+      "no ts, a time only",
+      line(`"content":"x","time":"${T}"`),
+      { what: LINE, timed: true, key: KEY },
+    ],
+    [
+      "with a deployment",
+      `{"deploymentId":"9463b1f2","replicaLabel":"replica 1/2","ts":null,"content":"x"}`,
+      { what: LINE, deploymentId: "9463b1f2", label: "replica 1/2" },
+    ],
+    [
+      "escapes in the label and fields it does not know",
+      line('"ts":null,"content":"a\\"b","version":"0.8.0","extra":{"a":[1,{"b":"}"}]}'),
+      { what: LINE, readable: true, label: "replica 2/3" },
+    ],
+    [
+      "a gap",
+      `{"event":"gap","from":"2026-11-18T11:06:40.000Z","to":"2026-11-18T11:06:48.500Z","reason":"r","time":"2026-11-18T11:06:48.500000000Z","level":null}`,
+      { what: GAP, timed: true, key: 1_795_000_008_500 },
+    ],
+    [
+      "the header S writes",
+      `{"tvcwatch":{"deploymentId":"d","filters":{"include":["x"]}}}`,
+      { what: HEADER },
+    ],
+    ["a blank line", "   ", { what: SKIP }],
+    [
+      "JSON of another shape: kept as text",
+      `{"msg":"ERROR other app"}`,
+      { what: LINE, readable: false, level: 0, label: "" },
+    ],
+    [
+      "broken JSON: kept as text",
+      `{"replicaLabel":"r","content":"x`,
+      { what: LINE, readable: false },
+    ],
+  ])("%s", (_, text, want) => {
+    expect(scan(text, "ndjson")).toMatchObject(want);
+  });
+
+  it("decodes a line exactly as tail wrote it: ts as received, content with its escapes", () => {
+    const read = decodeLine(
+      line(
+        '"ts":{"seconds":"1795000000","nanos":"0005"},"content":"a\\u001b[2Jb\\n","level":"info"',
+      ),
+      "ndjson",
+      false,
+    );
+    expect(read).toMatchObject({
+      kind: "line",
+      level: "info",
+      line: {
+        replicaLabel: "replica 2/3",
+        seconds: "1795000000",
+        nanos: "0005",
+        content: "a\u001b[2Jb\n",
+      },
+    });
+  });
+
+  it("finds a line's content without reading the rest", () => {
+    const text = line('"ts":null,"content":"caf\\u00e9 \\"q\\"","level":null');
+    const buf = Buffer.from(text);
+    expect(lineContent(buf, 0, buf.length, "ndjson", false)).toBe('café "q"');
+    const gap = Buffer.from(`{"event":"gap","from":"${T}","to":"${T}","reason":"r"}`);
+    expect(lineContent(gap, 0, gap.length, "ndjson", false)).toBeUndefined();
+  });
+});
+
+describe("text as tail prints it", () => {
+  it.each([
+    ["[replica 2/3] ERROR boom", { what: LINE, timed: false, level: 5, label: "replica 2/3" }],
+    [`${T} [replica 2/3] hi`, { what: LINE, timed: true, key: KEY, label: "replica 2/3" }],
+    ["2026-11-18T12:06:40.000000005+01:00 [replica 1/3] hi", { what: LINE, timed: true, key: KEY }],
+    [`${"-".padEnd(T.length)} [replica 2/3]     at f (x.js:1:2)`, { what: LINE, timed: false }],
+    [
+      "[9463b1 replica 2/3] hi",
+      { what: LINE, label: "9463b1 replica 2/3", deploymentId: "9463b1" },
+    ],
+    [
+      "--- gap: no answer (2026-11-18T11:06:40.000Z to 2026-11-18T11:06:48.500Z) ---",
+      { what: GAP, key: 1_795_000_008_500 },
+    ],
+    ["--", { what: SKIP }],
+    ["# tvcwatch · deployment dep-1 · filters: none · 3 lines", { what: HEADER }],
+    ["a line of something else", { what: LINE, readable: false, label: "" }],
+  ])("%s", (text, want) => {
+    expect(scan(text, "text")).toMatchObject(want);
+  });
+
+  it("keeps the content after the label whole, an empty one too", () => {
+    expect(decodeLine(`${T} [replica 2/3] a ] b [c]`, "text", false)).toMatchObject({
+      line: { replicaLabel: "replica 2/3", content: "a ] b [c]", seconds: "1795000000", nanos: 5 },
+    });
+    expect(decodeLine("[replica 2/3] ", "text", false)).toMatchObject({ line: { content: "" } });
+  });
+});
+
+describe("any other text", () => {
+  it("is one stream without a replica, placed at a leading RFC 3339 time", () => {
+    expect(scan("plain words ERROR", "plain")).toMatchObject({
+      what: LINE,
+      readable: true,
+      timed: false,
+      level: 5,
+      label: "",
+    });
+    expect(scan(`${T} started`, "plain")).toMatchObject({ timed: true, key: KEY });
+    expect(decodeLine(`${T} started`, "plain", false)).toMatchObject({
+      line: { content: `${T} started`, replicaLabel: "", seconds: "1795000000", nanos: 5 },
+    });
+    expect(leadingTime("2026-11-18 11:06:40Z, rest")).toEqual({ seconds: 1_795_000_000, nanos: 0 });
+    expect(leadingTime("2026-11-18T11:06:40.1234567891Z x")).toBeUndefined();
+  });
+
+  it("drops a trailing CR", () => {
+    expect(decodeLine("[replica 1/1] x\r".slice(0, -1), "text", false)).toMatchObject({
+      line: { content: "x" },
+    });
+    expect(scan("[replica 1/1] x\r", "text")).toMatchObject({ readable: true });
+  });
+});
+
+describe("telling the format", () => {
+  const json = '{"replicaLabel":"replica 1/3","ts":null,"content":"x"}';
+  it.each([
+    [[json, json, ""], "ndjson"],
+    [['{"tvcwatch":{"deploymentId":"d"}}', json], "ndjson"],
+    [["[replica 1/3] a", "[9463b1 replica 2/3] b", "--"], "text"],
+    [[`${T} [replica 1/3] a`, `${"-".padEnd(T.length)} [replica 1/3] b`], "text"],
+    [["# tvcwatch · deployment d · filters: none · no lines · 0 lines"], "text"],
+    [["[INFO] not tail", "[main] also not"], "plain"],
+    [['{"msg":"another app"}', '{"msg":"again"}'], "plain"],
+    [["hello", json], "plain"],
+    [[], "plain"],
+  ] as const)("%j is %s", (lines, want) => {
+    expect(detectFormat(lines)).toBe(want);
+  });
+});

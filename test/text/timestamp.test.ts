@@ -1,0 +1,81 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  formatRfc3339,
+  msToUtcRfc3339,
+  parseRfc3339,
+  utcRfc3339,
+} from "../../src/text/timestamp.js";
+
+describe("parseRfc3339", () => {
+  it.each([
+    ["2026-11-18T11:06:40.000000005Z", { seconds: 1_795_000_000, nanos: 5 }],
+    ["2026-11-18T11:06:40Z", { seconds: 1_795_000_000, nanos: 0 }],
+    ["2026-11-18T11:06:40.5Z", { seconds: 1_795_000_000, nanos: 500_000_000 }],
+    ["2026-11-18t11:06:40.123z", { seconds: 1_795_000_000, nanos: 123_000_000 }],
+    ["2026-11-18 11:06:40.123Z", { seconds: 1_795_000_000, nanos: 123_000_000 }],
+    ["2026-11-18T12:06:40.000000005+01:00", { seconds: 1_795_000_000, nanos: 5 }],
+    ["2026-11-18T05:36:40.000000005-05:30", { seconds: 1_795_000_000, nanos: 5 }],
+    ["1969-12-31T23:59:59.999999999Z", { seconds: -1, nanos: 999_999_999 }],
+    ["2024-02-29T00:00:00Z", { seconds: 1_709_164_800, nanos: 0 }],
+  ])("reads %s", (text, want) => {
+    expect(parseRfc3339(text)).toEqual(want);
+  });
+
+  it.each([
+    "2026-11-18T11:06:40",
+    "2026-11-18T11:06:40.Z",
+    "2026-11-18T11:06:40.1234567890Z",
+    "2026-13-18T11:06:40Z",
+    "2025-02-29T11:06:40Z",
+    "2026-11-31T11:06:40Z",
+    "2026-11-18T24:06:40Z",
+    "2026-11-18T11:06:40+1:00",
+    "2026-11-18T11:06:40Z ",
+    "2026-11-18X11:06:40Z",
+    "invalid-timestamp",
+    "-",
+  ])("refuses %s", (text) => {
+    expect(parseRfc3339(text)).toBeUndefined();
+  });
+
+  it("reads back what formatRfc3339 writes, in UTC and in the local zone", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 253_402_300_000 }),
+        fc.integer({ min: 0, max: 999_999_999 }),
+        fc.boolean(),
+        (seconds, nanos, utc) => {
+          expect(parseRfc3339(formatRfc3339(String(seconds), nanos, utc))).toEqual({
+            seconds,
+            nanos,
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("utcRfc3339 and msToUtcRfc3339", () => {
+  it("say a timestamp only when RFC 3339 can", () => {
+    expect(utcRfc3339("1795000000", "5")).toBe("2026-11-18T11:06:40.000000005Z");
+    expect(utcRfc3339("1795000000", 5)).toBe("2026-11-18T11:06:40.000000005Z");
+    expect(utcRfc3339("-62167219200", 0)).toBe("0000-01-01T00:00:00.000000000Z");
+    expect(utcRfc3339("253402300799", 999_999_999)).toBe("9999-12-31T23:59:59.999999999Z");
+    for (const [s, n] of [
+      ["253402300800", "0"],
+      ["-62167219201", "0"],
+      ["1.5", "0"],
+      ["", "0"],
+      ["1795000000", "-1"],
+      ["1795000000", "1e3"],
+      ["1795000000", "1234567890"],
+      ["1795000000", ""],
+    ] as const) {
+      expect(utcRfc3339(s, n)).toBeUndefined();
+    }
+    expect(msToUtcRfc3339(1_795_000_000_001.5)).toBe("2026-11-18T11:06:40.001500000Z");
+    expect(msToUtcRfc3339(Number.NaN)).toBeUndefined();
+  });
+});
