@@ -89,6 +89,7 @@ describe("the seams, by construction", () => {
       "cli/commands/sim.ts":
         "its own credentials, ids and names (sanitized: a --state file keeps names)",
       "cli/commands/watch.ts": "reads isTTY only",
+      "cli/tail/tail-options.ts": "reads isTTY only",
       "cli/main.ts": "listens for EPIPE only",
     };
     expect(matching(/process\.stdout/)).toEqual(Object.keys(why).sort());

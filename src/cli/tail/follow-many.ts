@@ -16,6 +16,7 @@ import type { CheckpointFile } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
 import { FollowerStopError, type FollowProgress, LogFollower } from "../../tail/follower.js";
+import { StatusReporter } from "../../tail/follower-status.js";
 import { HandledLines } from "../../tail/handled-lines.js";
 import type { GapMarker, LogEvent } from "../../tail/log-line.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
@@ -30,16 +31,15 @@ import { fatalAdvice } from "../follow-advice.js";
 import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
 import { lineSinks } from "./line-sink.js";
 import { checkOutputFlags, cutGap, openOutputFile } from "./output-file.js";
+import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
+import type { TailFlags } from "./tail-flags.js";
 import {
   checkpointMargin,
   firstWindow,
   resumeOf,
-  statusReporter,
   streamFormatOf,
   TAIL_HOLD_BACK_MS,
-} from "./run-tail.js";
-import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
-import type { TailFlags } from "./tail-flags.js";
+} from "./tail-options.js";
 
 /** How often merged lines are let out. */
 const RELEASE_EVERY_MS = 250;
@@ -137,13 +137,13 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
       replicas.see(batch);
       merge.push(batch.map((e) => ({ ...e, deploymentId: id })));
     });
-    const report = statusReporter(flags.verbose === true && flags.follow === true, (line) =>
+    const status = new StatusReporter(flags.verbose === true && flags.follow === true, (line) =>
       say(`${labels.get(id) ?? id}: ${line}`),
     );
     follower.subscribe(() => {
       const state = follower.getState();
       if (state.lastSuccessAt !== undefined) unanswered.delete(id);
-      report(state, performance.now());
+      status.see(state, performance.now());
     });
     entry.running = (async () => {
       try {
