@@ -6,6 +6,13 @@
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
 import { shortLabels } from "../tail/deployment-labels.js";
+import {
+  DEFAULT_MAX_DEPLOYMENTS,
+  type ListingCount,
+  leftOutLine,
+  relistChange,
+} from "../tail/follow-set/deployment-cap.js";
+import { RELIST_MS } from "../tail/follow-set/relisting.js";
 import { FollowerStopError, LogFollower } from "../tail/follower.js";
 import { FollowerGroup, type FollowSource, type GroupMember } from "../tail/follower-group.js";
 import type { StoreEvent } from "../tail/log-line.js";
@@ -16,14 +23,8 @@ import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
 import type { VoteAction } from "./activity-decision.js";
 import type { LoadedContext } from "./decision-context.js";
 import { loadDecisionContext } from "./decision-context.js";
-import {
-  DEFAULT_MAX_DEPLOYMENTS,
-  type ListingCount,
-  leftOutLine,
-  relistChange,
-} from "./deployment-cap.js";
 import type { DeploymentChoice } from "./deployment-list.js";
-import { deploymentChoice, listDeploymentChoices, RELIST_MS } from "./deployment-list.js";
+import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
 import { createFeeds } from "./feeds.js";
 

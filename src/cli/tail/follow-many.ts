@@ -10,11 +10,16 @@
  * (format 2) after each merged batch reaches stdout; `-o otlp` gives each deployment its resource.
  */
 import type { Command } from "commander";
-import { DEFAULT_MAX_DEPLOYMENTS, leftOutLine, relistChange } from "../../feeds/deployment-cap.js";
-import { debugDeployments, RELIST_MS } from "../../feeds/deployment-list.js";
+import { debugDeployments } from "../../feeds/deployment-list.js";
 import type { CheckpointFile } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
 import { shortLabels } from "../../tail/deployment-labels.js";
+import {
+  DEFAULT_MAX_DEPLOYMENTS,
+  leftOutLine,
+  relistChange,
+} from "../../tail/follow-set/deployment-cap.js";
+import { RELIST_MS } from "../../tail/follow-set/relisting.js";
 import { FollowerStopError, type FollowProgress, LogFollower } from "../../tail/follower.js";
 import { StatusReporter } from "../../tail/follower-status.js";
 import { HandledLines } from "../../tail/handled-lines.js";
