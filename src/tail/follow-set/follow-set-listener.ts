@@ -1,7 +1,7 @@
 /**
- * What a follow-set (./follow-set.ts) tells the one who uses it: the deployments it takes on and
- * lets go, their lines, their failures, and what `--max-deployments` leaves out. It never prints:
- * `tail` says these on stderr, the dashboard puts them in its log as markers.
+ * What a follow-set (./follow-set.ts) tells those who listen to it: the deployments it takes on
+ * and lets go, their lines, their failures, and what `--max-deployments` leaves out. It never
+ * prints: `tail` says these on stderr, the dashboard puts them in its log as markers.
  */
 import type { FollowerStopError, LogFollower } from "../follower.js";
 import type { GroupMember } from "../follower-group.js";

@@ -6,8 +6,8 @@
  * one limit (../request-limit.ts, shared with the relists), starts the first polls together (the
  * later ones spread over the interval), lists the deployments again with `--app` / `--all`
  * (./relisting.ts), and knows when its first deployments have all answered (./first-answers.ts).
- * What happens is told to a listener (./follow-set-listener.ts); the followers' states read as
- * one (../follower-group.ts).
+ * What happens is told to its listeners (./follow-set-listener.ts); the followers' states read
+ * as one (../follower-group.ts).
  */
 import type { Clock } from "../../api/clock.js";
 import { systemClock } from "../../api/clock.js";
@@ -59,13 +59,17 @@ export class FollowSet implements FollowSource {
   private started = false;
   private firstAnswers: FirstAnswers | undefined;
   private relisting: Promise<void> | undefined;
+  private readonly listeners = new Set<FollowSetListener>();
 
-  constructor(
-    private readonly options: FollowSetOptions,
-    private readonly listener: FollowSetListener = {},
-  ) {
+  constructor(private readonly options: FollowSetOptions) {
     this.follow = options.follow ?? true;
     this.relister = options.relisting ? new Relister(options.relisting) : undefined;
+  }
+
+  /** Hears what the set does from now on, until the returned function is called. */
+  listen(listener: FollowSetListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /**
@@ -86,7 +90,7 @@ export class FollowSet implements FollowSource {
       added.push(entry);
     }
     this.reindex();
-    for (const e of added) this.listener.onAdded?.(e.member);
+    for (const e of added) this.tell((l) => l.onAdded?.(e.member));
     if (this.started) {
       for (const e of added) this.run(e, 0, this.options.prepare?.(e.member.deploymentId));
     }
@@ -121,7 +125,7 @@ export class FollowSet implements FollowSource {
     const entries = [...this.entries.values()];
     this.firstAnswers = new FirstAnswers(this.entries.keys(), this.options.clock ?? systemClock);
     const leftOut = this.relister?.atStart();
-    if (leftOut) this.listener.onLeftOut?.(leftOut.line, leftOut.count);
+    if (leftOut) this.tell((l) => l.onLeftOut?.(leftOut.line, leftOut.count));
     const spread = this.follow ? this.options.intervalMs / entries.length : 0;
     for (const [i, e] of entries.entries()) this.run(e, Math.round(i * spread));
     if (this.relister && this.follow) this.relisting = this.relistEvery(this.relister);
@@ -137,7 +141,7 @@ export class FollowSet implements FollowSource {
 
   /**
    * Lists the deployments again (now): follows those that appeared, within the cap, and lets go
-   * those no longer listed, telling the listener each.
+   * those no longer listed, telling the listeners each.
    */
   async relist(): Promise<void> {
     const relister = this.relister;
@@ -147,21 +151,21 @@ export class FollowSet implements FollowSource {
     try {
       listed = await relister.list(signal, this.options.limit);
     } catch (err) {
-      if (!signal.aborted) this.listener.onRelistFailed?.(err);
+      if (!signal.aborted) this.tell((l) => l.onRelistFailed?.(err));
       return;
     }
     if (signal.aborted) return;
     const { change, leftOut } = relister.relisted([...this.entries.keys()], listed);
     for (const id of change.gone) {
       const member = this.drop(id);
-      if (member) this.listener.onGone?.(member);
+      if (member) this.tell((l) => l.onGone?.(member));
     }
-    if (leftOut) this.listener.onLeftOut?.(leftOut.line, leftOut.count);
+    if (leftOut) this.tell((l) => l.onLeftOut?.(leftOut.line, leftOut.count));
     if (change.added.length === 0) {
       this.relabel();
       return;
     }
-    for (const member of this.add(change.added)) this.listener.onAppeared?.(member);
+    for (const member of this.add(change.added)) this.tell((l) => l.onAppeared?.(member));
   }
 
   /** Resolves when every deployment's follow has ended (those taken on meanwhile too). */
@@ -210,7 +214,7 @@ export class FollowSet implements FollowSource {
       running: undefined,
     };
     // A deployment let go still hands on what its follower held when it stopped.
-    follower.onEvents((events) => this.listener.onBatch?.(entry.member, events));
+    follower.onEvents((events) => this.tell((l) => l.onBatch?.(entry.member, events)));
     follower.subscribe(() => {
       if (follower.getState().lastSuccessAt !== undefined) this.firstAnswers?.settled(deploymentId);
     });
@@ -227,7 +231,7 @@ export class FollowSet implements FollowSource {
         await follower.run(signal, this.follow, delayMs);
       } catch (err) {
         if (!(err instanceof FollowerStopError)) throw err;
-        this.listener.onFailed?.(entry.member, err);
+        this.tell((l) => l.onFailed?.(entry.member, err));
       } finally {
         this.firstAnswers?.settled(deploymentId);
       }
@@ -242,6 +246,10 @@ export class FollowSet implements FollowSource {
       if (signal.aborted) return;
       await this.relist();
     }
+  }
+
+  private tell(what: (listener: FollowSetListener) => void): void {
+    for (const l of this.listeners) what(l);
   }
 
   /** Lets a deployment go, its label as it was. */

@@ -108,24 +108,22 @@ function setUp(
   const time = new ManualTime();
   const fake = new FakeDeployments(time);
   const limit = options.limit ?? new RequestLimit(4);
-  const set = new FollowSet(
-    {
-      followerOptions: (id) => ({
-        fetchLogs: fake.fetchFor(id),
-        clock: time.clock,
-        sleep: time.sleep,
-        random: () => 0.5,
-        intervalMs: INTERVAL,
-        sinceMs: 60_000,
-      }),
-      intervalMs: INTERVAL,
-      limit,
+  const set = new FollowSet({
+    followerOptions: (id) => ({
+      fetchLogs: fake.fetchFor(id),
       clock: time.clock,
       sleep: time.sleep,
-      ...options,
-    },
-    listener,
-  );
+      random: () => 0.5,
+      intervalMs: INTERVAL,
+      sinceMs: 60_000,
+    }),
+    intervalMs: INTERVAL,
+    limit,
+    clock: time.clock,
+    sleep: time.sleep,
+    ...options,
+  });
+  set.listen(listener);
   set.add(ids);
   return { time, fake, set, limit };
 }
