@@ -12,7 +12,12 @@
 import type { Clock } from "../../api/clock.js";
 import { systemClock } from "../../api/clock.js";
 import { shortLabels } from "../deployment-labels.js";
-import { type FollowerOptions, FollowerStopError, LogFollower } from "../follower.js";
+import {
+  type FollowerOptions,
+  type FollowerState,
+  FollowerStopError,
+  LogFollower,
+} from "../follower.js";
 import { FollowerGroup, type FollowSource } from "../follower-group.js";
 import { sleep } from "../poll-loop.js";
 import type { RequestLimit } from "../request-limit.js";
@@ -189,7 +194,7 @@ export class FollowSet implements FollowSource {
     return this.group.subscribe(listener);
   }
 
-  getState() {
+  getState(): FollowerState {
     return this.group.getState();
   }
 
