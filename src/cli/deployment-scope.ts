@@ -1,17 +1,17 @@
 /**
  * Which deployments a command follows, from `--deployment` (repeated), `--app APP` (its id or
  * name) or `--all`, or the config file's deployment: the same for `tail` and the dashboard.
- * `--app` / `--all` follow at most `--max-deployments` (feeds/deployment-cap.ts).
+ * `--app` / `--all` follow at most `--max-deployments` (tail/follow-set/deployment-cap.ts).
  */
 import type { TurnkeyClient } from "../api/client.js";
 import type { DeploymentWatch } from "../feeds/dashboard-sources.js";
+import { debugDeployments, noDebugDeployment } from "../feeds/deployment-list.js";
+import { describeError } from "../feeds/poller.js";
 import {
   capDeployments,
   DEFAULT_MAX_DEPLOYMENTS,
   type ListingCount,
-} from "../feeds/deployment-cap.js";
-import { debugDeployments, noDebugDeployment } from "../feeds/deployment-list.js";
-import { describeError } from "../feeds/poller.js";
+} from "../tail/follow-set/deployment-cap.js";
 import type { RequestLimit } from "../tail/request-limit.js";
 import { CliError } from "./cli-error.js";
 

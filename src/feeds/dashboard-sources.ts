@@ -5,27 +5,21 @@
  */
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
-import { shortLabels } from "../tail/deployment-labels.js";
-import { FollowerStopError, LogFollower } from "../tail/follower.js";
-import { FollowerGroup, type FollowSource, type GroupMember } from "../tail/follower-group.js";
-import type { StoreEvent } from "../tail/log-line.js";
-import { LogStore } from "../tail/log-store.js";
-import { ReplicaActivity, type ReplicaSnapshots } from "../tail/replica-activity.js";
+import type { ListingCount } from "../tail/follow-set/deployment-cap.js";
+import { FollowSet } from "../tail/follow-set/follow-set.js";
+import type { FollowSource } from "../tail/follower-group.js";
+import type { LogStore } from "../tail/log-store.js";
+import type { ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
 import type { VoteAction } from "./activity-decision.js";
 import type { LoadedContext } from "./decision-context.js";
 import { loadDecisionContext } from "./decision-context.js";
-import {
-  DEFAULT_MAX_DEPLOYMENTS,
-  type ListingCount,
-  leftOutLine,
-  relistChange,
-} from "./deployment-cap.js";
 import type { DeploymentChoice } from "./deployment-list.js";
-import { deploymentChoice, listDeploymentChoices, RELIST_MS } from "./deployment-list.js";
+import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
 import { createFeeds } from "./feeds.js";
+import { FollowSetSession } from "./log-session.js";
 
 export interface LogSession {
   store: LogStore;
@@ -78,16 +72,6 @@ export interface DeploymentWatch {
   atStart?: ListingCount;
 }
 
-/** One deployment of a log session. */
-interface Part {
-  /** In the group; its follower is the deployment's, run by the session. */
-  member: GroupMember & { follower: LogFollower };
-  replicas: ReplicaActivity;
-  /** Aborted when the deployment is no longer followed. */
-  controller: AbortController;
-  running: Promise<void> | undefined;
-}
-
 export interface SourceOptions {
   emails: string[];
   solanaAddresses: string[];
@@ -135,162 +119,31 @@ export function createDashboardSources(
       }
     },
     openLogs(deploymentIds, watch) {
-      const store = new LogStore({ maxLines: options.bufferLines });
-      // Several deployments (or an app's, which may become several): each line says which.
-      const several = deploymentIds.length > 1 || watch !== undefined;
-      // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
-      const limit = several
-        ? new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT)
-        : undefined;
-      const group = new FollowerGroup();
-      const parts = new Map<string, Part>();
-      const controller = new AbortController();
-      let started = false;
-      const open = (deploymentId: string, label: string): Part => {
-        const follower = new LogFollower({
+      const set = new FollowSet({
+        followerOptions: (deploymentId) => ({
           fetchLogs: debugLogFetch(client, deploymentId),
-          acquireSlot: limit ? () => limit.acquire() : undefined,
           intervalMs: options.intervalMs,
           sinceMs: options.sinceMs,
           // The buffer keeps bufferLines lines: the first window (--since of history) need not
           // bring more per replica, however busy the deployment. Older lines cut off are
           // reported as a gap.
           tailLines: options.bufferLines,
-        });
-        const replicas = new ReplicaActivity();
-        follower.onEvents((events) => {
-          const markers = replicas.observe(events);
-          const tagged: StoreEvent[] = several
-            ? [...events, ...markers].map((e) =>
-                e.kind === "gap"
-                  ? e
-                  : { ...e, deploymentId, replicaLabel: `${label} ${e.replicaLabel}` },
-              )
-            : [...events, ...markers];
-          // One batch in time order: markers sit among the lines they are about.
-          if (markers.length > 0) tagged.sort((x, y) => x.sortKey - y.sortKey);
-          store.append(tagged);
-        });
-        return {
-          member: { deploymentId, label, follower },
-          replicas,
-          controller: new AbortController(),
-          running: undefined,
-        };
-      };
-      const run = (p: Part, delayMs: number) => {
-        const signal = AbortSignal.any([controller.signal, p.controller.signal]);
-        p.running = (async () => {
-          // The first polls go out together (within --max-concurrent), so every deployment's
-          // lines show at once; from the second on, they are spread over the interval.
-          await p.member.follower.run(signal, true, delayMs).catch((err: unknown) => {
-            // The dashboard shows a failure that ends the follow in its status line.
-            if (!(err instanceof FollowerStopError)) throw err;
-          });
-        })();
-      };
-      const labels = shortLabels(deploymentIds);
-      for (const id of deploymentIds) {
-        const p = open(id, labels.get(id) ?? id);
-        parts.set(id, p);
-        group.add(p.member);
-      }
-      /** A marker in the log about a deployment, at the server's time now. */
-      const say = (deploymentId: string, label: string, text: string) => {
-        const offset = group.getState().clockOffsetMs ?? 0;
-        store.append([
-          {
-            kind: "replica",
-            replicaLabel: label,
-            text,
-            sortKey: Date.now() + offset,
-            deploymentId,
-          },
-        ]);
-      };
-      /** A note in the log about the follow as a whole, at the server's time now. */
-      const note = (text: string) => {
-        const offset = group.getState().clockOffsetMs ?? 0;
-        store.append([
-          { kind: "replica", replicaLabel: "tvcwatch", text, sortKey: Date.now() + offset },
-        ]);
-      };
-      /** Deployments listed but not followed, over --max-deployments (as last said). */
-      let leftOut = watch?.atStart?.leftOut ?? 0;
-      /** `--app` / `--all`: follow what appeared, stop following what went away. */
-      const relist = async () => {
-        if (!watch) return;
-        let now: string[];
-        try {
-          now = await watch.relist(controller.signal, limit);
-        } catch {
-          // Listed again at the next turn; the followers go on meanwhile.
-          return;
-        }
-        if (controller.signal.aborted) return;
-        const max = watch.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS;
-        const change = relistChange([...parts.keys()], now, max);
-        for (const id of change.gone) {
-          const p = parts.get(id);
-          if (!p) continue;
-          p.controller.abort();
-          parts.delete(id);
-          group.remove(id);
-          say(
-            id,
-            p.member.label,
-            `deployment ${id} is no longer listed (or left debug mode): no longer followed`,
-          );
-        }
-        // Said again when the count left out changes, not at every relist.
-        if (change.leftOut !== leftOut) {
-          leftOut = change.leftOut;
-          const line = leftOutLine(change, max);
-          if (line) note(line);
-        }
-        const added = change.added;
-        if (added.length === 0) return;
-        const all = shortLabels([...parts.keys(), ...added]);
-        for (const id of added) {
-          const label = all.get(id) ?? id;
-          const p = open(id, label);
-          parts.set(id, p);
-          group.add(p.member);
-          say(id, label, `deployment ${id} appeared: following it as ${label}`);
-          if (started) run(p, 0);
-        }
-      };
-      let timer: ReturnType<typeof setInterval> | undefined;
-      return {
-        store,
-        follower: group,
-        replicas: {
-          snapshot: (buckets) =>
-            [...parts.values()].flatMap((p) =>
-              p.replicas
-                .snapshot(buckets)
-                .map((r) => (several ? { ...r, label: `${p.member.label} ${r.label}` } : r)),
-            ),
+        }),
+        intervalMs: options.intervalMs,
+        // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
+        limit: new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
+        relisting: watch && {
+          list: (signal, limit) => watch.relist(signal, limit),
+          everyMs: watch.everyMs,
+          maxDeployments: watch.maxDeployments,
+          atStart: watch.atStart,
         },
-        start() {
-          if (started) return;
-          started = true;
-          const line = watch?.atStart
-            ? leftOutLine(watch.atStart, watch.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS)
-            : undefined;
-          if (line) note(line);
-          for (const [i, p] of [...parts.values()].entries()) {
-            run(p, Math.round((i * options.intervalMs) / parts.size));
-          }
-          if (watch) timer = setInterval(() => void relist(), watch.everyMs ?? RELIST_MS);
-        },
-        async stop() {
-          controller.abort();
-          if (timer) clearInterval(timer);
-          group.close();
-          await Promise.all([...parts.values()].map((p) => p.running));
-        },
-      };
+      });
+      // Several deployments (or an app's, which may become several): each line says which.
+      const several = deploymentIds.length > 1 || watch !== undefined;
+      const session = new FollowSetSession(set, options.bufferLines, several);
+      set.add(deploymentIds);
+      return session;
     },
   };
 }

@@ -104,9 +104,6 @@ export async function listDeploymentChoices(
   );
 }
 
-/** How often `--app` / `--all` list the deployments again (tail and the dashboard). */
-export const RELIST_MS = 30_000;
-
 /**
  * The debug-mode deployments of one app (`--app`, its id or else its name) or of the
  * organization (`--all`), now, in the picker's order, each once.

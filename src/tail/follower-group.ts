@@ -94,19 +94,19 @@ function combine(members: readonly GroupMember[]): FollowerState {
   };
 }
 
-export class FollowerGroup implements FollowSource {
+export class FollowerGroup<M extends GroupMember = GroupMember> implements FollowSource {
   private state: FollowerState;
-  private list: readonly GroupMember[] = [];
+  private list: readonly M[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly unsubscribe = new Map<string, () => void>();
 
-  constructor(members: readonly GroupMember[] = []) {
+  constructor(members: readonly M[] = []) {
     for (const m of members) this.listen(m);
     this.list = [...members];
     this.state = combine(this.list);
   }
 
-  private listen(m: GroupMember): void {
+  private listen(m: M): void {
     this.unsubscribe.set(
       m.deploymentId,
       m.follower.subscribe(() => this.changed()),
@@ -119,7 +119,7 @@ export class FollowerGroup implements FollowSource {
   }
 
   /** A deployment followed from now on. */
-  add(m: GroupMember): void {
+  add(m: M): void {
     if (this.unsubscribe.has(m.deploymentId)) return;
     this.listen(m);
     this.list = [...this.list, m];
@@ -134,7 +134,21 @@ export class FollowerGroup implements FollowSource {
     this.changed();
   }
 
-  members(): readonly GroupMember[] {
+  /** Each member's label anew (those that changed are new objects; a new array if any did). */
+  relabel(labelOf: (deploymentId: string) => string): void {
+    let changed = false;
+    const list = this.list.map((m) => {
+      const label = labelOf(m.deploymentId);
+      if (label === m.label) return m;
+      changed = true;
+      return { ...m, label };
+    });
+    if (!changed) return;
+    this.list = list;
+    this.changed();
+  }
+
+  members(): readonly M[] {
     return this.list;
   }
 

@@ -68,3 +68,53 @@ export function formatFollowerFigures(s: FollowerState, nowMono: number): string
   if (s.phase === "live" || s.lastSuccessAt === undefined) return text;
   return `stale, last poll ${seconds(nowMono - s.lastSuccessAt)} ago: ${text}`;
 }
+
+/** With verbose, how often the follow's figures are written while it is live. */
+const VERBOSE_EVERY_MS = 10_000;
+
+/**
+ * The follow's status as it changes, one line each (`tail` writes them on stderr): every failed
+ * poll (`retrying in 3s, attempt 4: <reason>`), the return (`live again after 15s`), and when
+ * verbose the figures (rate, latency, window, overlap, late lines, entries per line) when the
+ * follow starts and every 10 s.
+ */
+export class StatusReporter {
+  private last: FollowerState | undefined;
+  private downSince: number | undefined;
+  private figuresAt: number | undefined;
+
+  constructor(
+    private readonly verbose: boolean,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  /** The follower's state now (`nowMono` on its monotonic clock). */
+  see(s: FollowerState, now: number): void {
+    const prev = this.last;
+    this.last = s;
+    if (s.phase === "retrying") {
+      // One line per failed poll (or retried attempt), when its next try is known.
+      if (
+        prev?.phase === "retrying" &&
+        prev.retries === s.retries &&
+        prev.nextPollAt === s.nextPollAt
+      )
+        return;
+      this.downSince ??= now;
+      this.write(formatFollowerStatus(s, now));
+      return;
+    }
+    if (s.phase !== "live") return;
+    if (this.downSince !== undefined) {
+      this.write(`live again after ${Math.max(1, Math.round((now - this.downSince) / 1000))}s`);
+      this.downSince = undefined;
+    }
+    if (
+      this.verbose &&
+      (this.figuresAt === undefined || now - this.figuresAt >= VERBOSE_EVERY_MS)
+    ) {
+      this.figuresAt = now;
+      this.write(`live · ${formatFollowerFigures(s, now)}`);
+    }
+  }
+}

@@ -85,10 +85,12 @@ describe("the seams, by construction", () => {
       "cli/commands/activity.ts": "the activity table and lines (sanitized), JSON escaped",
       "cli/commands/doctor.ts": "the report (its fields sanitized in doctor/report.ts)",
       "cli/commands/keys.ts": "the public key just generated (hex)",
+      "cli/commands/lnav-format.ts": "the lnav format, JSON made from tvcwatch's own constants",
       "cli/commands/completion.ts": "the completion scripts, made from the command table",
       "cli/commands/sim.ts":
         "its own credentials, ids and names (sanitized: a --state file keeps names)",
       "cli/commands/watch.ts": "reads isTTY only",
+      "cli/tail/tail-options.ts": "reads isTTY only",
       "cli/main.ts": "listens for EPIPE only",
     };
     expect(matching(/process\.stdout/)).toEqual(Object.keys(why).sort());

@@ -5,10 +5,10 @@
  */
 import type { Command } from "commander";
 import { isPermanentFailure } from "../../api/retry-decision.js";
-import { type CheckpointFile, type ReadRecord, resumePointOf } from "../../tail/checkpoint.js";
-import type { FetchLogs, FollowerState } from "../../tail/follower.js";
+import type { CheckpointFile } from "../../tail/checkpoint.js";
+import type { FetchLogs } from "../../tail/follower.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
-import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
+import { StatusReporter } from "../../tail/follower-status.js";
 import { HandledLines } from "../../tail/handled-lines.js";
 import type { GapMarker, LogEvent } from "../../tail/log-line.js";
 import { formatEvent, type StreamFormat } from "../../tail/stream-format.js";
@@ -18,7 +18,6 @@ import {
   fetchDebugLogBytes,
 } from "../../tail/wire/debug-log-fetch.js";
 import { renderPlainWindow } from "../../tail/wire/plain-window.js";
-import { shouldColour } from "../../text/colour.js";
 import { sayOnStderr, writeStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
@@ -34,96 +33,15 @@ import {
   filterStreamOf,
   ReplicaCheck,
   sievedEvents,
-  withHighlight,
 } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
-
-/** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
-export const TAIL_HOLD_BACK_MS = 1000;
-/** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
-const RETENTION_MS = 7 * 24 * 3_600_000;
-/** With --verbose, how often the follow's figures are written while it is live. */
-const VERBOSE_EVERY_MS = 10_000;
-
-/** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
-export function streamFormatOf(flags: TailFlags): StreamFormat {
-  return withHighlight(
-    {
-      output: flags.output === "json" ? "json" : "text",
-      timestamps: flags.timestamps === true,
-      utc: flags.utc === true,
-      // A file is no terminal, whatever stdout is (or FORCE_COLOR says).
-      colour:
-        flags.output === "text" &&
-        flags.outputFile === undefined &&
-        shouldColour(process.stdout.isTTY),
-    },
-    flags.highlight,
-  );
-}
-
-/**
- * The follow's status on stderr, one line each: every failed poll (`retrying in 3s, attempt 4:
- * <reason>`), the return (`live again after 15s`), and with --verbose the figures (rate, latency,
- * window, overlap, late lines, entries per line) when the follow starts and every 10 s.
- */
-export function statusReporter(
-  verbose: boolean,
-  write: (line: string) => void,
-): (s: FollowerState, nowMono: number) => void {
-  let last: FollowerState | undefined;
-  let downSince: number | undefined;
-  let figuresAt: number | undefined;
-  return (s, now) => {
-    const prev = last;
-    last = s;
-    if (s.phase === "retrying") {
-      // One line per failed poll (or retried attempt), when its next try is known.
-      if (
-        prev?.phase === "retrying" &&
-        prev.retries === s.retries &&
-        prev.nextPollAt === s.nextPollAt
-      )
-        return;
-      downSince ??= now;
-      write(formatFollowerStatus(s, now));
-      return;
-    }
-    if (s.phase !== "live") return;
-    if (downSince !== undefined) {
-      write(`live again after ${Math.max(1, Math.round((now - downSince) / 1000))}s`);
-      downSince = undefined;
-    }
-    if (verbose && (figuresAt === undefined || now - figuresAt >= VERBOSE_EVERY_MS)) {
-      figuresAt = now;
-      write(`live · ${formatFollowerFigures(s, now)}`);
-    }
-  };
-}
-
-/** The first window: `--since` / `--tail` (10 minutes without either). */
-export function firstWindow(flags: Pick<TailFlags, "since" | "tail">): {
-  sinceMs: number | undefined;
-  tailLines: number | undefined;
-} {
-  return {
-    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
-    tailLines: flags.tail,
-  };
-}
-
-/**
- * The margin a checkpoint of format 1 or 2 (an older tvcwatch) resumes with: lines arrived late
- * by up to the overlap, and waited up to the hold-back.
- */
-export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs = 0): number {
-  return 2 * flags.overlap + TAIL_HOLD_BACK_MS + extraHoldMs;
-}
-
-/** Where a follow resumed from `record` starts; a checkpoint older than Turnkey keeps logs, a gap. */
-export function resumeOf(record: ReadRecord | undefined) {
-  return record ? { ...resumePointOf(record), retentionMs: RETENTION_MS } : undefined;
-}
+import {
+  checkpointMargin,
+  firstWindow,
+  resumeOf,
+  streamFormatOf,
+  TAIL_HOLD_BACK_MS,
+} from "./tail-options.js";
 
 /**
  * Whether `tail` prints one window as plain `[replica] content` lines (timestamps or not), nothing
@@ -311,8 +229,8 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // What may be missing is said at once, before the first poll.
   if (startGaps.length > 0) handOn([]);
   follower.onEvents(handOn);
-  const report = statusReporter(flags.verbose === true && flags.follow === true, say);
-  follower.subscribe(() => report(follower.getState(), performance.now()));
+  const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
+  follower.subscribe(() => status.see(follower.getState(), performance.now()));
   // A follow runs for hours: keep the heap near what it holds.
   const stopGoverning = flags.follow ? governHeap() : () => {};
   const stop = () => controller.abort();

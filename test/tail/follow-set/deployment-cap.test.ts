@@ -1,5 +1,5 @@
 /**
- * `--max-deployments` (src/feeds/deployment-cap.ts): the first N listed at the start; at a relist,
+ * `--max-deployments` (src/tail/follow-set/deployment-cap.ts): the first N listed at the start; at a relist,
  * gone ones let go, new ones taken in the listing's order while there is room; the rest counted.
  */
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import {
   DEFAULT_MAX_DEPLOYMENTS,
   leftOutLine,
   relistChange,
-} from "../../src/feeds/deployment-cap.js";
+} from "../../../src/tail/follow-set/deployment-cap.js";
 
 describe("capDeployments", () => {
   it("follows the first N listed, a repeated id once, and counts the rest", () => {

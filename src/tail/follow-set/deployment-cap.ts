@@ -1,10 +1,10 @@
 /**
  * `--max-deployments N` (default 50): how many of the deployments `--app` / `--all` list are
- * followed, in `tail` and the dashboard. The listing's order decides which (deployment-list.ts,
- * sortChoices: by app name, the app's live deployment first, then the newest first, then by id):
- * the first N at the start; at each relist, those no longer listed are let go and new ones are
- * taken in that order while fewer than N are followed. The rest are left out, and said in one
- * line naming the flag and how many.
+ * followed, in `tail` and the dashboard. The listing's order decides which
+ * (../../feeds/deployment-list.ts, sortChoices: by app name, the app's live deployment first, then
+ * the newest first, then by id): the first N at the start; at each relist, those no longer listed
+ * are let go and new ones are taken in that order while fewer than N are followed. The rest are
+ * left out, and said in one line naming the flag and how many.
  */
 export const DEFAULT_MAX_DEPLOYMENTS = 50;
 
