@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
 import { checkServiceUrl } from "../api/url-policy.js";
+import { withoutKeyMaterial } from "../text/key-material.js";
 import type { ConfigFile } from "./config-file.js";
 import { isConfigFile } from "./config-file-guard.js";
 import { parseJsonQuietly } from "./json-syntax.js";
@@ -15,7 +16,6 @@ import {
   defaultKeysFolder,
   readKeyFiles,
 } from "./key-files.js";
-import { withoutKeyMaterial } from "./key-material.js";
 import { entryExists, READ_LIMITS, readNamedFile } from "./named-file.js";
 
 export type { ConfigFile };

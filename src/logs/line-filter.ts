@@ -14,12 +14,17 @@
  * the merged order, as grep counts them over its input: ./filter-stream.ts, ./indexed-filter.ts.
  */
 import type { LogLine } from "../tail/log-line.js";
-import { isAtLeast, type LogLevel, levelOf } from "../text/log-level.js";
-import { boundedPrefix } from "../text/safe-text.js";
+import {
+  isAtLeast,
+  type LogLevel,
+  levelOfContent,
+  READ_CHARS,
+  readPart,
+} from "../text/log-level.js";
 import { smartCaseRegex } from "../text/smart-case.js";
 
 /** The most of one line patterns and the level reading see (the dashboard renders as much). */
-export const FILTERED_CHARS = 64 * 1024;
+export const FILTERED_CHARS = READ_CHARS;
 
 export interface LineFilterSpec {
   /** Which lines are read at all (replicas, a deployment); undefined: every one. */
@@ -38,14 +43,12 @@ export interface LineFilterSpec {
 
 /** What a line's filters test: its content, up to FILTERED_CHARS. */
 export function filteredText(line: LogLine): string {
-  return line.content.length <= FILTERED_CHARS
-    ? line.content
-    : boundedPrefix(line.content, FILTERED_CHARS).text;
+  return readPart(line.content);
 }
 
 /** The level the filters read in a line (undefined when it states none: counted as info). */
 export function filteredLevel(line: LogLine): LogLevel | undefined {
-  return levelOf(filteredText(line));
+  return levelOfContent(line.content);
 }
 
 /** A pattern as every reader compiles it: smart case. Throws SyntaxError when invalid. */

@@ -7,13 +7,13 @@
  * {seconds, nanos} texts as received (null without one), then what other tools read without
  * knowing that shape: `time`, the same instant as RFC 3339 in UTC with nanoseconds (null without
  * a timestamp, or one no RFC 3339 time can say), and `level`, the level the filters read in the
- * content (../logs/line-filter.ts: trace, debug, info, warn, error, fatal; null when it states
+ * content (../text/log-level.ts levelOfContent, as the filters read it: trace, debug, info, warn, error, fatal; null when it states
  * none). A gap is `{event: "gap", from, to, reason, time, level: null}`, its `time` being where it
  * sorts (its `to`). New fields only ever come after these.
  */
 
-import { filteredLevel } from "../logs/line-filter.js";
 import { ansi, replicaColour } from "../text/colour.js";
+import { levelOfContent } from "../text/log-level.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { escapeJsonForTerminal, stringifyForTerminal } from "../text/terminal-json.js";
 import { formatMsRfc3339, formatRfc3339, msToUtcRfc3339, utcRfc3339 } from "../text/timestamp.js";
@@ -58,7 +58,7 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     const rfc3339 = stamped ? utcRfc3339(event.seconds, event.nanos) : undefined;
     // Digits, '-', 'T', ':', '.' and 'Z' only: nothing to escape.
     const time = rfc3339 === undefined ? "null" : `"${rfc3339}"`;
-    const level = filteredLevel(event);
+    const level = levelOfContent(event.content);
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
     return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}}`;

@@ -8,6 +8,7 @@
  * only in their first PLAIN_PREFIX characters, JSON lines are walked key by key (string values
  * skipped with indexOf, never parsed) for at most JSON_SCAN_LIMIT characters.
  */
+import { boundedPrefix } from "./safe-text.js";
 
 /** The six levels, least severe first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
@@ -328,4 +329,17 @@ function jsonLevel(line: string, start: number): DetectedLevel | undefined | typ
   // longer than the scan limit is taken for JSON: its text would only show words inside values.
   if (!result.ok && line.length <= w.end) return NOT_JSON;
   return undefined;
+}
+
+/** The most of one line that patterns and the level reading see (the dashboard renders as much). */
+export const READ_CHARS = 64 * 1024;
+
+/** What is read of a line's content: up to READ_CHARS, never cutting a surrogate pair. */
+export function readPart(content: string): string {
+  return content.length <= READ_CHARS ? content : boundedPrefix(content, READ_CHARS).text;
+}
+
+/** The level a line's content states, read from its first READ_CHARS (undefined: none). */
+export function levelOfContent(content: string): LogLevel | undefined {
+  return levelOf(readPart(content));
 }

@@ -1,12 +1,12 @@
 /**
  * The one way to stderr. Every line any command writes there (its own messages, a server's
  * deployment ids, an OTel SDK error, a Node error, a simulator's stack trace, Commander's usage
- * errors) passes through `inertLines`: key material masked (config/key-material.ts), then each
+ * errors) passes through `inertLines`: key material masked (./key-material.ts), then each
  * line escaped as `tail` escapes log lines (./sanitize.ts: no ESC, C1, BEL or other control, bidi
  * or zero-width character reaches the terminal), and cut at MAX_STDERR_LINE characters. Nothing
  * else in src/ touches process.stderr (test/text/stderr.test.ts keeps it so).
  */
-import { maskKeyMaterial } from "../config/key-material.js";
+import { maskKeyMaterial } from "./key-material.js";
 import { sanitizeForTerminal } from "./sanitize.js";
 
 /** The longest line written to stderr; the rest of a longer one is counted, not written. */

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { maskKeyMaterial } from "../../src/config/key-material.js";
+import { maskKeyMaterial } from "../../src/text/key-material.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
 import { BIN, type CliResult, runCli } from "../helpers/run-cli.js";
 import { waitFor } from "../helpers/wait-for.js";
