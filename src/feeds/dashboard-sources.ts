@@ -3,6 +3,10 @@
  * never calls the API itself: the side-pane pollers, the deployment list, a deployment's name,
  * and a log session (store and follower) for a deployment.
  */
+
+import type { VoteAction } from "../activity/activity-decision.js";
+import type { LoadedContext } from "../activity/decision-context.js";
+import { loadDecisionContext } from "../activity/decision-context.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
 import { shortLabels } from "../tail/deployment-labels.js";
@@ -13,9 +17,6 @@ import { LogStore } from "../tail/log-store.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
-import type { VoteAction } from "./activity-decision.js";
-import type { LoadedContext } from "./decision-context.js";
-import { loadDecisionContext } from "./decision-context.js";
 import {
   DEFAULT_MAX_DEPLOYMENTS,
   type ListingCount,

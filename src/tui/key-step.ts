@@ -3,7 +3,7 @@
  * text), through the binding table, to the next state and the effects for the shell (quit, back
  * to the picker). The dashboard runs it; the tests run the same function.
  */
-import type { VoteAction } from "../feeds/activity-decision.js";
+import type { VoteAction } from "../activity/activity-decision.js";
 import { parseTimeTarget } from "../text/time-target.js";
 import type { Binding, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";

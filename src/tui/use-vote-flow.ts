@@ -6,30 +6,15 @@
  */
 import type { MutableRefObject } from "react";
 import { useEffect, useRef, useState } from "react";
+import type { VoteAction } from "../activity/activity-decision.js";
+import { confirmation, decideActivity } from "../activity/activity-decision.js";
+import type { VoteContext } from "../activity/awaiting-vote.js";
+import { voteAnswer } from "../activity/vote-answer.js";
 import type { Activity } from "../api/schemas.js";
-import type { DecisionContext, VoteAction } from "../feeds/activity-decision.js";
-import { confirmation, decideActivity } from "../feeds/activity-decision.js";
 import type { ActivityVoting } from "../feeds/dashboard-sources.js";
 import type { FeedStore } from "../feeds/feed-store.js";
 import { describeError } from "../feeds/poller.js";
 import type { UiAction, UiState } from "./ui-state.js";
-import { voteAnswer } from "./vote-state.js";
-
-export const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
-
-/** Who is asking, the quorum and names, for votes: loading, loaded (with notes), or failed. */
-export type VoteContext =
-  | { state: "loading" }
-  | { state: "loaded"; context: DecisionContext; notes: string[] }
-  | { state: "failed"; error: string };
-
-/** Whether I may still vote on it: awaiting votes, and approve or reject allowed for me. */
-export function awaitsMyVote(a: Activity, voteContext: VoteContext, now: number): boolean {
-  if (a.status !== AWAITING_VOTES) return false;
-  if (voteContext.state !== "loaded") return true;
-  const d = decideActivity(a, { ...voteContext.context, now });
-  return d.can.approve.allowed || d.can.reject.allowed;
-}
 
 /** The vote context, loaded once when voting is available. */
 export function useVoteContext(voting: ActivityVoting | undefined): VoteContext {

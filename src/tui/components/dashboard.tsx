@@ -1,5 +1,6 @@
 import { Box, useInput } from "ink";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { AWAITING_VOTES, awaitsMyVote } from "../../activity/awaiting-vote.js";
 import { writeNewFile } from "../../config/atomic-file.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { summarizeActivities } from "../../feeds/activity-summary.js";
@@ -36,7 +37,7 @@ import type { Pane, UiAction, UiState } from "../ui-state.js";
 import { initialUiState, uiReducer } from "../ui-state.js";
 import { useNow } from "../use-now.js";
 import { useTerminalSize } from "../use-terminal-size.js";
-import { AWAITING_VOTES, awaitsMyVote, useVoteContext, useVoteFlow } from "../use-vote-flow.js";
+import { useVoteContext, useVoteFlow } from "../use-vote-flow.js";
 import { voteFrame } from "../vote-rows.js";
 import { ActivitiesPane } from "./activities-pane.js";
 import { CopyView } from "./copy-view.js";

@@ -1,7 +1,7 @@
 import { Box, useInput } from "ink";
 import { useEffect, useRef, useState } from "react";
-import { shortAge } from "../../feeds/activity-summary.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
 import { cell, planColumns } from "../columns.js";
 import type { KeyInfo } from "../key-bindings.js";
