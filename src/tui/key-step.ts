@@ -72,6 +72,14 @@ export function splitInput(input: string, key: KeyInfo): { input: string; key: K
   if (key.meta && !key.escape) {
     return [{ input: "", key: { escape: true } }, ...splitInput(input, { ...key, meta: false })];
   }
+  // Esc then Tab close together ("\x1b\t") reach us as a bare "\t", neither Tab nor Alt: it is
+  // what was typed, Esc then Tab (Tab alone arrives as Tab).
+  if (input === "\t" && !key.tab) {
+    return [
+      { input: "", key: { escape: true } },
+      { input: "", key: { tab: true } },
+    ];
+  }
   const special =
     key.upArrow ||
     key.downArrow ||

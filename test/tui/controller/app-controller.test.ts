@@ -13,6 +13,7 @@ import { LogStore } from "../../../src/tail/log-store.js";
 import { ReplicaActivity } from "../../../src/tail/replica-activity.js";
 import { AppController } from "../../../src/tui/controller/app-controller.js";
 import type { KeyInfo } from "../../../src/tui/key-bindings.js";
+import { settle } from "../../helpers/settle.js";
 import { dashboardParts } from "../fixtures.js";
 import { stoppedClock } from "../render-dashboard.js";
 
@@ -37,7 +38,6 @@ const key = (c: AppController, ...names: string[]) => {
     c.press(input, info);
   }
 };
-const turn = () => new Promise((r) => setImmediate(r));
 
 async function setup(deploymentIds?: string[], list?: () => Promise<DeploymentChoice[]>) {
   const parts = await dashboardParts();
@@ -68,7 +68,7 @@ async function setup(deploymentIds?: string[], list?: () => Promise<DeploymentCh
     { deploymentIds, size: { columns: 120, rows: 40 } },
   );
   c.start();
-  await turn();
+  await settle();
   return { c, sessions, listDeployments, exit };
 }
 
@@ -103,7 +103,7 @@ describe("the app controller", () => {
     key(c, "f", "x", "enter");
     expect(dashboard?.state.include).toEqual(["x"]);
     key(c, "D");
-    await turn();
+    await settle();
     const picker = c.getSnapshot().picker;
     expect(picker?.over?.ids).toEqual(["dep-aaaa"]);
     expect(picker?.list[0]).toMatchObject({ kind: "shown" });
@@ -115,11 +115,11 @@ describe("the app controller", () => {
     expect(c.getSnapshot().dashboard).toBe(dashboard);
     // Enter on the first row (what is shown), then on the same deployment's own row.
     key(c, "D");
-    await turn();
+    await settle();
     key(c, "enter");
     expect(c.getSnapshot().dashboard).toBe(dashboard);
     key(c, "D");
-    await turn();
+    await settle();
     key(c, "down", "enter");
     expect(c.getSnapshot().dashboard).toBe(dashboard);
     expect(dashboard?.state.include).toEqual(["x"]);
@@ -128,9 +128,9 @@ describe("the app controller", () => {
 
     // Another deployment: a new session and dashboard, from the start; the old session stopped.
     key(c, "D");
-    await turn();
+    await settle();
     key(c, "down", "down", "enter");
-    await turn();
+    await settle();
     const fresh = c.getSnapshot().dashboard;
     expect(fresh).not.toBe(dashboard);
     expect(fresh?.state.include).toEqual([]);
@@ -156,7 +156,7 @@ describe("the app controller", () => {
     fail = false;
     key(c, "r");
     expect(c.getSnapshot().picker?.load.state).toBe("loading");
-    await turn();
+    await settle();
     expect(c.getSnapshot().picker?.load.state).toBe("loaded");
     expect(listDeployments).toHaveBeenCalledTimes(2);
     fail = true;

@@ -15,6 +15,7 @@ import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-vi
 import type { DashboardPorts, FileSink } from "../../../src/tui/controller/ports.js";
 import { savedLogs } from "../../../src/tui/controller/ports.js";
 import type { Segment } from "../../../src/tui/segment.js";
+import { settle } from "../../helpers/settle.js";
 import { activity, dashboardParts, line, NOW } from "../fixtures.js";
 import { stoppedClock } from "../render-dashboard.js";
 
@@ -97,7 +98,7 @@ async function controller(ports: Partial<DashboardPorts> = {}) {
   );
   c.start();
   // Who is asking is read when the dashboard starts.
-  await new Promise((r) => setImmediate(r));
+  await settle();
   return { c, follow, quit, ...parts };
 }
 
