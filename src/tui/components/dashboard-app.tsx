@@ -1,5 +1,5 @@
 import { useInput } from "ink";
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 import type { AppController } from "../controller/app-controller.js";
 import { useTerminalResize } from "../use-terminal-resize.js";
 import { DashboardScreen } from "./dashboard.js";
@@ -15,7 +15,12 @@ export function DashboardApp(props: { app: AppController; colour: boolean }) {
   const { app } = props;
   const snapshot = useSyncExternalStore(app.subscribe, app.getSnapshot);
   useTerminalResize(app);
-  useInput((input, key) => app.press(input, key));
+  // One handler for the app's life: Ink subscribes to input again when it changes.
+  const press = useCallback<Parameters<typeof useInput>[0]>(
+    (input, key) => app.press(input, key),
+    [app],
+  );
+  useInput(press);
   const { picker, dashboard, size } = snapshot;
   const drawPicker = picker
     ? (width: number, rows: number) => (

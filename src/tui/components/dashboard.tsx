@@ -1,6 +1,6 @@
 import { Box, useInput } from "ink";
 import type { ReactNode } from "react";
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 import { lit } from "../../text/safe-text.js";
 import type { DashboardController } from "../controller/dashboard-controller.js";
 import type { DashboardBody, LogPaneView, SidePanesView } from "../controller/dashboard-views.js";
@@ -23,9 +23,15 @@ const GONE = lit`(no longer in the loaded list)`;
  * size and keys handed to the controller.
  */
 export function Dashboard(props: { controller: DashboardController; colour?: boolean }) {
-  useTerminalResize(props.controller);
-  useInput((input, key) => props.controller.press(input, key));
-  return <DashboardScreen controller={props.controller} colour={props.colour} />;
+  const { controller } = props;
+  useTerminalResize(controller);
+  // One handler for the controller's life: Ink subscribes to input again when it changes.
+  const press = useCallback<Parameters<typeof useInput>[0]>(
+    (input, key) => controller.press(input, key),
+    [controller],
+  );
+  useInput(press);
+  return <DashboardScreen controller={controller} colour={props.colour} />;
 }
 
 /**

@@ -254,6 +254,9 @@ export class DashboardViews {
     }),
   );
   private readonly voteShown = memoized(voteFrame);
+  private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
+    logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
+  );
   private readonly listDetail = memoized((pane: ListPane, key: string, side: SideSummaries) =>
     listDetail(pane, key, side),
   );
@@ -325,7 +328,7 @@ export class DashboardViews {
     const vote = ui.vote ? this.voteShown(ui.vote, room.width, room.rows) : undefined;
     const keys: KeyContext = {
       panes: layout.side.arrangement === "hidden" ? LOGS_ONLY : ALL_PANES,
-      log: logNavigator(logs.store, logWidth, logRows, (s) => this.filtersOf(s)),
+      log: this.navigator(logs, logWidth, logRows),
       logRows,
       pageRows:
         ui.help || ui.detail ? overlayRows : Math.max(1, layout.side.panes.activities.height - 5),
