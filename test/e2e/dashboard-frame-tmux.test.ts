@@ -56,7 +56,8 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
           "--email",
           "ops@example.com",
           "--interval",
-          "1s",
+          // The fastest poll: a new line (and frame) every quarter of a second to judge.
+          "250ms",
         ],
         { columns, rows },
         KEYS,
@@ -66,7 +67,7 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
         (s) => s.includes("● live") && /zwj|skin tones|cjk|vs16/.test(s),
         { timeoutMs: 30_000 },
       );
-      // Frames as they come (the log streams a poll a second), each settled and each new.
+      // Frames as they come (a poll every 250 ms brings lines), each settled and each new.
       const captures: string[] = [];
       const take = async (n: number, what: string, shows: (s: string) => boolean) => {
         for (let i = 0; i < n; i++) {
