@@ -30,6 +30,7 @@ const { LogFollower } = await import("../dist/tail/follower.js");
 const { LogStore } = await import("../dist/tail/log-store.js");
 const { ReplicaActivity } = await import("../dist/tail/replica-activity.js");
 const { Dashboard } = await import("../dist/tui/components/dashboard.js");
+const { DashboardController } = await import("../dist/tui/controller/dashboard-controller.js");
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
@@ -145,25 +146,24 @@ const feeds = {
 };
 await feeds.activities.pollOnce();
 
-const app = render(
-  React.createElement(Dashboard, {
-    store,
-    follower,
-    replicaActivity: replicas,
-    feeds,
-    deploymentId: "bench",
-    initialState: { minLevel: "warn", context: 2 },
-    onQuit: () => {},
-  }),
+// As `tvcwatch watch` runs it: the controller owns the state, the component draws its snapshot.
+const controller = new DashboardController(
+  { logs: { store, follow: follower, replicas }, feeds, quit: () => {} },
   {
-    stdout,
-    stdin,
-    stderr: stdout,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 30,
+    heading: { kind: "deployments", deploymentId: "bench" },
+    size: { columns: stdout.columns, rows: stdout.rows },
+    initialState: { minLevel: "warn", context: 2 },
   },
 );
+controller.start();
+const app = render(React.createElement(Dashboard, { controller }), {
+  stdout,
+  stdin,
+  stderr: stdout,
+  exitOnCtrlC: false,
+  patchConsole: false,
+  maxFps: 30,
+});
 
 let seq = 0;
 const base = Date.now();
@@ -254,6 +254,7 @@ const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 await new Promise((r) => setTimeout(r, 300));
 app.unmount();
+controller.stop();
 
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const received = store.size() + store.evicted();

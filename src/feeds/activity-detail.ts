@@ -3,11 +3,12 @@
  * voters by name, and the intent and result with secret fields (sessions, bundles, tokens, as the
  * operation table marks them) redacted, as `call` prints them.
  */
+
+import { shortStatus, shortType, timestampMs } from "../activity/activity-fields.js";
 import type { Activity, Vote } from "../api/schemas.js";
 import { redactSecrets } from "../api/secret-fields.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
-import { shortStatus, shortType, timestampMs } from "./activity-summary.js";
 import type { DetailField, DetailView } from "./detail-view.js";
 import { field, jsonField, MAX_FIELD_CHARS } from "./detail-view.js";
 

@@ -1,5 +1,6 @@
 /** The activity pane's view of list_activities: counts per status and the newest rows. */
-import type { Activity, AnyTimestamp } from "../api/schemas.js";
+import { shortStatus, shortType, timestampMs } from "../activity/activity-fields.js";
+import type { Activity } from "../api/schemas.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { uniquePrefixes } from "../text/unique-prefix.js";
 import { keyMaker, onceEach } from "./unique-keys.js";
@@ -44,40 +45,10 @@ export const MIN_ID_PREFIX = 8;
 /** The longest id prefix a row shows (a UUID's whole length). */
 export const MAX_ID_PREFIX = 36;
 
-export function shortStatus(status: string): string {
-  return status.startsWith("ACTIVITY_STATUS_") ? status.slice(16) : status;
-}
-
 /** A status as the pane shows it: a known one as one word, any other sanitized. */
 export function statusLabel(status: string): Safe {
   const short = shortStatus(status);
   return safeBounded(STATUS_LABEL[short] ?? short.toLowerCase(), MAX_ROW_FIELD);
-}
-
-/** ACTIVITY_TYPE_SIGN_TRANSACTION_V2 -> sign_transaction v2 */
-export function shortType(type: string): string {
-  const name = (type.startsWith("ACTIVITY_TYPE_") ? type.slice(14) : type).toLowerCase();
-  const m = /^(.*)_v(\d+)$/.exec(name.slice(0, MAX_ROW_FIELD));
-  return m ? `${m[1]} v${m[2]}` : name;
-}
-
-export function timestampMs(ts: AnyTimestamp | undefined): number | undefined {
-  if (ts === undefined) return undefined;
-  if (typeof ts === "string") {
-    const n = Number(ts);
-    return Number.isFinite(n) ? n : Date.parse(ts);
-  }
-  return Number(ts.seconds) * 1000 + Math.floor(Number(ts.nanos) / 1e6);
-}
-
-/** A compact age: 12s, 4m, 3h, 2d; "?" when the time is not a time. */
-export function shortAge(ms: number): string {
-  if (!Number.isFinite(ms)) return "?";
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
 }
 
 export interface ActivityRow {

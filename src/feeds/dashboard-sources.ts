@@ -3,6 +3,10 @@
  * never calls the API itself: the side-pane pollers, the deployment list, a deployment's name,
  * and a log session (store and follower) for a deployment.
  */
+
+import type { VoteAction } from "../activity/activity-decision.js";
+import type { LoadedContext } from "../activity/decision-context.js";
+import { loadDecisionContext } from "../activity/decision-context.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
 import type { ListingCount } from "../tail/follow-set/deployment-cap.js";
@@ -12,9 +16,6 @@ import type { LogStore } from "../tail/log-store.js";
 import type { ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
-import type { VoteAction } from "./activity-decision.js";
-import type { LoadedContext } from "./decision-context.js";
-import { loadDecisionContext } from "./decision-context.js";
 import type { DeploymentChoice } from "./deployment-list.js";
 import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";

@@ -3,11 +3,12 @@
  * at most --max-concurrent at once), debug-mode (tailable) first, each with why it cannot be
  * tailed when it cannot.
  */
+
+import { timestampMs } from "../activity/activity-fields.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { TvcApp, TvcDeployment } from "../api/schemas.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
-import { timestampMs } from "./activity-summary.js";
 import { keyMaker, onceEach } from "./unique-keys.js";
 
 export interface DeploymentChoice {

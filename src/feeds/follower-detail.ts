@@ -9,6 +9,7 @@
 import type { FollowerState } from "../tail/follower.js";
 import type { GroupMember } from "../tail/follower-group.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../tail/follower-status.js";
+import type { LogStore } from "../tail/log-store.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import type { DetailView } from "./detail-view.js";
@@ -109,4 +110,26 @@ export function followerDetail(
     });
   }
   return { title: lit`Log follow`, fields };
+}
+
+/** `i` over saved lines (nothing followed): what the buffer holds, each replica's counts. */
+export function savedLinesDetail(
+  store: Pick<LogStore, "size" | "maxLines">,
+  replicas: readonly ReplicaStats[] = [],
+  now = Date.now(),
+): DetailView {
+  const fields = [
+    field(lit`status`, "saved lines: nothing is followed"),
+    field(
+      lit`lines`,
+      `${store.size().toLocaleString("en-US")} (the buffer keeps ${store.maxLines.toLocaleString("en-US")})`,
+    ),
+  ];
+  if (replicas.length > 0) {
+    fields.push({
+      label: lit`replicas`,
+      lines: replicaLines(replicas, now).map((l) => safeBounded(l, 400)),
+    });
+  }
+  return { title: lit`Log`, fields };
 }

@@ -36,3 +36,13 @@ export function formatDuration(ms: number): string {
   const h = Math.floor(m / 60);
   return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
 }
+
+/** A compact age: 12s, 4m, 3h, 2d; "?" when the time is not a time. */
+export function shortAge(ms: number): string {
+  if (!Number.isFinite(ms)) return "?";
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}

@@ -3,9 +3,9 @@
  * text), through the binding table, to the next state and the effects for the shell (quit, back
  * to the picker). The dashboard runs it; the tests run the same function.
  */
-import type { VoteAction } from "../feeds/activity-decision.js";
+import type { VoteAction } from "../activity/activity-decision.js";
 import { parseTimeTarget } from "../text/time-target.js";
-import type { Binding, KeyInfo, Scope } from "./key-bindings.js";
+import type { Binding, KeyAction, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";
 import type { ListRow } from "./list-selection.js";
 import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
@@ -37,6 +37,8 @@ export interface KeyContext {
    * what is decided is all on screen (`y` sends only then). Absent: nothing to scroll, it fits.
    */
   vote?: { maxScroll: number; page: number; fits: boolean } | undefined;
+  /** Whether there are side panes at all (false: saved lines, no feeds); absent: there are. */
+  sidePanes?: boolean | undefined;
 }
 
 export type KeyEffect =
@@ -69,6 +71,14 @@ export function splitInput(input: string, key: KeyInfo): { input: string; key: K
   // so it is taken as what was typed, Esc then the key.
   if (key.meta && !key.escape) {
     return [{ input: "", key: { escape: true } }, ...splitInput(input, { ...key, meta: false })];
+  }
+  // Esc then Tab close together ("\x1b\t") reach us as a bare "\t", neither Tab nor Alt: it is
+  // what was typed, Esc then Tab (Tab alone arrives as Tab).
+  if (input === "\t" && !key.tab) {
+    return [
+      { input: "", key: { escape: true } },
+      { input: "", key: { tab: true } },
+    ];
   }
   const special =
     key.upArrow ||
@@ -168,212 +178,238 @@ function applyInput(state: UiState, ctx: KeyContext): Step[] {
   return [{ type: "submitInput" }];
 }
 
+type Resolved = Step | Step[] | undefined;
+
+/** Bindings whose meaning does not depend on the log, the panes or the state. */
+const PLAIN: Partial<Record<KeyAction, Step>> = {
+  quit: { type: "quit" },
+  picker: { type: "picker" },
+  retryNow: { type: "retryNow" },
+  followStatus: { type: "openDetail", pane: "follow", key: "" },
+  needsMyVote: { type: "toggleNeedsMyVote" },
+  help: { type: "toggleHelp" },
+  cancel: { type: "cancel" },
+  search: { type: "startInput", mode: "search" },
+  context: { type: "startInput", mode: "context" },
+  jumpToTime: { type: "startInput", mode: "jump" },
+  save: { type: "startInput", mode: "save" },
+  include: { type: "startInput", mode: "include" },
+  exclude: { type: "startInput", mode: "exclude" },
+  clearFilters: { type: "clearFilters" },
+  level: { type: "cycleLevel" },
+  recallOlder: { type: "recall", by: -1 },
+  recallNewer: { type: "recall", by: 1 },
+  timestamps: { type: "cycleTime" },
+  wrap: { type: "toggleWrap" },
+  emailFilter: { type: "cycleEmailFilter" },
+  erase: { type: "inputBackspace" },
+  newest: { type: "follow" },
+};
+
 /** The action(s) a binding means now, resolved against the log and the panes. */
-function resolve(
-  b: Binding,
+function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Resolved {
+  const plain = PLAIN[b.action];
+  if (plain) return plain;
+  switch (b.action) {
+    case "approve":
+    case "reject":
+    case "confirmVote":
+    case "cancelVote":
+      return voteKey(b.action, name, state, ctx);
+    case "nextError":
+    case "previousError":
+    case "nextWarning":
+    case "previousWarning":
+    case "nextMark":
+    case "previousMark":
+    case "olderMatch":
+    case "newerMatch":
+      return findKey(b.action, state, ctx);
+    case "up":
+    case "down":
+    case "pageUp":
+    case "pageDown":
+      return scrollKey(b, state, ctx);
+    case "apply":
+      return applyInput(state, ctx);
+    case "pick":
+    case "retry":
+      return undefined;
+    default:
+      return paneKey(b.action, name, state, ctx);
+  }
+}
+
+/** A and R on the selected activity; y and n in the confirmation. */
+function voteKey(
+  action: "approve" | "reject" | "confirmVote" | "cancelVote",
   name: string,
   state: UiState,
   ctx: KeyContext,
-): Step | Step[] | undefined {
+): Resolved {
+  if (action === "confirmVote") {
+    if (state.vote?.phase !== "confirm") return undefined;
+    if (ctx.vote && !ctx.vote.fits)
+      return {
+        type: "notice",
+        text: "not sent: what is decided does not fit on the screen; make the terminal larger",
+      };
+    return { type: "sendVote" };
+  }
+  if (action === "cancelVote") {
+    if (state.vote?.phase !== "confirm") return undefined;
+    return [
+      { type: "vote", change: { type: "closeVote" } },
+      { type: "notice", text: cancelledText(state.vote.action) },
+    ];
+  }
+  if (ctx.sidePanes === false)
+    return { type: "notice", text: `${name} ${action}s activities: there are none here` };
+  if (state.focus !== "activities")
+    return { type: "notice", text: `${name} ${action}s: Tab to the Activities pane first` };
+  const at = locate(state.selection.activities, ctx.lists.activities);
+  if (at.kind !== "on")
+    return { type: "notice", text: notSelectedText(at, "activity", action) ?? "" };
+  return { type: "startVote", action, key: at.row.key };
+}
+
+/** e E, w W, u U, n N: the next error, warning, mark or search match. */
+function findKey(action: KeyAction, state: UiState, ctx: KeyContext): Resolved {
+  switch (action) {
+    case "nextError":
+    case "previousError":
+      return findTarget(state, ctx, "error", action === "nextError" ? 1 : -1);
+    case "nextWarning":
+    case "previousWarning":
+      return findTarget(state, ctx, "warn", action === "nextWarning" ? 1 : -1);
+    case "nextMark":
+    case "previousMark":
+      if (state.marks.length === 0) return { type: "notice", text: "no marks: m marks a line" };
+      return findTarget(state, ctx, "mark", action === "nextMark" ? 1 : -1);
+    default:
+      if (!state.search) return { type: "notice", text: "no search: press / to search first" };
+      return findTarget(state, ctx, "match", action === "olderMatch" ? -1 : 1);
+  }
+}
+
+/** ↑ ↓ PgUp PgDn: the overlay, the vote's details, a list's selection, or the log. */
+function scrollKey(b: Binding, state: UiState, ctx: KeyContext): Resolved {
   const page = (rows: number) => Math.max(1, rows - 1);
-  switch (b.action) {
-    case "quit":
-      return { type: "quit" };
-    case "picker":
-      return { type: "picker" };
-    case "retryNow":
-      return { type: "retryNow" };
-    case "followStatus":
-      return { type: "openDetail", pane: "follow", key: "" };
-    case "needsMyVote":
-      return { type: "toggleNeedsMyVote" };
-    case "approve":
-    case "reject": {
-      if (state.focus !== "activities")
-        return {
-          type: "notice",
-          text: `${name} ${b.action}s: Tab to the Activities pane first`,
-        };
-      const at = locate(state.selection.activities, ctx.lists.activities);
-      if (at.kind !== "on")
-        return { type: "notice", text: notSelectedText(at, "activity", b.action) ?? "" };
-      return { type: "startVote", action: b.action, key: at.row.key };
-    }
-    case "confirmVote":
-      if (state.vote?.phase !== "confirm") return undefined;
-      if (ctx.vote && !ctx.vote.fits)
-        return {
-          type: "notice",
-          text: "not sent: what is decided does not fit on the screen; make the terminal larger",
-        };
-      return { type: "sendVote" };
-    case "cancelVote":
-      if (state.vote?.phase !== "confirm") return undefined;
-      return [
-        { type: "vote", change: { type: "closeVote" } },
-        { type: "notice", text: cancelledText(state.vote.action) },
-      ];
-    case "help":
-      return { type: "toggleHelp" };
-    case "cancel":
-      return { type: "cancel" };
+  const sign = b.action === "up" || b.action === "pageUp" ? 1 : -1;
+  const paged = b.action === "pageUp" || b.action === "pageDown";
+  if (b.scope === "overlay") {
+    return {
+      type: "scrollOverlay",
+      by: -sign * (paged ? page(ctx.pageRows) : 1),
+      max: ctx.overlayMax,
+    };
+  }
+  if (b.scope === "vote") {
+    const v = ctx.vote ?? { maxScroll: 0, page: 1 };
+    return {
+      type: "vote",
+      change: {
+        type: "scrollVote",
+        by: -sign * (paged ? Math.max(1, v.page - 1) : 1),
+        max: v.maxScroll,
+      },
+    };
+  }
+  if (b.scope === "lists" && state.focus !== "logs") {
+    const pane = state.focus;
+    const by = -sign * (paged ? page(ctx.pageRows) : 1);
+    return {
+      type: "select",
+      pane,
+      selected: moveSelection(state.selection[pane], ctx.lists[pane], by),
+    };
+  }
+  const move = paged
+    ? ctx.log.scroll(state, sign * page(ctx.logRows))
+    : ctx.log.moveCursor(state, -sign);
+  return move ? moveTo(move, ctx) : undefined;
+}
+
+/** The keys that act on the focused pane, its cursor, replicas or deployments. */
+function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContext): Resolved {
+  switch (action) {
     case "focus": {
       // A pane focused for the first time selects its first row (the one then shown first).
       const next = nextPane(state.focus, ctx.panes);
       if (next === "logs") return { type: "cycleFocus", panes: ctx.panes };
+      const selected = selectFirst(state.selection[next], ctx.lists[next]);
       return [
         { type: "cycleFocus", panes: ctx.panes },
-        {
-          type: "select",
-          pane: next,
-          selected: selectFirst(state.selection[next], ctx.lists[next]),
-        },
+        { type: "select", pane: next, selected },
       ];
     }
     case "pause":
       return state.following
         ? { type: "pause", total: ctx.log.total(), cursor: ctx.log.newestShown(state) }
         : { type: "follow" };
-    case "search":
-      return { type: "startInput", mode: "search" };
-    case "context":
-      return { type: "startInput", mode: "context" };
-    case "jumpToTime":
-      return { type: "startInput", mode: "jump" };
-    case "save":
-      return { type: "startInput", mode: "save" };
-    case "clearFilters":
-      return { type: "clearFilters" };
-    case "level":
-      return { type: "cycleLevel" };
-    case "nextError":
-    case "previousError":
-      return findTarget(state, ctx, "error", b.action === "nextError" ? 1 : -1);
-    case "nextWarning":
-    case "previousWarning":
-      return findTarget(state, ctx, "warn", b.action === "nextWarning" ? 1 : -1);
-    case "nextMark":
-    case "previousMark":
-      if (state.marks.length === 0) return { type: "notice", text: "no marks: m marks a line" };
-      return findTarget(state, ctx, "mark", b.action === "nextMark" ? 1 : -1);
-    case "mark": {
-      const row = ctx.log.cursorRow(state);
-      if (!row) return NO_CURSOR;
-      return { type: "toggleMark", id: row.id };
-    }
+    case "mark":
     case "copy": {
       const row = ctx.log.cursorRow(state);
       if (!row) return NO_CURSOR;
-      return { type: "copy", id: row.id };
-    }
-    case "recallOlder":
-      return { type: "recall", by: -1 };
-    case "recallNewer":
-      return { type: "recall", by: 1 };
-    case "include":
-      return { type: "startInput", mode: "include" };
-    case "exclude":
-      return { type: "startInput", mode: "exclude" };
-    case "olderMatch":
-    case "newerMatch":
-      if (!state.search) return { type: "notice", text: "no search: press / to search first" };
-      return findTarget(state, ctx, "match", b.action === "olderMatch" ? -1 : 1);
-    case "replica": {
-      const n = Number(name);
-      if (!ctx.replicas.has(n) && !state.hiddenReplicas.includes(n)) {
-        const known = [...ctx.replicas].sort((a, b) => a - b);
-        return {
-          type: "notice",
-          text:
-            known.length === 0
-              ? `no replica ${n}: no lines yet`
-              : `no replica ${n} (only ${known.join(", ")})`,
-        };
-      }
-      return { type: "toggleReplica", replica: n };
-    }
-    case "deployment": {
-      const all = ctx.deployments ?? [];
-      if (all.length < 2)
-        return {
-          type: "notice",
-          text: "one deployment followed: --app APP, --all or --deployment repeated follow several",
-        };
-      const at = all.findIndex((d) => d.id === state.onlyDeployment?.id);
-      // all → the first alone → the next → ... → all again
-      return { type: "showDeployment", deployment: all[at + 1] };
-    }
-    case "timestamps":
-      return { type: "cycleTime" };
-    case "wrap":
-      return { type: "toggleWrap" };
-    case "sidePanes":
-      return { type: "toggleSidePanes" };
-    case "emailFilter":
-      return { type: "cycleEmailFilter" };
-    case "up":
-    case "down":
-    case "pageUp":
-    case "pageDown": {
-      const sign = b.action === "up" || b.action === "pageUp" ? 1 : -1;
-      const paged = b.action === "pageUp" || b.action === "pageDown";
-      if (b.scope === "overlay") {
-        return {
-          type: "scrollOverlay",
-          by: -sign * (paged ? page(ctx.pageRows) : 1),
-          max: ctx.overlayMax,
-        };
-      }
-      if (b.scope === "vote") {
-        const v = ctx.vote ?? { maxScroll: 0, page: 1 };
-        return {
-          type: "vote",
-          change: {
-            type: "scrollVote",
-            by: -sign * (paged ? Math.max(1, v.page - 1) : 1),
-            max: v.maxScroll,
-          },
-        };
-      }
-      if (b.scope === "lists" && state.focus !== "logs") {
-        const pane = state.focus;
-        const by = -sign * (paged ? page(ctx.pageRows) : 1);
-        return {
-          type: "select",
-          pane,
-          selected: moveSelection(state.selection[pane], ctx.lists[pane], by),
-        };
-      }
-      const move = paged
-        ? ctx.log.scroll(state, sign * page(ctx.logRows))
-        : ctx.log.moveCursor(state, -sign);
-      return move ? moveTo(move, ctx) : undefined;
+      return action === "mark" ? { type: "toggleMark", id: row.id } : { type: "copy", id: row.id };
     }
     case "oldest": {
       const move = ctx.log.oldest(state);
       return move ? moveTo(move, ctx) : undefined;
     }
-    case "newest":
-      return { type: "follow" };
-    case "open": {
-      if (state.focus === "logs") {
-        const row = ctx.log.cursorRow(state);
-        return row ? { type: "openDetail", pane: "line", key: String(row.id) } : NO_CURSOR;
-      }
-      const pane = state.focus;
-      const at = locate(state.selection[pane], ctx.lists[pane]);
-      if (at.kind !== "on")
-        return { type: "notice", text: notSelectedText(at, NOUNS[pane], "open") ?? "" };
-      return { type: "openDetail", pane, key: at.row.key };
-    }
-    case "apply":
-      return applyInput(state, ctx);
-    case "erase":
-      return { type: "inputBackspace" };
-    case "pick":
-    case "retry":
+    case "open":
+      return openKey(state, ctx);
+    case "replica":
+      return replicaKey(Number(name), state, ctx);
+    case "deployment":
+      return deploymentKey(state, ctx);
+    case "sidePanes":
+      if (ctx.sidePanes === false)
+        return { type: "notice", text: "no side panes here: only the log is shown" };
+      return { type: "toggleSidePanes" };
+    default:
       return undefined;
   }
+}
+
+/** Enter: the cursor's line, or the focused list's selected record, in a detail view. */
+function openKey(state: UiState, ctx: KeyContext): Resolved {
+  if (state.focus === "logs") {
+    const row = ctx.log.cursorRow(state);
+    return row ? { type: "openDetail", pane: "line", key: String(row.id) } : NO_CURSOR;
+  }
+  const pane = state.focus;
+  const at = locate(state.selection[pane], ctx.lists[pane]);
+  if (at.kind !== "on")
+    return { type: "notice", text: notSelectedText(at, NOUNS[pane], "open") ?? "" };
+  return { type: "openDetail", pane, key: at.row.key };
+}
+
+/** 1-9: a replica hidden or shown again; one never seen says which there are. */
+function replicaKey(n: number, state: UiState, ctx: KeyContext): Resolved {
+  if (!ctx.replicas.has(n) && !state.hiddenReplicas.includes(n)) {
+    const known = [...ctx.replicas].sort((a, b) => a - b);
+    return {
+      type: "notice",
+      text:
+        known.length === 0
+          ? `no replica ${n}: no lines yet`
+          : `no replica ${n} (only ${known.join(", ")})`,
+    };
+  }
+  return { type: "toggleReplica", replica: n };
+}
+
+/** d: all deployments → the first alone → the next → ... → all again. */
+function deploymentKey(state: UiState, ctx: KeyContext): Resolved {
+  const all = ctx.deployments ?? [];
+  if (all.length < 2)
+    return {
+      type: "notice",
+      text: "one deployment followed: --app APP, --all or --deployment repeated follow several",
+    };
+  const at = all.findIndex((d) => d.id === state.onlyDeployment?.id);
+  return { type: "showDeployment", deployment: all[at + 1] };
 }
 
 const EFFECTS = new Set(["quit", "picker", "retryNow", "startVote", "copy", "save"]);

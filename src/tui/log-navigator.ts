@@ -4,7 +4,7 @@
  * anchor) and where the cursor is; the key step hands it to the reducer.
  */
 import type { LogStore, StoredRow } from "../tail/log-store.js";
-import { compileFilters, matchesSearch } from "./log-filters.js";
+import { compileFilters, type Filters, matchesSearch } from "./log-filters.js";
 import {
   bottomOf,
   type Frame,
@@ -124,11 +124,77 @@ function matchPosition(f: Frame, index: number): MatchPosition {
   return { index: at, total };
 }
 
-export function logNavigator(store: LogStore, width: number, height: number): LogNavigator {
+/** The view `by` screen rows up (positive, older) or down; the cursor kept on screen. */
+function scrollBy(f: Frame, by: number): Move | undefined {
+  const { state, store, height } = f;
+  const bottom = bottomOf(f);
+  if (bottom.index < 0 || by === 0) return undefined;
+  if (by < 0 && state.following) return undefined;
+  let index = bottom.index;
+  let rb = bottom.rowsBelow + by;
+  let anchor: LogAnchor | undefined;
+  if (by > 0) {
+    while (anchor === undefined && rb >= rowsOf(f, index)) {
+      rb -= rowsOf(f, index);
+      const prev = nearestShown(f, index - 1, -1);
+      if (prev < 0) anchor = oldestScreen(f);
+      else index = prev;
+    }
+    if (anchor === undefined) {
+      // Never further up than the oldest screenful.
+      let above = rowsOf(f, index) - rb;
+      for (
+        let i = nearestShown(f, index - 1, -1);
+        i >= 0 && above < height;
+        i = nearestShown(f, i - 1, -1)
+      ) {
+        above += rowsOf(f, i);
+      }
+      if (above < height) anchor = oldestScreen(f);
+    }
+  } else {
+    while (rb < 0) {
+      const next = nearestShown(f, index + 1, 1);
+      if (next < 0) {
+        rb = 0;
+        break;
+      }
+      index = next;
+      rb += rowsOf(f, index);
+    }
+  }
+  anchor ??= { line: index + store.evicted(), rowsBelow: rb };
+  // The cursor stays where it was when still on screen, else goes to the edge it left by.
+  const moved: Frame = { ...f, state: { ...state, following: false, anchor } };
+  const newBottom = bottomOf(moved).index;
+  const newTop = topOf(moved);
+  const current = cursorIndex(f);
+  const cursor =
+    current >= newTop && current <= newBottom
+      ? current
+      : by > 0 && current > newBottom
+        ? newBottom
+        : current >= 0 && current < newTop
+          ? newTop
+          : newBottom;
+  return { anchor, cursor: idAt(f, cursor) };
+}
+
+/**
+ * The navigator over `store` for a pane `width` x `height`; `filtersOf` gives the filters of a
+ * state (the view's own, compiled once, so what a key finds is what the view shows and the
+ * filters' remembered verdicts serve both).
+ */
+export function logNavigator(
+  store: LogStore,
+  width: number,
+  height: number,
+  filtersOf: (state: UiState) => Filters = compileFilters,
+): LogNavigator {
   const frame = (state: UiState): Frame => ({
     store,
     state,
-    filters: compileFilters(state),
+    filters: filtersOf(state),
     width,
     height,
   });
@@ -141,58 +207,7 @@ export function logNavigator(store: LogStore, width: number, height: number): Lo
       return idAt(f, nearestShown(f, store.size() - 1, -1));
     },
     scroll(state, by) {
-      const f = frame(state);
-      const bottom = bottomOf(f);
-      if (bottom.index < 0 || by === 0) return undefined;
-      if (by < 0 && state.following) return undefined;
-      let index = bottom.index;
-      let rb = bottom.rowsBelow + by;
-      let anchor: LogAnchor | undefined;
-      if (by > 0) {
-        while (anchor === undefined && rb >= rowsOf(f, index)) {
-          rb -= rowsOf(f, index);
-          const prev = nearestShown(f, index - 1, -1);
-          if (prev < 0) anchor = oldestScreen(f);
-          else index = prev;
-        }
-        if (anchor === undefined) {
-          // Never further up than the oldest screenful.
-          let above = rowsOf(f, index) - rb;
-          for (
-            let i = nearestShown(f, index - 1, -1);
-            i >= 0 && above < height;
-            i = nearestShown(f, i - 1, -1)
-          ) {
-            above += rowsOf(f, i);
-          }
-          if (above < height) anchor = oldestScreen(f);
-        }
-      } else {
-        while (rb < 0) {
-          const next = nearestShown(f, index + 1, 1);
-          if (next < 0) {
-            rb = 0;
-            break;
-          }
-          index = next;
-          rb += rowsOf(f, index);
-        }
-      }
-      anchor ??= { line: index + store.evicted(), rowsBelow: rb };
-      // The cursor stays where it was when still on screen, else goes to the edge it left by.
-      const moved: Frame = { ...f, state: { ...state, following: false, anchor } };
-      const newBottom = bottomOf(moved).index;
-      const newTop = topOf(moved);
-      const current = cursorIndex(f);
-      const cursor =
-        current >= newTop && current <= newBottom
-          ? current
-          : by > 0 && current > newBottom
-            ? newBottom
-            : current >= 0 && current < newTop
-              ? newTop
-              : newBottom;
-      return { anchor, cursor: idAt(f, cursor) };
+      return scrollBy(frame(state), by);
     },
     oldest(state) {
       const f = frame(state);

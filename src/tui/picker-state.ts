@@ -10,6 +10,12 @@ import type { KeyAction } from "./key-bindings.js";
 import type { ListRow, Selected } from "./list-selection.js";
 import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
 
+/** The organization's deployments as the picker has them: loading, the list, or why not. */
+export type PickerLoad =
+  | { state: "loading" }
+  | { state: "failed"; error: string }
+  | { state: "loaded"; choices: DeploymentChoice[] };
+
 /** What the dashboard shows: its deployments and, for `--app` / `--all`, how it lists them. */
 export interface ShownScope {
   ids: readonly string[];

@@ -2,8 +2,8 @@
 import { render } from "ink";
 import type { DashboardSources, DeploymentWatch } from "../feeds/dashboard-sources.js";
 import { startFeeds } from "../feeds/feeds.js";
-import type { AppExit } from "./components/dashboard-app.js";
 import { DashboardApp } from "./components/dashboard-app.js";
+import { AppController, type AppExit } from "./controller/app-controller.js";
 import { enterFullScreen, osc52 } from "./terminal-session.js";
 
 export interface DashboardRun {
@@ -29,25 +29,33 @@ export async function runDashboard(run: DashboardRun): Promise<AppExit> {
   });
   const session = enterFullScreen(process.stdout, () => finish({}));
   const stopFeeds = startFeeds(run.sources.feeds);
-  const app = render(
-    <DashboardApp
-      sources={run.sources}
-      deploymentIds={run.deploymentIds}
-      watch={run.watch}
-      title={run.title}
-      colour={run.colour}
-      bell={run.bell ? () => process.stdout.write("\u0007") : undefined}
-      clipboard={run.clipboard ? (text) => process.stdout.write(osc52(text)) : undefined}
-      onExit={(exit) => finish(exit)}
-    />,
-    { exitOnCtrlC: false, maxFps: 30, patchConsole: true },
+  const app = new AppController(
+    {
+      sources: run.sources,
+      bell: run.bell ? () => process.stdout.write("\u0007") : undefined,
+      clipboard: run.clipboard ? (text) => process.stdout.write(osc52(text)) : undefined,
+      exit: (exit) => finish(exit),
+    },
+    {
+      deploymentIds: run.deploymentIds,
+      watch: run.watch,
+      title: run.title,
+      size: { columns: process.stdout.columns || 100, rows: process.stdout.rows || 30 },
+    },
   );
+  app.start();
+  const ink = render(<DashboardApp app={app} colour={run.colour} />, {
+    exitOnCtrlC: false,
+    maxFps: 30,
+    patchConsole: true,
+  });
   try {
     return await exited;
   } finally {
     stopFeeds();
-    app.unmount();
-    app.cleanup();
+    ink.unmount();
+    ink.cleanup();
     session.restore();
+    await app.stop();
   }
 }

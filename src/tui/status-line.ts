@@ -89,7 +89,8 @@ const regexForms = (prefix: Safe, source: string): [Safe, Safe[]] => {
 };
 
 export interface StatusInput {
-  follower: FollowerState;
+  /** The follow's state; undefined: saved lines, nothing followed. */
+  follower: FollowerState | undefined;
   ui: UiState;
   buffered: number;
   cap: number;
@@ -108,7 +109,9 @@ export function statusItems({
   awaitingVotes,
 }: StatusInput): Item[] {
   const items: Item[] = [];
-  const c = connection(follower, nowMono);
+  const c = follower
+    ? connection(follower, nowMono)
+    : { text: lit`○ saved lines`, shorter: [lit`○ saved`, lit`○`], colour: "gray" as const };
   items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
   items.push({
     full: ui.following ? lit`following` : lit`⏸ paused`,
@@ -197,6 +200,20 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (follower) items.push(...followItems(follower, nowMono));
+  items.push({
+    full: lit`${buffered}/${cap} buffered`,
+    shorter: [lit`${safe(compactCount(buffered))}/${safe(compactCount(cap))}`],
+    priority: 1,
+    droppable: true,
+  });
+  items.push({ full: lit`? help`, shorter: [lit`?`], dim: true, priority: 5, droppable: false });
+  return items;
+}
+
+/** What the follow says besides its phase: why it retries, how old its figures are, its rate. */
+function followItems(follower: FollowerState, nowMono: number | undefined): Item[] {
+  const items: Item[] = [];
   if (follower.phase !== "live" && follower.lastError) {
     const text = safeBounded(follower.lastError, 500);
     items.push({
@@ -236,13 +253,6 @@ export function statusItems({
       droppable: true,
     });
   }
-  items.push({
-    full: lit`${buffered}/${cap} buffered`,
-    shorter: [lit`${safe(compactCount(buffered))}/${safe(compactCount(cap))}`],
-    priority: 1,
-    droppable: true,
-  });
-  items.push({ full: lit`? help`, shorter: [lit`?`], dim: true, priority: 5, droppable: false });
   return items;
 }
 

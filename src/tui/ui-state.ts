@@ -262,76 +262,20 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "select":
       return { ...state, selection: { ...state.selection, [action.pane]: action.selected } };
     case "startInput":
-      return { ...state, input: { mode: action.mode, text: "" }, inputError: undefined };
     case "inputText":
-      return state.input
-        ? {
-            ...state,
-            input: { mode: state.input.mode, text: state.input.text + action.text },
-          }
-        : state;
     case "inputBackspace":
-      return state.input
-        ? {
-            ...state,
-            input: {
-              mode: state.input.mode,
-              text: Array.from(state.input.text).slice(0, -1).join(""),
-            },
-          }
-        : state;
-    case "recall": {
-      if (!state.input) return state;
-      const past = state.history[state.input.mode] ?? [];
-      const at = (state.input.recall ?? past.length) + action.by;
-      if (at < 0 || at > past.length) return state;
-      const text = at === past.length ? "" : (past[at] as string);
-      return { ...state, input: { mode: state.input.mode, text, recall: at } };
-    }
+    case "recall":
     case "inputFailed":
-      return state.input ? { ...state, input: { ...state.input, error: action.error } } : state;
     case "inputDone":
-      return closeInput(state);
-    case "submitInput": {
-      if (!state.input) return state;
-      const { mode, text } = state.input;
-      if (mode === "context") {
-        const error = text === "" ? undefined : contextError(text);
-        if (error) return uiReducer(state, { type: "inputFailed", error });
-        return { ...closeInput(state), context: text === "" ? 0 : Number(text) };
-      }
-      if (mode !== "search" && mode !== "include" && mode !== "exclude") return state;
-      const value = text.length === 0 ? undefined : text;
-      const error = value === undefined ? undefined : regexError(value);
-      if (error) return uiReducer(state, { type: "inputFailed", error });
-      const closed = { ...closeInput(state), inputError: undefined };
-      if (mode === "include") {
-        // Each f adds a filter; an empty one changes nothing.
-        return value === undefined || state.include.includes(value)
-          ? closed
-          : { ...closed, include: [...state.include, value] };
-      }
-      if (mode === "search") return { ...closed, search: value, matchPosition: undefined };
-      return { ...closed, exclude: value };
-    }
+    case "submitInput":
+      return promptReducer(state, action);
+    case "cancel":
+      return cancelOne(state);
     case "vote":
       return { ...state, vote: voteReducer(state.vote, action.change) };
     case "toggleNeedsMyVote":
       // The selection stays on its activity, shown or not (the pane says when it is not).
       return { ...state, needsMyVote: !state.needsMyVote };
-    case "cancel":
-      // One thing at a time, the innermost first.
-      if (state.input) return { ...state, input: undefined };
-      if (state.help) return { ...state, help: false };
-      if (state.copy !== undefined) return { ...state, copy: undefined };
-      if (state.detail) return { ...state, detail: undefined };
-      if (state.inputError) return { ...state, inputError: undefined };
-      if (state.search) return { ...state, search: undefined, matchPosition: undefined };
-      if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
-      if (state.exclude) return { ...state, exclude: undefined };
-      if (state.minLevel) return { ...state, minLevel: undefined };
-      if (state.context > 0) return { ...state, context: 0 };
-      return state;
     case "clearFilters":
       return { ...state, ...NO_FILTERS, inputError: undefined };
     case "toggleReplica": {
@@ -386,4 +330,96 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "notice":
       return { ...state, notice: action.text };
   }
+}
+
+type PromptAction = Extract<
+  UiAction,
+  {
+    type:
+      | "startInput"
+      | "inputText"
+      | "inputBackspace"
+      | "recall"
+      | "inputFailed"
+      | "inputDone"
+      | "submitInput";
+  }
+>;
+
+/** A prompt opened, typed in, recalled from its history, refused, closed or submitted. */
+function promptReducer(state: UiState, action: PromptAction): UiState {
+  switch (action.type) {
+    case "startInput":
+      return { ...state, input: { mode: action.mode, text: "" }, inputError: undefined };
+    case "inputText":
+      return state.input
+        ? {
+            ...state,
+            input: { mode: state.input.mode, text: state.input.text + action.text },
+          }
+        : state;
+    case "inputBackspace":
+      return state.input
+        ? {
+            ...state,
+            input: {
+              mode: state.input.mode,
+              text: Array.from(state.input.text).slice(0, -1).join(""),
+            },
+          }
+        : state;
+    case "recall": {
+      if (!state.input) return state;
+      const past = state.history[state.input.mode] ?? [];
+      const at = (state.input.recall ?? past.length) + action.by;
+      if (at < 0 || at > past.length) return state;
+      const text = at === past.length ? "" : (past[at] as string);
+      return { ...state, input: { mode: state.input.mode, text, recall: at } };
+    }
+    case "inputFailed":
+      return state.input ? { ...state, input: { ...state.input, error: action.error } } : state;
+    case "inputDone":
+      return closeInput(state);
+    case "submitInput":
+      return submitPrompt(state);
+  }
+}
+
+/** Enter in a search, filter or context prompt: checked, then applied (or kept open with why). */
+function submitPrompt(state: UiState): UiState {
+  if (!state.input) return state;
+  const { mode, text } = state.input;
+  if (mode === "context") {
+    const error = text === "" ? undefined : contextError(text);
+    if (error) return promptReducer(state, { type: "inputFailed", error });
+    return { ...closeInput(state), context: text === "" ? 0 : Number(text) };
+  }
+  if (mode !== "search" && mode !== "include" && mode !== "exclude") return state;
+  const value = text.length === 0 ? undefined : text;
+  const error = value === undefined ? undefined : regexError(value);
+  if (error) return promptReducer(state, { type: "inputFailed", error });
+  const closed = { ...closeInput(state), inputError: undefined };
+  if (mode === "include") {
+    // Each f adds a filter; an empty one changes nothing.
+    return value === undefined || state.include.includes(value)
+      ? closed
+      : { ...closed, include: [...state.include, value] };
+  }
+  if (mode === "search") return { ...closed, search: value, matchPosition: undefined };
+  return { ...closed, exclude: value };
+}
+
+/** Esc: one thing closed or cleared at a time, the innermost first. */
+function cancelOne(state: UiState): UiState {
+  if (state.input) return { ...state, input: undefined };
+  if (state.help) return { ...state, help: false };
+  if (state.copy !== undefined) return { ...state, copy: undefined };
+  if (state.detail) return { ...state, detail: undefined };
+  if (state.inputError) return { ...state, inputError: undefined };
+  if (state.search) return { ...state, search: undefined, matchPosition: undefined };
+  if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
+  if (state.exclude) return { ...state, exclude: undefined };
+  if (state.minLevel) return { ...state, minLevel: undefined };
+  if (state.context > 0) return { ...state, context: 0 };
+  return state;
 }

@@ -1,14 +1,10 @@
 /**
  * Voting on an activity from the dashboard (`A` approve, `R` reject): the confirmation showing
  * what is decided, the vote in flight, and its result, as a pure state with its own actions.
- * The lines come from the decision core (feeds/activity-decision.ts); the dashboard sends the
- * vote through the fetcher the CLI wired, and applies the answered activity to the store only
- * when the answer is about the activity voted on.
+ * The lines come from the decision core (activity/activity-decision.ts); what the answer to a
+ * vote means, from activity/vote-answer.ts.
  */
-import type { Activity } from "../api/schemas.js";
-import type { DecisionContext, VoteAction } from "../feeds/activity-decision.js";
-import { decideActivity, outcomeLine } from "../feeds/activity-decision.js";
-import { otherActivity, sameFingerprint, shownId } from "../feeds/activity-identity.js";
+import type { VoteAction } from "../activity/activity-decision.js";
 
 /** What every phase shows: what is decided (kept in view) and the rest (scrolled). */
 interface VoteShown {
@@ -81,41 +77,4 @@ export function voteReducer(state: VoteUi | undefined, action: VoteUiAction): Vo
 /** What cancelling a confirmation says: nothing was sent. */
 export function cancelledText(action: VoteAction): string {
   return `not ${action === "approve" ? "approved" : "rejected"}: cancelled, nothing was sent`;
-}
-
-/** A vote sent: the activity and fingerprint it named. */
-export interface SentVote {
-  action: VoteAction;
-  activityId: string;
-  fingerprint: string;
-}
-
-/**
- * What the answer to a vote says, and whether it is about the activity voted on (only then may
- * it replace that activity's row): an answer about another activity, or with another
- * fingerprint, reports nothing about this vote's effect.
- */
-export function voteAnswer(
-  sent: SentVote,
-  answered: Activity,
-  context: DecisionContext,
-): { outcome: string; ok: boolean; about: boolean } {
-  const other =
-    otherActivity(sent.activityId, answered) ??
-    (sameFingerprint(answered.fingerprint, sent.fingerprint)
-      ? undefined
-      : `the server answered for activity ${shownId(answered.id)} with another fingerprint`);
-  if (other) {
-    return {
-      outcome: `${other}: what the vote did is not known (Enter on activity ${shownId(sent.activityId)} shows it after the next poll)`,
-      ok: false,
-      about: false,
-    };
-  }
-  const after = decideActivity(answered, context);
-  return {
-    outcome: outcomeLine(sent.action, after, context),
-    ok: answered.status !== "ACTIVITY_STATUS_FAILED",
-    about: true,
-  };
 }

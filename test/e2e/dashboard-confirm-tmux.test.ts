@@ -37,6 +37,12 @@ afterAll(async () => {
 /** The screen's text with the frame's borders and all spaces out: wrapped values joined. */
 const flat = (s: string) => s.replace(/[\s│╭╮╰╯─]/g, "");
 
+/** Where the details are scrolled: rows `from`-`to` of `of`, as the rule above them says. */
+function scrolled(s: string): { from: number; to: number; of: number } {
+  const m = /PgUp PgDn: (\d+)-(\d+) of (\d+) rows below/.exec(s);
+  return { from: Number(m?.[1] ?? 0), to: Number(m?.[2] ?? 0), of: Number(m?.[3] ?? 0) };
+}
+
 /** Every part of what is decided is on this screen, and the question with its keys. */
 function decidedShown(s: string): boolean {
   return (
@@ -66,8 +72,10 @@ describe("the vote confirmation at 80x24, in a real terminal", () => {
       { columns: 80, rows: 24 },
       KEYS,
     );
-    await tmux.waitFor("the activity awaiting my vote", (s) => s.includes("⚑ 1"), 30_000);
-    await tmux.keys("Tab", "A");
+    await tmux.waitFor("the activity awaiting my vote", (s) => s.includes("⚑ 1"), {
+      timeoutMs: 30_000,
+    });
+    tmux.keys("Tab", "A");
     let screen = await tmux.waitFor("the confirmation", decidedShown);
     const voters = new Set<string>();
     const collect = (s: string) => {
@@ -75,20 +83,29 @@ describe("the vote confirmation at 80x24, in a real terminal", () => {
     };
     collect(screen);
     for (const key of [...Array(8).fill("PageDown"), "Up", "Up", "Down"]) {
-      await tmux.keys(key);
-      screen = await tmux.settledScreen();
-      expect(decidedShown(screen), `after ${key}:\n${screen}`).toBe(true);
+      const before = scrolled(screen);
+      tmux.keys(key);
+      // PgDn at the end moves nothing: the details' last row is then on screen.
+      screen = await tmux.waitFor(`the details scrolled by ${key}, what is decided kept`, (s) => {
+        const now = scrolled(s);
+        expect(now.from !== before.from || (key === "PageDown" && now.to === now.of)).toBe(true);
+        expect(decidedShown(s)).toBe(true);
+      });
       collect(screen);
     }
     expect(voters.size).toBe(39);
-    // Keys that are not the vote's do nothing: no vote, no cancel.
-    await tmux.keys("x", "q", "Enter", "Tab", "A");
-    screen = await tmux.settledScreen();
-    expect(decidedShown(screen)).toBe(true);
-    await tmux.keys("y");
-    screen = await tmux.waitFor("the result", (s) =>
-      s.includes(`approved activity ${CROWDED_ACTIVITY_ID}: COMPLETED`),
-    );
-    expect(screen).toContain("any key closes");
+    // Keys that are not the vote's do nothing: no vote, no cancel. ↑ after them shows they
+    // were all read (keys are read in order).
+    const before = scrolled(screen);
+    tmux.keys("x", "q", "Enter", "Tab", "A", "Up");
+    await tmux.waitFor("the stray keys read, what is decided still shown", (s) => {
+      expect(scrolled(s).from).toBe(before.from - 1);
+      expect(decidedShown(s)).toBe(true);
+    });
+    tmux.keys("y");
+    await tmux.waitFor("the result", (s) => {
+      expect(s).toContain(`approved activity ${CROWDED_ACTIVITY_ID}: COMPLETED`);
+      expect(s).toContain("any key closes");
+    });
   }, 90_000);
 });

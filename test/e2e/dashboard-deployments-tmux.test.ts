@@ -38,46 +38,55 @@ describe("the dashboard over an app's deployments, in a real terminal", () => {
         m !== null && rowsOf(s, m[1] as string).length > 0 && rowsOf(s, m[2] as string).length > 0
       );
     });
-    const [, a, b] = /2 deployments: (\w+), (\w+)/.exec(first) as RegExpExecArray;
-    await tmux.keys("d");
-    const alone = await tmux.waitFor(
-      `only ${a}`,
-      (s) => s.includes(`only ${a}`) && rowsOf(s, a as string).length > 5,
-    );
-    expect(rowsOf(alone, b as string)).toEqual([]);
-    // The strip shows the replicas of the deployment shown.
-    expect(stripOf(alone)).toContain(`[${a} 1]`);
-    expect(stripOf(alone)).not.toContain(`[${b} `);
-    await tmux.keys("d");
-    const other = await tmux.waitFor(`only ${b}`, (s) => s.includes(`only ${b}`));
-    expect(rowsOf(other, a as string)).toEqual([]);
-    await tmux.keys("d");
+    const labels = /2 deployments: (\w+), (\w+)/.exec(first);
+    const a = labels?.[1] ?? "";
+    const b = labels?.[2] ?? "";
+    tmux.keys("d");
+    await tmux.waitFor(`only ${a}, its replicas alone in the strip`, (s) => {
+      expect(s).toContain(`only ${a}`);
+      expect(rowsOf(s, a).length).toBeGreaterThan(5);
+      expect(rowsOf(s, b)).toEqual([]);
+      expect(stripOf(s)).toContain(`[${a} 1]`);
+      expect(stripOf(s)).not.toContain(`[${b} `);
+    });
+    tmux.keys("d");
+    await tmux.waitFor(`only ${b}`, (s) => {
+      expect(s).toContain(`only ${b}`);
+      expect(rowsOf(s, a)).toEqual([]);
+    });
+    tmux.keys("d");
     await tmux.waitFor("all again", (s) => !/only \w+/.test(s));
-    await tmux.keys("i");
-    const detail = await tmux.waitFor("each deployment's follow", (s) =>
-      new RegExp(`${a} \\([0-9a-f-]+\\): live[\\s\\S]*${b} \\([0-9a-f-]+\\): live`).test(s),
-    );
-    expect(detail).toMatch(/deployments/);
-    await tmux.keys("Escape");
+    tmux.keys("i");
+    await tmux.waitFor("each deployment's follow", (s) => {
+      expect(s).toMatch(
+        new RegExp(`${a} \\([0-9a-f-]+\\): live[\\s\\S]*${b} \\([0-9a-f-]+\\): live`),
+      );
+      expect(s).toMatch(/deployments/);
+    });
+    tmux.keys("Escape");
 
     // D opens the picker over the dashboard; Esc, then Enter on the scope shown, come back to
     // it as it was: the follow went on (the buffer only grew), the merged scope is kept.
     const buffered = (s: string) => Number(/(\d+)\/100000 buffered/.exec(s)?.[1] ?? -1);
-    const was = buffered(await tmux.settledScreen());
-    await tmux.keys("D");
+    const was = buffered(
+      await tmux.waitFor("the dashboard, its buffer counted", (s) => buffered(s) > 0),
+    );
+    tmux.keys("D");
     await tmux.waitFor("the picker over the dashboard", (s) =>
       s.includes("↩ shown now: --app payments-signer"),
     );
-    await tmux.keys("Escape");
-    let back = await tmux.waitFor("the dashboard again", (s) => s.includes("▸ Logs"));
-    expect(back).toMatch(/2 deployments: \w+, \w+/);
-    expect(buffered(back)).toBeGreaterThanOrEqual(was);
-    await tmux.keys("D");
+    tmux.keys("Escape");
+    const back = (s: string) => {
+      expect(s).toContain("▸ Logs");
+      expect(s).toMatch(/2 deployments: \w+, \w+/);
+      expect(buffered(s)).toBeGreaterThanOrEqual(was);
+    };
+    await tmux.waitFor("the same dashboard again", back);
+    tmux.keys("D");
     await tmux.waitFor("the picker", (s) => s.includes("↩ shown now"));
-    await tmux.keys("Enter");
-    back = await tmux.waitFor("the dashboard again", (s) => s.includes("▸ Logs"));
-    expect(back).toMatch(/2 deployments: \w+, \w+/);
-    expect(buffered(back)).toBeGreaterThanOrEqual(was);
-    await tmux.keys("q");
+    tmux.keys("Enter");
+    await tmux.waitFor("the same dashboard again", back);
+    tmux.keys("q");
+    await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED 0"));
   });
 });

@@ -37,8 +37,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("the dashboard's frame in a real terminal, whatever the log lines hold", () => {
   for (const [columns, rows] of [
     [80, 24],
@@ -58,7 +56,8 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
           "--email",
           "ops@example.com",
           "--interval",
-          "1s",
+          // The fastest poll: a new line (and frame) every quarter of a second to judge.
+          "250ms",
         ],
         { columns, rows },
         KEYS,
@@ -66,25 +65,27 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
       await tmux.waitFor(
         "the corpus on screen",
         (s) => s.includes("● live") && /zwj|skin tones|cjk|vs16/.test(s),
-        30_000,
+        { timeoutMs: 30_000 },
       );
+      // Frames as they come (a poll every 250 ms brings lines), each settled and each new.
       const captures: string[] = [];
-      const take = async (n: number) => {
+      const take = async (n: number, what: string, shows: (s: string) => boolean) => {
         for (let i = 0; i < n; i++) {
-          captures.push(await tmux.settledScreen());
-          await sleep(250);
+          const previous = captures.at(-1);
+          captures.push(
+            await tmux.waitFor(`another frame, ${what}`, (s) => s !== previous && shows(s)),
+          );
         }
       };
-      await take(8);
-      await tmux.keys("C-w");
-      await tmux.waitFor("wrap on", (s) => s.includes("(wrap)"));
-      await take(8);
-      await tmux.keys("T");
-      await take(3);
-      await tmux.keys("Space");
-      await take(3);
-      await tmux.keys("Up", "Up", "PageUp");
-      await take(2);
+      await take(8, "streaming", (s) => s.includes("following"));
+      tmux.keys("C-w");
+      await take(8, "wrap on", (s) => s.includes("(wrap)"));
+      tmux.keys("T");
+      await take(3, "with times", (s) => s.includes("(absolute times)"));
+      tmux.keys("Space");
+      await take(3, "paused", (s) => s.includes("⏸"));
+      tmux.keys("Up", "Up", "PageUp");
+      await take(2, "paused further up", (s) => s.includes("⏸") && /\]>/.test(s));
 
       const texts = new Set<string>();
       for (const c of captures)
@@ -125,7 +126,7 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
           }
         }
       }
-      await tmux.keys("q");
+      tmux.keys("q");
       await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED 0"));
     }, 120_000);
   }

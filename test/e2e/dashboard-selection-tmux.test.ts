@@ -65,17 +65,23 @@ describe("selection by identity, in a real terminal against the simulator", () =
     await tmux.waitFor(
       "the activities awaiting my vote",
       (s) => s.includes("● live") && /⚑ ([3-9]|\d\d+) awaiting your vote/.test(s),
-      30_000,
+      { timeoutMs: 30_000 },
     );
-    await tmux.keys("Tab", "v");
+    tmux.keys("Tab", "v");
     await tmux.waitFor("the filter", (s) => s.includes("Activities · awaiting my vote"));
-    await tmux.keys("Down", "Down", "Enter");
+    tmux.keys("Down", "Down", "Enter");
     const opened = await tmux.waitFor("the selected activity's detail", (s) => !!detailId(s));
     const selected = detailId(opened) as string;
-    await tmux.keys("Escape");
+    tmux.keys("Escape");
     await tmux.waitFor("the list again", (s) => detailId(s) === undefined);
     const prefix = selected.slice(0, 8);
-    expect(highlighted(tmux.screenWithAttributes()).join("\n")).toContain(prefix);
+    await tmux.waitFor(
+      "the selected row highlighted",
+      (s) => highlighted(s).join("\n").includes(prefix),
+      {
+        attributes: true,
+      },
+    );
 
     // The second root user submits an activity: it awaits my vote, newest first.
     const submitted = await runCli([
@@ -88,29 +94,34 @@ describe("selection by identity, in a real terminal against the simulator", () =
     ]);
     expect(submitted.code).toBe(0);
     const arrived = (JSON.parse(submitted.stdout) as { activity: { id: string } }).activity.id;
-    // Newest first: it arrives above the selected row (the pane keeps the selection in view).
-    await tmux.waitFor("the new activity in the pane", (s) =>
-      s
-        .split("\n")
-        .some((l) => /consensus +[0-9a-f]{8}/.test(l) && l.includes(arrived.slice(0, 8))),
+    // Newest first: it arrives above the selected row (the pane keeps the selection in view),
+    // and the highlight stays on the one selected.
+    const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "");
+    await tmux.waitFor(
+      "the new activity in the pane, the highlight where it was",
+      (s) => {
+        const rows = plain(s).split("\n");
+        expect(
+          rows.some((l) => /consensus +[0-9a-f]{8}/.test(l) && l.includes(arrived.slice(0, 8))),
+        ).toBe(true);
+        expect(highlighted(s).join("\n")).toContain(prefix);
+      },
+      { attributes: true },
     );
-    const screen = await tmux.settledScreen();
-    expect(screen).toContain(arrived.slice(0, 8));
-    expect(highlighted(tmux.screenWithAttributes()).join("\n")).toContain(prefix);
 
-    await tmux.keys("Enter");
+    tmux.keys("Enter");
     const again = await tmux.waitFor("the detail", (s) => !!detailId(s));
     expect(detailId(again)).toBe(selected);
-    await tmux.keys("Escape");
+    tmux.keys("Escape");
     await tmux.waitFor("the list again", (s) => detailId(s) === undefined);
 
-    await tmux.keys("A");
-    const confirm = await tmux.waitFor("the confirmation", (s) =>
-      s.includes("Approve this activity?"),
-    );
-    expect(confirm).toMatch(new RegExp(`activity +${selected}`));
-    expect(confirm).not.toContain(arrived);
-    await tmux.keys("n");
+    tmux.keys("A");
+    await tmux.waitFor("the confirmation, of the one selected", (s) => {
+      expect(s).toContain("Approve this activity?");
+      expect(s).toMatch(new RegExp(`activity +${selected}`));
+      expect(s).not.toContain(arrived);
+    });
+    tmux.keys("n");
     await tmux.waitFor("cancelled", (s) => s.includes("not approved: cancelled, nothing was sent"));
   }, 90_000);
 });

@@ -18,56 +18,65 @@ afterAll(() => tmux.kill());
 
 describe("tvcwatch demo in a real terminal", () => {
   it("shows every pane live, answers keys, and restores the screen on q", async () => {
-    const first = await tmux.waitFor(
-      "lines in every pane",
-      (s) =>
-        logRows(s).length > 10 &&
-        /consensus \d+/.test(s) &&
-        /@example\.com/.test(s) &&
-        /net [+-]/.test(s) &&
-        s.includes("● live"),
+    await tmux.waitFor(
+      "lines in every pane, the live area shorter than the terminal",
+      (s) => {
+        expect(logRows(s).length).toBeGreaterThan(10);
+        expect(s).toMatch(/consensus \d+/);
+        expect(s).toMatch(/@example\.com/);
+        expect(s).toMatch(/net [+-]/);
+        expect(s).toContain("● live");
+        // Shorter than the 40-row terminal (Ink redraws everything otherwise).
+        expect(s.replace(/\n+$/, "").split("\n").length).toBeLessThanOrEqual(39);
+      },
+      { timeoutMs: 30_000 },
     );
-    // The live area stays shorter than the 40-row terminal (Ink redraws everything otherwise).
-    expect(first.replace(/\n+$/, "").split("\n").length).toBeLessThanOrEqual(39);
 
-    await tmux.keys("?");
+    tmux.keys("?");
     await tmux.waitFor(
       "the help",
       (s) => s.includes("tvcwatch keys") && s.includes("hide / show replica N"),
     );
-    await tmux.keys("Escape");
+    tmux.keys("Escape");
     await tmux.waitFor("the help to close", (s) => !s.includes("tvcwatch keys"));
 
-    await tmux.keys("Space");
+    tmux.keys("Space");
     await tmux.waitFor(
       "pause with a count of new lines",
       (s) => /paused/.test(s) && /\d+ new lines/.test(s),
     );
-    await tmux.keys("Space");
+    tmux.keys("Space");
     await tmux.waitFor("follow again", (s) => /following/.test(s) && !/new lines/.test(s));
 
-    await tmux.keys("f", "E", "R", "R", "O", "R", "Enter");
-    const filtered = await tmux.waitFor(
-      "the include filter",
-      (s) => s.includes("+/ERROR/") && logRows(s).length > 0,
-      30_000,
+    tmux.keys("f", "E", "R", "R", "O", "R", "Enter");
+    await tmux.waitFor(
+      "the include filter: errors with their stack frames (continuation lines of their replica)",
+      (s) => {
+        expect(s).toContain("+/ERROR/");
+        const rows = logRows(s);
+        expect(rows.length).toBeGreaterThan(0);
+        const strange = rows.filter(
+          (l) => !/ERROR|"level":"error"/i.test(l) && !/\][ >*] +at /.test(l),
+        );
+        expect(strange).toEqual([]);
+      },
+      { timeoutMs: 30_000 },
     );
-    // Each error keeps its stack frames (continuation lines of its replica).
-    const strange = logRows(filtered).filter(
-      (l) => !/ERROR|"level":"error"/i.test(l) && !/\][ >*] +at /.test(l),
-    );
-    expect(strange, filtered).toEqual([]);
-    await tmux.keys("Escape");
+    tmux.keys("Escape");
+    await tmux.waitFor("the filter removed", (s) => !s.includes("+/ERROR/"));
 
-    await tmux.keys("1");
-    const hidden = await tmux.waitFor("replica 1 hidden", (s) => s.includes("hidden 1"));
-    expect(logRows(hidden).some((l) => /[│║]\[1\] /.test(l))).toBe(false);
+    tmux.keys("1");
+    await tmux.waitFor("replica 1 hidden", (s) => {
+      expect(s).toContain("hidden 1");
+      expect(logRows(s).some((l) => /[│║]\[1\] /.test(l))).toBe(false);
+    });
 
-    await tmux.keys("q");
-    const after = await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED"));
-    expect(after).toContain("TVCWATCH-EXITED 0");
-    // The alternate screen was left: nothing of the dashboard remains.
-    expect(after).not.toContain("Activities");
-    expect(after).not.toContain("● live");
+    tmux.keys("q");
+    await tmux.waitFor("the program to exit, the screen restored", (s) => {
+      expect(s).toContain("TVCWATCH-EXITED 0");
+      // The alternate screen was left: nothing of the dashboard remains.
+      expect(s).not.toContain("Activities");
+      expect(s).not.toContain("● live");
+    });
   }, 90_000);
 });

@@ -47,9 +47,27 @@ async function openDemo(columns: number, rows: number, env: Record<string, strin
   await tmux.waitFor(
     "the demo with every pane",
     (s) => s.includes("● live") && /consensus \d+/.test(s) && /\[\d\] /.test(s),
-    30_000,
+    { timeoutMs: 30_000 },
   );
   return tmux;
+}
+
+/** The help's rows shown, "a-b of n" in its heading; undefined when it all fits. */
+const helpRange = (s: string) => /↑↓ (\d+-\d+ of \d+)/.exec(s)?.[1];
+
+/** PgDn through the help until `text` is on screen; each screen seen, settled. */
+async function pageHelpUntil(tmux: Tmux, text: string): Promise<string[]> {
+  const seen: string[] = [];
+  let screen = await tmux.waitFor("the help", (s) => s.includes("tvcwatch keys"));
+  for (let i = 0; i < 12 && !screen.includes(text); i++) {
+    seen.push(screen);
+    const range = helpRange(screen);
+    tmux.keys("PageDown");
+    screen = await tmux.waitFor("the next page of the help", (s) => helpRange(s) !== range);
+  }
+  seen.push(screen);
+  expect(screen).toContain(text);
+  return seen;
 }
 
 describe("the demo's views in a real terminal", () => {
@@ -61,122 +79,147 @@ describe("the demo's views in a real terminal", () => {
     it(`at ${columns}x${rows}: title, status line, empty views, help, details, picker`, async () => {
       const tmux = await openDemo(columns, rows);
       // The title learns the deployment's app name from the API, then names it.
-      const first = await tmux.waitFor("the app's name in the title", (s) =>
-        (s.split("\n")[0] ?? "").includes("payments-signer"),
-      );
-      expect(first.split("\n")[0]).toMatch(
-        /^tvcwatch · demo \(simulated\) · payments-signer · deployment /,
+      await tmux.waitFor("the app's name in the title", (s) =>
+        expect(s.split("\n")[0]).toMatch(
+          /^tvcwatch · demo \(simulated\) · payments-signer · deployment /,
+        ),
       );
 
-      // What changes what you see stays on the status line, at every width.
-      await tmux.keys("f");
-      await tmux.type("ERROR");
-      await tmux.keys("Enter", "Space", "/");
-      await tmux.type("timeout");
-      await tmux.keys("Enter", "2");
-      const filtered = await tmux.waitFor("paused with filters", (s) => lastLine(s).includes("⏸"));
-      const status = lastLine(filtered);
-      for (const part of ["⏸", "+/ERROR/", "search /timeout/", "hidden 2", "?"]) {
-        expect(status, filtered).toContain(part);
-      }
-      expect(filtered, filtered).toMatch(/⏸ (paused|\d[\d,]* new line)/);
+      // What changes what you see stays on the status line, at every width. (2 hides replica 2
+      // once its lines came: a replica not seen yet is said not to exist.)
+      await tmux.waitFor("replica 2's lines", (s) => /[║│]\[2\] [^\s▁▂▃▄▅▆▇█]/.test(s));
+      tmux.keys("f");
+      tmux.type("ERROR");
+      tmux.keys("Enter", "Space", "/");
+      tmux.type("timeout");
+      tmux.keys("Enter", "2");
+      await tmux.waitFor("paused with filters, a search and replica 2 hidden", (s) => {
+        const status = lastLine(s);
+        for (const part of ["⏸", "+/ERROR/", "search /timeout/", "hidden 2", "?"]) {
+          expect(status).toContain(part);
+        }
+        expect(s).toMatch(/⏸ (paused|\d[\d,]* new line)/);
+      });
 
       // A replica that does not exist says which do; an empty view says why.
-      await tmux.keys("7");
+      tmux.keys("7");
       await tmux.waitFor("the replica answer", (s) => lastLine(s).includes("no replica 7"));
-      await tmux.keys("Escape", "Space", "f");
-      await tmux.type("no-such-line-anywhere");
-      await tmux.keys("Enter");
+      // Each Esc is waited for: Esc and the next key sent together read as one Alt-key.
+      tmux.keys("Escape");
+      await tmux.waitFor("the search cleared", (s) => !lastLine(s).includes("search /"));
+      tmux.keys("Space", "f");
+      tmux.type("no-such-line-anywhere");
+      tmux.keys("Enter");
       await tmux.waitFor("the empty view's reason", (s) =>
         /no line matches (\+\/ERROR\/ )?\+\/no-such-line-anywhere\//.test(
           logPane(s, columns).replace(/[║│]\n[║│]/g, " "),
         ),
       );
-      await tmux.keys("Escape", "2");
-      await tmux.waitFor("filters cleared", (s) => !lastLine(s).includes("hidden"));
+      tmux.keys("Escape");
+      await tmux.waitFor("the filter removed", (s) => !lastLine(s).includes("no-such-line"));
+      tmux.keys("2");
+      await tmux.waitFor("replica 2 shown again", (s) => !lastLine(s).includes("hidden"));
 
       // The help fits, scrolls, and explains the marks.
-      await tmux.keys("?");
-      const help = await tmux.waitFor("the help", (s) => s.includes("tvcwatch keys"));
-      expect(help.replace(/\n+$/, "").split("\n").length).toBeLessThanOrEqual(rows - 1);
-      expect(help).toContain("quit");
-      for (let i = 0; i < 6 && !tmux.screen().includes("hide / show replica N"); i++) {
-        await tmux.keys("PageDown");
-      }
-      await tmux.waitFor("the replica keys in the help", (s) =>
-        s.includes("hide / show replica N"),
-      );
+      tmux.keys("?");
+      await tmux.waitFor("the help, within the terminal", (s) => {
+        expect(s).toContain("tvcwatch keys");
+        expect(s).toContain("quit");
+        expect(s.replace(/\n+$/, "").split("\n").length).toBeLessThanOrEqual(rows - 1);
+      });
+      await pageHelpUntil(tmux, "hide / show replica N");
       // The legend (longer than a screen at 80x24): its heading, then its last marks.
-      const seen: string[] = [];
-      for (let i = 0; i < 10 && !tmux.screen().includes("CONS FAIL PEND"); i++) {
-        seen.push(tmux.screen());
-        await tmux.keys("PageDown");
-      }
-      seen.push(await tmux.waitFor("the legend's end", (s) => s.includes("CONS FAIL PEND")));
+      const seen = await pageHelpUntil(tmux, "CONS FAIL PEND");
       expect(seen.some((s) => s.includes("what the marks mean"))).toBe(true);
-      await tmux.keys("Escape");
+      tmux.keys("Escape");
+      await tmux.waitFor("the help closed", (s) => !s.includes("tvcwatch keys"));
 
       // Details: an activity (the whole fingerprint), an email, a transfer.
-      await tmux.keys("Tab");
+      tmux.keys("Tab");
       await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
-      await tmux.keys("Enter");
-      const activity = await tmux.waitFor("the activity detail", (s) => s.includes("fingerprint"));
-      expect(fieldValue(activity, "fingerprint"), activity).toMatch(/^sha256:[0-9a-f]{64}$/);
-      expect(activity).toMatch(/votes +(none|(approved|rejected) by )/);
-      await tmux.keys("Escape", "Tab", "Enter");
-      const email = await tmux.waitFor("the email detail", (s) => s.includes("Email to"));
-      expect(email).toMatch(/message id +\S/);
-      await tmux.keys("Escape", "Tab", "Enter");
-      const transfer = await tmux.waitFor("the transfer detail", (s) =>
-        s.includes("Solana transfer"),
-      );
-      expect(fieldValue(transfer, "signature").length).toBeGreaterThan(40);
-      await tmux.keys("Escape");
+      tmux.keys("Enter");
+      await tmux.waitFor("the activity detail", (s) => {
+        expect(fieldValue(s, "fingerprint")).toMatch(/^sha256:[0-9a-f]{64}$/);
+        expect(s).toMatch(/votes +(none|(approved|rejected) by )/);
+      });
+      tmux.keys("Escape");
+      await tmux.waitFor("the detail closed", (s) => !s.includes("fingerprint"));
+      tmux.keys("Tab");
+      await tmux.waitFor("email focused", (s) => s.includes("▸ Email"));
+      tmux.keys("Enter");
+      await tmux.waitFor("the email detail", (s) => {
+        expect(s).toContain("Email to");
+        expect(s).toMatch(/message id +\S/);
+      });
+      tmux.keys("Escape");
+      await tmux.waitFor("the detail closed", (s) => !s.includes("Email to"));
+      tmux.keys("Tab");
+      await tmux.waitFor("Solana focused", (s) => s.includes("▸ Solana"));
+      tmux.keys("Enter");
+      await tmux.waitFor("the transfer detail", (s) => {
+        expect(s).toContain("Solana transfer");
+        expect(fieldValue(s, "signature").length).toBeGreaterThan(40);
+      });
+      tmux.keys("Escape");
+      await tmux.waitFor("the panes again", (s) => !s.includes("Solana transfer"));
 
       // D: back to the picker, which says why the others cannot be tailed; Enter comes back.
-      await tmux.keys("D");
-      const picker = await tmux.waitFor(
-        "the picker",
-        (s) => s.includes("pick a deployment to watch") && /○ /.test(s),
-      );
-      expect(picker).toContain("● debug mode: its logs can be read");
-      expect(picker).toMatch(/○ .*not in debug mode/);
-      await tmux.keys("Enter");
+      tmux.keys("D");
+      await tmux.waitFor("the picker, loaded", (s) => {
+        expect(s).toContain("pick a deployment to watch");
+        expect(s).toContain("● debug mode: its logs can be read");
+        expect(s).toMatch(/○ .*not in debug mode/);
+      });
+      tmux.keys("Enter");
       await tmux.waitFor(
         "the dashboard again",
-        (s) => s.includes("● live") && s.startsWith("tvcwatch · demo"),
+        (s) =>
+          s.includes("● live") &&
+          s.startsWith("tvcwatch · demo") &&
+          !s.includes("pick a deployment to watch"),
       );
 
-      await tmux.keys("q");
-      const after = await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED"));
-      expect(after).toContain("TVCWATCH-EXITED 0");
+      tmux.keys("q");
+      await tmux.waitFor("the program to exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
     }, 150_000);
   }
 
   it("names voters in an activity's detail", async () => {
     const tmux = await openDemo(160, 48);
-    await tmux.keys("Tab");
+    tmux.keys("Tab");
+    await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
     // Open activities until one with votes shows them by name (rows move as new ones arrive).
     let found = "";
     for (let row = 0; row < 12 && !found; row++) {
-      await tmux.keys("Enter");
+      tmux.keys("Enter");
       const detail = await tmux.waitFor("a detail", (s) => s.includes("fingerprint"));
       if (/(approved|rejected) by \S+ \(user /.test(detail)) found = detail;
-      await tmux.keys("Escape", "Down");
+      tmux.keys("Escape");
+      await tmux.waitFor("the list again", (s) => !s.includes("fingerprint"));
+      tmux.keys("Down");
     }
     expect(found).toMatch(/(approved|rejected) by [\w-]+ \(user [^)]+\)/);
   }, 150_000);
 
   it("honours NO_COLOR: no colour on screen, the focused pane still marked", async () => {
     const plain = await openDemo(120, 40, { NO_COLOR: "1" });
-    const screen = plain.screenWithAttributes();
-    expect(screen).toContain("▸ Logs");
-    // No foreground or background colour in any SGR tmux writes for the screen.
-    const colours = [...screen.matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((m) =>
-      (m[1] ?? "").split(";").filter((p) => /^(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38|48)$/.test(p)),
+    await plain.waitFor(
+      "the screen without colour",
+      (screen) => {
+        expect(screen).toContain("▸ Logs");
+        // No foreground or background colour in any SGR tmux writes for the screen.
+        const colours = [...screen.matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((m) =>
+          (m[1] ?? "").split(";").filter((p) => /^(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38|48)$/.test(p)),
+        );
+        expect(colours).toEqual([]);
+      },
+      { attributes: true },
     );
-    expect(colours).toEqual([]);
     const coloured = await openDemo(120, 40);
-    expect(coloured.screenWithAttributes()).toMatch(/\u001b\[[0-9;]*3[0-7][0-9;]*m/);
+    await coloured.waitFor(
+      "the screen in colour",
+      (screen) => expect(screen).toMatch(/\u001b\[[0-9;]*3[0-7][0-9;]*m/),
+      { attributes: true },
+    );
   }, 120_000);
 });

@@ -10,6 +10,17 @@ import { BIN } from "../helpers/run-cli.js";
 
 let sockets = 0;
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** true when `check` holds of `screen`; else what it said (an assertion's message), or "". */
+function judge(check: (screen: string) => unknown, screen: string): true | string {
+  try {
+    return check(screen) === false ? "" : true;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 export function requireTmux(): void {
   try {
     execFileSync("tmux", ["-V"]);
@@ -73,21 +84,6 @@ export class Tmux {
     return this.run("capture-pane", "-p", "-t", this.session);
   }
 
-  /**
-   * A screen between redraws: captures until two in a row, 40 ms apart, agree (a capture taken
-   * while the program writes a frame holds half of the old one). The last one after 25 tries.
-   */
-  async settledScreen(): Promise<string> {
-    let last = this.screen();
-    for (let i = 0; i < 25; i++) {
-      await new Promise((r) => setTimeout(r, 40));
-      const next = this.screen();
-      if (next === last) return next;
-      last = next;
-    }
-    return last;
-  }
-
   /** The screen with its colours and attributes, as SGR sequences tmux writes them. */
   screenWithAttributes(): string {
     return this.run("capture-pane", "-p", "-e", "-t", this.session);
@@ -103,28 +99,50 @@ export class Tmux {
     return this.run("list-buffers");
   }
 
-  async waitFor(what: string, test: (s: string) => boolean, timeoutMs = 20_000): Promise<string> {
-    const until = Date.now() + timeoutMs;
+  /**
+   * The screen once it satisfies `check` as a whole: captured until `check` holds (returns
+   * anything but false and throws no assertion) on two captures in a row, 40 ms apart, that
+   * agree, so a capture taken while the program writes a frame (half of it the old one) is never
+   * judged. Put the whole assertion in `check`: a screen waited for by one string, then judged,
+   * may be one the last key has not reached yet. Past the timeout it throws what `check` said of
+   * the last screen, with the screen. `attributes`: captures with colours and attributes.
+   */
+  async waitFor(
+    what: string,
+    check: (screen: string) => unknown,
+    options: { timeoutMs?: number; attributes?: boolean } = {},
+  ): Promise<string> {
+    const capture = () => (options.attributes ? this.screenWithAttributes() : this.screen());
+    const until = Date.now() + (options.timeoutMs ?? 20_000);
     let last = "";
-    while (Date.now() < until) {
-      last = this.screen();
-      if (test(last)) return last;
-      await new Promise((r) => setTimeout(r, 150));
+    let why = "";
+    for (;;) {
+      const screen = capture();
+      const verdict = judge(check, screen);
+      if (verdict === true) {
+        await sleep(40);
+        if (capture() === screen) return screen;
+        continue;
+      }
+      last = screen;
+      why = verdict;
+      if (Date.now() > until) {
+        throw new Error(
+          `timed out waiting for ${what}${why ? `: ${why}` : ""}; the screen was:\n${last}`,
+        );
+      }
+      await sleep(50);
     }
-    throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
   }
 
-  async keys(...keys: string[]): Promise<void> {
-    for (const key of keys) {
-      this.run("send-keys", "-t", this.session, key);
-      await new Promise((r) => setTimeout(r, 150));
-    }
+  /** Keys as tmux names them (`Enter`, `C-w`, `PageDown`, `a`), sent in order. */
+  keys(...keys: string[]): void {
+    for (const key of keys) this.run("send-keys", "-t", this.session, key);
   }
 
   /** Literal text, typed as is. */
-  async type(text: string): Promise<void> {
+  type(text: string): void {
     this.run("send-keys", "-t", this.session, "-l", "--", text);
-    await new Promise((r) => setTimeout(r, 150));
   }
 
   /**

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { shortType } from "../../src/activity/activity-fields.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../src/api/schemas.js";
-import { shortAge, shortType, summarizeActivities } from "../../src/feeds/activity-summary.js";
+import { summarizeActivities } from "../../src/feeds/activity-summary.js";
 import { groupEmailEvents } from "../../src/feeds/email-timeline.js";
 import { formatAtomic } from "../../src/feeds/solana-amount.js";
 import { shortenAddress, summarizeTransfers } from "../../src/feeds/solana-transfers.js";
+import { shortAge } from "../../src/text/duration.js";
 
 describe("Solana amounts", () => {
   it("are exact from atomic units and decimals, with BigInt", () => {

@@ -10,15 +10,9 @@ import { deploymentChoice } from "../../src/feeds/deployment-list.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { LogStore } from "../../src/tail/log-store.js";
 import { ReplicaActivity } from "../../src/tail/replica-activity.js";
-import { DashboardApp } from "../../src/tui/components/dashboard-app.js";
 import { responseMeta } from "../helpers/response-meta.js";
 import { dashboardParts, line } from "./fixtures.js";
-import { renderAt } from "./render-at.js";
-
-const tick = () => new Promise((r) => setImmediate(r));
-async function settle() {
-  for (let i = 0; i < 10; i++) await tick();
-}
+import { renderApp } from "./render-dashboard.js";
 
 const app = { id: "app-1", organizationId: "o", name: "payments-signer" } as TvcApp;
 const dep = (id: string) =>
@@ -60,18 +54,8 @@ async function sources() {
 
 async function open(deploymentIds?: string[]) {
   const { s, sessions, lists } = await sources();
-  const onExit = vi.fn();
-  const ui = renderAt(
-    <DashboardApp sources={s} deploymentIds={deploymentIds} colour={false} onExit={onExit} />,
-    { columns: 140, rows: 40 },
-  );
-  await settle();
-  const frame = () => ui.lastFrame() ?? "";
-  const type = async (text: string) => {
-    ui.stdin.write(text);
-    await settle();
-  };
-  return { frame, type, sessions, lists, onExit };
+  const shown = await renderApp({ sources: s, deploymentIds, size: { columns: 140, rows: 40 } });
+  return { ...shown, sessions, lists, onExit: shown.exit };
 }
 
 const ESC = "\u001b";

@@ -1,16 +1,10 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LogFollower } from "../../src/tail/follower.js";
 import { FollowerGroup, type GroupMember } from "../../src/tail/follower-group.js";
 import type { LogLine } from "../../src/tail/log-line.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
 import { responseMeta } from "../helpers/response-meta.js";
-import { dashboardParts, line, NOW } from "./fixtures.js";
-import { render } from "./render-at.js";
-
-const tick = () => new Promise((r) => setImmediate(r));
-async function settle() {
-  for (let i = 0; i < 5; i++) await tick();
-}
+import { line } from "./fixtures.js";
+import { renderDashboard } from "./render-dashboard.js";
 
 const meta = responseMeta();
 
@@ -30,32 +24,16 @@ function tagged(l: LogLine, id: string, label: string): LogLine {
 }
 
 async function setup(members: GroupMember[]) {
-  const parts = await dashboardParts();
-  parts.store.append(
-    Array.from({ length: 30 }, (_, i) =>
+  return renderDashboard({
+    size: { columns: 140, rows: 40 },
+    heading: { kind: "deployments", deploymentId: "dep-aaaa-1" },
+    lines: Array.from({ length: 30 }, (_, i) =>
       i % 2 === 0
         ? tagged(line(i, (i % 3) + 1, `stable request ${i}`), "dep-aaaa-1", "dep-aa")
         : tagged(line(i, (i % 2) + 1, `canary request ${i}`), "dep-bbbb-2", "dep-bb"),
     ),
-  );
-  const ui = render(
-    <Dashboard
-      {...parts}
-      follower={new FollowerGroup(members)}
-      deploymentId="dep-aaaa-1"
-      onQuit={vi.fn()}
-      columns={140}
-      rows={40}
-      now={() => NOW}
-    />,
-  );
-  await settle();
-  const frame = () => ui.lastFrame() ?? "";
-  const type = async (s: string) => {
-    ui.stdin.write(s);
-    await settle();
-  };
-  return { frame, type };
+    logs: (parts) => ({ store: parts.store, follow: new FollowerGroup(members) }),
+  });
 }
 
 describe("the dashboard over several deployments", () => {
@@ -85,12 +63,11 @@ describe("the dashboard over several deployments", () => {
     const failing = await member("dep-bbbb-2", "dep-bb", true);
     const controller = new AbortController();
     const running = (failing.follower as LogFollower).run(controller.signal, true).catch(() => {});
-    const { frame, type } = await setup([await member("dep-aaaa-1", "dep-aa"), failing]);
-    for (let i = 0; i < 20 && !frame().includes("retrying"); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      await settle();
-    }
-    expect(frame()).toContain("dep-bb: HTTP 503 from the fake");
+    const { frame, type, waitForFrame } = await setup([
+      await member("dep-aaaa-1", "dep-aa"),
+      failing,
+    ]);
+    await waitForFrame((f) => expect(f).toContain("dep-bb: HTTP 503 from the fake"));
     await type("i");
     expect(frame()).toContain("deployments");
     expect(frame()).toMatch(/dep-aa \(dep-aaaa-1\): live/);
@@ -100,20 +77,9 @@ describe("the dashboard over several deployments", () => {
   });
 
   it("with one deployment d says how to follow several", async () => {
-    const parts = await dashboardParts();
-    const ui = render(
-      <Dashboard
-        {...parts}
-        deploymentId="dep-1"
-        onQuit={vi.fn()}
-        columns={120}
-        rows={30}
-        now={() => NOW}
-      />,
-    );
-    await settle();
-    ui.stdin.write("d");
-    await settle();
-    expect(ui.lastFrame()).toContain("one deployment followed: --app APP, --all or --deployment");
+    // Wide enough for the whole answer in the status line.
+    const { type, frame } = await renderDashboard({ size: { columns: 120, rows: 30 } });
+    await type("d");
+    expect(frame()).toContain("one deployment followed: --app APP, --all or --deployment");
   });
 });

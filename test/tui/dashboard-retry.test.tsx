@@ -5,23 +5,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { NetworkError } from "../../src/api/errors.js";
 import { LogFollower } from "../../src/tail/follower.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
 import { responseMeta } from "../helpers/response-meta.js";
-import { dashboardParts, NOW } from "./fixtures.js";
-import { render } from "./render-at.js";
-
-const tick = () => new Promise((r) => setImmediate(r));
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { renderDashboard } from "./render-dashboard.js";
 
 describe("the dashboard while the log poll fails", () => {
   it("counts down to the next try, r sends it now, and the status goes back to live", async () => {
-    const parts = await dashboardParts();
     let down = true;
     const fetchLogs = vi.fn(async () => {
       if (down) throw new NetworkError("connection refused by 127.0.0.1:8787", 1);
@@ -31,55 +19,48 @@ describe("the dashboard while the log poll fails", () => {
     const follower = new LogFollower({ fetchLogs, intervalMs: 10_000 });
     const controller = new AbortController();
     const running = follower.run(controller.signal, true).catch(() => {});
-    const ui = render(
-      <Dashboard
-        {...parts}
-        follower={follower}
-        deploymentId="dep-1"
-        onQuit={() => {}}
-        columns={120}
-        rows={30}
-        now={() => NOW}
-      />,
-    );
-    const frame = () => ui.lastFrame() ?? "";
+    const { type, frame, waitForFrame, unmount } = await renderDashboard({
+      size: { columns: 120, rows: 30 },
+      logs: (parts) => ({ store: parts.store, follow: follower }),
+    });
     try {
-      await until(() => /retrying in \d+s, attempt 2/.test(frame()), "the countdown");
-      expect(frame()).toContain("connection refused by 127.0.0.1:8787");
-      expect(frame()).not.toMatch(/gave up|lines\/s/);
+      await waitForFrame((f) => {
+        expect(f).toMatch(/retrying in \d+s, attempt 2/);
+        expect(f).toContain("connection refused by 127.0.0.1:8787");
+        expect(f).not.toMatch(/gave up|lines\/s/);
+      });
       const calls = fetchLogs.mock.calls.length;
 
       // `i`: the follow's status in full, the next try and the measurements.
-      await tick();
-      ui.stdin.write("i");
-      await until(() => frame().includes("Log follow"), "the follow's status");
-      expect(frame()).toMatch(/status\s+retrying in \d+(\.\d)?s, attempt 2: connection refused/);
-      expect(frame()).toMatch(/overlap\s+/);
-      expect(frame()).toMatch(/late lines\s+0/);
-      ui.stdin.write("\u001b");
-      await until(() => !frame().includes("Log follow"), "the status to close");
+      await type("i");
+      await waitForFrame((f) => {
+        expect(f).toContain("Log follow");
+        expect(f).toMatch(/status\s+retrying in \d+(\.\d)?s, attempt 2: connection refused/);
+        expect(f).toMatch(/overlap\s+/);
+        expect(f).toMatch(/late lines\s+0/);
+      });
+      await type("\u001b");
+      expect(frame()).not.toContain("Log follow");
 
       down = false;
-      ui.stdin.write("r");
-      await until(() => fetchLogs.mock.calls.length > calls, "the poll `r` sends");
-      await until(() => frame().includes("● live"), "live again");
-      expect(frame()).toContain("retrying the log poll now");
-      expect(frame()).not.toMatch(/retrying in|attempt 2/);
+      await type("r");
+      await vi.waitFor(() => expect(fetchLogs.mock.calls.length).toBeGreaterThan(calls));
+      await waitForFrame((f) => {
+        expect(f).toContain("● live");
+        expect(f).toContain("retrying the log poll now");
+        expect(f).not.toMatch(/retrying in|attempt 2/);
+      });
     } finally {
       controller.abort();
       await running;
-      ui.unmount();
+      unmount();
     }
   });
 
   it("r while live says there is nothing to retry", async () => {
-    const parts = await dashboardParts();
-    const ui = render(
-      <Dashboard {...parts} deploymentId="dep-1" onQuit={() => {}} columns={120} rows={30} />,
-    );
-    await tick();
-    ui.stdin.write("r");
-    await until(() => (ui.lastFrame() ?? "").includes("nothing to retry"), "the answer");
-    ui.unmount();
+    const { type, frame, unmount } = await renderDashboard();
+    await type("r");
+    expect(frame()).toContain("nothing to retry");
+    unmount();
   });
 });

@@ -7,14 +7,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Activity, EmailEvent, SolTransaction } from "../../src/api/schemas.js";
 import type { ActivityVoting } from "../../src/feeds/dashboard-sources.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { activity, dashboardParts, EMAILS, NOW, SOL } from "./fixtures.js";
-import { render } from "./render-at.js";
-
-const tick = () => new Promise((r) => setImmediate(r));
-async function settle() {
-  for (let i = 0; i < 8; i++) await tick();
-}
+import { activity, EMAILS, NOW, SOL } from "./fixtures.js";
+import { renderDashboard } from "./render-dashboard.js";
 
 // Two share their first 8 characters: the rows must show more of them.
 const FIRST = "418b4e9d-1111-4000-8000-000000000001";
@@ -41,25 +35,13 @@ const voting: ActivityVoting = {
 };
 
 async function setup(options: { columns: number; rows: number; activities: Activity[] }) {
-  const parts = await dashboardParts({ activities: options.activities });
-  const ui = render(
-    <Dashboard
-      {...parts}
-      deploymentId="dep-1"
-      onQuit={() => {}}
-      columns={options.columns}
-      rows={options.rows}
-      now={() => NOW}
-      voting={voting}
-    />,
-  );
-  await settle();
-  const frame = () => ui.lastFrame() ?? "";
-  const type = async (s: string) => {
-    ui.stdin.write(s);
-    await settle();
-  };
-  return { ...parts, frame, type };
+  const shown = await renderDashboard({
+    parts: { activities: options.activities },
+    size: { columns: options.columns, rows: options.rows },
+    voting,
+  });
+  const feeds = shown.feeds as NonNullable<typeof shown.feeds>;
+  return { ...shown, feeds };
 }
 
 const DOWN = "\u001b[B";
@@ -68,13 +50,17 @@ const ESC = "\u001b";
 describe("selection by identity", () => {
   it("a new activity arriving at the top leaves Enter and A on the one selected", async () => {
     const start = [awaiting(FIRST, 10_000), awaiting(OTHER, 20_000), awaiting(TWIN, 30_000)];
-    const { frame, type, feeds } = await setup({ columns: 160, rows: 48, activities: start });
+    const { frame, type, feeds, settled } = await setup({
+      columns: 160,
+      rows: 48,
+      activities: start,
+    });
     await type("\t");
     await type(DOWN);
     await type(DOWN);
     // The poll brings a new activity above them all.
     feeds.activities.store.succeed([awaiting(NEWCOMER, 1_000), ...start], NOW, 5);
-    await settle();
+    await settled();
     await type("\r");
     expect(frame()).toContain(TWIN);
     expect(frame()).not.toContain(NEWCOMER);
@@ -92,11 +78,15 @@ describe("selection by identity", () => {
 
   it("when the selected activity leaves the list, the pane says so and A, R, Enter act on nothing", async () => {
     const start = [awaiting(FIRST, 10_000), awaiting(OTHER, 20_000), awaiting(TWIN, 30_000)];
-    const { frame, type, feeds } = await setup({ columns: 160, rows: 48, activities: start });
+    const { frame, type, feeds, settled } = await setup({
+      columns: 160,
+      rows: 48,
+      activities: start,
+    });
     await type("\t");
     await type(DOWN);
     feeds.activities.store.succeed([awaiting(FIRST, 11_000), awaiting(TWIN, 31_000)], NOW, 5);
-    await settle();
+    await settled();
     expect(frame()).toContain("gone: activity 384a246f · ↑ ↓ select another");
     await type("A");
     expect(frame()).toContain(
@@ -156,7 +146,7 @@ describe("selection by identity", () => {
 
 describe("email and Solana rows keep their selection", () => {
   it("a new message or transfer arriving above the selected one: Enter still opens the one selected", async () => {
-    const { frame, type, feeds } = await setup({
+    const { frame, type, feeds, settled } = await setup({
       columns: 160,
       rows: 48,
       activities: [awaiting(FIRST, 10_000)],
@@ -172,7 +162,7 @@ describe("email and Solana rows keep their selection", () => {
       createdAt: String(NOW - 100),
     };
     feeds.email?.store.succeed([newer, ...EMAILS], NOW, 5);
-    await settle();
+    await settled();
     await type("\r");
     expect(frame()).toContain("m1");
     expect(frame()).not.toContain("m-newer");
@@ -186,7 +176,7 @@ describe("email and Solana rows keep their selection", () => {
       block: { ...tx.block, timestamp: new Date(NOW - 100).toISOString() },
     };
     feeds.solana?.store.succeed(new Map([["addr", [newerTx, tx]]]), NOW, 5);
-    await settle();
+    await settled();
     await type("\r");
     expect(frame()).toMatch(/signature +sig1/);
   });

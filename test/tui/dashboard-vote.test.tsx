@@ -7,14 +7,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Activity } from "../../src/api/schemas.js";
 import type { ActivityVoting } from "../../src/feeds/dashboard-sources.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { activity, dashboardParts, NOW, voter } from "./fixtures.js";
-import { render } from "./render-at.js";
-
-const tick = () => new Promise((r) => setImmediate(r));
-async function settle() {
-  for (let i = 0; i < 8; i++) await tick();
-}
+import { activity, NOW, voter } from "./fixtures.js";
+import { renderDashboard } from "./render-dashboard.js";
 
 const LONG_FINGERPRINT = `sha256:${"ab12".repeat(16)}`;
 
@@ -46,32 +40,18 @@ async function setup(
     ...activity("a1", "CONSENSUS_NEEDED", 30_000),
     fingerprint: LONG_FINGERPRINT,
   };
-  const parts = await dashboardParts({
-    activities: options.activities ?? [
-      consensus,
-      activity("a2", "FAILED", 90_000),
-      activity("a3", "COMPLETED", 200_000),
-    ],
+  const activities = options.activities ?? [
+    consensus,
+    activity("a2", "FAILED", 90_000),
+    activity("a3", "COMPLETED", 200_000),
+  ];
+  const shown = await renderDashboard({
+    parts: { activities },
+    size: { columns: options.columns ?? 80, rows: options.rows ?? 40 },
+    voting,
+    bell: options.bell,
   });
-  const ui = render(
-    <Dashboard
-      {...parts}
-      deploymentId="dep-1"
-      onQuit={() => {}}
-      columns={options.columns ?? 80}
-      rows={options.rows ?? 40}
-      now={() => NOW}
-      voting={voting}
-      bell={options.bell}
-    />,
-  );
-  await settle();
-  const frame = () => ui.lastFrame() ?? "";
-  const type = async (s: string) => {
-    ui.stdin.write(s);
-    await settle();
-  };
-  return { ...parts, ui, frame, type, consensus };
+  return { ...shown, consensus };
 }
 
 describe("voting from the dashboard", () => {
@@ -118,7 +98,6 @@ describe("voting from the dashboard", () => {
     await type("R");
     expect(frame()).toContain("Reject this activity?");
     await type("\u001b");
-    await settle();
     expect(frame()).toContain("not rejected: cancelled, nothing was sent");
     expect(frame()).not.toContain("Reject an activity");
     expect(vote).not.toHaveBeenCalled();
@@ -129,17 +108,17 @@ describe("voting from the dashboard", () => {
       ...activity("f139a382", "COMPLETED", 1),
       fingerprint: LONG_FINGERPRINT,
     }));
-    const { frame, type, feeds } = await setup(voting, { columns: 160 });
+    const { frame, type, feeds, settled } = await setup(voting, { columns: 160 });
     await type("\t");
     await type("A");
     expect(frame()).toContain("Approve this activity?");
     // A poll while the confirmation is open brings the activity with another fingerprint.
-    feeds.activities.store.succeed(
+    feeds?.activities.store.succeed(
       [{ ...activity("a1", "CONSENSUS_NEEDED", 31_000), fingerprint: "sha256:changed" }],
       NOW,
       5,
     );
-    await settle();
+    await settled();
     await type("y");
     await vi.waitFor(() =>
       expect(frame()).toContain(
@@ -264,9 +243,9 @@ describe("voting from the dashboard", () => {
   it("rings the bell once for activities newly awaiting votes, not for those there at the start", async () => {
     const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
     const bell = vi.fn();
-    const { feeds, frame } = await setup(voting, { bell, columns: 160 });
+    const { feeds, frame, settled } = await setup(voting, { bell, columns: 160 });
     expect(bell).not.toHaveBeenCalled();
-    feeds.activities.store.succeed(
+    feeds?.activities.store.succeed(
       [
         activity("a1", "CONSENSUS_NEEDED", 31_000),
         activity("a9", "CONSENSUS_NEEDED", 1_000),
@@ -275,16 +254,16 @@ describe("voting from the dashboard", () => {
       NOW,
       5,
     );
-    await settle();
+    await settled();
     expect(bell).toHaveBeenCalledTimes(1);
     expect(frame()).toContain("⚑ 2 awaiting your vote");
     // The same activities again: no second ring.
-    feeds.activities.store.succeed(
+    feeds?.activities.store.succeed(
       [activity("a1", "CONSENSUS_NEEDED", 32_000), activity("a9", "CONSENSUS_NEEDED", 2_000)],
       NOW,
       5,
     );
-    await settle();
+    await settled();
     expect(bell).toHaveBeenCalledTimes(1);
   });
 });

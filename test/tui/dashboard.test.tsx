@@ -3,44 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { deploymentChoice } from "../../src/feeds/deployment-list.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { activity, dashboardParts, JWT, line, NOW, stampLogin, voter } from "./fixtures.js";
-import { render } from "./render-at.js";
+import { activity, JWT, line, stampLogin, voter } from "./fixtures.js";
+import { type DashboardSetup, renderDashboard } from "./render-dashboard.js";
 
-const tick = () => new Promise((r) => setImmediate(r));
-async function settle() {
-  for (let i = 0; i < 5; i++) await tick();
-}
+const LINES = Array.from({ length: 60 }, (_, i) =>
+  line(i, (i % 3) + 1, i % 10 === 0 ? `ERROR failure number ${i}` : `INFO request ${i}`),
+);
 
-async function setup(
-  columns: number,
-  rows: number,
-  options: Parameters<typeof dashboardParts>[0] = {},
-) {
-  const parts = await dashboardParts(options);
-  const onQuit = vi.fn();
-  parts.store.append(
-    Array.from({ length: 60 }, (_, i) =>
-      line(i, (i % 3) + 1, i % 10 === 0 ? `ERROR failure number ${i}` : `INFO request ${i}`),
-    ),
-  );
-  const ui = render(
-    <Dashboard
-      {...parts}
-      deploymentId="dep-1"
-      onQuit={onQuit}
-      columns={columns}
-      rows={rows}
-      now={() => NOW}
-    />,
-  );
-  await settle();
-  const frame = () => ui.lastFrame() ?? "";
-  const type = async (s: string) => {
-    ui.stdin.write(s);
-    await settle();
-  };
-  return { ...parts, ui, frame, type, onQuit };
+/** The dashboard over 60 lines (every tenth an error); at a size when one is given. */
+async function setup(columns?: number, rows?: number, options: DashboardSetup = {}) {
+  const size = columns !== undefined && rows !== undefined ? { columns, rows } : undefined;
+  return renderDashboard({ lines: LINES, size, ...options });
 }
 
 describe("the dashboard", () => {
@@ -75,13 +48,13 @@ describe("the dashboard", () => {
   });
 
   it("says which flag turns an unconfigured pane on", async () => {
-    const { frame } = await setup(160, 48, { email: false, solana: false });
+    const { frame } = await setup(160, 48, { parts: { email: false, solana: false } });
     expect(frame()).toContain("--email ADDR");
     expect(frame()).toContain("--sol-address ADDR");
   });
 
   it("? shows the help with every key", async () => {
-    const { frame, type } = await setup(120, 40);
+    const { frame, type } = await setup();
     await type("?");
     expect(frame()).toContain("tvcwatch keys");
     expect(frame()).toContain("hide / show replica N");
@@ -90,10 +63,10 @@ describe("the dashboard", () => {
   });
 
   it("Space pauses, counts new lines, and follows again", async () => {
-    const { frame, type, store } = await setup(120, 40);
+    const { frame, type, store, settled } = await setup();
     await type(" ");
     store.append([line(100, 1, "INFO arrived while paused"), line(101, 2, "INFO another")]);
-    await settle();
+    await settled();
     expect(frame()).toContain("2 new lines");
     expect(frame()).not.toContain("arrived while paused");
     await type(" ");
@@ -102,7 +75,7 @@ describe("the dashboard", () => {
   });
 
   it("f filters by regex, F excludes, an invalid regex keeps the prompt open, Esc clears one at a time", async () => {
-    const { frame, type } = await setup(120, 40);
+    const { frame, type } = await setup();
     await type("f");
     await type("ERROR");
     await type("\r");
@@ -128,7 +101,7 @@ describe("the dashboard", () => {
   });
 
   it("1-9 hide and show a replica", async () => {
-    const { frame, type } = await setup(120, 40);
+    const { frame, type } = await setup();
     await type("1");
     expect(frame()).not.toMatch(/\[1\] /);
     expect(frame()).toContain("hidden 1");
@@ -137,9 +110,9 @@ describe("the dashboard", () => {
   });
 
   it("T shows timestamps and Ctrl-W wraps long lines", async () => {
-    const { frame, type, store } = await setup(80, 30, { email: false });
+    const { frame, type, store, settled } = await setup(80, 30, { parts: { email: false } });
     store.append([line(200, 1, `INFO ${"x".repeat(150)} END`)]);
-    await settle();
+    await settled();
     expect(frame()).not.toContain("END");
     await type("\u0017");
     expect(frame()).toContain("END");
@@ -148,7 +121,7 @@ describe("the dashboard", () => {
   });
 
   it("arrows, PgUp, g and G scroll; / and n find matches", async () => {
-    const { frame, type } = await setup(120, 30);
+    const { frame, type } = await setup();
     await type("g");
     expect(frame()).toContain("INFO request 1 ");
     expect(frame()).toContain("paused");
@@ -182,7 +155,7 @@ describe("the dashboard", () => {
 
   it("the activity detail shows stamp_login's session redacted, never the JWT", async () => {
     const session = JWT;
-    const { frame, type } = await setup(160, 48, { activities: [stampLogin] });
+    const { frame, type } = await setup(160, 48, { parts: { activities: [stampLogin] } });
     await type("\t");
     await type("\r");
     expect(frame()).toContain("stamp_login");
@@ -218,7 +191,7 @@ describe("the dashboard", () => {
         user: voter("u-9", "sre-lead"),
       },
     ];
-    const { frame, type } = await setup(80, 24, { activities: [long] });
+    const { frame, type } = await setup(80, 24, { parts: { activities: [long] } });
     await type("\t");
     await type("\r");
     const shown = frame().replace(/[│ ]+\n[│ ]+/g, "");
@@ -227,7 +200,7 @@ describe("the dashboard", () => {
   });
 
   it("says why the log is empty, and which replicas exist when a number has none", async () => {
-    const { frame, type } = await setup(120, 40);
+    const { frame, type } = await setup();
     await type("7");
     expect(frame()).toContain("no replica 7 (only 1, 2, 3)");
     await type("1");
@@ -243,101 +216,56 @@ describe("the dashboard", () => {
   });
 
   it("without colours, the focused pane is still marked", async () => {
-    const parts = await dashboardParts();
-    const ui = render(
-      <Dashboard
-        {...parts}
-        deploymentId="dep-1"
-        onQuit={() => {}}
-        colour={false}
-        columns={160}
-        rows={48}
-        now={() => NOW}
-      />,
-    );
-    await new Promise((r) => setImmediate(r));
-    expect(ui.lastFrame()).toMatch(/║▸ Logs/);
+    const { frame } = await setup(160, 48, { colour: false });
+    expect(frame()).toMatch(/║▸ Logs/);
   });
 
   it("D goes back to the picker when there is one, and says so when there is none", async () => {
-    const parts = await dashboardParts();
-    const onPicker = vi.fn();
-    const ui = render(
-      <Dashboard
-        {...parts}
-        deploymentId="dep-1"
-        onQuit={() => {}}
-        onPicker={onPicker}
-        columns={120}
-        rows={40}
-        now={() => NOW}
-      />,
-    );
-    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-    ui.stdin.write("D");
-    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-    expect(onPicker).toHaveBeenCalledOnce();
-    const none = await setup(120, 40);
+    const picker = vi.fn();
+    const withPicker = await setup(undefined, undefined, { picker });
+    await withPicker.type("D");
+    expect(picker).toHaveBeenCalledOnce();
+    const none = await setup();
     await none.type("D");
     expect(none.frame()).toContain("no deployment picker here");
   });
 
   it("the title names the deployment's app when it is known", async () => {
-    const parts = await dashboardParts();
-    const ui = render(
-      <Dashboard
-        {...parts}
-        deploymentId="5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2"
-        deployment={deploymentChoice(
-          {
-            id: "app",
-            organizationId: "o",
-            name: "payments-signer",
-            liveDeploymentId: "5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2",
-          },
-          {
-            id: "5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2",
-            organizationId: "o",
-            appId: "app",
-            debugMode: true,
-          },
-        )}
-        title="demo (simulated) · "
-        onQuit={() => {}}
-        columns={120}
-        rows={40}
-        now={() => NOW}
-      />,
+    const id = "5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2";
+    const named = deploymentChoice(
+      { id: "app", organizationId: "o", name: "payments-signer", liveDeploymentId: id },
+      { id, organizationId: "o", appId: "app", debugMode: true },
     );
-    await new Promise((r) => setImmediate(r));
-    expect(ui.lastFrame()?.split("\n")[0]).toBe(
-      "tvcwatch · demo (simulated) · payments-signer · deployment 5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2 (live)",
+    const prefix = "demo (simulated) · ";
+    const known = await setup(120, 40, {
+      heading: { kind: "deployments", prefix, deploymentId: id, deployment: named },
+    });
+    expect(known.frame().split("\n")[0]).toBe(
+      `tvcwatch · demo (simulated) · payments-signer · deployment ${id} (live)`,
     );
-    const narrow = render(
-      <Dashboard
-        {...parts}
-        deploymentId="5b2da4c2-cff8-46d5-a965-5ff6edeeb4f2"
-        title="demo (simulated) · "
-        onQuit={() => {}}
-        columns={60}
-        rows={20}
-        now={() => NOW}
-      />,
-    );
-    await new Promise((r) => setImmediate(r));
-    expect(narrow.lastFrame()?.split("\n")[0]).toBe(
+    const narrow = await setup(60, 20, {
+      heading: { kind: "deployments", prefix, deploymentId: id },
+    });
+    expect(narrow.frame().split("\n")[0]).toBe(
       "tvcwatch · demo (simulated) · deployment 5b2da4c2…",
     );
+    // The app's name learned later (the app asks the API) is in the title from then on.
+    const wide = await setup(120, 40, {
+      heading: { kind: "deployments", prefix, deploymentId: id },
+    });
+    wide.controller.named(named);
+    await wide.settled();
+    expect(wide.frame().split("\n")[0]).toContain("payments-signer · deployment");
   });
 
   it("a paused view keeps its lines while new ones are counted", async () => {
-    const { frame, type, store } = await setup(120, 30);
+    const { frame, type, store, settled } = await setup();
     await type("\u001b[A");
     const before = frame()
       .split("\n")
       .filter((l) => /\[\d\] /.test(l));
     store.append(Array.from({ length: 30 }, (_, i) => line(100 + i, 1, `INFO later ${i}`)));
-    await new Promise((r) => setTimeout(r, 20));
+    await settled();
     const after = frame()
       .split("\n")
       .filter((l) => /\[\d\] /.test(l));
@@ -346,15 +274,15 @@ describe("the dashboard", () => {
   });
 
   it("q quits", async () => {
-    const { type, onQuit } = await setup(80, 24);
+    const { type, quit } = await setup();
     await type("q");
-    expect(onQuit).toHaveBeenCalledOnce();
+    expect(quit).toHaveBeenCalledOnce();
   });
 
   it("renders hostile log lines escaped", async () => {
-    const { frame, store } = await setup(120, 30);
+    const { frame, store, settled } = await setup();
     store.append([line(300, 2, "\u001b]52;c;aGk=\u0007 clipboard \u001b[2J")]);
-    await settle();
+    await settled();
     expect(frame()).toContain("\\x1b]52;c;aGk=\\x07 clipboard \\x1b[2J");
   });
 

@@ -4,8 +4,10 @@ import type { DeploymentChoice } from "../../src/feeds/deployment-list.js";
 import { listDeploymentChoices } from "../../src/feeds/deployment-list.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
-import { DeploymentPicker } from "../../src/tui/components/deployment-picker.js";
-import { render } from "./render-at.js";
+import { FollowerGroup } from "../../src/tail/follower-group.js";
+import { LogStore } from "../../src/tail/log-store.js";
+import { ReplicaActivity } from "../../src/tail/replica-activity.js";
+import { pickerSources, renderApp } from "./render-dashboard.js";
 
 let sim: RunningSimulator;
 let choices: DeploymentChoice[];
@@ -28,10 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const settle = async () => {
-  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-};
-
 describe("the deployment list", () => {
   it("lists every deployment, debug-mode first, each other one with why it cannot be tailed", () => {
     // payments-signer's debug deployment and its canary, then the two that are not in debug mode.
@@ -49,91 +47,72 @@ describe("the deployment list", () => {
 
 describe("the deployment picker", () => {
   it("shows a spinner while loading, names apps and deployments, and says why one cannot be tailed", async () => {
-    const ui = render(
-      <DeploymentPicker
-        load={{ state: "loading" }}
-        onPick={() => {}}
-        onQuit={() => {}}
-        width={120}
-        rows={24}
-      />,
-    );
-    await settle();
-    expect(ui.lastFrame()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] loading the organization's deployments/);
-    ui.rerender(
-      <DeploymentPicker
-        load={{ state: "loaded", choices }}
-        onPick={() => {}}
-        onQuit={() => {}}
-        width={120}
-        rows={24}
-      />,
-    );
-    await settle();
-    const frame = ui.lastFrame() ?? "";
-    expect(frame).toContain("● debug mode: its logs can be read");
-    expect(frame).toContain("payments-signer");
-    expect(frame).toMatch(/○ .*not in debug mode · live/);
-    expect(frame).toMatch(/live/);
+    let answer: (c: DeploymentChoice[]) => void = () => {};
+    const { frame, waitForFrame, unmount } = await renderApp({
+      sources: await pickerSources(() => new Promise((resolve) => (answer = resolve))),
+      size: { columns: 120, rows: 24 },
+    });
+    expect(frame()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] loading the organization's deployments/);
+    answer(choices);
+    await waitForFrame((f) => {
+      expect(f).toContain("● debug mode: its logs can be read");
+      expect(f).toContain("payments-signer");
+      expect(f).toMatch(/○ .*not in debug mode · live/);
+      expect(f).not.toContain("loading");
+    });
+    await unmount();
   });
 
   it("picks a debug-mode deployment with Enter and refuses the others, saying why", async () => {
-    const onPick = vi.fn();
-    const onQuit = vi.fn();
-    const ui = render(
-      <DeploymentPicker
-        load={{ state: "loaded", choices }}
-        onPick={onPick}
-        onQuit={onQuit}
-        width={100}
-        rows={20}
-      />,
-    );
-    await settle();
-    for (let i = 0; i < 2; i++) {
-      ui.stdin.write("\u001b[B");
-      await settle();
-    }
-    ui.stdin.write("\r");
-    await settle();
-    expect(onPick).not.toHaveBeenCalled();
-    expect(ui.lastFrame()).toMatch(/cannot be tailed \(not in debug mode.*\): pick one marked ●/);
-    for (let i = 0; i < 2; i++) {
-      ui.stdin.write("\u001b[A");
-      await settle();
-    }
-    ui.stdin.write("\r");
-    await settle();
-    expect(onPick).toHaveBeenCalledWith(
-      expect.objectContaining({
-        kind: "deployment",
-        choice: expect.objectContaining({ deploymentId: choices[0]?.deploymentId, tailable: true }),
-      }),
-    );
-    ui.stdin.write("q");
-    await settle();
-    expect(onQuit).toHaveBeenCalled();
+    const opened: (readonly string[])[] = [];
+    const sources = await pickerSources(async () => choices);
+    sources.openLogs = (ids) => {
+      opened.push(ids);
+      return {
+        store: new LogStore(),
+        follower: new FollowerGroup(),
+        replicas: new ReplicaActivity(),
+        start: () => {},
+        stop: async () => {},
+      };
+    };
+    const { frame, type, exit, waitForFrame, unmount } = await renderApp({
+      sources,
+      size: { columns: 100, rows: 20 },
+    });
+    await waitForFrame((f) => expect(f).toContain("payments-signer"));
+    await type(DOWN);
+    await type(DOWN);
+    await type("\r");
+    expect(opened).toEqual([]);
+    expect(frame()).toMatch(/cannot be tailed \(not in debug mode.*\): pick one marked ●/);
+    await type(UP);
+    await type(UP);
+    await type("\r");
+    expect(opened).toEqual([[choices[0]?.deploymentId]]);
+    expect(frame()).toContain(`deployment ${choices[0]?.deploymentId}`);
+    await type("q");
+    expect(exit).toHaveBeenCalledWith({});
+    await unmount();
   });
 
-  it("a failed load says why in one line, and r loads again", async () => {
-    const onRetry = vi.fn();
-    const ui = render(
-      <DeploymentPicker
-        load={{
-          state: "failed",
-          error: "list_tvc_apps: UNAUTHENTICATED (16, HTTP 401): expired api key",
-        }}
-        onPick={() => {}}
-        onQuit={() => {}}
-        onRetry={onRetry}
-        width={120}
-        rows={24}
-      />,
-    );
-    await settle();
-    expect(ui.lastFrame()).toContain("expired api key · r retries · q quits");
-    ui.stdin.write("r");
-    await settle();
-    expect(onRetry).toHaveBeenCalledOnce();
+  it("a failed load says why in one line, r loads again, and q quits with that error", async () => {
+    const failure = new Error("list_tvc_apps: UNAUTHENTICATED (16, HTTP 401): expired api key");
+    const list = vi.fn(async (): Promise<DeploymentChoice[]> => {
+      throw failure;
+    });
+    const { type, exit, waitForFrame, unmount } = await renderApp({
+      sources: await pickerSources(list),
+      size: { columns: 120, rows: 24 },
+    });
+    await waitForFrame((f) => expect(f).toContain("expired api key · r retries · q quits"));
+    await type("r");
+    await vi.waitFor(() => expect(list).toHaveBeenCalledTimes(2));
+    await type("q");
+    expect(exit).toHaveBeenCalledWith({ error: failure });
+    await unmount();
   });
 });
+
+const DOWN = "\u001b[B";
+const UP = "\u001b[A";

@@ -11,10 +11,7 @@ import type { Feeds } from "../../src/feeds/feeds.js";
 import { Poller } from "../../src/feeds/poller.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { LogStore } from "../../src/tail/log-store.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { DeploymentPicker } from "../../src/tui/components/deployment-picker.js";
 import { responseMeta } from "../helpers/response-meta.js";
-import { NOW } from "./fixtures.js";
 import type { Coverage } from "./hostile-values.js";
 import {
   DASHBOARD_READS,
@@ -23,11 +20,7 @@ import {
   rawControlIn,
   response,
 } from "./hostile-values.js";
-import { render } from "./render-at.js";
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-};
+import { pickerSources, renderApp, renderDashboard } from "./render-dashboard.js";
 
 /** Every response the dashboard reads, hostile in every string field. */
 function hostileResponses(variant: number) {
@@ -68,28 +61,21 @@ async function hostileDashboard(variant: number, columns: number, rows: number) 
     feeds.solana?.pollOnce(),
   ]);
   const deployment = r.get_tvc_deployment.tvcDeployment;
-  const ui = render(
-    <Dashboard
-      store={store}
-      follower={follower}
-      feeds={feeds}
-      deploymentId={deployment.id}
-      deployment={deploymentChoice(r.list_tvc_apps.tvcApps[0] as TvcApp, deployment)}
-      title={`${r.list_tvc_apps.tvcApps[0]?.name} · `}
-      onQuit={() => {}}
-      columns={columns}
-      rows={rows}
-      now={() => NOW}
-    />,
-  );
-  await settle();
+  const shown = await renderDashboard({
+    size: { columns, rows },
+    logs: () => ({ store, follow: follower }),
+    feeds,
+    heading: {
+      kind: "deployments",
+      prefix: `${r.list_tvc_apps.tvcApps[0]?.name} · `,
+      deploymentId: deployment.id,
+      deployment: deploymentChoice(r.list_tvc_apps.tvcApps[0] as TvcApp, deployment),
+    },
+  });
   const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      ui.stdin.write(k);
-      await settle();
-    }
+    for (const k of keys) await shown.type(k);
   };
-  return { ui, press, store, r };
+  return { ui: shown.ui, press, store, r };
 }
 
 function expectNoRawControl(frames: readonly string[]) {
@@ -159,23 +145,15 @@ describe("hostile values in every string field the dashboard reads", () => {
       const choices = r.list_tvc_apps.tvcApps.flatMap((app) =>
         r.list_tvc_app_deployments.tvcDeployments.map((d) => deploymentChoice(app, d)),
       );
-      const ui = render(
-        <DeploymentPicker
-          load={{ state: "loaded", choices }}
-          onPick={() => {}}
-          onQuit={() => {}}
-          width={100}
-          rows={24}
-        />,
-      );
-      await settle();
-      for (const k of ["\u001b[B", "\r", "\u001b[B", "\u001b[A"]) {
-        ui.stdin.write(k);
-        await settle();
-      }
+      const { ui, type, waitForFrame, unmount } = await renderApp({
+        sources: await pickerSources(async () => choices),
+        size: { columns: 100, rows: 24 },
+      });
+      await waitForFrame((f) => expect(f).toContain("\\x1b]0;PWNED-TITLE\\x07"));
+      for (const k of ["\u001b[B", "\r", "\u001b[B", "\u001b[A"]) await type(k);
       expect(ui.lastFrame()).toContain("\\x1b]0;PWNED-TITLE\\x07");
       expectNoRawControl(ui.frames);
-      ui.unmount();
+      await unmount();
     }
   });
 });

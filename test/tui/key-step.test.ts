@@ -373,6 +373,11 @@ describe("the key step", () => {
     const help = press(initialUiState, ctx, "?").state;
     const next = keyStep(help, "", { meta: true, tab: true }, ctx).state;
     expect(next).toMatchObject({ help: false, focus: "activities" });
+    // Esc then Tab ("\x1b\t") reach the key step as a bare "\t", neither Tab nor Alt.
+    const detail = press(initialUiState, ctx, { tab: true }, { return: true }).state;
+    expect(detail.detail).toEqual({ pane: "activities", key: "a1" });
+    const after = keyStep(detail, "\t", {}, ctx).state;
+    expect(after).toMatchObject({ detail: undefined, focus: "email" });
   });
 
   it("typed-ahead text is taken one key at a time, each from the state the last one left", () => {

@@ -1,6 +1,10 @@
 /**
- * ink-testing-library's render with a terminal of a given size: its own stdout is always 100
- * columns wide, and Ink lays a wider frame out wrong on it (flexible boxes come out short).
+ * ink-testing-library's render with a terminal of a given size. Component tests render through
+ * ink-testing-library itself where the size does not matter (./render-dashboard.tsx does when no
+ * size is given); this stays for the rest: its stdout is always 100 columns wide and has no rows,
+ * so the layouts the dashboard chooses by size (side panes below the log from 60 columns, beside
+ * it from 120, hidden when short), what fits at 80x24, and the vote overlay's room cannot be
+ * tested on it, and Ink lays a wider frame out wrong on it (flexible boxes come out short).
  */
 import { EventEmitter } from "node:events";
 import { render as inkRender } from "ink";

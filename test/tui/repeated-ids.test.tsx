@@ -10,15 +10,9 @@ import type { EmailEvent } from "../../src/api/schemas.js";
 import { listDeploymentChoices } from "../../src/feeds/deployment-list.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
 import { Poller } from "../../src/feeds/poller.js";
-import { Dashboard } from "../../src/tui/components/dashboard.js";
-import { DeploymentPicker } from "../../src/tui/components/deployment-picker.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
-import { activity, dashboardParts, EMAILS, NOW, SOL } from "./fixtures.js";
-import { render } from "./render-at.js";
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-};
+import { activity, EMAILS, SOL } from "./fixtures.js";
+import { pickerSources, renderApp, renderDashboard } from "./render-dashboard.js";
 
 let errors: string[] = [];
 beforeEach(() => {
@@ -67,25 +61,19 @@ describe("ids a server repeats", () => {
       ["dep-once", 1],
       ["dep-twice", 3],
     ]);
-    const ui = render(
-      <DeploymentPicker
-        load={{ state: "loaded", choices }}
-        onPick={() => {}}
-        onQuit={() => {}}
-        width={160}
-        rows={24}
-      />,
-    );
-    await settle();
-    const frame = ui.lastFrame() ?? "";
-    expect(frame.match(/dep-twice/g)).toHaveLength(1);
-    expect(frame).toContain("listed 3 times by the server");
-    ui.unmount();
+    const picker = await renderApp({
+      sources: await pickerSources(async () => choices),
+      size: { columns: 160, rows: 24 },
+    });
+    await picker.waitForFrame((frame) => {
+      expect(frame.match(/dep-twice/g)).toHaveLength(1);
+      expect(frame).toContain("listed 3 times by the server");
+    });
+    await picker.unmount();
     expect(errors.filter((e) => /same key/.test(e))).toEqual([]);
   });
 
   it("the activities, email and Solana panes show each once, marked, with unique keys", async () => {
-    const parts = await dashboardParts();
     const a1 = activity("a1", "CONSENSUS_NEEDED", 30_000);
     // Two messages whose ids would give one key to two rows if keys were joined naively.
     const emails: EmailEvent[] = [
@@ -102,18 +90,7 @@ describe("ids a server repeats", () => {
     await feeds.activities.pollOnce();
     await feeds.email?.pollOnce();
     await feeds.solana?.pollOnce();
-    const ui = render(
-      <Dashboard
-        {...parts}
-        feeds={feeds}
-        deploymentId="dep-1"
-        onQuit={() => {}}
-        columns={200}
-        rows={50}
-        now={() => NOW}
-      />,
-    );
-    await settle();
+    const { ui } = await renderDashboard({ feeds, size: { columns: 200, rows: 50 } });
     const frame = ui.lastFrame() ?? "";
     expect(frame).toContain("consensus 1");
     expect(frame).toContain("⚑ 1 awaiting your vote");

@@ -5,13 +5,13 @@
  * quorum are all on screen with the question; too small, it says so and does not fit.
  */
 import { describe, expect, it } from "vitest";
+import { confirmation, decideActivity } from "../../src/activity/activity-decision.js";
 import type { Activity } from "../../src/api/schemas.js";
-import { confirmation, decideActivity } from "../../src/feeds/activity-decision.js";
 import { safe } from "../../src/text/safe-text.js";
 import type { Segment } from "../../src/tui/segment.js";
 import { hangingRows, voteFrame } from "../../src/tui/vote-rows.js";
 import type { VoteUi } from "../../src/tui/vote-state.js";
-import { cancelledText, voteAnswer, voteReducer } from "../../src/tui/vote-state.js";
+import { cancelledText, voteReducer } from "../../src/tui/vote-state.js";
 import { activity, NOW, voter } from "./fixtures.js";
 
 const open = {
@@ -72,32 +72,6 @@ describe("the vote state", () => {
 
   it("says a cancelled vote sent nothing", () => {
     expect(cancelledText("reject")).toBe("not rejected: cancelled, nothing was sent");
-  });
-});
-
-describe("the answer to a vote", () => {
-  const context = { now: NOW };
-  const sent = { action: "approve", activityId: "a1", fingerprint: "sha256:a1" } as const;
-
-  it("about the activity voted on: its outcome, to be applied to its row", () => {
-    const answer = voteAnswer(sent, activity("a1", "COMPLETED", 1_000), context);
-    expect(answer).toEqual({ outcome: "approved activity a1: COMPLETED", ok: true, about: true });
-  });
-
-  it("about another activity or fingerprint: said, and applied nowhere", () => {
-    const other = voteAnswer(sent, activity("f139a382", "COMPLETED", 1_000), context);
-    expect(other.about).toBe(false);
-    expect(other.ok).toBe(false);
-    expect(other.outcome).toBe(
-      "the server answered for activity f139a382, not a1: what the vote did is not known (Enter on activity a1 shows it after the next poll)",
-    );
-    const moved = voteAnswer(
-      sent,
-      { ...activity("a1", "COMPLETED", 1_000), fingerprint: "sha256:other" },
-      context,
-    );
-    expect(moved.about).toBe(false);
-    expect(moved.outcome).toMatch(/^the server answered for activity a1 with another fingerprint/);
   });
 });
 

@@ -3,9 +3,11 @@
  * copy into `activity get|approve|wait`), status, short type, votes, age, and whether it awaits
  * the caller's vote. Every cell is escaped for the terminal before any colour is added.
  */
+
+import { shortStatus, shortType, timestampMs } from "../../activity/activity-fields.js";
 import type { Activity } from "../../api/schemas.js";
-import { shortAge, shortStatus, shortType, timestampMs } from "../../feeds/activity-summary.js";
 import { ansi, type TextColour } from "../../text/colour.js";
+import { shortAge } from "../../text/duration.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 
 const STATUS_COLOURS: Readonly<Record<string, TextColour>> = {

@@ -1,17 +1,11 @@
 /**
  * `tvcwatch activity list|get|approve|reject|wait`: the organization's activity queue from the
  * command line, as Turnkey's `tk activity` has it. Approving and rejecting show what is decided
- * (src/feeds/activity-decision.ts) and ask on a terminal, or take `--yes`; `wait` exits 0 when
+ * (src/activity/activity-decision.ts) and ask on a terminal, or take `--yes`; `wait` exits 0 when
  * the activity completes, 1 when it fails or is rejected, 2 when the time runs out.
  */
 import type { Command } from "commander";
 import { InvalidArgumentError, Option } from "commander";
-import type { CallOptions, TurnkeyClient } from "../../api/client.js";
-import { TurnkeyApiError } from "../../api/errors.js";
-import { GrpcCode } from "../../api/grpc-codes.js";
-import { sleep } from "../../api/retry.js";
-import type { Activity } from "../../api/schemas.js";
-import { redactSecrets } from "../../api/secret-fields.js";
 import {
   confirmation,
   type DecisionContext,
@@ -20,10 +14,16 @@ import {
   outcomeLine,
   statusLine,
   type VoteAction,
-} from "../../feeds/activity-decision.js";
-import { otherActivity, sameFingerprint, shownId } from "../../feeds/activity-identity.js";
-import { loadDecisionContext } from "../../feeds/decision-context.js";
-import { summarizeIntent } from "../../feeds/intent-summary.js";
+} from "../../activity/activity-decision.js";
+import { otherActivity, sameFingerprint, shownId } from "../../activity/activity-identity.js";
+import { loadDecisionContext } from "../../activity/decision-context.js";
+import { summarizeIntent } from "../../activity/intent-summary.js";
+import type { CallOptions, TurnkeyClient } from "../../api/client.js";
+import { TurnkeyApiError } from "../../api/errors.js";
+import { GrpcCode } from "../../api/grpc-codes.js";
+import { sleep } from "../../api/retry.js";
+import type { Activity } from "../../api/schemas.js";
+import { redactSecrets } from "../../api/secret-fields.js";
 import { shouldColour } from "../../text/colour.js";
 import { formatDuration } from "../../text/duration.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";

@@ -1,9 +1,10 @@
 import { Box } from "ink";
 import { memo } from "react";
 import type { ActivityRow, ActivitySummary } from "../../feeds/activity-summary.js";
-import { MAX_ID_PREFIX, MIN_ID_PREFIX, shortAge } from "../../feeds/activity-summary.js";
+import { MAX_ID_PREFIX, MIN_ID_PREFIX } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { repeatMark } from "../../feeds/unique-keys.js";
+import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe, widthOf } from "../../text/safe-text.js";
 import { cell, fitItems, planColumns } from "../columns.js";
 import type { PaneSelection } from "../list-selection.js";

@@ -1,22 +1,26 @@
-import { Box, useInput } from "ink";
-import { useEffect, useRef, useState } from "react";
-import { shortAge } from "../../feeds/activity-summary.js";
+import { Box } from "ink";
+import { useEffect, useState } from "react";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
 import { cell, planColumns } from "../columns.js";
-import type { KeyInfo } from "../key-bindings.js";
-import { keyName, lookup } from "../key-bindings.js";
-import type { PickerRow, ShownScope } from "../picker-state.js";
-import { initialPicker, pickerRows, pickerSelection, pickerStep } from "../picker-state.js";
+import type { PickerLoad, PickerRow, PickerState, ShownScope } from "../picker-state.js";
+import { pickerSelection } from "../picker-state.js";
 import { Line, SafeText } from "./safe-text.js";
 import { visibleWindow } from "./visible-window.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-export type PickerLoad =
-  | { state: "loading" }
-  | { state: "failed"; error: string }
-  | { state: "loaded"; choices: DeploymentChoice[] };
+/** The spinner's frame, turning every 100 ms while `on`. */
+function useSpinner(on: boolean): number {
+  const [frame, setFrame] = useState(0);
+  useEffect(() => {
+    if (!on) return;
+    const timer = setInterval(() => setFrame((f) => f + 1), 100);
+    return () => clearInterval(timer);
+  }, [on]);
+  return frame;
+}
 
 type Col = "mark" | "app" | "id" | "note";
 
@@ -46,51 +50,25 @@ function note(c: DeploymentChoice, now: number, shownNow = false): Safe {
 }
 
 /**
- * The organization's deployments (a spinner while they load), debug-mode ones first; Enter picks
- * a tailable one, q quits. Each row says why a deployment cannot be tailed. Opened over a
- * running dashboard (`over`), its first row is what the dashboard shows: Enter on it, or on the
- * one deployment it shows, returns to it unchanged, as Esc does.
+ * The organization's deployments (a spinner while they load), debug-mode ones first, the
+ * selected one highlighted and described; each row says why a deployment cannot be tailed.
+ * Opened over a running dashboard (`over`), its first row is what the dashboard shows. Its state
+ * and keys are the app controller's (../controller/app-controller.ts); this only draws them.
  */
 export function DeploymentPicker(props: {
   load: PickerLoad;
-  onPick: (row: PickerRow) => void;
-  onQuit: () => void;
-  /** Esc over a dashboard: back to it. */
-  onBack?: () => void;
-  onRetry?: () => void;
+  state: PickerState;
+  list: readonly PickerRow[];
   /** What the dashboard behind the picker shows; undefined at start. */
   over?: ShownScope | undefined;
   width: number;
   rows: number;
   now?: number;
 }) {
-  const [state, setState] = useState(() => initialPicker(props.over !== undefined));
-  // Keys can come faster than frames: each starts from the state the previous one left.
-  const latest = useRef(state);
-  const [frame, setFrame] = useState(0);
-  const loading = props.load.state === "loading";
-  useEffect(() => {
-    if (!loading) return;
-    const timer = setInterval(() => setFrame((f) => f + 1), 100);
-    return () => clearInterval(timer);
-  }, [loading]);
+  const frame = useSpinner(props.load.state === "loading");
+  const { state } = props;
+  const rows = props.list;
   const choices = props.load.state === "loaded" ? props.load.choices : [];
-  const rows = pickerRows(choices, props.over);
-  useInput((input, key: KeyInfo) => {
-    const b = lookup(["picker"], keyName(input, key));
-    if (!b) return;
-    const result = pickerStep(latest.current, b.action, rows, {
-      over: props.over !== undefined,
-      failed: props.load.state === "failed",
-    });
-    latest.current = result.state;
-    setState(result.state);
-    const effect = result.effect;
-    if (effect?.type === "quit") props.onQuit();
-    if (effect?.type === "back") props.onBack?.();
-    if (effect?.type === "retry") props.onRetry?.();
-    if (effect?.type === "pick") props.onPick(effect.row);
-  });
   const now = props.now ?? Date.now();
   const inner = Math.max(20, props.width);
   const plan = pickerColumns(inner);

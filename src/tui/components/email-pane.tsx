@@ -1,8 +1,8 @@
 import { Box } from "ink";
 import { memo } from "react";
-import { shortAge } from "../../feeds/activity-summary.js";
 import type { EmailMessage } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
 import { cell, planColumns } from "../columns.js";
 import type { PaneSelection } from "../list-selection.js";

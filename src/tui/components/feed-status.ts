@@ -1,5 +1,5 @@
-import { shortAge } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { shortAge } from "../../text/duration.js";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 
 /** "3s ago" or the pane's error state, for the pane title. */

@@ -1,9 +1,9 @@
 import { Box } from "ink";
 import { memo } from "react";
-import { shortAge } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import type { NetFlow, TransferRow } from "../../feeds/solana-transfers.js";
 import { repeatMark } from "../../feeds/unique-keys.js";
+import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
 import { cell, fitItems, planColumns } from "../columns.js";
 import type { PaneSelection } from "../list-selection.js";

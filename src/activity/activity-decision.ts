@@ -19,8 +19,9 @@
  */
 import { createHash } from "node:crypto";
 import type { Activity, Vote } from "../api/schemas.js";
+import { shortAge } from "../text/duration.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
-import { shortAge, shortStatus, shortType, timestampMs } from "./activity-summary.js";
+import { shortStatus, shortType, timestampMs } from "./activity-fields.js";
 import { exportSummary } from "./export-summary.js";
 import { summarizeIntent } from "./intent-summary.js";
 
@@ -121,7 +122,8 @@ const TERMINAL_STATUSES = new Set([
   "ACTIVITY_STATUS_FAILED",
   "ACTIVITY_STATUS_REJECTED",
 ]);
-const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+/** The status of an activity that awaits its root users' votes. */
+export const AWAITING_VOTES = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 
 /** Whether an activity has reached its end (COMPLETED, FAILED or REJECTED). */
 export function isDecided(status: string): boolean {

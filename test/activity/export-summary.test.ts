@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportSummary, isExport } from "../../src/feeds/export-summary.js";
+import { exportSummary, isExport } from "../../src/activity/export-summary.js";
 
 describe("what an export lets out of Turnkey", () => {
   it("names the material and the whole target public key", () => {

@@ -5,7 +5,6 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Activity, Vote } from "../../src/api/schemas.js";
 import {
   confirmation,
   type DecisionContext,
@@ -13,8 +12,9 @@ import {
   detailLines,
   outcomeLine,
   statusLine,
-} from "../../src/feeds/activity-decision.js";
-import { summarizeIntent } from "../../src/feeds/intent-summary.js";
+} from "../../src/activity/activity-decision.js";
+import { summarizeIntent } from "../../src/activity/intent-summary.js";
+import type { Activity, Vote } from "../../src/api/schemas.js";
 
 const NOW = 1_790_000_000_000;
 const ROOT = "u-oncall";

@@ -1,0 +1,59 @@
+/**
+ * The dashboard's first line: what it shows. A deployment by its app and id once the app is
+ * known (the id alone until then, its first 8 characters when narrow), several by their labels,
+ * or whatever the caller names (saved lines: `tvcwatch open`).
+ */
+import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { lit, type Safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
+
+export type Heading =
+  /** Deployments followed: the first named (with its app when known), or several by label. */
+  | {
+      kind: "deployments";
+      /** Said before the deployment ("demo (simulated) · "). */
+      prefix?: string | undefined;
+      /** The deployment watched (the first, when several are). */
+      deploymentId: string;
+      /** The deployment as the picker knows it (its app's name), when known. */
+      deployment?: DeploymentChoice | undefined;
+    }
+  /** Anything else, named by the caller: saved files, their lines and time range. */
+  | {
+      kind: "named";
+      prefix?: string | undefined;
+      name: string;
+      /** The deployment(s) the lines are of, when known: what `S` records in its header. */
+      deploymentId?: string | undefined;
+    };
+
+/**
+ * "payments-signer · deployment 5b2da4c2-… (live)", or the id alone until the name is known;
+ * `short` keeps the id's first 8 characters.
+ */
+export function deploymentTitle(id: string, d: DeploymentChoice | undefined, short = false): Safe {
+  const idText = d?.idText ?? safeBounded(id, 200);
+  const shown = short ? truncate(idText, 9) : idText;
+  if (!d) return lit`deployment ${shown}`;
+  return lit`${d.appName} · deployment ${shown}${d.live ? lit` (live)` : lit``}`;
+}
+
+/** "3 deployments: 5b2da4, 9c1e07, a0f3d2" */
+export function severalTitle(deployments: readonly { label: string }[]): Safe {
+  const labels = deployments.map((d) => safeBounded(d.label, 40));
+  return lit`${deployments.length} deployments: ${labels.reduce((a, b) => lit`${a}, ${b}`)}`;
+}
+
+/** The title for `width` columns; `several` are the deployments when more than one is followed. */
+export function dashboardTitle(
+  heading: Heading,
+  several: readonly { label: string }[],
+  width: number,
+): Safe {
+  const prefix = lit`tvcwatch · ${safeBounded(heading.prefix ?? "", 200)}`;
+  if (heading.kind === "named")
+    return truncate(lit`${prefix}${safeBounded(heading.name, 500)}`, width);
+  if (several.length > 1) return truncate(lit`${prefix}${severalTitle(several)}`, width);
+  const full = lit`${prefix}${deploymentTitle(heading.deploymentId, heading.deployment)}`;
+  if (widthOf(full) <= width) return full;
+  return lit`${prefix}${deploymentTitle(heading.deploymentId, heading.deployment, true)}`;
+}

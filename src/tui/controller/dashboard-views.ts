@@ -1,0 +1,480 @@
+/**
+ * What the dashboard draws, built from the controller's state and what its ports publish now:
+ * the layout for the terminal's size, the log pane's rows (only those that fit), the side panes'
+ * view-models with their selections, the open overlay, the title and the status line; and the
+ * context the key step resolves keys against, from the same views (keys act on what is shown).
+ * Each part is memoized on its inputs (the store's version, the UI state, the size, the feeds'
+ * snapshots, the clock's tick): a new log line rebuilds the log pane's view, not the side panes'.
+ */
+import type { VoteContext } from "../../activity/awaiting-vote.js";
+import { awaitsMyVote } from "../../activity/awaiting-vote.js";
+import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
+import { activityDetail } from "../../feeds/activity-detail.js";
+import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
+import type { DetailView } from "../../feeds/detail-view.js";
+import { type EmailMessage, emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
+import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { followerDetail, savedLinesDetail } from "../../feeds/follower-detail.js";
+import {
+  type NetFlow,
+  summarizeTransfers,
+  type TransferRow,
+  transferDetail,
+} from "../../feeds/solana-transfers.js";
+import type { FollowerState } from "../../tail/follower.js";
+import type { GroupMember } from "../../tail/follower-group.js";
+import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
+import { lit, type Safe, safe } from "../../text/safe-text.js";
+import { detailRows } from "../detail-layout.js";
+import { helpRows } from "../help-content.js";
+import type { KeyContext } from "../key-step.js";
+import { computeLayout, type Layout } from "../layout.js";
+import { lineDetail } from "../line-detail.js";
+import { type PaneSelection, paneSelection } from "../list-selection.js";
+import { compileFilters, type Filters } from "../log-filters.js";
+import { logNavigator } from "../log-navigator.js";
+import { computeLogView, type LogView } from "../log-view.js";
+import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
+import { ReplicaRoster } from "../replica-roster.js";
+import { replicaStrip } from "../replica-strip.js";
+import type { Segment } from "../segment.js";
+import { promptLine, statusLine } from "../status-line.js";
+import type { ListPane, Pane, UiState } from "../ui-state.js";
+import { type VoteFrame, voteFrame, voteRoom } from "../vote-rows.js";
+import type { VoteUi } from "../vote-state.js";
+import { dashboardTitle, type Heading } from "./dashboard-title.js";
+import { memoized } from "./memo.js";
+import type { LogSource } from "./ports.js";
+
+export interface TerminalSize {
+  columns: number;
+  rows: number;
+}
+
+/** What the views are built from. */
+export interface ViewInputs {
+  ui: UiState;
+  size: TerminalSize;
+  heading: Heading;
+  logs: LogSource;
+  /** The store's version: its rows changed when it did. */
+  version: number;
+  /** The follow's state; undefined: saved lines, nothing followed. */
+  follow: FollowerState | undefined;
+  /** Now on the follow's monotonic clock (countdowns, "last poll 12s ago"). */
+  monoNow: number | undefined;
+  /** The deployments of a group follow (several: each with its label). */
+  members: readonly GroupMember[];
+  /** The side panes' feeds; undefined: no side panes at all. */
+  feeds:
+    | {
+        activities: FeedSnapshot<Activity[]>;
+        /** Undefined: not configured (the pane says which flag turns it on). */
+        email: FeedSnapshot<EmailEvent[]> | undefined;
+        solana: FeedSnapshot<Map<string, SolTransaction[]>> | undefined;
+      }
+    | undefined;
+  /** Epoch ms, moved by the clock's tick. */
+  now: number;
+  voteContext: VoteContext;
+}
+
+export interface LogPaneView {
+  view: LogView;
+  width: number;
+  height: number;
+  focused: boolean;
+  title: Safe;
+  following: boolean;
+  cap: number;
+  strip: Segment[] | undefined;
+}
+
+export interface ActivitiesView {
+  summary: ActivitySummary;
+  snapshot: FeedSnapshot<Activity[]>;
+  width: number;
+  height: number;
+  focused: boolean;
+  selection: PaneSelection;
+  now: number;
+  needsMyVote: boolean;
+}
+
+export interface EmailView {
+  configured: boolean;
+  messages: readonly EmailMessage[];
+  snapshot: FeedSnapshot<EmailEvent[]> | undefined;
+  width: number;
+  height: number;
+  focused: boolean;
+  selection: PaneSelection;
+  now: number;
+  filter: UiState["emailFilter"];
+}
+
+export interface SolanaView {
+  configured: boolean;
+  rows: readonly TransferRow[];
+  net: readonly NetFlow[];
+  snapshot: FeedSnapshot<Map<string, SolTransaction[]>> | undefined;
+  width: number;
+  height: number;
+  focused: boolean;
+  selection: PaneSelection;
+  now: number;
+}
+
+export interface SidePanesView {
+  arrangement: "column" | "row";
+  activities: ActivitiesView;
+  email: EmailView;
+  solana: SolanaView;
+}
+
+/** What fills the space between the title and the status line, innermost first. */
+export type DashboardBody =
+  | { kind: "vote"; vote: VoteUi; frame: VoteFrame }
+  | { kind: "help"; scroll: number }
+  | { kind: "copy"; text: string | undefined }
+  | { kind: "detail"; view: DetailView | undefined; scroll: number }
+  | { kind: "panes"; log: LogPaneView; side: SidePanesView | undefined };
+
+/** The dashboard as drawn: what the component renders, nothing else. */
+export interface DashboardSnapshot {
+  ui: UiState;
+  layout: Layout;
+  title: Safe;
+  body: DashboardBody;
+  status: Segment[];
+}
+
+/** The views and the key context built from one set of inputs. */
+export interface Built {
+  snapshot: DashboardSnapshot;
+  /** The key step's context (its `now` is set when a key is pressed). */
+  keys: KeyContext;
+  /** Every activity listed (`v` or not): what A and R find a row's activity in. */
+  activities: ActivitySummary;
+  /** The deployments followed when several are (what `S` records). */
+  several: readonly { id: string; label: string }[];
+}
+
+const NO_ACTIVITIES: readonly Activity[] = [];
+const NO_EMAIL: readonly EmailEvent[] = [];
+const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
+const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
+const LOGS_ONLY: readonly Pane[] = ["logs"];
+
+/** The log pane's title: wrap and time modes said after "Logs". */
+function logTitle(ui: UiState): Safe {
+  const wrap = ui.wrap ? lit` (wrap)` : lit``;
+  const time = ui.time === "off" ? lit`` : lit` (${safe(ui.time)} times)`;
+  return lit`Logs${wrap}${time}`;
+}
+
+export class DashboardViews {
+  private readonly roster = new ReplicaRoster();
+  private readonly layout = memoized(computeLayout);
+  /** The filters are compiled again only when one of them changed (not at every key). */
+  private readonly filters = memoized(
+    (
+      include: UiState["include"],
+      exclude: UiState["exclude"],
+      search: UiState["search"],
+      hiddenReplicas: UiState["hiddenReplicas"],
+      onlyDeployment: UiState["onlyDeployment"],
+      minLevel: UiState["minLevel"],
+      context: UiState["context"],
+    ): Filters =>
+      compileFilters({
+        include,
+        exclude,
+        search,
+        hiddenReplicas,
+        onlyDeployment,
+        minLevel,
+        context,
+      }),
+  );
+  private readonly replicaNumbers = memoized((_version: number, logs: LogSource) =>
+    this.roster.update(logs.store),
+  );
+  private readonly logView = memoized(
+    (
+      _version: number,
+      logs: LogSource,
+      ui: UiState,
+      width: number,
+      height: number,
+      filters: Filters,
+      replicas: ReadonlySet<number>,
+      now: number,
+    ) => computeLogView(logs.store, ui, width, height, { filters, replicas, now }),
+  );
+  private readonly replicaStats = memoized(
+    (_version: number, logs: LogSource, onlyLabel: string | undefined): ReplicaStats[] => {
+      const all = logs.replicas?.snapshot(SPARK_BUCKETS) ?? [];
+      // One deployment shown alone (`d`): its replicas only.
+      return onlyLabel === undefined ? all : all.filter((r) => r.label.startsWith(`${onlyLabel} `));
+    },
+  );
+  private readonly strip = memoized((stats: readonly ReplicaStats[], width: number) =>
+    replicaStrip(stats, width),
+  );
+  private readonly allActivities = memoized(summarizeActivities);
+  private readonly mine = memoized(
+    (all: ActivitySummary, only: boolean, voteContext: VoteContext, now: number) => {
+      const rows = all.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now));
+      // Counted on the rows: an activity the server sent twice awaits one vote.
+      return { awaiting: rows.length, shown: only ? { ...all, rows } : all };
+    },
+  );
+  private readonly messages = memoized(groupEmailEvents);
+  private readonly summaries = memoized(
+    (
+      activities: ActivitySummary,
+      messages: readonly EmailMessage[],
+      transfers: { rows: TransferRow[] },
+    ): SideSummaries => ({ activities, messages, transfers }),
+  );
+  private readonly transfers = memoized(summarizeTransfers);
+  private readonly lists = memoized(
+    (summary: ActivitySummary, messages: readonly EmailMessage[], transfers: TransferRow[]) => ({
+      activities: activityListRows(summary.rows),
+      email: emailListRows(messages),
+      solana: transferListRows(transfers),
+    }),
+  );
+  private readonly selections = memoized(
+    (selection: UiState["selection"], lists: ReturnType<typeof this.lists>) => ({
+      activities: paneSelection(selection.activities, lists.activities),
+      email: paneSelection(selection.email, lists.email),
+      solana: paneSelection(selection.solana, lists.solana),
+    }),
+  );
+  private readonly voteShown = memoized(voteFrame);
+  private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
+    logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
+  );
+  private readonly listDetail = memoized((pane: ListPane, key: string, side: SideSummaries) =>
+    listDetail(pane, key, side),
+  );
+  private readonly lineDetail = memoized(
+    (key: string, _version: number, logs: LogSource, now: number) => {
+      const row = logs.store.rowById(Number(key));
+      return row && lineDetail(logs.store, row, now);
+    },
+  );
+  private readonly detailRowCount = memoized(
+    (detail: DetailView, width: number) => detailRows(detail, width).length,
+  );
+  private readonly title = memoized(dashboardTitle);
+  private readonly several = memoized((members: readonly GroupMember[]) =>
+    members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
+  );
+
+  /** The filters as the view compiled them for `ui` (the key step's navigator uses them too). */
+  filtersOf(ui: UiState): Filters {
+    return this.filters(
+      ui.include,
+      ui.exclude,
+      ui.search,
+      ui.hiddenReplicas,
+      ui.onlyDeployment,
+      ui.minLevel,
+      ui.context,
+    );
+  }
+
+  build(input: ViewInputs): Built {
+    const { ui, logs } = input;
+    const layout = this.layout(input.size.columns, input.size.rows, ui.sidePanes && !!input.feeds);
+    // The replicas' sparkline takes the pane's first row when it has rows to spare.
+    const showStrip = logs.replicas !== undefined && layout.logs.height - 3 >= 8;
+    // Paused, the pane's last row is the marker counting new lines: the view keeps one row less.
+    const logRows = Math.max(
+      1,
+      layout.logs.height - 3 - (ui.following ? 0 : 1) - (showStrip ? 1 : 0),
+    );
+    const logWidth = layout.logs.width - 2;
+    const replicas = this.replicaNumbers(input.version, logs);
+    const stats = this.replicaStats(input.version, logs, ui.onlyDeployment?.label);
+    const log: LogPaneView = {
+      view: this.logView(
+        input.version,
+        logs,
+        ui,
+        logWidth,
+        logRows,
+        this.filtersOf(ui),
+        replicas,
+        // Relative times move with the clock; otherwise the view does not depend on it.
+        ui.time === "relative" ? input.now : 0,
+      ),
+      width: layout.logs.width,
+      height: layout.logs.height,
+      focused: ui.focus === "logs",
+      title: logTitle(ui),
+      following: ui.following,
+      cap: logs.store.maxLines,
+      strip: showStrip ? this.strip(stats, logWidth) : undefined,
+    };
+    const side = this.sideViews(input, layout);
+    const several = this.several(input.members);
+    const detail = this.detail(input, side.summaries, stats);
+    const overlayRows = Math.max(1, layout.body.height - 3);
+    const room = voteRoom(layout.total.width, layout.body.height);
+    const vote = ui.vote ? this.voteShown(ui.vote, room.width, room.rows) : undefined;
+    const keys: KeyContext = {
+      panes: layout.side.arrangement === "hidden" ? LOGS_ONLY : ALL_PANES,
+      log: this.navigator(logs, logWidth, logRows),
+      logRows,
+      pageRows:
+        ui.help || ui.detail ? overlayRows : Math.max(1, layout.side.panes.activities.height - 5),
+      replicas,
+      deployments: several,
+      overlayMax: ui.help
+        ? Math.max(0, helpRows().length - overlayRows)
+        : detail
+          ? Math.max(
+              0,
+              this.detailRowCount(detail, Math.max(10, layout.total.width - 4)) - overlayRows,
+            )
+          : 0,
+      lists: side.lists,
+      now: input.now,
+      vote,
+      sidePanes: input.feeds !== undefined,
+    };
+    const snapshot: DashboardSnapshot = {
+      ui,
+      layout,
+      title: this.title(input.heading, several, layout.total.width),
+      body: this.body(input, { log, side: side.view, detail, vote }),
+      status: ui.input
+        ? promptLine(ui.input, layout.total.width)
+        : statusLine(
+            {
+              follower: input.follow,
+              ui,
+              buffered: logs.store.size(),
+              cap: logs.store.maxLines,
+              nowMono: input.monoNow,
+              awaitingVotes: side.awaiting,
+            },
+            layout.total.width,
+          ),
+    };
+    return { snapshot, keys, activities: side.all, several };
+  }
+
+  /** The side panes' view-models and their rows as selection sees them. */
+  private sideViews(input: ViewInputs, layout: Layout) {
+    const { ui, feeds, now } = input;
+    const all = this.allActivities(feeds?.activities.data ?? NO_ACTIVITIES, now);
+    const mine = this.mine(all, ui.needsMyVote, input.voteContext, now);
+    const messages = this.messages(feeds?.email?.data ?? NO_EMAIL, ui.emailFilter);
+    const transfers = this.transfers(feeds?.solana?.data ?? NO_TRANSFERS);
+    const lists = this.lists(mine.shown, messages, transfers.rows);
+    // One object per change of them: the detail view of a row is memoized on it.
+    const summaries = this.summaries(mine.shown, messages, transfers);
+    if (!feeds || layout.side.arrangement === "hidden") {
+      return { all, lists, summaries, awaiting: mine.awaiting, view: undefined };
+    }
+    const selection = this.selections(ui.selection, lists);
+    const p = layout.side.panes;
+    const view: SidePanesView = {
+      arrangement: layout.side.arrangement,
+      activities: {
+        summary: mine.shown,
+        snapshot: feeds.activities,
+        ...p.activities,
+        focused: ui.focus === "activities",
+        selection: selection.activities,
+        now,
+        needsMyVote: ui.needsMyVote,
+      },
+      email: {
+        configured: feeds.email !== undefined,
+        messages,
+        snapshot: feeds.email,
+        ...p.email,
+        focused: ui.focus === "email",
+        selection: selection.email,
+        now,
+        filter: ui.emailFilter,
+      },
+      solana: {
+        configured: feeds.solana !== undefined,
+        rows: transfers.rows,
+        net: transfers.net,
+        snapshot: feeds.solana,
+        ...p.solana,
+        focused: ui.focus === "solana",
+        selection: selection.solana,
+        now,
+      },
+    };
+    return { all, lists, summaries, awaiting: mine.awaiting, view };
+  }
+
+  /** The open detail view's content: a list row by its key, a log line, or the follow's status. */
+  private detail(
+    input: ViewInputs,
+    side: SideSummaries,
+    stats: readonly ReplicaStats[],
+  ): DetailView | undefined {
+    const open = input.ui.detail;
+    if (!open) return undefined;
+    if (open.pane === "follow") {
+      const several = input.members.length > 1 ? input.members : [];
+      return input.follow
+        ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, several)
+        : savedLinesDetail(input.logs.store, stats, input.now);
+    }
+    if (open.pane === "line")
+      return this.lineDetail(open.key, input.version, input.logs, input.now);
+    return this.listDetail(open.pane, open.key, side);
+  }
+
+  private body(
+    input: ViewInputs,
+    parts: {
+      log: LogPaneView;
+      side: SidePanesView | undefined;
+      detail: DetailView | undefined;
+      vote: VoteFrame | undefined;
+    },
+  ): DashboardBody {
+    const { ui } = input;
+    if (ui.vote && parts.vote) return { kind: "vote", vote: ui.vote, frame: parts.vote };
+    if (ui.help) return { kind: "help", scroll: ui.helpScroll };
+    if (ui.copy !== undefined) {
+      const row = input.logs.store.rowById(ui.copy);
+      return { kind: "copy", text: row?.event.kind === "line" ? row.event.content : undefined };
+    }
+    if (ui.detail) return { kind: "detail", view: parts.detail, scroll: ui.detailScroll };
+    return { kind: "panes", log: parts.log, side: parts.side };
+  }
+}
+
+interface SideSummaries {
+  activities: ActivitySummary;
+  messages: readonly EmailMessage[];
+  transfers: { rows: TransferRow[] };
+}
+
+/** A list pane's record by its key, as a detail view; undefined when it left the list. */
+function listDetail(pane: ListPane, key: string, side: SideSummaries): DetailView | undefined {
+  if (pane === "activities") {
+    const r = side.activities.rows.find((x) => x.key === key);
+    return r ? activityDetail(r.activity) : undefined;
+  }
+  if (pane === "email") {
+    const m = side.messages.find((x) => x.messageId === key);
+    return m ? emailDetail(m) : undefined;
+  }
+  const t = side.transfers.rows.find((x) => x.key === key);
+  return t ? transferDetail(t) : undefined;
+}

@@ -1,0 +1,82 @@
+/**
+ * What the dashboard controller works through, each an interface a test fakes: the log it shows
+ * (a live follow, or saved lines with nothing followed), the side panes' feeds, voting, the
+ * clipboard, the file `S` writes, the clock, the bell, and the app around it (the picker,
+ * quitting). Absent ports are features absent: no feeds, no side panes; no voting, `A` and `R`
+ * say so; no follow, `r` and `i` say there is none.
+ */
+import { writeNewFile } from "../../config/atomic-file.js";
+import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
+import type { Feeds } from "../../feeds/feeds.js";
+import type { FollowSource } from "../../tail/follower-group.js";
+import type { LogStore } from "../../tail/log-store.js";
+import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
+
+/** The lines the dashboard shows, and what brings them. */
+export interface LogSource {
+  store: LogStore;
+  /**
+   * The follow polling for new lines: its phase and figures in the status line and `i`, `r`
+   * retries it now. Absent: saved lines (a file), nothing followed.
+   */
+  follow?: FollowSource | undefined;
+  /** Each replica's counts, sparkline and lifecycle; absent: no sparkline strip. */
+  replicas?: ReplicaSnapshots | undefined;
+}
+
+/** A live log session (src/feeds/dashboard-sources.ts) as the dashboard's log source. */
+export function followedLogs(session: Pick<LogSession, "store" | "follower" | "replicas">) {
+  return {
+    store: session.store,
+    follow: session.follower,
+    replicas: session.replicas,
+  } satisfies LogSource;
+}
+
+/** Saved lines in a store, nothing followed (`tvcwatch open FILE`). */
+export function savedLogs(store: LogStore, replicas?: ReplicaSnapshots): LogSource {
+  return { store, replicas };
+}
+
+/** Where `S` writes: a new file, never one that exists. */
+export interface FileSink {
+  /** Rejects (or throws) with the error's `code` EEXIST when the name is taken. */
+  writeNew(path: string, text: string): void | Promise<void>;
+}
+
+/** The one way to write a file (src/config/atomic-file.ts): new, mode 0600, never overwriting. */
+export const newFiles: FileSink = { writeNew: (path, text) => writeNewFile(path, text) };
+
+/** Wall-clock time, and a tick for what moves with it (ages, countdowns, relative times). */
+export interface Ticker {
+  now(): number;
+  /** Calls `tick` every `ms`; the function returned stops it. */
+  every(ms: number, tick: () => void): () => void;
+}
+
+export const systemTicker: Ticker = {
+  now: () => Date.now(),
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    return () => clearInterval(timer);
+  },
+};
+
+export interface DashboardPorts {
+  logs: LogSource;
+  /** The side panes' pollers; absent: no side panes (saved lines). */
+  feeds?: Feeds | undefined;
+  /** Approving and rejecting (`A`, `R`); absent: the keys say it is not available. */
+  voting?: ActivityVoting | undefined;
+  /** Puts text on the terminal's clipboard (OSC 52, --clipboard); absent: `c` shows the line. */
+  clipboard?: ((text: string) => void) | undefined;
+  /** Where `S` writes; by default a new file (atomic-file.ts). */
+  files?: FileSink | undefined;
+  /** By default the system's clock and timers. */
+  clock?: Ticker | undefined;
+  /** Rings the terminal bell: once for each poll that brings activities newly awaiting votes. */
+  bell?: (() => void) | undefined;
+  /** `D`: the deployment picker over the dashboard; absent, `D` says there is none. */
+  picker?: (() => void) | undefined;
+  quit: () => void;
+}

@@ -1,0 +1,144 @@
+/**
+ * Approving and rejecting from the dashboard (`A`, `R`, then `y`): who is asking and the quorum
+ * (read once through whoami when the dashboard starts), the confirmation that says what is
+ * decided, and the vote sent on the fingerprint shown, whose answered activity replaces its row
+ * at once when the answer is about it. A key pressed before whoami answered goes on as soon as
+ * it has. The rules are src/activity's; the confirmation's state is ../vote-state.ts.
+ */
+import type { VoteAction } from "../../activity/activity-decision.js";
+import { confirmation, decideActivity } from "../../activity/activity-decision.js";
+import type { VoteContext } from "../../activity/awaiting-vote.js";
+import { voteAnswer, voteFailed } from "../../activity/vote-answer.js";
+import type { Activity } from "../../api/schemas.js";
+import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
+import type { FeedStore } from "../../feeds/feed-store.js";
+import { describeError } from "../../feeds/poller.js";
+import type { UiAction, UiState } from "../ui-state.js";
+
+/** What the flow reads and changes of the dashboard around it. */
+export interface VoteHost {
+  voting: ActivityVoting | undefined;
+  /** The activities feed: an answered vote's activity replaces its row. */
+  activities: FeedStore<Activity[]> | undefined;
+  /** The activity of the row with this key, as the pane shows it; undefined when it is gone. */
+  activityFor(key: string): Activity | undefined;
+  state(): UiState;
+  apply(action: UiAction): void;
+  now(): number;
+  /** Who is asking became known (or could not be): what awaits my vote may have changed. */
+  contextChanged(): void;
+}
+
+export class VoteFlow {
+  private known: VoteContext = { state: "loading" };
+  private pending: { action: VoteAction; key: string } | undefined;
+  private readonly stopped = new AbortController();
+
+  constructor(private readonly host: VoteHost) {}
+
+  /** Who is asking, the quorum and names: loading, loaded or failed. */
+  get context(): VoteContext {
+    return this.known;
+  }
+
+  /** Reads who is asking (once), when voting is available. */
+  start(): void {
+    const voting = this.host.voting;
+    if (!voting) return;
+    const signal = this.stopped.signal;
+    voting.loadContext(signal).then(
+      ({ context, notes }) => this.learned({ state: "loaded", context, notes }),
+      (err: unknown) => {
+        if (!signal.aborted) this.learned({ state: "failed", error: describeError(err) });
+      },
+    );
+  }
+
+  stop(): void {
+    this.stopped.abort();
+  }
+
+  private learned(context: VoteContext): void {
+    if (this.stopped.signal.aborted) return;
+    this.known = context;
+    this.host.contextChanged();
+    // A or R pressed before whoami answered: go on with it now.
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) this.begin(pending.action, pending.key);
+  }
+
+  private notice(text: string): void {
+    this.host.apply({ type: "notice", text });
+  }
+
+  /** A or R on the activity of the row `key`: say why not, or show what is decided and wait for y. */
+  begin(action: VoteAction, key: string): void {
+    const activity = this.host.activityFor(key);
+    const known = this.known;
+    if (!activity) this.notice("the selected activity is no longer listed: nothing to vote on");
+    else if (!this.host.voting) this.notice("voting is not available here");
+    else if (known.state === "loading") {
+      // Who is asking is still being read: the confirmation opens as soon as it is known.
+      this.pending = { action, key };
+      this.notice("reading who you are (whoami) before the vote…");
+    } else if (known.state === "failed") this.notice(`cannot vote: ${known.error}`);
+    else this.confirm(action, activity, known);
+  }
+
+  /** What is decided, shown for y; or why this person cannot cast that vote. */
+  private confirm(
+    action: VoteAction,
+    activity: Activity,
+    known: Extract<VoteContext, { state: "loaded" }>,
+  ): void {
+    const context = { ...known.context, now: this.host.now() };
+    const decision = decideActivity(activity, context);
+    const check = decision.can[action];
+    if (!check.allowed) {
+      this.notice(`cannot ${action}: ${check.why}`);
+      return;
+    }
+    const { question, header, details } = confirmation(decision, action, context);
+    // The fingerprint shown now is the one the vote will name, whatever a poll brings meanwhile.
+    this.host.apply({
+      type: "vote",
+      change: {
+        type: "openVote",
+        action,
+        activityId: decision.id,
+        fingerprint: decision.fingerprint,
+        question,
+        header,
+        details: [...details, ...known.notes.map((n) => `  note         ${n}`)],
+      },
+    });
+  }
+
+  /**
+   * y (the confirmation is now sending): the vote on the fingerprint it showed; an answer about
+   * that activity replaces its row at once, one about another is said and applied nowhere.
+   */
+  send(): void {
+    const vote = this.host.state().vote;
+    const voting = this.host.voting;
+    const known = this.known;
+    if (!voting || vote?.phase !== "sending" || known.state !== "loaded") return;
+    const { action, activityId, fingerprint } = vote;
+    const done = (outcome: string, ok: boolean) =>
+      this.host.apply({ type: "vote", change: { type: "voteDone", activityId, outcome, ok } });
+    voting.vote(action, fingerprint).then(
+      (answered) => {
+        const context = { ...known.context, now: this.host.now() };
+        const answer = voteAnswer({ action, activityId, fingerprint }, answered, context);
+        if (answer.about) {
+          this.host.activities?.update((list) =>
+            list.map((a) => (a.id === answered.id ? answered : a)),
+          );
+        }
+        done(answer.outcome, answer.ok);
+      },
+      (err: unknown) => done(voteFailed(action, describeError(err)), false),
+    );
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * The dashboard controller without a terminal: keys go in as the keyboard sends them, effects
+ * come out through fake ports (voting, the clipboard, the file sink, the follow, the bell), and
+ * what is shown is read from its snapshot. Vote, retry, save and copy, the bell, and a dashboard
+ * over saved lines (no follow, no side panes, no voting).
+ */
+import { describe, expect, it, vi } from "vitest";
+import type { Activity } from "../../../src/api/schemas.js";
+import type { ActivityVoting } from "../../../src/feeds/dashboard-sources.js";
+import type { FollowerPhase, FollowerState } from "../../../src/tail/follower.js";
+import type { FollowSource } from "../../../src/tail/follower-group.js";
+import { LogStore } from "../../../src/tail/log-store.js";
+import { DashboardController } from "../../../src/tui/controller/dashboard-controller.js";
+import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
+import type { DashboardPorts, FileSink } from "../../../src/tui/controller/ports.js";
+import { savedLogs } from "../../../src/tui/controller/ports.js";
+import type { Segment } from "../../../src/tui/segment.js";
+import { settle } from "../../helpers/settle.js";
+import { activity, dashboardParts, line, NOW } from "../fixtures.js";
+import { stoppedClock } from "../render-dashboard.js";
+
+const ESC = "\u001b";
+const UP = "\u001b[A";
+
+/** What the keyboard sends for each key of `keys`, as Ink hands it over (input, key). */
+function press(c: DashboardController, keys: string): void {
+  for (const k of keys.match(/\u001b\[A|[\s\S]/gu) ?? []) {
+    if (k === ESC) c.press("", { escape: true });
+    else if (k === UP) c.press("", { upArrow: true });
+    else if (k === "\t") c.press("", { tab: true });
+    else if (k === "\r") c.press("", { return: true });
+    else c.press(k, {});
+  }
+}
+
+const text = (segments: readonly Segment[]) => segments.map((s) => s.text).join("");
+const status = (s: DashboardSnapshot) => text(s.status);
+
+/** A follow whose phase the test sets; it counts the retries asked for. */
+class FakeFollow implements FollowSource {
+  retries = 0;
+  private listeners = new Set<() => void>();
+  private state: FollowerState = {
+    phase: "live",
+    retries: 0,
+    linesPerSecond: 0,
+    linesEmitted: 0,
+    gaps: 0,
+    entriesServed: 0,
+    arrival: { overlapMs: 0, lateLines: 0, recentLateMs: 0, measured: false },
+  };
+  set(phase: FollowerPhase, lastError?: string) {
+    this.state = { ...this.state, phase, lastError };
+    for (const l of this.listeners) l();
+  }
+  subscribe(l: () => void) {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+  getState() {
+    return this.state;
+  }
+  retryNow() {
+    this.retries += 1;
+  }
+  monotonicNow() {
+    return 1000;
+  }
+}
+
+const ROOT_1 = {
+  viewer: { userId: "root-1", username: "oncall-root" },
+  quorum: { threshold: 2, userIds: ["root-1", "root-2"] },
+  now: NOW,
+};
+
+function voting(answer: (fingerprint: string) => Promise<Activity>) {
+  return {
+    loadContext: vi.fn(async () => ({ context: ROOT_1, notes: [] })),
+    vote: vi.fn(async (_action: string, fingerprint: string) => answer(fingerprint)),
+  } satisfies ActivityVoting;
+}
+
+async function controller(ports: Partial<DashboardPorts> = {}) {
+  const parts = await dashboardParts();
+  parts.store.append(Array.from({ length: 20 }, (_, i) => line(i, (i % 3) + 1, `INFO req ${i}`)));
+  const follow = new FakeFollow();
+  const quit = vi.fn();
+  const c = new DashboardController(
+    {
+      logs: { store: parts.store, follow },
+      feeds: parts.feeds,
+      clock: stoppedClock(),
+      quit,
+      ...ports,
+    },
+    { heading: { kind: "deployments", deploymentId: "dep-1" }, size: { columns: 160, rows: 48 } },
+  );
+  c.start();
+  // Who is asking is read when the dashboard starts.
+  await settle();
+  return { c, follow, quit, ...parts };
+}
+
+describe("the dashboard controller", () => {
+  it("publishes one snapshot until something it shows changes, and tells its subscribers", async () => {
+    const { c, store } = await controller();
+    const listener = vi.fn();
+    c.subscribe(listener);
+    const first = c.getSnapshot();
+    expect(c.getSnapshot()).toBe(first);
+    store.append([line(50, 1, "INFO one more")]);
+    expect(listener).toHaveBeenCalled();
+    const second = c.getSnapshot();
+    expect(second).not.toBe(first);
+    // The side panes' views did not change with a log line.
+    if (first.body.kind !== "panes" || second.body.kind !== "panes") throw new Error("no panes");
+    expect(second.body.side?.activities).toEqual(first.body.side?.activities);
+    expect(second.body.side?.activities.summary).toBe(first.body.side?.activities.summary);
+    c.resize(80, 24);
+    expect(c.getSnapshot().layout.total.width).toBe(80);
+  });
+
+  it("A, then y: the vote on the fingerprint shown, whatever a poll brings meanwhile", async () => {
+    const v = voting(async (fingerprint) => ({
+      ...activity("a1", "COMPLETED", 30_000),
+      fingerprint,
+    }));
+    const { c, feeds } = await controller({ voting: v });
+    press(c, "\tA");
+    const confirm = c.getSnapshot().body;
+    expect(confirm.kind).toBe("vote");
+    expect(c.state.vote).toMatchObject({ phase: "confirm", activityId: "a1" });
+    // A poll while the confirmation is open changes the fingerprint: the one shown is voted on.
+    feeds.activities.store.succeed(
+      [{ ...activity("a1", "CONSENSUS_NEEDED", 31_000), fingerprint: "sha256:other" }],
+      NOW,
+      5,
+    );
+    press(c, "y");
+    expect(c.state.vote?.phase).toBe("sending");
+    await vi.waitFor(() => expect(c.state.vote?.phase).toBe("done"));
+    expect(v.vote).toHaveBeenCalledWith("approve", "sha256:a1");
+    expect(c.state.vote).toMatchObject({ ok: true, outcome: "approved activity a1: COMPLETED" });
+    // Any key closes the result.
+    press(c, "x");
+    expect(c.state.vote).toBeUndefined();
+  });
+
+  it("an answer about the activity voted on replaces its row; about another, it changes nothing", async () => {
+    const v = voting(async (fingerprint) => ({
+      ...activity("a1", "COMPLETED", 30_000),
+      fingerprint,
+    }));
+    const { c, feeds } = await controller({ voting: v });
+    press(c, "\tAy");
+    await vi.waitFor(() => expect(c.state.vote?.phase).toBe("done"));
+    expect(c.state.vote).toMatchObject({ ok: true, outcome: "approved activity a1: COMPLETED" });
+    expect(feeds.activities.store.getSnapshot().data?.[0]?.status).toBe(
+      "ACTIVITY_STATUS_COMPLETED",
+    );
+
+    const other = voting(async () => activity("zz", "COMPLETED", 1));
+    const second = await controller({ voting: other });
+    press(second.c, "\tAy");
+    await vi.waitFor(() => expect(second.c.state.vote?.phase).toBe("done"));
+    expect(second.c.state.vote).toMatchObject({ ok: false });
+    expect((second.c.state.vote as { outcome: string }).outcome).toMatch(
+      /^the server answered for activity zz, not a1/,
+    );
+    expect(second.feeds.activities.store.getSnapshot().data?.[0]?.status).toBe(
+      "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+    );
+  });
+
+  it("A before whoami answered opens the confirmation once it has; n cancels, nothing sent", async () => {
+    let answer: () => void = () => {};
+    const v: ActivityVoting = {
+      loadContext: () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ context: ROOT_1, notes: ["list_users not shown: denied"] });
+        }),
+      vote: vi.fn(),
+    };
+    const { c } = await controller({ voting: v });
+    press(c, "\tA");
+    expect(c.state.notice).toBe("reading who you are (whoami) before the vote…");
+    answer();
+    await vi.waitFor(() => expect(c.state.vote?.phase).toBe("confirm"));
+    expect(c.state.vote?.details.at(-1)).toContain("note         list_users not shown: denied");
+    press(c, "n");
+    expect(c.state.vote).toBeUndefined();
+    expect(c.state.notice).toBe("not approved: cancelled, nothing was sent");
+    expect(v.vote).not.toHaveBeenCalled();
+  });
+
+  it("without voting, A says it is not available", async () => {
+    const { c } = await controller();
+    press(c, "\tA");
+    expect(c.state.notice).toBe("voting is not available here");
+  });
+
+  it("r retries a follow that waits to retry, and says why not otherwise", async () => {
+    const { c, follow } = await controller();
+    press(c, "r");
+    expect(c.state.notice).toBe("the log is live: nothing to retry");
+    follow.set("retrying", "connection refused");
+    expect(status(c.getSnapshot())).toContain("connection refused");
+    press(c, "r");
+    expect(follow.retries).toBe(1);
+    expect(c.state.notice).toBe("retrying the log poll now");
+    follow.set("failed", "PERMISSION_DENIED");
+    press(c, "r");
+    expect(follow.retries).toBe(1);
+    expect(c.state.notice).toBe("the log follow is stopped by an error: nothing to retry");
+  });
+
+  it("S writes the view as filtered through the file sink, and says what it did", async () => {
+    const written: { path: string; text: string }[] = [];
+    const files: FileSink = {
+      writeNew: async (path, text) => {
+        if (path.endsWith("taken.log"))
+          throw Object.assign(new Error("exists"), { code: "EEXIST" });
+        written.push({ path, text });
+      },
+    };
+    const { c } = await controller({ files });
+    press(c, "freq 1\r");
+    press(c, "S/tmp/view.ndjson\r");
+    await vi.waitFor(() => expect(c.state.notice).toMatch(/^saved/));
+    expect(c.state.notice).toBe("saved 11 lines to /tmp/view.ndjson (NDJSON)");
+    const [saved] = written;
+    const lines = saved?.text.trim().split("\n") ?? [];
+    expect(JSON.parse(lines[0] ?? "{}").tvcwatch).toMatchObject({
+      deploymentId: "dep-1",
+      filters: { include: ["req 1"] },
+      savedAt: new Date(NOW).toISOString(),
+    });
+    expect(lines.slice(1).every((l) => JSON.parse(l).content.includes("req 1"))).toBe(true);
+    press(c, "S/tmp/taken.log\r");
+    await vi.waitFor(() => expect(c.state.notice).toMatch(/^not saved/));
+    expect(c.state.notice).toBe("not saved: /tmp/taken.log exists (S again with another name)");
+  });
+
+  it("c puts the cursor's line on the clipboard, or shows it alone without one", async () => {
+    const clipboard = vi.fn();
+    const { c, store } = await controller({ clipboard });
+    press(c, `${UP}c`);
+    expect(clipboard).toHaveBeenCalledWith("INFO req 18");
+    expect(c.state.notice).toBe("line copied to the clipboard (OSC 52)");
+    // A hostile line goes to the clipboard escaped.
+    store.append([line(40, 1, "INFO \u001b]52;c;aGk=\u0007 x")]);
+    // Following again, then Space: paused with the cursor on the newest line.
+    press(c, "G c");
+    expect(clipboard).toHaveBeenLastCalledWith("INFO \\x1b]52;c;aGk=\\x07 x");
+
+    const plain = await controller();
+    press(plain.c, `${UP}c`);
+    const body = plain.c.getSnapshot().body;
+    expect(body).toEqual({ kind: "copy", text: "INFO req 18" });
+    press(plain.c, ESC);
+    expect(plain.c.getSnapshot().body.kind).toBe("panes");
+  });
+
+  it("rings the bell once for activities newly awaiting votes, not for those there at the start", async () => {
+    const bell = vi.fn();
+    const { feeds } = await controller({ bell });
+    feeds.activities.store.succeed([activity("a1", "CONSENSUS_NEEDED", 1)], NOW, 5);
+    expect(bell).not.toHaveBeenCalled();
+    feeds.activities.store.succeed(
+      [activity("a1", "CONSENSUS_NEEDED", 1), activity("a9", "CONSENSUS_NEEDED", 1)],
+      NOW,
+      5,
+    );
+    expect(bell).toHaveBeenCalledTimes(1);
+    feeds.activities.store.succeed([activity("a9", "CONSENSUS_NEEDED", 1)], NOW, 5);
+    expect(bell).toHaveBeenCalledTimes(1);
+  });
+
+  it("q quits through its port; D opens the picker, or says there is none", async () => {
+    const picker = vi.fn();
+    const { c, quit } = await controller({ picker });
+    press(c, "D");
+    expect(picker).toHaveBeenCalledOnce();
+    press(c, "q");
+    expect(quit).toHaveBeenCalledOnce();
+    const without = await controller();
+    press(without.c, "D");
+    expect(without.c.state.notice).toContain("no deployment picker here");
+  });
+});
+
+describe("the dashboard over saved lines (no follow, no side panes, no voting)", () => {
+  async function saved() {
+    const store = new LogStore({ maxLines: 1000 });
+    store.append(
+      Array.from({ length: 30 }, (_, i) =>
+        line(i, (i % 2) + 1, i % 5 === 0 ? `ERROR e${i}` : `INFO i${i}`),
+      ),
+    );
+    const quit = vi.fn();
+    const c = new DashboardController(
+      { logs: savedLogs(store), clock: stoppedClock(), quit },
+      {
+        heading: { kind: "named", name: "errors.ndjson · 30 lines", deploymentId: "dep-1" },
+        size: { columns: 160, rows: 48 },
+      },
+    );
+    c.start();
+    return { c, store };
+  }
+
+  it("shows only the log, names what the caller named, and says the lines are saved", async () => {
+    const { c } = await saved();
+    const s = c.getSnapshot();
+    expect(text([{ text: s.title }])).toBe("tvcwatch · errors.ndjson · 30 lines");
+    if (s.body.kind !== "panes") throw new Error("no panes");
+    expect(s.body.side).toBeUndefined();
+    expect(s.body.log.width).toBe(160);
+    expect(s.body.log.view.rows.length).toBeGreaterThan(20);
+    expect(status(s)).toContain("○ saved lines");
+  });
+
+  it("reading keys work; those of the live follow and the side panes say why not", async () => {
+    const { c } = await saved();
+    press(c, "L");
+    press(c, "L");
+    press(c, "L");
+    press(c, "L");
+    const s = c.getSnapshot();
+    if (s.body.kind !== "panes") throw new Error("no panes");
+    expect(s.body.log.view.rows.every((r) => text(r.segments).includes("ERROR"))).toBe(true);
+    press(c, "r");
+    expect(c.state.notice).toBe("nothing is followed here: these are saved lines");
+    press(c, "s");
+    expect(c.state.notice).toBe("no side panes here: only the log is shown");
+    press(c, "\t");
+    expect(c.state.focus).toBe("logs");
+    press(c, "A");
+    expect(c.state.notice).toBe("A approves activities: there are none here");
+    press(c, "i");
+    const detail = c.getSnapshot().body;
+    expect(detail.kind).toBe("detail");
+    if (detail.kind === "detail") expect(detail.view?.title).toBe("Log");
+  });
+});
