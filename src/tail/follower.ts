@@ -390,6 +390,9 @@ export class LogFollower {
       entries,
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
+      plan.windowMs !== undefined && plan.request.tailLines === undefined
+        ? { low: sentMono - plan.windowMs, high: recvMono - plan.windowMs }
+        : undefined,
     );
     const { covered, reachMs } = this.planner.settle(
       plan,
