@@ -68,6 +68,11 @@ interface UntimestampedLine {
 export interface WindowFront {
   low: number;
   high: number;
+  /**
+   * A low bound of the front on the server's clock (from Date headers; -Infinity without them):
+   * a line stamped at or before it is out of place, since the server sent it whatever the window.
+   */
+  serverLow: number;
 }
 
 /** What the response at hand tells mayBeSameLine about one replica. */
@@ -109,7 +114,7 @@ function mayBeSameLine(u: UntimestampedLine, l: number, h: number, now: Sighted)
  * response whose front was before `u.lo` (loFrontLow) no further than the fronts did on the
  * monotonic clock (the server's clock runs with it). Front before `u.hi`, and `u.hi` gone: it was
  * out of place. With Date headers a line stamped ahead of the server's clock is no neighbour in
- * the first place (see placeUntimestamped); without them this is how it is found out.
+ * the first place (see accept); without them this is how it is found out.
  */
 function nextWentFromBehind(u: UntimestampedLine, l: number, now: Sighted): boolean {
   let frontBefore = Number.POSITIVE_INFINITY;
@@ -217,6 +222,10 @@ export class Deduplicator {
     const keys = new Float64Array(n);
     const decided = new Uint8Array(n); // 1 = new, 2 = seen, 0 = untimestamped (decided below)
     const response = this.responses;
+    // A neighbour of an untimestamped line is a timestamped line stamped within the window, on
+    // the server's clock: one stamped before it began, or ahead of when it was answered, is out of
+    // place (sent whatever the window, and perhaps only for a while).
+    const windowFrom = front ? front.serverLow : Number.NEGATIVE_INFINITY;
     for (const m of this.replicas.values()) {
       m.timed.beginResponse();
       m.prevKey = Number.NEGATIVE_INFINITY;
@@ -274,7 +283,7 @@ export class Deduplicator {
         continue;
       }
       keys[i] = key;
-      mem.prevKey = key;
+      if (key > windowFrom && key <= serverNowUpper) mem.prevKey = key;
       const exact = this.exactKey(lastSeconds, nanos);
       const isNew = Number.isNaN(exact)
         ? mem.timed.sightByText(`${ts.seconds}.${ts.nanos}`, content, response)
@@ -295,7 +304,16 @@ export class Deduplicator {
     }
     for (const m of this.replicas.values()) m.timed.endResponse();
     if (untimestamped > 0)
-      this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper, front);
+      this.placeUntimestamped(
+        entries,
+        mems,
+        keys,
+        decided,
+        fallbackKey,
+        windowFrom,
+        serverNowUpper,
+        front,
+      );
     const indexes: number[] = [];
     for (let i = 0; i < n; i++) if (decided[i] === 1) indexes.push(i);
     const replicas: ReplicaSummary[] = [];
@@ -340,6 +358,7 @@ export class Deduplicator {
     keys: Float64Array,
     decided: Uint8Array,
     fallbackKey: number,
+    windowFrom: number,
     serverNowUpper: number,
     front: WindowFront | undefined,
   ): void {
@@ -352,9 +371,10 @@ export class Deduplicator {
     for (let i = n - 1; i >= 0; i--) {
       const mem = mems[i] as ReplicaMemory;
       if ((entries[i] as DebugLogEntry).line.ts) {
-        // A line stamped ahead of the server's clock is out of place (and may be gone from the
-        // next answer): it is no neighbour.
-        if ((keys[i] as number) <= serverNowUpper) next.set(mem, keys[i] as number);
+        // Out of place (see accept), it is no neighbour: a line stamped ahead of the server's
+        // clock may be gone from the next answer.
+        const key = keys[i] as number;
+        if (key > windowFrom && key <= serverNowUpper) next.set(mem, key);
         continue;
       }
       hiOf[i] = next.get(mem) ?? Number.POSITIVE_INFINITY;

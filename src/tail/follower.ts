@@ -403,7 +403,11 @@ export class LogFollower {
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
       plan.windowMs !== undefined && plan.request.tailLines === undefined
-        ? { low: sentMono - plan.windowMs, high: recvMono - plan.windowMs }
+        ? {
+            low: sentMono - plan.windowMs,
+            high: recvMono - plan.windowMs,
+            serverLow: sentMono + this.serverClock.lowOffset() - plan.windowMs,
+          }
         : undefined,
     );
     const { covered, reachMs } = this.planner.settle(

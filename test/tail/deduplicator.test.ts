@@ -13,6 +13,9 @@ const e = (
   line: ts ? { content, ts: { seconds: String(seconds), nanos: String(nanos) } } : { content },
 });
 
+/** No Date headers: where a window began is known on the monotonic clock only. */
+const NONE = Number.NEGATIVE_INFINITY;
+
 const contents = (d: Deduplicator, entries: DebugLogEntry[]) =>
   d
     .accept(entries, 0)
@@ -107,9 +110,14 @@ describe("Deduplicator", () => {
     const old = e(1, 0, 0, "1970");
     const x = e(1, 0, 0, "x", false);
     const near = new Deduplicator();
-    near.accept([old, A, x, H], 0, Number.POSITIVE_INFINITY, { low: 0, high: 100 });
+    near.accept([old, A, x, H], 0, Number.POSITIVE_INFINITY, {
+      low: 0,
+      high: 100,
+      serverLow: NONE,
+    });
     expect(
-      near.accept([old, x], 0, Number.POSITIVE_INFINITY, { low: 2000, high: 2100 }).indexes,
+      near.accept([old, x], 0, Number.POSITIVE_INFINITY, { low: 2000, high: 2100, serverLow: NONE })
+        .indexes,
     ).toEqual([]);
     // With no front known (a window of tailLines) nothing says H did not fall away with x.
     const unknown = new Deduplicator();
@@ -117,11 +125,34 @@ describe("Deduplicator", () => {
     expect(unknown.accept([old, x], 0).indexes).toEqual([1]);
     // Nor when the fronts moved further than from A to H (in the fiction of this test).
     const far = new Deduplicator();
-    far.accept([old, A, x, H], 0, Number.POSITIVE_INFINITY, { low: 0, high: 100 });
+    far.accept([old, A, x, H], 0, Number.POSITIVE_INFINITY, { low: 0, high: 100, serverLow: NONE });
     const year = 365 * 86_400_000;
     expect(
-      far.accept([old, x], 0, Number.POSITIVE_INFINITY, { low: year, high: year + 100 }).indexes,
+      far.accept([old, x], 0, Number.POSITIVE_INFINITY, {
+        low: year,
+        high: year + 100,
+        serverLow: NONE,
+      }).indexes,
     ).toEqual([1]);
+  });
+
+  it("takes no line stamped outside its window, on the server's clock, for a neighbour", () => {
+    // The window began at 95 s (Date headers say so) and was answered by 110 s: the line stamped
+    // in 1970 and the one stamped a year ahead were sent whatever the window. x lies before B.
+    const d = new Deduplicator();
+    const entries = [
+      e(1, 0, 0, "1970"),
+      e(1, 0, 0, "x", false),
+      e(1, 101, 0, "B"),
+      e(1, 100 + 365 * 86_400, 0, "ahead"),
+      e(1, 0, 0, "y", false),
+    ];
+    const { keys } = d.accept(entries, 50_000, 110_000, { low: 0, high: 100, serverLow: 95_000 });
+    expect(keys[1]).toBe(101_000);
+    expect(keys[4]).toBe(101_000);
+    // Without Date headers nothing says so: x is placed after the line stamped in 1970.
+    const blind = new Deduplicator();
+    expect(blind.accept(entries, 50_000).keys[1]).toBe(0);
   });
 
   it("lines up untimestamped lines by sequence when the window's front cuts some away", () => {
