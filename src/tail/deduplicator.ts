@@ -9,7 +9,8 @@
  * A line without a timestamp can only be placed between the timestamped lines of its replica
  * around it: its true time lies in [previous ts, next ts]. Each sighting gives such an interval,
  * and the neighbours only ever get closer (late lines land between; nothing after a line
- * vanishes), except that the front of a window falls away as it moves. So the untimestamped lines
+ * vanishes), except that the front of a window falls away as it moves, and that a line out of
+ * place (stamped a year ahead, say) may be sent for a while only (see nextWentFromBehind). So the untimestamped lines
  * of a replica are matched by sequence: the remembered ones still in the window come back in the
  * same order, each between neighbours consistent with what was remembered (see mayBeSameLine),
  * with new lines among and after them (see placeUntimestamped). Identical untimestamped lines are
@@ -41,12 +42,45 @@ function parseDigits(text: string): number {
 
 interface UntimestampedLine {
   content: string;
+  /** Its previous timestamped neighbour, the latest sighted (sort key). */
   lo: number;
+  /**
+   * The low bound of the front (see WindowFront) of the last response in which a timestamped line
+   * at `lo` lay before it, so that the window's front was then before `lo`; -Infinity when none.
+   */
+  loFrontLow: number;
+  /** Its next timestamped neighbour, as last sighted (sort key; the closest one still there). */
   hi: number;
-  /** An upper bound of its true time: its next neighbour, or the server's time when first seen. */
-  bound: number;
+  /**
+   * An upper bound of the server's time when it was first seen (+Infinity without Date
+   * headers): with `hi`, an upper bound of its true time.
+   */
+  seenBy: number;
   /** The number of the last response that held it. */
   lastIn: number;
+}
+
+/**
+ * Where a response's window began, on the monotonic clock: the server's clock less a constant
+ * nobody knows (without Date headers), so only how far fronts moved between responses means
+ * anything. The front of a window of `W` ms sent at S and answered at R lies in [S - W, R - W].
+ */
+export interface WindowFront {
+  low: number;
+  high: number;
+  /**
+   * A low bound of the front on the server's clock (from Date headers; -Infinity without them):
+   * a line stamped at or before it is out of place, since the server sent it whatever the window.
+   */
+  serverLow: number;
+}
+
+/** What the response at hand tells mayBeSameLine about one replica. */
+interface Sighted {
+  /** The response's front (high bound), or +Infinity when its window is no time (tailLines). */
+  frontHigh: number;
+  /** Whether the response holds a timestamped line of the replica at this sort key. */
+  holds: (key: number) => boolean;
 }
 
 /**
@@ -58,11 +92,36 @@ interface UntimestampedLine {
  * had the remembered previous neighbour at `u.lo` fallen away, so would `h`'s equals). A previous
  * neighbour before `u.lo` is the same case: the remembered one fell away, and what is left before
  * the line is a line out of place (stamped in 1970, say, and sent by every window). And `l` lies
- * before the line, so no later than the server's time when the line was first seen.
+ * before the line, so no later than its next neighbour or the server's time when the line was
+ * first seen.
+ *
+ * An `h` after the remembered next neighbour is the line only if that neighbour went from behind
+ * it (see nextWentFromBehind): then it was out of place (stamped a year ahead, say, and sent for
+ * a few seconds), and bounds nothing.
  */
-function mayBeSameLine(u: UntimestampedLine, l: number, h: number): boolean {
-  if (h > u.hi || l > u.bound) return false;
+function mayBeSameLine(u: UntimestampedLine, l: number, h: number, now: Sighted): boolean {
+  if (l > Math.min(u.hi, u.seenBy)) return false;
+  if (h > u.hi && !nextWentFromBehind(u, l, now)) return false;
   return l >= u.lo || h > u.lo;
+}
+
+/**
+ * Whether the remembered next neighbour of `u` (at `u.hi`), gone from the response, went from
+ * behind the window's front rather than falling away at it. A window loses lines only at its
+ * front, so a line in place after the front stays: the one at `u.hi` fell away only if the front
+ * got past it, and then so did `u`, and the sighting is another line. The front is before the
+ * sighting's previous neighbour when it is at or after `u.lo`; and it has moved on since a
+ * response whose front was before `u.lo` (loFrontLow) no further than the fronts did on the
+ * monotonic clock (the server's clock runs with it). Front before `u.hi`, and `u.hi` gone: it was
+ * out of place. With Date headers a line stamped ahead of the server's clock is no neighbour in
+ * the first place (see accept); without them this is how it is found out.
+ */
+function nextWentFromBehind(u: UntimestampedLine, l: number, now: Sighted): boolean {
+  let frontBefore = Number.POSITIVE_INFINITY;
+  if (Number.isFinite(l) && l >= u.lo) frontBefore = l;
+  else if (Number.isFinite(u.loFrontLow) && now.frontHigh !== Number.POSITIVE_INFINITY)
+    frontBefore = u.lo + (now.frontHigh - u.loFrontLow);
+  return frontBefore <= u.hi && !now.holds(u.hi);
 }
 
 interface ReplicaMemory {
@@ -148,18 +207,25 @@ export class Deduplicator {
    * The entries of one response that were not seen before, in the response's order.
    * `fallbackKey` orders untimestamped lines of a replica that sent no timestamped line at all;
    * `serverNowUpper` is an upper bound of the server's time when it answered (+Infinity when
-   * unknown), which bounds how long such lines must be remembered.
+   * unknown), which bounds how long such lines must be remembered; `front`, where the window
+   * began on the monotonic clock (undefined for a window of tailLines), tells a neighbour out of
+   * place from one that fell away (see nextWentFromBehind).
    */
   accept(
     entries: readonly DebugLogEntry[],
     fallbackKey: number,
     serverNowUpper = Number.POSITIVE_INFINITY,
+    front?: WindowFront,
   ): Accepted {
     const n = entries.length;
     const mems: ReplicaMemory[] = new Array(n);
     const keys = new Float64Array(n);
     const decided = new Uint8Array(n); // 1 = new, 2 = seen, 0 = untimestamped (decided below)
     const response = this.responses;
+    // A neighbour of an untimestamped line is a timestamped line stamped within the window, on
+    // the server's clock: one stamped before it began, or ahead of when it was answered, is out of
+    // place (sent whatever the window, and perhaps only for a while).
+    const windowFrom = front ? front.serverLow : Number.NEGATIVE_INFINITY;
     for (const m of this.replicas.values()) {
       m.timed.beginResponse();
       m.prevKey = Number.NEGATIVE_INFINITY;
@@ -217,7 +283,7 @@ export class Deduplicator {
         continue;
       }
       keys[i] = key;
-      mem.prevKey = key;
+      if (key > windowFrom && key <= serverNowUpper) mem.prevKey = key;
       const exact = this.exactKey(lastSeconds, nanos);
       const isNew = Number.isNaN(exact)
         ? mem.timed.sightByText(`${ts.seconds}.${ts.nanos}`, content, response)
@@ -238,7 +304,16 @@ export class Deduplicator {
     }
     for (const m of this.replicas.values()) m.timed.endResponse();
     if (untimestamped > 0)
-      this.placeUntimestamped(entries, mems, keys, decided, fallbackKey, serverNowUpper);
+      this.placeUntimestamped(
+        entries,
+        mems,
+        keys,
+        decided,
+        fallbackKey,
+        windowFrom,
+        serverNowUpper,
+        front,
+      );
     const indexes: number[] = [];
     for (let i = 0; i < n; i++) if (decided[i] === 1) indexes.push(i);
     const replicas: ReplicaSummary[] = [];
@@ -283,7 +358,9 @@ export class Deduplicator {
     keys: Float64Array,
     decided: Uint8Array,
     fallbackKey: number,
+    windowFrom: number,
     serverNowUpper: number,
+    front: WindowFront | undefined,
   ): void {
     const n = entries.length;
     const response = this.responses;
@@ -294,9 +371,10 @@ export class Deduplicator {
     for (let i = n - 1; i >= 0; i--) {
       const mem = mems[i] as ReplicaMemory;
       if ((entries[i] as DebugLogEntry).line.ts) {
-        // A line stamped ahead of the server's clock is out of place (and may be gone from the
-        // next answer): it is no neighbour.
-        if ((keys[i] as number) <= serverNowUpper) next.set(mem, keys[i] as number);
+        // Out of place (see accept), it is no neighbour: a line stamped ahead of the server's
+        // clock may be gone from the next answer.
+        const key = keys[i] as number;
+        if (key > windowFrom && key <= serverNowUpper) next.set(mem, key);
         continue;
       }
       hiOf[i] = next.get(mem) ?? Number.POSITIVE_INFINITY;
@@ -310,9 +388,24 @@ export class Deduplicator {
     for (const [mem, reversed] of sightings) {
       const at = reversed.reverse();
       const remembered = mem.untimestamped;
+      // The sort keys of the replica's timestamped lines in this response, gathered when first
+      // asked (a remembered next neighbour that may have gone: see nextWentFromBehind).
+      let held: Set<number> | undefined;
+      const now: Sighted = {
+        frontHigh: front ? front.high : Number.POSITIVE_INFINITY,
+        holds: (key) => {
+          if (!held) {
+            held = new Set();
+            for (let i = 0; i < n; i++)
+              if (mems[i] === mem && (entries[i] as DebugLogEntry).line.ts)
+                held.add(keys[i] as number);
+          }
+          return held.has(key);
+        },
+      };
       const may = (u: UntimestampedLine, i: number) =>
         u.content === (entries[i] as DebugLogEntry).line.content &&
-        mayBeSameLine(u, keys[i] as number, hiOf[i] as number);
+        mayBeSameLine(u, keys[i] as number, hiOf[i] as number, now);
       // Whether remembered[from..] lines up with the sightings; fills `pairs` when asked.
       const linesUp = (from: number, pairs?: number[]): boolean => {
         let p = 0;
@@ -346,14 +439,25 @@ export class Deduplicator {
         const h = hiOf[i] as number;
         let u = matchedAt[p];
         if (u) {
+          // The front is before the previous neighbour in the window (an earlier front, before
+          // an earlier `lo`, is before this one too).
+          if (front && Number.isFinite(l) && l >= u.lo) u.loFrontLow = front.low;
           u.lo = Math.max(u.lo, l);
-          u.hi = Math.min(u.hi, h);
-          u.bound = Math.min(u.bound, h, serverNowUpper);
+          // No later than the remembered one, unless that one went (see mayBeSameLine).
+          u.hi = h;
+          u.seenBy = Math.min(u.seenBy, serverNowUpper);
           u.lastIn = response;
           decided[i] = 2;
         } else {
           const content = (entries[i] as DebugLogEntry).line.content;
-          u = { content, lo: l, hi: h, bound: Math.min(h, serverNowUpper), lastIn: response };
+          u = {
+            content,
+            lo: l,
+            loFrontLow: front && Number.isFinite(l) ? front.low : Number.NEGATIVE_INFINITY,
+            hi: h,
+            seenBy: serverNowUpper,
+            lastIn: response,
+          };
           decided[i] = 1;
         }
         order.push(u);

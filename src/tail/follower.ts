@@ -20,7 +20,8 @@ import type { ArrivalReport } from "./arrival-meter.js";
 import { ArrivalMeter } from "./arrival-meter.js";
 import type { Accepted } from "./deduplicator.js";
 import { Deduplicator } from "./deduplicator.js";
-import { type LogEvent, packNanos } from "./log-line.js";
+import { entryKey, lineKey } from "./line-identity.js";
+import { type LogEvent, type LogLine, packNanos } from "./log-line.js";
 import { MergeBuffer } from "./merge-buffer.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs, sleep } from "./poll-loop.js";
 import type { RecordClock, ResumePoint } from "./resume-point.js";
@@ -177,8 +178,19 @@ export class LogFollower {
   private readonly resume: ResumePoint | undefined;
   /** The last progress reported (it never moves back). */
   private lastProgress: FollowProgress | undefined;
-  /** New lines placed before this are dropped (an answer taken past a resume's slack). */
+  /**
+   * New lines placed before this by their timestamps are held (an answer taken past a resume's
+   * slack: see heldPastSlack).
+   */
   private floorMs: number | undefined;
+  /**
+   * Lines of an answer taken past a resume's slack whose timestamps place them before it: lines
+   * handed on before the restart whose identities the record no longer keeps, if the server placed
+   * them there, or lines out of place that it sends whatever the window (stamped in 1970, say). The
+   * first answer whose window surely began within the slack tells them apart: it holds the second
+   * kind, which are handed on then, and not the first, which are dropped (see releaseHeld).
+   */
+  private heldPastSlack: LogLine[] = [];
   private readonly stateListeners = new Set<() => void>();
   private state: FollowerState;
   private readonly tailFloor = new TailFloor();
@@ -390,6 +402,13 @@ export class LogFollower {
       entries,
       this.serverNowEstimate(),
       recvMono + this.serverClock.highOffset(),
+      plan.windowMs !== undefined && plan.request.tailLines === undefined
+        ? {
+            low: sentMono - plan.windowMs,
+            high: recvMono - plan.windowMs,
+            serverLow: sentMono + this.serverClock.lowOffset() - plan.windowMs,
+          }
+        : undefined,
     );
     const { covered, reachMs } = this.planner.settle(
       plan,
@@ -402,7 +421,14 @@ export class LogFollower {
     if (before !== undefined) this.dedup.prune(before);
     this.sighted(plan, responseNumber, entries, accepted.indexes, recvMono);
 
-    const { events, newKeys, newLines } = this.newEvents(plan, entries, accepted, initial);
+    const released = this.releaseHeld(plan, sentMono, recvMono, entries);
+    const { events, newKeys, newLines } = this.newEvents(
+      plan,
+      entries,
+      accepted,
+      initial,
+      released,
+    );
     const low = this.serverClock.lowOffset();
     const high = this.serverClock.highOffset();
     this.meter.observe({
@@ -478,15 +504,51 @@ export class LogFollower {
     for (const l of this.responseListeners) l(sighting);
   }
 
-  /** The events a response brings: the gap its window reports, then its new lines. */
+  /**
+   * Lines held from an answer taken past a resume's slack (see heldPastSlack), once an answer
+   * whose window surely began within the slack has come: those it holds too, the server sends
+   * whatever the window, and they are handed on; the rest it placed before the slack, and they
+   * are dropped. Until then, none.
+   */
+  private releaseHeld(
+    plan: WindowPlan,
+    sentMono: number,
+    recvMono: number,
+    entries: readonly DebugLogEntry[],
+  ): LogLine[] {
+    if (this.heldPastSlack.length === 0) return [];
+    if (!this.planner.beganWithinSlack(plan, sentMono, recvMono)) return [];
+    const counts = new Map<string, number>();
+    for (const e of entries) {
+      const key = entryKey(e);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const released: LogLine[] = [];
+    for (const line of this.heldPastSlack) {
+      const key = lineKey(line);
+      const n = counts.get(key) ?? 0;
+      if (n === 0) continue;
+      counts.set(key, n - 1);
+      released.push(line);
+    }
+    this.heldPastSlack = [];
+    return released;
+  }
+
+  /**
+   * The events a response brings: the gap its window reports, lines held from an earlier one
+   * that it released, then its new lines.
+   */
   private newEvents(
     plan: WindowPlan,
     entries: readonly DebugLogEntry[],
     accepted: Accepted,
     initial: boolean,
+    released: readonly LogLine[],
   ): { events: LogEvent[]; newKeys: number[]; newLines: number } {
     const events: LogEvent[] = [];
     if (plan.gap) events.push(plan.gap);
+    for (const line of released) events.push(line);
     const keys = accepted.keys;
     if (initial && plan.request.tailLines !== undefined) {
       const since = this.pendingInitial.sinceMs;
@@ -501,17 +563,15 @@ export class LogFollower {
       if (gap) events.push(gap);
     }
     const newKeys: number[] = [];
-    let newLines = 0;
+    let newLines = released.length;
     const floors = this.tailFloor.active() && !initial;
     const floorMs = this.floorMs;
     for (const i of accepted.indexes) {
       const entry = entries[i] as DebugLogEntry;
       const sortKey = keys[i] as number;
       if (floors && !this.tailFloor.keeps(entry.replicaLabel, sortKey)) continue;
-      if (floorMs !== undefined && sortKey < floorMs) continue;
       const ts = entry.line.ts;
-      if (ts !== undefined) newKeys.push(sortKey);
-      events.push({
+      const line: LogLine = {
         kind: "line",
         replicaLabel: this.label(entry.replicaLabel),
         seconds: ts?.seconds,
@@ -519,7 +579,13 @@ export class LogFollower {
         sortKey,
         content: entry.line.content,
         late: false,
-      });
+      };
+      if (floorMs !== undefined && sortKey < floorMs) {
+        this.heldPastSlack.push(line);
+        continue;
+      }
+      if (ts !== undefined) newKeys.push(sortKey);
+      events.push(line);
       newLines += 1;
     }
     return { events, newKeys, newLines };

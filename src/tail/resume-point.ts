@@ -26,9 +26,12 @@ export interface ResumePoint {
   /** The server's clock minus this machine's when recorded (server clock only), to plan with. */
   serverMinusWallMs?: number | undefined;
   /**
-   * After this many answers set aside, the next is taken as it is and its new lines placed
-   * before `fromMs - slackMs` (by their timestamps) are dropped: a record of an older format, or
-   * a connection too slow to place the window within the slack.
+   * After this many answers set aside, the next is taken as it is: a record of an older format,
+   * or a connection too slow to place the window within the slack. Its new lines that their
+   * timestamps place before `fromMs - slackMs` are held until an answer whose window began
+   * within the slack: handed on if it holds them too (a line out of place, which the server sends
+   * whatever the window), dropped if not (the server placed them before the slack: handed on
+   * before the restart).
    */
   maxSetAside?: number;
   /**

@@ -182,13 +182,25 @@ export class WindowPlanner {
     if (verdict !== "set-aside") return { verdict };
     this.setAside += 1;
     if (this.setAside <= (point.maxSetAside ?? MAX_SET_ASIDE)) return { verdict };
-    // Taken as it is: what lies past the slack is told by timestamps (see ResumePoint).
+    // Taken as it is: what lies past the slack is told by the next answers (see ResumePoint).
     const placed = judgeResumeWindow(
       { ...point, slackMs: Number.POSITIVE_INFINITY },
       plan.windowMs,
       this.recordClock(sentMono, recvMono),
     );
     return { verdict: placed, floorMs: point.fromMs - point.slackMs };
+  }
+
+  /**
+   * Whether the window of an answer to `plan` (sent and received at these monotonic times)
+   * surely began no earlier than a resumed follow's record stops keeping lines (`fromMs -
+   * slackMs`, on the record's clock); false without a resume point or when it may have.
+   */
+  beganWithinSlack(plan: WindowPlan, sentMono: number, recvMono: number): boolean {
+    const point = this.o.resume;
+    if (!point || plan.windowMs === undefined || plan.request.tailLines !== undefined) return false;
+    const bounds = this.recordClock(sentMono, recvMono);
+    return judgeResumeWindow(point, plan.windowMs, bounds) !== "set-aside";
   }
 
   /** The request the next poll sends (with `overlapMs` of overlap), and any gap it must report. */

@@ -4,13 +4,14 @@
  * events, not times: right after the start, as soon as OUT has grown (a batch written, perhaps not
  * yet recorded), or once the checkpoint has been rewritten.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
   mkdtempSync,
   readFileSync,
   renameSync,
   statSync,
+  symlinkSync,
   truncateSync,
   watch,
   writeFileSync,
@@ -416,14 +417,28 @@ describe("tail -f --checkpoint --output-file", () => {
       expect(otlp.stderr.trim()).toBe(
         "tvcwatch: --output-file takes the lines of -o text or -o json; with -o otlp they go to the collector: leave one of them out",
       );
-      const dirOut = await runCli(
-        ["--base-url", server.url, "tail", "--deployment", "dep", "--output-file", dir],
-        { env: ENV },
-      );
-      expect(dirOut.code).toBe(2);
-      expect(dirOut.stderr.trim()).toBe(
-        `tvcwatch: --output-file ${dir} is not a regular file: name a file to append the lines to`,
-      );
+      // Anything but a regular file is refused at once, in one line, whatever it is: a FIFO no
+      // process reads (the open does not wait for one), a device, a directory, a symlink loop.
+      const fifo = join(dir, "fifo");
+      execFileSync("mkfifo", [fifo]);
+      symlinkSync(join(dir, "loop-b"), join(dir, "loop-a"));
+      symlinkSync(join(dir, "loop-a"), join(dir, "loop-b"));
+      const refusals: [string, string][] = [
+        [dir, "is a directory, not a regular file"],
+        [fifo, "is a FIFO no process reads, not a regular file"],
+        ["/dev/null", "is a character device, not a regular file"],
+        [join(dir, "loop-a"), "is a symlink loop (too many levels of symbolic links)"],
+      ];
+      for (const [path, is] of refusals) {
+        const refused = await runCli(
+          ["--base-url", server.url, "tail", "-f", "--deployment", "dep", "--output-file", path],
+          { env: ENV },
+        );
+        expect(refused.code).toBe(2);
+        expect(refused.stderr.trim()).toBe(
+          `tvcwatch: --output-file ${path} ${is}: name a file to append the lines to`,
+        );
+      }
     } finally {
       await server.close();
     }

@@ -2,7 +2,8 @@
  * The one way to write a file (src/config/atomic-file.ts): a temporary name with a random part,
  * created exclusively without following symlinks, mode 0600 from creation; the temporary file
  * removed on failure; a symlink or a file planted at the temporary name (or, for a new file, at
- * the name itself) never written through; and nothing else in src/ writes a file.
+ * the name itself) never written through; and nothing else in src/ writes a file, but the one
+ * way to append to one (src/config/append-file.ts, tested in ./append-file.test.ts).
  */
 import {
   chmodSync,
@@ -160,7 +161,7 @@ describe("removeStaleTempFiles", () => {
 });
 
 describe("the seam, by construction", () => {
-  it("only src/config/atomic-file.ts writes a file (the simulator's truth file aside)", () => {
+  it("only src/config/atomic-file.ts and src/config/append-file.ts write a file (the simulator's truth file aside)", () => {
     const SRC = fileURLToPath(new URL("../../src", import.meta.url));
     const files = (d: string): string[] =>
       readdirSync(d, { withFileTypes: true }).flatMap((e) =>
@@ -175,6 +176,8 @@ describe("the seam, by construction", () => {
       .map((f) => relative(SRC, f))
       .sort();
     expect(writers).toEqual([
+      // `tail --output-file`: appended to, flushed and cut back, the one way a file is appended to.
+      "config/append-file.ts",
       "config/atomic-file.ts",
       // Opens the file read-only (O_RDONLY|O_NONBLOCK), the one way to read one.
       "config/named-file.ts",

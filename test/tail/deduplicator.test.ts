@@ -13,6 +13,9 @@ const e = (
   line: ts ? { content, ts: { seconds: String(seconds), nanos: String(nanos) } } : { content },
 });
 
+/** No Date headers: where a window began is known on the monotonic clock only. */
+const NONE = Number.NEGATIVE_INFINITY;
+
 const contents = (d: Deduplicator, entries: DebugLogEntry[]) =>
   d
     .accept(entries, 0)
@@ -80,6 +83,76 @@ describe("Deduplicator", () => {
       "replica 1/2|x",
       "replica 1/2|C",
     ]);
+  });
+
+  it("recognises untimestamped lines again once a line stamped far ahead after them goes", () => {
+    const d = new Deduplicator();
+    // No Date header: nothing tells that H, stamped a year ahead, is out of place, and it is taken
+    // for the next neighbour of x, then of y. The server stops sending it; A and B are still
+    // there, so H did not fall away at the window's front: x and y are the lines seen before.
+    const A = e(1, 100, 0, "A");
+    const B = e(1, 101, 0, "B");
+    const H = e(1, 100 + 365 * 86_400, 0, "H");
+    const x = e(1, 0, 0, "x", false);
+    const y = e(1, 0, 0, "y", false);
+    expect(contents(d, [A, x, H])).toHaveLength(3);
+    expect(contents(d, [A, x, B, y, H])).toEqual(["replica 1/2|B", "replica 1/2|y"]);
+    expect(contents(d, [A, x, B, y])).toEqual([]);
+    expect(contents(d, [x, B, y, e(1, 102, 0, "C")])).toEqual(["replica 1/2|C"]);
+  });
+
+  it("tells a next neighbour out of place from one that fell away by how far the window's front moved", () => {
+    // x between A and H (stamped a year ahead); the front then passes A and H goes in the same
+    // answer, where x has only a line stamped in 1970 before it. Fronts 2 s apart: x was ahead of
+    // the front, H a year after x can have gone only from behind it: x is the line seen before.
+    const A = e(1, 100, 0, "A");
+    const H = e(1, 100 + 365 * 86_400, 0, "H");
+    const old = e(1, 0, 0, "1970");
+    const x = e(1, 0, 0, "x", false);
+    const near = new Deduplicator();
+    near.accept([old, A, x, H], 0, Number.POSITIVE_INFINITY, {
+      low: 0,
+      high: 100,
+      serverLow: NONE,
+    });
+    expect(
+      near.accept([old, x], 0, Number.POSITIVE_INFINITY, { low: 2000, high: 2100, serverLow: NONE })
+        .indexes,
+    ).toEqual([]);
+    // With no front known (a window of tailLines) nothing says H did not fall away with x.
+    const unknown = new Deduplicator();
+    unknown.accept([old, A, x, H], 0);
+    expect(unknown.accept([old, x], 0).indexes).toEqual([1]);
+    // Nor when the fronts moved further than from A to H (in the fiction of this test).
+    const far = new Deduplicator();
+    far.accept([old, A, x, H], 0, Number.POSITIVE_INFINITY, { low: 0, high: 100, serverLow: NONE });
+    const year = 365 * 86_400_000;
+    expect(
+      far.accept([old, x], 0, Number.POSITIVE_INFINITY, {
+        low: year,
+        high: year + 100,
+        serverLow: NONE,
+      }).indexes,
+    ).toEqual([1]);
+  });
+
+  it("takes no line stamped outside its window, on the server's clock, for a neighbour", () => {
+    // The window began at 95 s (Date headers say so) and was answered by 110 s: the line stamped
+    // in 1970 and the one stamped a year ahead were sent whatever the window. x lies before B.
+    const d = new Deduplicator();
+    const entries = [
+      e(1, 0, 0, "1970"),
+      e(1, 0, 0, "x", false),
+      e(1, 101, 0, "B"),
+      e(1, 100 + 365 * 86_400, 0, "ahead"),
+      e(1, 0, 0, "y", false),
+    ];
+    const { keys } = d.accept(entries, 50_000, 110_000, { low: 0, high: 100, serverLow: 95_000 });
+    expect(keys[1]).toBe(101_000);
+    expect(keys[4]).toBe(101_000);
+    // Without Date headers nothing says so: x is placed after the line stamped in 1970.
+    const blind = new Deduplicator();
+    expect(blind.accept(entries, 50_000).keys[1]).toBe(0);
   });
 
   it("lines up untimestamped lines by sequence when the window's front cuts some away", () => {

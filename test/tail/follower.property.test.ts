@@ -128,7 +128,14 @@ function outOfPlaceLines(s: Scenario, start: number, random: () => number): Mode
   });
 }
 
-async function follow(s: Scenario, hostile?: { noDate: boolean; outOfPlace?: boolean }) {
+interface Hostile {
+  noDate: boolean;
+  outOfPlace?: boolean;
+  /** The first window, as `tail` asks it (default: all the server has). */
+  sinceMs?: number;
+}
+
+async function follow(s: Scenario, hostile?: Hostile) {
   const random = mulberry(s.seed);
   const wall = 1_790_000_000_000;
   const time = new SimTime(wall + s.clientWrongByMs);
@@ -150,6 +157,7 @@ async function follow(s: Scenario, hostile?: { noDate: boolean; outOfPlace?: boo
     fetchLogs: server.fetchLogs,
     clock: time.clock,
     overlapMs: 5000,
+    sinceMs: hostile?.sinceMs,
   });
   const emitted: LogLine[] = [];
   const store = new LogStore();
@@ -169,7 +177,7 @@ async function follow(s: Scenario, hostile?: { noDate: boolean; outOfPlace?: boo
   return { lines, emitted, store, follower };
 }
 
-async function assertExactlyOnce(s: Scenario, hostile?: { noDate: boolean; outOfPlace?: boolean }) {
+async function assertExactlyOnce(s: Scenario, hostile?: Hostile) {
   const { lines, emitted, store, follower } = await follow(s, hostile);
   const want = new Map<string, number>();
   for (const l of lines) {
@@ -227,10 +235,14 @@ describe("the follower against a model server", () => {
     );
   });
 
-  it("emits every line exactly once beside lines out of place that a hostile server adds to every answer, or to a few", async () => {
+  it("emits every line exactly once beside lines out of place that a hostile server adds to every answer, or to a few, with or without Date headers", async () => {
     await fc.assert(
-      fc.asyncProperty(untimestampedScenario, (s) =>
-        assertExactlyOnce(s, { noDate: false, outOfPlace: true }),
+      // Without Date headers, a neighbour out of place that goes in the very answer whose front
+      // passes the line's other neighbour is told from one that fell away at the front by how far
+      // fronts moved since: a first window of all the server has gives no front to start from, so
+      // this one is as long as tail's.
+      fc.asyncProperty(untimestampedScenario, fc.boolean(), (s, noDate) =>
+        assertExactlyOnce(s, { noDate, outOfPlace: true, sinceMs: noDate ? 600_000 : undefined }),
       ),
       { numRuns: 80 },
     );

@@ -12,17 +12,12 @@
  * goes to a new FILE.
  *
  * Without `--checkpoint`, FILE is only appended to.
+ *
+ * FILE is opened, written, flushed and cut the one way a file is appended to
+ * (../../config/append-file.ts): refused at once when it is not a regular file.
  */
-import {
-  type BigIntStats,
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { type BigIntStats, statSync } from "node:fs";
+import { AppendFile, AppendFileError } from "../../config/append-file.js";
 import { fileProblem } from "../../config/file-problem.js";
 import type { OutputFileRecord } from "../../tail/checkpoint.js";
 import type { GapMarker } from "../../tail/log-line.js";
@@ -46,7 +41,7 @@ export class OutputFile {
 
   private constructor(
     private readonly path: string,
-    private fd: number,
+    private file: AppendFile,
     private st: BigIntStats,
     private readonly durable: boolean,
   ) {
@@ -64,35 +59,33 @@ export class OutputFile {
   ): OutputFileOpened {
     const notes: string[] = [];
     let cut: string | undefined;
-    const before = statOf(path);
-    // Not opened first: opening a FIFO to write waits for a reader.
-    if (before && !before.isFile()) notRegular(path);
-    if (recorded && before === undefined) {
+    const file = openFile(path);
+    const st = cli(2, () => file.stat());
+    if (recorded && file.created) {
       notes.push(
         `output file ${path} is gone since the checkpoint was written (rotated?): starting a new one; lines after the last record are written to it again`,
       );
-    } else if (recorded && before && !sameFile(before, recorded)) {
+    } else if (recorded && !sameFile(st, recorded)) {
       notes.push(
         `output file ${path} is another file than the checkpoint recorded (rotated?): appending to it; lines after the last record are written to it again`,
       );
     }
-    const fd = openFile(path);
-    const st = fstatSync(fd, { bigint: true });
-    if (!st.isFile()) {
-      closeSync(fd);
-      notRegular(path);
-    }
     if (recorded && sameFile(st, recorded)) {
       if (st.size >= BigInt(recorded.length)) {
         // What was written after the last record: written again below, once.
-        if (st.size > BigInt(recorded.length)) truncate(fd, path, recorded.length);
+        if (st.size > BigInt(recorded.length)) cli(2, () => file.truncate(recorded.length));
       } else {
         cut = `output file ${path} holds ${st.size} bytes, less than the ${recorded.length} recorded: something cut it, and lines written to it before may be missing from it`;
         notes.push(`${cut}; appending`);
       }
     }
-    const file = new OutputFile(path, fd, fstatSync(fd, { bigint: true }), durable);
-    return { file, notes, cut };
+    const opened = new OutputFile(
+      path,
+      file,
+      cli(2, () => file.stat()),
+      durable,
+    );
+    return { file: opened, notes, cut };
   }
 
   /**
@@ -103,9 +96,9 @@ export class OutputFile {
   check(): { notes: string[]; cut?: string | undefined } {
     const now = statOf(this.path);
     if (now === undefined || now.dev !== this.st.dev || now.ino !== this.st.ino) {
-      closeSync(this.fd);
-      this.fd = openFile(this.path);
-      this.st = fstatSync(this.fd, { bigint: true });
+      this.file.close();
+      this.file = openFile(this.path);
+      this.st = cli(2, () => this.file.stat());
       this.length = Number(this.st.size);
       return {
         notes: [`output file ${this.path} was moved or removed (rotated?): writing to a new one`],
@@ -120,18 +113,9 @@ export class OutputFile {
   /** Appends a batch's text (flushed to disk when durable). */
   write(text: string | Buffer): void {
     const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-    try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(this.fd, bytes, done);
-      if (this.durable) fsyncSync(this.fd);
-      // Its length as it is (another program may append to it too).
-      this.length = Number(fstatSync(this.fd, { bigint: true }).size);
-    } catch (err) {
-      throw new CliError(
-        `cannot write --output-file ${this.path}: ${fileProblem(err as NodeJS.ErrnoException)}`,
-        1,
-      );
-    }
+    cli(1, () => this.file.append(bytes, this.durable));
+    // Its length as it is (another program may append to it too).
+    this.length = Number(cli(1, () => this.file.stat()).size);
   }
 
   /** FILE's identity and length, for the checkpoint. */
@@ -140,7 +124,7 @@ export class OutputFile {
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.file.close();
   }
 }
 
@@ -177,13 +161,6 @@ export function cutGap(reason: string, now: number): GapMarker {
   return { kind: "gap", from: now, to: now, reason, sortKey: now };
 }
 
-function notRegular(path: string): never {
-  throw new CliError(
-    `--output-file ${path} is not a regular file: name a file to append the lines to`,
-    2,
-  );
-}
-
 function statOf(path: string): BigIntStats | undefined {
   try {
     return statSync(path, { bigint: true });
@@ -196,25 +173,18 @@ function statOf(path: string): BigIntStats | undefined {
   }
 }
 
-function openFile(path: string): number {
-  try {
-    return openSync(path, "a", 0o644);
-  } catch (err) {
-    throw new CliError(
-      `cannot open --output-file ${path}: ${fileProblem(err as NodeJS.ErrnoException)}`,
-      2,
-    );
-  }
+/** FILE opened to append to (see ../../config/append-file.ts), or the one line why not (exit 2). */
+function openFile(path: string): AppendFile {
+  return cli(2, () => AppendFile.open(path, "--output-file"));
 }
 
-function truncate(fd: number, path: string, length: number): void {
+/** `f`'s AppendFileError as the CLI's error, exiting `code` (not a regular file: name another). */
+function cli<T>(code: number, f: () => T): T {
   try {
-    ftruncateSync(fd, length);
-    fsyncSync(fd);
+    return f();
   } catch (err) {
-    throw new CliError(
-      `cannot cut --output-file ${path} back to its recorded length: ${fileProblem(err as NodeJS.ErrnoException)}`,
-      2,
-    );
+    if (!(err instanceof AppendFileError)) throw err;
+    const hint = err.notRegular ? ": name a file to append the lines to" : "";
+    throw new CliError(`${err.message}${hint}`, err.notRegular ? 2 : code);
   }
 }
