@@ -25,7 +25,7 @@ describe("the dashboard while the log poll fails", () => {
     });
     try {
       await waitForFrame((f) => {
-        expect(f).toMatch(/retrying in \d+s, attempt 2/);
+        expect(f).toMatch(/retrying in \d+s, attempt \d+/);
         expect(f).toContain("connection refused by 127.0.0.1:8787");
         expect(f).not.toMatch(/gave up|lines\/s/);
       });
@@ -35,7 +35,7 @@ describe("the dashboard while the log poll fails", () => {
       await type("i");
       await waitForFrame((f) => {
         expect(f).toContain("Log follow");
-        expect(f).toMatch(/status\s+retrying in \d+(\.\d)?s, attempt 2: connection refused/);
+        expect(f).toMatch(/status\s+retrying in \d+(\.\d)?s, attempt \d+: connection refused/);
         expect(f).toMatch(/overlap\s+/);
         expect(f).toMatch(/late lines\s+0/);
       });
@@ -48,7 +48,7 @@ describe("the dashboard while the log poll fails", () => {
       await waitForFrame((f) => {
         expect(f).toContain("● live");
         expect(f).toContain("retrying the log poll now");
-        expect(f).not.toMatch(/retrying in|attempt 2/);
+        expect(f).not.toMatch(/retrying in|attempt \d/);
       });
     } finally {
       controller.abort();
