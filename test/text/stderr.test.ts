@@ -79,7 +79,7 @@ describe("the seams, by construction", () => {
       // Their own sequences (alternate screen, bell, OSC 52 of base64) and Ink's frame of Safe text.
       "tui/run-dashboard.tsx": "Ink renders only Safe strings",
       "cli/tail/stdout-batch.ts": "lines made by formatEvent (sanitized text, escaped JSON)",
-      "cli/tail/run-tail.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
+      "cli/tail/tail-stdout.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
       "cli/tail/follow-many.ts": "flushes nothing but what stdout-batch wrote",
       "cli/call/run-call.ts": "stringifyForTerminal (JSON escaped for terminals), the operations",
       "cli/commands/activity.ts": "the activity table and lines (sanitized), JSON escaped",
