@@ -87,7 +87,7 @@ describe("the seams, by construction", () => {
       "cli/commands/keys.ts": "the public key just generated (hex)",
       "cli/commands/lnav-format.ts": "the lnav format, JSON made from tvcwatch's own constants",
       "cli/commands/completion.ts": "the completion scripts, made from the command table",
-      "cli/commands/sim.ts":
+      "cli/sim/run-sim.ts":
         "its own credentials, ids and names (sanitized: a --state file keeps names)",
       "cli/commands/watch.ts": "reads isTTY only",
       "cli/tail/tail-options.ts": "reads isTTY only",
