@@ -6,26 +6,19 @@
 import type { Command } from "commander";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { StatusReporter } from "../../tail/follower-status.js";
-import { HandledLines } from "../../tail/handled-lines.js";
-import type { LogEvent } from "../../tail/log-line.js";
 import type { StreamFormat } from "../../tail/stream-format.js";
 import { sayOnStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { governHeap } from "../heap-governor.js";
-import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
-import { checkOutputFlags, openOutputFile } from "./output-file.js";
+import { CheckpointWriter } from "./checkpoint-file.js";
+import { checkOutputFlags } from "./output-file.js";
 import { TailBatches } from "./tail-batches.js";
 import { TailFetch } from "./tail-fetch.js";
 import { changesLines } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
-import {
-  checkpointMargin,
-  firstWindow,
-  resumeOf,
-  streamFormatOf,
-  TAIL_HOLD_BACK_MS,
-} from "./tail-options.js";
+import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
+import { resumeTail } from "./tail-resume.js";
 import { TailStdout } from "./tail-stdout.js";
 
 /**
@@ -49,6 +42,32 @@ export function isPlainWindow(
   );
 }
 
+/**
+ * Runs the follow until it ends, SIGINT or SIGTERM aborts it, or it stops for a failure (said as
+ * every command says its last failure). A follow runs for hours: the heap is kept near what it
+ * holds meanwhile.
+ */
+async function followUntilStopped(
+  follower: LogFollower,
+  controller: AbortController,
+  follow: boolean,
+  fetch: TailFetch,
+): Promise<void> {
+  const stopGoverning = follow ? governHeap() : () => {};
+  const stop = () => controller.abort();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    await follower.run(controller.signal, follow);
+  } catch (err) {
+    throw err instanceof FollowerStopError ? fetch.stopError(err) : err;
+  } finally {
+    stopGoverning();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const config = await configFromCommand(cmd);
   const deploymentId = config.deploymentId;
@@ -62,23 +81,8 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // --checkpoint: resume from what the file records, and record after each batch handed on.
   const checkpointPath = flags.checkpoint;
   const say = sayOnStderr;
-  const read = checkpointPath
-    ? readCheckpoint(checkpointPath, [deploymentId], checkpointMargin(flags))
-    : undefined;
-  const recorded = read?.records.get(deploymentId);
-  // --output-file: cut back to what the checkpoint recorded of it, before anything else.
-  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
-  const handled = checkpointPath
-    ? new HandledLines(deploymentId, {
-        resumedFrom: recorded,
-        onOverflow: (text) => say(`checkpoint ${checkpointPath}: ${text}`),
-      })
-    : undefined;
-  // Said before the first lines: what may be missing.
-  const startGaps: LogEvent[] = [];
-  const capGap = recorded ? HandledLines.gapMarker(recorded) : undefined;
-  if (capGap) startGaps.push(capGap);
-  if (output.gap) startGaps.push(output.gap);
+  const resume = resumeTail(flags, deploymentId, say);
+  const { handled, output } = resume;
   const { sinceMs, tailLines } = firstWindow(flags);
   const client = clientFor(config);
   const format = streamFormatOf(flags);
@@ -94,7 +98,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     overlapMs: flags.overlap,
     sinceMs,
     tailLines,
-    resume: resumeOf(recorded),
+    resume: resumeOf(resume.recorded),
     // A stream cannot move a line once printed: hold the newest second back so a replica
     // whose lines reach the server a little late still prints in timestamp order.
     holdBackMs: TAIL_HOLD_BACK_MS,
@@ -122,40 +126,27 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     format,
     follower,
     handled,
-    startGaps,
+    startGaps: resume.startGaps,
     otlp,
-    outputFile: output.opened?.file,
+    outputFile: output?.file,
     checkpoint,
     stdout,
     say,
   });
-  batches.start(read?.outputFile === undefined);
+  batches.start(!resume.recordedOutputFile);
   follower.onEvents(batches.handOn);
   const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => status.see(follower.getState(), performance.now()));
-  // A follow runs for hours: keep the heap near what it holds.
-  const stopGoverning = flags.follow ? governHeap() : () => {};
-  const stop = () => controller.abort();
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  try {
-    await follower.run(controller.signal, flags.follow === true);
-  } catch (err) {
-    throw err instanceof FollowerStopError ? fetch.stopError(err) : err;
-  } finally {
-    stopGoverning();
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
+  await followUntilStopped(follower, controller, flags.follow === true, fetch);
   await otlp?.close();
   if (checkpoint?.error !== undefined) throw checkpoint.error;
   const state = follower.getState();
   if (!flags.follow && state.phase !== "stopped")
     throw new CliError(state.lastError ?? "could not read the logs", 2);
   const rendered = fetch.rendered;
-  if (rendered && output.opened) output.opened.file.write(rendered);
+  if (rendered && output) output.file.write(rendered);
   else if (rendered) stdout.writeWindow(rendered);
-  output.opened?.file.close();
+  output?.file.close();
   // --replica naming no replica there is: said; an error when nothing was printed for it.
   const problem = batches.replicas.problem();
   if (problem && (batches.printedLines > 0 || flags.follow)) say(problem);
