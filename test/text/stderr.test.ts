@@ -79,7 +79,7 @@ describe("the seams, by construction", () => {
       // Their own sequences (alternate screen, bell, OSC 52 of base64) and Ink's frame of Safe text.
       "tui/run-dashboard.tsx": "Ink renders only Safe strings",
       "cli/tail/stdout-batch.ts": "lines made by formatEvent (sanitized text, escaped JSON)",
-      "cli/tail/run-tail.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
+      "cli/tail/tail-stdout.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
       "cli/tail/follow-many.ts": "flushes nothing but what stdout-batch wrote",
       "cli/call/run-call.ts": "stringifyForTerminal (JSON escaped for terminals), the operations",
       "cli/commands/activity.ts": "the activity table and lines (sanitized), JSON escaped",
@@ -87,7 +87,7 @@ describe("the seams, by construction", () => {
       "cli/commands/keys.ts": "the public key just generated (hex)",
       "cli/commands/lnav-format.ts": "the lnav format, JSON made from tvcwatch's own constants",
       "cli/commands/completion.ts": "the completion scripts, made from the command table",
-      "cli/commands/sim.ts":
+      "cli/sim/run-sim.ts":
         "its own credentials, ids and names (sanitized: a --state file keeps names)",
       "cli/commands/watch.ts": "reads isTTY only",
       "cli/tail/tail-options.ts": "reads isTTY only",

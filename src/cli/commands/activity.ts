@@ -310,14 +310,48 @@ async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
   }
 }
 
-export function registerActivityCommand(program: Command): void {
-  const activity = program
-    .command("activity")
-    .summary(commandSummary("activity"))
-    .description(
-      "The organization's activity queue: list and inspect activities, approve or reject one awaiting the root quorum's consensus (showing what is decided, and asking first), and wait for one to finish.",
-    );
+async function listCommand(flags: ListFlags, cmd: Command): Promise<void> {
+  const client = await clientOf(cmd);
+  const response = await api(() =>
+    client.call(
+      "list_activities",
+      {
+        ...(flags.status?.length ? { filterByStatus: flags.status as never } : {}),
+        ...(flags.type?.length ? { filterByType: flags.type as never } : {}),
+        paginationOptions: {
+          limit: String(flags.limit),
+          ...(flags.cursor ? { after: flags.cursor } : {}),
+        },
+      },
+      callOptions,
+    ),
+  );
+  if (flags.output === "json") {
+    printJson(response, flags.revealSecrets);
+    return;
+  }
+  if (response.activities.length === 0) {
+    sayOnStderr("no activities match");
+    return;
+  }
+  const colour = shouldColour(process.stdout.isTTY);
+  process.stdout.write(`${activityTable(response.activities, Date.now(), colour)}\n`);
+}
 
+async function getCommand(id: string, flags: GetFlags, cmd: Command): Promise<void> {
+  const client = await clientOf(cmd);
+  if (flags.output === "json") {
+    printJson(await api(() => getActivity(client, id)), flags.revealSecrets);
+    return;
+  }
+  const [response, loaded] = await api(() =>
+    Promise.all([getActivity(client, id), loadDecisionContext(client, Date.now, callOptions)]),
+  );
+  printNotes(loaded.notes);
+  process.stdout.write(`${getText(response.activity, loaded.context)}\n`);
+}
+
+function registerList(activity: Command): void {
   activity
     .command("list")
     .summary("the organization's activities, newest first")
@@ -344,53 +378,20 @@ export function registerActivityCommand(program: Command): void {
       "after",
       "\nExamples:\n  tvcwatch activity list --status consensus\n  tvcwatch activity list --type set_organization_feature -o json | jq -r '.activities[].id'",
     )
-    .action(async (flags: ListFlags, cmd: Command) => {
-      const client = await clientOf(cmd);
-      const response = await api(() =>
-        client.call(
-          "list_activities",
-          {
-            ...(flags.status?.length ? { filterByStatus: flags.status as never } : {}),
-            ...(flags.type?.length ? { filterByType: flags.type as never } : {}),
-            paginationOptions: {
-              limit: String(flags.limit),
-              ...(flags.cursor ? { after: flags.cursor } : {}),
-            },
-          },
-          callOptions,
-        ),
-      );
-      if (flags.output === "json") {
-        printJson(response, flags.revealSecrets);
-        return;
-      }
-      if (response.activities.length === 0) {
-        sayOnStderr("no activities match");
-        return;
-      }
-      const colour = shouldColour(process.stdout.isTTY);
-      process.stdout.write(`${activityTable(response.activities, Date.now(), colour)}\n`);
-    });
+    .action(listCommand);
+}
 
+function registerGet(activity: Command): void {
   activity
     .command("get")
     .summary("one activity: intent, votes by name, quorum progress, result or failure")
     .argument("<id>", "activity ID")
     .addOption(outputOption())
     .option("--reveal-secrets", "print secrets in -o json (redacted otherwise)")
-    .action(async (id: string, flags: GetFlags, cmd: Command) => {
-      const client = await clientOf(cmd);
-      if (flags.output === "json") {
-        printJson(await api(() => getActivity(client, id)), flags.revealSecrets);
-        return;
-      }
-      const [response, loaded] = await api(() =>
-        Promise.all([getActivity(client, id), loadDecisionContext(client, Date.now, callOptions)]),
-      );
-      printNotes(loaded.notes);
-      process.stdout.write(`${getText(response.activity, loaded.context)}\n`);
-    });
+    .action(getCommand);
+}
 
+function registerVotes(activity: Command): void {
   for (const action of ["approve", "reject"] as const) {
     activity
       .command(action)
@@ -416,7 +417,9 @@ export function registerActivityCommand(program: Command): void {
       )
       .action((ref: string, flags: VoteFlags, cmd: Command) => vote(action, ref, flags, cmd));
   }
+}
 
+function registerWait(activity: Command): void {
   activity
     .command("wait")
     .summary("wait until an activity completes (0), fails or is rejected (1), or time runs out (2)")
@@ -436,4 +439,17 @@ export function registerActivityCommand(program: Command): void {
     )
     .addOption(outputOption())
     .action((id: string, flags: WaitFlags, cmd: Command) => waitCommand(id, flags, cmd));
+}
+
+export function registerActivityCommand(program: Command): void {
+  const activity = program
+    .command("activity")
+    .summary(commandSummary("activity"))
+    .description(
+      "The organization's activity queue: list and inspect activities, approve or reject one awaiting the root quorum's consensus (showing what is decided, and asking first), and wait for one to finish.",
+    );
+  registerList(activity);
+  registerGet(activity);
+  registerVotes(activity);
+  registerWait(activity);
 }

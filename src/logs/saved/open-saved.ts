@@ -11,18 +11,13 @@
  * `indexed` once every file is indexed whole. Lines that come later (a followed file, a stream)
  * are added as they come.
  */
-import { closeSync, fstatSync } from "node:fs";
-import { Socket } from "node:net";
 import type { Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
-import { fileKind, logStream, openNamedLog, readLogAt } from "../../config/named-file.js";
-import { FileBytes, HeldBytes } from "./byte-source.js";
-import { DEFAULT_LIMITS, SavedFile, type SavedLimits } from "./saved-file.js";
-import { SavedLog } from "./saved-log.js";
+import { LogReading } from "./log-reading.js";
+import { openAll } from "./named-inputs.js";
+import { DEFAULT_LIMITS, type SavedLimits } from "./saved-file.js";
+import type { SavedLog } from "./saved-log.js";
 
-/** What the person is told to use when standard input is a terminal. */
-export const STDIN_ADVICE =
-  "pipe lines into it (tvcwatch tail -f -o json | tvcwatch open -) or name files";
+export { MAX_FILES, STDIN_ADVICE } from "./named-inputs.js";
 
 export interface OpenSavedOptions {
   /** Read regular files further as they grow (`--follow`); streams are always followed. */
@@ -42,225 +37,19 @@ export interface OpenedLogs {
   close(): void;
 }
 
-const GZIP_MAGIC = [0x1f, 0x8b];
-/** The most files opened at once. */
-export const MAX_FILES = 256;
-
-interface Opened {
-  name: string;
-  fd: number;
-  kind: "file" | "stream";
-  /** The stream to read, for standard input that is no regular file. */
-  stream?: Readable;
-  ownsFd: boolean;
-}
-
-/** Checks and opens every name, or throws one line about the first that cannot be read. */
-function openAll(paths: readonly string[], options: OpenSavedOptions): Opened[] {
-  const opened: Opened[] = [];
-  const fail = (err: unknown): never => {
-    for (const o of opened) if (o.ownsFd) closeSync(o.fd);
-    throw err;
-  };
-  if (paths.length > MAX_FILES)
-    fail(new Error(`${paths.length} files named: tvcwatch reads at most ${MAX_FILES} at once`));
-  if (paths.filter((p) => p === "-").length > 1)
-    fail(new Error("- (standard input) is named twice"));
-  for (const path of paths) {
-    if (path === "-") {
-      const stdin = options.stdin ?? { fd: 0, stream: process.stdin };
-      let stat: ReturnType<typeof fstatSync>;
-      try {
-        stat = fstatSync(stdin.fd);
-      } catch {
-        fail(new Error(`standard input is closed: ${STDIN_ADVICE}`));
-        continue;
-      }
-      if ((stdin.stream as { isTTY?: boolean }).isTTY) {
-        fail(new Error(`standard input is a terminal: ${STDIN_ADVICE}`));
-      }
-      if (stat.isFile()) {
-        opened.push({ name: "standard input", fd: stdin.fd, kind: "file", ownsFd: false });
-      } else if (stat.isFIFO() || stat.isSocket()) {
-        opened.push({
-          name: "standard input",
-          fd: stdin.fd,
-          kind: "stream",
-          stream: stdin.stream,
-          ownsFd: false,
-        });
-      } else {
-        fail(
-          new Error(
-            `standard input is ${fileKind(stat)}, not a regular file or a pipe: ${STDIN_ADVICE}`,
-          ),
-        );
-      }
-      continue;
-    }
-    try {
-      const log = openNamedLog(path, "log file", { fifo: true });
-      opened.push({
-        name: path,
-        fd: log.fd,
-        kind: log.kind === "file" ? "file" : "stream",
-        ownsFd: true,
-      });
-    } catch (err) {
-      fail(err);
-    }
-  }
-  return opened;
-}
-
-function isGzip(fd: number): boolean {
-  const head = Buffer.alloc(2);
-  const n = readLogAt(fd, head, 0, 2, 0);
-  return n === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-}
-
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Opens the logs named (`-` for standard input); see the module comment. */
 export async function openSavedLogs(
   paths: readonly string[],
   options: OpenSavedOptions = {},
 ): Promise<OpenedLogs> {
-  const limits = options.limits ?? DEFAULT_LIMITS;
-  const opened = openAll(paths, options);
-  const log = new SavedLog(limits.maxLines);
-  const cleanups: (() => void)[] = [];
-  const tails: SavedFile[] = [];
-  const pending: Promise<void>[] = [];
-  let closed = false;
-  let scheduled = false;
-  /** Many chunks of a stream make one update. */
-  const soon = () => {
-    if (scheduled || closed) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      if (!closed) log.update();
-    });
-  };
-
-  const readStream = (file: SavedFile, input: Readable, gunzip: boolean): Promise<void> =>
-    new Promise<void>((resolve) => {
-      let source: Readable = input;
-      let first = true;
-      const finish = (note?: string) => {
-        if (note) file.notes.push(note);
-        file.end();
-        soon();
-        resolve();
-      };
-      const onData = (chunk: Buffer) => {
-        if (first && !gunzip && chunk[0] === GZIP_MAGIC[0] && chunk[1] === GZIP_MAGIC[1]) {
-          // A compressed stream: what follows goes through gunzip.
-          first = false;
-          const unzip = createGunzip();
-          input.off("data", onData);
-          input.off("end", onEnd);
-          input.off("error", onError);
-          input.pipe(unzip);
-          source = unzip;
-          listen(unzip);
-          unzip.write(chunk);
-          return;
-        }
-        first = false;
-        file.push(chunk);
-        soon();
-      };
-      // A decompressed file simply comes to its end; a stream followed ending is news.
-      const onEnd = () => finish(gunzip ? undefined : `${file.name} ended`);
-      const onError = (err: Error) =>
-        finish(`${file.name} could not be read to its end: ${err.message}`);
-      const listen = (r: Readable) => {
-        r.on("data", onData);
-        r.once("end", onEnd);
-        r.once("error", onError);
-      };
-      listen(input);
-      cleanups.push(() => {
-        input.destroy();
-        if (source !== input) source.destroy();
-      });
-    });
-
-  for (const o of opened) {
-    if (o.kind === "stream") {
-      // The descriptor is its socket's, closed with it.
-      const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
-      log.add(file);
-      const input = o.stream ?? new Socket({ fd: o.fd, readable: true, writable: false });
-      readStream(file, input, false);
-      continue;
-    }
-    if (isGzip(o.fd)) {
-      const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
-      log.add(file);
-      // The descriptor is the read stream's, closed by it once no read is under way.
-      const raw = logStream(o.fd, o.ownsFd);
-      const unzip = createGunzip();
-      raw.pipe(unzip);
-      cleanups.push(() => raw.destroy());
-      pending.push(readStream(file, unzip, true));
-      continue;
-    }
-    if (o.ownsFd) cleanups.push(() => closeSync(o.fd));
-    const file = SavedFile.ofFile(
-      o.name,
-      new FileBytes(o.fd, fstatSync(o.fd).size),
-      log.streams,
-      limits,
-    );
-    log.add(file);
-    file.startFile();
-    tails.push(file);
-  }
-  log.update();
-
-  const follow = (file: SavedFile) => {
-    if (!options.follow) {
-      file.end();
-      return;
-    }
-    const timer = setInterval(() => {
-      if (closed) return;
-      if (!file.readMore()) clearInterval(timer);
-      log.update();
-    }, options.pollMs ?? 500);
-    cleanups.push(() => clearInterval(timer));
-  };
-  const indexFiles = (async () => {
-    for (const file of tails) {
-      await file.indexRest(async () => {
-        if (closed) throw new ClosedError();
-        await breathe();
-      });
-      follow(file);
-      log.update();
-    }
-  })().catch((err: unknown) => {
-    if (!(err instanceof ClosedError)) throw err;
+  const opened = openAll(paths, options.stdin);
+  const reading = new LogReading({
+    limits: options.limits ?? DEFAULT_LIMITS,
+    follow: options.follow === true,
+    pollMs: options.pollMs ?? 500,
   });
-  pending.push(indexFiles);
-  return {
-    log,
-    indexed: Promise.all(pending).then(() => undefined),
-    close() {
-      if (closed) return;
-      closed = true;
-      for (const c of cleanups.reverse()) {
-        try {
-          c();
-        } catch {
-          // Already closed.
-        }
-      }
-    },
-  };
+  for (const o of opened) reading.add(o);
+  reading.log.update();
+  reading.indexFiles();
+  return { log: reading.log, indexed: reading.indexed(), close: () => reading.close() };
 }
-
-class ClosedError extends Error {}

@@ -1,0 +1,150 @@
+/**
+ * The reading of every opened name into one SavedLog, and its end: streams read as they come
+ * (many chunks make one update), regular files indexed from their end first then whole, one at a
+ * time, and followed as they grow with `follow`; `close` stops all of it and closes every
+ * descriptor.
+ */
+import { closeSync, fstatSync } from "node:fs";
+import { Socket } from "node:net";
+import { createGunzip } from "node:zlib";
+import { logStream, readLogAt } from "../../config/named-file.js";
+import { FileBytes, HeldBytes } from "./byte-source.js";
+import type { Opened } from "./named-inputs.js";
+import { SavedFile, type SavedLimits } from "./saved-file.js";
+import { SavedLog } from "./saved-log.js";
+import { GZIP_MAGIC, readStreamInto } from "./stream-reading.js";
+
+function isGzip(fd: number): boolean {
+  const head = Buffer.alloc(2);
+  const n = readLogAt(fd, head, 0, 2, 0);
+  return n === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+}
+
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+class ClosedError extends Error {}
+
+export interface LogReadingOptions {
+  limits: SavedLimits;
+  /** Read regular files further as they grow. */
+  follow: boolean;
+  /** How often a followed file is looked at. */
+  pollMs: number;
+}
+
+export class LogReading {
+  readonly log: SavedLog;
+  private readonly cleanups: (() => void)[] = [];
+  /** Regular files, indexed from their end first. */
+  private readonly tails: SavedFile[] = [];
+  /** What `indexed` waits for. */
+  private readonly pending: Promise<void>[] = [];
+  private closed = false;
+  private scheduled = false;
+
+  constructor(private readonly options: LogReadingOptions) {
+    this.log = new SavedLog(options.limits.maxLines);
+  }
+
+  /** Starts reading one opened name: a stream, a compressed file or a regular file. */
+  add(o: Opened): void {
+    const { log } = this;
+    const { limits } = this.options;
+    if (o.kind === "stream") {
+      // The descriptor is its socket's, closed with it.
+      const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
+      log.add(file);
+      const input = o.stream ?? new Socket({ fd: o.fd, readable: true, writable: false });
+      this.cleanups.push(this.readStream(file, input, false).stop);
+      return;
+    }
+    if (isGzip(o.fd)) {
+      const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
+      log.add(file);
+      // The descriptor is the read stream's, closed by it once no read is under way.
+      const raw = logStream(o.fd, o.ownsFd);
+      const unzip = createGunzip();
+      raw.pipe(unzip);
+      this.cleanups.push(() => raw.destroy());
+      const reading = this.readStream(file, unzip, true);
+      this.cleanups.push(reading.stop);
+      this.pending.push(reading.done);
+      return;
+    }
+    if (o.ownsFd) this.cleanups.push(() => closeSync(o.fd));
+    const file = SavedFile.ofFile(
+      o.name,
+      new FileBytes(o.fd, fstatSync(o.fd).size),
+      log.streams,
+      limits,
+    );
+    log.add(file);
+    file.startFile();
+    this.tails.push(file);
+  }
+
+  /** Indexes the regular files whole, one after another, then follows each. */
+  indexFiles(): void {
+    const indexing = (async () => {
+      for (const file of this.tails) {
+        await file.indexRest(async () => {
+          if (this.closed) throw new ClosedError();
+          await breathe();
+        });
+        this.follow(file);
+        this.log.update();
+      }
+    })().catch((err: unknown) => {
+      if (!(err instanceof ClosedError)) throw err;
+    });
+    this.pending.push(indexing);
+  }
+
+  /** Resolves once every file is indexed whole (streams still come in after). */
+  indexed(): Promise<void> {
+    return Promise.all(this.pending).then(() => undefined);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.cleanups.reverse()) {
+      try {
+        c();
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+
+  private readStream(
+    file: SavedFile,
+    input: Parameters<typeof readStreamInto>[1],
+    gunzip: boolean,
+  ) {
+    return readStreamInto(file, input, gunzip, () => this.updateSoon());
+  }
+
+  /** Many chunks of a stream make one update. */
+  private updateSoon(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.closed) this.log.update();
+    });
+  }
+
+  private follow(file: SavedFile): void {
+    if (!this.options.follow) {
+      file.end();
+      return;
+    }
+    const timer = setInterval(() => {
+      if (this.closed) return;
+      if (!file.readMore()) clearInterval(timer);
+      this.log.update();
+    }, this.options.pollMs);
+    this.cleanups.push(() => clearInterval(timer));
+  }
+}
