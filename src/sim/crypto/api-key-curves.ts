@@ -7,7 +7,12 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { invalidArgument } from "../http/sim-error.js";
-import type { ApiKeyCurve } from "../organization/org-state.js";
+
+/** The curves an API key may be on, as Turnkey names them. */
+export type ApiKeyCurve =
+  | "API_KEY_CURVE_P256"
+  | "API_KEY_CURVE_SECP256K1"
+  | "API_KEY_CURVE_ED25519";
 
 const CURVE_NAMES: Record<ApiKeyCurve, string> = {
   API_KEY_CURVE_P256: "P-256",

@@ -8,7 +8,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { decodeStamp, type StampContents, StampError } from "../../api/stamp.js";
 import { verifyStamp } from "../../api/stamp-verify.js";
-import type { ApiKeyCurve } from "../organization/org-state.js";
+import type { ApiKeyCurve } from "./api-key-curves.js";
 
 export const CURVE_OF_SCHEME: Readonly<Record<string, ApiKeyCurve>> = {
   SIGNATURE_SCHEME_TK_API_P256: "API_KEY_CURVE_P256",

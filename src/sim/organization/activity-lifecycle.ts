@@ -20,9 +20,8 @@ import {
 import type { EnclaveSigner } from "../crypto/enclave-signer.js";
 import { signSessionJwt } from "../crypto/session-jwt.js";
 import { invalidArgument, SimError } from "../http/sim-error.js";
-import type { ActivityQueue } from "../traffic/activity-queue.js";
 import type { ActivityContext } from "./activity-context.js";
-import { type ActivityJson, activityEnvelope } from "./activity-envelope.js";
+import { type ActivityJson, type ActivitySnapshot, activityEnvelope } from "./activity-envelope.js";
 import { ACTIVITY_HANDLERS, type RunnableActivityName, runActivity } from "./activity-handlers.js";
 import { activityFingerprint } from "./activity-ledger.js";
 import type { Caller } from "./auth.js";
@@ -30,6 +29,11 @@ import type { ActivityRecord, UserRecord, VoteRecord } from "./org-state.js";
 import { MAX_SUBMITTED_ACTIVITIES } from "./org-state.js";
 import type { OrgStore } from "./org-store.js";
 import { tally } from "./quorum.js";
+
+/** The activities the simulator generates itself (its traffic): the lifecycle casts votes on them too. */
+export interface GeneratedActivities {
+  vote(now: number, fingerprint: string, vote: VoteRecord): ActivitySnapshot;
+}
 
 /** A submitted request: its parsed body and its exact bytes (the fingerprint's and the vote's). */
 export interface SubmittedRequest {
@@ -48,7 +52,7 @@ export class ActivityLifecycle {
 
   constructor(
     private readonly store: OrgStore,
-    private readonly generated: ActivityQueue,
+    private readonly generated: GeneratedActivities,
     private readonly signer: EnclaveSigner,
     private readonly now: () => number,
   ) {}

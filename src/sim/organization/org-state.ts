@@ -4,6 +4,7 @@
  * (private keys, mnemonic entropy, passphrases, secret values) live here too: the state file is
  * written owner-only.
  */
+import type { ApiKeyCurve } from "../crypto/api-key-curves.js";
 import type { AppProof } from "../crypto/app-proof.js";
 import type { ScenarioName } from "../scenario.js";
 
@@ -40,11 +41,6 @@ export interface AuthenticatorRecord {
   publicKey: string;
   createdAt: number;
 }
-
-export type ApiKeyCurve =
-  | "API_KEY_CURVE_P256"
-  | "API_KEY_CURVE_SECP256K1"
-  | "API_KEY_CURVE_ED25519";
 
 export interface ApiKeyRecord {
   apiKeyId: string;
