@@ -122,6 +122,13 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
   const step = formatDuration(map.bucketMs * per);
   const start = at(map.start);
   const end = at(map.start + map.buckets * map.bucketMs);
+  const lines = map.replicas.reduce((n, r) => n + r.lines, 0) + map.omitted;
+  rows.push(
+    ...text(
+      `${at(map.from)} to ${at(map.to)} · ${lines.toLocaleString("en-US")} lines, filters aside · a column: ${step}`,
+      { dim: true },
+    ),
+  );
   const axis =
     columns >= widthOf(safe(start)) + widthOf(safe(end)) + 2
       ? `${start}${" ".repeat(columns - start.length - end.length)}${end}`
@@ -158,18 +165,10 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
   } else rows.push(...text(noRiseText(map), { bold: true }));
   rows.push(...text(`(${riseRule(map)})`, { dim: true }));
   rows.push([{ text: lit`` }]);
-  const legend = [
-    `a column: ${step}; against each replica's own median errors per ${formatDuration(map.bucketMs)}:`,
-    `${CELLS.none.char} none, ${CELLS.usual.char} up to its median, ${CELLS.above.char} up to 2×, ${CELLS.high.char} more, ${CELLS.rise.char} a rise; blank: no lines of it; at the right, its errors in the buffer (filters aside)`,
-  ];
-  for (const l of legend) rows.push(...text(l, { dim: true }));
+  const legend = `each against its own median errors per ${formatDuration(map.bucketMs)}: ${CELLS.none.char} none, ${CELLS.usual.char} up to its median, ${CELLS.above.char} up to 2×, ${CELLS.high.char} more, ${CELLS.rise.char} a rise; blank: no lines of it; at the right, its errors in the buffer`;
+  rows.push(...text(legend, { dim: true }));
   return rows;
 }
 
-/** The heatmap's heading, after its title. */
-export function heatmapTitle(map: ErrorHeatmap | undefined): Safe {
-  if (!map) return lit`errors per replica`;
-  const lines = map.replicas.reduce((n, r) => n + r.lines, 0) + map.omitted;
-  const at = times(map);
-  return lit`errors per replica · ${safe(at(map.from))} to ${safe(at(map.to))} · ${safe(lines.toLocaleString("en-US"))} lines`;
-}
+/** The heatmap's title. */
+export const HEATMAP_TITLE: Safe = lit`errors per replica`;

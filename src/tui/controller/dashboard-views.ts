@@ -27,7 +27,7 @@ import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 import { detailRows } from "../detail-layout.js";
-import { heatmapRows, heatmapTitle } from "../heatmap-rows.js";
+import { HEATMAP_TITLE, heatmapRows } from "../heatmap-rows.js";
 import { helpRows } from "../help-content.js";
 import type { KeyContext } from "../key-step.js";
 import { computeLayout, type Layout } from "../layout.js";
@@ -280,7 +280,7 @@ export class DashboardViews {
     errorHeatmap(logs.store, { levelOfLine: (line) => renderedLine(line).level }),
   );
   private readonly heatmapRows = memoized((map: ErrorHeatmap | undefined, width: number) => ({
-    title: heatmapTitle(map),
+    title: HEATMAP_TITLE,
     rows: heatmapRows(map, width),
   }));
   private readonly several = memoized((members: readonly GroupMember[]) =>
