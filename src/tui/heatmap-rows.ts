@@ -52,13 +52,27 @@ function ratio(errors: number, baseline: number): string {
   return `, ${r >= 10 ? Math.round(r) : Math.round(r * 10) / 10}× its median of ${baseline}`;
 }
 
-/** Where errors first rose, in one sentence. */
-export function riseText(map: ErrorHeatmap, rise: ErrorRise): string {
-  const at = times(map);
-  const per = formatDuration(map.bucketMs);
+/** How many errors the rise had, against what: `57 errors in 20s, 4.8× its median of 12`. */
+function riseFigures(map: ErrorHeatmap, rise: ErrorRise): string {
   const baseline = rise.replica.baseline;
   const median = baseline > 0 ? ratio(rise.errors, baseline) : ", where it usually has none";
-  return `errors first rose on ${rise.replica.name} at ${at(rise.from)}: ${rise.errors} errors in ${per}${median}`;
+  return `${rise.errors} errors in ${formatDuration(map.bucketMs)}${median}`;
+}
+
+/** Where errors first rose, in one sentence (the heatmap's). */
+export function riseText(map: ErrorHeatmap, rise: ErrorRise): string {
+  return `errors first rose on ${rise.replica.name} at ${times(map)(rise.from)}: ${riseFigures(map, rise)}`;
+}
+
+/**
+ * What `!` says in the status line, who and when first (the rest is cut at 80 columns); `hidden`
+ * says why the cursor did not go there.
+ */
+export function riseNotice(map: ErrorHeatmap, rise: ErrorRise, hidden?: string): string {
+  const where = `errors rose: ${rise.replica.name} at ${times(map)(rise.from)}`;
+  return hidden
+    ? `${where}, a line the view hides (${hidden}) · ${riseFigures(map, rise)}`
+    : `${where} · ${riseFigures(map, rise)}`;
 }
 
 /** The rule `!` follows, in one sentence. */
@@ -92,17 +106,19 @@ function wrapWords(text: string, width: number): Safe[] {
 }
 
 /** A replica's cells: its columns as characters, runs of one colour in one segment. */
-function cells(replica: ReplicaErrors, per: number): Segment[] {
+function cells(replica: ReplicaErrors, per: number, cellWidth: number): Segment[] {
   const { intensity } = columnsOf(replica, per);
   const out: Segment[] = [];
   intensity.forEach((level, c) => {
     const first = c * per;
     const present = first + per - 1 >= replica.firstBucket && first <= replica.lastBucket;
     const cell = CELLS[present ? level : "absent"];
+    const chars = safe(cell.char.repeat(cellWidth));
+    const dim = !present || level === "none";
     const last = out[out.length - 1];
-    if (last && last.colour === cell.colour) last.text = lit`${last.text}${safe(cell.char)}`;
-    else
-      out.push({ text: safe(cell.char), colour: cell.colour, dim: !present || level === "none" });
+    if (last && last.colour === cell.colour && last.dim === dim)
+      last.text = lit`${last.text}${chars}`;
+    else out.push({ text: chars, colour: cell.colour, dim });
   });
   return out;
 }
@@ -118,7 +134,9 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
   const nameWidth = Math.max(4, ...names.map(widthOf)) + 1;
   const room = Math.max(1, width - nameWidth - 8);
   const per = bucketsPerColumn(map.buckets, room);
-  const columns = Math.ceil(map.buckets / per);
+  // Few buckets are drawn wider (up to 3 cells each), so a short buffer still reads as a map.
+  const cellWidth = per === 1 ? Math.max(1, Math.min(3, Math.floor(room / map.buckets))) : 1;
+  const columns = Math.ceil(map.buckets / per) * cellWidth;
   const step = formatDuration(map.bucketMs * per);
   const start = at(map.start);
   const end = at(map.start + map.buckets * map.bucketMs);
@@ -145,26 +163,26 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
         colour: replicaColour(replica.label),
         bold: true,
       },
-      ...cells(replica, per),
+      ...cells(replica, per, cellWidth),
       { text: safe(` ${replica.totalErrors}`), dim: !rose, bold: rose },
     ]);
   });
   if (map.rise) {
-    const column = Math.floor(map.rise.bucket / per);
+    const column = Math.floor(map.rise.bucket / per) * cellWidth + (cellWidth >> 1);
     rows.push([
       { text: safe(`${" ".repeat(nameWidth + column)}▲ ${at(map.rise.from)}`), bold: true },
     ]);
   }
   if (map.omitted > 0)
     rows.push(...text(`${map.omitted.toLocaleString("en-US")} lines of further replicas left out`));
-  rows.push([{ text: lit`` }]);
+  rows.push([{ text: lit` ` }]);
   if (map.rise) {
     rows.push(
       ...text(`${riseText(map, map.rise)}: ! goes to its first error line`, { bold: true }),
     );
   } else rows.push(...text(noRiseText(map), { bold: true }));
   rows.push(...text(`(${riseRule(map)})`, { dim: true }));
-  rows.push([{ text: lit`` }]);
+  rows.push([{ text: lit` ` }]);
   const legend = `each against its own median errors per ${formatDuration(map.bucketMs)}: ${CELLS.none.char} none, ${CELLS.usual.char} up to its median, ${CELLS.above.char} up to 2×, ${CELLS.high.char} more, ${CELLS.rise.char} a rise; blank: no lines of it; at the right, its errors in the buffer`;
   rows.push(...text(legend, { dim: true }));
   return rows;

@@ -4,7 +4,7 @@
  * status line; or why not (no rise, no baseline yet, the line hidden by the view).
  */
 import type { ErrorHeatmap } from "../logs/error-heatmap.js";
-import { noRiseText, riseText } from "./heatmap-rows.js";
+import { noRiseText, riseNotice } from "./heatmap-rows.js";
 import type { Binding } from "./key-bindings.js";
 import type { LogNavigator } from "./log-navigator.js";
 import type { UiAction, UiState } from "./ui-state.js";
@@ -35,15 +35,14 @@ export function riseKey(b: Binding, state: UiState, ctx: RiseContext): UiAction[
   const map = ctx.errors?.();
   const rise = map?.rise;
   if (!map || !rise) return [{ type: "notice", text: noRiseText(map) }];
-  const found = riseText(map, rise);
   const move = ctx.log.toIndex(state, rise.index);
   if (!move) {
     const hint = hiddenBy(state, rise.replica.number);
-    return [{ type: "notice", text: `${found}; the view hides that line: ${hint}` }];
+    return [{ type: "notice", text: riseNotice(map, rise, hint) }];
   }
   return [
     ...(state.heatmap ? [{ type: "toggleHeatmap" } as const] : []),
     { type: "moveTo", anchor: move.anchor, cursor: move.cursor, total: ctx.log.total() },
-    { type: "notice", text: found },
+    { type: "notice", text: riseNotice(map, rise) },
   ];
 }

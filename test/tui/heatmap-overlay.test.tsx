@@ -59,12 +59,12 @@ describe("the error heatmap overlay", () => {
       expect(frame).toContain("errors per replica");
       expect(frame).toContain("Esc or H closes");
       const row = (name: string) => shown.find((l) => l.includes(`│ ${name} `)) ?? "";
-      // 12 buckets of 20 s, one a column: replica 3 rose in the 9th.
-      expect(row("replica 1")).toMatch(/│ replica 1 +░{12} 24 +│/);
-      expect(row("replica 3")).toMatch(/│ replica 3 +░{8}█░{3} 44 +│/);
+      // 12 buckets of 20 s, each drawn 3 cells wide (there is room): replica 3 rose in the 9th.
+      expect(row("replica 1")).toMatch(/│ replica 1 +░{36} 24 +│/);
+      expect(row("replica 3")).toMatch(/│ replica 3 +░{24}█{3}░{9} 44 +│/);
       const rise = shown.findIndex((l) => l.includes("▲"));
       expect(rise).toBeGreaterThan(shown.indexOf(row("replica 3")));
-      expect(shown[rise]?.indexOf("▲")).toBe(row("replica 3").indexOf("█"));
+      expect(shown[rise]?.indexOf("▲")).toBe(row("replica 3").indexOf("█") + 1);
       expect(frame).toContain("errors first rose on");
       expect(frame).toMatch(/░ up to its\s/);
       await d.type("!");

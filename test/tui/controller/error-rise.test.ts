@@ -98,10 +98,10 @@ describe("the error heatmap and the rise, through the controller", () => {
     const row = store.rowById(c.state.cursor ?? -1);
     expect(row?.event.kind === "line" && row.event.replicaLabel).toBe("replica 3/3");
     expect(c.state.notice).toMatch(
-      /^errors first rose on replica 3 at \d\d:\d\d:\d\d: 22 errors in 20s, 11× its median of 2$/,
+      /^errors rose: replica 3 at \d\d:\d\d:\d\d · 22 errors in 20s, 11× its median of 2$/,
     );
     // The status line says as much as fits at 80 columns.
-    expect(status(c.getSnapshot())).toContain("errors first rose on replica 3");
+    expect(status(c.getSnapshot())).toMatch(/errors rose: replica 3 at \d\d:\d\d:\d\d/);
     // The cursor's line is on screen.
     const body = c.getSnapshot().body;
     if (body.kind !== "panes") throw new Error("no log pane");
@@ -120,7 +120,7 @@ describe("the error heatmap and the rise, through the controller", () => {
     expect(rows.filter((r) => r.startsWith("replica ")).length).toBe(3);
     expect(rows.find((r) => r.startsWith("replica 3"))).toContain("█");
     expect(rows.find((r) => r.startsWith("replica 1"))).not.toContain("█");
-    expect(rows.join("\n")).toContain("errors first rose on replica 3");
+    expect(rows.join("\n")).toMatch(/errors first rose on replica 3 at \d\d:\d\d:\d\d: 22 errors/);
     press(c, "\u001b");
     expect(c.getSnapshot().body.kind).toBe("panes");
     press(c, "HH");
@@ -134,7 +134,9 @@ describe("the error heatmap and the rise, through the controller", () => {
     const { c } = dashboard(true);
     press(c, "3!");
     expect(c.state.following).toBe(true);
-    expect(c.state.notice).toContain("; the view hides that line: 3 shows replica 3");
+    expect(c.state.notice).toMatch(
+      /^errors rose: replica 3 at \d\d:\d\d:\d\d, a line the view hides \(3 shows replica 3\) · 22 errors/,
+    );
     const calm = dashboard(false).c;
     press(calm, "!");
     expect(calm.state.following).toBe(true);
