@@ -171,12 +171,24 @@ export function errorHeatmap(
   const start = Math.floor(span.from / bucketMs) * bucketMs;
   const buckets = Math.min(MAX_BUCKETS, Math.floor((span.to - start) / bucketMs) + 1);
   const rows = new Map<string, Counting>();
+  /** Each label's row key and name (labels repeat line after line), per deployment. */
+  const named = new Map<string | undefined, Map<string, { key: string; name: string }>>();
   let omitted = 0;
   const size = source.size();
   for (let i = 0; i < size; i++) {
     const event = source.at(i)?.event;
     if (event?.kind !== "line") continue;
-    const { key, name } = replicaRow(event);
+    let labels = named.get(event.deploymentId);
+    if (!labels) {
+      labels = new Map();
+      named.set(event.deploymentId, labels);
+    }
+    let id = labels.get(event.replicaLabel);
+    if (!id) {
+      id = replicaRow(event);
+      if (labels.size < 4 * MAX_REPLICAS) labels.set(event.replicaLabel, id);
+    }
+    const { key, name } = id;
     let row = rows.get(key);
     if (!row) {
       if (rows.size >= MAX_REPLICAS) {

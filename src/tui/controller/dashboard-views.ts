@@ -37,7 +37,6 @@ import { compileFilters, type Filters } from "../log-filters.js";
 import { logNavigator } from "../log-navigator.js";
 import { computeLogView, type LogView } from "../log-view.js";
 import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
-import { renderedLine } from "../rendered-line.js";
 import { ReplicaRoster } from "../replica-roster.js";
 import { replicaStrip } from "../replica-strip.js";
 import type { Segment } from "../segment.js";
@@ -275,9 +274,12 @@ export class DashboardViews {
     (detail: DetailView, width: number) => detailRows(detail, width).length,
   );
   private readonly title = memoized(dashboardTitle);
-  /** Over the whole buffer, filters aside; computed while the heatmap is open, or for `!`. */
+  /**
+   * Over the whole buffer, filters aside; computed while the heatmap is open, or for `!`. Levels
+   * are read as the filters read them, not through the rendering (which would render every line).
+   */
   private readonly errors = memoized((_version: number, logs: LogSource) =>
-    errorHeatmap(logs.store, { levelOfLine: (line) => renderedLine(line).level }),
+    errorHeatmap(logs.store),
   );
   private readonly heatmapRows = memoized((map: ErrorHeatmap | undefined, width: number) => ({
     title: HEATMAP_TITLE,
