@@ -180,8 +180,13 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
     rows.push(
       ...text(`${riseText(map, map.rise)}: ! goes to its first error line`, { bold: true }),
     );
-  } else rows.push(...text(noRiseText(map), { bold: true }));
-  rows.push(...text(`(${riseRule(map)})`, { dim: true }));
+    rows.push(...text(`(${riseRule(map)})`, { dim: true }));
+  } else {
+    const why = noRiseText(map);
+    rows.push(...text(why, { bold: true }));
+    // "no rise above baseline" states the rule itself.
+    if (!why.startsWith("no rise")) rows.push(...text(`(${riseRule(map)})`, { dim: true }));
+  }
   rows.push([{ text: lit` ` }]);
   const legend = `each against its own median errors per ${formatDuration(map.bucketMs)}: ${CELLS.none.char} none, ${CELLS.usual.char} up to its median, ${CELLS.above.char} up to 2×, ${CELLS.high.char} more, ${CELLS.rise.char} a rise; blank: no lines of it; at the right, its errors in the buffer`;
   rows.push(...text(legend, { dim: true }));

@@ -204,7 +204,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "!",
     scope: "dashboard",
     action: "errorRise",
-    does: "go to where errors first rose above baseline, the cursor on the first error line there: the first 20 s in which a replica had at least 3× its median errors per 20 s and at least 5 (buckets longer than 20 s when the buffer spans over 2 hours)",
+    does: "go to where errors first rose: the first error line of the first 20 s in which a replica had 3× its median errors and at least 5",
   },
   {
     keys: ["J"],
