@@ -123,7 +123,7 @@ function cells(replica: ReplicaErrors, per: number, cellWidth: number): Segment[
   return out;
 }
 
-/** The heatmap's rows for `width` cells, and its heading's text. */
+/** The heatmap's rows for `width` cells: what it covers, the axis, the replicas, the rise, a legend. */
 export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segment[][] {
   const rows: Segment[][] = [];
   const text = (t: string, style: Partial<Segment> = {}) =>
