@@ -159,7 +159,7 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
     const rose = map.rise?.replica === replica;
     rows.push([
       {
-        text: padEnd(names[i] as Safe, nameWidth),
+        text: padEnd(names[i] ?? lit``, nameWidth),
         colour: replicaColour(replica.label),
         bold: true,
       },

@@ -193,20 +193,6 @@ export const BINDINGS: readonly Binding[] = [
     does: "previous (older) warning",
   },
   {
-    keys: ["H"],
-    label: "H",
-    scope: "dashboard",
-    action: "heatmap",
-    does: "errors per replica over the whole buffer as a heatmap, each against its own median; where they first rose; H or Esc closes",
-  },
-  {
-    keys: ["!"],
-    label: "!",
-    scope: "dashboard",
-    action: "errorRise",
-    does: "go to where errors first rose: the first error line of the first 20 s in which a replica had 3× its median errors and at least 5",
-  },
-  {
     keys: ["J"],
     label: "J",
     scope: "dashboard",
@@ -269,6 +255,20 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "followStatus",
     does: "the log follow's status: next try, window, overlap, late lines, cost",
+  },
+  {
+    keys: ["H"],
+    label: "H",
+    scope: "dashboard",
+    action: "heatmap",
+    does: "errors per replica over the whole buffer as a heatmap, each against its own median; where they first rose; H or Esc closes",
+  },
+  {
+    keys: ["!"],
+    label: "!",
+    scope: "dashboard",
+    action: "errorRise",
+    does: "go to where errors first rose: the first error line of the first 20 s in which a replica had 3× its median errors and at least 5",
   },
   {
     keys: ["up"],
