@@ -28,6 +28,14 @@ export const LEGEND: readonly (readonly [string, string])[] = [
   ["── gap ──", "a stretch whose lines could not all be fetched"],
   ["── replica … ──", "a replica joined, stopped sending, came back, or the count changed"],
   ["[1]▂▅█", "lines per 10 s of each replica (red: with errors, dim: stopped); i lists counts"],
+  [
+    "H · ░ ▒ ▓ █",
+    "a replica's errors against its median per bucket: none, up to it, 2×, more, a rise",
+  ],
+  [
+    "! a rise",
+    "the first 20 s (longer past 2 h of buffer) with 3× the median errors and at least 5",
+  ],
   ["CONS FAIL PEND", "activity: consensus needed, failed, pending"],
   ["NEW AUTH DONE REJ", "activity: created, needs authenticators, completed, rejected"],
   ["votes", "votes cast on the activity so far"],

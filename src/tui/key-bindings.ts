@@ -2,8 +2,8 @@
  * The one table of key bindings: which key does what, where. It drives the key handling
  * (key-step.ts), the `?` help and the README's key table (a test keeps them in agreement).
  *
- * Scopes, innermost first: `input` while a search or filter is typed; `overlay` while the help or
- * a detail view is open; `logs` or `lists` for the focused pane; then `dashboard`; `anywhere`
+ * Scopes, innermost first: `input` while a search or filter is typed; `overlay` while the help,
+ * a detail view or the error heatmap is open; `logs` or `lists` for the focused pane; then `dashboard`; `anywhere`
  * applies in all of them but input. The picker has its own scope.
  */
 
@@ -39,6 +39,8 @@ export type KeyAction =
   | "previousError"
   | "nextWarning"
   | "previousWarning"
+  | "heatmap"
+  | "errorRise"
   | "jumpToTime"
   | "save"
   | "mark"
@@ -89,7 +91,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "Esc",
     scope: "anywhere",
     action: "cancel",
-    does: "close one thing, the innermost: a prompt, the help, a detail; then the search, the last include filter, the exclude filter, the level, the context",
+    does: "close one thing, the innermost: a prompt, the help, the heatmap, a detail; then the search, the last include filter, the exclude filter, the level, the context",
   },
   {
     keys: ["D"],
@@ -255,6 +257,20 @@ export const BINDINGS: readonly Binding[] = [
     does: "the log follow's status: next try, window, overlap, late lines, cost",
   },
   {
+    keys: ["H"],
+    label: "H",
+    scope: "dashboard",
+    action: "heatmap",
+    does: "errors per replica over the whole buffer as a heatmap, each against its own median; where they first rose; H or Esc closes",
+  },
+  {
+    keys: ["!"],
+    label: "!",
+    scope: "dashboard",
+    action: "errorRise",
+    does: "go to where errors first rose: the first error line of the first 20 s in which a replica had 3× its median errors and at least 5",
+  },
+  {
     keys: ["up"],
     label: "↑",
     scope: "logs",
@@ -348,6 +364,14 @@ export const BINDINGS: readonly Binding[] = [
     scope: "overlay",
     action: "pageDown",
     does: "scroll down a page",
+  },
+  { keys: ["H"], label: "H", scope: "overlay", action: "heatmap", does: "close the error heatmap" },
+  {
+    keys: ["!"],
+    label: "!",
+    scope: "overlay",
+    action: "errorRise",
+    does: "in the error heatmap: go to where errors first rose, as on the dashboard",
   },
   {
     keys: ["y"],
@@ -480,7 +504,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   dashboard: "dashboard",
   logs: "log pane focused",
   lists: "side pane focused",
-  overlay: "help, detail or copy view open",
+  overlay: "help, detail, copy view or heatmap open",
   input: "typing in a prompt (search, filter, context, time, file)",
   vote: "confirming a vote",
   picker: "deployment picker",

@@ -4,12 +4,14 @@
  * to the picker). The dashboard runs it; the tests run the same function.
  */
 import type { VoteAction } from "../activity/activity-decision.js";
+import type { ErrorHeatmap } from "../logs/error-heatmap.js";
 import { parseTimeTarget } from "../text/time-target.js";
 import type { Binding, KeyAction, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";
 import type { ListRow } from "./list-selection.js";
 import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
 import type { LogNavigator, Move, Target } from "./log-navigator.js";
+import { heatmapKey, riseKey } from "./rise-key.js";
 import type { ListPane, Pane, UiAction, UiState } from "./ui-state.js";
 import { nextPane, uiReducer } from "./ui-state.js";
 import { cancelledText } from "./vote-state.js";
@@ -39,6 +41,8 @@ export interface KeyContext {
   vote?: { maxScroll: number; page: number; fits: boolean } | undefined;
   /** Whether there are side panes at all (false: saved lines, no feeds); absent: there are. */
   sidePanes?: boolean | undefined;
+  /** The error heatmap of the whole buffer (`!`), computed when asked. */
+  errors?: (() => ErrorHeatmap | undefined) | undefined;
 }
 
 export type KeyEffect =
@@ -104,7 +108,7 @@ export function splitInput(input: string, key: KeyInfo): { input: string; key: K
 export function scopesFor(state: UiState): Scope[] {
   if (state.input) return ["input"];
   if (state.vote) return ["vote"];
-  if (state.help || state.detail) return ["overlay", "anywhere"];
+  if (state.help || state.detail || state.heatmap) return ["overlay", "anywhere"];
   return [state.focus === "logs" ? "logs" : "lists", "dashboard", "anywhere"];
 }
 
@@ -225,6 +229,10 @@ function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Res
     case "olderMatch":
     case "newerMatch":
       return findKey(b.action, state, ctx);
+    case "heatmap":
+      return heatmapKey(b, state);
+    case "errorRise":
+      return riseKey(b, state, ctx);
     case "up":
     case "down":
     case "pageUp":

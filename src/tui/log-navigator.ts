@@ -43,6 +43,11 @@ export interface LogNavigator {
    * following), placed a third from the top with what follows it below.
    */
   find(state: UiState, target: Target, direction: 1 | -1): Move | undefined;
+  /**
+   * The line at store `index` placed a third from the top, the cursor on it; undefined when the
+   * view does not show it (its replica hidden, or filtered out).
+   */
+  toIndex(state: UiState, index: number): Move | undefined;
   /** The first shown line stamped at or after `ms` (epoch ms), or the newest before it. */
   atTime(state: UiState, ms: number): Move | undefined;
   /** The cursor's row (paused), or undefined. */
@@ -246,6 +251,11 @@ export function logNavigator(
         };
       }
       return undefined;
+    },
+    toIndex(state, index) {
+      const f = frame(state);
+      if (index < 0 || index >= store.size() || !shown(f, index)) return undefined;
+      return { anchor: third(f, index), cursor: idAt(f, index) };
     },
     atTime(state, ms) {
       const f = frame(state);

@@ -87,6 +87,9 @@ export interface UiState {
   sidePanes: boolean;
   help: boolean;
   helpScroll: number;
+  /** The error heatmap over the whole buffer (`H`), and how far it is scrolled. */
+  heatmap: boolean;
+  heatmapScroll: number;
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
   detail: { pane: DetailSource; key: string } | undefined;
   detailScroll: number;
@@ -130,6 +133,8 @@ export const initialUiState: UiState = {
   sidePanes: true,
   help: false,
   helpScroll: 0,
+  heatmap: false,
+  heatmapScroll: 0,
   detail: undefined,
   detailScroll: 0,
   selection: { activities: undefined, email: undefined, solana: undefined },
@@ -178,6 +183,7 @@ export type UiAction =
   | { type: "toggleWrap" }
   | { type: "toggleSidePanes" }
   | { type: "toggleHelp" }
+  | { type: "toggleHeatmap" }
   | { type: "scrollOverlay"; by: number; max: number }
   | { type: "openDetail"; pane: DetailSource; key: string }
   | { type: "toggleMark"; id: number }
@@ -306,11 +312,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       };
     case "toggleHelp":
       return { ...state, help: !state.help, helpScroll: 0 };
+    case "toggleHeatmap":
+      return { ...state, heatmap: !state.heatmap, heatmapScroll: 0 };
     case "scrollOverlay": {
       const clamp = (n: number) => Math.max(0, Math.min(action.max, n));
-      return state.help
-        ? { ...state, helpScroll: clamp(state.helpScroll + action.by) }
-        : { ...state, detailScroll: clamp(state.detailScroll + action.by) };
+      if (state.help) return { ...state, helpScroll: clamp(state.helpScroll + action.by) };
+      if (state.heatmap) return { ...state, heatmapScroll: clamp(state.heatmapScroll + action.by) };
+      return { ...state, detailScroll: clamp(state.detailScroll + action.by) };
     }
     case "openDetail":
       return { ...state, detail: { pane: action.pane, key: action.key }, detailScroll: 0 };
@@ -413,6 +421,7 @@ function submitPrompt(state: UiState): UiState {
 function cancelOne(state: UiState): UiState {
   if (state.input) return { ...state, input: undefined };
   if (state.help) return { ...state, help: false };
+  if (state.heatmap) return { ...state, heatmap: false };
   if (state.copy !== undefined) return { ...state, copy: undefined };
   if (state.detail) return { ...state, detail: undefined };
   if (state.inputError) return { ...state, inputError: undefined };

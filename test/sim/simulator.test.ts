@@ -476,6 +476,18 @@ describe("faults, skew, ingest lag and determinism", () => {
         );
       });
       expect(down).toEqual([]);
+      // Before it crashed, most of its lines were errors (from 30 s to 45 s).
+      const ofReplica2 = (from: number, to: number) =>
+        entries.filter((e) => {
+          const ms = Number(e.line.ts?.seconds) * 1000;
+          return e.replicaLabel === "replica 2/3" && ms >= start + from && ms < start + to;
+        });
+      const storm = ofReplica2(31_000, 44_000);
+      const calm = ofReplica2(10_000, 23_000);
+      const errors = (list: typeof entries) =>
+        list.filter((e) => e.line.content.startsWith("ERROR")).length;
+      expect(errors(storm)).toBeGreaterThan(storm.length / 2);
+      expect(errors(calm)).toBeLessThan(calm.length / 4);
     } finally {
       await s.close();
     }

@@ -57,7 +57,11 @@ function stateFor(b: Binding): UiState {
         solana: undefined,
       },
     },
-    overlay: { ...base, help: true, helpScroll: 2 },
+    // H and ! act in the overlay only when it is the heatmap; the other keys there, in any.
+    overlay:
+      b.action === "heatmap" || b.action === "errorRise"
+        ? { ...base, heatmap: true, heatmapScroll: 2 }
+        : { ...base, help: true, helpScroll: 2 },
     input: { ...base, input: { mode: "search", text: "ab", recall: 1 } },
     vote: {
       ...base,

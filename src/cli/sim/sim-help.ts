@@ -30,8 +30,8 @@ export function servedOperationsText(): string {
 /** A template: the help text after the flags. */
 export function simHelpText(): string {
   return `
-Scenarios: demo (steady traffic), quiet (little traffic), incident (busier; replica 2 crashes
-at 45 s and restarts 6 s later, and a fourth replica joins at 90 s).
+Scenarios: demo (steady traffic), quiet (little traffic), incident (busier; replica 2's errors
+rise from 30 s, it crashes at 45 s and restarts 6 s later, and a fourth replica joins at 90 s).
 
 Log lines are generated lazily: a line is generated (stored, and written to --truth-file) when
 the first request arrives after its timestamp has passed on the server's clock. With

@@ -47,7 +47,10 @@ export interface DebugLogOptions {
   ingestLagMs: number;
   /** Server time the logs start at. */
   startMs: number;
-  /** The incident scenario restarts a replica and changes the replica count once. */
+  /**
+   * The incident scenario: a replica's errors rise (upstream timeouts as its memory fills), it
+   * crashes and restarts; later the replica count changes once.
+   */
   incident: boolean;
   truthFile?: string | undefined;
 }
@@ -57,6 +60,8 @@ interface Replica {
   index: number;
   /** Restart window: no lines in [downFrom, downTo), then start-up lines at downTo. */
   downFrom?: number;
+  /** From then until downFrom, most of its lines are errors (what led to the crash). */
+  stormFrom?: number;
   downTo?: number;
   /** The next bucket to generate. */
   nextBucket: number;
@@ -65,10 +70,19 @@ interface Replica {
 }
 
 const BUCKET_MS = 1000;
-/** Incident scenario: replica 2 goes down at 45 s for 6 s; a replica is added at 90 s. */
+/**
+ * Incident scenario: replica 2's errors rise from 30 s, it goes down at 45 s for 6 s; a replica
+ * is added at 90 s.
+ */
+export const INCIDENT_ERRORS_FROM_MS = 30_000;
 export const INCIDENT_RESTART_AT_MS = 45_000;
 export const INCIDENT_RESTART_DOWN_MS = 6_000;
 export const INCIDENT_SCALE_AT_MS = 90_000;
+/** What the replica prints while its errors rise before the crash. */
+const STORM_LINES = [
+  "ERROR signer: upstream timeout after 5000ms (pool exhausted: 64 of 64 connections busy)",
+  "ERROR signer: enclave heap at 97% of 2 GiB, request dropped",
+];
 const RESTART_LINES = [
   "INFO  boot: enclave app restarting after a crash (exit code 137)",
   "INFO  boot: listening on vsock port 3000",
@@ -100,6 +114,7 @@ export class DebugLogs {
     for (let index = 1; index <= this.scaledReplicas; index++) {
       const replica: Replica = { index, nextBucket: 0, pending: [] };
       if (options.incident && index === Math.min(2, options.replicas)) {
+        replica.stormFrom = options.startMs + INCIDENT_ERRORS_FROM_MS;
         replica.downFrom = options.startMs + INCIDENT_RESTART_AT_MS;
         replica.downTo = replica.downFrom + INCIDENT_RESTART_DOWN_MS;
       }
@@ -158,11 +173,17 @@ export class DebugLogs {
         }
       }
     };
-    const { downFrom, downTo } = replica;
+    const { downFrom, downTo, stormFrom } = replica;
     if (downTo !== undefined && downTo >= from && downTo < to) print(downTo, RESTART_LINES, false);
     let n = 0;
     for (let at = from + rng.exponential(meanGap); at < to; at += rng.exponential(meanGap)) {
       if (downFrom !== undefined && downTo !== undefined && at >= downFrom && at < downTo) continue;
+      if (stormFrom !== undefined && downFrom !== undefined && at >= stormFrom && at < downFrom) {
+        if (rng.chance(0.7)) {
+          print(at, [rng.pick(STORM_LINES)], false);
+          continue;
+        }
+      }
       const burst = nextBurst(rng, bucket * 100_000 + n++);
       print(at, burst.lines, burst.sameTimestamp);
     }

@@ -10,6 +10,7 @@ import { ActivitiesPane } from "./activities-pane.js";
 import { CopyView } from "./copy-view.js";
 import { DetailPane } from "./detail-pane.js";
 import { EmailPane } from "./email-pane.js";
+import { HeatmapOverlay } from "./heatmap-overlay.js";
 import { HelpOverlay } from "./help-overlay.js";
 import { LogPane } from "./log-pane.js";
 import { ColourContext, Line, SafeText } from "./safe-text.js";
@@ -65,7 +66,10 @@ export function DashboardScreen(props: {
   );
 }
 
-/** The innermost thing open: the vote, the help, a line to copy, a detail; else the panes. */
+/**
+ * The innermost thing open: the vote, the help, the error heatmap, a line to copy, a detail; else
+ * the panes.
+ */
 function Body(props: { body: DashboardBody; layout: Layout }) {
   const { body } = props;
   const width = props.layout.total.width;
@@ -75,6 +79,16 @@ function Body(props: { body: DashboardBody; layout: Layout }) {
       return <VoteOverlay vote={body.vote} frame={body.frame} width={width} height={height} />;
     case "help":
       return <HelpOverlay width={width} height={height} scroll={body.scroll} />;
+    case "heatmap":
+      return (
+        <HeatmapOverlay
+          title={body.title}
+          rows={body.rows}
+          width={width}
+          height={height}
+          scroll={body.scroll}
+        />
+      );
     case "copy":
       return <CopyView text={body.text} width={width} height={height} />;
     case "detail":

@@ -21,11 +21,13 @@ import {
   type TransferRow,
   transferDetail,
 } from "../../feeds/solana-transfers.js";
+import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
 import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 import { detailRows } from "../detail-layout.js";
+import { HEATMAP_TITLE, heatmapRows } from "../heatmap-rows.js";
 import { helpRows } from "../help-content.js";
 import type { KeyContext } from "../key-step.js";
 import { computeLayout, type Layout } from "../layout.js";
@@ -136,6 +138,8 @@ export interface SidePanesView {
 export type DashboardBody =
   | { kind: "vote"; vote: VoteUi; frame: VoteFrame }
   | { kind: "help"; scroll: number }
+  /** The error heatmap (`H`): its heading and rows for the overlay's width, from `scroll`. */
+  | { kind: "heatmap"; title: Safe; rows: readonly Segment[][]; scroll: number }
   | { kind: "copy"; text: string | undefined }
   | { kind: "detail"; view: DetailView | undefined; scroll: number }
   | { kind: "panes"; log: LogPaneView; side: SidePanesView | undefined };
@@ -270,6 +274,17 @@ export class DashboardViews {
     (detail: DetailView, width: number) => detailRows(detail, width).length,
   );
   private readonly title = memoized(dashboardTitle);
+  /**
+   * Over the whole buffer, filters aside; computed while the heatmap is open, or for `!`. Levels
+   * are read as the filters read them, not through the rendering (which would render every line).
+   */
+  private readonly errors = memoized((_version: number, logs: LogSource) =>
+    errorHeatmap(logs.store),
+  );
+  private readonly heatmapRows = memoized((map: ErrorHeatmap | undefined, width: number) => ({
+    title: HEATMAP_TITLE,
+    rows: heatmapRows(map, width),
+  }));
   private readonly several = memoized((members: readonly GroupMember[]) =>
     members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
   );
@@ -324,6 +339,10 @@ export class DashboardViews {
     const several = this.several(input.members);
     const detail = this.detail(input, side.summaries, stats);
     const overlayRows = Math.max(1, layout.body.height - 3);
+    // The heatmap's rows for the overlay's inner width (its border and padding take 4).
+    const heatmap = ui.heatmap
+      ? this.heatmapRows(this.errors(input.version, logs), Math.max(10, layout.total.width - 4))
+      : undefined;
     const room = voteRoom(layout.total.width, layout.body.height);
     const vote = ui.vote ? this.voteShown(ui.vote, room.width, room.rows) : undefined;
     const keys: KeyContext = {
@@ -331,27 +350,32 @@ export class DashboardViews {
       log: this.navigator(logs, logWidth, logRows),
       logRows,
       pageRows:
-        ui.help || ui.detail ? overlayRows : Math.max(1, layout.side.panes.activities.height - 5),
+        ui.help || ui.detail || ui.heatmap
+          ? overlayRows
+          : Math.max(1, layout.side.panes.activities.height - 5),
       replicas,
       deployments: several,
       overlayMax: ui.help
         ? Math.max(0, helpRows().length - overlayRows)
-        : detail
-          ? Math.max(
-              0,
-              this.detailRowCount(detail, Math.max(10, layout.total.width - 4)) - overlayRows,
-            )
-          : 0,
+        : heatmap
+          ? Math.max(0, heatmap.rows.length - overlayRows)
+          : detail
+            ? Math.max(
+                0,
+                this.detailRowCount(detail, Math.max(10, layout.total.width - 4)) - overlayRows,
+              )
+            : 0,
       lists: side.lists,
       now: input.now,
       vote,
       sidePanes: input.feeds !== undefined,
+      errors: () => this.errors(input.version, logs),
     };
     const snapshot: DashboardSnapshot = {
       ui,
       layout,
       title: this.title(input.heading, several, layout.total.width),
-      body: this.body(input, { log, side: side.view, detail, vote }),
+      body: this.body(input, { log, side: side.view, detail, vote, heatmap }),
       status: ui.input
         ? promptLine(ui.input, layout.total.width)
         : statusLine(
@@ -445,11 +469,13 @@ export class DashboardViews {
       side: SidePanesView | undefined;
       detail: DetailView | undefined;
       vote: VoteFrame | undefined;
+      heatmap: { title: Safe; rows: readonly Segment[][] } | undefined;
     },
   ): DashboardBody {
     const { ui } = input;
     if (ui.vote && parts.vote) return { kind: "vote", vote: ui.vote, frame: parts.vote };
     if (ui.help) return { kind: "help", scroll: ui.helpScroll };
+    if (parts.heatmap) return { kind: "heatmap", ...parts.heatmap, scroll: ui.heatmapScroll };
     if (ui.copy !== undefined) {
       const row = input.logs.store.rowById(ui.copy);
       return { kind: "copy", text: row?.event.kind === "line" ? row.event.content : undefined };
