@@ -76,7 +76,7 @@ function Body(props: { body: DashboardBody; layout: Layout }) {
     case "help":
       return <HelpOverlay width={width} height={height} scroll={body.scroll} />;
     case "copy":
-      return <CopyView text={body.text} width={width} height={height} />;
+      return <CopyView lines={body.lines} width={width} height={height} />;
     case "detail":
       return (
         <DetailPane
