@@ -23,7 +23,7 @@ import {
 import { FollowerGroup, type FollowSource } from "../follower-group.js";
 import { sleep } from "../poll-loop.js";
 import type { RequestLimit } from "../request-limit.js";
-import { FirstAnswers } from "./first-answers.js";
+import { FIRST_ANSWERS_WAIT_MS, FirstAnswers } from "./first-answers.js";
 import type { FollowMember, FollowSetListener } from "./follow-set-listener.js";
 import { Relister, type Relisting } from "./relisting.js";
 
@@ -112,10 +112,14 @@ export class FollowSet implements FollowSource {
     }
     this.reindex();
     for (const e of added) this.tell((l) => l.onAdded?.(e.member));
-    if (this.started) {
-      for (const e of added) this.run(e, 0, this.options.prepare?.(e.member.deploymentId));
-    }
     const described = this.describeNew(fresh);
+    if (this.started) {
+      // Polled once prepared and described (its first lines carry its label as described).
+      for (const e of added) {
+        const prepared = this.options.prepare?.(e.member.deploymentId);
+        this.run(e, 0, Promise.all([prepared, this.describedWithin(described)]).then());
+      }
+    }
     if (!this.started)
       this.describing = this.describing
         ? Promise.all([this.describing, described]).then()
@@ -144,6 +148,15 @@ export class FollowSet implements FollowSource {
     } catch {
       // Labels stay the ids' prefixes: the follow itself says what is wrong with a deployment.
     }
+  }
+
+  /** Resolves when `described` has, or after FIRST_ANSWERS_WAIT_MS, or at stop. */
+  private describedWithin(described: Promise<void>): Promise<void> {
+    if (!this.options.describe) return described;
+    const waited = new AbortController();
+    const signal = AbortSignal.any([this.stopping.signal, waited.signal]);
+    const timeout = (this.options.sleep ?? sleep)(FIRST_ANSWERS_WAIT_MS, signal);
+    return Promise.race([described, timeout]).finally(() => waited.abort());
   }
 
   /** Each deployment's label among `ids`: its short id, and what it is when known. */
@@ -186,7 +199,10 @@ export class FollowSet implements FollowSource {
     const leftOut = this.relister?.atStart();
     if (leftOut) this.tell((l) => l.onLeftOut?.(leftOut.line, leftOut.count));
     const spread = this.follow ? this.options.intervalMs / entries.length : 0;
-    for (const [i, e] of entries.entries()) this.run(e, Math.round(i * spread));
+    // The first polls wait for the descriptions (FIRST_ANSWERS_WAIT_MS at most): every line is
+    // labelled as described, the first ones too.
+    const described = this.describing && this.describedWithin(this.describing);
+    for (const [i, e] of entries.entries()) this.run(e, Math.round(i * spread), described);
     if (this.relister && this.follow) this.relisting = this.relistEvery(this.relister);
   }
 
@@ -232,10 +248,11 @@ export class FollowSet implements FollowSource {
 
   /**
    * Resolves when every deployment's follow has ended (those taken on meanwhile too), and the
-   * first deployments' descriptions are in (or failed): a follow without -f labels its lines.
+   * first deployments' descriptions are in (or failed, or waited for as long as the first
+   * answers): a follow without -f labels its lines.
    */
   async done(): Promise<void> {
-    await this.describing;
+    if (this.describing) await this.describedWithin(this.describing);
     for (;;) {
       const running = [...this.entries.values()].map((e) => e.running);
       await Promise.all(running);

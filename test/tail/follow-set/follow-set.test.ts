@@ -179,7 +179,7 @@ describe("a follow-set's deployments described", () => {
     const asked: string[][] = [];
     const slots: RequestLimit[] = [];
     let answer: (found: Map<string, DeploymentDescription>) => void = () => {};
-    const { time, set, limit } = setUp(["9463b164-aaaa", "b4f9e00e-cccc"], {
+    const { time, fake, set, limit } = setUp(["9463b164-aaaa", "b4f9e00e-cccc"], {
       describe: async (ids, _signal, limit) => {
         asked.push([...ids]);
         slots.push(limit);
@@ -192,9 +192,12 @@ describe("a follow-set's deployments described", () => {
     // Its requests take the set's own slots.
     expect(slots).toEqual([limit]);
     expect(labels(set.members())).toEqual(["9463b164-aaaa=9463b1", "b4f9e00e-cccc=b4f9e0"]);
+    const heard = recorder();
+    set.listen(heard.listener);
     set.start();
     await time.advance(0);
-    // Every deployment answered, but what they are is not known yet.
+    // Not polled before they are described (so their first lines carry the labels), nor ready.
+    expect(fake.calls).toEqual([]);
     expect(set.firstAnswersIn()).toBe(false);
     answer(
       new Map<string, DeploymentDescription>([
@@ -204,6 +207,10 @@ describe("a follow-set's deployments described", () => {
     );
     await time.advance(0);
     expect(set.firstAnswersIn()).toBe(true);
+    expect([...heard.lines.keys()].sort()).toEqual([
+      "9463b1 0.7.2 live",
+      "b4f9e0 0.8.0_rc_1 canary",
+    ]);
     expect(labels(set.members())).toEqual([
       "9463b164-aaaa=9463b1 0.7.2 live",
       "b4f9e00e-cccc=b4f9e0 0.8.0_rc_1 canary",
@@ -216,6 +223,17 @@ describe("a follow-set's deployments described", () => {
     answer(new Map());
     await time.advance(0);
     expect(set.labelOf("c0ffee00-dddd")).toBe("c0ffee");
+    await set.stop();
+  });
+
+  it("the first polls wait 10 s at most for descriptions that do not come", async () => {
+    const { time, fake, set } = setUp(["a1b2c3d4"], { describe: () => new Promise(() => {}) });
+    set.start();
+    await time.advance(9_999);
+    expect(fake.calls).toEqual([]);
+    await time.advance(2);
+    expect(fake.pollsOf("a1b2c3d4")).toHaveLength(1);
+    expect(set.labelOf("a1b2c3d4")).toBe("a1b2c3");
     await set.stop();
   });
 
