@@ -23,8 +23,7 @@ export interface SaveChoice {
 export const MAX_SAVE_MINUTES = 10_080;
 
 /** What the first prompt of `S` offers, said in it. */
-export const SAVE_CHOICES_TEXT =
-  "Enter: the view · a: all buffered · m: between marks · 15: last 15 min · b: bundle";
+export const SAVE_CHOICES_TEXT = "Enter view · a all · m marks · 15 last 15 min · b bundle";
 
 /**
  * The range typed at `S`'s first prompt: empty or `v` the view, `a` all buffered, `m` between
@@ -53,7 +52,7 @@ function parseRange(t: string, bundle: boolean, marks: number): SaveRange | { er
     if (n >= 1 && n <= MAX_SAVE_MINUTES) return { kind: "minutes", minutes: n };
   }
   return {
-    error: `save: Enter, v, a, m, a number of minutes (1-${MAX_SAVE_MINUTES}), or b before one of them`,
+    error: `save: Enter, v, a, m, 1-${MAX_SAVE_MINUTES} (minutes), b before one`,
   };
 }
 

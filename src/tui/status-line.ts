@@ -341,7 +341,7 @@ export function promptLine(input: NonNullable<UiState["input"]>, width: number):
   const hint = problem
     ? lit`  ${safeBounded(problem, 300)}`
     : input.mode === "saveRange"
-      ? lit`  ${safe(SAVE_CHOICES_TEXT)} · Esc cancels`
+      ? lit`  ${safe(SAVE_CHOICES_TEXT)}`
       : lit`  Enter applies · Esc cancels · ↑ earlier`;
   const room = Math.max(4, width - widthOf(label) - widthOf(hint) - 1);
   // Nothing typed at the file prompt: the name Enter takes, in brackets.

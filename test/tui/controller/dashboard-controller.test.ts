@@ -321,7 +321,9 @@ describe("the dashboard controller", () => {
     expect(c.state.input?.save).toMatchObject({ lines: 1, words: "the last 1 min" });
     press(c, ESC);
     press(c, "Sx\r");
-    expect(c.state.input?.error).toMatch(/^save: Enter, v, a, m, a number of minutes/);
+    expect(c.state.input?.error).toMatch(
+      /^save: Enter, v, a, m, 1-10080 \(minutes\), b before one$/,
+    );
   });
 
   it("S b: a bundle with the follow's figures, each replica's lines and the votes cast", async () => {
