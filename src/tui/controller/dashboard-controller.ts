@@ -288,7 +288,8 @@ export class DashboardController {
     const d = h.deployment;
     const parts = [h.deploymentId.slice(0, 6)];
     if (d?.qosVersion) parts.push(String(d.qosVersion));
-    if (d) parts.push(d.live ? "live" : "canary");
+    if (d?.live) parts.push("live");
+    else if (d?.canary) parts.push("canary");
     return parts.join("-");
   }
 

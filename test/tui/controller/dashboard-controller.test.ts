@@ -7,6 +7,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Activity } from "../../../src/api/schemas.js";
 import type { ActivityVoting } from "../../../src/feeds/dashboard-sources.js";
+import { deploymentChoice } from "../../../src/feeds/deployment-list.js";
 import type { FollowerPhase, FollowerState } from "../../../src/tail/follower.js";
 import type { FollowSource } from "../../../src/tail/follower-group.js";
 import { LogStore } from "../../../src/tail/log-store.js";
@@ -268,6 +269,27 @@ describe("the dashboard controller", () => {
     press(c, "\r");
     await vi.waitFor(() => expect(written).toHaveLength(1));
     expect(written[0]?.path).toBe(offered);
+  });
+
+  it("S offers a name with the deployment's version and role once its records are known", async () => {
+    const { c } = await controller();
+    const app = {
+      id: "app-1",
+      organizationId: "o",
+      name: "payments-signer",
+      liveDeploymentId: "x",
+    };
+    c.named(
+      deploymentChoice(app, {
+        id: "dep-1",
+        organizationId: "o",
+        appId: "app-1",
+        debugMode: true,
+        qosVersion: "0.8.0",
+      }),
+    );
+    press(c, "S\r");
+    expect(c.state.input?.save?.defaultName).toMatch(/^tvcwatch-dep-1-0\.8\.0-canary-\d{8}T/);
   });
 
   it("S a: all buffered, whatever the filters; the count leaves gap markers out and says them", async () => {
