@@ -17,7 +17,7 @@ import type { ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
 import type { DeploymentChoice } from "./deployment-list.js";
-import { deploymentChoice, listDeploymentChoices } from "./deployment-list.js";
+import { deploymentChoice, describeDeployments, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
 import { createFeeds } from "./feeds.js";
 import { FollowSetSession } from "./log-session.js";
@@ -131,6 +131,8 @@ export function createDashboardSources(
           tailLines: options.bufferLines,
         }),
         intervalMs: options.intervalMs,
+        // Each deployment's version and role, for its label (as `tail`).
+        describe: (ids, signal, slots) => describeDeployments(client, ids, signal, slots),
         // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
         limit: new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
         relisting: watch && {

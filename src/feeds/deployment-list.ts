@@ -7,6 +7,7 @@
 import { timestampMs } from "../activity/activity-fields.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { TvcApp, TvcDeployment } from "../api/schemas.js";
+import type { DeploymentDescription } from "../tail/deployment-labels.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { keyMaker, onceEach } from "./unique-keys.js";
@@ -24,6 +25,8 @@ export interface DeploymentChoice {
   reason: Safe | undefined;
   /** The app's live deployment. */
   live: boolean;
+  /** Not live, while its app names another deployment live (a version rolling out beside it). */
+  canary?: boolean | undefined;
   createdAt: number | undefined;
   qosVersion: Safe | undefined;
   /** How many times the server listed it: a repeat is shown once, marked. */
@@ -47,6 +50,7 @@ export function deploymentChoice(app: TvcApp, d: TvcDeployment, key = d.id): Dep
         ? undefined
         : safeBounded("not in debug mode", MAX_FIELD),
     live: app.liveDeploymentId === d.id,
+    canary: app.liveDeploymentId !== undefined && app.liveDeploymentId !== d.id,
     createdAt: created !== undefined && Number.isFinite(created) ? created : undefined,
     qosVersion: d.qosVersion === undefined ? undefined : safeBounded(d.qosVersion, MAX_FIELD),
     listed: 1,
@@ -130,4 +134,53 @@ export function noDebugDeployment(scope: { app?: string | undefined; all?: boole
   return scope.all
     ? "no debug-mode deployment in the organization: only those in debug mode have logs to read"
     : `app ${scope.app} has no debug-mode deployment: only those in debug mode have logs to read`;
+}
+
+/** A slot of `limit` for the call. */
+async function limited<T>(limit: RequestLimit, call: () => Promise<T>): Promise<T> {
+  const release = await limit.acquire();
+  try {
+    return await call();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * What the deployments followed are, as Turnkey's records say (the follow-set's labels,
+ * ../tail/follow-set/): each one's QOS version (get_tvc_deployment) and whether it is its app's
+ * live deployment (list_tvc_apps, read once: `liveDeploymentId`), `canary` when its app names
+ * another one live. Every request takes a slot of `limit`; an answer about another deployment or
+ * app than asked is not used, and a deployment whose record could not be read is left out.
+ */
+export async function describeDeployments(
+  client: TurnkeyClient,
+  ids: readonly string[],
+  signal: AbortSignal,
+  limit: RequestLimit,
+): Promise<Map<string, DeploymentDescription>> {
+  const apps = limited(limit, () => client.call("list_tvc_apps", {}, { signal })).then(
+    ({ tvcApps }) => new Map(tvcApps.map((a) => [a.id, a])),
+    () => new Map<string, TvcApp>(),
+  );
+  const records = await Promise.all(
+    ids.map((id) =>
+      limited(limit, () =>
+        client.call("get_tvc_deployment", { deploymentId: id }, { signal }),
+      ).then(
+        ({ tvcDeployment }) => (tvcDeployment.id === id ? tvcDeployment : undefined),
+        () => undefined,
+      ),
+    ),
+  );
+  const byApp = await apps;
+  const out = new Map<string, DeploymentDescription>();
+  for (const d of records) {
+    if (!d) continue;
+    const live = byApp.get(d.appId)?.liveDeploymentId;
+    const role = live === undefined ? undefined : live === d.id ? "live" : "canary";
+    const version = d.qosVersion === "" ? undefined : d.qosVersion;
+    if (version !== undefined || role !== undefined) out.set(d.id, { version, role });
+  }
+  return out;
 }

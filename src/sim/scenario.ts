@@ -83,10 +83,13 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
         id: appId,
         name: "payments-signer",
         enableDebugModeDeployments: true,
-        liveDeploymentId: prodDeploymentId,
+        // The app's live deployment is the one whose logs are generated (0.7.2, in debug mode so
+        // its logs can be read); 0.8.0 rolls out beside it as a canary; an older deployment,
+        // not in debug mode, has no logs to read.
+        liveDeploymentId: deploymentId,
         deployments: [
           { id: deploymentId, appId, debugMode: true, qosVersion: "0.7.2" },
-          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.2" },
+          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.1" },
           { id: canaryDeploymentId, appId, debugMode: true, qosVersion: "0.8.0" },
         ],
       },

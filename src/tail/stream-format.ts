@@ -9,7 +9,10 @@
  * a timestamp, or one no RFC 3339 time can say), and `level`, the level the filters read in the
  * content (../text/log-level.ts levelOfContent, as the filters read it: trace, debug, info, warn, error, fatal; null when it states
  * none). A gap is `{event: "gap", from, to, reason, time, level: null}`, its `time` being where it
- * sorts (its `to`). New fields only ever come after these.
+ * sorts (its `to`). Following several deployments, a line whose deployment Turnkey's records
+ * describe adds `deploymentVersion` (its QOS version) and `deploymentRole` (`live`, or `canary`
+ * when its app names another deployment live), each only when known. New fields only ever come
+ * after these.
  */
 
 import { ansi, replicaColour } from "../text/colour.js";
@@ -17,6 +20,7 @@ import { levelOfContent } from "../text/log-level.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { escapeJsonForTerminal, stringifyForTerminal } from "../text/terminal-json.js";
 import { formatMsRfc3339, formatRfc3339, msToUtcRfc3339, utcRfc3339 } from "../text/timestamp.js";
+import type { DeploymentDescription } from "./deployment-labels.js";
 import { isStamped, type LogEvent } from "./log-line.js";
 
 export interface StreamFormat {
@@ -36,7 +40,20 @@ function jsonString(text: string): string {
   return escapeJsonForTerminal(JSON.stringify(text));
 }
 
-export function formatEvent(event: LogEvent, f: StreamFormat): string {
+/** `,"deploymentVersion":"0.8.0","deploymentRole":"canary"`, each only when known. */
+function describedFields(d: DeploymentDescription | undefined): string {
+  if (!d) return "";
+  const version = d.version === undefined ? "" : `,"deploymentVersion":${jsonString(d.version)}`;
+  const role = d.role === undefined ? "" : `,"deploymentRole":"${d.role}"`;
+  return version + role;
+}
+
+/** One event as `tail` prints it; `deployment` is what its deployment is, when known (JSON). */
+export function formatEvent(
+  event: LogEvent,
+  f: StreamFormat,
+  deployment?: DeploymentDescription,
+): string {
   if (f.output === "json") {
     if (event.kind === "gap") {
       return stringifyForTerminal({
@@ -61,7 +78,7 @@ export function formatEvent(event: LogEvent, f: StreamFormat): string {
     const level = levelOfContent(event.content);
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
-    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}}`;
+    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}${describedFields(deployment)}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;

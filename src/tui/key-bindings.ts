@@ -204,7 +204,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "S",
     scope: "dashboard",
     action: "save",
-    does: "save the view (filtered lines, or all buffered) to a file: .ndjson or .json as NDJSON, else text",
+    does: "save lines to a new file: first which (Enter the view as filtered, a all buffered, m the view between the marks, 15 its last 15 minutes, b before any a ticket bundle), then the name (Enter takes the one offered, tvcwatch-<deployment>-<from>-<to>.ndjson); .ndjson or .json as NDJSON, else text",
   },
   {
     keys: DIGITS,
@@ -315,7 +315,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "c",
     scope: "logs",
     action: "copy",
-    does: "copy the cursor's line: to the clipboard with --clipboard (OSC 52), else shown alone to select",
+    does: "copy the cursor's line as tail --timestamps prints it, with its continuation lines (stack frames): to the clipboard with --clipboard (OSC 52), else shown alone to select",
   },
   {
     keys: ["v"],

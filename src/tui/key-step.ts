@@ -12,6 +12,8 @@ import type { ListRow } from "./list-selection.js";
 import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
 import type { LogNavigator, Move, Target } from "./log-navigator.js";
 import { heatmapKey, riseKey } from "./rise-key.js";
+import { parseSaveChoice, type SaveChoice } from "./save-range.js";
+import { savedFormat } from "./saved-view.js";
 import type { ListPane, Pane, UiAction, UiState } from "./ui-state.js";
 import { nextPane, uiReducer } from "./ui-state.js";
 import { cancelledText } from "./vote-state.js";
@@ -58,7 +60,9 @@ export type KeyEffect =
   | { type: "sendVote" }
   /** c: copy the line with this row id (OSC 52, or shown alone). */
   | { type: "copy"; id: number }
-  /** S, then Enter: save the view to this file. */
+  /** S, then Enter: these lines are to be saved (the dashboard counts them, offers a name). */
+  | { type: "saveRange"; choice: SaveChoice }
+  /** Enter at the file prompt: the lines chosen written to this file. */
   | { type: "save"; path: string };
 
 export interface KeyResult {
@@ -168,9 +172,16 @@ function applyInput(state: UiState, ctx: KeyContext): Step[] {
     if (!move) return [{ type: "inputDone" }, { type: "notice", text: "no lines to go to" }];
     return [{ type: "inputDone" }, moveTo(move, ctx)];
   }
+  if (input.mode === "saveRange") {
+    const choice = parseSaveChoice(input.text, state.marks.length);
+    if ("error" in choice) return [{ type: "inputFailed", error: choice.error }];
+    return [{ type: "inputDone" }, { type: "saveRange", choice }];
+  }
   if (input.mode === "save") {
-    const path = input.text.trim();
+    const path = input.text.trim() || (input.save?.defaultName ?? "");
     if (path === "") return [{ type: "inputFailed", error: "save: type a file name" }];
+    if (input.save?.bundle && savedFormat(path) !== "ndjson")
+      return [{ type: "inputFailed", error: "a bundle is NDJSON: end the name in .ndjson" }];
     return [{ type: "inputDone" }, { type: "save", path }];
   }
   if (input.mode === "search" && input.text !== "") {
@@ -196,7 +207,7 @@ const PLAIN: Partial<Record<KeyAction, Step>> = {
   search: { type: "startInput", mode: "search" },
   context: { type: "startInput", mode: "context" },
   jumpToTime: { type: "startInput", mode: "jump" },
-  save: { type: "startInput", mode: "save" },
+  save: { type: "startInput", mode: "saveRange" },
   include: { type: "startInput", mode: "include" },
   exclude: { type: "startInput", mode: "exclude" },
   clearFilters: { type: "clearFilters" },
@@ -420,7 +431,17 @@ function deploymentKey(state: UiState, ctx: KeyContext): Resolved {
   return { type: "showDeployment", deployment: all[at + 1] };
 }
 
-const EFFECTS = new Set(["quit", "picker", "retryNow", "startVote", "copy", "save"]);
+/**
+ * A log pane's key (c, m, u, g...) pressed while a side pane has focus: what it would do is said,
+ * and how to get there, rather than nothing happening.
+ */
+function needsLogPane(state: UiState, name: string | undefined): string | undefined {
+  if (state.input || state.vote || state.help || state.detail || state.focus === "logs") return;
+  const b = lookup(["logs"], name);
+  return b ? `${b.label} works on the log pane: Tab to it first` : undefined;
+}
+
+const EFFECTS = new Set(["quit", "picker", "retryNow", "startVote", "copy", "saveRange", "save"]);
 
 function isEffect(step: Step): step is KeyEffect {
   return EFFECTS.has(step.type);
@@ -448,6 +469,9 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
       // Typing: any other printable key goes into the prompt.
       if (s.input && press.input && !press.key.ctrl && !press.key.meta) {
         s = uiReducer(s, { type: "inputText", text: press.input });
+      } else {
+        const text = needsLogPane(s, name);
+        if (text) s = uiReducer(s, { type: "notice", text });
       }
       continue;
     }

@@ -61,10 +61,12 @@ export function searchable(event: LogLine): string {
 
 /**
  * What a replica's tag shows: `2` for `replica 2/3`, `5b2da4 2` for a label a view merging
- * several deployments prefixed with the deployment's (`5b2da4 replica 2/3`); else undefined.
+ * several deployments prefixed with the deployment's (`5b2da4 replica 2/3`), `5b2da4 0.8.0
+ * canary 2` with its version and role; else undefined.
  */
 export function replicaTagText(label: string): string | undefined {
-  const m = /^(?:(\S+) )?replica (\d+)\s*\/\s*\d+/.exec(label.slice(0, 100));
+  // The deployment's part: its short id, and its version and role when known (`0c7e55 0.8.0 live`).
+  const m = /^(?:(\S+(?: \S+){0,2}) )?replica (\d+)\s*\/\s*\d+/.exec(label.slice(0, 100));
   if (!m) {
     const n = replicaNumber(label);
     return n === undefined ? undefined : String(n);

@@ -1,12 +1,15 @@
 /**
- * `S`: the view written to a file, as `tail` would print it: NDJSON for a name ending in
- * `.ndjson` or `.json` (the lines as `tail -o json` prints them), text otherwise (with times).
- * The first line records where the lines come from: the deployment, the filters and the time
- * range (`#` comment in text, a `tvcwatch` object in NDJSON).
+ * `S`: the lines of a range written to a file, as `tail` would print them: NDJSON for a name
+ * ending in `.ndjson` or `.json` (the lines as `tail -o json` prints them), text otherwise (with
+ * times). The first line records where the lines come from: the deployment, the filters, the
+ * range and its time span, how many log lines and how many gap markers follow (`#` comment in
+ * text, a `tvcwatch` object in NDJSON, read back by src/logs/saved/saved-header.ts). A ticket
+ * bundle (./ticket-bundle.ts) adds its fields to that object.
  */
 import type { StoredRow } from "../tail/log-store.js";
 import { formatEvent } from "../tail/stream-format.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
+import { countRows, rangeRecord, rangeWords, type SaveRange } from "./save-range.js";
 import type { UiState } from "./ui-state.js";
 
 export type SavedFormat = "ndjson" | "text";
@@ -32,19 +35,38 @@ function filterWords(f: ViewFilters): string {
   return parts.length > 0 ? parts.join(" ") : "none (everything buffered)";
 }
 
-/** The file's text: the header line, then one line per row. */
+export interface SavedViewHeader {
+  deploymentId: string;
+  filters: ViewFilters;
+  savedAt: number;
+  /** Which lines (default: the view). */
+  range?: SaveRange | undefined;
+  /** A bundle's own fields, after the others in the NDJSON header. */
+  bundle?: Record<string, unknown> | undefined;
+}
+
+/** What was written: the file's text, and how many log lines and markers it holds. */
+export interface SavedText {
+  text: string;
+  lines: number;
+  markers: number;
+}
+
+/** The file's text: the header line, then one line per row (replica lifecycle markers left out). */
 export function savedView(
   rows: readonly StoredRow[],
   format: SavedFormat,
-  header: { deploymentId: string; filters: ViewFilters; savedAt: number },
-): string {
-  rows = rows.filter((r) => r.event.kind !== "replica");
+  header: SavedViewHeader,
+): SavedText {
+  rows = rows.filter((r) => r.event.kind === "line" || r.event.kind === "gap");
+  const { lines, markers } = countRows(rows);
   const first = rows[0]?.event.sortKey;
   const last = rows.at(-1)?.event.sortKey;
-  const range =
+  const span =
     first === undefined || last === undefined
       ? undefined
       : { from: formatMsRfc3339(first, true), to: formatMsRfc3339(last, true) };
+  const range = header.range ?? { kind: "view" };
   const out: string[] = [];
   if (format === "ndjson") {
     const f = header.filters;
@@ -61,16 +83,20 @@ export function savedView(
             hiddenReplicas: f.hiddenReplicas,
             onlyDeployment: f.onlyDeployment?.id ?? null,
           },
-          from: range?.from ?? null,
-          to: range?.to ?? null,
-          lines: rows.length,
+          from: span?.from ?? null,
+          to: span?.to ?? null,
+          lines,
+          gaps: markers,
+          range: rangeRecord(range),
+          ...header.bundle,
         },
       }),
     );
   } else {
-    const span = range ? `${range.from} to ${range.to}` : "no lines";
+    const spanText = span ? `${span.from} to ${span.to}` : "no lines";
+    const gapText = markers > 0 ? ` · ${markers} gaps` : "";
     out.push(
-      `# tvcwatch · deployment ${header.deploymentId} · filters: ${filterWords(header.filters)} · ${span} · ${rows.length} lines`,
+      `# tvcwatch · deployment ${header.deploymentId} · filters: ${filterWords(header.filters)} · ${rangeWords(range)} · ${spanText} · ${lines} lines${gapText}`,
     );
   }
   const look = {
@@ -80,5 +106,5 @@ export function savedView(
     colour: false,
   };
   for (const { event } of rows) if (event.kind !== "replica") out.push(formatEvent(event, look));
-  return `${out.join("\n")}\n`;
+  return { text: `${out.join("\n")}\n`, lines, markers };
 }

@@ -13,8 +13,9 @@ import {
   truncateStart,
   widthOf,
 } from "../text/safe-text.js";
+import { SAVE_CHOICES_TEXT } from "./save-range.js";
 import type { Colour, Segment } from "./segment.js";
-import { type InputMode, regexError, type UiState } from "./ui-state.js";
+import { type InputMode, regexError, type SaveOffer, type UiState } from "./ui-state.js";
 
 interface Item {
   full: Safe;
@@ -317,21 +318,47 @@ const PROMPTS: Record<InputMode, Safe> = {
   exclude: lit`exclude F /`,
   context: lit`context lines (0-50): `,
   jump: lit`go to time (-5m, 14:02:10): `,
-  save: lit`save view to file: `,
+  saveRange: lit`save which lines? `,
+  save: lit`save to file: `,
 };
+
+/** `S`'s file prompt: the lines chosen, counted, and the name Enter takes (`[…]`). */
+function saveLabel(offer: SaveOffer): Safe {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const gaps = offer.markers > 0 ? lit` + ${safe(n(offer.markers))} gaps` : lit``;
+  const what = offer.bundle ? lit`a bundle of ` : lit``;
+  return lit`save ${what}${safe(n(offer.lines))} lines${gaps} (${safeBounded(offer.words, 40)}) to `;
+}
 
 /**
  * The prompt while something is typed: the whole text, its end kept in view; a pattern that
  * does not compile (or a reason Enter was refused) is said in full after it.
  */
 export function promptLine(input: NonNullable<UiState["input"]>, width: number): Segment[] {
-  const label = PROMPTS[input.mode];
+  const label = input.save ? saveLabel(input.save) : PROMPTS[input.mode];
   const regex = input.mode === "search" || input.mode === "include" || input.mode === "exclude";
   const problem = input.error ?? (regex && input.text !== "" ? regexError(input.text) : undefined);
   const hint = problem
     ? lit`  ${safeBounded(problem, 300)}`
-    : lit`  Enter applies · Esc cancels · ↑ earlier`;
+    : input.mode === "saveRange"
+      ? lit`  ${safe(SAVE_CHOICES_TEXT)}`
+      : lit`  Enter applies · Esc cancels · ↑ earlier`;
   const room = Math.max(4, width - widthOf(label) - widthOf(hint) - 1);
+  // Nothing typed at the file prompt: the name Enter takes, in brackets.
+  const offered = input.save && input.text === "" ? input.save.defaultName : undefined;
+  if (offered !== undefined) {
+    // The name first: the hint only where it fits beside it whole.
+    const full = safeBounded(offered, 400);
+    const spare = width - widthOf(label) - widthOf(full) - 4;
+    const tail = problem ? hint : lit`  Enter saves · Esc cancels`;
+    const shownHint = problem || widthOf(tail) <= spare ? tail : lit``;
+    const name = truncateStart(full, Math.max(4, width - widthOf(label) - widthOf(shownHint) - 4));
+    return [
+      { text: label, colour: "cyan" },
+      { text: lit`▏[${name}]`, dim: true },
+      problem ? { text: shownHint, colour: "red" } : { text: shownHint, dim: true },
+    ];
+  }
   // Keep the end of a long pattern in view, where the cursor is.
   const shown = truncateStart(safeBounded(input.text, 2000), room);
   return [

@@ -16,8 +16,28 @@ export type ListPane = Exclude<Pane, "logs">;
 /** What a detail view can show: a list pane's row, a log line (Enter) or the follow's status (`i`). */
 export type DetailSource = ListPane | "follow" | "line";
 
-/** What a prompt asks for: a search or filter regex, context lines, a time to go to, a file. */
-export type InputMode = "search" | "include" | "exclude" | "context" | "jump" | "save";
+/**
+ * What a prompt asks for: a search or filter regex, context lines, a time to go to, which lines
+ * to save (`S`), then the file to save them to.
+ */
+export type InputMode =
+  | "search"
+  | "include"
+  | "exclude"
+  | "context"
+  | "jump"
+  | "saveRange"
+  | "save";
+
+/** What the file prompt of `S` offers: the lines chosen, counted, and the name Enter takes. */
+export interface SaveOffer {
+  /** The range in words ("the view", "between the marks"), and whether it is a bundle. */
+  words: string;
+  bundle: boolean;
+  lines: number;
+  markers: number;
+  defaultName: string;
+}
 
 /** Timestamps before each line (`T` cycles). */
 export type TimeMode = "off" | "absolute" | "relative";
@@ -97,7 +117,9 @@ export interface UiState {
   selection: Record<ListPane, Selected | undefined>;
   emailFilter: (typeof EMAIL_FILTERS)[number];
   /** A prompt being typed; `recall` is the history entry shown (↑ / ↓), `error` why Enter failed. */
-  input: { mode: InputMode; text: string; recall?: number; error?: string } | undefined;
+  input:
+    | { mode: InputMode; text: string; recall?: number; error?: string; save?: SaveOffer }
+    | undefined;
   /** A vote on an activity being confirmed, sent, or its result (`A` / `R`). */
   vote: VoteUi | undefined;
   /** The activities pane shows only those awaiting my vote (`v`). */
@@ -162,7 +184,7 @@ export type UiAction =
     }
   /** A list pane's selection, as the key step moved it (list-selection.ts). */
   | { type: "select"; pane: ListPane; selected: Selected | undefined }
-  | { type: "startInput"; mode: InputMode }
+  | { type: "startInput"; mode: InputMode; save?: SaveOffer | undefined }
   | { type: "inputText"; text: string }
   | { type: "inputBackspace" }
   /** ↑ (-1, older) or ↓ (+1) in a prompt: the pattern typed before. */
@@ -354,26 +376,29 @@ type PromptAction = Extract<
   }
 >;
 
+/** The prompt with this text (no recall, no error), what it offers kept. */
+function typed(input: NonNullable<UiState["input"]>, text: string): NonNullable<UiState["input"]> {
+  return { mode: input.mode, text, ...(input.save ? { save: input.save } : {}) };
+}
+
 /** A prompt opened, typed in, recalled from its history, refused, closed or submitted. */
 function promptReducer(state: UiState, action: PromptAction): UiState {
   switch (action.type) {
     case "startInput":
-      return { ...state, input: { mode: action.mode, text: "" }, inputError: undefined };
+      return {
+        ...state,
+        input: { mode: action.mode, text: "", ...(action.save ? { save: action.save } : {}) },
+        inputError: undefined,
+      };
     case "inputText":
       return state.input
-        ? {
-            ...state,
-            input: { mode: state.input.mode, text: state.input.text + action.text },
-          }
+        ? { ...state, input: typed(state.input, state.input.text + action.text) }
         : state;
     case "inputBackspace":
       return state.input
         ? {
             ...state,
-            input: {
-              mode: state.input.mode,
-              text: Array.from(state.input.text).slice(0, -1).join(""),
-            },
+            input: typed(state.input, Array.from(state.input.text).slice(0, -1).join("")),
           }
         : state;
     case "recall": {
@@ -382,7 +407,7 @@ function promptReducer(state: UiState, action: PromptAction): UiState {
       const at = (state.input.recall ?? past.length) + action.by;
       if (at < 0 || at > past.length) return state;
       const text = at === past.length ? "" : (past[at] as string);
-      return { ...state, input: { mode: state.input.mode, text, recall: at } };
+      return { ...state, input: { ...typed(state.input, text), recall: at } };
     }
     case "inputFailed":
       return state.input ? { ...state, input: { ...state.input, error: action.error } } : state;

@@ -68,6 +68,14 @@ describe("tail over several deployments", () => {
       );
     const deployments = new Set(lines.map((l) => l.deploymentId));
     expect(deployments).toEqual(new Set([sim.config.deploymentId, expect.any(String)]));
+    // What each deployment is, as its records say: the app's live one and the canary beside it.
+    const described = new Set(
+      lines.map((l) => {
+        const d = l as unknown as { deploymentVersion: string; deploymentRole: string };
+        return `${l.deploymentId === sim.config.deploymentId ? "main" : "other"} ${d.deploymentVersion} ${d.deploymentRole}`;
+      }),
+    );
+    expect(described).toEqual(new Set(["main 0.7.2 live", "other 0.8.0 canary"]));
     expect(deployments.size).toBe(2);
     // The simulator prints some identical lines at one timestamp on purpose (heartbeats): those
     // are several lines; every other line is unique.
@@ -82,7 +90,7 @@ describe("tail over several deployments", () => {
     expect(times.every((t, i) => i === 0 || t >= (times[i - 1] as number))).toBe(true);
   });
 
-  it("repeated --deployment labels each line with the shortest unique id prefix", async () => {
+  it("repeated --deployment labels each line with the shortest unique id prefix, its version and role", async () => {
     const json = await runCli([
       "--config",
       config,
@@ -116,9 +124,14 @@ describe("tail over several deployments", () => {
       r.stdout
         .trim()
         .split("\n")
-        .map((l) => /^\[(\S+) replica \d\/\d\] /.exec(l)?.[1]),
+        .map((l) => /^\[(.+) replica \d\/\d\] /.exec(l)?.[1]),
     );
-    expect(labels).toEqual(new Set([sim.config.deploymentId.slice(0, 6), other.slice(0, 6)]));
+    expect(labels).toEqual(
+      new Set([
+        `${sim.config.deploymentId.slice(0, 6)} 0.7.2 live`,
+        `${other.slice(0, 6)} 0.8.0 canary`,
+      ]),
+    );
   });
 
   it("refuses another follow's checkpoint, --app beside --deployment, and an app with none to follow", async () => {
@@ -216,7 +229,7 @@ describe("tail over several deployments", () => {
     const firstAfterMs = Date.now() - started;
     expect(out).not.toBe("");
     expect(firstAfterMs).toBeLessThan(3500);
-    const labels = () => new Set([...out.matchAll(/^\[(\w+) replica/gm)].map((m) => m[1]));
+    const labels = () => new Set([...out.matchAll(/^\[(\w+) [^\]]*replica/gm)].map((m) => m[1]));
     await waitFor(() => labels().size === 2, "lines of both deployments", {
       timeoutMs: 2000,
       detail: () => [...labels()].join(", "),

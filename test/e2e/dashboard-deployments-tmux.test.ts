@@ -9,11 +9,15 @@ const tmux = new Tmux();
 
 /** The replicas' sparkline strip: tags and bars only. */
 const strip = /[│║](\[[^\]]+\][ ▁▂▃▄▅▆▇█]*)+[│║]/;
+/** A label as a regex matches it (a version has dots). */
+const re = (label: string) => label.replaceAll(".", "\\.");
 /** Log rows of a deployment, by the label in their replica tag (the strip is not a row). */
 const rowsOf = (s: string, label: string) =>
   s
     .split("\n")
-    .filter((l) => new RegExp(`[│║]\\[${label} \\d\\][ >*] *\\S`).test(l) && !strip.test(l));
+    .filter((l) => new RegExp(`[│║]\\[${re(label)} \\d\\][ >*] *\\S`).test(l) && !strip.test(l));
+/** The title's labels: each deployment's id prefix, QOS version and role (the app's live one first). */
+const TITLE = /2 deployments: (\w+ 0\.7\.2 live), (\w+ 0\.8\.0 canary)/;
 /** The strip's row. */
 const stripOf = (s: string) => s.split("\n").find((l) => strip.test(l)) ?? "";
 
@@ -33,12 +37,12 @@ afterAll(() => tmux.kill());
 describe("the dashboard over an app's deployments, in a real terminal", () => {
   it("merges them, shows one alone with d, and reports each in i", async () => {
     const first = await tmux.waitFor("both deployments' lines", (s) => {
-      const m = /2 deployments: (\w+), (\w+)/.exec(s);
+      const m = TITLE.exec(s);
       return (
         m !== null && rowsOf(s, m[1] as string).length > 0 && rowsOf(s, m[2] as string).length > 0
       );
     });
-    const labels = /2 deployments: (\w+), (\w+)/.exec(first);
+    const labels = TITLE.exec(first);
     const a = labels?.[1] ?? "";
     const b = labels?.[2] ?? "";
     tmux.keys("d");
@@ -56,10 +60,11 @@ describe("the dashboard over an app's deployments, in a real terminal", () => {
     });
     tmux.keys("d");
     await tmux.waitFor("all again", (s) => !/only \w+/.test(s));
+    // i names each deployment by its label, version and role included.
     tmux.keys("i");
     await tmux.waitFor("each deployment's follow", (s) => {
       expect(s).toMatch(
-        new RegExp(`${a} \\([0-9a-f-]+\\): live[\\s\\S]*${b} \\([0-9a-f-]+\\): live`),
+        new RegExp(`${re(a)} \\([0-9a-f-]+\\): live[\\s\\S]*${re(b)} \\([0-9a-f-]+\\): live`),
       );
       expect(s).toMatch(/deployments/);
     });
@@ -78,7 +83,7 @@ describe("the dashboard over an app's deployments, in a real terminal", () => {
     tmux.keys("Escape");
     const back = (s: string) => {
       expect(s).toContain("▸ Logs");
-      expect(s).toMatch(/2 deployments: \w+, \w+/);
+      expect(s).toMatch(TITLE);
       expect(buffered(s)).toBeGreaterThanOrEqual(was);
     };
     await tmux.waitFor("the same dashboard again", back);

@@ -114,7 +114,9 @@ describe("reading the log in a real terminal", () => {
       tmux.keys("c");
       await tmux.waitFor("the copy view", (s) => {
         expect(s).toContain("select with the mouse");
-        expect(s).toMatch(/^ERROR payment: upstream timeout after 5000ms seq=\d+ *$/m);
+        // As tail --timestamps prints it: the time, the replica, the content.
+        expect(s).toMatch(/^\S+ \[replica \d\/\d\] ERROR payment: upstream/m);
+        expect(s).toMatch(/^\S+ \[replica \d\/\d\] {5}at fetchNonce/m);
       });
       tmux.keys("Escape");
       await tmux.waitFor("the copy view closed", (s) => !s.includes("select with the mouse"));
@@ -222,7 +224,11 @@ describe("reading the log in a real terminal", () => {
       tmux.keys("Enter");
       await tmux.waitFor("paused at the time", (s) => logRows(s).some((r) => /^\[\d\]>/.test(r)));
       const file = join(dir, "incident.ndjson");
+      // S, Enter: the view; then the name, and the notice counts the lines written.
       tmux.keys("S");
+      await tmux.waitFor("which lines", (s) => lastLine(s).includes("save which lines?"));
+      tmux.keys("Enter");
+      await tmux.waitFor("the file prompt", (s) => /save [\d,]+ lines/.test(lastLine(s)));
       tmux.type(file);
       tmux.keys("Enter");
       await tmux.waitFor("saved", (s) => lastLine(s).includes("saved"));
@@ -230,6 +236,8 @@ describe("reading the log in a real terminal", () => {
       const saved = readFileSync(file, "utf8").trimEnd().split("\n");
       expect(JSON.parse(saved[0] ?? "").tvcwatch.deploymentId).toBe(CALM_DEPLOYMENT_ID);
       expect(saved.length).toBeGreaterThan(10);
+      const said = /saved ([\d,]+) lines/.exec(lastLine(tmux.screen()))?.[1] ?? "";
+      expect(Number(said.replaceAll(",", ""))).toBe(JSON.parse(saved[0] ?? "").tvcwatch.lines);
 
       // The replicas' lifecycle: replica 2 stopped and came back (9 s after the server
       // started), a third joined. The newest line, searched again until the search counts
@@ -292,7 +300,11 @@ describe("reading the log in a real terminal", () => {
     });
     tmux.keys("e", "c");
     await tmux.waitFor("copied", (s) => lastLine(s).includes("copied to the clipboard"));
-    const buffer = tmux.run("show-buffer");
-    expect(buffer).toMatch(/^ERROR payment: upstream timeout after 5000ms seq=\d+$/);
+    // As tail --timestamps prints it, with its stack frames.
+    const buffer = tmux.run("show-buffer").split("\n");
+    expect(buffer[0]).toMatch(
+      /^\S+ \[replica \d\/\d\] ERROR payment: upstream timeout after 5000ms seq=\d+$/,
+    );
+    expect(buffer[1]).toMatch(/^\S+ \[replica \d\/\d\] {5}at fetchNonce /);
   });
 });

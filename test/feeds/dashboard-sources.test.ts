@@ -120,9 +120,12 @@ describe("the dashboard's log session over several deployments", () => {
       0,
     );
     expect(session.follower.getState().linesEmitted).toBe(total);
-    expect(session.replicas.snapshot().map((r) => r.label.split(" ")[0])).toEqual(
+    expect(session.replicas.snapshot().map((r) => r.label.replace(/ replica .*$/, ""))).toEqual(
       expect.arrayContaining([labels.get(main), labels.get(canary)]),
     );
+    // Labelled by what Turnkey's records say they are: the app's live deployment and a canary.
+    expect(labels.get(main)).toMatch(/^\w{6} 0\.7\.2 live$/);
+    expect(labels.get(canary)).toMatch(/^\w{6} 0\.8\.0 canary$/);
   });
 
   it("asks the first window for no more lines per replica than the buffer keeps", async () => {

@@ -96,6 +96,26 @@ describe("formatEvent", () => {
     );
   });
 
+  it("adds what the deployment is, when known, after level: deploymentVersion and deploymentRole", () => {
+    const e = line({ deploymentId: "dep-1" });
+    const keys = (d?: Parameters<typeof formatEvent>[2]) => JSON.parse(formatEvent(e, json, d));
+    expect(keys({ version: "0.8.0", role: "canary" })).toMatchObject({
+      deploymentVersion: "0.8.0",
+      deploymentRole: "canary",
+    });
+    expect(Object.keys(keys({ version: "0.7.2", role: "live" })).slice(-3)).toEqual([
+      "level",
+      "deploymentVersion",
+      "deploymentRole",
+    ]);
+    expect(Object.keys(keys({ role: "live" })).at(-1)).toBe("deploymentRole");
+    expect(keys(undefined)).not.toHaveProperty("deploymentVersion");
+    // A version is printed as received, escaped for a terminal.
+    const hostile = formatEvent(e, json, { version: "0.8\u001b[2J" });
+    expect(hostile).not.toMatch(TERMINAL_ACTIVE);
+    expect(JSON.parse(hostile).deploymentVersion).toBe("0.8\u001b[2J");
+  });
+
   it("gives time the same instant as ts, to the nanosecond, as jq reads it", () => {
     fc.assert(
       fc.property(

@@ -290,9 +290,11 @@ describe("the dashboard", () => {
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-save-"));
     const { frame, type } = await setup(160, 48);
     const file = join(dir, "view.log");
+    // Enter at the first prompt: the view; then the name.
     await type("S");
+    await type("\r");
     await type(`${file}\r`);
-    await vi.waitFor(() => expect(frame()).toContain(`saved 60 lines to ${file}`));
+    await vi.waitFor(() => expect(frame()).toContain(`saved 60 lines (the view) to ${file}`));
     expect(readFileSync(file, "utf8")).toContain("INFO request 59");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const victim = join(dir, "victim");
@@ -300,6 +302,7 @@ describe("the dashboard", () => {
     const planted = join(dir, "planted.log");
     symlinkSync(victim, planted);
     await type("S");
+    await type("\r");
     await type(`${planted}\r`);
     await vi.waitFor(() => expect(frame()).toContain(`not saved: ${planted} exists`));
     expect(readFileSync(victim, "utf8")).toBe("someone else's\n");

@@ -9,6 +9,7 @@ import type {
 import { deploymentChoice } from "../../src/feeds/deployment-list.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
 import { Poller } from "../../src/feeds/poller.js";
+import { keyMaker } from "../../src/feeds/unique-keys.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { LogStore } from "../../src/tail/log-store.js";
 import { responseMeta } from "../helpers/response-meta.js";
@@ -142,8 +143,10 @@ describe("hostile values in every string field the dashboard reads", () => {
   it("never reach the deployment picker raw (apps, deployment ids, reasons)", async () => {
     for (const variant of [0, 1]) {
       const { r } = hostileResponses(variant);
+      // Every app lists the same deployments here: keys made as the picker's listing makes them.
+      const keyOf = keyMaker();
       const choices = r.list_tvc_apps.tvcApps.flatMap((app) =>
-        r.list_tvc_app_deployments.tvcDeployments.map((d) => deploymentChoice(app, d)),
+        r.list_tvc_app_deployments.tvcDeployments.map((d) => deploymentChoice(app, d, keyOf(d.id))),
       );
       const { ui, type, waitForFrame, unmount } = await renderApp({
         sources: await pickerSources(async () => choices),

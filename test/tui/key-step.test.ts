@@ -5,7 +5,7 @@ import type { KeyContext } from "../../src/tui/key-step.js";
 import { keyStep } from "../../src/tui/key-step.js";
 import { logNavigator } from "../../src/tui/log-navigator.js";
 import type { UiState } from "../../src/tui/ui-state.js";
-import { initialUiState } from "../../src/tui/ui-state.js";
+import { initialUiState, uiReducer } from "../../src/tui/ui-state.js";
 import { line, NOW } from "./fixtures.js";
 
 /** List rows with these keys, each named after its key. */
@@ -247,9 +247,30 @@ describe("the key step", () => {
     expect(press(initialUiState, ctx, "m").state.notice).toMatch(/no line under the cursor/);
     expect(press(marked, ctx, { return: true }).state.detail).toEqual({ pane: "line", key: "451" });
     expect(keyStep(marked, "c", {}, ctx).effects).toEqual([{ type: "copy", id: 451 }]);
-    const save = press(marked, ctx, "S", "view.ndjson\r");
-    expect(save.effects).toEqual(["save"]);
-    expect(save.state.input).toBeUndefined();
+    // S: which lines first (marked twice: b alone is a bundle between the marks).
+    const range = keyStep(marked, "Sb\r", {}, ctx);
+    expect(range.effects).toEqual([
+      { type: "saveRange", choice: { range: { kind: "marks" }, bundle: true } },
+    ]);
+    expect(range.state.input).toBeUndefined();
+    expect(keyStep(marked, "S15\r", {}, ctx).effects).toEqual([
+      { type: "saveRange", choice: { range: { kind: "minutes", minutes: 15 }, bundle: false } },
+    ]);
+    // Then the file prompt the dashboard opens: Enter takes the name typed, or the one offered.
+    const offer = {
+      words: "the view",
+      bundle: false,
+      lines: 3,
+      markers: 0,
+      defaultName: "d.ndjson",
+    };
+    const prompt = uiReducer(marked, { type: "startInput", mode: "save", save: offer });
+    expect(keyStep(prompt, "view.ndjson\r", {}, ctx).effects).toEqual([
+      { type: "save", path: "view.ndjson" },
+    ]);
+    expect(keyStep(prompt, "", { return: true }, ctx).effects).toEqual([
+      { type: "save", path: "d.ndjson" },
+    ]);
     // line(i) is stamped NOW - 60 s + i × 100 ms (see ./fixtures.ts): line 200 at NOW - 40 s.
     const at200 = new Date(NOW - 40_000).toISOString();
     expect(press(initialUiState, ctx, `J${at200}\r`).state.cursor).toBe(201);

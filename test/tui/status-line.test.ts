@@ -120,4 +120,29 @@ describe("the status line", () => {
     expect(p).toContain("END▏");
     expect(displayWidth(p)).toBeLessThanOrEqual(80);
   });
+
+  it("S's prompts fit 80 columns: the choices whole, then the lines counted and the name offered", () => {
+    const joined = (input: Parameters<typeof promptLine>[0], width: number) =>
+      promptLine(input, width)
+        .map((s) => s.text)
+        .join("");
+    const which = joined({ mode: "saveRange", text: "" }, 80);
+    expect(which).toContain("b bundle");
+    expect(displayWidth(which)).toBeLessThanOrEqual(80);
+    const save = {
+      words: "between the marks",
+      bundle: false,
+      lines: 7067,
+      markers: 2,
+      defaultName: "tvcwatch-0c7e55-0.8.0-canary-20261127T053815Z-054015Z.ndjson",
+    };
+    const narrow = joined({ mode: "save", text: "", save }, 80);
+    expect(narrow).toMatch(/^save 7,067 lines \+ 2 gaps \(between the marks\) to ▏\[…/);
+    expect(narrow).toContain("054015Z.ndjson]");
+    expect(displayWidth(narrow)).toBeLessThanOrEqual(80);
+    const wide = joined({ mode: "save", text: "", save }, 160);
+    expect(wide).toContain(`[${save.defaultName}]  Enter saves · Esc cancels`);
+    // Typed, the name typed is shown.
+    expect(joined({ mode: "save", text: "x.log", save }, 160)).toContain("to x.log▏");
+  });
 });

@@ -10,7 +10,7 @@
  */
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
-import { debugDeployments } from "../../feeds/deployment-list.js";
+import { debugDeployments, describeDeployments } from "../../feeds/deployment-list.js";
 import type { ReadCheckpoint } from "../../tail/checkpoint.js";
 import {
   DEFAULT_MAX_DEPLOYMENTS,
@@ -76,6 +76,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     checkpoint: path && writer ? { path, read, writer } : undefined,
     members: () => set.members(),
     labelOf: (id) => set.labelOf(id),
+    descriptionOf: (id) => set.descriptionOf(id),
     serverNow: () => serverNow(set),
   });
   const failures: string[] = [];
@@ -156,6 +157,8 @@ function followSetOf(
       maxDeployments: flags.maxDeployments ?? DEFAULT_MAX_DEPLOYMENTS,
       atStart: listing,
     },
+    // Each deployment's version and role, for its label and -o json.
+    describe: (ids, signal, slots) => describeDeployments(client, ids, signal, slots),
     // A deployment that appears needs its resource before its lines come.
     prepare: otlp ? (id) => otlp.add(id) : undefined,
   });

@@ -6,9 +6,11 @@
  * lines handed on are recorded, and the record of every deployment is written once a batch is
  * out (format 3).
  */
+
 import type { FilterStream } from "../../logs/filter-stream.js";
 import type { CheckpointFile, ReadCheckpoint } from "../../tail/checkpoint.js";
 import { CrossMerge } from "../../tail/cross-merge.js";
+import type { DeploymentDescription } from "../../tail/deployment-labels.js";
 import type { FollowMember } from "../../tail/follow-set/follow-set-listener.js";
 import type { FollowProgress, LogFollower } from "../../tail/follower.js";
 import { HandledLines } from "../../tail/handled-lines.js";
@@ -38,6 +40,8 @@ export interface MergedOutputOptions {
   members(): readonly FollowMember[];
   /** A deployment's label now. */
   labelOf(deploymentId: string): string;
+  /** What a deployment is (version, live or canary), when Turnkey's records said it. */
+  descriptionOf?(deploymentId: string): DeploymentDescription | undefined;
   /** The server's clock now, estimated. */
   serverNow(): number;
 }
@@ -208,7 +212,7 @@ export class MergedOutput {
     }
     out.add(
       format.output === "json"
-        ? formatEvent(e, format)
+        ? formatEvent(e, format, this.o.descriptionOf?.(e.deploymentId))
         : formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format),
     );
   }

@@ -1,9 +1,11 @@
 /**
  * The first line the dashboard's `S` writes (src/tui/saved-view.ts): in NDJSON a `{"tvcwatch":
- * {deploymentId, savedAt, filters, from, to, lines}}` object, in text a `# tvcwatch · deployment
- * … · filters: … · from to to · N lines` comment. Reading a saved view back restores its filters
- * from the NDJSON header (the text one names them in words only). Every field is checked: one of
- * the wrong type or out of bounds is left out and said, never guessed.
+ * {deploymentId, savedAt, filters, from, to, lines, gaps, range}}` object, in text a `# tvcwatch ·
+ * deployment … · filters: … · range · from to to · N lines` comment. Reading a saved view back
+ * restores its filters from the NDJSON header (the text one names them in words only). A ticket
+ * bundle (src/tui/ticket-bundle.ts) adds `bundle: true`, each replica's line count, the follow's
+ * figures, its outages and the votes the dashboard cast. Every field is checked: one of the
+ * wrong type or out of bounds is left out and said, never guessed; lists are capped.
  */
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
 
@@ -21,6 +23,49 @@ export interface SavedFilters {
   onlyDeployment: string | undefined;
 }
 
+/** A vote the dashboard that wrote a bundle cast, as it recorded it when the server answered. */
+export interface SavedVote {
+  activityId: string;
+  type: string;
+  fingerprint: string;
+  decision: "approve" | "reject";
+  /** When the answer came (RFC 3339). */
+  time: string;
+}
+
+/** The range `S` was given: all buffered, the view, between marks, the last N minutes. */
+export interface SavedRange {
+  kind: "all" | "view" | "marks" | "minutes";
+  minutes?: number | undefined;
+}
+
+/** A replica's lines in a bundle. */
+export interface SavedReplicaCount {
+  replicaLabel: string;
+  deploymentId?: string | undefined;
+  lines: number;
+}
+
+/** The follow's figures when a bundle was written (each left out when not a count). */
+export interface SavedFollowFigures {
+  phase?: string | undefined;
+  /** The window the last poll asked for, in seconds. */
+  windowSeconds?: number | undefined;
+  overlapMs?: number | undefined;
+  linesEmitted?: number | undefined;
+  lateLines?: number | undefined;
+  gaps?: number | undefined;
+  entriesServed?: number | undefined;
+  failedPolls?: number | undefined;
+}
+
+/** A stretch of time whose lines could not all be fetched, as the follow marked it. */
+export interface SavedOutage {
+  from: string;
+  to: string;
+  reason: string;
+}
+
 export interface SavedHeader {
   deploymentId: string | undefined;
   /** When the view was saved, as written (RFC 3339). */
@@ -31,6 +76,15 @@ export interface SavedHeader {
   to: string | undefined;
   /** How many lines the header says were saved. */
   lines: number | undefined;
+  /** How many gap markers the header says were saved among the lines. */
+  gaps?: number | undefined;
+  range?: SavedRange | undefined;
+  /** A ticket bundle: the fields below say what the dashboard knew. */
+  bundle?: boolean | undefined;
+  replicas?: readonly SavedReplicaCount[] | undefined;
+  follow?: SavedFollowFigures | undefined;
+  outages?: readonly SavedOutage[] | undefined;
+  votes?: readonly SavedVote[] | undefined;
   /** What could not be read in it, one phrase each ("filters.context is not a number"). */
   problems: string[];
 }
@@ -40,6 +94,9 @@ const MAX_PATTERNS = 64;
 const MAX_PATTERN_CHARS = 4096;
 const MAX_CONTEXT = 10_000;
 const MAX_TEXT = 1024;
+/** The most replicas, outages and votes a bundle's header lists. */
+export const MAX_BUNDLE_ITEMS = 1000;
+const RANGE_KINDS = ["all", "view", "marks", "minutes"] as const;
 
 /** The prefix of a text header. */
 export const TEXT_HEADER_PREFIX = "# tvcwatch · ";
@@ -74,6 +131,8 @@ export function readJsonHeader(value: { tvcwatch: unknown }): SavedHeader {
     problems,
   };
   if (lines !== undefined && header.lines === undefined) problems.push("lines is not a count");
+  readRangeAndCounts(h, header, problems);
+  readBundle(h, header, problems);
   if (h.filters === undefined || h.filters === null) return header;
   if (!isRecord(h.filters)) {
     problems.push("filters is not an object");
@@ -81,6 +140,122 @@ export function readJsonHeader(value: { tvcwatch: unknown }): SavedHeader {
   }
   header.filters = readFilters(h.filters, problems);
   return header;
+}
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isText = (v: unknown): v is string => typeof v === "string" && v.length <= MAX_TEXT;
+
+function readRangeAndCounts(h: Record<string, unknown>, header: SavedHeader, problems: string[]) {
+  if (h.gaps !== undefined) {
+    if (isCount(h.gaps)) header.gaps = h.gaps;
+    else problems.push("gaps is not a count");
+  }
+  if (h.range === undefined) return;
+  const r = h.range;
+  if (
+    isRecord(r) &&
+    (RANGE_KINDS as readonly unknown[]).includes(r.kind) &&
+    (r.kind !== "minutes" || (isCount(r.minutes) && r.minutes > 0))
+  ) {
+    header.range = {
+      kind: r.kind as SavedRange["kind"],
+      ...(r.kind === "minutes" ? { minutes: r.minutes as number } : {}),
+    };
+  } else problems.push(`range is not one of ${RANGE_KINDS.join(", ")} (minutes with a count)`);
+}
+
+/**
+ * A list of at most MAX_BUNDLE_ITEMS items each read by `item` (undefined: that item is bad,
+ * said once for the list); a field that is no list is said and left out.
+ */
+function readList<T>(
+  name: string,
+  v: unknown,
+  item: (x: Record<string, unknown>) => T | undefined,
+  problems: string[],
+): T[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.length > MAX_BUNDLE_ITEMS) {
+    problems.push(`${name} is not a list of at most ${MAX_BUNDLE_ITEMS}`);
+    return undefined;
+  }
+  const out: T[] = [];
+  let bad = 0;
+  for (const x of v) {
+    const read = isRecord(x) ? item(x) : undefined;
+    if (read === undefined) bad++;
+    else out.push(read);
+  }
+  if (bad > 0) problems.push(`${name}: ${bad} of ${v.length} could not be read`);
+  return out;
+}
+
+function readVote(x: Record<string, unknown>): SavedVote | undefined {
+  const { activityId, type, fingerprint, decision, time } = x;
+  if (!isText(activityId) || !isText(type) || !isText(fingerprint) || !isText(time))
+    return undefined;
+  if (decision !== "approve" && decision !== "reject") return undefined;
+  return { activityId, type, fingerprint, decision, time };
+}
+
+function readReplicaCount(x: Record<string, unknown>): SavedReplicaCount | undefined {
+  const { replicaLabel, deploymentId, lines } = x;
+  if (!isText(replicaLabel) || !isCount(lines)) return undefined;
+  if (deploymentId !== undefined && deploymentId !== null && !isText(deploymentId))
+    return undefined;
+  return {
+    replicaLabel,
+    ...(typeof deploymentId === "string" ? { deploymentId } : {}),
+    lines,
+  };
+}
+
+function readOutage(x: Record<string, unknown>): SavedOutage | undefined {
+  const { from, to, reason } = x;
+  return isText(from) && isText(to) && isText(reason) ? { from, to, reason } : undefined;
+}
+
+const FOLLOW_COUNTS = [
+  "windowSeconds",
+  "overlapMs",
+  "linesEmitted",
+  "lateLines",
+  "gaps",
+  "entriesServed",
+  "failedPolls",
+] as const;
+
+function readFollow(f: unknown, problems: string[]): SavedFollowFigures | undefined {
+  if (f === undefined || f === null) return undefined;
+  if (!isRecord(f)) {
+    problems.push("follow is not an object");
+    return undefined;
+  }
+  const figures: SavedFollowFigures = {};
+  if (f.phase !== undefined) {
+    if (isText(f.phase)) figures.phase = f.phase;
+    else problems.push("follow.phase is not a string");
+  }
+  for (const name of FOLLOW_COUNTS) {
+    const v = f[name];
+    if (v === undefined || v === null) continue;
+    if (isCount(v)) figures[name] = v;
+    else problems.push(`follow.${name} is not a count`);
+  }
+  return figures;
+}
+
+function readBundle(h: Record<string, unknown>, header: SavedHeader, problems: string[]) {
+  if (h.bundle === undefined) return;
+  if (h.bundle !== true) {
+    problems.push("bundle is not true");
+    return;
+  }
+  header.bundle = true;
+  header.replicas = readList("replicas", h.replicas, readReplicaCount, problems);
+  header.follow = readFollow(h.follow, problems);
+  header.outages = readList("outages", h.outages, readOutage, problems);
+  header.votes = readList("votes", h.votes, readVote, problems);
 }
 
 function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilters {

@@ -198,8 +198,11 @@ export function readJsonValue(value: unknown): SavedLine | undefined {
 
 /** `[label] content` after the time (or the `-` of a line without one) of `--timestamps`. */
 const GAP_LINE = /^--- gap: ([\s\S]*) \((\S+) to (\S+)\) ---$/;
-/** A label `tail` prefixed with a deployment's short id when following several. */
-const DEPLOYMENT_LABEL = /^(\S+) (replica \d+\s*\/\s*\d+)$/;
+/**
+ * A label `tail` prefixed with a deployment's short id when following several, and its version
+ * and role when known (`0c7e55 0.8.0 canary replica 2/3`).
+ */
+const DEPLOYMENT_LABEL = /^(\S+)(?: \S+){0,2} (replica \d+\s*\/\s*\d+)$/;
 
 /** A line as `tail` prints it in text; undefined when it is not one. */
 export function readTextLine(text: string): SavedLine | undefined {

@@ -2,7 +2,9 @@
  * A set of deployments followed together: `tail` over several (`--deployment` repeated, `--app`,
  * `--all`) and the dashboard's log session. Each deployment has its own exactly-once follower;
  * the set takes deployments on and lets them go, labels them by the shortest unique prefix of
- * their ids (../deployment-labels.ts: a label may change as the set does), holds every request to
+ * their ids and what Turnkey's records say they are, their version and whether live or canary
+ * (../deployment-labels.ts: a label may change as the set does; the records are read once per
+ * deployment taken on, through `describe`, within the limit), holds every request to
  * one limit (../request-limit.ts, shared with the relists), starts the first polls together (the
  * later ones spread over the interval), lists the deployments again with `--app` / `--all`
  * (./relisting.ts), and knows when its first deployments have all answered (./first-answers.ts).
@@ -11,7 +13,7 @@
  */
 import type { Clock } from "../../api/clock.js";
 import { systemClock } from "../../api/clock.js";
-import { shortLabels } from "../deployment-labels.js";
+import { type DeploymentDescription, describedLabel, shortLabels } from "../deployment-labels.js";
 import {
   type FollowerOptions,
   type FollowerState,
@@ -21,7 +23,7 @@ import {
 import { FollowerGroup, type FollowSource } from "../follower-group.js";
 import { sleep } from "../poll-loop.js";
 import type { RequestLimit } from "../request-limit.js";
-import { FirstAnswers } from "./first-answers.js";
+import { FIRST_ANSWERS_WAIT_MS, FirstAnswers } from "./first-answers.js";
 import type { FollowMember, FollowSetListener } from "./follow-set-listener.js";
 import { Relister, type Relisting } from "./relisting.js";
 
@@ -41,6 +43,18 @@ export interface FollowSetOptions {
    * something ready first: an OTLP resource).
    */
   prepare?: ((deploymentId: string) => Promise<void>) | undefined;
+  /**
+   * What the deployments taken on are (version, live or canary), read once for each batch taken
+   * on, each request within `limit`; a deployment it says nothing of is labelled by its id
+   * alone. The first lines wait for it as for the first answers.
+   */
+  describe?:
+    | ((
+        deploymentIds: readonly string[],
+        signal: AbortSignal,
+        limit: RequestLimit,
+      ) => Promise<ReadonlyMap<string, DeploymentDescription>>)
+    | undefined;
   /** For the wait for the first answers; default the system's. */
   clock?: Clock | undefined;
   /** The wait between relists; default the follower's sleep. */
@@ -65,6 +79,9 @@ export class FollowSet implements FollowSource {
   private firstAnswers: FirstAnswers | undefined;
   private relisting: Promise<void> | undefined;
   private readonly listeners = new Set<FollowSetListener>();
+  private readonly descriptions = new Map<string, DeploymentDescription>();
+  /** The first deployments' descriptions, until read (or failed): the first lines wait for them. */
+  private describing: Promise<void> | undefined;
 
   constructor(private readonly options: FollowSetOptions) {
     this.follow = options.follow ?? true;
@@ -84,8 +101,7 @@ export class FollowSet implements FollowSource {
   add(deploymentIds: readonly string[]): FollowMember[] {
     const fresh = [...new Set(deploymentIds)].filter((id) => !this.entries.has(id));
     if (fresh.length === 0) return [];
-    const labels = shortLabels([...this.entries.keys(), ...fresh]);
-    const labelOf = (id: string) => labels.get(id) ?? id;
+    const labelOf = this.labeller([...this.entries.keys(), ...fresh]);
     this.group.relabel(labelOf);
     const added: Entry[] = [];
     for (const id of fresh) {
@@ -96,10 +112,57 @@ export class FollowSet implements FollowSource {
     }
     this.reindex();
     for (const e of added) this.tell((l) => l.onAdded?.(e.member));
+    const described = this.describeNew(fresh);
     if (this.started) {
-      for (const e of added) this.run(e, 0, this.options.prepare?.(e.member.deploymentId));
+      // Polled once prepared and described (its first lines carry its label as described).
+      for (const e of added) {
+        const prepared = this.options.prepare?.(e.member.deploymentId);
+        this.run(e, 0, Promise.all([prepared, this.describedWithin(described)]).then());
+      }
     }
+    if (!this.started)
+      this.describing = this.describing
+        ? Promise.all([this.describing, described]).then()
+        : described;
     return added.map((e) => e.member);
+  }
+
+  /** What a followed deployment is, as Turnkey's records said it (nothing before they answer). */
+  descriptionOf(deploymentId: string): DeploymentDescription | undefined {
+    return this.descriptions.get(deploymentId);
+  }
+
+  /** Reads what new deployments are and labels the set anew once it knows; never rejects. */
+  private async describeNew(ids: readonly string[]): Promise<void> {
+    const describe = this.options.describe;
+    if (!describe || ids.length === 0) return;
+    const signal = this.stopping.signal;
+    try {
+      const found = await describe(ids, signal, this.options.limit);
+      if (signal.aborted) return;
+      for (const id of ids) {
+        const d = found.get(id);
+        if (d) this.descriptions.set(id, d);
+      }
+      this.relabel();
+    } catch {
+      // Labels stay the ids' prefixes: the follow itself says what is wrong with a deployment.
+    }
+  }
+
+  /** Resolves when `described` has, or after FIRST_ANSWERS_WAIT_MS, or at stop. */
+  private describedWithin(described: Promise<void>): Promise<void> {
+    if (!this.options.describe) return described;
+    const waited = new AbortController();
+    const signal = AbortSignal.any([this.stopping.signal, waited.signal]);
+    const timeout = (this.options.sleep ?? sleep)(FIRST_ANSWERS_WAIT_MS, signal);
+    return Promise.race([described, timeout]).finally(() => waited.abort());
+  }
+
+  /** Each deployment's label among `ids`: its short id, and what it is when known. */
+  private labeller(ids: readonly string[]): (id: string) => string {
+    const labels = shortLabels(ids);
+    return (id) => describedLabel(labels.get(id) ?? id, this.descriptions.get(id));
   }
 
   /** No longer follows the deployment (its follower stops), and labels the set anew. */
@@ -128,11 +191,18 @@ export class FollowSet implements FollowSource {
     if (this.started) return;
     this.started = true;
     const entries = [...this.entries.values()];
-    this.firstAnswers = new FirstAnswers(this.entries.keys(), this.options.clock ?? systemClock);
+    const waited = [...this.entries.keys()];
+    const describing = this.describing;
+    if (describing) waited.push(FollowSet.DESCRIBED);
+    this.firstAnswers = new FirstAnswers(waited, this.options.clock ?? systemClock);
+    void describing?.then(() => this.firstAnswers?.settled(FollowSet.DESCRIBED));
     const leftOut = this.relister?.atStart();
     if (leftOut) this.tell((l) => l.onLeftOut?.(leftOut.line, leftOut.count));
     const spread = this.follow ? this.options.intervalMs / entries.length : 0;
-    for (const [i, e] of entries.entries()) this.run(e, Math.round(i * spread));
+    // The first polls wait for the descriptions (FIRST_ANSWERS_WAIT_MS at most): every line is
+    // labelled as described, the first ones too.
+    const described = this.describing && this.describedWithin(this.describing);
+    for (const [i, e] of entries.entries()) this.run(e, Math.round(i * spread), described);
     if (this.relister && this.follow) this.relisting = this.relistEvery(this.relister);
   }
 
@@ -143,6 +213,9 @@ export class FollowSet implements FollowSource {
   firstAnswersIn(): boolean {
     return this.firstAnswers?.over() ?? false;
   }
+
+  /** A name the first deployments' descriptions wait under among the first answers. */
+  private static readonly DESCRIBED = "\u0000described";
 
   /**
    * Lists the deployments again (now): follows those that appeared, within the cap, and lets go
@@ -173,8 +246,13 @@ export class FollowSet implements FollowSource {
     for (const member of this.add(change.added)) this.tell((l) => l.onAppeared?.(member));
   }
 
-  /** Resolves when every deployment's follow has ended (those taken on meanwhile too). */
+  /**
+   * Resolves when every deployment's follow has ended (those taken on meanwhile too), and the
+   * first deployments' descriptions are in (or failed, or waited for as long as the first
+   * answers): a follow without -f labels its lines.
+   */
   async done(): Promise<void> {
+    if (this.describing) await this.describedWithin(this.describing);
     for (;;) {
       const running = [...this.entries.values()].map((e) => e.running);
       await Promise.all(running);
@@ -263,14 +341,14 @@ export class FollowSet implements FollowSource {
     if (!entry) return undefined;
     entry.controller.abort();
     this.entries.delete(deploymentId);
+    this.descriptions.delete(deploymentId);
     this.group.remove(deploymentId);
     this.firstAnswers?.settled(deploymentId);
     return entry.member;
   }
 
   private relabel(): void {
-    const labels = shortLabels([...this.entries.keys()]);
-    this.group.relabel((id) => labels.get(id) ?? id);
+    this.group.relabel(this.labeller([...this.entries.keys()]));
     this.reindex();
   }
 

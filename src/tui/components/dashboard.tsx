@@ -90,7 +90,7 @@ function Body(props: { body: DashboardBody; layout: Layout }) {
         />
       );
     case "copy":
-      return <CopyView text={body.text} width={width} height={height} />;
+      return <CopyView lines={body.lines} width={width} height={height} />;
     case "detail":
       return (
         <DetailPane

@@ -12,11 +12,21 @@
  */
 
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
-import { sanitizeForTerminal } from "../../text/sanitize.js";
+import type { StoredRow } from "../../tail/log-store.js";
+import { copyLines } from "../copy-text.js";
 import type { KeyInfo } from "../key-bindings.js";
 import { type KeyEffect, keyStep } from "../key-step.js";
+import {
+  countRows,
+  defaultSaveName,
+  rangeWords,
+  rowsInRange,
+  type SaveChoice,
+} from "../save-range.js";
 import { savedFormat, savedView } from "../saved-view.js";
+import { bundleFields } from "../ticket-bundle.js";
 import { initialUiState, type UiAction, type UiState, uiReducer } from "../ui-state.js";
 import { AwaitingBell } from "./awaiting-bell.js";
 import type { Heading } from "./dashboard-title.js";
@@ -38,6 +48,8 @@ export interface DashboardOptions {
 }
 
 const NO_MEMBERS: readonly GroupMember[] = [];
+/** The most votes kept for a bundle (the oldest go first). */
+const MAX_VOTES_KEPT = 1000;
 /** How often what moves with the clock (ages, countdowns) is redrawn. */
 const TICK_MS = 1000;
 
@@ -53,6 +65,10 @@ export class DashboardController {
   private readonly clock: Ticker;
   private readonly bell: AwaitingBell;
   private readonly votes: VoteFlow;
+  /** The votes this dashboard cast and the server answered, oldest first (a bundle lists them). */
+  private readonly cast: SavedVote[] = [];
+  /** The lines `S` chose and counted, written as they were when the file prompt opened. */
+  private saving: { choice: SaveChoice; rows: StoredRow[] } | undefined;
 
   constructor(
     private readonly ports: DashboardPorts,
@@ -72,6 +88,10 @@ export class DashboardController {
       apply: (action) => this.apply(action),
       now: () => this.clock.now(),
       contextChanged: () => this.changed(),
+      cast: (vote) => {
+        this.cast.push(vote);
+        if (this.cast.length > MAX_VOTES_KEPT) this.cast.shift();
+      },
     });
   }
 
@@ -114,6 +134,11 @@ export class DashboardController {
 
   /** What is drawn now: the same object until something it shows changed. */
   getSnapshot = (): DashboardSnapshot => this.current().snapshot;
+
+  /** The votes this dashboard cast and the server answered, oldest first. */
+  get votesCast(): readonly SavedVote[] {
+    return this.cast;
+  }
 
   /** The UI state now. */
   get state(): UiState {
@@ -206,6 +231,9 @@ export class DashboardController {
       case "copy":
         this.copy(effect.id);
         break;
+      case "saveRange":
+        this.offerSave(effect.choice);
+        break;
       case "save":
         void this.save(effect.path);
         break;
@@ -225,37 +253,102 @@ export class DashboardController {
     return `the log follow is ${phase === "failed" ? "stopped by an error" : phase}: nothing to retry`;
   }
 
-  /** c: the line to the clipboard (OSC 52) with --clipboard, else shown alone to select. */
+  /**
+   * c: the line as `tail --timestamps` prints it, with its continuation lines, to the clipboard
+   * (OSC 52) with --clipboard, else shown alone to select.
+   */
   private copy(id: number): void {
-    const row = this.ports.logs.store.rowById(id);
-    if (row?.event.kind !== "line") this.notice("that line left the buffer");
+    const lines = copyLines(this.ports.logs.store, id);
+    if (!lines) this.notice("that line left the buffer");
     else if (!this.ports.clipboard) this.apply({ type: "openCopy", id });
     else {
-      this.ports.clipboard(sanitizeForTerminal(row.event.content));
-      this.notice("line copied to the clipboard (OSC 52)");
+      this.ports.clipboard(lines.join("\n"));
+      // The count says the continuation lines went too (a stack trace's frames).
+      const what = lines.length > 1 ? `${lines.length} lines` : "line";
+      this.notice(`${what} copied to the clipboard (OSC 52)`);
     }
   }
 
-  /** S: the view's lines (as filtered) written to a new file, never over one that exists. */
-  private async save(path: string): Promise<void> {
-    const { keys, several } = this.current();
-    const rows = keys.log.shownRows(this.ui);
-    const format = savedFormat(path);
+  /** The deployment(s) the lines are of, as the header records them. */
+  private deploymentIds(): string {
+    const several = this.current().several;
     const h = this.heading;
-    const text = savedView(rows, format, {
-      deploymentId:
-        several.length > 0
-          ? several.map((d) => d.id).join(",")
-          : h.kind === "deployments"
-            ? h.deploymentId
-            : (h.deploymentId ?? ""),
+    if (several.length > 0) return several.map((d) => d.id).join(",");
+    return h.kind === "deployments" ? h.deploymentId : (h.deploymentId ?? "");
+  }
+
+  /** What the default file name calls the lines' deployment: its label, or how many. */
+  private deploymentLabel(): string {
+    const several = this.current().several;
+    const only = this.ui.onlyDeployment;
+    if (only) return only.label;
+    if (several.length > 1) return `${several.length}-deployments`;
+    const h = this.heading;
+    if (h.kind === "named") return h.deploymentId?.slice(0, 6) ?? "saved";
+    const d = h.deployment;
+    const parts = [h.deploymentId.slice(0, 6)];
+    if (d?.qosVersion) parts.push(String(d.qosVersion));
+    if (d?.live) parts.push("live");
+    else if (d?.canary) parts.push("canary");
+    return parts.join("-");
+  }
+
+  /** S, then Enter: the range's lines counted, and the file prompt offering a name for them. */
+  private offerSave(choice: SaveChoice): void {
+    const { keys } = this.current();
+    const rows = rowsInRange(
+      choice.range,
+      this.ports.logs.store,
+      () => keys.log.shownRows(this.ui),
+      this.ui.marks,
+    );
+    const { lines, markers } = countRows(rows);
+    const words = rangeWords(choice.range);
+    if (rows.length === 0) {
+      this.notice(`nothing to save: no lines in ${words}`);
+      return;
+    }
+    this.saving = { choice, rows };
+    this.apply({
+      type: "startInput",
+      mode: "save",
+      save: {
+        words,
+        bundle: choice.bundle,
+        lines,
+        markers,
+        defaultName: defaultSaveName(this.deploymentLabel(), rows, choice.bundle),
+      },
+    });
+  }
+
+  /** The lines chosen written to a new file, never over one that exists; the notice counts them. */
+  private async save(path: string): Promise<void> {
+    const saving = this.saving;
+    if (!saving) return;
+    const { choice, rows } = saving;
+    const format = savedFormat(path);
+    const written = savedView(rows, format, {
+      deploymentId: this.deploymentIds(),
       filters: this.ui,
       savedAt: this.clock.now(),
+      range: choice.range,
+      bundle: choice.bundle
+        ? bundleFields(rows, this.ports.logs.follow?.getState(), this.cast)
+        : undefined,
     });
     try {
-      await (this.ports.files ?? newFiles).writeNew(path, text);
-      const count = rows.length.toLocaleString("en-US");
-      this.notice(`saved ${count} lines to ${path} (${format === "ndjson" ? "NDJSON" : "text"})`);
+      await (this.ports.files ?? newFiles).writeNew(path, written.text);
+      this.saving = undefined;
+      const count = (n: number) => n.toLocaleString("en-US");
+      const gaps =
+        written.markers > 0
+          ? ` and ${count(written.markers)} gap marker${written.markers === 1 ? "" : "s"}`
+          : "";
+      const what = choice.bundle ? "bundle" : format === "ndjson" ? "NDJSON" : "text";
+      this.notice(
+        `saved ${count(written.lines)} line${written.lines === 1 ? "" : "s"}${gaps} (${rangeWords(choice.range)}) to ${path} (${what})`,
+      );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       this.notice(

@@ -4,7 +4,7 @@
  * or whatever the caller names (saved lines: `tvcwatch open`).
  */
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
-import { lit, type Safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
+import { joinSafe, lit, type Safe, safeBounded, truncate, widthOf } from "../../text/safe-text.js";
 
 export type Heading =
   /** Deployments followed: the first named (with its app when known), or several by label. */
@@ -27,17 +27,23 @@ export type Heading =
     };
 
 /**
- * "payments-signer · deployment 5b2da4c2-… (live)", or the id alone until the name is known;
- * `short` keeps the id's first 8 characters.
+ * "payments-signer · deployment 5b2da4c2-… (0.8.0 canary)": its app, its id, its QOS version and
+ * whether it is the app's live deployment, as far as known; the id alone until the name is
+ * known; `short` keeps the id's first 8 characters.
  */
 export function deploymentTitle(id: string, d: DeploymentChoice | undefined, short = false): Safe {
   const idText = d?.idText ?? safeBounded(id, 200);
   const shown = short ? truncate(idText, 9) : idText;
   if (!d) return lit`deployment ${shown}`;
-  return lit`${d.appName} · deployment ${shown}${d.live ? lit` (live)` : lit``}`;
+  const what = [
+    ...(d.qosVersion ? [truncate(d.qosVersion, 24)] : []),
+    ...(d.live ? [lit`live`] : d.canary ? [lit`canary`] : []),
+  ];
+  const said = what.length > 0 ? lit` (${joinSafe(what, lit` `)})` : lit``;
+  return lit`${d.appName} · deployment ${shown}${said}`;
 }
 
-/** "3 deployments: 5b2da4, 9c1e07, a0f3d2" */
+/** "3 deployments: 5b2da4 0.7.2 live, 9c1e07 0.8.0 canary, a0f3d2" */
 export function severalTitle(deployments: readonly { label: string }[]): Safe {
   const labels = deployments.map((d) => safeBounded(d.label, 40));
   return lit`${deployments.length} deployments: ${labels.reduce((a, b) => lit`${a}, ${b}`)}`;

@@ -26,6 +26,7 @@ import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
+import { copyLines } from "../copy-text.js";
 import { detailRows } from "../detail-layout.js";
 import { HEATMAP_TITLE, heatmapRows } from "../heatmap-rows.js";
 import { helpRows } from "../help-content.js";
@@ -140,7 +141,8 @@ export type DashboardBody =
   | { kind: "help"; scroll: number }
   /** The error heatmap (`H`): its heading and rows for the overlay's width, from `scroll`. */
   | { kind: "heatmap"; title: Safe; rows: readonly Segment[][]; scroll: number }
-  | { kind: "copy"; text: string | undefined }
+  /** `c` without --clipboard: the lines copied (./copy-text.ts), undefined once gone. */
+  | { kind: "copy"; lines: readonly string[] | undefined }
   | { kind: "detail"; view: DetailView | undefined; scroll: number }
   | { kind: "panes"; log: LogPaneView; side: SidePanesView | undefined };
 
@@ -476,10 +478,7 @@ export class DashboardViews {
     if (ui.vote && parts.vote) return { kind: "vote", vote: ui.vote, frame: parts.vote };
     if (ui.help) return { kind: "help", scroll: ui.helpScroll };
     if (parts.heatmap) return { kind: "heatmap", ...parts.heatmap, scroll: ui.heatmapScroll };
-    if (ui.copy !== undefined) {
-      const row = input.logs.store.rowById(ui.copy);
-      return { kind: "copy", text: row?.event.kind === "line" ? row.event.content : undefined };
-    }
+    if (ui.copy !== undefined) return { kind: "copy", lines: copyLines(input.logs.store, ui.copy) };
     if (ui.detail) return { kind: "detail", view: parts.detail, scroll: ui.detailScroll };
     return { kind: "panes", log: parts.log, side: parts.side };
   }

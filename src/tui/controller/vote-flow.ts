@@ -13,6 +13,8 @@ import type { Activity } from "../../api/schemas.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
 import { describeError } from "../../feeds/poller.js";
+import type { SavedVote } from "../../logs/saved/saved-header.js";
+import { formatMsRfc3339 } from "../../text/timestamp.js";
 import type { UiAction, UiState } from "../ui-state.js";
 
 /** What the flow reads and changes of the dashboard around it. */
@@ -27,6 +29,8 @@ export interface VoteHost {
   now(): number;
   /** Who is asking became known (or could not be): what awaits my vote may have changed. */
   contextChanged(): void;
+  /** A vote sent and answered about its activity: recorded (a ticket bundle lists them). */
+  cast?(vote: SavedVote): void;
 }
 
 export class VoteFlow {
@@ -135,6 +139,13 @@ export class VoteFlow {
           this.host.activities?.update((list) =>
             list.map((a) => (a.id === answered.id ? answered : a)),
           );
+          this.host.cast?.({
+            activityId,
+            type: answered.type,
+            fingerprint,
+            decision: action,
+            time: formatMsRfc3339(this.host.now(), true),
+          });
         }
         done(answer.outcome, answer.ok);
       },

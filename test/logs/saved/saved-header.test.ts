@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   isJsonHeader,
+  MAX_BUNDLE_ITEMS,
   readJsonHeader,
   readTextHeader,
+  type SavedVote,
 } from "../../../src/logs/saved/saved-header.js";
 import { LogStore } from "../../../src/tail/log-store.js";
 import { savedView } from "../../../src/tui/saved-view.js";
+import { bundleFields } from "../../../src/tui/ticket-bundle.js";
 import { initialUiState } from "../../../src/tui/ui-state.js";
 import { line } from "../../tui/fixtures.js";
 
@@ -24,7 +27,7 @@ describe("the header of a saved view", () => {
   };
 
   it("restores the filters S wrote in NDJSON", () => {
-    const text = savedView(rows, "ndjson", { deploymentId: "dep-1", filters, savedAt: 0 });
+    const text = savedView(rows, "ndjson", { deploymentId: "dep-1", filters, savedAt: 0 }).text;
     const value = JSON.parse(text.split("\n")[0] as string) as unknown;
     expect(isJsonHeader(value)).toBe(true);
     expect(readJsonHeader(value as { tvcwatch: unknown })).toEqual({
@@ -41,12 +44,86 @@ describe("the header of a saved view", () => {
       from: expect.stringMatching(/Z$/),
       to: expect.stringMatching(/Z$/),
       lines: 2,
+      gaps: 0,
+      range: { kind: "view" },
       problems: [],
     });
   });
 
+  it("reads a bundle's replicas, follow figures, outages and votes", () => {
+    const vote = {
+      activityId: "act-1",
+      type: "ACTIVITY_TYPE_APPROVE_TVC_DEPLOYMENT",
+      fingerprint: "sha256:abc",
+      decision: "approve",
+      time: "2026-11-27T05:00:00.000Z",
+    };
+    const written = savedView(rows, "ndjson", {
+      deploymentId: "dep-1",
+      filters,
+      savedAt: 0,
+      range: { kind: "marks" },
+      bundle: bundleFields(rows, undefined, [vote as SavedVote]),
+    }).text;
+    const h = readJsonHeader(JSON.parse(written.split("\n")[0] as string));
+    expect(h).toMatchObject({
+      bundle: true,
+      range: { kind: "marks" },
+      replicas: [
+        { replicaLabel: "replica 1/3", lines: 1 },
+        { replicaLabel: "replica 2/3", lines: 1 },
+      ],
+      outages: [],
+      votes: [vote],
+      problems: [],
+    });
+    expect(h.follow).toBeUndefined();
+  });
+
+  it("reports a bundle's bad fields, each once, and keeps what it can read", () => {
+    const good = {
+      activityId: "a",
+      type: "t",
+      fingerprint: "f",
+      decision: "reject",
+      time: "2026-11-27T05:00:00Z",
+    };
+    const h = readJsonHeader({
+      tvcwatch: {
+        bundle: true,
+        gaps: "two",
+        range: { kind: "minutes" },
+        replicas: "all of them",
+        follow: { phase: "live", lateLines: -3, linesEmitted: 12 },
+        outages: Array.from({ length: MAX_BUNDLE_ITEMS + 1 }, () => ({})),
+        votes: [
+          good,
+          { ...good, decision: "abstain" },
+          { ...good, fingerprint: "x".repeat(5000) },
+          7,
+        ],
+      },
+    });
+    expect(h.bundle).toBe(true);
+    expect(h.votes).toEqual([good]);
+    expect(h.follow).toEqual({ phase: "live", linesEmitted: 12 });
+    expect(h.replicas).toBeUndefined();
+    expect(h.outages).toBeUndefined();
+    expect(h.problems).toEqual([
+      "gaps is not a count",
+      "range is not one of all, view, marks, minutes (minutes with a count)",
+      `replicas is not a list of at most ${MAX_BUNDLE_ITEMS}`,
+      "follow.lateLines is not a count",
+      `outages is not a list of at most ${MAX_BUNDLE_ITEMS}`,
+      "votes: 3 of 4 could not be read",
+    ]);
+    expect(readJsonHeader({ tvcwatch: { bundle: "yes" } }).problems).toEqual([
+      "bundle is not true",
+    ]);
+  });
+
   it("names the deployment, range and count of a text one (its filters are words only)", () => {
-    const text = savedView(rows, "text", { deploymentId: "dep-1", filters, savedAt: 0 });
+    const text = savedView(rows, "text", { deploymentId: "dep-1", filters, savedAt: 0 }).text;
     expect(readTextHeader(text.split("\n")[0] as string)).toMatchObject({
       deploymentId: "dep-1",
       filters: undefined,

@@ -125,6 +125,10 @@ describe("text as tail prints it", () => {
       { what: LINE, label: "9463b1 replica 2/3", deploymentId: "9463b1" },
     ],
     [
+      "[0c7e55 0.8.0 canary replica 1/2] hi",
+      { what: LINE, label: "0c7e55 0.8.0 canary replica 1/2", deploymentId: "0c7e55" },
+    ],
+    [
       "--- gap: no answer (2026-11-18T11:06:40.000Z to 2026-11-18T11:06:48.500Z) ---",
       { what: GAP, key: 1_795_000_008_500 },
     ],

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TurnkeyApiError } from "../../../src/api/errors.js";
+import type { DeploymentDescription } from "../../../src/tail/deployment-labels.js";
 import { FollowSet, type FollowSetOptions } from "../../../src/tail/follow-set/follow-set.js";
 import type {
   FollowMember,
@@ -169,6 +170,83 @@ describe("a follow-set's deployments and their labels", () => {
     await time.advance(10_000);
     expect(lines.get("9463b1")?.length).toBeGreaterThan(2);
     expect(lines.get("9463b1f")).toHaveLength(1);
+    await set.stop();
+  });
+});
+
+describe("a follow-set's deployments described", () => {
+  it("labels them with their version and role once described; the first lines wait for it", async () => {
+    const asked: string[][] = [];
+    const slots: RequestLimit[] = [];
+    let answer: (found: Map<string, DeploymentDescription>) => void = () => {};
+    const { time, fake, set, limit } = setUp(["9463b164-aaaa", "b4f9e00e-cccc"], {
+      describe: async (ids, _signal, limit) => {
+        asked.push([...ids]);
+        slots.push(limit);
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+    });
+    expect(asked).toEqual([["9463b164-aaaa", "b4f9e00e-cccc"]]);
+    // Its requests take the set's own slots.
+    expect(slots).toEqual([limit]);
+    expect(labels(set.members())).toEqual(["9463b164-aaaa=9463b1", "b4f9e00e-cccc=b4f9e0"]);
+    const heard = recorder();
+    set.listen(heard.listener);
+    set.start();
+    await time.advance(0);
+    // Not polled before they are described (so their first lines carry the labels), nor ready.
+    expect(fake.calls).toEqual([]);
+    expect(set.firstAnswersIn()).toBe(false);
+    answer(
+      new Map<string, DeploymentDescription>([
+        ["9463b164-aaaa", { version: "0.7.2", role: "live" }],
+        ["b4f9e00e-cccc", { version: "0.8.0 rc 1", role: "canary" }],
+      ]),
+    );
+    await time.advance(0);
+    expect(set.firstAnswersIn()).toBe(true);
+    expect([...heard.lines.keys()].sort()).toEqual([
+      "9463b1 0.7.2 live",
+      "b4f9e0 0.8.0_rc_1 canary",
+    ]);
+    expect(labels(set.members())).toEqual([
+      "9463b164-aaaa=9463b1 0.7.2 live",
+      "b4f9e00e-cccc=b4f9e0 0.8.0_rc_1 canary",
+    ]);
+    expect(set.labelOf("b4f9e00e-cccc")).toBe("b4f9e0 0.8.0_rc_1 canary");
+    expect(set.descriptionOf("9463b164-aaaa")).toEqual({ version: "0.7.2", role: "live" });
+    // One taken on later is described on its own; one the records say nothing of keeps its id.
+    set.add(["c0ffee00-dddd"]);
+    expect(asked.at(-1)).toEqual(["c0ffee00-dddd"]);
+    answer(new Map());
+    await time.advance(0);
+    expect(set.labelOf("c0ffee00-dddd")).toBe("c0ffee");
+    await set.stop();
+  });
+
+  it("the first polls wait 10 s at most for descriptions that do not come", async () => {
+    const { time, fake, set } = setUp(["a1b2c3d4"], { describe: () => new Promise(() => {}) });
+    set.start();
+    await time.advance(9_999);
+    expect(fake.calls).toEqual([]);
+    await time.advance(2);
+    expect(fake.pollsOf("a1b2c3d4")).toHaveLength(1);
+    expect(set.labelOf("a1b2c3d4")).toBe("a1b2c3");
+    await set.stop();
+  });
+
+  it("a description that fails leaves the labels as they were, and the first lines go", async () => {
+    const { time, set } = setUp(["a1b2c3d4"], {
+      describe: async () => {
+        throw new Error("list_tvc_apps: PERMISSION_DENIED");
+      },
+    });
+    set.start();
+    await time.advance(0);
+    expect(set.firstAnswersIn()).toBe(true);
+    expect(set.labelOf("a1b2c3d4")).toBe("a1b2c3");
     await set.stop();
   });
 });

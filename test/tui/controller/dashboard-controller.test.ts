@@ -7,9 +7,11 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Activity } from "../../../src/api/schemas.js";
 import type { ActivityVoting } from "../../../src/feeds/dashboard-sources.js";
+import { deploymentChoice } from "../../../src/feeds/deployment-list.js";
 import type { FollowerPhase, FollowerState } from "../../../src/tail/follower.js";
 import type { FollowSource } from "../../../src/tail/follower-group.js";
 import { LogStore } from "../../../src/tail/log-store.js";
+import { formatEvent } from "../../../src/tail/stream-format.js";
 import { DashboardController } from "../../../src/tui/controller/dashboard-controller.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import type { DashboardPorts, FileSink } from "../../../src/tui/controller/ports.js";
@@ -29,6 +31,7 @@ function press(c: DashboardController, keys: string): void {
     else if (k === UP) c.press("", { upArrow: true });
     else if (k === "\t") c.press("", { tab: true });
     else if (k === "\r") c.press("", { return: true });
+    else if (k === "\b") c.press("", { backspace: true });
     else c.press(k, {});
   }
 }
@@ -215,7 +218,8 @@ describe("the dashboard controller", () => {
     expect(c.state.notice).toBe("the log follow is stopped by an error: nothing to retry");
   });
 
-  it("S writes the view as filtered through the file sink, and says what it did", async () => {
+  /** A file sink that keeps what is written; a name ending in taken.log exists already. */
+  function sink() {
     const written: { path: string; text: string }[] = [];
     const files: FileSink = {
       writeNew: async (path, text) => {
@@ -224,42 +228,218 @@ describe("the dashboard controller", () => {
         written.push({ path, text });
       },
     };
+    return { written, files };
+  }
+
+  it("S writes the view as filtered through the file sink, and says what it did", async () => {
+    const { written, files } = sink();
     const { c } = await controller({ files });
     press(c, "freq 1\r");
-    press(c, "S/tmp/view.ndjson\r");
+    // Enter at the first prompt: the view as filtered.
+    press(c, "S\r");
+    expect(c.state.input).toMatchObject({ mode: "save", save: { lines: 11, words: "the view" } });
+    press(c, "/tmp/view.ndjson\r");
     await vi.waitFor(() => expect(c.state.notice).toMatch(/^saved/));
-    expect(c.state.notice).toBe("saved 11 lines to /tmp/view.ndjson (NDJSON)");
+    expect(c.state.notice).toBe("saved 11 lines (the view) to /tmp/view.ndjson (NDJSON)");
     const [saved] = written;
     const lines = saved?.text.trim().split("\n") ?? [];
+    expect(lines).toHaveLength(12);
     expect(JSON.parse(lines[0] ?? "{}").tvcwatch).toMatchObject({
       deploymentId: "dep-1",
       filters: { include: ["req 1"] },
       savedAt: new Date(NOW).toISOString(),
+      lines: 11,
+      gaps: 0,
+      range: { kind: "view" },
     });
     expect(lines.slice(1).every((l) => JSON.parse(l).content.includes("req 1"))).toBe(true);
-    press(c, "S/tmp/taken.log\r");
+    press(c, "S\r");
+    press(c, "/tmp/taken.log\r");
     await vi.waitFor(() => expect(c.state.notice).toMatch(/^not saved/));
     expect(c.state.notice).toBe("not saved: /tmp/taken.log exists (S again with another name)");
   });
 
-  it("c puts the cursor's line on the clipboard, or shows it alone without one", async () => {
+  it("S offers a name from the deployment and the lines' times; Enter takes it", async () => {
+    const { written, files } = sink();
+    const { c } = await controller({ files });
+    press(c, "S\r");
+    const offered = c.state.input?.save?.defaultName ?? "";
+    expect(offered).toMatch(/^tvcwatch-dep-1-\d{8}T\d{6}Z-\d{6}Z\.ndjson$/);
+    expect(status(c.getSnapshot())).toContain(`[${offered}]`);
+    press(c, "\r");
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    expect(written[0]?.path).toBe(offered);
+  });
+
+  it("S offers a name with the deployment's version and role once its records are known", async () => {
+    const { c } = await controller();
+    const app = {
+      id: "app-1",
+      organizationId: "o",
+      name: "payments-signer",
+      liveDeploymentId: "x",
+    };
+    c.named(
+      deploymentChoice(app, {
+        id: "dep-1",
+        organizationId: "o",
+        appId: "app-1",
+        debugMode: true,
+        qosVersion: "0.8.0",
+      }),
+    );
+    press(c, "S\r");
+    expect(c.state.input?.save?.defaultName).toMatch(/^tvcwatch-dep-1-0\.8\.0-canary-\d{8}T/);
+  });
+
+  it("S a: all buffered, whatever the filters; the count leaves gap markers out and says them", async () => {
+    const { written, files } = sink();
+    const { c, store } = await controller({ files });
+    store.append([
+      { kind: "gap", from: NOW - 5000, to: NOW - 4000, reason: "outage", sortKey: NOW - 4000 },
+    ]);
+    press(c, "freq 1\r");
+    press(c, "Sa\r");
+    press(c, "/tmp/all.ndjson\r");
+    await vi.waitFor(() => expect(c.state.notice).toMatch(/^saved/));
+    expect(c.state.notice).toBe(
+      "saved 20 lines and 1 gap marker (all buffered) to /tmp/all.ndjson (NDJSON)",
+    );
+    const lines = written[0]?.text.trim().split("\n") ?? [];
+    expect(lines).toHaveLength(22);
+    expect(JSON.parse(lines[0] ?? "{}").tvcwatch).toMatchObject({ lines: 20, gaps: 1 });
+  });
+
+  it("S m: the view between the two marks; without two marks it says to mark them", async () => {
+    const { written, files } = sink();
+    const { c } = await controller({ files });
+    press(c, "Sm\r");
+    expect(c.state.input?.error).toBe(
+      "save between marks: mark two lines first (m on the log pane)",
+    );
+    press(c, ESC);
+    // Lines 17 and 14 (↑ pauses with the cursor on 18).
+    press(c, `${UP}${UP}m${UP}${UP}${UP}m`);
+    expect(c.state.marks).toHaveLength(2);
+    press(c, "Sm\r");
+    expect(c.state.input?.save).toMatchObject({ lines: 4, words: "between the marks" });
+    press(c, "/tmp/marks.log\r");
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    const [header, ...rest] = written[0]?.text.trim().split("\n") ?? [];
+    expect(header).toContain("between the marks");
+    expect(header).toMatch(/ 4 lines$/);
+    expect(rest.map((l) => l.split("] ")[1])).toEqual([
+      "INFO req 14",
+      "INFO req 15",
+      "INFO req 16",
+      "INFO req 17",
+    ]);
+  });
+
+  it("S 1: the view's last minute, up to the newest line; a bad range is refused in the prompt", async () => {
+    const { c, store } = await controller();
+    store.append([line(1200, 1, "INFO much later")]);
+    press(c, "S1\r");
+    expect(c.state.input?.save).toMatchObject({ lines: 1, words: "the last 1 min" });
+    press(c, ESC);
+    press(c, "Sx\r");
+    expect(c.state.input?.error).toMatch(
+      /^save: Enter, v, a, m, 1-10080 \(minutes\), b before one$/,
+    );
+  });
+
+  it("S b: a bundle with the follow's figures, each replica's lines and the votes cast", async () => {
+    const { written, files } = sink();
+    const v = voting(async (fingerprint) => ({
+      ...activity("a1", "COMPLETED", 30_000),
+      fingerprint,
+    }));
+    const { c } = await controller({ files, voting: v });
+    press(c, "\tAy");
+    await vi.waitFor(() => expect(c.state.vote?.phase).toBe("done"));
+    press(c, "x\t\t\t");
+    expect(c.votesCast).toHaveLength(1);
+    press(c, "Sb\r");
+    expect(c.state.input?.save).toMatchObject({ bundle: true, lines: 20 });
+    expect(c.state.input?.save?.defaultName).toMatch(/\.bundle\.ndjson$/);
+    press(c, "/tmp/b.log\r");
+    expect(c.state.input?.error).toBe("a bundle is NDJSON: end the name in .ndjson");
+    press(c, "\b\b\bndjson\r");
+    await vi.waitFor(() => expect(c.state.notice).toMatch(/^saved/));
+    expect(c.state.notice).toBe("saved 20 lines (the view) to /tmp/b.ndjson (bundle)");
+    const header = JSON.parse(written[0]?.text.split("\n")[0] ?? "{}").tvcwatch;
+    expect(header).toMatchObject({
+      bundle: true,
+      replicas: [
+        { replicaLabel: "replica 1/3", lines: 7 },
+        { replicaLabel: "replica 2/3", lines: 7 },
+        { replicaLabel: "replica 3/3", lines: 6 },
+      ],
+      follow: { phase: "live", lateLines: 0, gaps: 0, failedPolls: 0 },
+      outages: [],
+      votes: [
+        {
+          activityId: "a1",
+          type: activity("a1", "COMPLETED", 1).type,
+          fingerprint: "sha256:a1",
+          decision: "approve",
+          time: new Date(NOW).toISOString(),
+        },
+      ],
+    });
+  });
+
+  it("c puts the cursor's line on the clipboard as tail --timestamps prints it, or shows it alone", async () => {
     const clipboard = vi.fn();
     const { c, store } = await controller({ clipboard });
     press(c, `${UP}c`);
-    expect(clipboard).toHaveBeenCalledWith("INFO req 18");
+    const printed = (i: number, r: number, content: string) =>
+      formatEvent(line(i, r, content), {
+        output: "text",
+        timestamps: true,
+        utc: false,
+        colour: false,
+      });
+    expect(clipboard).toHaveBeenCalledWith(printed(18, 1, "INFO req 18"));
     expect(c.state.notice).toBe("line copied to the clipboard (OSC 52)");
     // A hostile line goes to the clipboard escaped.
     store.append([line(40, 1, "INFO \u001b]52;c;aGk=\u0007 x")]);
     // Following again, then Space: paused with the cursor on the newest line.
     press(c, "G c");
-    expect(clipboard).toHaveBeenLastCalledWith("INFO \\x1b]52;c;aGk=\\x07 x");
+    expect(clipboard).toHaveBeenLastCalledWith(printed(40, 1, "INFO \\x1b]52;c;aGk=\\x07 x"));
+    // An error with its stack frames: the frames come with it, not another replica's line.
+    store.append([
+      line(41, 1, "ERROR boom"),
+      line(42, 1, "    at handler (app.js:1:2)"),
+      line(43, 2, "INFO other replica"),
+      line(44, 1, "    at main (app.js:9:9)"),
+      line(45, 1, "INFO next event"),
+    ]);
+    press(c, `G ${UP}${UP}${UP}${UP}c`);
+    expect(clipboard).toHaveBeenLastCalledWith(
+      [
+        printed(41, 1, "ERROR boom"),
+        printed(42, 1, "    at handler (app.js:1:2)"),
+        printed(44, 1, "    at main (app.js:9:9)"),
+      ].join("\n"),
+    );
+    expect(c.state.notice).toBe("3 lines copied to the clipboard (OSC 52)");
 
     const plain = await controller();
     press(plain.c, `${UP}c`);
     const body = plain.c.getSnapshot().body;
-    expect(body).toEqual({ kind: "copy", text: "INFO req 18" });
+    expect(body).toEqual({ kind: "copy", lines: [printed(18, 1, "INFO req 18")] });
     press(plain.c, ESC);
     expect(plain.c.getSnapshot().body.kind).toBe("panes");
+  });
+
+  it("a log pane's key with a side pane focused says so instead of doing nothing", async () => {
+    const { c } = await controller();
+    press(c, "\tc");
+    expect(c.state.notice).toBe("c works on the log pane: Tab to it first");
+    press(c, "m");
+    expect(c.state.notice).toBe("m works on the log pane: Tab to it first");
+    expect(c.state.marks).toEqual([]);
   });
 
   it("rings the bell once for activities newly awaiting votes, not for those there at the start", async () => {

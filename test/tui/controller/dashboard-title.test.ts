@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { deploymentChoice } from "../../../src/feeds/deployment-list.js";
+import { dashboardTitle } from "../../../src/tui/controller/dashboard-title.js";
+
+const app = (live?: string) => ({
+  id: "app-1",
+  organizationId: "org",
+  name: "payments-signer",
+  ...(live ? { liveDeploymentId: live } : {}),
+});
+const deployment = (id: string, qosVersion?: string) => ({
+  id,
+  organizationId: "org",
+  appId: "app-1",
+  debugMode: true,
+  ...(qosVersion ? { qosVersion } : {}),
+});
+
+describe("the dashboard's title", () => {
+  it("names the deployment by its app, id, version and whether it is the app's live one", () => {
+    const title = (live: string | undefined, qos: string | undefined) =>
+      dashboardTitle(
+        {
+          kind: "deployments",
+          deploymentId: "dep-1",
+          deployment: deploymentChoice(app(live), deployment("dep-1", qos)),
+        },
+        [],
+        200,
+      );
+    expect(title("dep-1", "0.7.2")).toBe(
+      "tvcwatch · payments-signer · deployment dep-1 (0.7.2 live)",
+    );
+    expect(title("dep-9", "0.8.0")).toBe(
+      "tvcwatch · payments-signer · deployment dep-1 (0.8.0 canary)",
+    );
+    // The records say neither: nothing is guessed.
+    expect(title(undefined, undefined)).toBe("tvcwatch · payments-signer · deployment dep-1");
+  });
+
+  it("names several by their labels, which carry the version and role", () => {
+    expect(
+      dashboardTitle(
+        { kind: "deployments", deploymentId: "a" },
+        [{ label: "9463b1 0.7.2 live" }, { label: "0c7e55 0.8.0 canary" }],
+        200,
+      ),
+    ).toBe("tvcwatch · 2 deployments: 9463b1 0.7.2 live, 0c7e55 0.8.0 canary");
+  });
+});
