@@ -9,7 +9,7 @@
 import type { FollowerState } from "../tail/follower.js";
 import type { GroupMember } from "../tail/follower-group.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../tail/follower-status.js";
-import type { LogStore } from "../tail/log-store.js";
+import type { LogRows } from "../tail/log-store.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import type { DetailView } from "./detail-view.js";
@@ -114,7 +114,7 @@ export function followerDetail(
 
 /** `i` over saved lines (nothing followed): what the buffer holds, each replica's counts. */
 export function savedLinesDetail(
-  store: Pick<LogStore, "size" | "maxLines">,
+  store: Pick<LogRows, "size" | "maxLines">,
   replicas: readonly ReplicaStats[] = [],
   now = Date.now(),
 ): DetailView {

@@ -3,7 +3,7 @@
  * search match, error, warning or mark, a time. Each move says where the paused view goes (its
  * anchor) and where the cursor is; the key step hands it to the reducer.
  */
-import type { LogStore, StoredRow } from "../tail/log-store.js";
+import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { compileFilters, type Filters, matchesSearch } from "./log-filters.js";
 import {
   bottomOf,
@@ -186,7 +186,7 @@ function scrollBy(f: Frame, by: number): Move | undefined {
  * filters' remembered verdicts serve both).
  */
 export function logNavigator(
-  store: LogStore,
+  store: LogRows,
   width: number,
   height: number,
   filtersOf: (state: UiState) => Filters = compileFilters,

@@ -36,6 +36,8 @@ export interface OpenSavedOptions {
 
 export interface OpenedLogs {
   log: SavedLog;
+  /** Lines may still come: a pipe or a FIFO is read, or files are followed (`follow`). */
+  followed: boolean;
   /** Resolves once every file is indexed whole (streams still come in after). */
   indexed: Promise<void>;
   /** Stops following and reading, and closes every descriptor. */
@@ -248,6 +250,7 @@ export async function openSavedLogs(
   pending.push(indexFiles);
   return {
     log,
+    followed: options.follow === true || opened.some((o) => o.kind === "stream"),
     indexed: Promise.all(pending).then(() => undefined),
     close() {
       if (closed) return;

@@ -37,6 +37,8 @@ export interface DashboardOptions {
   initialState?: Partial<UiState> | undefined;
 }
 
+const titleName = (h: Heading) => (h.kind === "named" ? h.name : h.deploymentId);
+
 const NO_MEMBERS: readonly GroupMember[] = [];
 /** How often what moves with the clock (ages, countdowns) is redrawn. */
 const TICK_MS = 1000;
@@ -132,6 +134,29 @@ export class DashboardController {
     if (h.kind !== "deployments" || h.deploymentId !== deployment.deploymentId) return;
     this.heading = { ...h, deployment };
     this.changed();
+  }
+
+  /** A new title (saved lines: their count and time range grow as they are read). */
+  retitle(heading: Heading): void {
+    const h = this.heading;
+    if (
+      h.kind === heading.kind &&
+      h.prefix === heading.prefix &&
+      titleName(h) === titleName(heading)
+    )
+      return;
+    this.heading = heading;
+    this.changed();
+  }
+
+  /** Filters a saved view's header restores (read after the dashboard opened: a stream's). */
+  restore(filters: Partial<UiState>): void {
+    this.set({ ...this.ui, ...filters });
+  }
+
+  /** Says something in the status line (what reading saved lines came to know). */
+  say(text: string): void {
+    this.notice(text);
   }
 
   /** One key (or a chunk of typed text): the key step on what is shown, then its effects. */

@@ -9,12 +9,12 @@ import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
 import type { Feeds } from "../../feeds/feeds.js";
 import type { FollowSource } from "../../tail/follower-group.js";
-import type { LogStore } from "../../tail/log-store.js";
+import type { LogRows } from "../../tail/log-store.js";
 import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
 
 /** The lines the dashboard shows, and what brings them. */
 export interface LogSource {
-  store: LogStore;
+  store: LogRows;
   /**
    * The follow polling for new lines: its phase and figures in the status line and `i`, `r`
    * retries it now. Absent: saved lines (a file), nothing followed.
@@ -34,7 +34,7 @@ export function followedLogs(session: Pick<LogSession, "store" | "follower" | "r
 }
 
 /** Saved lines in a store, nothing followed (`tvcwatch open FILE`). */
-export function savedLogs(store: LogStore, replicas?: ReplicaSnapshots): LogSource {
+export function savedLogs(store: LogRows, replicas?: ReplicaSnapshots): LogSource {
   return { store, replicas };
 }
 

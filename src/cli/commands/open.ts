@@ -1,0 +1,89 @@
+import { closeSync, openSync } from "node:fs";
+import { ReadStream } from "node:tty";
+import type { Command } from "commander";
+import { type OpenedLogs, openSavedLogs } from "../../logs/saved/open-saved.js";
+import { shouldColour } from "../../text/colour.js";
+import { CliError } from "../cli-error.js";
+import { commandSummary } from "../command-summaries.js";
+
+/** Said when standard output is no terminal: what reads saved lines without one. */
+export const NO_TERMINAL =
+  "open needs a terminal (standard output is none); without one read the file with less, grep or jq (NDJSON), or lnav (tvcwatch lnav-format prints its format)";
+
+interface OpenFlags {
+  follow?: boolean;
+  clipboard?: boolean;
+}
+
+/**
+ * The terminal keys are read from: standard input when it is one, else /dev/tty (standard input
+ * is then the log, or not a terminal). A device opened for keys, not a log read: named-file.ts
+ * refuses devices as logs, and this is no log.
+ */
+function keyboard(): { keys: ReadStream; close(): void } {
+  if (process.stdin.isTTY) return { keys: process.stdin as ReadStream, close() {} };
+  let fd: number;
+  try {
+    fd = openSync("/dev/tty", "r");
+  } catch {
+    throw new CliError(`${NO_TERMINAL} (no terminal to read keys from)`, 2);
+  }
+  const keys = new ReadStream(fd);
+  return {
+    keys,
+    close() {
+      keys.destroy();
+      try {
+        closeSync(fd);
+      } catch {
+        // Closed with the stream.
+      }
+    },
+  };
+}
+
+export function registerOpenCommand(program: Command): void {
+  program
+    .command("open")
+    .summary(commandSummary("open"))
+    .description(
+      "Read saved logs in the dashboard's log pane, with every reading key (levels, search, filters, context, marks, detail, S, T, J, replica keys, i): the NDJSON of tail -o json or of S, tail's text (with or without --timestamps), or any other text; .gz files as they are. Several files are merged by time. - reads standard input, followed as it grows (tvcwatch tail -f -o json | tvcwatch open -). Needs no configuration and no credentials.",
+    )
+    .argument("<file...>", "saved logs to read; - for standard input")
+    .option("--follow", "read the files further as they grow (a pipe or a FIFO always is)")
+    .option(
+      "--clipboard",
+      "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  tvcwatch open incident.ndjson
+  tvcwatch open app-1.log.gz app-2.log.gz
+  tvcwatch tail -f -o json | tvcwatch open -`,
+    )
+    .action(async (files: string[], flags: OpenFlags) => {
+      let opened: OpenedLogs;
+      try {
+        opened = await openSavedLogs(files, { follow: flags.follow === true });
+      } catch (err) {
+        throw new CliError((err as Error).message, 2);
+      }
+      let keys: ReturnType<typeof keyboard> | undefined;
+      try {
+        if (!process.stdout.isTTY) throw new CliError(NO_TERMINAL, 2);
+        keys = keyboard();
+        const { runOpen } = await import("../../tui/run-open.js");
+        await runOpen({
+          opened,
+          keys: keys.keys,
+          colour: shouldColour(process.stdout.isTTY),
+          clipboard: flags.clipboard === true,
+        });
+      } finally {
+        opened.close();
+        keys?.close();
+      }
+    });
+}
