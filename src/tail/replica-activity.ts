@@ -78,10 +78,21 @@ export class ReplicaActivity {
 
   constructor(readonly bucketMs = 10_000) {}
 
-  /** Takes a batch of the follower's events; returns the markers they bring, to show in the log. */
-  observe(events: readonly LogEvent[]): ReplicaMarker[] {
+  /**
+   * Takes a batch of the follower's events; returns the markers they bring, to show in the log.
+   * `errorAt` says whether the event at an index is an error (saved lines: read from their
+   * index); by default, its content's level.
+   */
+  observe(
+    events: readonly LogEvent[],
+    errorAt: (index: number) => boolean = (i) => {
+      const e = events[i];
+      return e?.kind === "line" && isError(e.content);
+    },
+  ): ReplicaMarker[] {
     const markers: ReplicaMarker[] = [];
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as LogEvent;
       if (e.kind !== "line") continue;
       const { key, count } = split(e.replicaLabel);
       if (count !== undefined && this.count !== undefined && count !== this.count) {
@@ -145,7 +156,7 @@ export class ReplicaActivity {
       }
       r.label = e.replicaLabel;
       r.lines += 1;
-      const error = isError(e.content);
+      const error = errorAt(i);
       if (error) r.errors += 1;
       const bucket = Math.floor(e.sortKey / this.bucketMs);
       const c = r.counts.get(bucket);

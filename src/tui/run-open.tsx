@@ -6,10 +6,9 @@
  */
 import type { ReadStream } from "node:tty";
 import { render } from "ink";
+import { MarkedLog } from "../logs/saved/marked-log.js";
 import type { OpenedLogs } from "../logs/saved/open-saved.js";
 import type { SavedHeader } from "../logs/saved/saved-header.js";
-import type { LogRows } from "../tail/log-store.js";
-import type { ReplicaSnapshots } from "../tail/replica-activity.js";
 import { Dashboard } from "./components/dashboard.js";
 import { DashboardController } from "./controller/dashboard-controller.js";
 import type { Heading } from "./controller/dashboard-title.js";
@@ -19,9 +18,6 @@ import { enterFullScreen, osc52 } from "./terminal-session.js";
 
 export interface OpenRun {
   opened: OpenedLogs;
-  /** The log the dashboard reads: the saved lines (with lifecycle markers when computed). */
-  rows?: LogRows | undefined;
-  replicas?: ReplicaSnapshots | undefined;
   /** Where keys are read: a terminal. */
   keys: ReadStream;
   colour: boolean;
@@ -42,10 +38,12 @@ export async function runOpen(run: OpenRun): Promise<void> {
     deploymentId: log.header()?.deploymentId ?? (log.streams.deployments().join(",") || undefined),
   });
   let header = log.header();
+  // The lines with each replica's lifecycle markers among them, and its counts and sparkline.
+  const marked = new MarkedLog(log);
   const session = enterFullScreen(process.stdout, () => finish());
   const controller = new DashboardController(
     {
-      logs: savedLogs(run.rows ?? log, run.replicas),
+      logs: savedLogs(marked, marked, log),
       clipboard: run.clipboard ? (text) => process.stdout.write(osc52(text)) : undefined,
       quit: () => finish(),
     },
@@ -82,6 +80,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
     await exited;
   } finally {
     stopTitle();
+    marked.close();
     controller.stop();
     ink.unmount();
     ink.cleanup();

@@ -21,6 +21,16 @@ export interface SavedFilters {
   onlyDeployment: string | undefined;
 }
 
+/** A vote the dashboard cast, as a ticket bundle records it. */
+export interface SavedVote {
+  activityId: string;
+  type: string;
+  fingerprint: string;
+  decision: "approve" | "reject";
+  /** When it was cast (RFC 3339). */
+  time: string;
+}
+
 export interface SavedHeader {
   deploymentId: string | undefined;
   /** When the view was saved, as written (RFC 3339). */
@@ -31,6 +41,8 @@ export interface SavedHeader {
   to: string | undefined;
   /** How many lines the header says were saved. */
   lines: number | undefined;
+  /** The votes this dashboard cast (a ticket bundle), when the header lists them. */
+  votes?: readonly SavedVote[];
   /** What could not be read in it, one phrase each ("filters.context is not a number"). */
   problems: string[];
 }
@@ -40,6 +52,7 @@ const MAX_PATTERNS = 64;
 const MAX_PATTERN_CHARS = 4096;
 const MAX_CONTEXT = 10_000;
 const MAX_TEXT = 1024;
+const MAX_VOTES = 10_000;
 
 /** The prefix of a text header. */
 export const TEXT_HEADER_PREFIX = "# tvcwatch · ";
@@ -74,6 +87,14 @@ export function readJsonHeader(value: { tvcwatch: unknown }): SavedHeader {
     problems,
   };
   if (lines !== undefined && header.lines === undefined) problems.push("lines is not a count");
+  if (h.votes !== undefined && h.votes !== null) {
+    const votes = readVotes(h.votes);
+    if (votes) header.votes = votes;
+    else
+      problems.push(
+        `votes is not a list of at most ${MAX_VOTES} votes {activityId, type, fingerprint, decision approve or reject, time}`,
+      );
+  }
   if (h.filters === undefined || h.filters === null) return header;
   if (!isRecord(h.filters)) {
     problems.push("filters is not an object");
@@ -81,6 +102,31 @@ export function readJsonHeader(value: { tvcwatch: unknown }): SavedHeader {
   }
   header.filters = readFilters(h.filters, problems);
   return header;
+}
+
+function readVotes(v: unknown): SavedVote[] | undefined {
+  if (!Array.isArray(v) || v.length > MAX_VOTES) return undefined;
+  const text = (x: unknown) => typeof x === "string" && x.length > 0 && x.length <= MAX_TEXT;
+  const votes: SavedVote[] = [];
+  for (const item of v) {
+    if (
+      !isRecord(item) ||
+      !text(item.activityId) ||
+      !text(item.type) ||
+      !text(item.fingerprint) ||
+      (item.decision !== "approve" && item.decision !== "reject") ||
+      !text(item.time)
+    )
+      return undefined;
+    votes.push({
+      activityId: item.activityId as string,
+      type: item.type as string,
+      fingerprint: item.fingerprint as string,
+      decision: item.decision,
+      time: item.time as string,
+    });
+  }
+  return votes;
 }
 
 function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilters {

@@ -431,7 +431,7 @@ export class DashboardViews {
       const several = input.members.length > 1 ? input.members : [];
       return input.follow
         ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, several)
-        : savedLinesDetail(input.logs.store, stats, input.now);
+        : savedLinesDetail(input.logs.store, stats, input.now, input.logs.saved);
     }
     if (open.pane === "line")
       return this.lineDetail(open.key, input.version, input.logs, input.now);

@@ -8,6 +8,7 @@
 import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
 import type { Feeds } from "../../feeds/feeds.js";
+import type { SavedAbout } from "../../feeds/follower-detail.js";
 import type { FollowSource } from "../../tail/follower-group.js";
 import type { LogRows } from "../../tail/log-store.js";
 import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
@@ -22,6 +23,8 @@ export interface LogSource {
   follow?: FollowSource | undefined;
   /** Each replica's counts, sparkline and lifecycle; absent: no sparkline strip. */
   replicas?: ReplicaSnapshots | undefined;
+  /** Saved lines: their files and header, for `i`. */
+  saved?: SavedAbout | undefined;
 }
 
 /** A live log session (src/feeds/dashboard-sources.ts) as the dashboard's log source. */
@@ -34,8 +37,12 @@ export function followedLogs(session: Pick<LogSession, "store" | "follower" | "r
 }
 
 /** Saved lines in a store, nothing followed (`tvcwatch open FILE`). */
-export function savedLogs(store: LogRows, replicas?: ReplicaSnapshots): LogSource {
-  return { store, replicas };
+export function savedLogs(
+  store: LogRows,
+  replicas?: ReplicaSnapshots,
+  saved?: SavedAbout,
+): LogSource {
+  return { store, replicas, saved };
 }
 
 /** Where `S` writes: a new file, never one that exists. */
