@@ -32,7 +32,9 @@ const RUNS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PATTERN = "upstream timeout";
 const READER = fileURLToPath(new URL("../dist/logs/saved/open-saved.js", import.meta.url));
 const GOVERNOR = fileURLToPath(new URL("../dist/cli/heap-governor.js", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "tvcwatch-bench-open-"));
+// BENCH_KEEP=DIR writes the files there and keeps them (to open them by hand).
+const keep = process.env.BENCH_KEEP;
+const dir = keep ?? mkdtempSync(join(tmpdir(), "tvcwatch-bench-open-"));
 
 // ---- the lines, as the simulator makes them
 
@@ -262,4 +264,4 @@ if (version) {
     "lnav folds a line without a timestamp into the message before it in text, and leaves it out of NDJSON (its lines read and hits are fewer).",
   );
 }
-rmSync(dir, { recursive: true, force: true });
+if (!keep) rmSync(dir, { recursive: true, force: true });

@@ -39,6 +39,12 @@ export interface LogRows {
   rowById(id: number): StoredRow | undefined;
   /** The index of the first row whose sort key is at least `key` (size() when none is). */
   firstAtOrAfter(key: number): number;
+  /**
+   * The indexes of the rows whose content (a marker's text) `pattern` matches, ascending, for a
+   * log that finds them without decoding every row (saved lines: read from their bytes). Absent,
+   * a search reads the rows.
+   */
+  matching?(pattern: RegExp): Uint32Array;
 }
 
 export interface LogStoreOptions {

@@ -43,7 +43,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
   const session = enterFullScreen(process.stdout, () => finish());
   const controller = new DashboardController(
     {
-      logs: savedLogs(marked, marked, log),
+      logs: savedLogs(marked, marked, log, () => marked.replicaNumbers()),
       clipboard: run.clipboard ? (text) => process.stdout.write(osc52(text)) : undefined,
       quit: () => finish(),
     },
@@ -69,6 +69,11 @@ export async function runOpen(run: OpenRun): Promise<void> {
     if (notes.length > notesSaid) controller.say(notes.slice(notesSaid).join(" · "));
     notesSaid = notes.length;
   });
+  // While the start of a large file is indexed behind its end, the title says how far it is.
+  const progress = setInterval(() => {
+    if (log.summary().complete) clearInterval(progress);
+    controller.retitle(heading());
+  }, 250);
   controller.start();
   const ink = render(<Dashboard controller={controller} colour={run.colour} />, {
     stdin: run.keys,
@@ -80,6 +85,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
     await exited;
   } finally {
     stopTitle();
+    clearInterval(progress);
     marked.close();
     controller.stop();
     ink.unmount();

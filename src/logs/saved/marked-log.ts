@@ -3,7 +3,8 @@
  * lifecycle markers among its lines (joined, stopped sending, back, the replica count changing)
  * and each replica's counts and sparkline, both made by src/tail/replica-activity.ts from the
  * lines in order, as a live follow makes them. Read from the index (each line's time, level and
- * stream), never by decoding a line but the first of each stream (its label as shown).
+ * stream), never by decoding a line but the first of each stream (its label as shown); the
+ * replica numbers (what 1-9 can hide) come from those labels too.
  *
  * Lines that come after (a stream followed, a file growing) are observed as they come; when the
  * order changed before what was observed (a late line, a rebuild), everything is observed again.
@@ -11,6 +12,7 @@
 import type { LogLine, ReplicaMarker } from "../../tail/log-line.js";
 import type { LogRows, StoredRow } from "../../tail/log-store.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../../tail/replica-activity.js";
+import { replicaNumber } from "../replicas.js";
 import type { SavedLog } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
@@ -27,7 +29,10 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private observed = 0;
   private lastId: number | undefined;
   private labels = new Map<number, string>();
+  private numbers = new Set<number>();
   private version = 0;
+  /** The last search's rows, by the version and the pattern. */
+  private found: { key: string; rows: Uint32Array } | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly detach: () => void;
 
@@ -58,6 +63,7 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
       this.activity = new ReplicaActivity();
       this.markers = [];
       this.labels = new Map();
+      this.numbers = new Set();
       this.observed = 0;
     }
     for (let from = this.observed; from < size; from += BATCH) {
@@ -98,6 +104,8 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
       const event = log.at(row)?.event;
       label = event?.kind === "line" && event.replicaLabel !== "" ? event.replicaLabel : "";
       if (stream !== OVERFLOW_STREAM) this.labels.set(stream, label);
+      const n = replicaNumber(label);
+      if (n !== undefined && !this.numbers.has(n)) this.numbers = new Set([...this.numbers, n]);
     }
     return label === "" ? undefined : label;
   }
@@ -119,6 +127,11 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
       else hi = mid;
     }
     return lo;
+  }
+
+  /** The replica numbers (of `replica N/K` labels) among the lines: what 1-9 can hide. */
+  replicaNumbers(): ReadonlySet<number> {
+    return this.numbers;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -184,6 +197,31 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
 
   rowById(id: number): StoredRow | undefined {
     return this.at(this.indexOfId(id));
+  }
+
+  /** The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes. */
+  matching(pattern: RegExp): Uint32Array {
+    const key = `${this.version}\u0000${pattern.flags}\u0000${pattern.source}`;
+    if (this.found?.key === key) return this.found.rows;
+    const saved = this.log.searchNow(pattern).rows;
+    const rows: number[] = [];
+    let m = 0;
+    const markerRows = (upTo: number) => {
+      // Markers placed at or before saved row `upTo`, in order.
+      for (; m < this.markers.length && (this.places[m] as number) <= upTo; m++) {
+        if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
+        if (pattern.test((this.markers[m] as ReplicaMarker).text))
+          rows.push((this.places[m] as number) + m);
+      }
+    };
+    for (const row of saved) {
+      markerRows(row);
+      rows.push(row + m);
+    }
+    markerRows(Number.POSITIVE_INFINITY);
+    const found = Uint32Array.from(rows);
+    this.found = { key, rows: found };
+    return found;
   }
 
   firstAtOrAfter(key: number): number {

@@ -197,8 +197,9 @@ export class DashboardViews {
         context,
       }),
   );
-  private readonly replicaNumbers = memoized((_version: number, logs: LogSource) =>
-    this.roster.update(logs.store),
+  private readonly replicaNumbers = memoized(
+    (_version: number, logs: LogSource) =>
+      logs.replicaNumbers?.() ?? this.roster.update(logs.store),
   );
   private readonly logView = memoized(
     (

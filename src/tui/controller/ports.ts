@@ -23,6 +23,11 @@ export interface LogSource {
   follow?: FollowSource | undefined;
   /** Each replica's counts, sparkline and lifecycle; absent: no sparkline strip. */
   replicas?: ReplicaSnapshots | undefined;
+  /**
+   * The replica numbers among the lines, when the log knows them without reading its rows (saved
+   * lines: from their index); absent, the dashboard reads the rows appended since it last looked.
+   */
+  replicaNumbers?: (() => ReadonlySet<number>) | undefined;
   /** Saved lines: their files and header, for `i`. */
   saved?: SavedAbout | undefined;
 }
@@ -41,8 +46,9 @@ export function savedLogs(
   store: LogRows,
   replicas?: ReplicaSnapshots,
   saved?: SavedAbout,
+  replicaNumbers?: () => ReadonlySet<number>,
 ): LogSource {
-  return { store, replicas, saved };
+  return { store, replicas, saved, replicaNumbers };
 }
 
 /** Where `S` writes: a new file, never one that exists. */
