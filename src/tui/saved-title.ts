@@ -75,9 +75,7 @@ export function filterWords(f: SavedFilters): string {
 export function headerNotice(header: SavedHeader): string | undefined {
   const words = header.filters ? filterWords(header.filters) : "";
   const restored =
-    words.length > 0
-      ? `filters restored from the saved view: ${words} (Esc removes the last, X all)`
-      : undefined;
+    words.length > 0 ? `the saved view's filters restored: ${words} (X clears them)` : undefined;
   const problems =
     header.problems.length > 0
       ? `header not read in part: ${header.problems.join("; ")}`
