@@ -33,7 +33,7 @@ export function timeRange(from: number, to: number): string {
  */
 export function savedTitle(summary: SavedSummary, followed: boolean): string {
   const parts = [fileNames(summary.files.map((f) => f.name))];
-  parts.push(`${summary.lines.toLocaleString("en-US")} lines`);
+  parts.push(`${summary.lines.toLocaleString("en-US")} ${summary.lines === 1 ? "line" : "lines"}`);
   if (summary.from !== undefined && summary.to !== undefined)
     parts.push(timeRange(summary.from, summary.to));
   if (!summary.complete) {
