@@ -18,6 +18,8 @@ export interface OpenRun {
   colour: boolean;
   /** `c` copies with OSC 52 (--clipboard); off: shown to select. */
   clipboard?: boolean | undefined;
+  /** Told once the first screen is drawn (the rest of a large file is indexed after it). */
+  drawn?: (() => void) | undefined;
 }
 
 /** Resolves when the person quits. */
@@ -42,6 +44,8 @@ export async function runOpen(run: OpenRun): Promise<void> {
     maxFps: 30,
     patchConsole: true,
   });
+  // Ink writes the first frame as it renders; one turn of the event loop lets it out.
+  setImmediate(() => run.drawn?.());
   try {
     await exited;
   } finally {

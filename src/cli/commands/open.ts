@@ -65,8 +65,13 @@ Examples:
     )
     .action(async (files: string[], flags: OpenFlags) => {
       let opened: OpenedLogs;
+      // The rest of a large file is indexed once the newest screen is drawn (or on the way out).
+      let drawn: () => void = () => {};
+      const indexFrom = new Promise<void>((resolve) => {
+        drawn = resolve;
+      });
       try {
-        opened = await openSavedLogs(files, { follow: flags.follow === true });
+        opened = await openSavedLogs(files, { follow: flags.follow === true, indexFrom });
       } catch (err) {
         throw new CliError((err as Error).message, 2);
       }
@@ -80,8 +85,10 @@ Examples:
           keys: keys.keys,
           colour: shouldColour(process.stdout.isTTY),
           clipboard: flags.clipboard === true,
+          drawn,
         });
       } finally {
+        drawn();
         opened.close();
         keys?.close();
       }

@@ -30,6 +30,11 @@ export interface OpenSavedOptions {
   limits?: SavedLimits;
   /** How often a followed file is looked at. */
   pollMs?: number;
+  /**
+   * The rest of a large file (before its end) is indexed once this resolves: the dashboard's
+   * first screen is drawn first, not between pieces of indexing. By default at once.
+   */
+  indexFrom?: Promise<void>;
   /** Standard input, for `-`: its descriptor and a stream over it. */
   stdin?: { fd: number; stream: Readable };
 }
@@ -236,6 +241,7 @@ export async function openSavedLogs(
     cleanups.push(() => clearInterval(timer));
   };
   const indexFiles = (async () => {
+    if (options.indexFrom) await options.indexFrom;
     for (const file of tails) {
       await file.indexRest(async () => {
         if (closed) throw new ClosedError();

@@ -17,7 +17,7 @@ import type { TerminalSize } from "./dashboard-views.js";
 import { type FileSink, savedLogs, type Ticker } from "./ports.js";
 
 /** How often the title says how far indexing is. */
-const PROGRESS_MS = 250;
+const PROGRESS_MS = 500;
 
 export interface SavedDashboardPorts {
   clipboard?: ((text: string) => void) | undefined;
