@@ -123,7 +123,10 @@ export interface SavedAbout {
 
 /** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
 function fileLine(f: SavedFileSummary): string {
-  const parts = [`${f.format ?? "empty"}`, `${f.lines.toLocaleString("en-US")} lines`];
+  const parts = [
+    `${f.format ?? "empty"}`,
+    `${f.lines.toLocaleString("en-US")} ${f.lines === 1 ? "line" : "lines"}`,
+  ];
   if (f.unreadable > 0)
     parts.push(`${f.unreadable.toLocaleString("en-US")} not read (shown as text)`);
   if (f.dropped > 0) parts.push(`${f.dropped.toLocaleString("en-US")} oldest let go (the cap)`);
