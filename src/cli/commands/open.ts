@@ -5,6 +5,7 @@ import { type OpenedLogs, openSavedLogs } from "../../logs/saved/open-saved.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
 import { commandSummary } from "../command-summaries.js";
+import { governHeap, holdYoungGeneration } from "../heap-governor.js";
 
 /** Said when standard output is no terminal: what reads saved lines without one. */
 export const NO_TERMINAL =
@@ -64,6 +65,9 @@ Examples:
   tvcwatch tail -f -o json | tvcwatch open -`,
     )
     .action(async (files: string[], flags: OpenFlags) => {
+      // As the dashboard's other commands: the young generation held at its start-up size
+      // before the reader and Ink load, the heap kept near what it holds (a followed pipe).
+      holdYoungGeneration();
       let opened: OpenedLogs;
       // The rest of a large file is indexed once the newest screen is drawn (or on the way out).
       let drawn: () => void = () => {};
@@ -79,6 +83,7 @@ Examples:
       try {
         if (!process.stdout.isTTY) throw new CliError(NO_TERMINAL, 2);
         keys = keyboard();
+        governHeap();
         const { runOpen } = await import("../../tui/run-open.js");
         await runOpen({
           opened,
