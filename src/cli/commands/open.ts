@@ -1,6 +1,6 @@
-import { closeSync, openSync } from "node:fs";
 import { ReadStream } from "node:tty";
 import type { Command } from "commander";
+import { openTerminalForKeys } from "../../config/named-file.js";
 import { type OpenedLogs, openSavedLogs } from "../../logs/saved/open-saved.js";
 import { shouldColour } from "../../text/colour.js";
 import { CliError } from "../cli-error.js";
@@ -17,28 +17,19 @@ interface OpenFlags {
 }
 
 /**
- * The terminal keys are read from: standard input when it is one, else /dev/tty (standard input
- * is then the log, or not a terminal). A device opened for keys, not a log read: named-file.ts
- * refuses devices as logs, and this is no log.
+ * The terminal keys are read from: standard input when it is one, else the controlling terminal
+ * (standard input is then the log, or not a terminal), opened by named-file.ts.
  */
 function keyboard(): { keys: ReadStream; close(): void } {
   if (process.stdin.isTTY) return { keys: process.stdin as ReadStream, close() {} };
-  let fd: number;
-  try {
-    fd = openSync("/dev/tty", "r");
-  } catch {
-    throw new CliError(`${NO_TERMINAL} (no terminal to read keys from)`, 2);
-  }
+  const fd = openTerminalForKeys();
+  if (fd === undefined) throw new CliError(`${NO_TERMINAL} (no terminal to read keys from)`, 2);
   const keys = new ReadStream(fd);
   return {
     keys,
     close() {
+      // The stream closes its descriptor.
       keys.destroy();
-      try {
-        closeSync(fd);
-      } catch {
-        // Closed with the stream.
-      }
     },
   };
 }
