@@ -4,7 +4,9 @@
 // `tail --timestamps --utc` text and as `tail -o json` NDJSON. Each reading runs in a process of
 // its own, RUNS times (medians): for tvcwatch the time to the newest screen (the process's start
 // to the first rows, module loading included), to the whole index, a search over every line, and
-// the process's peak RSS (its young generation held as the dashboard's commands hold it); for lnav (headless, `-n`, in a HOME of its own) the time to index (a
+// the process's peak RSS (its young generation held as the dashboard's commands hold it); where
+// tmux is installed, the same for the whole `tvcwatch open` command in a terminal (below); for
+// lnav (headless, `-n`, in a HOME of its own) the time to index (a
 // `SELECT count(*)`), the same search as `LIKE '%…%'` (less its index time), and its peak RSS.
 // lnav reads the NDJSON with the format `tvcwatch lnav-format` prints. Goals: newest screen and
 // search each at most 2 s, RSS at most the file's size. BENCH_LINES sets the line count.
@@ -32,7 +34,9 @@ const RUNS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PATTERN = "upstream timeout";
 const READER = fileURLToPath(new URL("../dist/logs/saved/open-saved.js", import.meta.url));
 const GOVERNOR = fileURLToPath(new URL("../dist/cli/heap-governor.js", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "tvcwatch-bench-open-"));
+// BENCH_KEEP=DIR writes the files there and keeps them (to open them by hand).
+const keep = process.env.BENCH_KEEP;
+const dir = keep ?? mkdtempSync(join(tmpdir(), "tvcwatch-bench-open-"));
 
 // ---- the lines, as the simulator makes them
 
@@ -166,6 +170,88 @@ function tvcwatch(path) {
   };
 }
 
+// ---- the whole command, in a terminal
+
+// `tvcwatch open FILE` as a person runs it: in a tmux pane of its own (160x48, a socket of its
+// own), from the command's start to the title naming the newest lines (the newest screen), to
+// the title no longer saying "indexing" (the whole index), then `/PATTERN` Enter to the status
+// line's match counter (the search, as the dashboard counts it over every line); peak RSS from
+// the process's VmHWM. Each screen is read with capture-pane every 10 ms.
+const BIN = fileURLToPath(new URL("../bin/tvcwatch", import.meta.url));
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+
+function inTerminal(path) {
+  const socket = `tvcwatch-bench-open-${process.pid}`;
+  const tmux = (...args) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  const screen = () => tmux("capture-pane", "-p", "-t", "b");
+  const until = (what, check, ms = 60_000) => {
+    const end = performance.now() + ms;
+    for (;;) {
+      const s = screen();
+      if (check(s)) return performance.now();
+      if (performance.now() > end) throw new Error(`open: no ${what}; the screen was:\n${s}`);
+      spawnSync("sleep", ["0.01"]);
+    }
+  };
+  const runs = [];
+  for (let r = 0; r < RUNS; r++) {
+    const start = performance.now();
+    tmux(
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-s",
+      "b",
+      "-x",
+      "160",
+      "-y",
+      "48",
+      `exec env TERM=xterm-256color ${process.execPath} ${BIN} open ${path}`,
+    );
+    try {
+      const pid = tmux("display-message", "-p", "-t", "b", "#{pane_pid}").trim();
+      const title = (s) => s.split("\n")[0] ?? "";
+      const screenAt = until("newest screen", (s) => / lines · /.test(title(s)));
+      const indexAt = until(
+        "whole index",
+        (s) => / lines · /.test(title(s)) && !title(s).includes("indexing"),
+      );
+      tmux("send-keys", "-t", "b", "/");
+      const last = (s) => s.replace(/\n+$/, "").split("\n").at(-1) ?? "";
+      until("search prompt", (s) => last(s).startsWith("search /"), 5_000);
+      tmux("send-keys", "-t", "b", "-l", PATTERN);
+      const typed = until("pattern typed", (s) => last(s).includes(PATTERN), 5_000);
+      tmux("send-keys", "-t", "b", "Enter");
+      const counted = new RegExp(`search /${PATTERN}/ [0-9]+/([0-9]+)`);
+      let hits;
+      const searchAt = until("search counter", (s) => {
+        const m = counted.exec(s);
+        if (m) hits = Number(m[1]);
+        return m !== null;
+      });
+      const status = execFileSync("cat", [`/proc/${pid}/status`], { encoding: "utf8" });
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+      runs.push({
+        screen: screenAt - start,
+        index: indexAt - start,
+        search: searchAt - typed,
+        rss: hwm ? Number(hwm[1]) * 1024 : undefined,
+        hits,
+      });
+    } finally {
+      tmux("kill-server");
+    }
+  }
+  return {
+    screen: median(runs.map((x) => x.screen)),
+    index: median(runs.map((x) => x.index)),
+    search: median(runs.map((x) => x.search)),
+    rss: median(runs.map((x) => x.rss)),
+    hits: runs.at(-1)?.hits,
+  };
+}
+
 // ---- lnav
 
 function lnavVersion() {
@@ -225,7 +311,8 @@ for (const [name, path] of [
     }
     theirs = lnav(path, home);
   }
-  rows.push({ name, size, ours, theirs });
+  const whole = hasTmux && path === jsonPath ? inTerminal(path) : undefined;
+  rows.push({ name, size, ours, theirs, whole });
 }
 
 console.log(
@@ -237,11 +324,11 @@ const pad = (s, n) => String(s).padEnd(n);
 const padL = (s, n) => String(s).padStart(n);
 const count = (n) => (n === undefined ? "-" : n.toLocaleString("en-US"));
 console.log(`search: /${PATTERN}/i in tvcwatch, LIKE '%${PATTERN}%' in lnav`);
-console.log(`${pad("", 38)}${padL("tvcwatch", 10)}${padL("lnav", 10)}${padL("ratio", 8)}  goal`);
-for (const { name, size, ours, theirs } of rows) {
+console.log(`${pad("", 52)}${padL("tvcwatch", 10)}${padL("lnav", 10)}${padL("ratio", 8)}  goal`);
+for (const { name, size, ours, theirs, whole } of rows) {
   const line = (what, a, b, shown, goal, withRatio = true) =>
     console.log(
-      `${pad(`${name} · ${what}`, 38)}${padL(shown(a), 10)}${padL(shown(b), 10)}${padL(withRatio ? ratio(a, b) : "", 8)}  ${goal ?? ""}`,
+      `${pad(`${name} · ${what}`, 52)}${padL(shown(a), 10)}${padL(shown(b), 10)}${padL(withRatio ? ratio(a, b) : "", 8)}  ${goal ?? ""}`,
     );
   const met = (ok) => (ok ? "met" : "MISSED");
   line("newest screen", ours.screen, undefined, sec, `≤ 2 s: ${met(ours.screen <= 2000)}`);
@@ -256,10 +343,31 @@ for (const { name, size, ours, theirs } of rows) {
   );
   line("lines read", ours.rows, theirs?.rows, count, undefined, false);
   line("search hits", ours.hits, theirs?.hits, count, undefined, false);
+  if (whole) {
+    const w = (what) => `open in tmux · ${what}`;
+    line(w("newest screen"), whole.screen, undefined, sec, `≤ 2 s: ${met(whole.screen <= 2000)}`);
+    line(w("whole index"), whole.index, theirs?.index, sec);
+    line(
+      w("search, counted"),
+      whole.search,
+      theirs?.search,
+      sec,
+      `≤ 2 s: ${met(whole.search <= 2000)}`,
+    );
+    line(
+      w("peak RSS"),
+      whole.rss,
+      theirs?.rss,
+      (b) => (b === undefined ? "-" : mb(b)),
+      `≤ the file's ${mb(size)}: ${met(whole.rss <= size)}`,
+    );
+    line(w("search hits"), whole.hits, theirs?.hits, count, undefined, false);
+  }
 }
+if (!hasTmux) console.log("tmux is not installed: the whole command in a terminal is not timed");
 if (version) {
   console.log(
     "lnav folds a line without a timestamp into the message before it in text, and leaves it out of NDJSON (its lines read and hits are fewer).",
   );
 }
-rmSync(dir, { recursive: true, force: true });
+if (!keep) rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@
 export const COMMAND_SUMMARIES = {
   watch: "the dashboard (default): logs beside activities, email and Solana panes",
   demo: "the dashboard against a local simulator (no account needed)",
+  open: "read saved logs (files, .gz, or - for a pipe) in the dashboard's log pane, no API needed",
   tail: "print or follow a deployment's debug logs, every replica merged, each line once",
   call: "invoke any API operation and print its JSON response",
   activity: "list, inspect, approve, reject and wait for the organization's activities",

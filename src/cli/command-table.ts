@@ -30,6 +30,11 @@ export const COMMANDS = {
     summary: COMMAND_SUMMARIES.tail,
     load: () => import("./commands/tail.js").then((m) => m.registerTailCommand),
   },
+  open: {
+    term: "open [options] <file...>",
+    summary: COMMAND_SUMMARIES.open,
+    load: () => import("./commands/open.js").then((m) => m.registerOpenCommand),
+  },
   call: {
     term: "call [options] [operation]",
     summary: COMMAND_SUMMARIES.call,

@@ -18,6 +18,7 @@ import {
   readSync,
   type Stats,
 } from "node:fs";
+import { isatty } from "node:tty";
 import { formatByteSize } from "../text/byte-size.js";
 
 const KiB = 1024;
@@ -288,4 +289,21 @@ export function readLogAt(
 /** An opened log's bytes from its start as a stream (a `.gz` file, read whole through gunzip). */
 export function logStream(fd: number, closeWhenDone: boolean): ReadStream {
   return createReadStream("", { fd, start: 0, autoClose: closeWhenDone });
+}
+
+/**
+ * The controlling terminal (/dev/tty), opened read-only for keys when standard input is not the
+ * terminal (`tvcwatch open -` reads the log from it): a descriptor checked to be a terminal, or
+ * undefined when there is none. Not a log: never read by the reading functions above.
+ */
+export function openTerminalForKeys(): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync("/dev/tty", constants.O_RDONLY | (constants.O_NOCTTY ?? 0));
+  } catch {
+    return undefined;
+  }
+  if (isatty(fd)) return fd;
+  closeSync(fd);
+  return undefined;
 }

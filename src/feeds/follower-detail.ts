@@ -6,13 +6,16 @@
  * deployments, the figures are their sums (or the worst) and each deployment gets a line.
  */
 
+import type { SavedHeader } from "../logs/saved/saved-header.js";
+import type { SavedFileSummary, SavedSummary } from "../logs/saved/saved-log.js";
 import type { FollowerState } from "../tail/follower.js";
 import type { GroupMember } from "../tail/follower-group.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../tail/follower-status.js";
-import type { LogStore } from "../tail/log-store.js";
+import type { LogRows } from "../tail/log-store.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { lit, safeBounded } from "../text/safe-text.js";
-import type { DetailView } from "./detail-view.js";
+import { formatMsRfc3339 } from "../text/timestamp.js";
+import type { DetailField, DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
 
 function seconds(ms: number): string {
@@ -112,19 +115,100 @@ export function followerDetail(
   return { title: lit`Log follow`, fields };
 }
 
-/** `i` over saved lines (nothing followed): what the buffer holds, each replica's counts. */
+/** What `i` says of saved lines besides the buffer: their files, their header. */
+export interface SavedAbout {
+  summary(): SavedSummary;
+  header(): SavedHeader | undefined;
+}
+
+/** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
+function fileLine(f: SavedFileSummary): string {
+  const parts = [
+    `${f.format ?? "empty"}`,
+    `${f.lines.toLocaleString("en-US")} ${f.lines === 1 ? "line" : "lines"}`,
+  ];
+  if (f.unreadable > 0)
+    parts.push(`${f.unreadable.toLocaleString("en-US")} not read (shown as text)`);
+  if (f.dropped > 0) parts.push(`${f.dropped.toLocaleString("en-US")} oldest let go (the cap)`);
+  if (!f.complete)
+    parts.push(
+      `indexing ${f.totalBytes > 0 ? Math.floor((100 * f.indexedBytes) / f.totalBytes) : 0}%`,
+    );
+  return `${f.name}: ${parts.join(", ")}`;
+}
+
+/**
+ * `i` over saved lines (nothing followed): what the buffer holds, each file (its format, lines,
+ * lines that could not be read), the time range, what a saved view's header says (its
+ * deployment, when it was saved, the votes a ticket bundle lists), what was said while reading,
+ * each replica's counts.
+ */
 export function savedLinesDetail(
-  store: Pick<LogStore, "size" | "maxLines">,
+  store: Pick<LogRows, "size" | "maxLines">,
   replicas: readonly ReplicaStats[] = [],
   now = Date.now(),
+  saved?: SavedAbout,
 ): DetailView {
-  const fields = [
+  const fields: DetailField[] = [
     field(lit`status`, "saved lines: nothing is followed"),
     field(
       lit`lines`,
       `${store.size().toLocaleString("en-US")} (the buffer keeps ${store.maxLines.toLocaleString("en-US")})`,
     ),
   ];
+  const summary = saved?.summary();
+  if (summary) {
+    fields.push({
+      label: lit`files`,
+      lines: summary.files.slice(0, 256).map((f) => safeBounded(fileLine(f), 600)),
+    });
+    fields.push(
+      field(
+        lit`not read`,
+        summary.unreadable === 0
+          ? "every line was read"
+          : `${summary.unreadable.toLocaleString("en-US")} ${summary.unreadable === 1 ? "line" : "lines"} could not be read: shown as text, without a replica`,
+      ),
+    );
+    if (summary.from !== undefined && summary.to !== undefined)
+      fields.push(
+        field(
+          lit`time`,
+          `${formatMsRfc3339(summary.from, true)} to ${formatMsRfc3339(summary.to, true)}`,
+        ),
+      );
+  }
+  const header = saved?.header();
+  if (header) {
+    const said = [
+      header.deploymentId !== undefined ? `deployment ${header.deploymentId}` : undefined,
+      header.savedAt !== undefined ? `saved ${header.savedAt}` : undefined,
+      header.lines !== undefined ? `${header.lines} lines` : undefined,
+    ].filter((x): x is string => x !== undefined);
+    if (said.length > 0) fields.push(field(lit`saved view`, said.join(" · ")));
+    if (header.problems.length > 0)
+      fields.push(field(lit`header`, `not read in part: ${header.problems.join("; ")}`));
+    if (header.votes !== undefined) {
+      fields.push({
+        label: lit`votes`,
+        lines:
+          header.votes.length === 0
+            ? [lit`none cast`]
+            : header.votes.map((v) =>
+                safeBounded(
+                  `${v.time} ${v.decision} ${v.type} ${v.activityId} fingerprint ${v.fingerprint}`,
+                  600,
+                ),
+              ),
+      });
+    }
+  }
+  if (summary && summary.notes.length > 0) {
+    fields.push({
+      label: lit`notes`,
+      lines: summary.notes.slice(-20).map((n) => safeBounded(n, 400)),
+    });
+  }
   if (replicas.length > 0) {
     fields.push({
       label: lit`replicas`,

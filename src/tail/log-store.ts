@@ -19,6 +19,34 @@ export interface StoredRow {
   bytes: number;
 }
 
+/**
+ * What the dashboard reads of a log, in key order: this buffer of a live follow, or saved lines
+ * read from files (src/logs/saved/saved-log.ts) behind `tvcwatch open`.
+ */
+export interface LogRows {
+  /** The most lines held (what the status line says as the buffer's cap). */
+  readonly maxLines: number;
+  subscribe(listener: () => void): () => void;
+  getVersion(): number;
+  size(): number;
+  /** Rows let go before the oldest held. */
+  evicted(): number;
+  /** Rows [start, end), 0 = oldest held. */
+  slice(start: number, end: number): StoredRow[];
+  at(index: number): StoredRow | undefined;
+  /** The index of the row with this id, or -1. */
+  indexOfId(id: number): number;
+  rowById(id: number): StoredRow | undefined;
+  /** The index of the first row whose sort key is at least `key` (size() when none is). */
+  firstAtOrAfter(key: number): number;
+  /**
+   * The indexes of the rows whose content (a marker's text) `pattern` matches, ascending, for a
+   * log that finds them without decoding every row (saved lines: read from their bytes). Absent,
+   * a search reads the rows.
+   */
+  matching?(pattern: RegExp): Uint32Array;
+}
+
 export interface LogStoreOptions {
   maxLines?: number;
   maxBytes?: number;
@@ -37,7 +65,7 @@ function bytesOf(event: StoreEvent): number {
   );
 }
 
-export class LogStore {
+export class LogStore implements LogRows {
   private events: StoreEvent[] = [];
   private ids: number[] = [];
   private head = 0;

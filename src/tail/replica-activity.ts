@@ -13,6 +13,8 @@ import type { LogEvent, ReplicaMarker } from "./log-line.js";
 
 /** A replica is not called stopped before this much silence. */
 export const QUIET_FLOOR_MS = 2_000;
+/** Labels whose parts are remembered. */
+const MAX_SPLITS = 1024;
 /** Intervals of the sparkline kept per replica. */
 export const SPARK_BUCKETS = 60;
 
@@ -75,15 +77,27 @@ export class ReplicaActivity {
   private count: number | undefined;
   private version = 0;
   private batches = 0;
+  private readonly splits = new Map<string, { key: string; count: number | undefined }>();
 
   constructor(readonly bucketMs = 10_000) {}
 
-  /** Takes a batch of the follower's events; returns the markers they bring, to show in the log. */
-  observe(events: readonly LogEvent[]): ReplicaMarker[] {
+  /**
+   * Takes a batch of the follower's events; returns the markers they bring, to show in the log.
+   * `errorAt` says whether the event at an index is an error (saved lines: read from their
+   * index); by default, its content's level.
+   */
+  observe(
+    events: readonly LogEvent[],
+    errorAt: (index: number) => boolean = (i) => {
+      const e = events[i];
+      return e?.kind === "line" && isError(e.content);
+    },
+  ): ReplicaMarker[] {
     const markers: ReplicaMarker[] = [];
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as LogEvent;
       if (e.kind !== "line") continue;
-      const { key, count } = split(e.replicaLabel);
+      const { key, count } = this.splitOf(e.replicaLabel);
       if (count !== undefined && this.count !== undefined && count !== this.count) {
         markers.push({
           kind: "replica",
@@ -145,7 +159,7 @@ export class ReplicaActivity {
       }
       r.label = e.replicaLabel;
       r.lines += 1;
-      const error = isError(e.content);
+      const error = errorAt(i);
       if (error) r.errors += 1;
       const bucket = Math.floor(e.sortKey / this.bucketMs);
       const c = r.counts.get(bucket);
@@ -169,6 +183,17 @@ export class ReplicaActivity {
       this.batches += 1;
     }
     return markers;
+  }
+
+  /** A label read once: a deployment has a few, each on thousands of lines. */
+  private splitOf(label: string): { key: string; count: number | undefined } {
+    let parts = this.splits.get(label);
+    if (!parts) {
+      if (this.splits.size >= MAX_SPLITS) this.splits.clear();
+      parts = split(label);
+      this.splits.set(label, parts);
+    }
+    return parts;
   }
 
   /** Silence longer than this (ten of its usual gaps, at least QUIET_FLOOR_MS) is stopping. */

@@ -5,7 +5,7 @@
  * MAX_COPY_LINES.
  */
 import { GROUP_LOOKBACK, groupHeadAt, groupKey } from "../logs/line-groups.js";
-import type { LogStore } from "../tail/log-store.js";
+import type { LogRows } from "../tail/log-store.js";
 import { formatEvent } from "../tail/stream-format.js";
 
 /** The most lines `c` copies (the line and its continuation lines). */
@@ -14,7 +14,7 @@ export const MAX_COPY_LINES = 200;
 const LOOK = { output: "text", timestamps: true, utc: false, colour: false } as const;
 
 /** The lines copied for the row `id`, or undefined when it is no line (or left the buffer). */
-export function copyLines(store: LogStore, id: number): string[] | undefined {
+export function copyLines(store: LogRows, id: number): string[] | undefined {
   const index = store.indexOfId(id);
   const event = store.at(index)?.event;
   if (index < 0 || event?.kind !== "line") return undefined;

@@ -6,7 +6,7 @@
 import { type DetailField, type DetailView, field, jsonField } from "../feeds/detail-view.js";
 import { groupHeadAt } from "../logs/line-groups.js";
 import { isStamped } from "../tail/log-line.js";
-import type { LogStore, StoredRow } from "../tail/log-store.js";
+import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatRfc3339 } from "../text/timestamp.js";
 import { relativeTime } from "./line-rows.js";
@@ -15,7 +15,7 @@ import { renderedLine } from "./rendered-line.js";
 /** Continuation lines gathered into one detail view at most. */
 const MAX_CONTINUATION = 200;
 
-export function lineDetail(store: LogStore, row: StoredRow, now: number): DetailView {
+export function lineDetail(store: LogRows, row: StoredRow, now: number): DetailView {
   const event = row.event;
   if (event.kind === "gap") return { title: lit`Gap`, fields: [field(lit`reason`, event.reason)] };
   if (event.kind === "replica") {

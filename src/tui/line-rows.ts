@@ -206,8 +206,12 @@ function gutter(event: StoreEvent, look: RowLook): Segment[] {
   return out;
 }
 
-/** `[2]` for `replica 2/3`, else the label itself (bounded). */
+/**
+ * `[2]` for `replica 2/3`, else the label itself (bounded); nothing for a line without a replica
+ * (saved text that is not tail's, a line that could not be read).
+ */
 function replicaTag(label: string): Safe {
+  if (label === "") return lit``;
   const tag = replicaTagText(label);
   return tag === undefined ? lit`[${safe(label.slice(0, 40))}]` : lit`[${safe(tag)}]`;
 }

@@ -10,7 +10,7 @@ import { IndexedFilter } from "../logs/indexed-filter.js";
 import { compilePattern, LineFilter } from "../logs/line-filter.js";
 import { replicaNumber } from "../logs/replicas.js";
 import type { StoreEvent } from "../tail/log-line.js";
-import type { LogStore } from "../tail/log-store.js";
+import type { LogRows } from "../tail/log-store.js";
 import type { LogLevel } from "../text/log-level.js";
 import { renderedLine, searchable } from "./rendered-line.js";
 import type { UiState } from "./ui-state.js";
@@ -92,7 +92,7 @@ function deploymentHidden(event: StoreEvent, f: Pick<Filters, "deployment">): bo
 }
 
 /** Whether the view shows the row at store `index`: a line the filters keep, or a marker. */
-export function isShown(store: LogStore, index: number, f: Filters): boolean {
+export function isShown(store: LogRows, index: number, f: Filters): boolean {
   const event = store.at(index)?.event;
   if (!event) return false;
   if (event.kind !== "line") return !deploymentHidden(event, f);

@@ -3,13 +3,13 @@
  * the questions both the view and the navigator ask of it (which lines are shown, how many rows
  * a line takes, where the view's bottom is).
  */
-import type { LogStore, StoredRow } from "../tail/log-store.js";
+import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { lineRowCount } from "./line-rows.js";
 import { type Filters, isShown } from "./log-filters.js";
 import type { LogAnchor, UiState } from "./ui-state.js";
 
 export interface Frame {
-  store: LogStore;
+  store: LogRows;
   state: UiState;
   filters: Filters;
   width: number;

@@ -3,7 +3,7 @@
  * search match, error, warning or mark, a time. Each move says where the paused view goes (its
  * anchor) and where the cursor is; the key step hands it to the reducer.
  */
-import type { LogStore, StoredRow } from "../tail/log-store.js";
+import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { compileFilters, type Filters, matchesSearch } from "./log-filters.js";
 import {
   bottomOf,
@@ -117,8 +117,59 @@ function isTarget(f: Frame, index: number, target: Target, marks: ReadonlySet<nu
   }
 }
 
+/** The search's matches, ascending, when the store finds them without reading every row. */
+function storeMatches(f: Frame): Uint32Array | undefined {
+  return f.filters.search && f.store.matching ? f.store.matching(f.filters.search) : undefined;
+}
+
+/** Whether the filters hide nothing (every row shown). */
+function showsAll(f: Frame): boolean {
+  const x = f.filters;
+  return (
+    x.include.length === 0 &&
+    x.exclude === undefined &&
+    x.minLevel === undefined &&
+    x.hidden.size === 0 &&
+    x.deployment === undefined
+  );
+}
+
+/** The first entry of ascending `list` above `value` (list.length when none is). */
+function above(list: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The nearest shown match newer (+1) or older (-1) than `from`, from the store's matches. */
+function nextMatch(f: Frame, matches: Uint32Array, from: number, direction: 1 | -1): number {
+  let k = direction === 1 ? above(matches, from) : above(matches, from - 1) - 1;
+  for (; k >= 0 && k < matches.length; k += direction) {
+    const i = matches[k] as number;
+    if (shown(f, i)) return i;
+  }
+  return -1;
+}
+
 /** The place of the match at `index` among all shown matches, oldest first. */
 function matchPosition(f: Frame, index: number): MatchPosition {
+  const matches = storeMatches(f);
+  if (matches) {
+    if (showsAll(f)) return { index: above(matches, index), total: matches.length };
+    let total = 0;
+    let at = 0;
+    for (const i of matches) {
+      if (!shown(f, i)) continue;
+      total += 1;
+      if (i === index) at = total;
+    }
+    return { index: at, total };
+  }
   let total = 0;
   let at = 0;
   for (let i = 0; i < f.store.size(); i++) {
@@ -191,7 +242,7 @@ function scrollBy(f: Frame, by: number): Move | undefined {
  * filters' remembered verdicts serve both).
  */
 export function logNavigator(
-  store: LogStore,
+  store: LogRows,
   width: number,
   height: number,
   filtersOf: (state: UiState) => Filters = compileFilters,
@@ -238,6 +289,13 @@ export function logNavigator(
       const marks = new Set(state.marks);
       const current = cursorIndex(f);
       const from = current >= 0 ? current : bottomOf(f).index;
+      const matches = target === "match" ? storeMatches(f) : undefined;
+      if (matches) {
+        const i = nextMatch(f, matches, from, direction);
+        return i < 0
+          ? undefined
+          : { anchor: third(f, i), cursor: idAt(f, i), match: matchPosition(f, i) };
+      }
       for (
         let i = nearestShown(f, from + direction, direction);
         i >= 0;

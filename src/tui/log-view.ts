@@ -3,7 +3,7 @@
  * with the cursor's line and marked lines flagged in the gutter. React sees only these rows,
  * never the buffer.
  */
-import type { LogStore, StoredRow } from "../tail/log-store.js";
+import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../text/safe-text.js";
 import { formatRows, lineRowCount, type RowLook } from "./line-rows.js";
 import { compileFilters, type Filters } from "./log-filters.js";
@@ -43,7 +43,7 @@ export interface LogViewOptions {
  * (the newest shown line, or where a paused view is), only as many rows as fit.
  */
 export function computeLogView(
-  store: LogStore,
+  store: LogRows,
   state: UiState,
   width: number,
   height: number,

@@ -2,7 +2,7 @@
  * The replicas the log has shown, kept up to date by looking only at lines appended since the
  * last look: which numbers the 1-9 keys can hide, and why a view is empty.
  */
-import type { LogStore } from "../tail/log-store.js";
+import type { LogRows } from "../tail/log-store.js";
 import { replicaNumber } from "./log-view.js";
 
 export class ReplicaRoster {
@@ -10,7 +10,7 @@ export class ReplicaRoster {
   private readonly numbers = new Set<number>();
 
   /** Replica numbers (of `replica N/K` labels) in the store so far. */
-  update(store: LogStore): ReadonlySet<number> {
+  update(store: LogRows): ReadonlySet<number> {
     const total = store.evicted() + store.size();
     // Lines appended since the last look are the newest ones (a late line may land a little
     // earlier; looking at a few more than needed is harmless).

@@ -5,7 +5,7 @@
  * (`tvcwatch-<deployment>-<from>-<to>.ndjson`, times compact and in UTC, safe on any filesystem);
  * and how many of the rows are log lines and how many markers (gaps), counted apart.
  */
-import type { LogStore, StoredRow } from "../tail/log-store.js";
+import type { LogRows, StoredRow } from "../tail/log-store.js";
 
 export type SaveRange =
   | { kind: "all" }
@@ -86,7 +86,7 @@ function written(row: StoredRow): boolean {
  */
 export function rowsInRange(
   range: SaveRange,
-  store: LogStore,
+  store: LogRows,
   shown: () => StoredRow[],
   marks: readonly number[],
 ): StoredRow[] {

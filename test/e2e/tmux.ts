@@ -52,6 +52,28 @@ export class Tmux {
     env: Record<string, string> = {},
     options: [string, string][] = [],
   ): void {
+    this.launch("", args, size, env, options);
+  }
+
+  /**
+   * As `start`, with the file `input` piped into its standard input and the pipe then kept open
+   * (a stream still coming, as `tail -f … |` gives), so keys come from the terminal, not stdin.
+   * Through bash's process substitution, so the pane's shell does not wait for the writer once
+   * tvcwatch exits.
+   */
+  startPiped(input: string, args: string[], size: { columns: number; rows: number }): void {
+    const script = join(mkdtempSync(join(tmpdir(), "tvcwatch-pipe-")), "piped.sh");
+    writeFileSync(script, `exec "$@" < <(cat ${quote(input)}; sleep 300)\n`);
+    this.launch(`bash ${quote(script)} `, args, size, {}, []);
+  }
+
+  private launch(
+    pipe: string,
+    args: string[],
+    size: { columns: number; rows: number },
+    env: Record<string, string>,
+    options: [string, string][],
+  ): void {
     const fullEnv = {
       TERM: "xterm-256color",
       XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")),
@@ -72,7 +94,7 @@ export class Tmux {
       "-y",
       String(size.rows),
       // Options take effect before the program starts: it waits for the go file.
-      `while [ ! -e ${quote(this.goFile)} ]; do sleep 0.05; done; env -u CI ${assignments} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo TVCWATCH-EXITED $?; sleep 300`,
+      `while [ ! -e ${quote(this.goFile)} ]; do sleep 0.05; done; ${pipe}env -u CI ${assignments} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo TVCWATCH-EXITED $?; sleep 300`,
     );
     for (const [name, value] of options) this.run("set-option", "-g", name, value);
     execFileSync("touch", [this.goFile]);

@@ -78,6 +78,7 @@ describe("the seams, by construction", () => {
     const why: Record<string, string> = {
       // Their own sequences (alternate screen, bell, OSC 52 of base64) and Ink's frame of Safe text.
       "tui/run-dashboard.tsx": "Ink renders only Safe strings",
+      "tui/run-open.tsx": "Ink renders only Safe strings (the dashboard over saved logs)",
       "cli/tail/stdout-batch.ts": "lines made by formatEvent (sanitized text, escaped JSON)",
       "cli/tail/tail-stdout.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
       "cli/tail/follow-many.ts": "flushes nothing but what stdout-batch wrote",
@@ -90,6 +91,7 @@ describe("the seams, by construction", () => {
       "cli/sim/run-sim.ts":
         "its own credentials, ids and names (sanitized: a --state file keeps names)",
       "cli/commands/watch.ts": "reads isTTY only",
+      "cli/commands/open.ts": "reads isTTY only",
       "cli/tail/tail-options.ts": "reads isTTY only",
       "cli/main.ts": "listens for EPIPE only",
     };

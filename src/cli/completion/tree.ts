@@ -106,6 +106,8 @@ function positional(
   }
   const extra = extras.find((e) => e.target === index && e.command === path);
   if (extra) return { kind: "words", words: extra.words };
+  // `open <file...>`: files.
+  if (/^(file|path)s?$/i.test(argument.name())) return { kind: "file" };
   // commander's own `help [command]` takes the name of a command beside it.
   if (path.split(" ").at(-1) === "help" && argument.name() === "command") {
     return { kind: "words", words: siblings };

@@ -83,9 +83,10 @@ export class LogReading {
     this.tails.push(file);
   }
 
-  /** Indexes the regular files whole, one after another, then follows each. */
-  indexFiles(): void {
+  /** Indexes the regular files whole, one after another (once `from` resolves), then follows each. */
+  indexFiles(from?: Promise<void>): void {
     const indexing = (async () => {
+      if (from) await from;
       for (const file of this.tails) {
         await file.indexRest(async () => {
           if (this.closed) throw new ClosedError();

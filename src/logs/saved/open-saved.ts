@@ -25,12 +25,19 @@ export interface OpenSavedOptions {
   limits?: SavedLimits;
   /** How often a followed file is looked at. */
   pollMs?: number;
+  /**
+   * The rest of a large file (before its end) is indexed once this resolves: the dashboard's
+   * first screen is drawn first, not between pieces of indexing. By default at once.
+   */
+  indexFrom?: Promise<void>;
   /** Standard input, for `-`: its descriptor and a stream over it. */
   stdin?: { fd: number; stream: Readable };
 }
 
 export interface OpenedLogs {
   log: SavedLog;
+  /** Lines may still come: a pipe or a FIFO is read, or files are followed (`follow`). */
+  followed: boolean;
   /** Resolves once every file is indexed whole (streams still come in after). */
   indexed: Promise<void>;
   /** Stops following and reading, and closes every descriptor. */
@@ -50,6 +57,11 @@ export async function openSavedLogs(
   });
   for (const o of opened) reading.add(o);
   reading.log.update();
-  reading.indexFiles();
-  return { log: reading.log, indexed: reading.indexed(), close: () => reading.close() };
+  reading.indexFiles(options.indexFrom);
+  return {
+    log: reading.log,
+    followed: options.follow === true || opened.some((o) => o.kind === "stream"),
+    indexed: reading.indexed(),
+    close: () => reading.close(),
+  };
 }

@@ -201,6 +201,8 @@ export class SavedFile {
   /** After a line cut at MAX_LINE_BYTES: its rest is passed over up to the newline. */
   private skipping = false;
   private ended = false;
+  /** Bytes before the tail indexed so far (while `state` is "tail"). */
+  private restIndexed = 0;
 
   private constructor(
     readonly name: string,
@@ -267,7 +269,7 @@ export class SavedFile {
   progress(): { indexed: number; total: number } {
     const total = this.source.end();
     return {
-      indexed: this.tailFrom === undefined ? this.next : total - this.tailFrom,
+      indexed: this.tailFrom === undefined ? this.next : total - this.tailFrom + this.restIndexed,
       total,
     };
   }
@@ -334,6 +336,7 @@ export class SavedFile {
       const before = pos;
       pos = this.ingest(whole, pos, Math.min(tailFrom, pos + PIECE_BYTES), false);
       if (pos === before) break;
+      this.restIndexed = pos;
       await pause();
     }
     whole.replay(tail.index);

@@ -435,8 +435,25 @@ export class SavedLog {
     options: { pause?: () => Promise<void>; signal?: AbortSignal } = {},
   ): Promise<SearchResult> {
     const version = this.version;
-    const inverse = this.rowsOf();
     const hits: number[] = [];
+    for (const _piece of this.scan(pattern, hits)) {
+      if (options.signal?.aborted) break;
+      if (options.pause) await options.pause();
+    }
+    return { rows: sortedRows(hits), version };
+  }
+
+  /** The same search at once, without pausing (what a key waits for: the match counter). */
+  searchNow(pattern: RegExp): SearchResult {
+    const version = this.version;
+    const hits: number[] = [];
+    for (const _piece of this.scan(pattern, hits));
+    return { rows: sortedRows(hits), version };
+  }
+
+  /** Reads each file in order a piece at a time, adding the matching rows to `hits`. */
+  private *scan(pattern: RegExp, hits: number[]): Generator<void> {
+    const inverse = this.rowsOf();
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
       const index = file.index;
@@ -445,7 +462,6 @@ export class SavedLog {
       let n = index.first();
       const last = index.next();
       while (n < last) {
-        if (options.signal?.aborted) break;
         // A run of lines whose bytes are read at once.
         const from = index.start(n);
         let m = n;
@@ -472,13 +488,16 @@ export class SavedLog {
           }
         }
         n = m;
-        if (options.pause) await options.pause();
+        yield;
       }
     }
-    const sorted = Uint32Array.from(hits);
-    sorted.sort();
-    return { rows: sorted, version };
   }
+}
+
+function sortedRows(hits: number[]): Uint32Array {
+  const sorted = Uint32Array.from(hits);
+  sorted.sort();
+  return sorted;
 }
 
 /** Whether a label already starts with a prefix (of at least MIN_LABEL) of its deployment's id. */

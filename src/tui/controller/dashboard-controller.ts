@@ -47,6 +47,8 @@ export interface DashboardOptions {
   initialState?: Partial<UiState> | undefined;
 }
 
+const titleName = (h: Heading) => (h.kind === "named" ? h.name : h.deploymentId);
+
 const NO_MEMBERS: readonly GroupMember[] = [];
 /** The most votes kept for a bundle (the oldest go first). */
 const MAX_VOTES_KEPT = 1000;
@@ -157,6 +159,29 @@ export class DashboardController {
     if (h.kind !== "deployments" || h.deploymentId !== deployment.deploymentId) return;
     this.heading = { ...h, deployment };
     this.changed();
+  }
+
+  /** A new title (saved lines: their count and time range grow as they are read). */
+  retitle(heading: Heading): void {
+    const h = this.heading;
+    if (
+      h.kind === heading.kind &&
+      h.prefix === heading.prefix &&
+      titleName(h) === titleName(heading)
+    )
+      return;
+    this.heading = heading;
+    this.changed();
+  }
+
+  /** Filters a saved view's header restores (read after the dashboard opened: a stream's). */
+  restore(filters: Partial<UiState>): void {
+    this.set({ ...this.ui, ...filters });
+  }
+
+  /** Says something in the status line (what reading saved lines came to know). */
+  say(text: string): void {
+    this.notice(text);
   }
 
   /** One key (or a chunk of typed text): the key step on what is shown, then its effects. */

@@ -203,8 +203,9 @@ export class DashboardViews {
         context,
       }),
   );
-  private readonly replicaNumbers = memoized((_version: number, logs: LogSource) =>
-    this.roster.update(logs.store),
+  private readonly replicaNumbers = memoized(
+    (_version: number, logs: LogSource) =>
+      logs.replicaNumbers?.() ?? this.roster.update(logs.store),
   );
   private readonly logView = memoized(
     (
@@ -457,7 +458,7 @@ export class DashboardViews {
       const several = input.members.length > 1 ? input.members : [];
       return input.follow
         ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, several)
-        : savedLinesDetail(input.logs.store, stats, input.now);
+        : savedLinesDetail(input.logs.store, stats, input.now, input.logs.saved);
     }
     if (open.pane === "line")
       return this.lineDetail(open.key, input.version, input.logs, input.now);

@@ -8,13 +8,14 @@
 import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
 import type { Feeds } from "../../feeds/feeds.js";
+import type { SavedAbout } from "../../feeds/follower-detail.js";
 import type { FollowSource } from "../../tail/follower-group.js";
-import type { LogStore } from "../../tail/log-store.js";
+import type { LogRows } from "../../tail/log-store.js";
 import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
 
 /** The lines the dashboard shows, and what brings them. */
 export interface LogSource {
-  store: LogStore;
+  store: LogRows;
   /**
    * The follow polling for new lines: its phase and figures in the status line and `i`, `r`
    * retries it now. Absent: saved lines (a file), nothing followed.
@@ -22,6 +23,13 @@ export interface LogSource {
   follow?: FollowSource | undefined;
   /** Each replica's counts, sparkline and lifecycle; absent: no sparkline strip. */
   replicas?: ReplicaSnapshots | undefined;
+  /**
+   * The replica numbers among the lines, when the log knows them without reading its rows (saved
+   * lines: from their index); absent, the dashboard reads the rows appended since it last looked.
+   */
+  replicaNumbers?: (() => ReadonlySet<number>) | undefined;
+  /** Saved lines: their files and header, for `i`. */
+  saved?: SavedAbout | undefined;
 }
 
 /** A live log session (src/feeds/dashboard-sources.ts) as the dashboard's log source. */
@@ -34,8 +42,13 @@ export function followedLogs(session: Pick<LogSession, "store" | "follower" | "r
 }
 
 /** Saved lines in a store, nothing followed (`tvcwatch open FILE`). */
-export function savedLogs(store: LogStore, replicas?: ReplicaSnapshots): LogSource {
-  return { store, replicas };
+export function savedLogs(
+  store: LogRows,
+  replicas?: ReplicaSnapshots,
+  saved?: SavedAbout,
+  replicaNumbers?: () => ReadonlySet<number>,
+): LogSource {
+  return { store, replicas, saved, replicaNumbers };
 }
 
 /** Where `S` writes: a new file, never one that exists. */

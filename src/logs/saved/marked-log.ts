@@ -1,0 +1,231 @@
+/**
+ * Saved lines as the dashboard reads a live log: a SavedLog (./saved-log.ts) with each replica's
+ * lifecycle markers among its lines (joined, stopped sending, back, the replica count changing)
+ * and each replica's counts and sparkline, both made by src/tail/replica-activity.ts from the
+ * lines in order, as a live follow makes them. Read from the index (each line's time, level and
+ * stream), never by decoding a line but the first of each stream (its label as shown); the
+ * replica numbers (what 1-9 can hide) come from those labels too.
+ *
+ * Lines that come after (a stream followed, a file growing) are observed as they come; when the
+ * order changed before what was observed (a late line, a rebuild), everything is observed again.
+ */
+import type { LogLine, ReplicaMarker } from "../../tail/log-line.js";
+import type { LogRows, StoredRow } from "../../tail/log-store.js";
+import { ReplicaActivity, type ReplicaSnapshots } from "../../tail/replica-activity.js";
+import { replicaNumber } from "../replicas.js";
+import type { SavedLog } from "./saved-log.js";
+import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
+
+/** Rows observed in one batch. */
+const BATCH = 8192;
+
+export class MarkedLog implements LogRows, ReplicaSnapshots {
+  readonly maxLines: number;
+  private activity = new ReplicaActivity();
+  private markers: ReplicaMarker[] = [];
+  /** Where each marker goes: before this row of the saved log. */
+  private places = new Int32Array(0);
+  /** Rows of the saved log observed, and the id of the last of them. */
+  private observed = 0;
+  private lastId: number | undefined;
+  private labels = new Map<number, string>();
+  private numbers = new Set<number>();
+  private version = 0;
+  /** The last search's rows, by the version and the pattern. */
+  private found: { key: string; rows: Uint32Array } | undefined;
+  private readonly listeners = new Set<() => void>();
+  private readonly detach: () => void;
+
+  constructor(readonly log: SavedLog) {
+    this.maxLines = log.maxLines;
+    this.catchUp();
+    this.detach = log.subscribe(() => {
+      this.catchUp();
+      this.version += 1;
+      for (const l of this.listeners) l();
+    });
+  }
+
+  close(): void {
+    this.detach();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Observing the lines
+
+  private catchUp(): void {
+    const log = this.log;
+    const size = log.size();
+    const same =
+      this.observed === 0 ||
+      (this.observed <= size && log.at(this.observed - 1)?.id === this.lastId);
+    if (!same) {
+      this.activity = new ReplicaActivity();
+      this.markers = [];
+      this.labels = new Map();
+      this.numbers = new Set();
+      this.observed = 0;
+    }
+    for (let from = this.observed; from < size; from += BATCH) {
+      const to = Math.min(size, from + BATCH);
+      const lines: LogLine[] = [];
+      const errors: boolean[] = [];
+      for (let row = from; row < to; row++) {
+        const label = this.labelAt(row);
+        if (label === undefined) continue;
+        lines.push({
+          kind: "line",
+          replicaLabel: label,
+          seconds: undefined,
+          nanos: undefined,
+          sortKey: log.keyAt(row) ?? 0,
+          content: "",
+          late: false,
+        });
+        const level = log.levelAt(row);
+        errors.push(level === "error" || level === "fatal");
+      }
+      this.markers.push(...this.activity.observe(lines, (i) => errors[i] === true));
+    }
+    this.observed = size;
+    this.lastId = size > 0 ? log.at(size - 1)?.id : undefined;
+    this.place();
+  }
+
+  /** The replica label a row is shown with; undefined for a gap or a line without a replica. */
+  private labelAt(row: number): string | undefined {
+    const log = this.log;
+    const kind = log.kindAt(row);
+    if (kind.gap) return undefined;
+    const stream = log.streamAt(row);
+    if (stream === NO_STREAM) return undefined;
+    let label = stream === OVERFLOW_STREAM ? undefined : this.labels.get(stream);
+    if (label === undefined) {
+      const event = log.at(row)?.event;
+      label = event?.kind === "line" && event.replicaLabel !== "" ? event.replicaLabel : "";
+      if (stream !== OVERFLOW_STREAM) this.labels.set(stream, label);
+      const n = replicaNumber(label);
+      if (n !== undefined && !this.numbers.has(n)) this.numbers = new Set([...this.numbers, n]);
+    }
+    return label === "" ? undefined : label;
+  }
+
+  /** Each marker before the first saved row not older than it, in order. */
+  private place(): void {
+    this.markers.sort((a, b) => a.sortKey - b.sortKey);
+    this.places = Int32Array.from(this.markers, (m) => this.log.firstAtOrAfter(m.sortKey));
+  }
+
+  /** Markers placed before saved row `row` (at or before it, `inclusive`). */
+  private markersBefore(row: number, inclusive: boolean): number {
+    let lo = 0;
+    let hi = this.places.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const p = this.places[mid] as number;
+      if (p < row || (inclusive && p === row)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The replica numbers (of `replica N/K` labels) among the lines: what 1-9 can hide. */
+  replicaNumbers(): ReadonlySet<number> {
+    return this.numbers;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // ReplicaSnapshots
+
+  snapshot(buckets?: number) {
+    return this.activity.snapshot(buckets);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // LogRows: the saved rows with the markers among them
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  size(): number {
+    return this.log.size() + this.markers.length;
+  }
+
+  evicted(): number {
+    return this.log.evicted();
+  }
+
+  /** Row `index` of the merged rows: a saved row, or a marker (its id negative). */
+  at(index: number): StoredRow | undefined {
+    if (index < 0 || index >= this.size()) return undefined;
+    // The saved row r is at r + (markers placed at or before r); find the first r reaching index.
+    let lo = 0;
+    let hi = this.log.size();
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (mid + this.markersBefore(mid, true) < index) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < this.log.size() && lo + this.markersBefore(lo, true) === index) return this.log.at(lo);
+    // A marker: the ones placed at `lo` come just before it.
+    const m = index - lo;
+    const marker = this.markers[m];
+    return marker && { id: -(m + 1), event: marker, bytes: marker.text.length };
+  }
+
+  slice(start: number, end: number): StoredRow[] {
+    const rows: StoredRow[] = [];
+    for (let i = Math.max(0, start); i < Math.min(this.size(), end); i++)
+      rows.push(this.at(i) as StoredRow);
+    return rows;
+  }
+
+  indexOfId(id: number): number {
+    if (id < 0) {
+      const m = -id - 1;
+      const place = this.places[m];
+      if (place === undefined) return -1;
+      return place + m;
+    }
+    const row = this.log.indexOfId(id);
+    return row < 0 ? -1 : row + this.markersBefore(row, true);
+  }
+
+  rowById(id: number): StoredRow | undefined {
+    return this.at(this.indexOfId(id));
+  }
+
+  /** The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes. */
+  matching(pattern: RegExp): Uint32Array {
+    const key = `${this.version}\u0000${pattern.flags}\u0000${pattern.source}`;
+    if (this.found?.key === key) return this.found.rows;
+    const saved = this.log.searchNow(pattern).rows;
+    const rows: number[] = [];
+    let m = 0;
+    const markerRows = (upTo: number) => {
+      // Markers placed at or before saved row `upTo`, in order.
+      for (; m < this.markers.length && (this.places[m] as number) <= upTo; m++) {
+        if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
+        if (pattern.test((this.markers[m] as ReplicaMarker).text))
+          rows.push((this.places[m] as number) + m);
+      }
+    };
+    for (const row of saved) {
+      markerRows(row);
+      rows.push(row + m);
+    }
+    markerRows(Number.POSITIVE_INFINITY);
+    const found = Uint32Array.from(rows);
+    this.found = { key, rows: found };
+    return found;
+  }
+
+  firstAtOrAfter(key: number): number {
+    const row = this.log.firstAtOrAfter(key);
+    return row + this.markersBefore(row, false);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The dashboard over saved logs (`tvcwatch open`), without React: a DashboardController on the
+ * lines read (with each replica's lifecycle markers among them, its counts and sparkline:
+ * src/logs/saved/marked-log.ts), the title naming the files, their lines and time range as they
+ * are read (and how far indexing is), a saved view's filters restored and said in the status
+ * line (also when a stream's header comes after the dashboard opened), and what reading said
+ * (a stream ended, a file cut) said there too. Tested without a terminal.
+ */
+
+import { MarkedLog } from "../../logs/saved/marked-log.js";
+import type { OpenedLogs } from "../../logs/saved/open-saved.js";
+import type { SavedHeader } from "../../logs/saved/saved-header.js";
+import { headerNotice, restoredState, savedTitle } from "../saved-title.js";
+import { DashboardController } from "./dashboard-controller.js";
+import type { Heading } from "./dashboard-title.js";
+import type { TerminalSize } from "./dashboard-views.js";
+import { type FileSink, savedLogs, type Ticker } from "./ports.js";
+
+/** How often the title says how far indexing is. */
+const PROGRESS_MS = 500;
+
+export interface SavedDashboardPorts {
+  clipboard?: ((text: string) => void) | undefined;
+  files?: FileSink | undefined;
+  clock?: Ticker | undefined;
+  quit: () => void;
+}
+
+export interface SavedDashboard {
+  controller: DashboardController;
+  /** Stops the controller and what follows the log (the files stay open: the caller's). */
+  stop(): void;
+}
+
+export function savedDashboard(
+  opened: OpenedLogs,
+  ports: SavedDashboardPorts,
+  size: TerminalSize,
+): SavedDashboard {
+  const { log } = opened;
+  const heading = (): Heading => ({
+    kind: "named",
+    name: savedTitle(log.summary(), opened.followed),
+    deploymentId: log.header()?.deploymentId ?? (log.streams.deployments().join(",") || undefined),
+  });
+  let header = log.header();
+  const marked = new MarkedLog(log);
+  const controller = new DashboardController(
+    { logs: savedLogs(marked, marked, log, () => marked.replicaNumbers()), ...ports },
+    {
+      heading: heading(),
+      size,
+      initialState: header?.filters ? restoredState(header.filters) : undefined,
+    },
+  );
+  const notice = header && headerNotice(header);
+  if (notice) controller.say(notice);
+  let notesSaid = log.summary().notes.length;
+  const stopFollowing = log.subscribe(() => {
+    controller.retitle(heading());
+    if (!header && log.header()) {
+      // A stream's header comes with its first lines.
+      header = log.header() as SavedHeader;
+      if (header.filters) controller.restore(restoredState(header.filters));
+      const said = headerNotice(header);
+      if (said) controller.say(said);
+    }
+    const notes = log.summary().notes;
+    if (notes.length > notesSaid) controller.say(notes.slice(notesSaid).join(" · "));
+    notesSaid = notes.length;
+  });
+  // While the start of a large file is indexed behind its end, the title says how far it is.
+  const stopProgress = (ports.clock ?? { every: everyMs }).every(PROGRESS_MS, () => {
+    if (!log.summary().complete) controller.retitle(heading());
+  });
+  controller.start();
+  return {
+    controller,
+    stop() {
+      stopFollowing();
+      stopProgress();
+      marked.close();
+      controller.stop();
+    },
+  };
+}
+
+function everyMs(ms: number, tick: () => void): () => void {
+  const timer = setInterval(tick, ms);
+  return () => clearInterval(timer);
+}

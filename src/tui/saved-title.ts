@@ -1,0 +1,85 @@
+/**
+ * What the dashboard says of saved logs (`tvcwatch open`): the title's name (the files, the
+ * line count, the time range, and how far indexing has come while the start of a large file is
+ * still being read), and the status line's word on the filters a saved view's header restored.
+ */
+import type { SavedFilters, SavedHeader } from "../logs/saved/saved-header.js";
+import type { SavedSummary } from "../logs/saved/saved-log.js";
+import type { UiState } from "./ui-state.js";
+
+/** Files named in the title before the rest are counted. */
+const NAMED_FILES = 3;
+
+/** "a.ndjson, b.ndjson" or "a, b, c +4 more". */
+export function fileNames(names: readonly string[]): string {
+  const shown = names.slice(0, NAMED_FILES).join(", ");
+  return names.length > NAMED_FILES ? `${shown} +${names.length - NAMED_FILES} more` : shown;
+}
+
+/** "2026-11-27 05:00:01Z to 05:10:00Z" (the day again only when it changed). */
+export function timeRange(from: number, to: number): string {
+  const a = new Date(from).toISOString();
+  const b = new Date(to).toISOString();
+  const day = (iso: string) => iso.slice(0, 10);
+  const clock = (iso: string) => iso.slice(11, 19);
+  const end = day(a) === day(b) ? clock(b) : `${day(b)} ${clock(b)}`;
+  return `${day(a)} ${clock(a)}Z to ${end}Z`;
+}
+
+/**
+ * The title's name: "incident.ndjson · 1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z", with
+ * "indexing 40%" while the start of a large file is read behind its end, "followed" while lines
+ * may still come (standard input, --follow).
+ */
+export function savedTitle(summary: SavedSummary, followed: boolean): string {
+  const parts = [fileNames(summary.files.map((f) => f.name))];
+  parts.push(`${summary.lines.toLocaleString("en-US")} ${summary.lines === 1 ? "line" : "lines"}`);
+  if (summary.from !== undefined && summary.to !== undefined)
+    parts.push(timeRange(summary.from, summary.to));
+  if (!summary.complete) {
+    const indexed = summary.files.reduce((n, f) => n + f.indexedBytes, 0);
+    const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
+    parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
+  } else if (followed) parts.push("followed");
+  return parts.join(" · ");
+}
+
+/** The UI state a saved view's filters restore (the deployment shown alone by its id). */
+export function restoredState(filters: SavedFilters): Partial<UiState> {
+  return {
+    include: filters.include,
+    exclude: filters.exclude,
+    minLevel: filters.minLevel,
+    context: filters.context,
+    hiddenReplicas: filters.hiddenReplicas,
+    onlyDeployment:
+      filters.onlyDeployment === undefined
+        ? undefined
+        : { id: filters.onlyDeployment, label: filters.onlyDeployment.slice(0, 6) },
+  };
+}
+
+/** The filters in words, as the status line says them: "+/timeout/ level>=warn context 2". */
+export function filterWords(f: SavedFilters): string {
+  return [
+    ...f.include.map((i) => `+/${i}/`),
+    ...(f.exclude !== undefined ? [`-/${f.exclude}/`] : []),
+    ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
+    ...(f.context > 0 ? [`context ${f.context}`] : []),
+    ...(f.hiddenReplicas.length > 0 ? [`replicas ${f.hiddenReplicas.join(",")} hidden`] : []),
+    ...(f.onlyDeployment !== undefined ? [`deployment ${f.onlyDeployment} alone`] : []),
+  ].join(" ");
+}
+
+/** What the status line says once a saved view's header is read. */
+export function headerNotice(header: SavedHeader): string | undefined {
+  const words = header.filters ? filterWords(header.filters) : "";
+  const restored =
+    words.length > 0 ? `the saved view's filters restored: ${words} (X clears them)` : undefined;
+  const problems =
+    header.problems.length > 0
+      ? `header not read in part: ${header.problems.join("; ")}`
+      : undefined;
+  const said = [restored, problems].filter((s): s is string => s !== undefined);
+  return said.length > 0 ? said.join(" · ") : undefined;
+}

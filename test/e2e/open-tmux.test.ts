@@ -1,0 +1,136 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Random } from "../../src/sim/random.js";
+import { DebugLogs } from "../../src/sim/traffic/debug-logs.js";
+import { packNanos, timestampSortKey } from "../../src/tail/log-line.js";
+import type { StoredRow } from "../../src/tail/log-store.js";
+import { savedView } from "../../src/tui/saved-view.js";
+import { initialUiState } from "../../src/tui/ui-state.js";
+import { requireTmux, Tmux } from "./tmux.js";
+
+/**
+ * `tvcwatch open` in a real terminal at 80x24 and 160x48, on a saved demo incident (the
+ * simulator's incident: a replica restarts, then the deployment scales from 3 to 4 replicas),
+ * written as the dashboard's S writes it: the title names the file, its lines and time range;
+ * the sparkline and the replicas' lifecycle are there; search counts over the whole file; `i`
+ * says the file; q exits 0. Then the same lines piped into `open -`, keys from the terminal.
+ */
+
+const sessions: Tmux[] = [];
+beforeAll(() => requireTmux());
+afterAll(() => {
+  for (const t of sessions) t.kill();
+});
+
+const START = Date.UTC(2026, 10, 27, 5, 0, 0);
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-open-tmux-"));
+
+/** Two minutes of the simulator's incident, saved as S saves the view (NDJSON, its header). */
+function savedIncident(): { path: string; lines: number } {
+  const logs = new DebugLogs(new Random(33), {
+    replicas: 3,
+    logRate: 8,
+    retentionMs: 86_400_000,
+    ingestLagMs: 0,
+    startMs: START,
+    incident: true,
+  });
+  let key = START;
+  const rows: StoredRow[] = logs.query(START + 120_000, 0, 0).map((e, id) => {
+    const ts = e.line.ts;
+    if (ts) key = timestampSortKey(Number(ts.seconds), Number(ts.nanos));
+    return {
+      id: id + 1,
+      bytes: 0,
+      event: {
+        kind: "line",
+        replicaLabel: e.replicaLabel,
+        seconds: ts?.seconds,
+        nanos: ts ? packNanos(ts.nanos) : undefined,
+        sortKey: key,
+        content: e.line.content,
+        late: false,
+      },
+    };
+  });
+  const path = join(dir, "incident.ndjson");
+  writeFileSync(
+    path,
+    savedView(rows, "ndjson", {
+      deploymentId: "96951283-6a89-4ac4-a9de-b2b6af1aa297",
+      filters: initialUiState,
+      savedAt: START + 125_000,
+    }).text,
+  );
+  return { path, lines: rows.length };
+}
+
+const lastLine = (s: string) => s.replace(/\n+$/, "").split("\n").at(-1) ?? "";
+const title = (s: string) => s.split("\n")[0] ?? "";
+
+describe("tvcwatch open in a real terminal", () => {
+  const incident = savedIncident();
+  const count = incident.lines.toLocaleString("en-US");
+
+  for (const [columns, rows] of [
+    [80, 24],
+    [160, 48],
+  ] as const) {
+    it(`on a saved incident at ${columns}x${rows}`, { timeout: 60_000 }, async () => {
+      const tmux = new Tmux();
+      sessions.push(tmux);
+      tmux.start(["open", incident.path], { columns, rows });
+      await tmux.waitFor("the newest lines, the title naming the file", (s) => {
+        expect(title(s)).toContain(
+          columns >= 160
+            ? `tvcwatch · ${incident.path} · ${count} lines · 2026-11-27 05:00:00Z to 05:01:59Z`
+            : "tvcwatch · ",
+        );
+        expect(lastLine(s)).toContain("○ saved lines");
+        expect(s).toMatch(/[║│]\[1\][ ▁▂▃▄▅▆▇█]+ \[2\]/);
+      });
+
+      // The replica that restarted, where it stopped and came back; the scale-up.
+      tmux.keys("/");
+      tmux.type("replica 2/3 (stopped|back)");
+      tmux.keys("Enter");
+      await tmux.waitFor("the lifecycle found by search, with its counter", (s) => {
+        expect(lastLine(s)).toMatch(/search \/replica 2\/3 \(stopped\|back\)\/ 2\/2/);
+        expect(s).toMatch(/── replica 2\/3 back after \d+\.\ds silent \(restarted\?\) ──/);
+      });
+      tmux.keys("n");
+      await tmux.waitFor("the older one", (s) => {
+        expect(lastLine(s)).toContain(" 1/2");
+        expect(s).toMatch(/── replica 2\/3 stopped sending \(last line 05:00:4\d+Z\) ──/);
+      });
+
+      tmux.keys("Escape", "i");
+      await tmux.waitFor("i: the file, its format and lines, the saved view", (s) => {
+        expect(s).toContain("saved lines: nothing is followed");
+        expect(s).toMatch(/files +\S*incident\.ndjson: ndjson/);
+        expect(s).toMatch(/saved view +deployment 96951283/);
+      });
+      tmux.keys("Escape", "q");
+      await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+    });
+  }
+
+  it("reads lines piped into open -, keys from the terminal", { timeout: 60_000 }, async () => {
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.startPiped(incident.path, ["open", "-"], { columns: 160, rows: 48 });
+    await tmux.waitFor("the piped lines, followed", (s) => {
+      expect(title(s)).toMatch(
+        new RegExp(`tvcwatch · standard input · ${count} lines · .* · followed`),
+      );
+    });
+    tmux.keys("L", "L", "L", "L");
+    await tmux.waitFor("level ≥ error: errors only", (s) => {
+      expect(lastLine(s)).toContain("≥ error");
+    });
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * Saved lines with each replica's lifecycle among them (src/logs/saved/marked-log.ts): the
+ * markers a live follow would show, in place; rows, ids and times that agree with each other;
+ * the search's rows as decoding every row finds them; lines that come later observed as they
+ * come, and everything observed again when the order changed before them.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
+import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import type { StoreEvent } from "../../../src/tail/log-line.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));
+let files = 0;
+const opened: OpenedLogs[] = [];
+const marks: MarkedLog[] = [];
+afterEach(() => {
+  for (const m of marks.splice(0)) m.close();
+  for (const o of opened.splice(0)) o.close();
+});
+
+const START = Date.UTC(2026, 10, 27, 5, 0, 0);
+
+/** NDJSON as `tail -o json` prints it: one line every half second from each replica. */
+function ndjson(options: { silent?: (replica: number, i: number) => boolean; count?: number }) {
+  const out: string[] = [];
+  for (let i = 0; i < (options.count ?? 300); i++) {
+    for (const r of [1, 2, 3]) {
+      if (options.silent?.(r, i)) continue;
+      const ms = START + i * 500 + r;
+      const level = r === 3 && i % 10 === 0 ? "ERROR" : "INFO";
+      out.push(
+        JSON.stringify({
+          replicaLabel: `replica ${r}/3`,
+          ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+          content: `${level} line ${i} of replica ${r}`,
+        }),
+      );
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+async function open(text: string) {
+  const path = join(dir, `f${++files}.ndjson`);
+  writeFileSync(path, text);
+  const o = await openSavedLogs([path]);
+  opened.push(o);
+  await o.indexed;
+  const m = new MarkedLog(o.log);
+  marks.push(m);
+  return { o, m };
+}
+
+const eventText = (e: StoreEvent | undefined) =>
+  e === undefined ? "" : e.kind === "line" ? e.content : e.kind === "replica" ? e.text : e.reason;
+
+describe("MarkedLog", () => {
+  it("shows a replica that stops sending and comes back where a live follow would", async () => {
+    const { m, o } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
+    const all = m.slice(0, m.size()).map((r) => eventText(r.event));
+    expect(m.size()).toBe(o.log.size() + 2);
+    const stopped = all.findIndex((t) => t.startsWith("replica 2/3 stopped sending"));
+    const back = all.findIndex((t) => t.startsWith("replica 2/3 back after"));
+    expect(stopped).toBeGreaterThan(0);
+    // The marker comes after the replica's last line before the silence, and before its return.
+    expect(all.slice(0, stopped)).toContain("INFO line 100 of replica 2");
+    expect(all.slice(stopped, back)).not.toContain("INFO line 200 of replica 2");
+    expect(all[back + 1]).toBe("INFO line 200 of replica 2");
+    expect(all[back]).toMatch(/back after 50\.0s silent/);
+  });
+
+  it("counts each replica's lines and errors, and knows the replica numbers", async () => {
+    const { m } = await open(ndjson({}));
+    const stats = m.snapshot();
+    expect(stats.map((s) => [s.label, s.lines, s.errors])).toEqual([
+      ["replica 1/3", 300, 0],
+      ["replica 2/3", 300, 0],
+      ["replica 3/3", 300, 30],
+    ]);
+    expect(stats[2]?.errorBuckets.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect([...m.replicaNumbers()].sort()).toEqual([1, 2, 3]);
+  });
+
+  it("agrees with itself: each row's id finds it, times find the first row at or after them", async () => {
+    const { m } = await open(ndjson({ silent: (r, i) => r !== 1 && i > 50 && i < 120 }));
+    let before = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < m.size(); i++) {
+      const row = m.at(i);
+      if (!row) throw new Error(`no row ${i}`);
+      expect(m.indexOfId(row.id)).toBe(i);
+      expect(m.rowById(row.id)?.event).toBe(row.event);
+      expect(row.event.sortKey).toBeGreaterThanOrEqual(before);
+      before = row.event.sortKey;
+    }
+    for (const i of [0, 7, 150, m.size() - 1]) {
+      const key = (m.at(i) as { event: StoreEvent }).event.sortKey;
+      const first = m.firstAtOrAfter(key);
+      expect((m.at(first) as { event: StoreEvent }).event.sortKey).toBeGreaterThanOrEqual(
+        key - 0.01,
+      );
+      if (first > 0)
+        expect((m.at(first - 1) as { event: StoreEvent }).event.sortKey).toBeLessThan(key);
+    }
+    expect(m.at(-1)).toBeUndefined();
+    expect(m.at(m.size())).toBeUndefined();
+  });
+
+  it("finds a search's rows as decoding every row does, markers included", async () => {
+    const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
+    for (const pattern of [/line 1\d of/i, /replica 2/, /ERROR/, /nothing like this/]) {
+      const expected: number[] = [];
+      for (let i = 0; i < m.size(); i++)
+        if (pattern.test(eventText(m.at(i)?.event))) expected.push(i);
+      expect([...m.matching(pattern)]).toEqual(expected);
+    }
+  });
+
+  it("observes lines that come later, and observes again when the order changed before them", async () => {
+    const { m, o } = await open(ndjson({ count: 20 }));
+    const path = o.log.files[0]?.name as string;
+    expect(m.snapshot()[0]?.lines).toBe(20);
+    // A stream appended to as a followed file would be: new lines at the end.
+    const more = await openSavedLogs([path], { follow: true, pollMs: 10 });
+    opened.push(more);
+    await more.indexed;
+    const followed = new MarkedLog(more.log);
+    marks.push(followed);
+    let told = 0;
+    followed.subscribe(() => told++);
+    const later = START + 20 * 500 + 1;
+    const line = (ms: number, content: string) =>
+      `${JSON.stringify({ replicaLabel: "replica 1/3", ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) }, content })}\n`;
+    writeFileSync(path, ndjson({ count: 20 }) + line(later, "INFO appended"));
+    await waitUntil(() => followed.snapshot()[0]?.lines === 21);
+    // A line older than what was observed: the order changes before it, all observed again.
+    writeFileSync(
+      path,
+      ndjson({ count: 20 }) + line(later, "INFO appended") + line(START + 3, "INFO late"),
+    );
+    await waitUntil(() => followed.snapshot()[0]?.lines === 22);
+    const all = followed.slice(0, followed.size()).map((r) => eventText(r.event));
+    expect(all.indexOf("INFO late")).toBeLessThan(all.indexOf("INFO line 1 of replica 1"));
+    expect(told).toBeGreaterThanOrEqual(2);
+  });
+});
+
+async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

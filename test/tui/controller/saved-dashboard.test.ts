@@ -1,0 +1,182 @@
+/**
+ * The dashboard over a saved file (`tvcwatch open`) without a terminal: the file read by the
+ * saved-log reader, the controller's snapshot read back. The title names the file, its lines and
+ * time range; a saved view's filters are restored and said; search counts its matches over the
+ * whole file; `i` says the file, the lines not read and the votes a bundle lists; a replica's
+ * lifecycle is in the log; a line that is not JSON is shown as text.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
+import {
+  type SavedDashboard,
+  savedDashboard,
+} from "../../../src/tui/controller/saved-dashboard.js";
+import type { Segment } from "../../../src/tui/segment.js";
+import { stoppedClock } from "../render-dashboard.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-saved-dashboard-"));
+const running: { o: OpenedLogs; d: SavedDashboard }[] = [];
+afterEach(() => {
+  for (const { o, d } of running.splice(0)) {
+    d.stop();
+    o.close();
+  }
+});
+
+const START = Date.UTC(2026, 10, 27, 5, 0, 0);
+const text = (segments: readonly Segment[]) => segments.map((s) => s.text).join("");
+const status = (s: DashboardSnapshot) => text(s.status);
+const shown = (s: DashboardSnapshot) => {
+  if (s.body.kind !== "panes") throw new Error(`no panes: ${s.body.kind}`);
+  return s.body.log.view.rows.map((r) => text(r.segments));
+};
+const detail = (s: DashboardSnapshot) => {
+  if (s.body.kind !== "detail" || !s.body.view) throw new Error(`no detail: ${s.body.kind}`);
+  return s.body.view.fields.map((f) => `${f.label} ${f.lines.join(" | ")}`).join("\n");
+};
+
+function jsonLine(ms: number, replica: number, content: string): string {
+  return JSON.stringify({
+    replicaLabel: `replica ${replica}/3`,
+    ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+    content,
+  });
+}
+
+/** A saved view: its header (filters, votes), 3 replicas, replica 2 silent for a while. */
+function incident(header: Record<string, unknown> | undefined): string {
+  const out: string[] = header ? [JSON.stringify({ tvcwatch: header })] : [];
+  for (let i = 0; i < 200; i++) {
+    for (const r of [1, 2, 3]) {
+      if (r === 2 && i > 60 && i < 140) continue;
+      const error = r === 3 && i % 20 === 0;
+      out.push(
+        jsonLine(
+          START + i * 500 + r,
+          r,
+          error ? `ERROR upstream timeout at ${i}` : `INFO request ${i} served`,
+        ),
+      );
+    }
+    if (i === 5) out.push("{not json at all");
+  }
+  return `${out.join("\n")}\n`;
+}
+
+async function open(content: string, name = "incident.ndjson") {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  const o = await openSavedLogs([path]);
+  await o.indexed;
+  const quit = vi.fn();
+  const d = savedDashboard(
+    o,
+    { clock: stoppedClock(START + 200_000), quit },
+    { columns: 160, rows: 48 },
+  );
+  running.push({ o, d });
+  return { c: d.controller, quit, path };
+}
+
+function press(c: SavedDashboard["controller"], keys: string): void {
+  for (const k of keys) {
+    if (k === "\r") c.press("", { return: true });
+    else if (k === "\u001b") c.press("", { escape: true });
+    else c.press(k, {});
+  }
+}
+
+describe("the dashboard over a saved file", () => {
+  it("names the file, its lines and time range, and shows the log alone, newest last", async () => {
+    const { c, path } = await open(incident(undefined));
+    const s = c.getSnapshot();
+    expect(text([{ text: s.title }])).toBe(
+      `tvcwatch · ${path} · 522 lines · 2026-11-27 05:00:00Z to 05:01:39Z`,
+    );
+    if (s.body.kind !== "panes") throw new Error("no panes");
+    expect(s.body.side).toBeUndefined();
+    expect(shown(s).at(-1)).toContain("INFO request 199 served");
+    expect(status(s)).toContain("○ saved lines");
+  });
+
+  it("restores a saved view's filters and says so", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        savedAt: "2026-11-27T05:02:00Z",
+        filters: { include: ["upstream"], exclude: null, minLevel: "error", context: 0 },
+        lines: 10,
+      }),
+    );
+    const s = c.getSnapshot();
+    expect(c.state.include).toEqual(["upstream"]);
+    expect(c.state.minLevel).toBe("error");
+    expect(status(s)).toContain("the saved view's filters restored: +/upstream/ level>=error");
+    // The replicas' lifecycle is shown whatever the filters, as in a live log.
+    expect(shown(s).filter((l) => !l.startsWith("──"))).toEqual(
+      Array.from({ length: 10 }, (_, k) => `[3] ERROR upstream timeout at ${k * 20}`),
+    );
+    press(c, "X");
+    expect(shown(c.getSnapshot()).some((l) => l.includes("INFO request"))).toBe(true);
+  });
+
+  it("searches the whole file with its counter, n and N moving through the matches", async () => {
+    const { c } = await open(incident(undefined));
+    press(c, "/upstream timeout\r");
+    expect(status(c.getSnapshot())).toContain("search /upstream timeout/ 10/10");
+    press(c, "n");
+    expect(status(c.getSnapshot())).toContain("9/10");
+    press(c, "g");
+    press(c, "N");
+    expect(status(c.getSnapshot())).toContain("1/10");
+  });
+
+  it("shows a replica's lifecycle in the log, and a line that is not JSON as text", async () => {
+    const { c } = await open(incident(undefined));
+    press(c, "g");
+    const oldest = shown(c.getSnapshot());
+    expect(oldest.find((l) => l.includes("{not json at all"))).toBe(" {not json at all");
+    press(c, "J2026-11-27T05:00:31Z\r");
+    const around = shown(c.getSnapshot()).join("\n");
+    expect(around).toMatch(/replica 2\/3 stopped sending \(last line 05:00:30Z\)/);
+  });
+
+  it("i says the file, the lines not read, the saved view and the votes it lists", async () => {
+    const { c, path } = await open(
+      incident({
+        deploymentId: "dep-1",
+        savedAt: "2026-11-27T05:02:00Z",
+        lines: 521,
+        bundle: true,
+        votes: [
+          {
+            activityId: "act-1",
+            type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+            fingerprint: "fp-abc",
+            decision: "approve",
+            time: "2026-11-27T05:01:00Z",
+          },
+        ],
+      }),
+    );
+    press(c, "i");
+    const said = detail(c.getSnapshot());
+    expect(said).toContain(`files ${path}: ndjson, 522 lines, 1 not read (shown as text)`);
+    expect(said).toContain("not read 1 line could not be read");
+    expect(said).toContain("saved view deployment dep-1 · saved 2026-11-27T05:02:00Z · 521 lines");
+    expect(said).toContain(
+      "votes 2026-11-27T05:01:00Z approve ACTIVITY_TYPE_SIGN_TRANSACTION_V2 act-1 fingerprint fp-abc",
+    );
+    expect(said).toMatch(/replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
+  it("q quits", async () => {
+    const { c, quit } = await open(incident(undefined));
+    press(c, "q");
+    expect(quit).toHaveBeenCalledOnce();
+  });
+});

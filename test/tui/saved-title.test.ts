@@ -1,0 +1,130 @@
+/**
+ * What the dashboard says of saved logs: the title's files, lines, time range and indexing; the
+ * filters a saved view's header restores, in the state and in words; a header's votes read with
+ * every field checked.
+ */
+import { describe, expect, it } from "vitest";
+import { readJsonHeader } from "../../src/logs/saved/saved-header.js";
+import type { SavedSummary } from "../../src/logs/saved/saved-log.js";
+import {
+  fileNames,
+  headerNotice,
+  restoredState,
+  savedTitle,
+  timeRange,
+} from "../../src/tui/saved-title.js";
+
+const file = (name: string, over: Partial<SavedSummary["files"][number]> = {}) => ({
+  name,
+  format: "ndjson",
+  lines: 10,
+  unreadable: 0,
+  dropped: 0,
+  complete: true,
+  indexedBytes: 100,
+  totalBytes: 100,
+  ...over,
+});
+
+const summary = (over: Partial<SavedSummary> = {}): SavedSummary => ({
+  files: [file("a.ndjson")],
+  lines: 1234,
+  unreadable: 0,
+  from: Date.UTC(2026, 10, 27, 5, 0, 1),
+  to: Date.UTC(2026, 10, 27, 5, 10, 0),
+  complete: true,
+  notes: [],
+  ...over,
+});
+
+describe("the title of saved logs", () => {
+  it("names up to three files, then counts the rest", () => {
+    expect(fileNames(["a", "b"])).toBe("a, b");
+    expect(fileNames(["a", "b", "c", "d", "e"])).toBe("a, b, c +2 more");
+  });
+
+  it("says the day once when the range stays within it", () => {
+    const d = (h: number, day = 27) => Date.UTC(2026, 10, day, h, 0, 0);
+    expect(timeRange(d(5), d(6))).toBe("2026-11-27 05:00:00Z to 06:00:00Z");
+    expect(timeRange(d(23), d(1, 28))).toBe("2026-11-27 23:00:00Z to 2026-11-28 01:00:00Z");
+  });
+
+  it("counts lines, says the range, how far indexing is, or that lines may still come", () => {
+    expect(savedTitle(summary(), false)).toBe(
+      "a.ndjson · 1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z",
+    );
+    expect(savedTitle(summary(), true)).toMatch(/ · followed$/);
+    const indexing = summary({
+      complete: false,
+      files: [file("a.ndjson", { complete: false, indexedBytes: 40, totalBytes: 100 })],
+    });
+    expect(savedTitle(indexing, true)).toMatch(/ · indexing 40%$/);
+    expect(savedTitle(summary({ from: undefined, to: undefined, lines: 1 }), false)).toBe(
+      "a.ndjson · 1 line",
+    );
+  });
+});
+
+describe("a saved view's header", () => {
+  const header = readJsonHeader({
+    tvcwatch: {
+      deploymentId: "dep-1",
+      filters: {
+        include: ["timeout", "a|b"],
+        exclude: "health",
+        minLevel: "warn",
+        context: 2,
+        hiddenReplicas: [3],
+        onlyDeployment: "9463b1aa",
+      },
+    },
+  });
+
+  it("restores its filters into the dashboard's state and says them", () => {
+    if (!header.filters) throw new Error("no filters read");
+    expect(restoredState(header.filters)).toEqual({
+      include: ["timeout", "a|b"],
+      exclude: "health",
+      minLevel: "warn",
+      context: 2,
+      hiddenReplicas: [3],
+      onlyDeployment: { id: "9463b1aa", label: "9463b1" },
+    });
+    expect(headerNotice(header)).toBe(
+      "the saved view's filters restored: +/timeout/ +/a|b/ -/health/ level>=warn context 2 replicas 3 hidden deployment 9463b1aa alone (X clears them)",
+    );
+  });
+
+  it("says what it could not read, and nothing when there is nothing to say", () => {
+    const bad = readJsonHeader({ tvcwatch: { filters: { context: -1 } } });
+    expect(headerNotice(bad)).toBe(
+      "header not read in part: filters.context is not a number of lines from 0 to 10000",
+    );
+    expect(headerNotice(readJsonHeader({ tvcwatch: { deploymentId: "d" } }))).toBeUndefined();
+  });
+
+  it("reads a ticket bundle's votes, every field checked", () => {
+    const vote = {
+      activityId: "act-1",
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      fingerprint: "fp",
+      decision: "reject",
+      time: "2026-11-27T05:01:00Z",
+    };
+    expect(readJsonHeader({ tvcwatch: { votes: [vote] } }).votes).toEqual([vote]);
+    expect(readJsonHeader({ tvcwatch: {} }).votes).toBeUndefined();
+    for (const wrong of [
+      "votes",
+      [{ ...vote, decision: "maybe" }],
+      [{ ...vote, fingerprint: 7 }],
+      [{ ...vote, activityId: "" }],
+      [null],
+    ]) {
+      const h = readJsonHeader({ tvcwatch: { votes: wrong } });
+      expect(h.votes).toBeUndefined();
+      expect(h.problems).toEqual([
+        "votes is not a list of at most 10000 votes {activityId, type, fingerprint, decision approve or reject, time}",
+      ]);
+    }
+  });
+});
