@@ -30,6 +30,7 @@ export type KeyAction =
   | "olderMatch"
   | "newerMatch"
   | "replica"
+  | "onlyReplica"
   | "deployment"
   | "timestamps"
   | "level"
@@ -146,7 +147,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "X",
     scope: "dashboard",
     action: "clearFilters",
-    does: "clear every filter, the level, the context and the search at once",
+    does: "clear every filter, the level, the context and the search at once, and show every replica again",
   },
   {
     keys: ["L"],
@@ -210,6 +211,13 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "replica",
     does: "hide / show replica N",
+  },
+  {
+    keys: ["o"],
+    label: "o",
+    scope: "dashboard",
+    action: "onlyReplica",
+    does: "show the cursor's replica alone / every replica again (following, the newest line's)",
   },
   {
     keys: ["d"],

@@ -10,6 +10,7 @@ import { keyName, lookup } from "./key-bindings.js";
 import type { ListRow } from "./list-selection.js";
 import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
 import type { LogNavigator, Move, Target } from "./log-navigator.js";
+import { replicaNumber } from "./log-view.js";
 import type { ListPane, Pane, UiAction, UiState } from "./ui-state.js";
 import { nextPane, uiReducer } from "./ui-state.js";
 import { cancelledText } from "./vote-state.js";
@@ -361,6 +362,8 @@ function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContex
       return openKey(state, ctx);
     case "replica":
       return replicaKey(Number(name), state, ctx);
+    case "onlyReplica":
+      return onlyReplicaKey(state, ctx);
     case "deployment":
       return deploymentKey(state, ctx);
     case "sidePanes":
@@ -397,7 +400,25 @@ function replicaKey(n: number, state: UiState, ctx: KeyContext): Resolved {
           : `no replica ${n} (only ${known.join(", ")})`,
     };
   }
-  return { type: "toggleReplica", replica: n };
+  return { type: "toggleReplica", replica: n, known: [...ctx.replicas] };
+}
+
+/** o: the replica of the cursor's line (following: of the newest line shown) alone, or all again. */
+function onlyReplicaKey(state: UiState, ctx: KeyContext): Resolved {
+  if (state.onlyReplica !== undefined) return { type: "onlyReplica", replica: undefined };
+  const id = state.following ? ctx.log.newestShown(state) : state.cursor;
+  const row =
+    id === undefined ? undefined : ctx.log.cursorRow({ ...state, following: false, cursor: id });
+  const event = row?.event;
+  const n = event && event.kind !== "gap" ? replicaNumber(event.replicaLabel) : undefined;
+  if (n === undefined)
+    return {
+      type: "notice",
+      text: row
+        ? "o: the cursor's line is of no replica (↑ moves the cursor)"
+        : "o: no line under the cursor (↑ pauses and moves it)",
+    };
+  return { type: "onlyReplica", replica: n };
 }
 
 /** d: all deployments → the first alone → the next → ... → all again. */

@@ -169,6 +169,15 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (ui.onlyReplica !== undefined) {
+    items.push({
+      full: lit`only replica ${ui.onlyReplica}`,
+      shorter: [lit`=r${ui.onlyReplica}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (ui.hiddenReplicas.length > 0) {
     const list = safe(ui.hiddenReplicas.join(","));
     items.push({

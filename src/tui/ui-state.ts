@@ -80,6 +80,8 @@ export interface UiState {
   notice: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
+  /** The replica shown alone (`o`): every other one hidden, those that join later too. */
+  onlyReplica: number | undefined;
   /** Following several deployments, the one shown alone (`d` cycles); undefined: all of them. */
   onlyDeployment: { id: string; label: string } | undefined;
   time: TimeMode;
@@ -124,6 +126,7 @@ export const initialUiState: UiState = {
   inputError: undefined,
   notice: undefined,
   hiddenReplicas: [],
+  onlyReplica: undefined,
   onlyDeployment: undefined,
   time: "off",
   wrap: false,
@@ -169,9 +172,12 @@ export type UiAction =
   /** The prompt's text was used (a time gone to, a file saved): closed and remembered. */
   | { type: "inputDone" }
   | { type: "cancel" }
-  /** X: every filter, the level, the context and the search cleared at once. */
+  /** X: every filter, the level, the context, the search and the replicas hidden cleared at once. */
   | { type: "clearFilters" }
-  | { type: "toggleReplica"; replica: number }
+  /** 1-9; `known` are the replicas seen, for leaving a replica shown alone (`o`). */
+  | { type: "toggleReplica"; replica: number; known?: readonly number[] }
+  /** o: this replica alone, or (undefined) every replica again. */
+  | { type: "onlyReplica"; replica: number | undefined }
   | { type: "showDeployment"; deployment: { id: string; label: string } | undefined }
   | { type: "cycleTime" }
   | { type: "cycleLevel" }
@@ -277,13 +283,31 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       // The selection stays on its activity, shown or not (the pane says when it is not).
       return { ...state, needsMyVote: !state.needsMyVote };
     case "clearFilters":
-      return { ...state, ...NO_FILTERS, inputError: undefined };
+      return {
+        ...state,
+        ...NO_FILTERS,
+        inputError: undefined,
+        hiddenReplicas: [],
+        onlyReplica: undefined,
+      };
     case "toggleReplica": {
-      const hidden = state.hiddenReplicas.includes(action.replica)
-        ? state.hiddenReplicas.filter((r) => r !== action.replica)
-        : [...state.hiddenReplicas, action.replica].sort((a, b) => a - b);
-      return { ...state, hiddenReplicas: hidden };
+      // One replica shown alone: the others are hidden one by one, and then N toggled.
+      const only = state.onlyReplica;
+      const before =
+        only === undefined
+          ? state.hiddenReplicas
+          : [...new Set([...(action.known ?? []), action.replica])].filter((r) => r !== only);
+      const hidden = before.includes(action.replica)
+        ? before.filter((r) => r !== action.replica)
+        : [...before, action.replica];
+      return {
+        ...state,
+        hiddenReplicas: hidden.sort((a, b) => a - b),
+        onlyReplica: undefined,
+      };
     }
+    case "onlyReplica":
+      return { ...state, onlyReplica: action.replica, hiddenReplicas: [] };
     case "showDeployment":
       return { ...state, onlyDeployment: action.deployment };
     case "cycleTime":
