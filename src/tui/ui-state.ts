@@ -76,7 +76,10 @@ export interface UiState {
   history: Readonly<Partial<Record<InputMode, readonly string[]>>>;
   /** A filter or search that did not compile, shown in the status line. */
   inputError: string | undefined;
-  /** A one-line answer to the last key (a replica that does not exist...); the next key clears it. */
+  /**
+   * A one-line answer to the last key (a replica that does not exist, a file saved...); the next
+   * key clears it, and the controller after a few seconds.
+   */
   notice: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
@@ -189,7 +192,8 @@ export type UiAction =
   | { type: "toggleMark"; id: number }
   | { type: "openCopy"; id: number }
   | { type: "cycleEmailFilter" }
-  | { type: "notice"; text: string }
+  /** The answer to a key (or a save) shown in the status line; undefined: it expired. */
+  | { type: "notice"; text: string | undefined }
   | { type: "vote"; change: VoteUiAction }
   | { type: "toggleNeedsMyVote" };
 

@@ -24,7 +24,7 @@ import {
 import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
-import { lit, type Safe, safe } from "../../text/safe-text.js";
+import { lit, type Safe, safe, safeBounded, truncate } from "../../text/safe-text.js";
 import { detailRows } from "../detail-layout.js";
 import { helpRows } from "../help-content.js";
 import type { KeyContext } from "../key-step.js";
@@ -85,6 +85,8 @@ export interface LogPaneView {
   height: number;
   focused: boolean;
   title: Safe;
+  /** Said at the title's right: following, paused, or retrying and why while polls fail. */
+  right: Safe;
   following: boolean;
   cap: number;
   strip: Segment[] | undefined;
@@ -165,6 +167,23 @@ const NO_EMAIL: readonly EmailEvent[] = [];
 const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
 const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 const LOGS_ONLY: readonly Pane[] = ["logs"];
+
+/** The most of the follow's error the log pane's title shows (the status line says more). */
+const TITLE_CAUSE = 32;
+
+/**
+ * What the log pane's title says at its right: `following` or `paused`; while polls fail,
+ * `retrying: <the cause, short>` instead of `following` (the lines are not coming in).
+ */
+export function logPaneState(ui: UiState, follow: FollowerState | undefined): Safe {
+  const view = ui.following ? lit`following` : lit`paused`;
+  if (!follow || (follow.phase !== "retrying" && follow.phase !== "failed")) return view;
+  const word = follow.phase === "retrying" ? lit`retrying` : lit`stopped`;
+  const cause = follow.lastError
+    ? lit`: ${truncate(safeBounded(follow.lastError, 500), TITLE_CAUSE)}`
+    : lit``;
+  return ui.following ? lit`${word}${cause}` : lit`paused · ${word}${cause}`;
+}
 
 /** The log pane's title: wrap and time modes said after "Logs". */
 function logTitle(ui: UiState): Safe {
@@ -319,6 +338,7 @@ export class DashboardViews {
       height: layout.logs.height,
       focused: ui.focus === "logs",
       title: logTitle(ui),
+      right: logPaneState(ui, input.follow),
       following: ui.following,
       cap: logs.store.maxLines,
       strip: showStrip ? this.strip(stats, logWidth) : undefined,
