@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   /** Fraction of requests answered by 500, 503, 429 or a dropped connection. */
   faultRate?: number;
   latencyMs?: [number, number];
+  /** Every request answered 503 from `fromMs` to `toMs` after the simulator started. */
+  outage?: { fromMs: number; toMs: number };
   clockSkewMs?: number;
   ingestLagMs?: number;
   truthFile?: string;
@@ -116,13 +118,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     seed,
     rate: options.faultRate ?? 0,
     latencyMs: options.latencyMs,
+    outage: options.outage,
   });
+  const startedMono = clock.monotonic();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const delay = faults.delayMs();
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const fault = faults.next();
+    const fault = faults.next(clock.monotonic() - startedMono);
     if (fault?.kind === "drop") {
       req.socket.destroy();
       return;

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import type { Command } from "commander";
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import { getOperation, operationNames } from "../../api/operations.js";
 import { isLoopbackHost } from "../../api/url-policy.js";
 import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
@@ -42,6 +42,17 @@ export const SIM_LIMITS = {
   heldLines: 5_000_000,
 } as const;
 
+/** --outage AT+FOR: from AT after the start (0 to 24h), for FOR (1s to 24h). */
+function outageFlag(value: string): { fromMs: number; toMs: number } {
+  const [at, length, ...rest] = value.split("+");
+  if (at === undefined || length === undefined || rest.length > 0)
+    throw new InvalidArgumentError(
+      `expected AT+FOR, two durations (30s+20s: from 30 s after the start, for 20 s), got ${JSON.stringify(value.slice(0, 24))}`,
+    );
+  const fromMs = boundedDurationFlag(0, 24 * HOUR)(at);
+  return { fromMs, toMs: fromMs + boundedDurationFlag(SECOND, 24 * HOUR)(length) };
+}
+
 interface SimFlags {
   host: string;
   port: number;
@@ -55,6 +66,7 @@ interface SimFlags {
   retention: number;
   faults: number;
   latency?: [number, number];
+  outage?: { fromMs: number; toMs: number };
   clockSkew: number;
   ingestLag: number;
   truthFile?: string;
@@ -220,6 +232,11 @@ export function registerSimCommand(program: Command): void {
       boundedRangeMsFlag(SIM_LIMITS.latencyMs),
     )
     .option(
+      "--outage <at+for>",
+      "every request answered 503 for a while: from AT after the start, for FOR, e.g. 30s+20s",
+      outageFlag,
+    )
+    .option(
       "--clock-skew <duration>",
       "the server's clock against this host's, e.g. 45s or -2m (at most 24h either way)",
       boundedSignedDurationFlag(SIM_LIMITS.clockSkewMs),
@@ -271,7 +288,8 @@ Examples:
   tvcwatch sim --state ~/.local/state/tvcwatch-sim.json
   tvcwatch --config /tmp/sim.json tail -f
   tvcwatch --config /tmp/sim.sre-lead.json call approve_activity --body '{"fingerprint":"sha256:..."}'
-  tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`,
+  tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson
+  tvcwatch sim --outage 30s+20s    (every request answered 503 from 30 s after the start, for 20 s)`,
     )
     .action(async (flags: SimFlags) => {
       checkHeldLines(flags);
@@ -295,6 +313,7 @@ Examples:
           retentionMs: flags.retention,
           faultRate: flags.faults,
           ...(flags.latency ? { latencyMs: flags.latency } : {}),
+          ...(flags.outage ? { outage: flags.outage } : {}),
           clockSkewMs: flags.clockSkew,
           ingestLagMs: flags.ingestLag,
           ...(flags.truthFile ? { truthFile: flags.truthFile } : {}),
