@@ -268,6 +268,16 @@ describe("the key step", () => {
     expect(seven.notice).toBe("no replica 7 (only 1, 2, 3)");
   });
 
+  it("following, / and e count the newest line too (a marker or an error just arrived)", () => {
+    const store = new LogStore();
+    store.append(
+      Array.from({ length: 10 }, (_, i) => line(i, 1, i === 9 ? "ERROR the newest" : `INFO ${i}`)),
+    );
+    const c = context(store);
+    expect(press(initialUiState, c, "/newest\r").state.cursor).toBe(10);
+    expect(press(initialUiState, c, "e").state.cursor).toBe(10);
+  });
+
   it("o shows the cursor's replica alone and every replica again; 1-9 and X leave it", () => {
     // Following, the newest line's replica (line 499: replica 2).
     const alone = press(initialUiState, ctx, "o").state;

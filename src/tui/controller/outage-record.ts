@@ -61,11 +61,9 @@ export class OutageRecord {
       return undefined;
     }
     const outage = this.outage;
-    if (state.phase !== "live" || !outage) {
-      // Stopped or failed for good: no recovery to mark.
-      if (state.phase !== "live") this.outage = undefined;
-      return undefined;
-    }
+    // Stopped or failed for good: no recovery to mark. (Starting again, it is still to come.)
+    if (state.phase === "failed" || state.phase === "stopped") this.outage = undefined;
+    if (state.phase !== "live" || !outage) return undefined;
     this.outage = undefined;
     return {
       kind: "replica",
