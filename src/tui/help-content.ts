@@ -27,7 +27,10 @@ export const LEGEND: readonly (readonly [string, string])[] = [
   ["(late)", "a line that came after newer ones"],
   ["── gap ──", "a stretch whose lines could not all be fetched"],
   ["── replica … ──", "a replica joined, stopped sending, came back, or the count changed"],
-  ["[1]▂▅█", "lines per 10 s of each replica (red: with errors, dim: stopped); i lists counts"],
+  [
+    "[1]▂▅!█",
+    "lines per 10 s of each replica (the height); ! where its share of errors rose above twice its usual; dim: stopped; i lists counts",
+  ],
   ["CONS FAIL PEND", "activity: consensus needed, failed, pending"],
   ["NEW AUTH DONE REJ", "activity: created, needs authenticators, completed, rejected"],
   ["votes", "votes cast on the activity so far"],
