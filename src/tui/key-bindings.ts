@@ -46,6 +46,7 @@ export type KeyAction =
   | "nextMark"
   | "previousMark"
   | "copy"
+  | "findInHelp"
   | "recallOlder"
   | "recallNewer"
   | "wrap"
@@ -348,6 +349,13 @@ export const BINDINGS: readonly Binding[] = [
     does: "details of the selected activity, email or transfer",
   },
   { keys: ["up"], label: "↑", scope: "overlay", action: "up", does: "scroll up" },
+  {
+    keys: ["/"],
+    label: "/",
+    scope: "overlay",
+    action: "findInHelp",
+    does: "in the help: find a key (o, /, Enter) or a word; only what matches is listed as you type, Enter keeps it, Esc shows all again",
+  },
   { keys: ["down"], label: "↓", scope: "overlay", action: "down", does: "scroll down" },
   { keys: ["pageup"], label: "PgUp", scope: "overlay", action: "pageUp", does: "scroll up a page" },
   {
@@ -489,7 +497,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   logs: "log pane focused",
   lists: "side pane focused",
   overlay: "help, detail or copy view open",
-  input: "typing in a prompt (search, filter, context, time, file)",
+  input: "typing in a prompt (search, filter, context, time, file, find in help)",
   vote: "confirming a vote",
   picker: "deployment picker",
 };

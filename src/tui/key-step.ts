@@ -364,6 +364,10 @@ function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContex
       return replicaKey(Number(name), state, ctx);
     case "onlyReplica":
       return onlyReplicaKey(state, ctx);
+    case "findInHelp":
+      return state.help
+        ? { type: "startInput", mode: "helpFind" }
+        : { type: "notice", text: "/ finds in the help (?); here ↑↓ scroll, Esc closes" };
     case "deployment":
       return deploymentKey(state, ctx);
     case "sidePanes":

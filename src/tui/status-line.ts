@@ -339,6 +339,7 @@ const PROMPTS: Record<InputMode, Safe> = {
   context: lit`context lines (0-50): `,
   jump: lit`go to time (-5m, 14:02:10): `,
   save: lit`save view to file: `,
+  helpFind: lit`find in help: `,
 };
 
 /**

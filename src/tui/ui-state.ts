@@ -16,8 +16,11 @@ export type ListPane = Exclude<Pane, "logs">;
 /** What a detail view can show: a list pane's row, a log line (Enter) or the follow's status (`i`). */
 export type DetailSource = ListPane | "follow" | "line";
 
-/** What a prompt asks for: a search or filter regex, context lines, a time to go to, a file. */
-export type InputMode = "search" | "include" | "exclude" | "context" | "jump" | "save";
+/**
+ * What a prompt asks for: a search or filter regex, context lines, a time to go to, a file, or
+ * a key or word to find in the help.
+ */
+export type InputMode = "search" | "include" | "exclude" | "context" | "jump" | "save" | "helpFind";
 
 /** Timestamps before each line (`T` cycles). */
 export type TimeMode = "off" | "absolute" | "relative";
@@ -92,6 +95,8 @@ export interface UiState {
   sidePanes: boolean;
   help: boolean;
   helpScroll: number;
+  /** What `/` in the help found it by: only the keys and marks it matches are listed. */
+  helpFind: string | undefined;
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
   detail: { pane: DetailSource; key: string } | undefined;
   detailScroll: number;
@@ -136,6 +141,7 @@ export const initialUiState: UiState = {
   sidePanes: true,
   help: false,
   helpScroll: 0,
+  helpFind: undefined,
   detail: undefined,
   detailScroll: 0,
   selection: { activities: undefined, email: undefined, solana: undefined },
@@ -333,7 +339,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         focus: state.sidePanes ? "logs" : state.focus,
       };
     case "toggleHelp":
-      return { ...state, help: !state.help, helpScroll: 0 };
+      return { ...state, help: !state.help, helpScroll: 0, helpFind: undefined };
     case "scrollOverlay": {
       const clamp = (n: number) => Math.max(0, Math.min(action.max, n));
       return state.help
@@ -422,6 +428,10 @@ function submitPrompt(state: UiState): UiState {
     if (error) return promptReducer(state, { type: "inputFailed", error });
     return { ...closeInput(state), context: text === "" ? 0 : Number(text) };
   }
+  if (mode === "helpFind") {
+    // The help lists what the text finds (all of it for none), from its top.
+    return { ...closeInput(state), helpFind: text.trim() === "" ? undefined : text, helpScroll: 0 };
+  }
   if (mode !== "search" && mode !== "include" && mode !== "exclude") return state;
   const value = text.length === 0 ? undefined : text;
   const error = value === undefined ? undefined : regexError(value);
@@ -440,6 +450,8 @@ function submitPrompt(state: UiState): UiState {
 /** Esc: one thing closed or cleared at a time, the innermost first. */
 function cancelOne(state: UiState): UiState {
   if (state.input) return { ...state, input: undefined };
+  if (state.help && state.helpFind !== undefined)
+    return { ...state, helpFind: undefined, helpScroll: 0 };
   if (state.help) return { ...state, help: false };
   if (state.copy !== undefined) return { ...state, copy: undefined };
   if (state.detail) return { ...state, detail: undefined };

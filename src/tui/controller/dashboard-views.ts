@@ -137,7 +137,8 @@ export interface SidePanesView {
 /** What fills the space between the title and the status line, innermost first. */
 export type DashboardBody =
   | { kind: "vote"; vote: VoteUi; frame: VoteFrame }
-  | { kind: "help"; scroll: number }
+  /** The help's rows for its width, only those found while `find` is set (`/` in the help). */
+  | { kind: "help"; scroll: number; rows: readonly Segment[][]; find: string }
   | { kind: "copy"; text: string | undefined }
   | { kind: "detail"; view: DetailView | undefined; scroll: number }
   | { kind: "panes"; log: LogPaneView; side: SidePanesView | undefined };
@@ -291,6 +292,7 @@ export class DashboardViews {
     (detail: DetailView, width: number) => detailRows(detail, width).length,
   );
   private readonly title = memoized(dashboardTitle);
+  private readonly help = memoized((width: number, find: string) => helpRows(width, find));
   private readonly several = memoized((members: readonly GroupMember[]) =>
     members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
   );
@@ -347,6 +349,9 @@ export class DashboardViews {
     const several = this.several(input.members);
     const detail = this.detail(input, side.summaries, stats);
     const overlayRows = Math.max(1, layout.body.height - 3);
+    // Inside the overlay's border and padding; typing in its prompt finds as it goes.
+    const helpFind = ui.input?.mode === "helpFind" ? ui.input.text : (ui.helpFind ?? "");
+    const help = ui.help ? this.help(Math.max(10, layout.total.width - 4), helpFind) : [];
     const room = voteRoom(layout.total.width, layout.body.height);
     const vote = ui.vote ? this.voteShown(ui.vote, room.width, room.rows) : undefined;
     const keys: KeyContext = {
@@ -358,7 +363,7 @@ export class DashboardViews {
       replicas,
       deployments: several,
       overlayMax: ui.help
-        ? Math.max(0, helpRows().length - overlayRows)
+        ? Math.max(0, help.length - overlayRows)
         : detail
           ? Math.max(
               0,
@@ -374,7 +379,7 @@ export class DashboardViews {
       ui,
       layout,
       title: this.title(input.heading, several, layout.total.width),
-      body: this.body(input, { log, side: side.view, detail, vote }),
+      body: this.body(input, { log, side: side.view, detail, vote, help, helpFind }),
       status: ui.input
         ? promptLine(ui.input, layout.total.width)
         : statusLine(
@@ -468,11 +473,14 @@ export class DashboardViews {
       side: SidePanesView | undefined;
       detail: DetailView | undefined;
       vote: VoteFrame | undefined;
+      help: readonly Segment[][];
+      helpFind: string;
     },
   ): DashboardBody {
     const { ui } = input;
     if (ui.vote && parts.vote) return { kind: "vote", vote: ui.vote, frame: parts.vote };
-    if (ui.help) return { kind: "help", scroll: ui.helpScroll };
+    if (ui.help)
+      return { kind: "help", scroll: ui.helpScroll, rows: parts.help, find: parts.helpFind };
     if (ui.copy !== undefined) {
       const row = input.logs.store.rowById(ui.copy);
       return { kind: "copy", text: row?.event.kind === "line" ? row.event.content : undefined };
