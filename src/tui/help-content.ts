@@ -146,7 +146,8 @@ export function helpRows(width = Number.POSITIVE_INFINITY, find = ""): Segment[]
   let heading: string | undefined;
   for (const e of shown) {
     if (e.heading !== heading) {
-      if (rows.length > 0) rows.push([{ text: lit`` }]);
+      // A space, not nothing: an empty row would take no height, and the count would not add up.
+      if (rows.length > 0) rows.push([{ text: lit` ` }]);
       rows.push([{ text: safe(e.heading), bold: true, colour: "cyan" }]);
       heading = e.heading;
     }
