@@ -2,7 +2,15 @@
  * The `?` help: every binding of the table by where it applies, then what the screen's marks
  * mean; descriptions wrapped to the help's width, and `/` in the help finds a key or a word.
  */
-import { lit, padEnd, type Safe, safe, safeBounded, widthOf } from "../text/safe-text.js";
+import {
+  lit,
+  padEnd,
+  type Safe,
+  safe,
+  safeBounded,
+  sliceSafe,
+  widthOf,
+} from "../text/safe-text.js";
 import { rowStarts, rowText } from "../text/wrap.js";
 import { BINDINGS, SCOPE_TITLES, type Scope } from "./key-bindings.js";
 import type { Segment } from "./segment.js";
@@ -108,7 +116,14 @@ export function wrapWords(text: Safe, width: number): Safe[] {
   const w = Math.max(8, Math.floor(width));
   const rows: Safe[] = [];
   let row = lit``;
-  for (const word of text.split(" ").map((x) => x as Safe)) {
+  const words: Safe[] = [];
+  for (let from = 0; from <= text.length; ) {
+    const space = text.indexOf(" ", from);
+    const to = space < 0 ? text.length : space;
+    words.push(sliceSafe(text, from, to));
+    from = to + 1;
+  }
+  for (const word of words) {
     const joined = widthOf(row) === 0 ? word : lit`${row} ${word}`;
     if (widthOf(joined) <= w) {
       row = joined;
