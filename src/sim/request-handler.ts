@@ -35,13 +35,15 @@ export class SimRequestHandler {
     private readonly service: SimService,
     private readonly faults: FaultInjector,
     private readonly log: (message: string) => void,
+    /** Milliseconds since the simulator started (when an injected outage holds). */
+    private readonly elapsedMs: () => number,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { service, faults } = this;
     const delay = faults.delayMs();
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const fault = faults.next();
+    const fault = faults.next(this.elapsedMs());
     if (fault?.kind === "drop") {
       req.socket.destroy();
       return;

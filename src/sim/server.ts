@@ -42,8 +42,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     seed,
     rate: options.faultRate ?? 0,
     latencyMs: options.latencyMs,
+    outage: options.outage,
   });
-  const handler = new SimRequestHandler(service, faults, log);
+  const startedMono = clock.monotonic();
+  const handler = new SimRequestHandler(
+    service,
+    faults,
+    log,
+    () => clock.monotonic() - startedMono,
+  );
   const server = createServer((req, res) => {
     handler.handle(req, res).catch(() => res.destroy());
   });

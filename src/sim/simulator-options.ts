@@ -14,6 +14,8 @@ export interface SimulatorOptions {
   /** Fraction of requests answered by 500, 503, 429 or a dropped connection. */
   faultRate?: number;
   latencyMs?: [number, number];
+  /** Every request answered 503 from `fromMs` to `toMs` after the simulator started. */
+  outage?: { fromMs: number; toMs: number };
   clockSkewMs?: number;
   ingestLagMs?: number;
   truthFile?: string;

@@ -30,6 +30,7 @@ export type KeyAction =
   | "olderMatch"
   | "newerMatch"
   | "replica"
+  | "onlyReplica"
   | "deployment"
   | "timestamps"
   | "level"
@@ -47,6 +48,7 @@ export type KeyAction =
   | "nextMark"
   | "previousMark"
   | "copy"
+  | "findInHelp"
   | "recallOlder"
   | "recallNewer"
   | "wrap"
@@ -148,7 +150,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "X",
     scope: "dashboard",
     action: "clearFilters",
-    does: "clear every filter, the level, the context and the search at once",
+    does: "clear every filter, the level, the context and the search at once, and show every replica again",
   },
   {
     keys: ["L"],
@@ -212,6 +214,13 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "replica",
     does: "hide / show replica N",
+  },
+  {
+    keys: ["o"],
+    label: "o",
+    scope: "dashboard",
+    action: "onlyReplica",
+    does: "show the cursor's replica alone / every replica again (following, the newest line's)",
   },
   {
     keys: ["d"],
@@ -356,6 +365,13 @@ export const BINDINGS: readonly Binding[] = [
     does: "details of the selected activity, email or transfer",
   },
   { keys: ["up"], label: "↑", scope: "overlay", action: "up", does: "scroll up" },
+  {
+    keys: ["/"],
+    label: "/",
+    scope: "overlay",
+    action: "findInHelp",
+    does: "in the help: find a key (o, /, Enter) or a word; only what matches is listed as you type, Enter keeps it, Esc shows all again",
+  },
   { keys: ["down"], label: "↓", scope: "overlay", action: "down", does: "scroll down" },
   { keys: ["pageup"], label: "PgUp", scope: "overlay", action: "pageUp", does: "scroll up a page" },
   {
@@ -505,7 +521,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   logs: "log pane focused",
   lists: "side pane focused",
   overlay: "help, detail, copy view or heatmap open",
-  input: "typing in a prompt (search, filter, context, time, file)",
+  input: "typing in a prompt (search, filter, context, time, file, find in help)",
   vote: "confirming a vote",
   picker: "deployment picker",
 };

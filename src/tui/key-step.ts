@@ -11,6 +11,7 @@ import { keyName, lookup } from "./key-bindings.js";
 import type { ListRow } from "./list-selection.js";
 import { locate, moveSelection, notSelectedText, selectFirst } from "./list-selection.js";
 import type { LogNavigator, Move, Target } from "./log-navigator.js";
+import { replicaNumber } from "./log-view.js";
 import { heatmapKey, riseKey } from "./rise-key.js";
 import { parseSaveChoice, type SaveChoice } from "./save-range.js";
 import { savedFormat } from "./saved-view.js";
@@ -380,6 +381,12 @@ function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContex
       return openKey(state, ctx);
     case "replica":
       return replicaKey(Number(name), state, ctx);
+    case "onlyReplica":
+      return onlyReplicaKey(state, ctx);
+    case "findInHelp":
+      return state.help
+        ? { type: "startInput", mode: "helpFind" }
+        : { type: "notice", text: "/ finds in the help (?); here ↑↓ scroll, Esc closes" };
     case "deployment":
       return deploymentKey(state, ctx);
     case "sidePanes":
@@ -416,7 +423,25 @@ function replicaKey(n: number, state: UiState, ctx: KeyContext): Resolved {
           : `no replica ${n} (only ${known.join(", ")})`,
     };
   }
-  return { type: "toggleReplica", replica: n };
+  return { type: "toggleReplica", replica: n, known: [...ctx.replicas] };
+}
+
+/** o: the replica of the cursor's line (following: of the newest line shown) alone, or all again. */
+function onlyReplicaKey(state: UiState, ctx: KeyContext): Resolved {
+  if (state.onlyReplica !== undefined) return { type: "onlyReplica", replica: undefined };
+  const id = state.following ? ctx.log.newestShown(state) : state.cursor;
+  const row =
+    id === undefined ? undefined : ctx.log.cursorRow({ ...state, following: false, cursor: id });
+  const event = row?.event;
+  const n = event && event.kind !== "gap" ? replicaNumber(event.replicaLabel) : undefined;
+  if (n === undefined)
+    return {
+      type: "notice",
+      text: row
+        ? "o: the cursor's line is of no replica (↑ moves the cursor)"
+        : "o: no line under the cursor (↑ pauses and moves it)",
+    };
+  return { type: "onlyReplica", replica: n };
 }
 
 /** d: all deployments → the first alone → the next → ... → all again. */

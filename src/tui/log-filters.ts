@@ -20,6 +20,8 @@ export interface Filters {
   exclude: RegExp | undefined;
   search: RegExp | undefined;
   hidden: ReadonlySet<number>;
+  /** The replica shown alone (`o`); undefined: every one not hidden. */
+  only: number | undefined;
   /** The deployment shown alone (its id); undefined: every one. */
   deployment: string | undefined;
   minLevel: LogLevel | undefined;
@@ -30,7 +32,14 @@ export interface Filters {
 
 export type FilterState = Pick<
   UiState,
-  "include" | "exclude" | "search" | "hiddenReplicas" | "onlyDeployment" | "minLevel" | "context"
+  | "include"
+  | "exclude"
+  | "search"
+  | "hiddenReplicas"
+  | "onlyReplica"
+  | "onlyDeployment"
+  | "minLevel"
+  | "context"
 >;
 
 export function compileFilters(state: FilterState): Filters {
@@ -46,11 +55,12 @@ export function compileFilters(state: FilterState): Filters {
   const exclude = compile(state.exclude);
   const hidden = new Set(state.hiddenReplicas);
   const deployment = state.onlyDeployment?.id;
-  const f = { hidden, deployment };
+  const only = state.onlyReplica;
+  const f = { hidden, only, deployment };
   const lines = new IndexedFilter(
     new LineFilter({
       select:
-        hidden.size === 0 && deployment === undefined
+        hidden.size === 0 && only === undefined && deployment === undefined
           ? undefined
           : (line) => !replicaHidden(line, f),
       include: include.map((r) => [r]),
@@ -67,6 +77,7 @@ export function compileFilters(state: FilterState): Filters {
     exclude,
     search: compile(state.search),
     hidden,
+    only,
     deployment,
     minLevel: state.minLevel,
     context: state.context,
@@ -74,11 +85,14 @@ export function compileFilters(state: FilterState): Filters {
   };
 }
 
-function replicaHidden(event: StoreEvent, f: Pick<Filters, "hidden" | "deployment">): boolean {
+function replicaHidden(
+  event: StoreEvent,
+  f: Pick<Filters, "hidden" | "only" | "deployment">,
+): boolean {
   if (deploymentHidden(event, f)) return true;
-  if (event.kind !== "line" || f.hidden.size === 0) return false;
+  if (event.kind !== "line" || (f.hidden.size === 0 && f.only === undefined)) return false;
   const n = replicaNumber(event.replicaLabel);
-  return n !== undefined && f.hidden.has(n);
+  return n !== undefined && (f.hidden.has(n) || (f.only !== undefined && n !== f.only));
 }
 
 /** A line or marker of a deployment other than the one shown alone (gaps are always shown). */

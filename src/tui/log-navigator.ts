@@ -288,7 +288,9 @@ export function logNavigator(
       if (target === "match" && !f.filters.search) return undefined;
       const marks = new Set(state.marks);
       const current = cursorIndex(f);
-      const from = current >= 0 ? current : bottomOf(f).index;
+      // Following, the newest line is a candidate too (a search typed as a marker arrives).
+      const bottom = bottomOf(f).index;
+      const from = current >= 0 ? current : state.following && direction < 0 ? bottom + 1 : bottom;
       const matches = target === "match" ? storeMatches(f) : undefined;
       if (matches) {
         const i = nextMatch(f, matches, from, direction);

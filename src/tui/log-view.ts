@@ -145,6 +145,7 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
     state.exclude !== undefined ||
     state.minLevel !== undefined ||
     state.onlyDeployment !== undefined ||
+    state.onlyReplica !== undefined ||
     state.hiddenReplicas.length > 0;
   if (store.size() === 0 || !narrowed) return lit`waiting for log lines…`;
   const hidden = new Set(state.hiddenReplicas);
@@ -160,6 +161,9 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   }
   if (state.onlyDeployment) {
     return lit`no line from deployment ${safeBounded(state.onlyDeployment.label, 40)} here (d shows the next, then all)`;
+  }
+  if (state.onlyReplica !== undefined) {
+    return lit`no line from replica ${state.onlyReplica} here (o shows every replica again)`;
   }
   return lit`no line from the replicas shown (hidden: ${safe(state.hiddenReplicas.join(", "))})`;
 }

@@ -1,7 +1,10 @@
 /**
  * The log pane's one-row strip: for each replica, its tag and a sparkline of lines per interval
- * (./../tail/replica-activity.ts), red where the interval held errors; a replica that stopped
- * sending is dim. All sparklines share one scale, so replicas compare at a glance.
+ * (./../tail/replica-activity.ts), the bar's height its lines; an interval whose share of errors
+ * is above that replica's baseline (twice its median share over its intervals) is drawn
+ * `!` (in red with colours), so background errors do not paint every bar and the mark reads under
+ * NO_COLOR; a replica that stopped sending is dim. All sparklines share one scale, so replicas
+ * compare at a glance.
  */
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { replicaColour } from "../text/colour.js";
@@ -20,6 +23,38 @@ export function bar(n: number, max: number): string {
 function tag(label: string): Safe {
   const tag = replicaTagText(label);
   return tag === undefined ? lit`[${safe(label.slice(0, 12))}]` : lit`[${safe(tag)}]`;
+}
+
+/** What an interval of errors above its replica's usual share is drawn as. */
+export const ERROR_MARK = "!";
+
+/** The median of `values` (0 for none). */
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * Which intervals stand out by their errors: those holding errors whose share of the interval's
+ * lines is above the replica's baseline, twice the median share over its intervals with lines
+ * (all of them, not only those shown: twice, so that the chance ups and downs of a steady
+ * background of errors mark nothing). A replica whose intervals mostly hold no error marks each
+ * that does; one with errors in the background marks only where they rise well above it.
+ */
+export function errorCells(lines: readonly number[], errors: readonly number[]): boolean[] {
+  const shares: number[] = [];
+  lines.forEach((n, i) => {
+    if (n > 0) shares.push(Math.min(1, (errors[i] ?? 0) / n));
+  });
+  const baseline = 2 * median(shares);
+  return lines.map((n, i) => {
+    const e = errors[i] ?? 0;
+    return e > 0 && n > 0 && Math.min(1, e / n) > baseline;
+  });
 }
 
 /** How many intervals each replica's sparkline shows at this width. */
@@ -44,22 +79,24 @@ export function replicaStrip(stats: readonly ReplicaStats[], width: number): Seg
     const colour = replicaColour(s.label);
     out.push({ text: head, colour, bold: !s.stopped, dim: s.stopped });
     const lines = s.buckets.slice(-k);
-    const errors = s.errorBuckets.slice(-k);
+    const marked = errorCells(s.buckets, s.errorBuckets).slice(-k);
     // Runs of the same colour make one segment each.
     let run = "";
     let runError = false;
     const flush = () => {
       if (run === "") return;
       out.push(
-        runError ? { text: safe(run), colour: "red" } : { text: safe(run), colour, dim: s.stopped },
+        runError
+          ? { text: safe(run), colour: "red", bold: true }
+          : { text: safe(run), colour, dim: s.stopped },
       );
       run = "";
     };
     lines.forEach((n, i) => {
-      const error = (errors[i] ?? 0) > 0;
+      const error = marked[i] ?? false;
       if (error !== runError) flush();
       runError = error;
-      run += bar(n, max);
+      run += error ? ERROR_MARK : bar(n, max);
     });
     flush();
     out.push({ text: lit` ` });

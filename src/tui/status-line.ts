@@ -114,6 +114,9 @@ export function statusItems({
     ? connection(follower, nowMono)
     : { text: lit`○ saved lines`, shorter: [lit`○ saved`, lit`○`], colour: "gray" as const };
   items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
+  const cause = follower ? causeItem(follower) : undefined;
+  // Why polls fail, next to the connection: the rest gives way before it is cut below 30 cells.
+  if (cause) items.push(cause);
   items.push({
     full: ui.following ? lit`following` : lit`⏸ paused`,
     shorter: ui.following ? [lit`follow`] : [lit`⏸`],
@@ -170,6 +173,15 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (ui.onlyReplica !== undefined) {
+    items.push({
+      full: lit`only replica ${ui.onlyReplica}`,
+      shorter: [lit`=r${ui.onlyReplica}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (ui.hiddenReplicas.length > 0) {
     const list = safe(ui.hiddenReplicas.join(","));
     items.push({
@@ -198,7 +210,8 @@ export function statusItems({
       shorter: [truncate(text, 40), truncate(text, 20)],
       colour: ui.inputError ? "red" : "yellow",
       priority: 7,
-      droppable: false,
+      // While polls fail, why they do stays before the answer to a key (it expires anyway).
+      droppable: cause !== undefined,
     });
   }
   if (follower) items.push(...followItems(follower, nowMono));
@@ -212,19 +225,26 @@ export function statusItems({
   return items;
 }
 
-/** What the follow says besides its phase: why it retries, how old its figures are, its rate. */
+/** The least of the follow's error the status line shows while it fails (all of it if shorter). */
+export const MIN_CAUSE = 30;
+
+/** Why the follow is not live, shortened to MIN_CAUSE cells at most, never left out. */
+function causeItem(follower: FollowerState): Item | undefined {
+  if (follower.phase === "live" || !follower.lastError) return undefined;
+  const text = safeBounded(follower.lastError, 500);
+  return {
+    full: text,
+    shorter: [truncate(text, 48), truncate(text, MIN_CAUSE)],
+    colour: "red",
+    // Shortened (to MIN_CAUSE at the least) before the answer to a key gives way entirely.
+    priority: 7.5,
+    droppable: false,
+  };
+}
+
+/** What the follow says besides its phase and why: how old its figures are, its rate. */
 function followItems(follower: FollowerState, nowMono: number | undefined): Item[] {
   const items: Item[] = [];
-  if (follower.phase !== "live" && follower.lastError) {
-    const text = safeBounded(follower.lastError, 500);
-    items.push({
-      full: text,
-      shorter: [truncate(text, 40), truncate(text, 16)],
-      colour: "red",
-      priority: 6,
-      droppable: true,
-    });
-  }
   const live = follower.phase === "live";
   if (!live && follower.phase !== "starting" && follower.lastSuccessAt !== undefined) {
     // Rates and latency are of the last good poll: not shown as if current while not live.
@@ -287,17 +307,18 @@ export function statusLine(input: StatusInput, width: number): Segment[] {
   const tier = (from: number, to: number) =>
     order.filter((i) => (items[i] as Item).priority >= from && (items[i] as Item).priority < to);
   // Figures (rate, latency, buffer) give way entirely before the answer to a key or the
-  // follower's reason for retrying is cut.
+  // follower's reason for retrying is cut; that reason keeps MIN_CAUSE cells.
   const steps: (() => void)[] = [
     ...tier(0, 5).flatMap(shorten),
     ...tier(0, 5)
       .filter((i) => (items[i] as Item).droppable)
       .map(drop),
     ...tier(5, 8).flatMap(shorten),
+    ...tier(8, Number.POSITIVE_INFINITY).flatMap(shorten),
+    // Last, while polls fail, the answer to a key gives way to why they do.
     ...tier(5, 8)
       .filter((i) => (items[i] as Item).droppable)
       .map(drop),
-    ...tier(8, Number.POSITIVE_INFINITY).flatMap(shorten),
   ];
   for (const step of steps) {
     if (used() <= width) break;
@@ -320,6 +341,7 @@ const PROMPTS: Record<InputMode, Safe> = {
   jump: lit`go to time (-5m, 14:02:10): `,
   saveRange: lit`save which lines? `,
   save: lit`save to file: `,
+  helpFind: lit`find in help: `,
 };
 
 /** `S`'s file prompt: the lines chosen, counted, and the name Enter takes (`[…]`). */

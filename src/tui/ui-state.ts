@@ -18,7 +18,7 @@ export type DetailSource = ListPane | "follow" | "line";
 
 /**
  * What a prompt asks for: a search or filter regex, context lines, a time to go to, which lines
- * to save (`S`), then the file to save them to.
+ * to save (`S`), then the file to save them to, or a key or word to find in the help.
  */
 export type InputMode =
   | "search"
@@ -27,7 +27,8 @@ export type InputMode =
   | "context"
   | "jump"
   | "saveRange"
-  | "save";
+  | "save"
+  | "helpFind";
 
 /** What the file prompt of `S` offers: the lines chosen, counted, and the name Enter takes. */
 export interface SaveOffer {
@@ -96,10 +97,15 @@ export interface UiState {
   history: Readonly<Partial<Record<InputMode, readonly string[]>>>;
   /** A filter or search that did not compile, shown in the status line. */
   inputError: string | undefined;
-  /** A one-line answer to the last key (a replica that does not exist...); the next key clears it. */
+  /**
+   * A one-line answer to the last key (a replica that does not exist, a file saved...); the next
+   * key clears it, and the controller after a few seconds.
+   */
   notice: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
+  /** The replica shown alone (`o`): every other one hidden, those that join later too. */
+  onlyReplica: number | undefined;
   /** Following several deployments, the one shown alone (`d` cycles); undefined: all of them. */
   onlyDeployment: { id: string; label: string } | undefined;
   time: TimeMode;
@@ -110,6 +116,8 @@ export interface UiState {
   /** The error heatmap over the whole buffer (`H`), and how far it is scrolled. */
   heatmap: boolean;
   heatmapScroll: number;
+  /** What `/` in the help found it by: only the keys and marks it matches are listed. */
+  helpFind: string | undefined;
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
   detail: { pane: DetailSource; key: string } | undefined;
   detailScroll: number;
@@ -149,6 +157,7 @@ export const initialUiState: UiState = {
   inputError: undefined,
   notice: undefined,
   hiddenReplicas: [],
+  onlyReplica: undefined,
   onlyDeployment: undefined,
   time: "off",
   wrap: false,
@@ -157,6 +166,7 @@ export const initialUiState: UiState = {
   helpScroll: 0,
   heatmap: false,
   heatmapScroll: 0,
+  helpFind: undefined,
   detail: undefined,
   detailScroll: 0,
   selection: { activities: undefined, email: undefined, solana: undefined },
@@ -196,9 +206,12 @@ export type UiAction =
   /** The prompt's text was used (a time gone to, a file saved): closed and remembered. */
   | { type: "inputDone" }
   | { type: "cancel" }
-  /** X: every filter, the level, the context and the search cleared at once. */
+  /** X: every filter, the level, the context, the search and the replicas hidden cleared at once. */
   | { type: "clearFilters" }
-  | { type: "toggleReplica"; replica: number }
+  /** 1-9; `known` are the replicas seen, for leaving a replica shown alone (`o`). */
+  | { type: "toggleReplica"; replica: number; known?: readonly number[] }
+  /** o: this replica alone, or (undefined) every replica again. */
+  | { type: "onlyReplica"; replica: number | undefined }
   | { type: "showDeployment"; deployment: { id: string; label: string } | undefined }
   | { type: "cycleTime" }
   | { type: "cycleLevel" }
@@ -211,7 +224,8 @@ export type UiAction =
   | { type: "toggleMark"; id: number }
   | { type: "openCopy"; id: number }
   | { type: "cycleEmailFilter" }
-  | { type: "notice"; text: string }
+  /** The answer to a key (or a save) shown in the status line; undefined: it expired. */
+  | { type: "notice"; text: string | undefined }
   | { type: "vote"; change: VoteUiAction }
   | { type: "toggleNeedsMyVote" };
 
@@ -305,13 +319,16 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       // The selection stays on its activity, shown or not (the pane says when it is not).
       return { ...state, needsMyVote: !state.needsMyVote };
     case "clearFilters":
-      return { ...state, ...NO_FILTERS, inputError: undefined };
-    case "toggleReplica": {
-      const hidden = state.hiddenReplicas.includes(action.replica)
-        ? state.hiddenReplicas.filter((r) => r !== action.replica)
-        : [...state.hiddenReplicas, action.replica].sort((a, b) => a - b);
-      return { ...state, hiddenReplicas: hidden };
-    }
+      return {
+        ...state,
+        ...NO_FILTERS,
+        inputError: undefined,
+        hiddenReplicas: [],
+        onlyReplica: undefined,
+      };
+    case "toggleReplica":
+    case "onlyReplica":
+      return replicaReducer(state, action);
     case "showDeployment":
       return { ...state, onlyDeployment: action.deployment };
     case "cycleTime":
@@ -333,17 +350,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         focus: state.sidePanes ? "logs" : state.focus,
       };
     case "toggleHelp":
-      return { ...state, help: !state.help, helpScroll: 0 };
     case "toggleHeatmap":
-      return { ...state, heatmap: !state.heatmap, heatmapScroll: 0 };
-    case "scrollOverlay": {
-      const clamp = (n: number) => Math.max(0, Math.min(action.max, n));
-      if (state.help) return { ...state, helpScroll: clamp(state.helpScroll + action.by) };
-      if (state.heatmap) return { ...state, heatmapScroll: clamp(state.heatmapScroll + action.by) };
-      return { ...state, detailScroll: clamp(state.detailScroll + action.by) };
-    }
+    case "scrollOverlay":
     case "openDetail":
-      return { ...state, detail: { pane: action.pane, key: action.key }, detailScroll: 0 };
+      return overlayReducer(state, action);
     case "toggleMark":
       return {
         ...state,
@@ -427,6 +437,10 @@ function submitPrompt(state: UiState): UiState {
     if (error) return promptReducer(state, { type: "inputFailed", error });
     return { ...closeInput(state), context: text === "" ? 0 : Number(text) };
   }
+  if (mode === "helpFind") {
+    // The help lists what the text finds (all of it for none), from its top.
+    return { ...closeInput(state), helpFind: text.trim() === "" ? undefined : text, helpScroll: 0 };
+  }
   if (mode !== "search" && mode !== "include" && mode !== "exclude") return state;
   const value = text.length === 0 ? undefined : text;
   const error = value === undefined ? undefined : regexError(value);
@@ -445,6 +459,8 @@ function submitPrompt(state: UiState): UiState {
 /** Esc: one thing closed or cleared at a time, the innermost first. */
 function cancelOne(state: UiState): UiState {
   if (state.input) return { ...state, input: undefined };
+  if (state.help && state.helpFind !== undefined)
+    return { ...state, helpFind: undefined, helpScroll: 0 };
   if (state.help) return { ...state, help: false };
   if (state.heatmap) return { ...state, heatmap: false };
   if (state.copy !== undefined) return { ...state, copy: undefined };
@@ -456,4 +472,55 @@ function cancelOne(state: UiState): UiState {
   if (state.minLevel) return { ...state, minLevel: undefined };
   if (state.context > 0) return { ...state, context: 0 };
   return state;
+}
+
+/** Which replicas are shown: `1-9` hides or shows one, `o` shows one alone. */
+function replicaReducer(
+  state: UiState,
+  action: Extract<UiAction, { type: "toggleReplica" | "onlyReplica" }>,
+): UiState {
+  switch (action.type) {
+    case "toggleReplica": {
+      // One replica shown alone: the others are hidden one by one, and then N toggled.
+      const only = state.onlyReplica;
+      const before =
+        only === undefined
+          ? state.hiddenReplicas
+          : [...new Set([...(action.known ?? []), action.replica])].filter((r) => r !== only);
+      const hidden = before.includes(action.replica)
+        ? before.filter((r) => r !== action.replica)
+        : [...before, action.replica];
+      return {
+        ...state,
+        hiddenReplicas: hidden.sort((a, b) => a - b),
+        onlyReplica: undefined,
+      };
+    }
+    case "onlyReplica":
+      return { ...state, onlyReplica: action.replica, hiddenReplicas: [] };
+  }
+}
+
+/** The overlays over the panes: the help, the heatmap, the detail, and how far each is scrolled. */
+function overlayReducer(
+  state: UiState,
+  action: Extract<
+    UiAction,
+    { type: "toggleHelp" | "toggleHeatmap" | "scrollOverlay" | "openDetail" }
+  >,
+): UiState {
+  switch (action.type) {
+    case "toggleHelp":
+      return { ...state, help: !state.help, helpScroll: 0, helpFind: undefined };
+    case "toggleHeatmap":
+      return { ...state, heatmap: !state.heatmap, heatmapScroll: 0 };
+    case "scrollOverlay": {
+      const clamp = (n: number) => Math.max(0, Math.min(action.max, n));
+      if (state.help) return { ...state, helpScroll: clamp(state.helpScroll + action.by) };
+      if (state.heatmap) return { ...state, heatmapScroll: clamp(state.heatmapScroll + action.by) };
+      return { ...state, detailScroll: clamp(state.detailScroll + action.by) };
+    }
+    case "openDetail":
+      return { ...state, detail: { pane: action.pane, key: action.key }, detailScroll: 0 };
+  }
 }

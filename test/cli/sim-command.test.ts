@@ -28,6 +28,8 @@ describe("tvcwatch sim flags", () => {
     [["--clock-skew", "-25h"], /option '--clock-skew <duration>' .*from -24h to 24h/],
     [["--ingest-lag", "1h"], /option '--ingest-lag <duration>' .*from 0 to 10m/],
     [["--faults", "2"], /option '--faults <rate>' .*fraction from 0 to 1/],
+    [["--outage", "30s"], /option '--outage <at\+for>' .*expected AT\+FOR, two durations/],
+    [["--outage", "30s+0s"], /option '--outage <at\+for>' .*from 1s to 24h/],
     [["--replicas", "10"], /option '--replicas <k>' .*from 1 to 9/],
     [["--port", "70000"], /option '--port <port>' .*from 0 to 65535/],
   ];

@@ -8,7 +8,7 @@ import { requireTmux, Tmux } from "./tmux.js";
 const tmux = new Tmux();
 
 /** The replicas' sparkline strip: tags and bars only. */
-const strip = /[│║](\[[^\]]+\][ ▁▂▃▄▅▆▇█]*)+[│║]/;
+const strip = /[│║](\[[^\]]+\][ ▁▂▃▄▅▆▇█!]*)+[│║]/;
 /** A label as a regex matches it (a version has dots). */
 const re = (label: string) => label.replaceAll(".", "\\.");
 /** Log rows of a deployment, by the label in their replica tag (the strip is not a row). */

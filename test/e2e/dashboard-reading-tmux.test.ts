@@ -36,7 +36,7 @@ const logRows = (s: string) =>
     .split("\n")
     .map((l) => /[║│](\[\d\][ >*].*)$/.exec(l)?.[1]?.replace(/\s*[║│].*$/, "") ?? "")
     // Not the sparkline strip: tags and bars only.
-    .filter((l) => l !== "" && !/^(\[\d\][ ▁▂▃▄▅▆▇█]*)+$/.test(l));
+    .filter((l) => l !== "" && !/^(\[\d\][ ▁▂▃▄▅▆▇█!]*)+$/.test(l));
 
 describe("reading the log in a real terminal", () => {
   for (const [columns, rows] of [
@@ -69,7 +69,7 @@ describe("reading the log in a real terminal", () => {
       });
 
       // The replicas' sparkline, above the lines.
-      await tmux.waitFor("the sparkline", (s) => /[║│]\[1\][ ▁▂▃▄▅▆▇█]+ \[2\]/.test(s));
+      await tmux.waitFor("the sparkline", (s) => /[║│]\[1\][ ▁▂▃▄▅▆▇█!]+ \[2\]/.test(s));
 
       // L to warn: only warnings and errors (JSON levels too, nested ones), frames kept.
       tmux.keys("L", "L", "L");

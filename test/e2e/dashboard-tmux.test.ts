@@ -7,7 +7,7 @@ const tmux = new Tmux();
 /** Log rows: a replica gutter right after the log pane's left border (single or double). */
 /** Rows of log lines (not the replicas' sparkline strip: tags and bars only). */
 const logRows = (s: string) =>
-  s.split("\n").filter((l) => /[│║]\[\d\] /.test(l) && !/[│║](\[\d\][ ▁▂▃▄▅▆▇█]*)+[│║]/.test(l));
+  s.split("\n").filter((l) => /[│║]\[\d\] /.test(l) && !/[│║](\[\d\][ ▁▂▃▄▅▆▇█!]*)+[│║]/.test(l));
 
 beforeAll(() => {
   requireTmux();

@@ -87,7 +87,7 @@ describe("the demo's views in a real terminal", () => {
 
       // What changes what you see stays on the status line, at every width. (2 hides replica 2
       // once its lines came: a replica not seen yet is said not to exist.)
-      await tmux.waitFor("replica 2's lines", (s) => /[║│]\[2\] [^\s▁▂▃▄▅▆▇█]/.test(s));
+      await tmux.waitFor("replica 2's lines", (s) => /[║│]\[2\] [^\s▁▂▃▄▅▆▇█!]/.test(s));
       tmux.keys("f");
       tmux.type("ERROR");
       tmux.keys("Enter", "Space", "/");

@@ -437,6 +437,32 @@ describe("faults, skew, ingest lag and determinism", () => {
     }
   });
 
+  it("answers every request 503 during an outage, and as before it and after it", async () => {
+    const c = manualClock(1_790_000_000_000);
+    const s = await startSimulator({
+      port: 0,
+      seed: 3,
+      clock: c,
+      outage: { fromMs: 10_000, toMs: 15_000 },
+    });
+    const answer = async () => {
+      const res = await fetch(`${s.url}/nothing`, { method: "POST", body: "{}" });
+      const body = (await res.json()) as { message?: string };
+      return `${res.status} ${body.message ?? ""}`;
+    };
+    try {
+      expect(await answer()).toMatch(/^404 /);
+      c.t += 10_000;
+      expect(await answer()).toBe("503 service unavailable (injected outage)");
+      c.t += 4_999;
+      expect(await answer()).toBe("503 service unavailable (injected outage)");
+      c.t += 1;
+      expect(await answer()).toMatch(/^404 /);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("restarts a replica and changes the replica count in the incident scenario", async () => {
     const c = manualClock(1_790_000_000_000);
     const s = await startSimulator({

@@ -57,7 +57,14 @@ describe("the dashboard", () => {
     const { frame, type } = await setup();
     await type("?");
     expect(frame()).toContain("tvcwatch keys");
+    // Past the first page, found with / (live as typed, kept by Enter).
+    await type("/1-9");
     expect(frame()).toContain("hide / show replica N");
+    await type("\r");
+    expect(frame()).toContain('tvcwatch keys · "1-9"');
+    expect(frame()).not.toContain("quit");
+    await type("\u001b");
+    expect(frame()).toContain("quit");
     await type("\u001b");
     expect(frame()).not.toContain("tvcwatch keys");
   });

@@ -289,6 +289,37 @@ describe("the key step", () => {
     expect(seven.notice).toBe("no replica 7 (only 1, 2, 3)");
   });
 
+  it("following, / and e count the newest line too (a marker or an error just arrived)", () => {
+    const store = new LogStore();
+    store.append(
+      Array.from({ length: 10 }, (_, i) => line(i, 1, i === 9 ? "ERROR the newest" : `INFO ${i}`)),
+    );
+    const c = context(store);
+    expect(press(initialUiState, c, "/newest\r").state.cursor).toBe(10);
+    expect(press(initialUiState, c, "e").state.cursor).toBe(10);
+  });
+
+  it("o shows the cursor's replica alone and every replica again; 1-9 and X leave it", () => {
+    // Following, the newest line's replica (line 499: replica 2).
+    const alone = press(initialUiState, ctx, "o").state;
+    expect(alone.onlyReplica).toBe(2);
+    const shown = ctx.log.shownRows(alone).map((r) => r.event);
+    expect(shown.length).toBeGreaterThan(100);
+    expect(shown.every((e) => e.kind === "line" && e.replicaLabel === "replica 2/3")).toBe(true);
+    expect(press(alone, ctx, "o").state.onlyReplica).toBeUndefined();
+    // Paused, the cursor's line (id 141 is line 140: replica 3).
+    const paused = { ...initialUiState, following: false, cursor: 141, pausedAtTotal: 500 };
+    expect(press(paused, ctx, "o").state.onlyReplica).toBe(3);
+    // 1 with replica 2 alone: replica 1 shown beside it, 3 still hidden.
+    const withOne = press(alone, ctx, "1").state;
+    expect(withOne).toMatchObject({ onlyReplica: undefined, hiddenReplicas: [3] });
+    // X shows every replica again, hidden or alone.
+    expect(press(withOne, ctx, "X").state.hiddenReplicas).toEqual([]);
+    expect(press(alone, ctx, "X").state.onlyReplica).toBeUndefined();
+    const empty = context(new LogStore());
+    expect(press(initialUiState, empty, "o").state.notice).toMatch(/^o: no line under the cursor/);
+  });
+
   it("T cycles timestamps; Ctrl-W wraps, s hides the side panes, M filters emails", () => {
     const s = press(initialUiState, ctx, "T", "s", "M").state;
     const wrapped = keyStep(s, "w", { ctrl: true }, ctx).state;

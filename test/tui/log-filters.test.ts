@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { continuesPrevious, groupHeadAt as groupHead } from "../../src/logs/line-groups.js";
 import { LogStore } from "../../src/tail/log-store.js";
-import { compileFilters, isShown } from "../../src/tui/log-filters.js";
+import { compileFilters, isShown, matchesSearch } from "../../src/tui/log-filters.js";
 import { initialUiState, type UiState } from "../../src/tui/ui-state.js";
 import { line } from "./fixtures.js";
 
@@ -51,6 +51,16 @@ describe("the dashboard's filters over multi-line events", () => {
     expect(head(5)).toBe(content(1));
     expect(head(4)).toBe(content(2));
     expect(head(6)).toBe(content(6));
+  });
+
+  it("a frame matching on its own: f keeps nothing (its head decides, as tail --grep), / finds it", () => {
+    expect(shown({ include: ["fetchNonce"] })).toEqual([]);
+    const f = compileFilters({ ...initialUiState, search: "fetchNonce" });
+    const found = Array.from({ length: store.size() }, (_, i) => i).filter((i) => {
+      const event = store.at(i)?.event;
+      return event !== undefined && isShown(store, i, f) && matchesSearch(event, f);
+    });
+    expect(found).toEqual([3]);
   });
 
   it("keeps an error's frames under an include filter and a level, and only its own", () => {

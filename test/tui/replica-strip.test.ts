@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReplicaStats } from "../../src/tail/replica-activity.js";
 import { widthOf } from "../../src/text/safe-text.js";
-import { bar, replicaStrip, sparkWidth } from "../../src/tui/replica-strip.js";
+import { bar, errorCells, replicaStrip, sparkWidth } from "../../src/tui/replica-strip.js";
 
 const stats = (
   label: string,
@@ -24,7 +24,7 @@ describe("the replicas' sparkline strip", () => {
     expect(bar(3, 0)).toBe(" ");
   });
 
-  it("shows each replica's intervals, errors in red, a stopped replica dim", () => {
+  it("shows each replica's intervals, errors as ! (red with colours), a stopped replica dim", () => {
     const strip = replicaStrip(
       [
         stats("replica 1/2", [2, 4, 8], [0, 0, 1]),
@@ -32,9 +32,41 @@ describe("the replicas' sparkline strip", () => {
       ],
       40,
     );
-    expect(strip.map((s) => s.text).join("")).toBe("[1]▃▅█ [2]█   ");
-    expect(strip.find((s) => s.text === "█" && s.colour === "red")).toBeDefined();
+    // The mark is a character of its own: it reads without colours (NO_COLOR) too.
+    expect(strip.map((s) => s.text).join("")).toBe("[1]▃▅! [2]█   ");
+    expect(strip.find((s) => s.text === "!" && s.colour === "red")).toBeDefined();
     expect(strip.find((s) => s.text === "[2]")?.dim).toBe(true);
+  });
+
+  it("marks only the intervals whose error share rises well above the replica's usual one", () => {
+    // Errors in the background: about 1 line in 10 in every interval, then a burst of them.
+    const lines = [40, 40, 40, 40, 40, 40, 40, 40, 40, 40];
+    const errors = [4, 3, 4, 5, 4, 4, 3, 20, 4, 4];
+    expect(errorCells(lines, errors)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
+    // Mostly none: each interval with an error stands out; one without lines is never marked.
+    expect(errorCells([5, 5, 0, 5], [0, 1, 0, 0])).toEqual([false, true, false, false]);
+    // The height is the lines: a replica as busy as another with no errors has the same bars.
+    const strip = replicaStrip(
+      [stats("replica 1/2", lines, errors), stats("replica 2/2", lines, Array(10).fill(0))],
+      40,
+    );
+    const [one, two] = strip
+      .map((s) => s.text)
+      .join("")
+      .split(" [2]");
+    expect(one).toBe("[1]███████!██");
+    expect(two?.trim()).toBe("██████████");
   });
 
   it("never goes past its width, and leaves out what does not fit", () => {

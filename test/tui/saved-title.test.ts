@@ -111,20 +111,23 @@ describe("a saved view's header", () => {
       decision: "reject",
       time: "2026-11-27T05:01:00Z",
     };
-    expect(readJsonHeader({ tvcwatch: { votes: [vote] } }).votes).toEqual([vote]);
-    expect(readJsonHeader({ tvcwatch: {} }).votes).toBeUndefined();
+    const bundle = (votes: unknown) => readJsonHeader({ tvcwatch: { bundle: true, votes } });
+    expect(bundle([vote]).votes).toEqual([vote]);
+    expect(readJsonHeader({ tvcwatch: { bundle: true } }).votes).toBeUndefined();
+    // Votes are a bundle's: a saved view without `bundle` lists none.
+    expect(readJsonHeader({ tvcwatch: { votes: [vote] } }).votes).toBeUndefined();
+    expect(bundle("votes").votes).toBeUndefined();
+    expect(bundle("votes").problems).toEqual(["votes is not a list of at most 1000"]);
     for (const wrong of [
-      "votes",
-      [{ ...vote, decision: "maybe" }],
-      [{ ...vote, fingerprint: 7 }],
-      [{ ...vote, activityId: "" }],
-      [null],
+      { ...vote, decision: "maybe" },
+      { ...vote, fingerprint: 7 },
+      { ...vote, fingerprint: "" },
+      { ...vote, activityId: "" },
+      null,
     ]) {
-      const h = readJsonHeader({ tvcwatch: { votes: wrong } });
-      expect(h.votes).toBeUndefined();
-      expect(h.problems).toEqual([
-        "votes is not a list of at most 10000 votes {activityId, type, fingerprint, decision approve or reject, time}",
-      ]);
+      const h = bundle([vote, wrong]);
+      expect(h.votes).toEqual([vote]);
+      expect(h.problems).toEqual(["votes: 1 of 2 could not be read"]);
     }
   });
 });

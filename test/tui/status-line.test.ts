@@ -60,9 +60,49 @@ describe("the status line", () => {
       retries: 2,
       lastError: "network: ECONNREFUSED 127.0.0.1:9 after 5 attempts",
     });
-    expect(line).toContain("● retrying, attempt 3");
+    // The attempt count gives way before the answer, and both before the cause's 30 columns.
+    expect(line).toContain("● retrying");
+    expect(line).toContain("network: ECONNREFUSED 127.0.0…");
     expect(line).toContain("no replica 7");
     expect(displayWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it("keeps at least 30 columns of the cause at 80 columns: an old notice, filters and figures give way", () => {
+    const cause =
+      "get_tvc_deployment_logs: HTTP 503 Service Unavailable: the deployment's log service is not answering";
+    const retrying: FollowerState = {
+      ...follower,
+      phase: "retrying",
+      retries: 8,
+      nextPollAt: 12_400,
+      lastSuccessAt: 1_000,
+      lastError: cause,
+    };
+    const ui: Partial<UiState> = {
+      notice:
+        "saved 7,076 lines to /home/oncall/tickets/tvcwatch-0c7e55-incident-4411.ndjson (NDJSON)",
+      include: ["ERROR|WARN"],
+      hiddenReplicas: [2],
+    };
+    for (const width of [80, 100, 160]) {
+      const line = statusLine(
+        {
+          follower: retrying,
+          ui: { ...initialUiState, ...ui },
+          buffered: 98_765,
+          cap: 100_000,
+          nowMono: 10_000,
+          awaitingVotes: 2,
+        },
+        width,
+      );
+      const all = line.map((s) => s.text).join("");
+      expect(displayWidth(all), `${width}: ${all}`).toBeLessThanOrEqual(width);
+      const shown = line.find((s) => cause.startsWith(String(s.text).replace(/…$/, "")));
+      expect(shown, `${width}: ${all}`).toBeDefined();
+      expect(displayWidth(String(shown?.text)), `${width}: ${all}`).toBeGreaterThanOrEqual(30);
+      expect(all).toContain("+/ERROR|WARN/");
+    }
   });
 
   it("says when the next try is and which attempt, never 'gave up', and hides the stale rates", () => {

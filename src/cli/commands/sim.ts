@@ -13,7 +13,7 @@ import {
 } from "../flag-parsers.js";
 import { runSim } from "../sim/run-sim.js";
 import type { SimFlags } from "../sim/sim-flags.js";
-import { HOUR, SIM_LIMITS } from "../sim/sim-flags.js";
+import { HOUR, outageFlag, SIM_LIMITS } from "../sim/sim-flags.js";
 import { simHelpText } from "../sim/sim-help.js";
 
 export function registerSimCommand(program: Command): void {
@@ -71,6 +71,11 @@ export function registerSimCommand(program: Command): void {
       "--latency <min-max>",
       "added latency per request in ms, e.g. 50-300 (at most 60000)",
       boundedRangeMsFlag(SIM_LIMITS.latencyMs),
+    )
+    .option(
+      "--outage <at+for>",
+      "every request answered 503 for a while: from AT after the start, for FOR, e.g. 30s+20s",
+      outageFlag,
     )
     .option(
       "--clock-skew <duration>",

@@ -34,6 +34,7 @@ async function startFromFlags(flags: SimFlags): Promise<RunningSimulator> {
       retentionMs: flags.retention,
       faultRate: flags.faults,
       ...(flags.latency ? { latencyMs: flags.latency } : {}),
+      ...(flags.outage ? { outage: flags.outage } : {}),
       clockSkewMs: flags.clockSkew,
       ingestLagMs: flags.ingestLag,
       ...(flags.truthFile ? { truthFile: flags.truthFile } : {}),

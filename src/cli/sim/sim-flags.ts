@@ -1,7 +1,9 @@
 /** `tvcwatch sim`'s flags as parsed, and the ranges of those that size its work and memory. */
+import { InvalidArgumentError } from "commander";
 import type { ScenarioName } from "../../sim/scenario.js";
 import { formatDuration } from "../../text/duration.js";
 import { CliError } from "../cli-error.js";
+import { boundedDurationFlag } from "../flag-parsers.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -30,9 +32,21 @@ export interface SimFlags {
   retention: number;
   faults: number;
   latency?: [number, number];
+  outage?: { fromMs: number; toMs: number };
   clockSkew: number;
   ingestLag: number;
   truthFile?: string;
+}
+
+/** --outage AT+FOR: from AT after the start (0 to 24h), for FOR (1s to 24h). */
+export function outageFlag(value: string): { fromMs: number; toMs: number } {
+  const [at, length, ...rest] = value.split("+");
+  if (at === undefined || length === undefined || rest.length > 0)
+    throw new InvalidArgumentError(
+      `expected AT+FOR, two durations (30s+20s: from 30 s after the start, for 20 s), got ${JSON.stringify(value.slice(0, 24))}`,
+    );
+  const fromMs = boundedDurationFlag(0, 24 * HOUR)(at);
+  return { fromMs, toMs: fromMs + boundedDurationFlag(SECOND, 24 * HOUR)(length) };
 }
 
 /** Refuses flags that together would hold more log lines than the simulator keeps. */

@@ -63,5 +63,6 @@ Examples:
   tvcwatch sim --state ~/.local/state/tvcwatch-sim.json
   tvcwatch --config /tmp/sim.json tail -f
   tvcwatch --config /tmp/sim.sre-lead.json call approve_activity --body '{"fingerprint":"sha256:..."}'
-  tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson`;
+  tvcwatch sim --faults 0.2 --latency 50-300 --clock-skew 45s --ingest-lag 3s --truth-file /tmp/truth.ndjson
+  tvcwatch sim --outage 30s+20s    (every request answered 503 from 30 s after the start, for 20 s)`;
 }

@@ -194,6 +194,8 @@ function readVote(x: Record<string, unknown>): SavedVote | undefined {
   const { activityId, type, fingerprint, decision, time } = x;
   if (!isText(activityId) || !isText(type) || !isText(fingerprint) || !isText(time))
     return undefined;
+  // A vote is about an activity, by the fingerprint shown: neither may be empty.
+  if (activityId === "" || fingerprint === "") return undefined;
   if (decision !== "approve" && decision !== "reject") return undefined;
   return { activityId, type, fingerprint, decision, time };
 }

@@ -1,7 +1,8 @@
 /**
- * Fault injection, all off by default: added latency per request, and a fraction of requests
- * answered by 500, 503, 429 (with Retry-After) or a dropped connection. Draws come from their own
- * seeded generator, so faults do not shift the generated data.
+ * Fault injection, all off by default: added latency per request, a fraction of requests
+ * answered by 500, 503, 429 (with Retry-After) or a dropped connection, and an outage: every
+ * request of a stretch of time answered 503. Draws come from their own seeded generator, so
+ * faults do not shift the generated data.
  */
 import { GrpcCode } from "../../api/grpc-codes.js";
 import { Random } from "../random.js";
@@ -21,6 +22,8 @@ export interface FaultOptions {
   rate: number;
   /** Added latency in ms, drawn uniformly from [min, max]. */
   latencyMs?: readonly [number, number] | undefined;
+  /** Every request answered 503 from `fromMs` to `toMs` after the start (`elapsedMs` of next). */
+  outage?: { fromMs: number; toMs: number } | undefined;
 }
 
 export class FaultInjector {
@@ -38,8 +41,11 @@ export class FaultInjector {
     return min + this.rng.next() * (max - min);
   }
 
-  /** The fault this request meets, if any. */
-  next(): Fault | undefined {
+  /** The fault this request meets, if any, `elapsedMs` after the simulator started. */
+  next(elapsedMs = 0): Fault | undefined {
+    const outage = this.options.outage;
+    if (outage && elapsedMs >= outage.fromMs && elapsedMs < outage.toMs)
+      return status(503, GrpcCode.UNAVAILABLE, "service unavailable (injected outage)");
     if (this.options.rate <= 0 || !this.rng.chance(this.options.rate)) return undefined;
     switch (this.rng.int(0, 3)) {
       case 0:

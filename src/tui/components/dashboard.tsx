@@ -78,7 +78,15 @@ function Body(props: { body: DashboardBody; layout: Layout }) {
     case "vote":
       return <VoteOverlay vote={body.vote} frame={body.frame} width={width} height={height} />;
     case "help":
-      return <HelpOverlay width={width} height={height} scroll={body.scroll} />;
+      return (
+        <HelpOverlay
+          width={width}
+          height={height}
+          scroll={body.scroll}
+          rows={body.rows}
+          find={body.find}
+        />
+      );
     case "heatmap":
       return (
         <HeatmapOverlay

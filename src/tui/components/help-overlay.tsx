@@ -1,23 +1,33 @@
-import { lit } from "../../text/safe-text.js";
-import { HELP_TITLE, helpRows } from "../help-content.js";
+import { lit, safeBounded } from "../../text/safe-text.js";
+import { HELP_TITLE } from "../help-content.js";
+import type { Segment } from "../segment.js";
 import { OverlayFrame } from "./overlay-frame.js";
 import { Line } from "./safe-text.js";
 
-const ROWS = helpRows();
-
-/** The help, full size, scrolled with ↑ ↓ PgUp PgDn when it does not fit. */
-export function HelpOverlay(props: { width: number; height: number; scroll: number }) {
+/**
+ * The help, full size, its rows laid out for its width (./../help-content.ts), scrolled with ↑ ↓
+ * PgUp PgDn when they do not fit; `/` finds in it, and the heading says what was found by.
+ */
+export function HelpOverlay(props: {
+  width: number;
+  height: number;
+  scroll: number;
+  rows: readonly Segment[][];
+  find: string;
+}) {
+  const { rows } = props;
   const room = Math.max(1, props.height - 3);
-  const top = Math.max(0, Math.min(props.scroll, ROWS.length - room));
-  const more = ROWS.length > room;
+  const top = Math.max(0, Math.min(props.scroll, rows.length - room));
+  const more = rows.length > room;
+  const found = props.find.trim() === "" ? lit`` : lit` · "${safeBounded(props.find.trim(), 40)}"`;
   const heading = (
     <Line
       segments={[
-        { text: HELP_TITLE, bold: true, colour: "cyan" },
+        { text: lit`${HELP_TITLE}${found}`, bold: true, colour: "cyan" },
         {
           text: more
-            ? lit` · ↑↓ ${top + 1}-${Math.min(ROWS.length, top + room)} of ${ROWS.length} · Esc or ? closes`
-            : lit` · Esc or ? closes`,
+            ? lit` · ↑↓ ${top + 1}-${Math.min(rows.length, top + room)} of ${rows.length} · / finds · Esc or ? closes`
+            : lit` · / finds · Esc or ? closes`,
           dim: true,
         },
       ]}
@@ -29,7 +39,7 @@ export function HelpOverlay(props: { width: number; height: number; scroll: numb
       height={props.height}
       colour="cyan"
       heading={heading}
-      rows={ROWS}
+      rows={rows}
       top={top}
     />
   );

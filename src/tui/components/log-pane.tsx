@@ -25,6 +25,8 @@ export const LogPane = memo(function LogPane(props: {
   height: number;
   focused: boolean;
   title: Safe;
+  /** At the title's right: following, paused, retrying and why. */
+  right: Safe;
   following: boolean;
   cap: number;
   /** The replicas' sparkline row above the lines (./../replica-strip.ts), when there is room. */
@@ -36,7 +38,7 @@ export const LogPane = memo(function LogPane(props: {
   return (
     <PaneFrame
       title={props.title}
-      right={props.following ? lit`following` : lit`paused`}
+      right={props.right}
       width={props.width}
       height={props.height}
       focused={props.focused}

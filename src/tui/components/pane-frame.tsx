@@ -18,11 +18,13 @@ export function PaneFrame(props: {
 }) {
   const colour = useContext(ColourContext);
   const inner = Math.max(1, props.width - 2);
-  const right = props.right ? truncate(lit` ${props.right}`, Math.max(0, inner - 4)) : lit``;
-  const title = truncate(
-    props.focused ? lit`▸ ${props.title}` : props.title,
-    Math.max(0, inner - widthOf(right)),
-  );
+  const titled = props.focused ? lit`▸ ${props.title}` : props.title;
+  // What is said at the right (a cause while retrying can be long) leaves the title its first
+  // 10 cells at least.
+  const right = props.right
+    ? truncate(lit` ${props.right}`, Math.max(0, inner - Math.min(widthOf(titled), 10)))
+    : lit``;
+  const title = truncate(titled, Math.max(0, inner - widthOf(right)));
   return (
     <Box
       flexDirection="column"

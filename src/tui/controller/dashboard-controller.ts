@@ -36,6 +36,7 @@ import {
   DashboardViews,
   type TerminalSize,
 } from "./dashboard-views.js";
+import { OutageRecord } from "./outage-record.js";
 import { type DashboardPorts, newFiles, systemTicker, type Ticker } from "./ports.js";
 import { VoteFlow } from "./vote-flow.js";
 
@@ -54,6 +55,8 @@ const NO_MEMBERS: readonly GroupMember[] = [];
 const MAX_VOTES_KEPT = 1000;
 /** How often what moves with the clock (ages, countdowns) is redrawn. */
 const TICK_MS = 1000;
+/** How long a notice (saved, copied, the answer to a key) stays when no key is pressed. */
+export const NOTICE_MS = 5000;
 
 export class DashboardController {
   private ui: UiState;
@@ -71,6 +74,9 @@ export class DashboardController {
   private readonly cast: SavedVote[] = [];
   /** The lines `S` chose and counted, written as they were when the file prompt opened. */
   private saving: { choice: SaveChoice; rows: StoredRow[] } | undefined;
+  private readonly outages = new OutageRecord();
+  /** When the notice shown was given (the clock's ms): it goes NOTICE_MS later. */
+  private noticeAt = 0;
 
   constructor(
     private readonly ports: DashboardPorts,
@@ -102,7 +108,21 @@ export class DashboardController {
     const { logs, feeds } = this.ports;
     const changed = () => this.changed();
     this.detach.push(logs.store.subscribe(changed));
-    if (logs.follow) this.detach.push(logs.follow.subscribe(changed));
+    const follow = logs.follow;
+    if (follow) {
+      this.detach.push(
+        follow.subscribe(() => {
+          // Polls that failed and then succeeded again leave a marker in the log saying when.
+          const marker = this.outages.observe({
+            state: follow.getState(),
+            now: this.clock.now(),
+            monoNow: follow.monotonicNow(),
+          });
+          if (marker) logs.store.append([marker]);
+          this.changed();
+        }),
+      );
+    }
     if (feeds) {
       const activities = feeds.activities.store;
       this.bell.observe(activities.getSnapshot().data);
@@ -118,6 +138,9 @@ export class DashboardController {
     this.detach.push(
       this.clock.every(TICK_MS, () => {
         this.now = this.clock.now();
+        if (this.ui.notice !== undefined && this.now - this.noticeAt >= NOTICE_MS) {
+          this.ui = uiReducer(this.ui, { type: "notice", text: undefined });
+        }
         this.changed();
       }),
     );
@@ -188,6 +211,8 @@ export class DashboardController {
   press(input: string, key: KeyInfo): void {
     const { keys } = this.current();
     const result = keyStep(this.ui, input, key, { ...keys, now: this.clock.now() });
+    // Every key clears the notice; one it gave is new.
+    if (result.state.notice !== undefined) this.noticeAt = this.clock.now();
     this.set(result.state);
     for (const effect of result.effects) this.run(effect);
   }
@@ -228,6 +253,7 @@ export class DashboardController {
   }
 
   private apply(action: UiAction): void {
+    if (action.type === "notice") this.noticeAt = this.clock.now();
     this.set(uiReducer(this.ui, action));
   }
 

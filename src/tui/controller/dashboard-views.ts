@@ -25,7 +25,7 @@ import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
 import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
-import { lit, type Safe, safe } from "../../text/safe-text.js";
+import { lit, type Safe, safe, safeBounded, truncate } from "../../text/safe-text.js";
 import { copyLines } from "../copy-text.js";
 import { detailRows } from "../detail-layout.js";
 import { HEATMAP_TITLE, heatmapRows } from "../heatmap-rows.js";
@@ -88,6 +88,8 @@ export interface LogPaneView {
   height: number;
   focused: boolean;
   title: Safe;
+  /** Said at the title's right: following, paused, or retrying and why while polls fail. */
+  right: Safe;
   following: boolean;
   cap: number;
   strip: Segment[] | undefined;
@@ -138,7 +140,8 @@ export interface SidePanesView {
 /** What fills the space between the title and the status line, innermost first. */
 export type DashboardBody =
   | { kind: "vote"; vote: VoteUi; frame: VoteFrame }
-  | { kind: "help"; scroll: number }
+  /** The help's rows for its width, only those found while `find` is set (`/` in the help). */
+  | { kind: "help"; scroll: number; rows: readonly Segment[][]; find: string }
   /** The error heatmap (`H`): its heading and rows for the overlay's width, from `scroll`. */
   | { kind: "heatmap"; title: Safe; rows: readonly Segment[][]; scroll: number }
   /** `c` without --clipboard: the lines copied (./copy-text.ts), undefined once gone. */
@@ -172,6 +175,23 @@ const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
 const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 const LOGS_ONLY: readonly Pane[] = ["logs"];
 
+/** The most of the follow's error the log pane's title shows (the status line says more). */
+const TITLE_CAUSE = 32;
+
+/**
+ * What the log pane's title says at its right: `following` or `paused`; while polls fail,
+ * `retrying: <the cause, short>` instead of `following` (the lines are not coming in).
+ */
+export function logPaneState(ui: UiState, follow: FollowerState | undefined): Safe {
+  const view = ui.following ? lit`following` : lit`paused`;
+  if (!follow || (follow.phase !== "retrying" && follow.phase !== "failed")) return view;
+  const word = follow.phase === "retrying" ? lit`retrying` : lit`stopped`;
+  const cause = follow.lastError
+    ? lit`: ${truncate(safeBounded(follow.lastError, 500), TITLE_CAUSE)}`
+    : lit``;
+  return ui.following ? lit`${word}${cause}` : lit`paused · ${word}${cause}`;
+}
+
 /** The log pane's title: wrap and time modes said after "Logs". */
 function logTitle(ui: UiState): Safe {
   const wrap = ui.wrap ? lit` (wrap)` : lit``;
@@ -189,6 +209,7 @@ export class DashboardViews {
       exclude: UiState["exclude"],
       search: UiState["search"],
       hiddenReplicas: UiState["hiddenReplicas"],
+      onlyReplica: UiState["onlyReplica"],
       onlyDeployment: UiState["onlyDeployment"],
       minLevel: UiState["minLevel"],
       context: UiState["context"],
@@ -198,6 +219,7 @@ export class DashboardViews {
         exclude,
         search,
         hiddenReplicas,
+        onlyReplica,
         onlyDeployment,
         minLevel,
         context,
@@ -288,6 +310,7 @@ export class DashboardViews {
     title: HEATMAP_TITLE,
     rows: heatmapRows(map, width),
   }));
+  private readonly help = memoized((width: number, find: string) => helpRows(width, find));
   private readonly several = memoized((members: readonly GroupMember[]) =>
     members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
   );
@@ -299,6 +322,7 @@ export class DashboardViews {
       ui.exclude,
       ui.search,
       ui.hiddenReplicas,
+      ui.onlyReplica,
       ui.onlyDeployment,
       ui.minLevel,
       ui.context,
@@ -334,6 +358,7 @@ export class DashboardViews {
       height: layout.logs.height,
       focused: ui.focus === "logs",
       title: logTitle(ui),
+      right: logPaneState(ui, input.follow),
       following: ui.following,
       cap: logs.store.maxLines,
       strip: showStrip ? this.strip(stats, logWidth) : undefined,
@@ -346,6 +371,9 @@ export class DashboardViews {
     const heatmap = ui.heatmap
       ? this.heatmapRows(this.errors(input.version, logs), Math.max(10, layout.total.width - 4))
       : undefined;
+    // Inside the overlay's border and padding; typing in its prompt finds as it goes.
+    const helpFind = ui.input?.mode === "helpFind" ? ui.input.text : (ui.helpFind ?? "");
+    const help = ui.help ? this.help(Math.max(10, layout.total.width - 4), helpFind) : [];
     const room = voteRoom(layout.total.width, layout.body.height);
     const vote = ui.vote ? this.voteShown(ui.vote, room.width, room.rows) : undefined;
     const keys: KeyContext = {
@@ -359,7 +387,7 @@ export class DashboardViews {
       replicas,
       deployments: several,
       overlayMax: ui.help
-        ? Math.max(0, helpRows().length - overlayRows)
+        ? Math.max(0, help.length - overlayRows)
         : heatmap
           ? Math.max(0, heatmap.rows.length - overlayRows)
           : detail
@@ -378,7 +406,7 @@ export class DashboardViews {
       ui,
       layout,
       title: this.title(input.heading, several, layout.total.width),
-      body: this.body(input, { log, side: side.view, detail, vote, heatmap }),
+      body: this.body(input, { log, side: side.view, detail, vote, heatmap, help, helpFind }),
       status: ui.input
         ? promptLine(ui.input, layout.total.width)
         : statusLine(
@@ -473,11 +501,14 @@ export class DashboardViews {
       detail: DetailView | undefined;
       vote: VoteFrame | undefined;
       heatmap: { title: Safe; rows: readonly Segment[][] } | undefined;
+      help: readonly Segment[][];
+      helpFind: string;
     },
   ): DashboardBody {
     const { ui } = input;
     if (ui.vote && parts.vote) return { kind: "vote", vote: ui.vote, frame: parts.vote };
-    if (ui.help) return { kind: "help", scroll: ui.helpScroll };
+    if (ui.help)
+      return { kind: "help", scroll: ui.helpScroll, rows: parts.help, find: parts.helpFind };
     if (parts.heatmap) return { kind: "heatmap", ...parts.heatmap, scroll: ui.heatmapScroll };
     if (ui.copy !== undefined) return { kind: "copy", lines: copyLines(input.logs.store, ui.copy) };
     if (ui.detail) return { kind: "detail", view: parts.detail, scroll: ui.detailScroll };

@@ -10,17 +10,12 @@ import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.j
 import type { Feeds } from "../../feeds/feeds.js";
 import type { SavedAbout } from "../../feeds/follower-detail.js";
 import type { FollowSource } from "../../tail/follower-group.js";
-import type { LogRows } from "../../tail/log-store.js";
+import type { LogRows, LogStore } from "../../tail/log-store.js";
 import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
 
 /** The lines the dashboard shows, and what brings them. */
-export interface LogSource {
-  store: LogRows;
-  /**
-   * The follow polling for new lines: its phase and figures in the status line and `i`, `r`
-   * retries it now. Absent: saved lines (a file), nothing followed.
-   */
-  follow?: FollowSource | undefined;
+/** What every log the dashboard shows has, followed or saved. */
+interface LogSourceParts {
   /** Each replica's counts, sparkline and lifecycle; absent: no sparkline strip. */
   replicas?: ReplicaSnapshots | undefined;
   /**
@@ -31,6 +26,15 @@ export interface LogSource {
   /** Saved lines: their files and header, for `i`. */
   saved?: SavedAbout | undefined;
 }
+
+/**
+ * The lines the dashboard shows: a live store with the follow polling for new lines (its phase
+ * and figures in the status line and `i`, `r` retries it now, an outage's marker appended to the
+ * store), or rows read from saved files with nothing followed.
+ */
+export type LogSource =
+  | (LogSourceParts & { store: LogStore; follow: FollowSource })
+  | (LogSourceParts & { store: LogRows; follow?: undefined });
 
 /** A live log session (src/feeds/dashboard-sources.ts) as the dashboard's log source. */
 export function followedLogs(session: Pick<LogSession, "store" | "follower" | "replicas">) {
