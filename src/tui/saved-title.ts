@@ -27,13 +27,15 @@ export function timeRange(from: number, to: number): string {
 }
 
 /**
- * The title's name: "incident.ndjson · 1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z", with
+ * The title's name: "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · incident.ndjson", with
  * "indexing 40%" while the start of a large file is read behind its end, "followed" while lines
- * may still come (standard input, --follow).
+ * may still come (standard input, --follow). The files come last: a long name is what a narrow
+ * terminal cuts, not the count or the time range.
  */
 export function savedTitle(summary: SavedSummary, followed: boolean): string {
-  const parts = [fileNames(summary.files.map((f) => f.name))];
-  parts.push(`${summary.lines.toLocaleString("en-US")} ${summary.lines === 1 ? "line" : "lines"}`);
+  const parts = [
+    `${summary.lines.toLocaleString("en-US")} ${summary.lines === 1 ? "line" : "lines"}`,
+  ];
   if (summary.from !== undefined && summary.to !== undefined)
     parts.push(timeRange(summary.from, summary.to));
   if (!summary.complete) {
@@ -41,6 +43,7 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
     const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
     parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
   } else if (followed) parts.push("followed");
+  parts.push(fileNames(summary.files.map((f) => f.name)));
   return parts.join(" · ");
 }
 

@@ -216,7 +216,7 @@ export function statusItems({
   }
   if (follower) items.push(...followItems(follower, nowMono));
   items.push({
-    full: lit`${buffered}/${cap} buffered`,
+    full: lit`${safe(buffered.toLocaleString("en-US"))}/${safe(cap.toLocaleString("en-US"))} buffered`,
     shorter: [lit`${safe(compactCount(buffered))}/${safe(compactCount(cap))}`],
     priority: 1,
     droppable: true,

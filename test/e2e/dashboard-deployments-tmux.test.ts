@@ -72,7 +72,8 @@ describe("the dashboard over an app's deployments, in a real terminal", () => {
 
     // D opens the picker over the dashboard; Esc, then Enter on the scope shown, come back to
     // it as it was: the follow went on (the buffer only grew), the merged scope is kept.
-    const buffered = (s: string) => Number(/(\d+)\/100000 buffered/.exec(s)?.[1] ?? -1);
+    const buffered = (s: string) =>
+      Number(/([\d,]+)\/100,000 buffered/.exec(s)?.[1]?.replaceAll(",", "") ?? -1);
     const was = buffered(
       await tmux.waitFor("the dashboard, its buffer counted", (s) => buffered(s) > 0),
     );

@@ -85,8 +85,8 @@ describe("tvcwatch open in a real terminal", () => {
       await tmux.waitFor("the newest lines, the title naming the file", (s) => {
         expect(title(s)).toContain(
           columns >= 160
-            ? `tvcwatch · ${incident.path} · ${count} lines · 2026-11-27 05:00:00Z to 05:01:59Z`
-            : "tvcwatch · ",
+            ? `tvcwatch · ${count} lines · 2026-11-27 05:00:00Z to 05:01:59Z · ${incident.path}`
+            : `tvcwatch · ${count} lines · 2026-11-27 05:00:00Z to 05:01:59Z`,
         );
         expect(lastLine(s)).toContain("○ saved lines");
         expect(s).toMatch(/[║│]\[1\][ ▁▂▃▄▅▆▇█]+ \[2\]/);
@@ -123,7 +123,7 @@ describe("tvcwatch open in a real terminal", () => {
     tmux.startPiped(incident.path, ["open", "-"], { columns: 160, rows: 48 });
     await tmux.waitFor("the piped lines, followed", (s) => {
       expect(title(s)).toMatch(
-        new RegExp(`tvcwatch · standard input · ${count} lines · .* · followed`),
+        new RegExp(`tvcwatch · ${count} lines · .* · followed · standard input`),
       );
     });
     tmux.keys("L", "L", "L", "L");

@@ -51,16 +51,16 @@ describe("the title of saved logs", () => {
 
   it("counts lines, says the range, how far indexing is, or that lines may still come", () => {
     expect(savedTitle(summary(), false)).toBe(
-      "a.ndjson · 1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z",
+      "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · a.ndjson",
     );
-    expect(savedTitle(summary(), true)).toMatch(/ · followed$/);
+    expect(savedTitle(summary(), true)).toMatch(/ · followed · a\.ndjson$/);
     const indexing = summary({
       complete: false,
       files: [file("a.ndjson", { complete: false, indexedBytes: 40, totalBytes: 100 })],
     });
-    expect(savedTitle(indexing, true)).toMatch(/ · indexing 40%$/);
+    expect(savedTitle(indexing, true)).toMatch(/ · indexing 40% · a\.ndjson$/);
     expect(savedTitle(summary({ from: undefined, to: undefined, lines: 1 }), false)).toBe(
-      "a.ndjson · 1 line",
+      "1 line · a.ndjson",
     );
   });
 });

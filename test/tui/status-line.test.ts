@@ -26,7 +26,7 @@ const text = (ui: Partial<UiState>, width: number, f = follower, nowMono?: numbe
 describe("the status line", () => {
   it("shows everything when there is room", () => {
     expect(text({}, 160)).toBe(
-      "● live  following  1235 lines/s  poll 48ms  98765/100000 buffered  ? help",
+      "● live  following  1235 lines/s  poll 48ms  98,765/100,000 buffered  ? help",
     );
   });
 

@@ -95,7 +95,7 @@ describe("the dashboard over a saved file", () => {
     const { c, path } = await open(incident(undefined));
     const s = c.getSnapshot();
     expect(text([{ text: s.title }])).toBe(
-      `tvcwatch · ${path} · 522 lines · 2026-11-27 05:00:00Z to 05:01:39Z`,
+      `tvcwatch · 522 lines · 2026-11-27 05:00:00Z to 05:01:39Z · ${path}`,
     );
     if (s.body.kind !== "panes") throw new Error("no panes");
     expect(s.body.side).toBeUndefined();
