@@ -7,7 +7,7 @@
  * get, and one-line errors (expired key, unknown activity, network down). Then against scripted
  * servers: a retried vote resends the identical body, and hostile server text stays inert.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import { maskKeyMaterial } from "../../src/text/key-material.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
-import { BIN, type CliResult, runCli } from "../helpers/run-cli.js";
+import { type CliResult, runCli } from "../helpers/run-cli.js";
+import { startSimProcess } from "../helpers/sim-process.js";
 import { waitFor } from "../helpers/wait-for.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-activity-"));
@@ -27,30 +28,9 @@ let baseUrl: string;
 let organizationId: string;
 
 async function startSim(): Promise<void> {
-  sim = spawn(process.execPath, [
-    BIN,
-    "sim",
-    "--port",
-    "0",
-    "--seed",
-    "11",
-    "--write-config",
-    demo,
-  ]);
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-    sim.stdout?.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) {
-        baseUrl = m[1];
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sim.on("error", reject);
-  });
+  const started = await startSimProcess(["--seed", "11", "--write-config", demo]);
+  sim = started.process;
+  baseUrl = started.url;
 }
 
 beforeAll(async () => {

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displayWidth } from "../../src/text/terminal-width.js";
-import { BIN } from "../helpers/run-cli.js";
+import { startSimProcess } from "../helpers/sim-process.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -25,11 +25,7 @@ const OUTAGE_MS = 10_000;
 
 beforeAll(async () => {
   requireTmux();
-  sim = spawn(process.execPath, [
-    BIN,
-    "sim",
-    "--port",
-    "0",
+  const started = await startSimProcess([
     "--seed",
     "32",
     "--outage",
@@ -37,18 +33,7 @@ beforeAll(async () => {
     "--write-config",
     config,
   ]);
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-    sim.stdout?.on("data", (d) => {
-      out += d;
-      if (/listening on http:\/\/\S+/.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sim.on("error", reject);
-  });
+  sim = started.process;
 }, 30_000);
 
 afterAll(() => {

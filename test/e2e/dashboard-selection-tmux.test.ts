@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli } from "../helpers/run-cli.js";
+import { runCli } from "../helpers/run-cli.js";
+import { startSimProcess } from "../helpers/sim-process.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -21,28 +22,8 @@ const tmux = new Tmux();
 
 beforeAll(async () => {
   requireTmux();
-  sim = spawn(process.execPath, [
-    BIN,
-    "sim",
-    "--port",
-    "0",
-    "--seed",
-    "21",
-    "--write-config",
-    config,
-  ]);
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-    sim.stdout?.on("data", (d) => {
-      out += d;
-      if (/listening on http:\/\/\S+/.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sim.on("error", reject);
-  });
+  const started = await startSimProcess(["--seed", "21", "--write-config", config]);
+  sim = started.process;
 }, 30_000);
 
 afterAll(() => {
