@@ -47,14 +47,18 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
   return parts.join(" · ");
 }
 
-/** The UI state a saved view's filters restore (the deployment shown alone by its id). */
+/**
+ * The UI state a saved view's filters restore (the deployment shown alone by its id; a replica
+ * shown alone hides every other one, as `o` does, so replicas hidden besides are not restored).
+ */
 export function restoredState(filters: SavedFilters): Partial<UiState> {
   return {
     include: filters.include,
     exclude: filters.exclude,
     minLevel: filters.minLevel,
     context: filters.context,
-    hiddenReplicas: filters.hiddenReplicas,
+    hiddenReplicas: filters.onlyReplica === undefined ? filters.hiddenReplicas : [],
+    onlyReplica: filters.onlyReplica,
     onlyDeployment:
       filters.onlyDeployment === undefined
         ? undefined
@@ -69,7 +73,11 @@ export function filterWords(f: SavedFilters): string {
     ...(f.exclude !== undefined ? [`-/${f.exclude}/`] : []),
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
-    ...(f.hiddenReplicas.length > 0 ? [`replicas ${f.hiddenReplicas.join(",")} hidden`] : []),
+    ...(f.onlyReplica !== undefined
+      ? [`replica ${f.onlyReplica} alone`]
+      : f.hiddenReplicas.length > 0
+        ? [`replicas ${f.hiddenReplicas.join(",")} hidden`]
+        : []),
     ...(f.onlyDeployment !== undefined ? [`deployment ${f.onlyDeployment} alone`] : []),
   ].join(" ");
 }

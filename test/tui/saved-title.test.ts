@@ -88,10 +88,22 @@ describe("a saved view's header", () => {
       minLevel: "warn",
       context: 2,
       hiddenReplicas: [3],
+      onlyReplica: undefined,
       onlyDeployment: { id: "9463b1aa", label: "9463b1" },
     });
     expect(headerNotice(header)).toBe(
       "the saved view's filters restored: +/timeout/ +/a|b/ -/health/ level>=warn context 2 replicas 3 hidden deployment 9463b1aa alone (X clears them)",
+    );
+  });
+
+  it("restores the replica shown alone (o) and says it, the others hidden by it", () => {
+    const alone = readJsonHeader({
+      tvcwatch: { filters: { hiddenReplicas: [1], onlyReplica: 2, minLevel: "warn" } },
+    });
+    if (!alone.filters) throw new Error("no filters read");
+    expect(restoredState(alone.filters)).toMatchObject({ onlyReplica: 2, hiddenReplicas: [] });
+    expect(headerNotice(alone)).toBe(
+      "the saved view's filters restored: level>=warn replica 2 alone (X clears them)",
     );
   });
 

@@ -19,6 +19,8 @@ export interface SavedFilters {
   context: number;
   /** Replica numbers hidden (1-9 keys). */
   hiddenReplicas: number[];
+  /** The replica shown alone (`o`), by number. */
+  onlyReplica: number | undefined;
   /** The deployment shown alone, by id. */
   onlyDeployment: string | undefined;
 }
@@ -142,6 +144,10 @@ export function readJsonHeader(value: { tvcwatch: unknown }): SavedHeader {
   return header;
 }
 
+/** The highest replica number a header may name. */
+const MAX_REPLICA = 999;
+const isReplicaNumber = (v: unknown): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_REPLICA;
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isText = (v: unknown): v is string => typeof v === "string" && v.length <= MAX_TEXT;
 
@@ -267,6 +273,7 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
     minLevel: undefined,
     context: 0,
     hiddenReplicas: [],
+    onlyReplica: undefined,
     onlyDeployment: undefined,
   };
   const pattern = (v: unknown) => typeof v === "string" && v.length <= MAX_PATTERN_CHARS;
@@ -296,13 +303,13 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
   }
   if (f.hiddenReplicas !== undefined) {
     const r = f.hiddenReplicas;
-    if (
-      Array.isArray(r) &&
-      r.length <= MAX_PATTERNS &&
-      r.every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 999)
-    )
+    if (Array.isArray(r) && r.length <= MAX_PATTERNS && r.every(isReplicaNumber))
       filters.hiddenReplicas = r as number[];
     else problems.push("filters.hiddenReplicas is not a list of replica numbers");
+  }
+  if (f.onlyReplica !== undefined && f.onlyReplica !== null) {
+    if (isReplicaNumber(f.onlyReplica)) filters.onlyReplica = f.onlyReplica;
+    else problems.push(`filters.onlyReplica is not a replica number from 1 to ${MAX_REPLICA}`);
   }
   if (f.onlyDeployment !== undefined && f.onlyDeployment !== null) {
     if (typeof f.onlyDeployment === "string" && f.onlyDeployment.length <= MAX_TEXT)

@@ -124,6 +124,21 @@ describe("the dashboard over a saved file", () => {
     expect(shown(c.getSnapshot()).some((l) => l.includes("INFO request"))).toBe(true);
   });
 
+  it("restores a replica shown alone (o): only its lines, said, and o shows every one again", async () => {
+    const { c } = await open(
+      incident({ deploymentId: "dep-1", filters: { include: [], onlyReplica: 2 }, lines: 358 }),
+    );
+    const s = c.getSnapshot();
+    expect(c.state.onlyReplica).toBe(2);
+    expect(status(s)).toContain("the saved view's filters restored: replica 2 alone");
+    const lines = shown(s).filter((l) => !l.startsWith("──"));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.startsWith("[2] "))).toBe(true);
+    press(c, "o");
+    expect(c.state.onlyReplica).toBeUndefined();
+    expect(shown(c.getSnapshot()).some((l) => l.startsWith("[3] "))).toBe(true);
+  });
+
   it("searches the whole file with its counter, n and N moving through the matches", async () => {
     const { c } = await open(incident(undefined));
     press(c, "/upstream timeout\r");
