@@ -61,11 +61,17 @@ export interface SavedFollowFigures {
   failedPolls?: number | undefined;
 }
 
-/** A stretch of time whose lines could not all be fetched, as the follow marked it. */
+/**
+ * A stretch of time whose lines could not all be fetched, or not when they came: a gap marker
+ * (lines the server no longer had), or polls that got no answer (`failedPolls` said; their lines
+ * were fetched after), `ongoing` when polls were still failing as the bundle was written.
+ */
 export interface SavedOutage {
   from: string;
   to: string;
   reason: string;
+  failedPolls?: number | undefined;
+  ongoing?: boolean | undefined;
 }
 
 export interface SavedHeader {
@@ -219,8 +225,18 @@ function readReplicaCount(x: Record<string, unknown>): SavedReplicaCount | undef
 }
 
 function readOutage(x: Record<string, unknown>): SavedOutage | undefined {
-  const { from, to, reason } = x;
-  return isText(from) && isText(to) && isText(reason) ? { from, to, reason } : undefined;
+  const { from, to, reason, failedPolls, ongoing } = x;
+  if (!isText(from) || !isText(to) || !isText(reason)) return undefined;
+  const absent = (v: unknown) => v === undefined || v === null;
+  if (!absent(failedPolls) && !isCount(failedPolls)) return undefined;
+  if (!absent(ongoing) && typeof ongoing !== "boolean") return undefined;
+  return {
+    from,
+    to,
+    reason,
+    ...(isCount(failedPolls) ? { failedPolls } : {}),
+    ...(ongoing === true ? { ongoing } : {}),
+  };
 }
 
 const FOLLOW_COUNTS = [

@@ -385,7 +385,12 @@ export class DashboardController {
       savedAt: this.clock.now(),
       range: choice.range,
       bundle: choice.bundle
-        ? bundleFields(rows, this.ports.logs.follow?.getState(), this.cast)
+        ? bundleFields(
+            rows,
+            this.ports.logs.follow?.getState(),
+            this.cast,
+            this.outages.spans(this.clock.now()),
+          )
         : undefined,
     });
     try {

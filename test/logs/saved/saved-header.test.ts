@@ -103,6 +103,28 @@ describe("the header of a saved view", () => {
     expect(h.follow).toBeUndefined();
   });
 
+  it("reads outages with and without failed polls (a gap marker has none), each checked", () => {
+    const gap = { from: "a", to: "b", reason: "gone" };
+    const noAnswer = { from: "c", to: "d", reason: "no answer: HTTP 503", failedPolls: 9 };
+    const ongoing = { ...noAnswer, failedPolls: 2, ongoing: true };
+    const h = readJsonHeader({
+      tvcwatch: {
+        bundle: true,
+        outages: [
+          gap,
+          noAnswer,
+          ongoing,
+          { ...noAnswer, failedPolls: -1 },
+          { ...noAnswer, failedPolls: "9" },
+          { ...noAnswer, ongoing: "yes" },
+          { ...gap, failedPolls: null, ongoing: false },
+        ],
+      },
+    });
+    expect(h.outages).toEqual([gap, noAnswer, ongoing, gap]);
+    expect(h.problems).toEqual(["outages: 3 of 7 could not be read"]);
+  });
+
   it("reports a bundle's bad fields, each once, and keeps what it can read", () => {
     const good = {
       activityId: "a",
