@@ -189,6 +189,73 @@ describe("the dashboard over a saved file", () => {
     expect(said).toMatch(/replicas replica 1\/3: 200 lines, 0 errors/);
   });
 
+  it("i lists a bundle's follow figures, outages and each replica's lines as the live i does", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        lines: 521,
+        bundle: true,
+        follow: {
+          phase: "live",
+          windowSeconds: 4,
+          overlapMs: 743,
+          linesEmitted: 704,
+          lateLines: 2,
+          gaps: 1,
+          entriesServed: 1346,
+          failedPolls: 0,
+        },
+        outages: [
+          { from: "2026-11-27T05:00:10Z", to: "2026-11-27T05:00:20Z", reason: "gone" },
+          {
+            from: "2026-11-27T05:00:45.390Z",
+            to: "2026-11-27T05:01:04.599Z",
+            reason: "no answer: UNAVAILABLE (HTTP 503)",
+            failedPolls: 6,
+          },
+          {
+            from: "2026-11-27T05:01:30Z",
+            to: "2026-11-27T05:01:33Z",
+            reason: "no answer: connection refused",
+            failedPolls: 1,
+            ongoing: true,
+          },
+        ],
+        replicas: [
+          { replicaLabel: "replica 1/3", lines: 200 },
+          { replicaLabel: "replica 2/3", deploymentId: "dep-1", lines: 1 },
+        ],
+        votes: [],
+      }),
+    );
+    press(c, "i");
+    const said = detail(c.getSnapshot()).split("\n");
+    const at = (label: string) => said.find((l) => l.startsWith(`${label} `));
+    expect(at("bundle")).toBe(
+      "bundle written while the follow was live: the figures below are from then",
+    );
+    expect(at("window")).toBe("window sinceSeconds 4");
+    expect(at("overlap")).toBe("overlap 0.7s");
+    expect(at("lines shown")).toBe("lines shown 704");
+    expect(at("late lines")).toBe("late lines 2");
+    expect(at("entries served")).toBe("entries served 1346 (1.91 per line shown)");
+    expect(at("gaps")).toBe("gaps 1 marked in the log (lines the server no longer had)");
+    expect(at("failed polls")).toBe("failed polls 0 in a row when written");
+    expect(at("outages")).toBe(
+      [
+        "outages 2026-11-27T05:00:10Z to 05:00:20Z (10 s): gap: gone",
+        "2026-11-27T05:00:45.390Z to 05:01:04.599Z (19 s, 6 polls): no answer: UNAVAILABLE (HTTP 503)",
+        "2026-11-27T05:01:30Z to 05:01:33Z (3 s, 1 poll, still failing when written): no answer: connection refused",
+      ].join(" | "),
+    );
+    expect(at("replicas saved")).toBe(
+      "replicas saved replica 1/3: 200 lines | replica 2/3 (dep-1): 1 line",
+    );
+    expect(at("votes")).toBe("votes none cast");
+    // The buffer's own counts still follow, as in the live i.
+    expect(said.at(-1)).toMatch(/^replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
   it("q quits", async () => {
     const { c, quit } = await open(incident(undefined));
     press(c, "q");
