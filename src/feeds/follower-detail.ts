@@ -125,6 +125,11 @@ export function followerDetail(
 export interface SavedAbout {
   summary(): SavedSummary;
   header(): SavedHeader | undefined;
+  /**
+   * What is followed now, named ("standard input", a file, "2 files"): lines may still come.
+   * Undefined (or absent): every file is read to its end.
+   */
+  following?: (() => string | undefined) | undefined;
 }
 
 /** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
@@ -229,8 +234,9 @@ function bundleDetail(header: SavedHeader): DetailField[] {
 }
 
 /**
- * `i` over saved lines (nothing followed): what the buffer holds, each file (its format, lines,
- * lines that could not be read), the time range, what a saved view's header says (its
+ * `i` over saved lines: whether they are still followed (a pipe, --follow) or read to their end
+ * (nothing followed), what the buffer holds, each file (its format, lines, lines that could not
+ * be read), the time range, what a saved view's header says (its
  * deployment, when it was saved; a ticket bundle's follow figures, outages, each replica's lines
  * and votes, labelled as the live `i` labels them), what was said while reading, each replica's
  * counts in the buffer.
@@ -241,8 +247,14 @@ export function savedLinesDetail(
   now = Date.now(),
   saved?: SavedAbout,
 ): DetailView {
+  const following = saved?.following?.();
   const fields: DetailField[] = [
-    field(lit`status`, "saved lines: nothing is followed"),
+    field(
+      lit`status`,
+      following === undefined
+        ? "saved lines: nothing is followed"
+        : `following ${following}; ${store.size().toLocaleString("en-US")} ${store.size() === 1 ? "line" : "lines"} so far`,
+    ),
     field(
       lit`lines`,
       `${store.size().toLocaleString("en-US")} (the buffer keeps ${store.maxLines.toLocaleString("en-US")})`,

@@ -5,7 +5,9 @@
  * whole file; `i` says the file, the lines not read and the votes a bundle lists; a replica's
  * lifecycle is in the log; a line that is not JSON is shown as text.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -254,6 +256,37 @@ describe("the dashboard over a saved file", () => {
     expect(at("votes")).toBe("votes none cast");
     // The buffer's own counts still follow, as in the live i.
     expect(said.at(-1)).toMatch(/^replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
+  it("a pipe followed: the status line and i say it is read as it comes, saved lines once it ends", async () => {
+    const path = join(dir, "pipe");
+    execFileSync("mkfifo", [path]);
+    const rd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const wr = openSync(path, constants.O_WRONLY);
+    const stream = new Socket({ fd: rd, readable: true, writable: false });
+    const o = await openSavedLogs(["-"], { stdin: { fd: rd, stream } });
+    const d = savedDashboard(
+      o,
+      { clock: stoppedClock(START + 200_000), quit: vi.fn() },
+      { columns: 160, rows: 48 },
+    );
+    running.push({ o, d });
+    const c = d.controller;
+    writeSync(wr, `${jsonLine(START, 1, "INFO one")}\n${jsonLine(START + 1, 2, "INFO two")}\n`);
+    await vi.waitFor(() => expect(o.log.size()).toBe(2));
+    expect(status(c.getSnapshot())).toMatch(/^○ reading standard input /);
+    expect(text([{ text: c.getSnapshot().title }])).toContain(" · followed · standard input");
+    press(c, "i");
+    expect(detail(c.getSnapshot())).toContain("status following standard input; 2 lines so far");
+    press(c, "\u001br");
+    expect(c.state.notice).toBe("nothing to retry: lines are read as they come, without polls");
+    closeSync(wr);
+    // Its end is news without a line: the title, the status line and what reading said.
+    await vi.waitFor(() => expect(status(c.getSnapshot())).toMatch(/^○ saved lines /));
+    expect(status(c.getSnapshot())).toContain("standard input ended");
+    expect(text([{ text: c.getSnapshot().title }])).not.toContain("followed");
+    press(c, "i");
+    expect(detail(c.getSnapshot())).toContain("status saved lines: nothing is followed");
   });
 
   it("q quits", async () => {
