@@ -6,7 +6,12 @@
  * deployments, the figures are their sums (or the worst) and each deployment gets a line.
  */
 
-import type { SavedHeader } from "../logs/saved/saved-header.js";
+import type {
+  SavedFollowFigures,
+  SavedHeader,
+  SavedOutage,
+  SavedReplicaCount,
+} from "../logs/saved/saved-header.js";
 import type { SavedFileSummary, SavedSummary } from "../logs/saved/saved-log.js";
 import type { FollowerState } from "../tail/follower.js";
 import type { GroupMember } from "../tail/follower-group.js";
@@ -21,6 +26,18 @@ import { field } from "./detail-view.js";
 function seconds(ms: number): string {
   return ms < 10_000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms / 1000)}s`;
 }
+
+/** The window as the live `i` and a bundle's say it. */
+const windowText = (seconds: number | undefined) =>
+  seconds === undefined ? "—" : `sinceSeconds ${seconds}`;
+
+/** Entries the server sent, and per line shown (the follow's cost). */
+const entriesText = (entries: number, lines: number) =>
+  lines > 0 ? `${entries} (${(entries / lines).toFixed(2)} per line shown)` : entries;
+
+/** Gap markers among the lines. */
+const gapsText = (gaps: number) =>
+  gaps === 0 ? "none" : `${gaps} marked in the log (lines the server no longer had)`;
 
 /** One line per replica: lines, errors, when it last sent, whether it stopped. */
 function replicaLines(replicas: readonly ReplicaStats[], now: number): string[] {
@@ -55,10 +72,7 @@ export function followerDetail(
       lit`poll latency`,
       s.lastPollLatencyMs === undefined ? "—" : `${Math.round(s.lastPollLatencyMs)} ms`,
     ),
-    field(
-      lit`window`,
-      s.lastWindowSeconds === undefined ? "—" : `sinceSeconds ${s.lastWindowSeconds}`,
-    ),
+    field(lit`window`, windowText(s.lastWindowSeconds)),
     field(
       lit`overlap`,
       a.measured
@@ -82,16 +96,8 @@ export function followerDetail(
         : `${s.clockOffsetMs >= 0 ? "+" : "−"}${seconds(Math.abs(s.clockOffsetMs))} from this machine's`,
     ),
     field(lit`lines shown`, s.linesEmitted),
-    field(
-      lit`entries served`,
-      s.linesEmitted > 0
-        ? `${s.entriesServed} (${(s.entriesServed / s.linesEmitted).toFixed(2)} per line shown)`
-        : s.entriesServed,
-    ),
-    field(
-      lit`gaps`,
-      s.gaps === 0 ? "none" : `${s.gaps} marked in the log (lines the server no longer had)`,
-    ),
+    field(lit`entries served`, entriesText(s.entriesServed, s.linesEmitted)),
+    field(lit`gaps`, gapsText(s.gaps)),
   ];
   if (deployments.length > 0) {
     // Each deployment's own follow: its phase (next try, error) and figures.
@@ -119,6 +125,11 @@ export function followerDetail(
 export interface SavedAbout {
   summary(): SavedSummary;
   header(): SavedHeader | undefined;
+  /**
+   * What is followed now, named ("standard input", a file, "2 files"): lines may still come.
+   * Undefined (or absent): every file is read to its end.
+   */
+  following?: (() => string | undefined) | undefined;
 }
 
 /** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
@@ -137,11 +148,98 @@ function fileLine(f: SavedFileSummary): string {
   return `${f.name}: ${parts.join(", ")}`;
 }
 
+/** "2026-11-27T07:03:45.390Z to 07:04:04.599Z (19 s, 6 polls): no answer: HTTP 503 …". */
+function outageLine(o: SavedOutage): string {
+  const from = Date.parse(o.from);
+  const to = Date.parse(o.to);
+  const sameDay = o.from.slice(0, 11) === o.to.slice(0, 11) && /^\d{4}-\d\d-\d\dT/.test(o.to);
+  const span = `${o.from} to ${sameDay ? o.to.slice(11) : o.to}`;
+  const figures = [
+    ...(Number.isFinite(from) && Number.isFinite(to) && to >= from
+      ? [`${Math.round((to - from) / 1000)} s`]
+      : []),
+    ...(o.failedPolls !== undefined
+      ? [`${o.failedPolls} poll${o.failedPolls === 1 ? "" : "s"}`]
+      : []),
+    ...(o.ongoing ? ["still failing when written"] : []),
+  ];
+  const kind = o.failedPolls === undefined ? "gap: " : "";
+  return `${span}${figures.length > 0 ? ` (${figures.join(", ")})` : ""}: ${kind}${o.reason}`;
+}
+
+function bundleReplicaLine(r: SavedReplicaCount): string {
+  const of = r.deploymentId === undefined ? "" : ` (${r.deploymentId})`;
+  return `${r.replicaLabel}${of}: ${r.lines.toLocaleString("en-US")} ${r.lines === 1 ? "line" : "lines"}`;
+}
+
+/** The follow's figures a bundle recorded, labelled as the live `i` labels them. */
+function followFigureFields(f: SavedFollowFigures): DetailField[] {
+  const fields = [
+    field(
+      lit`bundle`,
+      f.phase === undefined
+        ? "the figures below are the follow's when it was written"
+        : `written while the follow was ${f.phase}: the figures below are from then`,
+    ),
+    field(lit`window`, windowText(f.windowSeconds)),
+  ];
+  if (f.overlapMs !== undefined) fields.push(field(lit`overlap`, seconds(f.overlapMs)));
+  fields.push(field(lit`lines shown`, f.linesEmitted));
+  fields.push(field(lit`late lines`, f.lateLines));
+  if (f.entriesServed !== undefined)
+    fields.push(field(lit`entries served`, entriesText(f.entriesServed, f.linesEmitted ?? 0)));
+  if (f.gaps !== undefined) fields.push(field(lit`gaps`, gapsText(f.gaps)));
+  if (f.failedPolls !== undefined)
+    fields.push(field(lit`failed polls`, `${f.failedPolls} in a row when written`));
+  return fields;
+}
+
+/** What a ticket bundle recorded: the follow's figures, outages, each replica's lines, votes. */
+function bundleDetail(header: SavedHeader): DetailField[] {
+  if (!header.bundle) return [];
+  const fields = header.follow
+    ? followFigureFields(header.follow)
+    : [field(lit`bundle`, "no follow's figures recorded")];
+  if (header.outages !== undefined)
+    fields.push({
+      label: lit`outages`,
+      lines:
+        header.outages.length === 0
+          ? [lit`none`]
+          : header.outages.map((o) => safeBounded(outageLine(o), 1200)),
+    });
+  if (header.replicas !== undefined)
+    fields.push({
+      label: lit`replicas saved`,
+      lines:
+        header.replicas.length === 0
+          ? [lit`none`]
+          : header.replicas.map((r) => safeBounded(bundleReplicaLine(r), 1200)),
+    });
+  if (header.votes !== undefined) {
+    fields.push({
+      label: lit`votes`,
+      lines:
+        header.votes.length === 0
+          ? [lit`none cast`]
+          : header.votes.map((v) =>
+              safeBounded(
+                `${v.time} ${v.decision} ${v.type} ${v.activityId} fingerprint ${v.fingerprint}`,
+                600,
+              ),
+            ),
+    });
+  }
+  return fields;
+}
+
 /**
- * `i` over saved lines (nothing followed): what the buffer holds, each file (its format, lines,
- * lines that could not be read), the time range, what a saved view's header says (its
- * deployment, when it was saved, the votes a ticket bundle lists), what was said while reading,
- * each replica's counts.
+ * `i` over saved lines: whether they are still followed (a pipe, --follow) or read to their end
+ * (nothing followed), what the buffer holds, each file (its format, lines, lines that could not
+ * be read), the time range, what a saved view's header says (its
+ * deployment, when it was saved; a ticket bundle's follow figures, outages, each replica's lines
+ * and votes, labelled as the live `i` labels them), what was said while reading, each replica's
+ * counts in the buffer.
  */
 export function savedLinesDetail(
   store: Pick<LogRows, "size" | "maxLines">,
@@ -149,8 +247,14 @@ export function savedLinesDetail(
   now = Date.now(),
   saved?: SavedAbout,
 ): DetailView {
+  const following = saved?.following?.();
   const fields: DetailField[] = [
-    field(lit`status`, "saved lines: nothing is followed"),
+    field(
+      lit`status`,
+      following === undefined
+        ? "saved lines: nothing is followed"
+        : `following ${following}; ${store.size().toLocaleString("en-US")} ${store.size() === 1 ? "line" : "lines"} so far`,
+    ),
     field(
       lit`lines`,
       `${store.size().toLocaleString("en-US")} (the buffer keeps ${store.maxLines.toLocaleString("en-US")})`,
@@ -188,20 +292,7 @@ export function savedLinesDetail(
     if (said.length > 0) fields.push(field(lit`saved view`, said.join(" · ")));
     if (header.problems.length > 0)
       fields.push(field(lit`header`, `not read in part: ${header.problems.join("; ")}`));
-    if (header.votes !== undefined) {
-      fields.push({
-        label: lit`votes`,
-        lines:
-          header.votes.length === 0
-            ? [lit`none cast`]
-            : header.votes.map((v) =>
-                safeBounded(
-                  `${v.time} ${v.decision} ${v.type} ${v.activityId} fingerprint ${v.fingerprint}`,
-                  600,
-                ),
-              ),
-      });
-    }
+    fields.push(...bundleDetail(header));
   }
   if (summary && summary.notes.length > 0) {
     fields.push({

@@ -27,9 +27,21 @@ export function timeRange(from: number, to: number): string {
 }
 
 /**
+ * What is being followed now, as the status line and `i` name it ("standard input", the file, "2
+ * files"): lines may still come (`followed`: a pipe, a FIFO, --follow) from files not yet read to
+ * their end. Undefined once every one is: then they are saved lines.
+ */
+export function followedNow(summary: SavedSummary, followed: boolean): string | undefined {
+  if (!followed) return undefined;
+  const reading = summary.files.filter((f) => !f.done);
+  if (reading.length === 0) return undefined;
+  return reading.length === 1 ? (reading[0]?.name as string) : `${reading.length} files`;
+}
+
+/**
  * The title's name: "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · incident.ndjson", with
  * "indexing 40%" while the start of a large file is read behind its end, "followed" while lines
- * may still come (standard input, --follow). The files come last: a long name is what a narrow
+ * may still come (standard input, --follow: until what is followed ends). The files come last: a long name is what a narrow
  * terminal cuts, not the count or the time range.
  */
 export function savedTitle(summary: SavedSummary, followed: boolean): string {
@@ -42,19 +54,23 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
     const indexed = summary.files.reduce((n, f) => n + f.indexedBytes, 0);
     const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
     parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
-  } else if (followed) parts.push("followed");
+  } else if (followedNow(summary, followed) !== undefined) parts.push("followed");
   parts.push(fileNames(summary.files.map((f) => f.name)));
   return parts.join(" · ");
 }
 
-/** The UI state a saved view's filters restore (the deployment shown alone by its id). */
+/**
+ * The UI state a saved view's filters restore (the deployment shown alone by its id; a replica
+ * shown alone hides every other one, as `o` does, so replicas hidden besides are not restored).
+ */
 export function restoredState(filters: SavedFilters): Partial<UiState> {
   return {
     include: filters.include,
     exclude: filters.exclude,
     minLevel: filters.minLevel,
     context: filters.context,
-    hiddenReplicas: filters.hiddenReplicas,
+    hiddenReplicas: filters.onlyReplica === undefined ? filters.hiddenReplicas : [],
+    onlyReplica: filters.onlyReplica,
     onlyDeployment:
       filters.onlyDeployment === undefined
         ? undefined
@@ -69,7 +85,11 @@ export function filterWords(f: SavedFilters): string {
     ...(f.exclude !== undefined ? [`-/${f.exclude}/`] : []),
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
-    ...(f.hiddenReplicas.length > 0 ? [`replicas ${f.hiddenReplicas.join(",")} hidden`] : []),
+    ...(f.onlyReplica !== undefined
+      ? [`replica ${f.onlyReplica} alone`]
+      : f.hiddenReplicas.length > 0
+        ? [`replicas ${f.hiddenReplicas.join(",")} hidden`]
+        : []),
     ...(f.onlyDeployment !== undefined ? [`deployment ${f.onlyDeployment} alone`] : []),
   ].join(" ");
 }

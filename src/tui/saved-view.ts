@@ -20,7 +20,13 @@ export function savedFormat(path: string): SavedFormat {
 
 export type ViewFilters = Pick<
   UiState,
-  "include" | "exclude" | "minLevel" | "context" | "hiddenReplicas" | "onlyDeployment"
+  | "include"
+  | "exclude"
+  | "minLevel"
+  | "context"
+  | "hiddenReplicas"
+  | "onlyReplica"
+  | "onlyDeployment"
 >;
 
 function filterWords(f: ViewFilters): string {
@@ -30,6 +36,7 @@ function filterWords(f: ViewFilters): string {
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
     ...(f.hiddenReplicas.length > 0 ? [`hidden replicas ${f.hiddenReplicas.join(",")}`] : []),
+    ...(f.onlyReplica !== undefined ? [`only replica ${f.onlyReplica}`] : []),
     ...(f.onlyDeployment ? [`only deployment ${f.onlyDeployment.id}`] : []),
   ];
   return parts.length > 0 ? parts.join(" ") : "none (everything buffered)";
@@ -81,6 +88,7 @@ export function savedView(
             minLevel: f.minLevel ?? null,
             context: f.context,
             hiddenReplicas: f.hiddenReplicas,
+            onlyReplica: f.onlyReplica ?? null,
             onlyDeployment: f.onlyDeployment?.id ?? null,
           },
           from: span?.from ?? null,

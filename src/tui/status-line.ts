@@ -92,6 +92,8 @@ const regexForms = (prefix: Safe, source: string): [Safe, Safe[]] => {
 export interface StatusInput {
   /** The follow's state; undefined: saved lines, nothing followed. */
   follower: FollowerState | undefined;
+  /** Saved lines still read as they come: what is followed ("standard input", a file). */
+  reading?: string | undefined;
   ui: UiState;
   buffered: number;
   cap: number;
@@ -101,8 +103,22 @@ export interface StatusInput {
   awaitingVotes?: number | undefined;
 }
 
+/** Saved lines: still read from a pipe or a followed file, or read to their end. */
+function savedConnection(reading: string | undefined) {
+  if (reading === undefined)
+    return { text: lit`○ saved lines`, shorter: [lit`○ saved`, lit`○`], colour: "gray" as const };
+  // A long path keeps its end: the file's name.
+  const name = truncateStart(safeBounded(reading, 500), 40);
+  return {
+    text: lit`○ reading ${name}`,
+    shorter: [lit`○ reading`, lit`○`],
+    colour: "green" as const,
+  };
+}
+
 export function statusItems({
   follower,
+  reading,
   ui,
   buffered,
   cap,
@@ -110,9 +126,7 @@ export function statusItems({
   awaitingVotes,
 }: StatusInput): Item[] {
   const items: Item[] = [];
-  const c = follower
-    ? connection(follower, nowMono)
-    : { text: lit`○ saved lines`, shorter: [lit`○ saved`, lit`○`], colour: "gray" as const };
+  const c = follower ? connection(follower, nowMono) : savedConnection(reading);
   items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
   const cause = follower ? causeItem(follower) : undefined;
   // Why polls fail, next to the connection: the rest gives way before it is cut below 30 cells.

@@ -2,29 +2,59 @@
  * A ticket bundle (`S`, then `b`): the saved lines' header (./saved-view.ts) extended with what
  * the dashboard knew when it wrote them: `bundle: true`, each replica's line count in the range,
  * the follow's figures (its window, overlap, lines, late lines, gaps, failed polls in a row), the
- * outages among the lines (their gap markers), and the votes this dashboard cast. Read back by
- * src/logs/saved/saved-header.ts, which bounds every list as MAX_BUNDLE_ITEMS does here.
+ * outages, oldest first: the gap markers among the lines (lines the server no longer had) and the
+ * spans when polls got no answer (./controller/outage-record.ts: from, to, the polls that failed,
+ * why; the one under way when the bundle is written too) that overlap the lines' time, and the
+ * votes this dashboard cast. Read back by src/logs/saved/saved-header.ts, which bounds every list
+ * as MAX_BUNDLE_ITEMS does here.
  */
-import { MAX_BUNDLE_ITEMS, type SavedVote } from "../logs/saved/saved-header.js";
+import { MAX_BUNDLE_ITEMS, type SavedOutage, type SavedVote } from "../logs/saved/saved-header.js";
 import type { FollowerState } from "../tail/follower.js";
 import type { StoredRow } from "../tail/log-store.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
+import type { NoAnswerSpan } from "./controller/outage-record.js";
+
+/** An outage and when it began (epoch ms), for the order. */
+type Timed = { at: number; outage: SavedOutage };
+
+/** The spans without an answer that overlap the lines' time (one under way, whenever it began). */
+function noAnswerOutages(rows: readonly StoredRow[], spans: readonly NoAnswerSpan[]): Timed[] {
+  const first = rows[0]?.event.sortKey;
+  const last = rows.at(-1)?.event.sortKey;
+  if (first === undefined || last === undefined) return [];
+  return spans
+    .filter((s) => s.ongoing || (s.to >= first && s.from <= last))
+    .map((s) => ({
+      at: s.from,
+      outage: {
+        from: formatMsRfc3339(s.from, true),
+        to: formatMsRfc3339(s.to, true),
+        reason: s.cause === undefined ? "no answer" : `no answer: ${s.cause}`,
+        failedPolls: s.failedPolls,
+        ...(s.ongoing ? { ongoing: true } : {}),
+      },
+    }));
+}
 
 /** The bundle's own header fields. */
 export function bundleFields(
   rows: readonly StoredRow[],
   follow: FollowerState | undefined,
   votes: readonly SavedVote[],
+  spans: readonly NoAnswerSpan[] = [],
 ): Record<string, unknown> {
   const counts = new Map<string, { replicaLabel: string; deploymentId?: string; lines: number }>();
-  const outages: { from: string; to: string; reason: string }[] = [];
+  const gaps: Timed[] = [];
   for (const { event: e } of rows) {
     if (e.kind === "gap") {
-      if (outages.length < MAX_BUNDLE_ITEMS)
-        outages.push({
-          from: formatMsRfc3339(e.from, true),
-          to: formatMsRfc3339(e.to, true),
-          reason: e.reason,
+      if (gaps.length < MAX_BUNDLE_ITEMS)
+        gaps.push({
+          at: e.from,
+          outage: {
+            from: formatMsRfc3339(e.from, true),
+            to: formatMsRfc3339(e.to, true),
+            reason: e.reason,
+          },
         });
       continue;
     }
@@ -58,7 +88,10 @@ export function bundleFields(
           failedPolls: follow.retries,
         }
       : null,
-    outages,
+    outages: [...gaps, ...noAnswerOutages(rows, spans)]
+      .sort((a, b) => a.at - b.at)
+      .slice(-MAX_BUNDLE_ITEMS)
+      .map((t) => t.outage),
     votes: votes.slice(-MAX_BUNDLE_ITEMS),
   };
 }

@@ -8,6 +8,7 @@ import { readJsonHeader } from "../../src/logs/saved/saved-header.js";
 import type { SavedSummary } from "../../src/logs/saved/saved-log.js";
 import {
   fileNames,
+  followedNow,
   headerNotice,
   restoredState,
   savedTitle,
@@ -21,6 +22,7 @@ const file = (name: string, over: Partial<SavedSummary["files"][number]> = {}) =
   unreadable: 0,
   dropped: 0,
   complete: true,
+  done: true,
   indexedBytes: 100,
   totalBytes: 100,
   ...over,
@@ -53,7 +55,10 @@ describe("the title of saved logs", () => {
     expect(savedTitle(summary(), false)).toBe(
       "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · a.ndjson",
     );
-    expect(savedTitle(summary(), true)).toMatch(/ · followed · a\.ndjson$/);
+    const reading = summary({ files: [file("a.ndjson", { done: false })] });
+    expect(savedTitle(reading, true)).toMatch(/ · followed · a\.ndjson$/);
+    // Followed to its end (a pipe that ended): saved lines again.
+    expect(savedTitle(summary(), true)).toMatch(/:00Z · a\.ndjson$/);
     const indexing = summary({
       complete: false,
       files: [file("a.ndjson", { complete: false, indexedBytes: 40, totalBytes: 100 })],
@@ -62,6 +67,20 @@ describe("the title of saved logs", () => {
     expect(savedTitle(summary({ from: undefined, to: undefined, lines: 1 }), false)).toBe(
       "1 line · a.ndjson",
     );
+  });
+});
+
+describe("what is followed", () => {
+  it("names the file or stream still read, counts several, and is nothing once all ended", () => {
+    const stdin = file("standard input", { done: false });
+    expect(followedNow(summary({ files: [stdin] }), true)).toBe("standard input");
+    expect(followedNow(summary({ files: [stdin, file("b", { done: false })] }), true)).toBe(
+      "2 files",
+    );
+    expect(followedNow(summary({ files: [stdin, file("b")] }), true)).toBe("standard input");
+    expect(followedNow(summary(), true)).toBeUndefined();
+    // Files read without following are saved lines, while indexed too.
+    expect(followedNow(summary({ files: [stdin] }), false)).toBeUndefined();
   });
 });
 
@@ -88,10 +107,22 @@ describe("a saved view's header", () => {
       minLevel: "warn",
       context: 2,
       hiddenReplicas: [3],
+      onlyReplica: undefined,
       onlyDeployment: { id: "9463b1aa", label: "9463b1" },
     });
     expect(headerNotice(header)).toBe(
       "the saved view's filters restored: +/timeout/ +/a|b/ -/health/ level>=warn context 2 replicas 3 hidden deployment 9463b1aa alone (X clears them)",
+    );
+  });
+
+  it("restores the replica shown alone (o) and says it, the others hidden by it", () => {
+    const alone = readJsonHeader({
+      tvcwatch: { filters: { hiddenReplicas: [1], onlyReplica: 2, minLevel: "warn" } },
+    });
+    if (!alone.filters) throw new Error("no filters read");
+    expect(restoredState(alone.filters)).toMatchObject({ onlyReplica: 2, hiddenReplicas: [] });
+    expect(headerNotice(alone)).toBe(
+      "the saved view's filters restored: level>=warn replica 2 alone (X clears them)",
     );
   });
 

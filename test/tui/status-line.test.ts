@@ -136,6 +136,21 @@ describe("the status line", () => {
     expect(narrow).toContain("connection refused");
   });
 
+  it("saved lines: says what is still read as it comes, else that they are saved lines", () => {
+    const saved = (reading: string | undefined, width: number) =>
+      statusLine(
+        { follower: undefined, reading, ui: initialUiState, buffered: 12, cap: 100 },
+        width,
+      )
+        .map((s) => s.text)
+        .join("");
+    expect(saved(undefined, 80)).toBe("○ saved lines  following  12/100 buffered  ? help");
+    expect(saved("standard input", 80)).toBe(
+      "○ reading standard input  following  12/100 buffered  ? help",
+    );
+    expect(saved("standard input", 24)).toMatch(/^○ reading {2}follow/);
+  });
+
   it("never goes past its width, however narrow", () => {
     for (let width = 20; width <= 200; width += 7) {
       const line = text({ following: false, search: "x".repeat(40), include: ["y"] }, width);

@@ -19,6 +19,8 @@ export interface SavedFilters {
   context: number;
   /** Replica numbers hidden (1-9 keys). */
   hiddenReplicas: number[];
+  /** The replica shown alone (`o`), by number. */
+  onlyReplica: number | undefined;
   /** The deployment shown alone, by id. */
   onlyDeployment: string | undefined;
 }
@@ -59,11 +61,17 @@ export interface SavedFollowFigures {
   failedPolls?: number | undefined;
 }
 
-/** A stretch of time whose lines could not all be fetched, as the follow marked it. */
+/**
+ * A stretch of time whose lines could not all be fetched, or not when they came: a gap marker
+ * (lines the server no longer had), or polls that got no answer (`failedPolls` said; their lines
+ * were fetched after), `ongoing` when polls were still failing as the bundle was written.
+ */
 export interface SavedOutage {
   from: string;
   to: string;
   reason: string;
+  failedPolls?: number | undefined;
+  ongoing?: boolean | undefined;
 }
 
 export interface SavedHeader {
@@ -142,6 +150,10 @@ export function readJsonHeader(value: { tvcwatch: unknown }): SavedHeader {
   return header;
 }
 
+/** The highest replica number a header may name. */
+const MAX_REPLICA = 999;
+const isReplicaNumber = (v: unknown): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_REPLICA;
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isText = (v: unknown): v is string => typeof v === "string" && v.length <= MAX_TEXT;
 
@@ -213,8 +225,18 @@ function readReplicaCount(x: Record<string, unknown>): SavedReplicaCount | undef
 }
 
 function readOutage(x: Record<string, unknown>): SavedOutage | undefined {
-  const { from, to, reason } = x;
-  return isText(from) && isText(to) && isText(reason) ? { from, to, reason } : undefined;
+  const { from, to, reason, failedPolls, ongoing } = x;
+  if (!isText(from) || !isText(to) || !isText(reason)) return undefined;
+  const absent = (v: unknown) => v === undefined || v === null;
+  if (!absent(failedPolls) && !isCount(failedPolls)) return undefined;
+  if (!absent(ongoing) && typeof ongoing !== "boolean") return undefined;
+  return {
+    from,
+    to,
+    reason,
+    ...(isCount(failedPolls) ? { failedPolls } : {}),
+    ...(ongoing === true ? { ongoing } : {}),
+  };
 }
 
 const FOLLOW_COUNTS = [
@@ -267,6 +289,7 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
     minLevel: undefined,
     context: 0,
     hiddenReplicas: [],
+    onlyReplica: undefined,
     onlyDeployment: undefined,
   };
   const pattern = (v: unknown) => typeof v === "string" && v.length <= MAX_PATTERN_CHARS;
@@ -296,13 +319,13 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
   }
   if (f.hiddenReplicas !== undefined) {
     const r = f.hiddenReplicas;
-    if (
-      Array.isArray(r) &&
-      r.length <= MAX_PATTERNS &&
-      r.every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 999)
-    )
+    if (Array.isArray(r) && r.length <= MAX_PATTERNS && r.every(isReplicaNumber))
       filters.hiddenReplicas = r as number[];
     else problems.push("filters.hiddenReplicas is not a list of replica numbers");
+  }
+  if (f.onlyReplica !== undefined && f.onlyReplica !== null) {
+    if (isReplicaNumber(f.onlyReplica)) filters.onlyReplica = f.onlyReplica;
+    else problems.push(`filters.onlyReplica is not a replica number from 1 to ${MAX_REPLICA}`);
   }
   if (f.onlyDeployment !== undefined && f.onlyDeployment !== null) {
     if (typeof f.onlyDeployment === "string" && f.onlyDeployment.length <= MAX_TEXT)

@@ -44,6 +44,8 @@ export interface SavedFileSummary {
   dropped: number;
   /** False while only the file's end is indexed. */
   complete: boolean;
+  /** Read to its end: a stream that ended, a file not (or no longer) followed. */
+  done: boolean;
   indexedBytes: number;
   totalBytes: number;
 }
@@ -91,6 +93,8 @@ export class SavedLog {
   private readonly levels = new WeakMap<LogLine, number>();
   private labels: Map<string, string> | undefined;
   private deploymentCount = 0;
+  /** Files read to their end, as of the last update: one more is news even without lines. */
+  private doneFiles = 0;
 
   constructor(maxLines = Number.POSITIVE_INFINITY) {
     this.maxLines = maxLines;
@@ -119,8 +123,15 @@ export class SavedLog {
   // -------------------------------------------------------------------------------------------
   // Keeping the order
 
-  /** Brings the order up to what the files have indexed; tells the listeners when it changed. */
+  /**
+   * Brings the order up to what the files have indexed; tells the listeners when it changed, or
+   * when a file came to its end (a stream that ended: what it said is to be said, and it is no
+   * longer followed).
+   */
   update(): void {
+    const done = this.files.reduce((n, f) => n + (f.done ? 1 : 0), 0);
+    const ended = done !== this.doneFiles;
+    this.doneFiles = done;
     let rebuild = false;
     const added: number[] = [];
     for (let f = 0; f < this.files.length; f++) {
@@ -141,7 +152,10 @@ export class SavedLog {
     }
     if (rebuild) this.rebuild();
     else if (added.length > 0) this.insert(added);
-    else return;
+    else {
+      if (ended) for (const l of this.listeners) l();
+      return;
+    }
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
       this.synced[f] = {
@@ -409,6 +423,7 @@ export class SavedLog {
           unreadable: f.unreadable,
           dropped: f.index.first(),
           complete: f.state === "complete",
+          done: f.done,
           indexedBytes: p.indexed,
           totalBytes: p.total,
         };

@@ -294,7 +294,12 @@ export class DashboardController {
   /** r: the follow's next poll now, when it is waiting to retry; what it did, or why not. */
   private retryNow(): string {
     const follow = this.ports.logs.follow;
-    if (!follow) return "nothing is followed here: these are saved lines";
+    if (!follow) {
+      const reading = this.ports.logs.saved?.following?.();
+      return reading === undefined
+        ? "nothing is followed here: these are saved lines"
+        : "nothing to retry: lines are read as they come, without polls";
+    }
     const phase = follow.getState().phase;
     if (phase === "retrying") {
       follow.retryNow();
@@ -385,7 +390,12 @@ export class DashboardController {
       savedAt: this.clock.now(),
       range: choice.range,
       bundle: choice.bundle
-        ? bundleFields(rows, this.ports.logs.follow?.getState(), this.cast)
+        ? bundleFields(
+            rows,
+            this.ports.logs.follow?.getState(),
+            this.cast,
+            this.outages.spans(this.clock.now()),
+          )
         : undefined,
     });
     try {

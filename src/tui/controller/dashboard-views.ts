@@ -412,6 +412,7 @@ export class DashboardViews {
         : statusLine(
             {
               follower: input.follow,
+              reading: input.follow ? undefined : logs.saved?.following?.(),
               ui,
               buffered: logs.store.size(),
               cap: logs.store.maxLines,

@@ -3,14 +3,15 @@
  * lines read (with each replica's lifecycle markers among them, its counts and sparkline:
  * src/logs/saved/marked-log.ts), the title naming the files, their lines and time range as they
  * are read (and how far indexing is), a saved view's filters restored and said in the status
- * line (also when a stream's header comes after the dashboard opened), and what reading said
+ * line (also when a stream's header comes after the dashboard opened), what is still followed
+ * (standard input, --follow) in the status line and `i` until it ends, and what reading said
  * (a stream ended, a file cut) said there too. Tested without a terminal.
  */
 
 import { MarkedLog } from "../../logs/saved/marked-log.js";
 import type { OpenedLogs } from "../../logs/saved/open-saved.js";
 import type { SavedHeader } from "../../logs/saved/saved-header.js";
-import { headerNotice, restoredState, savedTitle } from "../saved-title.js";
+import { followedNow, headerNotice, restoredState, savedTitle } from "../saved-title.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
 import type { TerminalSize } from "./dashboard-views.js";
@@ -45,8 +46,13 @@ export function savedDashboard(
   });
   let header = log.header();
   const marked = new MarkedLog(log);
+  const about = {
+    summary: () => log.summary(),
+    header: () => log.header(),
+    following: () => followedNow(log.summary(), opened.followed),
+  };
   const controller = new DashboardController(
-    { logs: savedLogs(marked, marked, log, () => marked.replicaNumbers()), ...ports },
+    { logs: savedLogs(marked, marked, about, () => marked.replicaNumbers()), ...ports },
     {
       heading: heading(),
       size,

@@ -39,6 +39,7 @@ describe("the header of a saved view", () => {
         minLevel: "warn",
         context: 2,
         hiddenReplicas: [3],
+        onlyReplica: undefined,
         onlyDeployment: "dep-2",
       },
       from: expect.stringMatching(/Z$/),
@@ -48,6 +49,28 @@ describe("the header of a saved view", () => {
       range: { kind: "view" },
       problems: [],
     });
+  });
+
+  it("records the replica shown alone (o), reads it back and says it in the text header", () => {
+    const alone = { ...filters, hiddenReplicas: [], onlyReplica: 2 };
+    const json = savedView(rows, "ndjson", { deploymentId: "dep-1", filters: alone, savedAt: 0 });
+    const value = JSON.parse(json.text.split("\n")[0] as string);
+    expect(value.tvcwatch.filters.onlyReplica).toBe(2);
+    expect(readJsonHeader(value).filters?.onlyReplica).toBe(2);
+    // Every replica shown: null in the header, undefined read back.
+    const all = savedView(rows, "ndjson", { deploymentId: "dep-1", filters, savedAt: 0 }).text;
+    const none = JSON.parse(all.split("\n")[0] as string);
+    expect(none.tvcwatch.filters.onlyReplica).toBeNull();
+    expect(readJsonHeader(none).filters?.onlyReplica).toBeUndefined();
+    const text = savedView(rows, "text", { deploymentId: "dep-1", filters: alone, savedAt: 0 });
+    expect(text.text.split("\n")[0]).toContain(
+      " context 2 only replica 2 only deployment dep-2 · ",
+    );
+    for (const wrong of [0, 1000, 2.5, "2", true]) {
+      const h = readJsonHeader({ tvcwatch: { filters: { onlyReplica: wrong } } });
+      expect(h.filters?.onlyReplica).toBeUndefined();
+      expect(h.problems).toEqual(["filters.onlyReplica is not a replica number from 1 to 999"]);
+    }
   });
 
   it("reads a bundle's replicas, follow figures, outages and votes", () => {
@@ -78,6 +101,28 @@ describe("the header of a saved view", () => {
       problems: [],
     });
     expect(h.follow).toBeUndefined();
+  });
+
+  it("reads outages with and without failed polls (a gap marker has none), each checked", () => {
+    const gap = { from: "a", to: "b", reason: "gone" };
+    const noAnswer = { from: "c", to: "d", reason: "no answer: HTTP 503", failedPolls: 9 };
+    const ongoing = { ...noAnswer, failedPolls: 2, ongoing: true };
+    const h = readJsonHeader({
+      tvcwatch: {
+        bundle: true,
+        outages: [
+          gap,
+          noAnswer,
+          ongoing,
+          { ...noAnswer, failedPolls: -1 },
+          { ...noAnswer, failedPolls: "9" },
+          { ...noAnswer, ongoing: "yes" },
+          { ...gap, failedPolls: null, ongoing: false },
+        ],
+      },
+    });
+    expect(h.outages).toEqual([gap, noAnswer, ongoing, gap]);
+    expect(h.problems).toEqual(["outages: 3 of 7 could not be read"]);
   });
 
   it("reports a bundle's bad fields, each once, and keeps what it can read", () => {
@@ -154,6 +199,7 @@ describe("the header of a saved view", () => {
       minLevel: undefined,
       context: 0,
       hiddenReplicas: [],
+      onlyReplica: undefined,
       onlyDeployment: undefined,
     });
     expect(h.deploymentId).toBeUndefined();

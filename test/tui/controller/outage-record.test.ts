@@ -18,6 +18,8 @@ import type { Ticker } from "../../../src/tui/controller/ports.js";
 import type { Segment } from "../../../src/tui/segment.js";
 import { line, NOW } from "../fixtures.js";
 
+const ESC = "\u001b";
+
 const LIVE: FollowerState = {
   phase: "live",
   retries: 0,
@@ -94,12 +96,23 @@ function setup(columns = 160, rows = 48) {
   const store = new LogStore({ maxLines: 1000 });
   store.append(Array.from({ length: 30 }, (_, i) => line(i, (i % 3) + 1, `INFO req ${i}`)));
   const follow = new SetFollow(clock);
+  const written: string[] = [];
+  const files = { writeNew: (_path: string, text: string) => void written.push(text) };
   const c = new DashboardController(
-    { logs: { store, follow }, clock: ticker, quit: vi.fn() },
+    { logs: { store, follow }, clock: ticker, files, quit: vi.fn() },
     { heading: { kind: "deployments", deploymentId: "dep-1" }, size: { columns, rows } },
   );
   c.start();
-  return { c, store, follow, clock, advance };
+  return { c, store, follow, clock, advance, written };
+}
+
+/** Types each character of `keys` (\r is Enter, ESC is Escape). */
+function press(c: DashboardController, keys: string): void {
+  for (const k of keys) {
+    if (k === "\r") c.press("", { return: true });
+    else if (k === ESC) c.press("", { escape: true });
+    else c.press(k, {});
+  }
 }
 
 describe("the outage record", () => {
@@ -134,6 +147,19 @@ describe("the outage record", () => {
     expect(r.ongoing).toBe(false);
     // Live again and again: nothing more to say.
     expect(r.observe({ state: LIVE, now: at(33), monoNow: mono(33) })).toBeUndefined();
+    // Kept for a bundle on the server's clock (the lines' times): the offset added.
+    const ended = { from: at(3) + 250, to: at(31) + 250, failedPolls: 9, cause: "x" };
+    expect(r.spans(at(40))).toEqual([{ ...ended, ongoing: false }]);
+    // Failing again: the span under way, up to the moment asked.
+    r.observe({
+      state: { ...failing, retries: 2, lastError: "y" },
+      now: at(50),
+      monoNow: mono(50),
+    });
+    expect(r.spans(at(52))).toEqual([
+      { ...ended, ongoing: false },
+      { from: at(3) + 250, to: at(52) + 250, failedPolls: 2, cause: "y", ongoing: true },
+    ]);
   });
 
   it("says nothing when the follow stops for good instead of coming back", () => {
@@ -212,5 +238,63 @@ describe("the dashboard through an outage", () => {
     expect(c.state.notice).toBe("no replica 8 (only 1, 2, 3)");
     c.press("T", {});
     expect(c.state.notice).toBeUndefined();
+  });
+
+  it("a bundle lists when polls got no answer (the one under way too), with the gap markers", async () => {
+    const { c, store, follow, advance, written } = setup();
+    const rfc = (ms: number) => new Date(ms).toISOString();
+    // The last answer at NOW; four polls fail until NOW + 12 s; the server's clock 250 ms ahead.
+    follow.set({ lastSuccessAt: follow.monotonicNow(), clockOffsetMs: 250 });
+    advance(1000);
+    follow.set({ phase: "retrying", retries: 1, lastError: CAUSE });
+    advance(11_000);
+    follow.set({ retries: 4 });
+    follow.set({ phase: "live", retries: 0, lastSuccessAt: follow.monotonicNow() });
+    // The lines of that time, fetched after; a gap marker of lines the server no longer had.
+    store.append([
+      line(700, 1, "INFO during the outage"),
+      { kind: "gap", from: NOW - 59_000, to: NOW - 58_000, reason: "gone", sortKey: NOW - 58_000 },
+    ]);
+    // Polls fail again, still when the bundle is written.
+    advance(5000);
+    follow.set({ phase: "retrying", retries: 2, lastError: "connection refused" });
+    advance(3000);
+    press(c, "Sba\r");
+    press(c, "/tmp/outage.bundle.ndjson\r");
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    const header = JSON.parse(written[0]?.split("\n")[0] ?? "{}").tvcwatch;
+    expect(header.outages).toEqual([
+      { from: rfc(NOW - 59_000), to: rfc(NOW - 58_000), reason: "gone" },
+      {
+        from: rfc(NOW + 250),
+        to: rfc(NOW + 12_250),
+        reason: `no answer: ${CAUSE}`,
+        failedPolls: 4,
+      },
+      {
+        from: rfc(NOW + 12_250),
+        to: rfc(NOW + 20_250),
+        reason: "no answer: connection refused",
+        failedPolls: 2,
+        ongoing: true,
+      },
+    ]);
+    // Read back as written, every field checked.
+    const { readJsonHeader } = await import("../../../src/logs/saved/saved-header.js");
+    const read = readJsonHeader({ tvcwatch: header });
+    expect(read.outages).toEqual(header.outages);
+    expect(read.problems).toEqual([]);
+  });
+
+  it("a bundle over lines before an outage that ended leaves that outage out", async () => {
+    const { c, follow, advance, written } = setup();
+    follow.set({ lastSuccessAt: follow.monotonicNow() });
+    advance(1000);
+    follow.set({ phase: "retrying", retries: 1, lastError: CAUSE });
+    advance(3000);
+    follow.set({ phase: "live", retries: 0, lastSuccessAt: follow.monotonicNow() });
+    press(c, "Sba\r/tmp/before.bundle.ndjson\r");
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    expect(JSON.parse(written[0]?.split("\n")[0] ?? "{}").tvcwatch.outages).toEqual([]);
   });
 });

@@ -5,7 +5,9 @@
  * whole file; `i` says the file, the lines not read and the votes a bundle lists; a replica's
  * lifecycle is in the log; a line that is not JSON is shown as text.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdtempSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -124,6 +126,21 @@ describe("the dashboard over a saved file", () => {
     expect(shown(c.getSnapshot()).some((l) => l.includes("INFO request"))).toBe(true);
   });
 
+  it("restores a replica shown alone (o): only its lines, said, and o shows every one again", async () => {
+    const { c } = await open(
+      incident({ deploymentId: "dep-1", filters: { include: [], onlyReplica: 2 }, lines: 358 }),
+    );
+    const s = c.getSnapshot();
+    expect(c.state.onlyReplica).toBe(2);
+    expect(status(s)).toContain("the saved view's filters restored: replica 2 alone");
+    const lines = shown(s).filter((l) => !l.startsWith("──"));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.startsWith("[2] "))).toBe(true);
+    press(c, "o");
+    expect(c.state.onlyReplica).toBeUndefined();
+    expect(shown(c.getSnapshot()).some((l) => l.startsWith("[3] "))).toBe(true);
+  });
+
   it("searches the whole file with its counter, n and N moving through the matches", async () => {
     const { c } = await open(incident(undefined));
     press(c, "/upstream timeout\r");
@@ -172,6 +189,104 @@ describe("the dashboard over a saved file", () => {
       "votes 2026-11-27T05:01:00Z approve ACTIVITY_TYPE_SIGN_TRANSACTION_V2 act-1 fingerprint fp-abc",
     );
     expect(said).toMatch(/replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
+  it("i lists a bundle's follow figures, outages and each replica's lines as the live i does", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        lines: 521,
+        bundle: true,
+        follow: {
+          phase: "live",
+          windowSeconds: 4,
+          overlapMs: 743,
+          linesEmitted: 704,
+          lateLines: 2,
+          gaps: 1,
+          entriesServed: 1346,
+          failedPolls: 0,
+        },
+        outages: [
+          { from: "2026-11-27T05:00:10Z", to: "2026-11-27T05:00:20Z", reason: "gone" },
+          {
+            from: "2026-11-27T05:00:45.390Z",
+            to: "2026-11-27T05:01:04.599Z",
+            reason: "no answer: UNAVAILABLE (HTTP 503)",
+            failedPolls: 6,
+          },
+          {
+            from: "2026-11-27T05:01:30Z",
+            to: "2026-11-27T05:01:33Z",
+            reason: "no answer: connection refused",
+            failedPolls: 1,
+            ongoing: true,
+          },
+        ],
+        replicas: [
+          { replicaLabel: "replica 1/3", lines: 200 },
+          { replicaLabel: "replica 2/3", deploymentId: "dep-1", lines: 1 },
+        ],
+        votes: [],
+      }),
+    );
+    press(c, "i");
+    const said = detail(c.getSnapshot()).split("\n");
+    const at = (label: string) => said.find((l) => l.startsWith(`${label} `));
+    expect(at("bundle")).toBe(
+      "bundle written while the follow was live: the figures below are from then",
+    );
+    expect(at("window")).toBe("window sinceSeconds 4");
+    expect(at("overlap")).toBe("overlap 0.7s");
+    expect(at("lines shown")).toBe("lines shown 704");
+    expect(at("late lines")).toBe("late lines 2");
+    expect(at("entries served")).toBe("entries served 1346 (1.91 per line shown)");
+    expect(at("gaps")).toBe("gaps 1 marked in the log (lines the server no longer had)");
+    expect(at("failed polls")).toBe("failed polls 0 in a row when written");
+    expect(at("outages")).toBe(
+      [
+        "outages 2026-11-27T05:00:10Z to 05:00:20Z (10 s): gap: gone",
+        "2026-11-27T05:00:45.390Z to 05:01:04.599Z (19 s, 6 polls): no answer: UNAVAILABLE (HTTP 503)",
+        "2026-11-27T05:01:30Z to 05:01:33Z (3 s, 1 poll, still failing when written): no answer: connection refused",
+      ].join(" | "),
+    );
+    expect(at("replicas saved")).toBe(
+      "replicas saved replica 1/3: 200 lines | replica 2/3 (dep-1): 1 line",
+    );
+    expect(at("votes")).toBe("votes none cast");
+    // The buffer's own counts still follow, as in the live i.
+    expect(said.at(-1)).toMatch(/^replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
+  it("a pipe followed: the status line and i say it is read as it comes, saved lines once it ends", async () => {
+    const path = join(dir, "pipe");
+    execFileSync("mkfifo", [path]);
+    const rd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const wr = openSync(path, constants.O_WRONLY);
+    const stream = new Socket({ fd: rd, readable: true, writable: false });
+    const o = await openSavedLogs(["-"], { stdin: { fd: rd, stream } });
+    const d = savedDashboard(
+      o,
+      { clock: stoppedClock(START + 200_000), quit: vi.fn() },
+      { columns: 160, rows: 48 },
+    );
+    running.push({ o, d });
+    const c = d.controller;
+    writeSync(wr, `${jsonLine(START, 1, "INFO one")}\n${jsonLine(START + 1, 2, "INFO two")}\n`);
+    await vi.waitFor(() => expect(o.log.size()).toBe(2));
+    expect(status(c.getSnapshot())).toMatch(/^○ reading standard input /);
+    expect(text([{ text: c.getSnapshot().title }])).toContain(" · followed · standard input");
+    press(c, "i");
+    expect(detail(c.getSnapshot())).toContain("status following standard input; 2 lines so far");
+    press(c, "\u001br");
+    expect(c.state.notice).toBe("nothing to retry: lines are read as they come, without polls");
+    closeSync(wr);
+    // Its end is news without a line: the title, the status line and what reading said.
+    await vi.waitFor(() => expect(status(c.getSnapshot())).toMatch(/^○ saved lines /));
+    expect(status(c.getSnapshot())).toContain("standard input ended");
+    expect(text([{ text: c.getSnapshot().title }])).not.toContain("followed");
+    press(c, "i");
+    expect(detail(c.getSnapshot())).toContain("status saved lines: nothing is followed");
   });
 
   it("q quits", async () => {
