@@ -66,15 +66,16 @@ describe("tvcwatch tail", () => {
     }
   });
 
-  it("-o json leaves the description out when the records fail or answer about another deployment, and waits for a slow one", async () => {
+  it("-o json leaves the description out when the records fail or answer about another deployment, and waits for a slow one (10 s at most)", async () => {
     // A proxy in front of the simulator: get_tvc_deployment as `answer` says.
-    let answer: "fail" | "other" | "slow" = "fail";
+    let answer: "fail" | "other" | "slow" | "never" = "fail";
     const proxy = createServer((req, res) => {
       const body: Buffer[] = [];
       req.on("data", (d: Buffer) => body.push(d));
       req.on("end", () => {
         const described = req.url?.endsWith("/get_tvc_deployment") === true;
         const apps = req.url?.endsWith("/list_tvc_apps") === true;
+        if (answer === "never" && described) return;
         if (answer === "fail" && (described || apps)) {
           res.writeHead(500, { "content-type": "application/json" });
           res.end('{"code":13,"message":"internal"}');
@@ -127,11 +128,17 @@ describe("tvcwatch tail", () => {
       const slow = await keysOf();
       expect(slow.keys).toEqual([`${plain},deploymentVersion,deploymentRole`]);
       expect(slow.ms).toBeGreaterThan(1500);
+      // No answer at all: the lines wait 10 s for it, then go without, and the program ends.
+      answer = "never";
+      const never = await keysOf();
+      expect(never.keys).toEqual([plain]);
+      expect(never.ms).toBeGreaterThan(9_500);
+      expect(never.ms).toBeLessThan(14_000);
     } finally {
       proxy.closeAllConnections();
       proxy.close();
     }
-  });
+  }, 40_000);
 
   it("filters by replica, --grep and --exclude", async () => {
     const r = await runCli([

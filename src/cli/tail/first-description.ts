@@ -21,14 +21,17 @@ export class FirstDescription {
   private held: LogEvent[][] | undefined = [];
   private handOn: ((batch: LogEvent[]) => void) | undefined;
   private readonly released: Promise<void>;
+  /** Aborts the requests (at stop, or when the follow ends before they answer). */
+  private readonly requests = new AbortController();
 
-  /** Asks at once; the wait ends at the answer, after `waitMs`, or when `signal` aborts. */
+  /** Asks at once; the wait ends at the answer, after `waitMs`, or when `stopping` aborts. */
   constructor(
     describe: DescribeOne,
-    signal: AbortSignal,
+    stopping: AbortSignal,
     waitMs = FIRST_ANSWERS_WAIT_MS,
     wait: (ms: number, signal: AbortSignal) => Promise<void> = sleep,
   ) {
+    const signal = AbortSignal.any([stopping, this.requests.signal]);
     const answered = describe(signal).then(
       (d) => {
         if (!signal.aborted) this.known = d;
@@ -60,6 +63,15 @@ export class FirstDescription {
   /** Resolves once the wait is over and what it held was handed on. */
   settled(): Promise<void> {
     return this.released;
+  }
+
+  /**
+   * The follow is over: what is held goes on now, and requests still out are let go (they would
+   * keep the program from ending).
+   */
+  stop(): void {
+    this.requests.abort();
+    this.letOut();
   }
 
   /** What was held, handed on as one batch (one checkpoint record for all of it). */

@@ -161,8 +161,12 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   follower.onEvents(described ? described.holding(batches.handOn) : batches.handOn);
   const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => status.see(follower.getState(), performance.now()));
-  await followUntilStopped(follower, controller, flags.follow === true, fetch);
-  await described?.settled();
+  try {
+    await followUntilStopped(follower, controller, flags.follow === true, fetch);
+    await described?.settled();
+  } finally {
+    described?.stop();
+  }
   await otlp?.close();
   if (checkpoint?.error !== undefined) throw checkpoint.error;
   const state = follower.getState();
