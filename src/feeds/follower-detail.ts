@@ -3,7 +3,8 @@
  * next try is, and the measurements the follower sizes its windows by — lines/s, poll latency,
  * the window and its overlap, late lines, a lagging replica, the server's clock offset and what
  * the follow costs the API (entries the server sent per line shown); following several
- * deployments, the figures are their sums (or the worst) and each deployment gets a line.
+ * deployments, the figures are their sums (or the worst) and each deployment gets a line; one
+ * deployment is named first, by its label (its version and role when known) and its id.
  */
 
 import type {
@@ -56,7 +57,9 @@ export function followerDetail(
 ): DetailView {
   const a = s.arrival;
   const stale = s.phase !== "live" && s.lastSuccessAt !== undefined;
+  const one = deployments.length === 1 ? deployments[0] : undefined;
   const fields = [
+    ...(one ? [field(lit`deployment`, `${one.label} (${one.deploymentId})`)] : []),
     field(lit`status`, formatFollowerStatus(s, nowMono)),
     field(
       lit`last good poll`,
@@ -99,7 +102,7 @@ export function followerDetail(
     field(lit`entries served`, entriesText(s.entriesServed, s.linesEmitted)),
     field(lit`gaps`, gapsText(s.gaps)),
   ];
-  if (deployments.length > 0) {
+  if (deployments.length > 1) {
     // Each deployment's own follow: its phase (next try, error) and figures.
     fields.push({
       label: lit`deployments`,

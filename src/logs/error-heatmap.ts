@@ -236,8 +236,7 @@ export function errorHeatmap(
 function finish(row: Counting): ReplicaErrors {
   const baseline = median(row.errors.slice(row.firstBucket, row.lastBucket + 1));
   let rise: number | undefined;
-  const spanned = row.lastBucket - row.firstBucket + 1;
-  for (let b = row.firstBucket; spanned >= MIN_BASELINE_BUCKETS && b <= row.lastBucket; b++) {
+  for (let b = row.firstBucket; hasBaseline(row) && b <= row.lastBucket; b++) {
     if (isRise(row.errors[b] as number, baseline)) {
       rise = b;
       break;
@@ -287,16 +286,20 @@ function firstRise(
 /** How a cell reads against its replica's baseline. */
 export type Intensity = "none" | "usual" | "above" | "high" | "rise";
 
+/** Whether a replica's lines span enough buckets for its median to be a baseline. */
+export function hasBaseline(replica: Pick<ReplicaErrors, "firstBucket" | "lastBucket">): boolean {
+  return replica.lastBucket - replica.firstBucket + 1 >= MIN_BASELINE_BUCKETS;
+}
+
 /**
- * The intensity of `errors` over `width` buckets for a replica whose baseline is `baseline`
- * errors a bucket: none; at most its baseline (taken as at least 1 a bucket, so a single error
- * where there are usually none is no alarm); up to twice it; more; a rise (the rule above, over
- * `width` buckets).
+ * The intensity of `errors` over `width` buckets against `baseline` errors a bucket: none; at
+ * most its baseline (taken as at least 1 a bucket, so a single error where there are usually
+ * none is no alarm); up to twice it; more. Never a rise: only a bucket that is one by the rule
+ * above is (columnsOf).
  */
-export function intensity(errors: number, baseline: number, width = 1): Intensity {
+export function intensity(errors: number, baseline: number, width = 1): Exclude<Intensity, "rise"> {
   if (errors <= 0) return "none";
   const base = Math.max(baseline, 1) * width;
-  if (errors >= RISE_MIN_ERRORS * width && errors >= RISE_FACTOR * baseline * width) return "rise";
   if (errors <= base) return "usual";
   if (errors <= 2 * base) return "above";
   return "high";
@@ -307,16 +310,29 @@ export function bucketsPerColumn(buckets: number, columns: number): number {
   return Math.max(1, Math.ceil(buckets / Math.max(1, columns)));
 }
 
-/** A replica's errors merged `per` buckets a column, with each column's intensity. */
+/**
+ * A replica's errors merged `per` buckets a column, with each column's intensity: a rise where
+ * one of its buckets is a rise by the rule (the replica has a baseline, and the bucket at least
+ * RISE_FACTOR times it and RISE_MIN_ERRORS), else read against the median there is (which,
+ * before a baseline, is what its few buckets have).
+ */
 export function columnsOf(
   replica: ReplicaErrors,
   per: number,
 ): { errors: number[]; intensity: Intensity[] } {
   const errors: number[] = [];
+  const levels: Intensity[] = [];
+  const based = hasBaseline(replica);
   for (let b = 0; b < replica.errors.length; b += per) {
     let n = 0;
-    for (let k = b; k < Math.min(b + per, replica.errors.length); k++) n += replica.errors[k] ?? 0;
+    let rose = false;
+    for (let k = b; k < Math.min(b + per, replica.errors.length); k++) {
+      const e = replica.errors[k] ?? 0;
+      n += e;
+      if (based && isRise(e, replica.baseline)) rose = true;
+    }
     errors.push(n);
+    levels.push(rose ? "rise" : intensity(n, replica.baseline, per));
   }
-  return { errors, intensity: errors.map((n) => intensity(n, replica.baseline, per)) };
+  return { errors, intensity: levels };
 }

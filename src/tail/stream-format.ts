@@ -9,9 +9,9 @@
  * a timestamp, or one no RFC 3339 time can say), and `level`, the level the filters read in the
  * content (../text/log-level.ts levelOfContent, as the filters read it: trace, debug, info, warn, error, fatal; null when it states
  * none). A gap is `{event: "gap", from, to, reason, time, level: null}`, its `time` being where it
- * sorts (its `to`). Following several deployments, a line whose deployment Turnkey's records
- * describe adds `deploymentVersion` (its QOS version) and `deploymentRole` (`live`, or `canary`
- * when its app names another deployment live), each only when known. New fields only ever come
+ * sorts (its `to`). A line whose deployment Turnkey's records describe (one followed alone or
+ * among several) adds `deploymentVersion` (its QOS version) and `deploymentRole` (`live`, or
+ * `canary` when its app names another deployment live), each only when known. New fields only ever come
  * after these.
  */
 

@@ -9,6 +9,7 @@ import {
   columnsOf,
   type ErrorHeatmap,
   type ErrorRise,
+  hasBaseline,
   type Intensity,
   MIN_BASELINE_BUCKETS,
   type ReplicaErrors,
@@ -85,7 +86,7 @@ export function riseRule(map: ErrorHeatmap | undefined): string {
 export function noRiseText(map: ErrorHeatmap | undefined): string {
   if (!map) return "no lines yet: no errors to read";
   const per = formatDuration(map.bucketMs);
-  if (map.replicas.every((r) => r.lastBucket - r.firstBucket + 1 < MIN_BASELINE_BUCKETS))
+  if (map.replicas.every((r) => !hasBaseline(r)))
     return `no baseline yet: a replica's median needs ${MIN_BASELINE_BUCKETS} × ${per} of its lines`;
   return `no rise above baseline: no replica had ${RISE_FACTOR}× its median errors per ${per} and at least ${RISE_MIN_ERRORS}`;
 }
@@ -190,6 +191,23 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
   rows.push([{ text: lit` ` }]);
   const legend = `each against its own median errors per ${formatDuration(map.bucketMs)}: ${CELLS.none.char} none, ${CELLS.usual.char} up to its median, ${CELLS.above.char} up to 2×, ${CELLS.high.char} more, ${CELLS.rise.char} a rise; blank: no lines of it; at the right, its errors in the buffer`;
   rows.push(...text(legend, { dim: true }));
+  // Before a baseline, cells read against the few buckets there are, and none is a rise.
+  const unbased = map.replicas.filter((r) => !hasBaseline(r)).length;
+  const cap = `${CELLS.high.char} at most, never ${CELLS.rise.char}`;
+  if (unbased === map.replicas.length)
+    rows.push(
+      ...text(
+        `no baseline yet: each replica's cells read against the median of what it has, ${cap}`,
+        { dim: true },
+      ),
+    );
+  else if (unbased > 0)
+    rows.push(
+      ...text(
+        `${unbased} ${unbased === 1 ? "replica has" : "replicas have"} no baseline yet (under ${MIN_BASELINE_BUCKETS} × ${formatDuration(map.bucketMs)} of lines): its cells read against the median of what it has, ${cap}`,
+        { dim: true },
+      ),
+    );
   return rows;
 }
 

@@ -41,7 +41,7 @@ export const LEGEND: readonly (readonly [string, string])[] = [
   ["── replica … ──", "a replica joined, stopped sending, came back, or the count changed"],
   [
     "[1]▂▅!█",
-    "lines per 10 s of each replica (the height); ! where its share of errors rose above twice its usual; dim: stopped; i lists counts",
+    "lines per 10 s of each replica (the height); ! where its share of errors rose above twice its usual (after 5 full intervals); dim: stopped; i lists counts",
   ],
   [
     "H · ░ ▒ ▓ █",

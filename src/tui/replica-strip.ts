@@ -1,9 +1,9 @@
 /**
  * The log pane's one-row strip: for each replica, its tag and a sparkline of lines per interval
  * (./../tail/replica-activity.ts), the bar's height its lines; an interval whose share of errors
- * is above that replica's baseline (twice its median share over its intervals) is drawn
- * `!` (in red with colours), so background errors do not paint every bar and the mark reads under
- * NO_COLOR; a replica that stopped sending is dim. All sparklines share one scale, so replicas
+ * is above that replica's baseline (twice its median share over its intervals, once it has
+ * MIN_BASELINE_INTERVALS full ones) is drawn `!` (in red with colours), so background errors do
+ * not paint every bar and the mark reads under NO_COLOR; a replica that stopped sending is dim. All sparklines share one scale, so replicas
  * compare at a glance.
  */
 import type { ReplicaStats } from "../tail/replica-activity.js";
@@ -38,14 +38,29 @@ function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** Full intervals a replica must have for its median share to be a baseline (as the heatmap's). */
+export const MIN_BASELINE_INTERVALS = 5;
+
+/**
+ * Whether `lines` (oldest first, the last the interval in progress) give a baseline: at least
+ * MIN_BASELINE_INTERVALS full intervals after the one of the replica's first line (it may have
+ * joined within it) and before the one in progress.
+ */
+export function hasSparkBaseline(lines: readonly number[]): boolean {
+  const first = lines.findIndex((n) => n > 0);
+  return first >= 0 && lines.length - 2 - first >= MIN_BASELINE_INTERVALS;
+}
+
 /**
  * Which intervals stand out by their errors: those holding errors whose share of the interval's
  * lines is above the replica's baseline, twice the median share over its intervals with lines
  * (all of them, not only those shown: twice, so that the chance ups and downs of a steady
  * background of errors mark nothing). A replica whose intervals mostly hold no error marks each
- * that does; one with errors in the background marks only where they rise well above it.
+ * that does; one with errors in the background marks only where they rise well above it. Before
+ * it has a baseline (hasSparkBaseline: a few intervals' median says nothing usual), none.
  */
 export function errorCells(lines: readonly number[], errors: readonly number[]): boolean[] {
+  if (!hasSparkBaseline(lines)) return lines.map(() => false);
   const shares: number[] = [];
   lines.forEach((n, i) => {
     if (n > 0) shares.push(Math.min(1, (errors[i] ?? 0) / n));

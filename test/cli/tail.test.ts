@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,13 +47,98 @@ describe("tvcwatch tail", () => {
       .map((l) => JSON.parse(l));
     expect(events.length).toBeGreaterThan(20);
     for (const e of events) {
-      expect(Object.keys(e)).toEqual(["replicaLabel", "ts", "content", "time", "level"]);
+      // What the deployment is, as its records say (the simulator's: 0.7.2, its app's live one),
+      // last, as over several deployments.
+      expect(Object.keys(e)).toEqual([
+        "replicaLabel",
+        "ts",
+        "content",
+        "time",
+        "level",
+        "deploymentVersion",
+        "deploymentRole",
+      ]);
+      expect([e.deploymentVersion, e.deploymentRole]).toEqual(["0.7.2", "live"]);
       // time is ts as RFC 3339 (UTC, nanoseconds); level as --level reads the content.
       if (e.ts === null) expect(e.time).toBeNull();
       else expect(Date.parse(`${e.time.slice(0, 19)}Z`) / 1000).toBe(Number(e.ts.seconds));
       expect([null, "trace", "debug", "info", "warn", "error", "fatal"]).toContain(e.level);
     }
   });
+
+  it("-o json leaves the description out when the records fail or answer about another deployment, and waits for a slow one (10 s at most)", async () => {
+    // A proxy in front of the simulator: get_tvc_deployment as `answer` says.
+    let answer: "fail" | "other" | "slow" | "never" = "fail";
+    const proxy = createServer((req, res) => {
+      const body: Buffer[] = [];
+      req.on("data", (d: Buffer) => body.push(d));
+      req.on("end", () => {
+        const described = req.url?.endsWith("/get_tvc_deployment") === true;
+        const apps = req.url?.endsWith("/list_tvc_apps") === true;
+        if (answer === "never" && described) return;
+        if (answer === "fail" && (described || apps)) {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end('{"code":13,"message":"internal"}');
+          return;
+        }
+        const upstream = request(
+          `${sim.url}${req.url}`,
+          { method: req.method, headers: req.headers },
+          (up) => {
+            const got: Buffer[] = [];
+            up.on("data", (d: Buffer) => got.push(d));
+            up.on("end", () => {
+              let text = Buffer.concat(got).toString();
+              if (described && answer === "other")
+                text = text.replaceAll(sim.config.deploymentId, "dep-other");
+              const send = () => {
+                const headers = { ...up.headers };
+                delete headers["content-length"];
+                res.writeHead(up.statusCode ?? 502, headers);
+                res.end(text);
+              };
+              if (described && answer === "slow") setTimeout(send, 1500);
+              else send();
+            });
+          },
+        );
+        upstream.end(Buffer.concat(body));
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    const proxied = join(dir, "proxied.json");
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    writeFileSync(proxied, JSON.stringify({ ...sim.config, baseUrl: url }), { mode: 0o600 });
+    const keysOf = async () => {
+      const started = Date.now();
+      const r = await runCli(["--config", proxied, "tail", "--since", "10s", "-o", "json"]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+      const lines = r.stdout.trim().split("\n");
+      expect(lines.length).toBeGreaterThan(5);
+      const keys = new Set(lines.map((l) => Object.keys(JSON.parse(l)).join(",")));
+      return { keys: [...keys], ms: Date.now() - started };
+    };
+    try {
+      const plain = "replicaLabel,ts,content,time,level";
+      expect((await keysOf()).keys).toEqual([plain]);
+      answer = "other";
+      expect((await keysOf()).keys).toEqual([plain]);
+      answer = "slow";
+      const slow = await keysOf();
+      expect(slow.keys).toEqual([`${plain},deploymentVersion,deploymentRole`]);
+      expect(slow.ms).toBeGreaterThan(1500);
+      // No answer at all: the lines wait 10 s for it, then go without, and the program ends.
+      answer = "never";
+      const never = await keysOf();
+      expect(never.keys).toEqual([plain]);
+      expect(never.ms).toBeGreaterThan(9_500);
+      expect(never.ms).toBeLessThan(14_000);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  }, 40_000);
 
   it("filters by replica, --grep and --exclude", async () => {
     const r = await runCli([

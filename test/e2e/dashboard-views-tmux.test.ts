@@ -78,10 +78,11 @@ describe("the demo's views in a real terminal", () => {
   ] as const) {
     it(`at ${columns}x${rows}: title, status line, empty views, help, details, picker`, async () => {
       const tmux = await openDemo(columns, rows);
-      // The title learns the deployment's app name from the API, then names it.
+      // The title learns the deployment's app name from the API, then names it, its version and
+      // role whole at every width (at 80 columns without the word "deployment").
       await tmux.waitFor("the app's name in the title", (s) =>
         expect(s.split("\n")[0]).toMatch(
-          /^tvcwatch · demo \(simulated\) · payments-signer · deployment /,
+          /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{8}\S* \(0\.7\.2 live\)\s*$/,
         ),
       );
 

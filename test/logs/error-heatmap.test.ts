@@ -4,9 +4,11 @@ import {
   bucketsPerColumn,
   columnsOf,
   errorHeatmap,
+  hasBaseline,
   intensity,
   MAX_BUCKETS,
   median,
+  type ReplicaErrors,
   replicaRow,
 } from "../../src/logs/error-heatmap.js";
 import type { IndexedEvents } from "../../src/logs/line-groups.js";
@@ -186,13 +188,13 @@ describe("the error heatmap", () => {
     expect(intensity(1, 0)).toBe("usual");
     expect(intensity(8, 4)).toBe("above");
     expect(intensity(9, 4)).toBe("high");
-    expect(intensity(12, 4)).toBe("rise");
+    // A count alone is never a rise: only a bucket of a replica with a baseline is (columnsOf).
+    expect(intensity(12, 4)).toBe("high");
     expect(intensity(4, 0)).toBe("high");
-    expect(intensity(5, 0)).toBe("rise");
+    expect(intensity(50, 0)).toBe("high");
     // Two buckets a column: twice the baseline and twice the floor.
     expect(intensity(8, 4, 2)).toBe("usual");
     expect(intensity(9, 0, 2)).toBe("high");
-    expect(intensity(24, 4, 2)).toBe("rise");
     expect(bucketsPerColumn(360, 60)).toBe(6);
     expect(bucketsPerColumn(61, 60)).toBe(2);
     expect(bucketsPerColumn(10, 60)).toBe(1);
@@ -203,6 +205,26 @@ describe("the error heatmap", () => {
       errors: [2, 31, 1],
       intensity: ["usual", "rise", "usual"],
     });
+    // A column is a rise where one of its buckets is (the one ! goes to), merged with a quiet one.
+    const merged = errorHeatmap(events(replicaLines("replica 1/1", [0, 0, 0, 0, 5, 0])));
+    expect(merged?.rise?.bucket).toBe(4);
+    expect(columnsOf(merged?.replicas[0] as ReplicaErrors, 2).intensity).toEqual([
+      "none",
+      "none",
+      "rise",
+    ]);
+  });
+
+  it("draws no rise before a replica has a baseline, however many errors", () => {
+    // 4 buckets: a storm, but under the 5 buckets a median needs to be a baseline.
+    const young = errorHeatmap(events(replicaLines("replica 1/1", [0, 0, 0, 50])));
+    const replica = young?.replicas[0] as ReplicaErrors;
+    expect(hasBaseline(replica)).toBe(false);
+    expect(young?.rise).toBeUndefined();
+    expect(columnsOf(replica, 1).intensity).toEqual(["none", "none", "none", "high"]);
+    // One bucket more: a baseline, and the storm is a rise.
+    const grown = errorHeatmap(events(replicaLines("replica 1/1", [0, 0, 0, 0, 50])));
+    expect(columnsOf(grown?.replicas[0] as ReplicaErrors, 1).intensity.at(-1)).toBe("rise");
   });
 });
 

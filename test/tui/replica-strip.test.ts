@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ReplicaStats } from "../../src/tail/replica-activity.js";
 import { widthOf } from "../../src/text/safe-text.js";
-import { bar, errorCells, replicaStrip, sparkWidth } from "../../src/tui/replica-strip.js";
+import {
+  bar,
+  errorCells,
+  hasSparkBaseline,
+  MIN_BASELINE_INTERVALS,
+  replicaStrip,
+  sparkWidth,
+} from "../../src/tui/replica-strip.js";
 
 const stats = (
   label: string,
@@ -27,13 +34,13 @@ describe("the replicas' sparkline strip", () => {
   it("shows each replica's intervals, errors as ! (red with colours), a stopped replica dim", () => {
     const strip = replicaStrip(
       [
-        stats("replica 1/2", [2, 4, 8], [0, 0, 1]),
+        stats("replica 1/2", [2, 2, 2, 2, 2, 2, 4, 8], [0, 0, 0, 0, 0, 0, 0, 1]),
         stats("replica 2/2", [8, 0, 0], [0, 0, 0], true),
       ],
       40,
     );
     // The mark is a character of its own: it reads without colours (NO_COLOR) too.
-    expect(strip.map((s) => s.text).join("")).toBe("[1]▃▅! [2]█   ");
+    expect(strip.map((s) => s.text).join("")).toBe("[1]▃▃▃▃▃▃▅! [2]█   ");
     expect(strip.find((s) => s.text === "!" && s.colour === "red")).toBeDefined();
     expect(strip.find((s) => s.text === "[2]")?.dim).toBe(true);
   });
@@ -55,7 +62,16 @@ describe("the replicas' sparkline strip", () => {
       false,
     ]);
     // Mostly none: each interval with an error stands out; one without lines is never marked.
-    expect(errorCells([5, 5, 0, 5], [0, 1, 0, 0])).toEqual([false, true, false, false]);
+    expect(errorCells([5, 5, 5, 5, 5, 5, 0, 5], [0, 0, 0, 0, 0, 1, 0, 0])).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
     // The height is the lines: a replica as busy as another with no errors has the same bars.
     const strip = replicaStrip(
       [stats("replica 1/2", lines, errors), stats("replica 2/2", lines, Array(10).fill(0))],
@@ -67,6 +83,32 @@ describe("the replicas' sparkline strip", () => {
       .split(" [2]");
     expect(one).toBe("[1]███████!██");
     expect(two?.trim()).toBe("██████████");
+  });
+
+  it("marks nothing before a replica has 5 full intervals: a median of a few says nothing usual", () => {
+    // Just started (the last interval in progress): the one error of the first interval of a
+    // calm replica would be above twice a median share of 0.
+    expect(errorCells([0, 0, 6, 6], [0, 0, 1, 0])).toEqual([false, false, false, false]);
+    expect(hasSparkBaseline([0, 0, 6, 6])).toBe(false);
+    // The interval it joined in, 4 full ones, the one in progress: not yet.
+    const four = [0, 6, 6, 6, 6, 6, 6];
+    expect(hasSparkBaseline(four)).toBe(false);
+    expect(errorCells(four, [0, 1, 0, 0, 0, 0, 0]).some(Boolean)).toBe(false);
+    // 5 full ones: a baseline, and the error in the interval it joined in stands out.
+    const five = [0, 6, 6, 6, 6, 6, 6, 6];
+    expect(hasSparkBaseline(five)).toBe(true);
+    expect(errorCells(five, [0, 1, 0, 0, 0, 0, 0, 0])).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(hasSparkBaseline([0, 0, 0])).toBe(false);
+    expect(MIN_BASELINE_INTERVALS).toBe(5);
   });
 
   it("never goes past its width, and leaves out what does not fit", () => {

@@ -4,14 +4,18 @@
  * commands/tail.ts, which `tail --help` loads alone).
  */
 import type { Command } from "commander";
+import type { TurnkeyClient } from "../../api/client.js";
+import { describeDeployments } from "../../feeds/deployment-list.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { StatusReporter } from "../../tail/follower-status.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import type { StreamFormat } from "../../tail/stream-format.js";
 import { sayOnStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { governHeap } from "../heap-governor.js";
 import { CheckpointWriter } from "./checkpoint-file.js";
+import { FirstDescription } from "./first-description.js";
 import { checkOutputFlags } from "./output-file.js";
 import { TailBatches } from "./tail-batches.js";
 import { TailFetch } from "./tail-fetch.js";
@@ -68,6 +72,20 @@ async function followUntilStopped(
   }
 }
 
+/** The deployment's description, read once (one list_tvc_apps, one get_tvc_deployment). */
+function describeOne(
+  client: TurnkeyClient,
+  deploymentId: string,
+  flags: TailFlags,
+  signal: AbortSignal,
+): FirstDescription {
+  const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+  return new FirstDescription(
+    async (s) => (await describeDeployments(client, [deploymentId], s, limit)).get(deploymentId),
+    signal,
+  );
+}
+
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const config = await configFromCommand(cmd);
   const deploymentId = config.deploymentId;
@@ -116,6 +134,11 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
         )
       : undefined;
   const controller = new AbortController();
+  // -o json: what the deployment is, asked beside the first poll (./first-description.ts).
+  const described =
+    flags.output === "json"
+      ? describeOne(client, deploymentId, flags, controller.signal)
+      : undefined;
   const stdout = new TailStdout(() => controller.abort());
   // A failure to write the checkpoint ends the follow (said once, at the end).
   const checkpoint = checkpointPath
@@ -132,12 +155,18 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     checkpoint,
     stdout,
     say,
+    description: described && (() => described.description()),
   });
   batches.start(!resume.recordedOutputFile);
-  follower.onEvents(batches.handOn);
+  follower.onEvents(described ? described.holding(batches.handOn) : batches.handOn);
   const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => status.see(follower.getState(), performance.now()));
-  await followUntilStopped(follower, controller, flags.follow === true, fetch);
+  try {
+    await followUntilStopped(follower, controller, flags.follow === true, fetch);
+    await described?.settled();
+  } finally {
+    described?.stop();
+  }
   await otlp?.close();
   if (checkpoint?.error !== undefined) throw checkpoint.error;
   const state = follower.getState();

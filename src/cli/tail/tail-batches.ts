@@ -6,6 +6,7 @@
  */
 import type { FilterStream } from "../../logs/filter-stream.js";
 import type { CheckpointFile } from "../../tail/checkpoint.js";
+import type { DeploymentDescription } from "../../tail/deployment-labels.js";
 import type { LogFollower } from "../../tail/follower.js";
 import type { HandledLines } from "../../tail/handled-lines.js";
 import type { GapMarker, LogEvent } from "../../tail/log-line.js";
@@ -34,6 +35,8 @@ export interface TailBatchesOptions {
   checkpoint: CheckpointWriter | undefined;
   stdout: TailStdout;
   say: (line: string) => void;
+  /** What the deployment is (version, live or canary), once its records said it (`-o json`). */
+  description?: (() => DeploymentDescription | undefined) | undefined;
 }
 
 export class TailBatches {
@@ -106,7 +109,7 @@ export class TailBatches {
         continue;
       }
       if (e.kind === "line") this.printedLines++;
-      out.add(formatEvent(e, format));
+      out.add(formatEvent(e, format, this.o.description?.()));
     }
     // Once what is written now (and before it) is out, the record of it is written.
     const deployments = this.snapshot();

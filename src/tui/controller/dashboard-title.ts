@@ -29,18 +29,28 @@ export type Heading =
 /**
  * "payments-signer · deployment 5b2da4c2-… (0.8.0 canary)": its app, its id, its QOS version and
  * whether it is the app's live deployment, as far as known; the id alone until the name is
- * known; `short` keeps the id's first 8 characters.
+ * known; `short` keeps the id's first 8 characters, and "bare" leaves the word "deployment" out
+ * too (what it is, live or canary, is what must not be cut).
  */
-export function deploymentTitle(id: string, d: DeploymentChoice | undefined, short = false): Safe {
+export function deploymentTitle(
+  id: string,
+  d: DeploymentChoice | undefined,
+  short: boolean | "bare" = false,
+): Safe {
   const idText = d?.idText ?? safeBounded(id, 200);
   const shown = short ? truncate(idText, 9) : idText;
   if (!d) return lit`deployment ${shown}`;
+  if (short === "bare") return lit`${d.appName} · ${shown}${described(d)}`;
+  return lit`${d.appName} · deployment ${shown}${described(d)}`;
+}
+
+/** " (0.8.0 canary)": its version and role as far as known, or nothing. */
+function described(d: DeploymentChoice): Safe {
   const what = [
     ...(d.qosVersion ? [truncate(d.qosVersion, 24)] : []),
     ...(d.live ? [lit`live`] : d.canary ? [lit`canary`] : []),
   ];
-  const said = what.length > 0 ? lit` (${joinSafe(what, lit` `)})` : lit``;
-  return lit`${d.appName} · deployment ${shown}${said}`;
+  return what.length > 0 ? lit` (${joinSafe(what, lit` `)})` : lit``;
 }
 
 /** "3 deployments: 5b2da4 0.7.2 live, 9c1e07 0.8.0 canary, a0f3d2" */
@@ -61,5 +71,10 @@ export function dashboardTitle(
   if (several.length > 1) return truncate(lit`${prefix}${severalTitle(several)}`, width);
   const full = lit`${prefix}${deploymentTitle(heading.deploymentId, heading.deployment)}`;
   if (widthOf(full) <= width) return full;
-  return lit`${prefix}${deploymentTitle(heading.deploymentId, heading.deployment, true)}`;
+  const short = lit`${prefix}${deploymentTitle(heading.deploymentId, heading.deployment, true)}`;
+  if (widthOf(short) <= width || !heading.deployment) return short;
+  return truncate(
+    lit`${prefix}${deploymentTitle(heading.deploymentId, heading.deployment, "bare")}`,
+    width,
+  );
 }

@@ -484,9 +484,8 @@ export class DashboardViews {
     const open = input.ui.detail;
     if (!open) return undefined;
     if (open.pane === "follow") {
-      const several = input.members.length > 1 ? input.members : [];
       return input.follow
-        ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, several)
+        ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, input.members)
         : savedLinesDetail(input.logs.store, stats, input.now, input.logs.saved);
     }
     if (open.pane === "line")

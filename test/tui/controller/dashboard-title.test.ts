@@ -38,6 +38,24 @@ describe("the dashboard's title", () => {
     expect(title(undefined, undefined)).toBe("tvcwatch · payments-signer · deployment dep-1");
   });
 
+  it("keeps the version and role at 80 columns: the id shortened, then the word deployment left out", () => {
+    const heading = {
+      kind: "deployments" as const,
+      prefix: "demo (simulated) · ",
+      deploymentId: "073e2b01-5d1c-4a9e-8f3b-2a6c9d0e1f23",
+      deployment: deploymentChoice(
+        app("073e2b01-5d1c-4a9e-8f3b-2a6c9d0e1f23"),
+        deployment("073e2b01-5d1c-4a9e-8f3b-2a6c9d0e1f23", "0.7.2"),
+      ),
+    };
+    expect(dashboardTitle(heading, [], 81)).toBe(
+      "tvcwatch · demo (simulated) · payments-signer · deployment 073e2b01… (0.7.2 live)",
+    );
+    expect(dashboardTitle(heading, [], 80)).toBe(
+      "tvcwatch · demo (simulated) · payments-signer · 073e2b01… (0.7.2 live)",
+    );
+  });
+
   it("names several by their labels, which carry the version and role", () => {
     expect(
       dashboardTitle(
