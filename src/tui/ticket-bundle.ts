@@ -12,7 +12,7 @@ import { MAX_BUNDLE_ITEMS, type SavedOutage, type SavedVote } from "../logs/save
 import type { FollowerState } from "../tail/follower.js";
 import type { StoredRow } from "../tail/log-store.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
-import type { NoAnswerSpan } from "./controller/outage-record.js";
+import type { NoAnswerSpan } from "./outage-record.js";
 
 /** An outage and when it began (epoch ms), for the order. */
 type Timed = { at: number; outage: SavedOutage };

@@ -1,8 +1,8 @@
 import { Box } from "ink";
 import { memo } from "react";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
+import type { LogPaneView } from "../controller/dashboard-views.js";
 import type { LogView } from "../log-view.js";
-import type { Segment } from "../segment.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
 
@@ -19,19 +19,7 @@ export function pausedMarker(view: LogView, cap: number): Safe {
   return lit`⏸ ${count(view.newWhilePaused)} new line${view.newWhilePaused === 1 ? lit`` : lit`s`}${kept} · Space follows`;
 }
 
-export const LogPane = memo(function LogPane(props: {
-  view: LogView;
-  width: number;
-  height: number;
-  focused: boolean;
-  title: Safe;
-  /** At the title's right: following, paused, retrying and why. */
-  right: Safe;
-  following: boolean;
-  cap: number;
-  /** The replicas' sparkline row above the lines (./../replica-strip.ts), when there is room. */
-  strip?: Segment[] | undefined;
-}) {
+export const LogPane = memo(function LogPane(props: LogPaneView) {
   const rows = contentRows(props.height);
   const marker = props.following ? undefined : pausedMarker(props.view, props.cap);
   const shown = props.view.rows;

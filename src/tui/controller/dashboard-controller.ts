@@ -18,6 +18,7 @@ import type { StoredRow } from "../../tail/log-store.js";
 import { copyLines } from "../copy-text.js";
 import type { KeyInfo } from "../key-bindings.js";
 import { type KeyEffect, keyStep } from "../key-step.js";
+import { OutageRecord } from "../outage-record.js";
 import {
   countRows,
   defaultSaveName,
@@ -36,7 +37,6 @@ import {
   DashboardViews,
   type TerminalSize,
 } from "./dashboard-views.js";
-import { OutageRecord } from "./outage-record.js";
 import { type DashboardPorts, newFiles, systemTicker, type Ticker } from "./ports.js";
 import { VoteFlow } from "./vote-flow.js";
 

@@ -13,8 +13,8 @@ import {
   NOTICE_MS,
 } from "../../../src/tui/controller/dashboard-controller.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
-import { clockTime, OutageRecord } from "../../../src/tui/controller/outage-record.js";
 import type { Ticker } from "../../../src/tui/controller/ports.js";
+import { clockTime, OutageRecord } from "../../../src/tui/outage-record.js";
 import type { Segment } from "../../../src/tui/segment.js";
 import { line, NOW } from "../fixtures.js";
 

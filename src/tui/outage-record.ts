@@ -6,11 +6,11 @@
  * that time were fetched after". Times as the dashboard shows them (the local zone); the marker
  * sorts at the server's time of the recovery. Each outage is also kept as a span (on the server's
  * clock, as the lines' times are: from, to, the polls that failed, why) for a ticket bundle
- * (../ticket-bundle.ts), the one under way too. Pure but for what it is handed.
+ * (./ticket-bundle.ts), the one under way too. Pure but for what it is handed.
  */
-import type { FollowerState } from "../../tail/follower.js";
-import type { ReplicaMarker } from "../../tail/log-line.js";
-import { formatMsRfc3339 } from "../../text/timestamp.js";
+import type { FollowerState } from "../tail/follower.js";
+import type { ReplicaMarker } from "../tail/log-line.js";
+import { formatMsRfc3339 } from "../text/timestamp.js";
 
 /** What the record is told at each change of the follow. */
 export interface FollowMoment {
