@@ -5,6 +5,7 @@ import {
   CROWDED_ACTIVITY_ID,
   CROWDED_FINGERPRINT,
   CROWDED_TARGET_KEY,
+  KEYS,
   startCrowdedVoteApi,
 } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
@@ -14,12 +15,6 @@ import { requireTmux, Tmux } from "./tmux.js";
  * What is decided (verb, type, id, the whole fingerprint, the quorum, what leaves Turnkey and to
  * which key) stays on screen while PgDn and ↑ scroll the votes; stray keys do nothing; y votes.
  */
-
-/** Turnkey's published test key pair (not a secret): the fake server does not check stamps. */
-const KEYS = {
-  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
-  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
-};
 
 let api: FakeApi;
 const tmux = new Tmux();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeLayout } from "../../src/tui/layout.js";
 import type { FakeApi } from "./fake-api.js";
-import { CALM_DEPLOYMENT_ID, startCorpusApi } from "./fake-api.js";
+import { CALM_DEPLOYMENT_ID, KEYS, startCorpusApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -12,11 +12,6 @@ import { requireTmux, Tmux } from "./tmux.js";
  * terminal, and every border is where the layout puts it: widths are the ones tmux itself draws,
  * measured in the same tmux.
  */
-
-const KEYS = {
-  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
-  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
-};
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const graphemesOf = (s: string) => Array.from(segmenter.segment(s), (x) => x.segment);

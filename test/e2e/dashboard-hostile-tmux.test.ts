@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeApi } from "./fake-api.js";
-import { startHostileApi } from "./fake-api.js";
+import { KEYS, startHostileApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
-
-/** Turnkey's published test key pair (not a secret): the hostile server does not check stamps. */
-const KEYS = {
-  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
-  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
-};
 
 let api: FakeApi;
 const tmux = new Tmux();

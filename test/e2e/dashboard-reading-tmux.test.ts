@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeApi } from "./fake-api.js";
-import { CALM_DEPLOYMENT_ID, startReadingApi } from "./fake-api.js";
+import { CALM_DEPLOYMENT_ID, KEYS, startReadingApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -13,11 +13,6 @@ import { requireTmux, Tmux } from "./tmux.js";
  * with its counter, "no match" and "invalid regex" in full, pattern history, timestamps absolute
  * and relative, J to a time, the replicas' sparkline, their lifecycle in the log and in `i`.
  */
-
-const KEYS = {
-  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
-  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
-};
 
 const apis: FakeApi[] = [];
 const sessions: Tmux[] = [];

@@ -15,6 +15,15 @@ export const DEPLOYMENT_ID = `dep-${ATTACK}-1`;
 export const CALM_DEPLOYMENT_ID = "dep-1";
 export const BIG_LINE_CHARS = 1_000_000;
 
+/**
+ * Turnkey's published test key pair (not a secret), as the environment the program reads: these
+ * fake servers do not check stamps, so any key would do.
+ */
+export const KEYS = {
+  TURNKEY_API_PRIVATE_KEY: "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c",
+  TURNKEY_API_PUBLIC_KEY: "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316",
+};
+
 export interface FakeApi {
   url: string;
   close(): Promise<void>;
