@@ -6,10 +6,7 @@
  */
 import type { Activity } from "../api/schemas.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
-import { intentBody } from "./intent-summary.js";
-
-/** Longest value shown whole (a P-256 public key in hex is 66 or 130 characters). */
-const MAX_VALUE = 256;
+import { intentBody, wholeValue } from "./intent-summary.js";
 
 const EXPORTS: Readonly<Record<string, { field: string; what: (name: string) => string }>> = {
   ACTIVITY_TYPE_EXPORT_WALLET: {
@@ -28,9 +25,7 @@ const EXPORTS: Readonly<Record<string, { field: string; what: (name: string) => 
 
 function text(value: unknown): string | undefined {
   if (typeof value !== "string" || value === "") return undefined;
-  return value.length <= MAX_VALUE
-    ? value
-    : `${value.slice(0, MAX_VALUE)}… (${value.length} characters)`;
+  return wholeValue(value);
 }
 
 /** Whether the activity moves key material out of Turnkey. */

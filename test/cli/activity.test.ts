@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { maskKeyMaterial } from "../../src/text/key-material.js";
+import { MASKED_KEY, maskKeyMaterial, SecretValues } from "../../src/text/key-material.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
 import { type CliResult, runCli } from "../helpers/run-cli.js";
 import { startSimProcess } from "../helpers/sim-process.js";
@@ -371,11 +371,13 @@ describe("list and get", () => {
 });
 
 describe("errors are one line with the documented exit status", () => {
-  it("a fingerprint in an error is shown whole; key material beside it is not", () => {
+  it("a fingerprint in an error is shown whole; the configured key beside it is not", () => {
     const key = "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c";
+    const secrets = new SecretValues();
+    secrets.add(key);
     const fingerprint = `sha256:${"0a".repeat(32)}`;
-    expect(maskKeyMaterial(`no activity has fingerprint ${fingerprint}; key ${key}`)).toBe(
-      `no activity has fingerprint ${fingerprint}; key [64 hex characters, not shown]`,
+    expect(maskKeyMaterial(`no activity has fingerprint ${fingerprint}; key ${key}`, secrets)).toBe(
+      `no activity has fingerprint ${fingerprint}; key ${MASKED_KEY}`,
     );
   });
 
