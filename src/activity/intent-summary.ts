@@ -3,17 +3,23 @@
  * intent as `path  value` (nested fields by their path, `apiKeys[0].publicKey`), every value whole
  * (public keys, addresses, hashes and signatures are what a person compares: never cut; only a
  * value past MAX_SHOWN_VALUE is bounded, its rest counted), a user ID followed by that user's
- * name, and secret fields (OIDC tokens, bundles: the operation table's list) never shown. Every
+ * name and any other ID the organization lists by its name, and secret fields (OIDC tokens, bundles: the operation table's list) never shown. Every
  * line is safe for a terminal; a caller that lacks the width wraps it, never cuts it.
  */
 import { SECRET_FIELDS } from "../api/secret-fields.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
+import { NO_NAMES, type OrganizationNames } from "./organization-names.js";
 
 export interface IntentSummaryOptions {
   /** Names of users by ID: a value that is a user's ID is followed by their name. */
   userNames?: ReadonlyMap<string, string> | undefined;
   /** Lines at most (default 12); the rest is counted on a last line. */
   maxLines?: number | undefined;
+  /**
+   * The organization's names: a value that is a wallet's, an account's, a key's, a tag's or a
+   * policy's ID (or an account's address) is followed by `(wallet "Default wallet")`.
+   */
+  names?: OrganizationNames | undefined;
 }
 
 /**
@@ -41,7 +47,9 @@ function scalarText(value: unknown, options: Required<IntentSummaryOptions>): st
   if (typeof value === "string") {
     const name = options.userNames.get(value);
     const shown = value === "" ? '""' : wholeValue(value);
-    return name ? `${shown} (${name})` : shown;
+    if (name) return `${shown} (${name})`;
+    const label = options.names.label(value);
+    return label ? `${shown} (${label})` : shown;
   }
   return String(value);
 }
@@ -100,6 +108,7 @@ export function summarizeIntent(
   const resolved: Required<IntentSummaryOptions> = {
     userNames: options.userNames ?? new Map(),
     maxLines: Math.max(1, options.maxLines ?? 12),
+    names: options.names ?? NO_NAMES,
   };
   const body = intentBody(intent);
   if (

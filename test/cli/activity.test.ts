@@ -460,6 +460,20 @@ function userJson(userId: string, userName: string) {
   };
 }
 
+/** The lists that name the organization's records, answered empty: true when `op` is one. */
+function answeredNames(op: string | undefined, res: Parameters<typeof json>[0]): boolean {
+  const empty: Record<string, string> = {
+    list_wallets: "wallets",
+    list_wallet_accounts: "accounts",
+    list_private_keys: "privateKeys",
+    list_user_tags: "userTags",
+    list_policies: "policies",
+  };
+  const key = op === undefined ? undefined : empty[op];
+  if (key) json(res, 200, { [key]: [] });
+  return key !== undefined;
+}
+
 async function scriptedConfig(url: string): Promise<string> {
   const pair = generateKeyPair();
   const path = join(dir, `scripted-${pair.publicKey.slice(0, 8)}.json`);
@@ -533,6 +547,7 @@ describe("against scripted servers", () => {
     const other = "f139a382-0000-4000-8000-000000000000";
     const server = await scriptedServer((req, res) => {
       const op = req.url.split("/").at(-1);
+      if (answeredNames(op, res)) return;
       if (op === "whoami")
         return json(res, 200, {
           organizationId: "org-1",
@@ -590,6 +605,7 @@ describe("against scripted servers", () => {
   it("a vote answered with another activity: exit 1, no outcome claimed for it", async () => {
     const server = await scriptedServer((req, res) => {
       const op = req.url.split("/").at(-1);
+      if (answeredNames(op, res)) return;
       if (op === "whoami")
         return json(res, 200, {
           organizationId: "org-1",
@@ -644,7 +660,7 @@ describe("against scripted servers", () => {
       expect(r.stdout).toBe("rejected activity act-1: REJECTED\n");
       expect(lines(r.stderr)).toEqual([
         "tvcwatch: root quorum not shown: get_organization_configs: PERMISSION_DENIED (HTTP 403): request not authorized",
-        "tvcwatch: user names not shown: list_users: PERMISSION_DENIED (HTTP 403): request not authorized",
+        "tvcwatch: names of users, wallets and their accounts, private keys, tags and policies not shown: PERMISSION_DENIED (HTTP 403): request not authorized (list_users, list_wallets, list_private_keys, list_user_tags, list_policies)",
       ]);
     } finally {
       await server.close();

@@ -140,7 +140,8 @@ function getText(activity: Activity, context: DecisionContext): string {
   const lines = detailLines(decision, context);
   if (Object.keys(activity.result).length > 0) {
     lines.push("  result");
-    for (const l of summarizeIntent(activity.result)) lines.push(`    ${l}`);
+    const names = { names: context.names, userNames: context.userNames };
+    for (const l of summarizeIntent(activity.result, names)) lines.push(`    ${l}`);
   }
   for (const action of ["approve", "reject"] as const) {
     const check = decision.can[action];
