@@ -25,6 +25,7 @@ import {
   organizationConfigs,
   pageInfo,
   paginationOptions,
+  policy,
   privateKey,
   SOLANA_CAIP2,
   sessionProfile,
@@ -35,6 +36,8 @@ import {
   uint64String,
   user,
   type VoteSelection,
+  wallet,
+  walletAccount,
   webhookEndpoint,
 } from "./schemas.js";
 
@@ -426,6 +429,35 @@ export const operations = {
     "Users of the organization",
     z.strictObject({}),
     z.looseObject({ users: z.array(user) }),
+  ),
+  // --- Queries that name the organization's records (names beside ids) -------------------
+  list_wallets: query(
+    "list_wallets",
+    "Wallets of the organization, with their names",
+    z.strictObject({}),
+    z.looseObject({ wallets: z.array(wallet) }),
+  ),
+  get_wallet: query(
+    "get_wallet",
+    "One wallet",
+    z.strictObject({ walletId: nonEmpty }),
+    z.looseObject({ wallet }),
+  ),
+  list_wallet_accounts: query(
+    "list_wallet_accounts",
+    "Accounts of a wallet (or of every wallet when none is given), in pages",
+    z.strictObject({
+      walletId: z.string().optional(),
+      includeWalletDetails: z.boolean().optional(),
+      paginationOptions: paginationOptions.optional(),
+    }),
+    z.looseObject({ accounts: z.array(walletAccount) }),
+  ),
+  list_policies: query(
+    "list_policies",
+    "Policies of the organization",
+    z.strictObject({}),
+    z.looseObject({ policies: z.array(policy) }),
   ),
 
   // --- Auth proxy -------------------------------------------------------------------------

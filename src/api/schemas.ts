@@ -539,3 +539,53 @@ export const MNEMONIC_LANGUAGES = [
   "MNEMONIC_LANGUAGE_KOREAN",
   "MNEMONIC_LANGUAGE_SPANISH",
 ] as const;
+
+// --- The organization's records by name (issue 36: names beside ids) ---------------------
+
+/** A wallet: a seed its accounts are derived from, and the name the organization gave it. */
+export const wallet = z.looseObject({
+  walletId: z.string(),
+  walletName: z.string(),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+  exported: z.boolean(),
+  imported: z.boolean(),
+});
+export type Wallet = z.infer<typeof wallet>;
+
+export const PATH_FORMATS = ["PATH_FORMAT_BIP32"] as const;
+
+/** One account of a wallet: its derivation path, address and (optionally) name. */
+export const walletAccount = z.looseObject({
+  walletAccountId: z.string(),
+  organizationId: z.string(),
+  walletId: z.string(),
+  curve: openEnum(CURVES),
+  pathFormat: openEnum(PATH_FORMATS),
+  path: z.string(),
+  addressFormat: openEnum(ADDRESS_FORMATS),
+  address: z.string(),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+  publicKey: z.string().optional(),
+  walletDetails: wallet.optional(),
+  name: z.string().optional(),
+  caip2Prefix: z.string().optional(),
+});
+export type WalletAccount = z.infer<typeof walletAccount>;
+
+export const EFFECTS = ["EFFECT_ALLOW", "EFFECT_DENY"] as const;
+
+/** A policy: its name, effect and the expressions it is made of. */
+export const policy = z.looseObject({
+  policyId: z.string(),
+  policyName: z.string(),
+  effect: openEnum(EFFECTS),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+  notes: z.string(),
+  consensus: z.string(),
+  condition: z.string(),
+  time: z.string().optional(),
+});
+export type Policy = z.infer<typeof policy>;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
 import { checkServiceUrl } from "../api/url-policy.js";
-import { withoutKeyMaterial } from "../text/key-material.js";
+import { configuredSecrets, withoutKeyMaterial } from "../text/key-material.js";
 import type { ConfigFile } from "./config-file.js";
 import { isConfigFile } from "./config-file-guard.js";
 import { parseJsonQuietly } from "./json-syntax.js";
@@ -163,8 +163,12 @@ async function resolveSettings(
   env: NodeJS.ProcessEnv,
   options: ResolveOptions,
 ): Promise<ResolvedConfig> {
+  // The private key's settings are secret by what they are: registered before any other setting
+  // is checked, so an error about a setting it was put in by mistake does not echo it.
+  configuredSecrets.add(env.TURNKEY_API_PRIVATE_KEY);
   const configPath = locateConfig(flags, env);
   const file = configPath ? await readConfigFile(configPath) : undefined;
+  configuredSecrets.add(file?.apiPrivateKey);
 
   const baseUrl = checkServiceUrl(
     nonEmpty(flags.baseUrl, env.TURNKEY_BASE_URL, file?.baseUrl) ?? DEFAULT_BASE_URL,

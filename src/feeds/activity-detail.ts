@@ -1,10 +1,12 @@
 /**
  * The activity detail: every field in full (the view wraps the fingerprint rather than cut it),
- * voters by name, and the intent and result with secret fields (sessions, bundles, tokens, as the
+ * voters by name, the organization's name for each ID or address the activity holds (`names`),
+ * and the intent and result with secret fields (sessions, bundles, tokens, as the
  * operation table marks them) redacted, as `call` prints them.
  */
 
 import { shortStatus, shortType, timestampMs } from "../activity/activity-fields.js";
+import { NO_NAMES, type OrganizationNames } from "../activity/organization-names.js";
 import type { Activity, Vote } from "../api/schemas.js";
 import { redactSecrets } from "../api/secret-fields.js";
 import { lit, safeBounded } from "../text/safe-text.js";
@@ -32,9 +34,31 @@ function voteLine(v: Vote): string {
   return `${choice.toLowerCase()} by ${voterName(v)}${at ? ` at ${at}` : ""}`;
 }
 
-export function activityDetail(a: Activity): DetailView {
+/** Distinct names an activity's intent or result holds (shown at most): one line each. */
+const MAX_NAMED = 64;
+
+/** `f3c83f03-…  wallet "Default wallet"` for each ID or address the organization names. */
+function namedLines(values: readonly unknown[], names: OrganizationNames): string[] {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (lines.length >= MAX_NAMED || depth > 32) return;
+    if (typeof v === "string") {
+      const label = seen.has(v) ? undefined : names.label(v);
+      seen.add(v);
+      if (label) lines.push(`${v}  ${label}`);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v !== null && typeof v === "object")
+      for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  for (const v of values) walk(v, 0);
+  return lines;
+}
+
+export function activityDetail(a: Activity, names: OrganizationNames = NO_NAMES): DetailView {
   const intent = redactSecrets(a.intent);
   const result = redactSecrets(a.result);
+  const named = namedLines([intent.value, result.value], names);
   const hidden = [...new Set([...intent.fields, ...result.fields])];
   const fields: DetailField[] = [
     field(lit`id`, a.id),
@@ -53,6 +77,12 @@ export function activityDetail(a: Activity): DetailView {
           : a.votes.map((v) => safeBounded(voteLine(v), MAX_FIELD_CHARS)),
     },
   ];
+  if (named.length > 0) {
+    fields.push({
+      label: lit`names`,
+      lines: named.map((l) => safeBounded(l, MAX_FIELD_CHARS)),
+    });
+  }
   if (a.failure) {
     fields.push(
       field(lit`failure`, `${a.failure.code ?? ""} ${a.failure.message ?? ""}`.trim() || "—"),

@@ -7,6 +7,7 @@
 import type { VoteAction } from "../activity/activity-decision.js";
 import type { LoadedContext } from "../activity/decision-context.js";
 import { loadDecisionContext } from "../activity/decision-context.js";
+import { OrganizationDirectory, type OrganizationNames } from "../activity/organization-names.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
 import type { ListingCount } from "../tail/follow-set/deployment-cap.js";
@@ -39,8 +40,13 @@ export interface LogSession {
 
 /** Voting from the dashboard: who is asking and the quorum, and the vote itself. */
 export interface ActivityVoting {
-  /** Whoami, the root quorum and users' names (the last two optional, with notes). */
+  /** Whoami, the root quorum and the organization's names (the last two optional, with notes). */
   loadContext(signal?: AbortSignal): Promise<LoadedContext>;
+  /**
+   * The organization's names read again when the last reading is old enough
+   * (src/activity/organization-names.ts); undefined when it is not due. Absent: read once.
+   */
+  refreshNames?(signal?: AbortSignal): Promise<OrganizationNames> | undefined;
   /** approve_activity or reject_activity on the fingerprint; the activity as the API answers. */
   vote(action: VoteAction, fingerprint: string, signal?: AbortSignal): Promise<Activity>;
 }
@@ -88,10 +94,13 @@ export function createDashboardSources(
   client: TurnkeyClient,
   options: SourceOptions,
 ): DashboardSources {
+  // One reading of the organization's names for the dashboard, refreshed as it ages.
+  const directory = new OrganizationDirectory(client);
   return {
     feeds: createFeeds(client, options),
     voting: {
-      loadContext: (signal) => loadDecisionContext(client, Date.now, { signal }),
+      loadContext: (signal) => loadDecisionContext(client, Date.now, { signal }, directory),
+      refreshNames: (signal) => (directory.due() ? directory.load({ signal }) : undefined),
       async vote(action, fingerprint, signal) {
         // One body, built once: a retry resends it byte for byte, and the API's idempotency
         // answers it with the same activity rather than counting a second vote.

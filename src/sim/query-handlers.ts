@@ -23,6 +23,12 @@ import {
   whoami,
 } from "./organization/org-queries.js";
 import type { OrgState } from "./organization/org-state.js";
+import {
+  getWallet,
+  listPolicies,
+  listWalletAccounts,
+  listWallets,
+} from "./organization/wallet-queries.js";
 import type { Scenario } from "./scenario.js";
 import type { ActivityQueue } from "./traffic/activity-queue.js";
 import type { DebugLogs } from "./traffic/debug-logs.js";
@@ -116,6 +122,10 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
       input.paginationOptions,
     ).map((a) => activityEnvelope(a, w.state, caller.user)),
   }),
+  list_wallets: (w) => listWallets(w.state),
+  get_wallet: (w, input) => getWallet(w.state, input.walletId),
+  list_wallet_accounts: (w, input) => listWalletAccounts(w.state, input),
+  list_policies: (w) => listPolicies(w.state),
   get_activity: (w, input, caller) => {
     const submitted = w.ledger.get(input.activityId);
     const found = submitted ?? w.queue.get(w.now, input.activityId);

@@ -390,6 +390,20 @@ export const BINDINGS: readonly Binding[] = [
     does: "in the error heatmap: go to where errors first rose, as on the dashboard",
   },
   {
+    keys: ["A"],
+    label: "A",
+    scope: "overlay",
+    action: "approve",
+    does: "in an activity's detail: approve that activity (a confirmation shows what is decided; y sends the vote)",
+  },
+  {
+    keys: ["R"],
+    label: "R",
+    scope: "overlay",
+    action: "reject",
+    does: "in an activity's detail: reject that activity (a confirmation shows what is decided; y sends the vote)",
+  },
+  {
     keys: ["y"],
     label: "y",
     scope: "vote",

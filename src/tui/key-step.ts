@@ -285,12 +285,30 @@ function voteKey(
   }
   if (ctx.sidePanes === false)
     return { type: "notice", text: `${name} ${action}s activities: there are none here` };
+  if (state.help || state.detail || state.heatmap) return overlayVoteKey(action, name, state);
   if (state.focus !== "activities")
     return { type: "notice", text: `${name} ${action}s: Tab to the Activities pane first` };
   const at = locate(state.selection.activities, ctx.lists.activities);
   if (at.kind !== "on")
     return { type: "notice", text: notSelectedText(at, "activity", action) ?? "" };
   return { type: "startVote", action, key: at.row.key };
+}
+
+/**
+ * A and R over an overlay: in an activity's detail, on that activity (by its key, as the detail
+ * shows it); over anything else, why not.
+ */
+function overlayVoteKey(action: "approve" | "reject", name: string, state: UiState): Resolved {
+  if (state.help)
+    return { type: "notice", text: `${name} ${action}s an activity: close the help first (Esc)` };
+  if (state.heatmap)
+    return { type: "notice", text: `${name} ${action}s an activity: close the heatmap first (H)` };
+  if (state.detail?.pane !== "activities")
+    return {
+      type: "notice",
+      text: `${name} ${action}s an activity: this detail is not one (Enter on the Activities pane opens one)`,
+    };
+  return { type: "startVote", action, key: state.detail.key };
 }
 
 /** e E, w W, u U, n N: the next error, warning, mark or search match. */

@@ -6,14 +6,15 @@
  * and the question cannot both be shown the frame says so and `fits` is false: `y` votes only
  * on what is on screen. Pure, so what the overlay shows at any size is testable.
  */
+import { MAX_SHOWN_VALUE } from "../activity/intent-summary.js";
 import { lit, type Safe, safe, safeBounded, sliceSafe } from "../text/safe-text.js";
 import { isPlain } from "../text/terminal-width.js";
 import { rowStarts, rowText } from "../text/wrap.js";
 import type { Segment } from "./segment.js";
 import type { VoteUi } from "./vote-state.js";
 
-/** Longest line drawn (a fingerprint, an id or a name longer than this is not a real one). */
-const MAX_LINE = 4000;
+/** Longest line drawn: a value as the decision shows it whole (its label and indent besides). */
+const MAX_LINE = MAX_SHOWN_VALUE + 1024;
 
 /** Where a `  label   value` line's value starts (0 when it is not such a line). */
 function valueColumn(line: string): number {

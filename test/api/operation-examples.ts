@@ -75,5 +75,13 @@ export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
   get_tvc_deployment: { deploymentId: "d1" },
   get_organization_configs: {},
   list_users: {},
+  list_wallets: {},
+  get_wallet: { walletId: "w1" },
+  list_wallet_accounts: {
+    walletId: "w1",
+    includeWalletDetails: true,
+    paginationOptions: { limit: "100" },
+  },
+  list_policies: {},
   wallet_kit_config: {},
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { OrganizationNames } from "../../src/activity/organization-names.js";
 import type { Activity } from "../../src/api/schemas.js";
 import { activityDetail } from "../../src/feeds/activity-detail.js";
 import { JWT, stampLogin } from "../tui/fixtures.js";
@@ -38,5 +39,26 @@ describe("the activity detail", () => {
     const shown = text(stampLogin);
     expect(shown).toContain(`fingerprint: sha256:${"ab".repeat(32)}`);
     expect(shown).toContain("votes: approved by oncall-root (user user-1)");
+  });
+});
+
+describe("the activity detail names what the organization lists (issue 36)", () => {
+  it("each id or address of the intent and result once, beside its name; a secret never", () => {
+    const names = new OrganizationNames([
+      ["w-1", { kind: "wallet", name: "Default wallet" }],
+      ["So1Address", { kind: "wallet account", name: "Default wallet m/44'/501'/0'/0'" }],
+    ]);
+    const exportWallet: Activity = {
+      ...stampLogin,
+      type: "ACTIVITY_TYPE_EXPORT_WALLET",
+      intent: { exportWalletIntent: { walletId: "w-1", targetPublicKey: `04${"ab".repeat(64)}` } },
+      result: { exportWalletResult: { walletId: "w-1", exportBundle: "So1Address" } },
+    };
+    const fields = activityDetail(exportWallet, names).fields;
+    const named = fields.find((f) => f.label === "names");
+    expect(named?.lines).toEqual(['w-1  wallet "Default wallet"']);
+    // The target public key is whole in the intent.
+    expect(fields.map((f) => f.lines.join("\n")).join("\n")).toContain(`04${"ab".repeat(64)}`);
+    expect(activityDetail(exportWallet).fields.some((f) => f.label === "names")).toBe(false);
   });
 });

@@ -91,6 +91,24 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     conforms("list_webhook_endpoints", await root.listWebhookEndpoints({ organizationId: org }));
     conforms("list_private_keys", await root.getPrivateKeys({ organizationId: org }));
     conforms("list_user_tags", await root.listUserTags({ organizationId: org }));
+    // Wallets, their accounts and the policies, by name (issue 36: names beside ids).
+    const wallets = await root.getWallets({ organizationId: org });
+    conforms("list_wallets", wallets);
+    expect(wallets.wallets.map((w) => w.walletName)).toEqual(["Default wallet", "Cold storage"]);
+    const first = wallets.wallets[0]?.walletId ?? "";
+    conforms("get_wallet", await root.getWallet({ organizationId: org, walletId: first }));
+    const accounts = await root.getWalletAccounts({
+      organizationId: org,
+      walletId: first,
+      includeWalletDetails: true,
+      paginationOptions: { limit: "100" },
+    });
+    conforms("list_wallet_accounts", accounts);
+    expect(accounts.accounts.map((a) => a.addressFormat)).toEqual([
+      "ADDRESS_FORMAT_ETHEREUM",
+      "ADDRESS_FORMAT_SOLANA",
+    ]);
+    conforms("list_policies", await root.getPolicies({ organizationId: org }));
     // The root quorum and every user, whole: what the activity commands name voters from.
     const configs = await root.getOrganizationConfigs({ organizationId: org });
     conforms("get_organization_configs", configs);
@@ -381,7 +399,7 @@ describe("every response of the simulator validates against Turnkey's swagger", 
   });
 
   it("a path it does not serve: NOT_FOUND in Turnkey's error shape, naming the path", async () => {
-    const path = "/public/v1/query/get_wallet";
+    const path = "/public/v1/query/get_wallet_account";
     const res = await fetch(`${sim.url}${path}`, { method: "POST", body: "{}" });
     expect(res.status).toBe(404);
     const body = await res.json();

@@ -82,6 +82,29 @@ describe("voting from the dashboard", () => {
     expect(frame()).not.toContain("consensus 1");
   });
 
+  it("A in the activity's detail opens the confirmation for it; n returns to the detail; R on a decided one says why (issue 36)", async () => {
+    const { voting, vote } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const { frame, type } = await setup(voting);
+    await type("\t");
+    await type("\r");
+    expect(frame()).toContain(LONG_FINGERPRINT.slice(0, 30));
+    await type("A");
+    expect(frame()).toContain("Approve this activity?");
+    expect(frame().replace(/[\s│]/g, "")).toContain(LONG_FINGERPRINT);
+    await type("n");
+    expect(frame()).toContain("not approved: cancelled, nothing was sent");
+    expect(frame()).not.toContain("Approve this activity?");
+    expect(frame()).toContain("Activity sign_transaction v2");
+    // Back in the detail, on the next row's activity (FAILED): R says why it cannot.
+    await type("\u001b");
+    await type("\u001b[B");
+    await type("\r");
+    expect(frame()).toMatch(/status +FAILED/);
+    await type("R");
+    expect(frame()).toContain("cannot reject: it is already decided: FAILED");
+    expect(vote).not.toHaveBeenCalled();
+  });
+
   it("n and Esc cancel and nothing is sent; any other key does nothing", async () => {
     const { voting, vote } = votingWith(async () => activity("a1", "REJECTED", 1));
     const { frame, type } = await setup(voting);

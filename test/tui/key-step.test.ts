@@ -386,6 +386,38 @@ describe("the key step", () => {
     expect(press(chosen, left, { downArrow: true }).state.selection.activities?.key).toBe("a3");
   });
 
+  it("A and R in an activity's detail vote on that activity; over another overlay they say why not (issue 36)", () => {
+    const open = press(
+      initialUiState,
+      ctx,
+      { tab: true },
+      { downArrow: true },
+      { downArrow: true },
+    );
+    const detail = keyStep(open.state, "", { return: true }, ctx).state;
+    expect(detail.detail).toEqual({ pane: "activities", key: "a3" });
+    // The detail's activity, by its key, whatever the list shows now.
+    const moved = context(store500(), { lists: { ...ctx.lists, activities: rows("a0", "a3") } });
+    for (const [key, action] of [
+      ["A", "approve"],
+      ["R", "reject"],
+    ] as const) {
+      const r = keyStep(detail, key, {}, moved);
+      expect(r.effects).toEqual([{ type: "startVote", action, key: "a3" }]);
+      expect(r.state.detail).toEqual({ pane: "activities", key: "a3" });
+    }
+    // A log line's detail is no activity; nor is the help.
+    const line = { ...initialUiState, detail: { pane: "line" as const, key: "7" } };
+    const onLine = keyStep(line, "A", {}, ctx);
+    expect(onLine.effects).toEqual([]);
+    expect(onLine.state.notice).toBe(
+      "A approves an activity: this detail is not one (Enter on the Activities pane opens one)",
+    );
+    const help = keyStep({ ...detail, help: true }, "R", {}, ctx);
+    expect(help.effects).toEqual([]);
+    expect(help.state.notice).toBe("R rejects an activity: close the help first (Esc)");
+  });
+
   it("a pane focused while empty selects nothing: A says to select, ↓ selects the first row", () => {
     const empty = context(store500(), { lists: { ...ctx.lists, activities: [] } });
     const focused = press(initialUiState, empty, { tab: true }).state;

@@ -29,6 +29,7 @@ import { formatDuration } from "../../text/duration.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { promptStream, sayOnStderr, stderrIsTerminal, writeStderr } from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
+import { MIN_PREFIX, resolveActivityRef } from "../activity/activity-prefix.js";
 import { activityTable } from "../activity/activity-table.js";
 import { askYesNo, canAsk } from "../activity/confirm.js";
 import { statusFlag, typeFlag } from "../activity/filters.js";
@@ -139,7 +140,8 @@ function getText(activity: Activity, context: DecisionContext): string {
   const lines = detailLines(decision, context);
   if (Object.keys(activity.result).length > 0) {
     lines.push("  result");
-    for (const l of summarizeIntent(activity.result)) lines.push(`    ${l}`);
+    const names = { names: context.names, userNames: context.userNames };
+    for (const l of summarizeIntent(activity.result, names)) lines.push(`    ${l}`);
   }
   for (const action of ["approve", "reject"] as const) {
     const check = decision.can[action];
@@ -160,6 +162,35 @@ async function getActivity(
   return response;
 }
 
+/**
+ * The whole ID `ref` names: itself, or the one activity whose ID begins with it (a prefix of at
+ * least MIN_PREFIX characters, as the dashboard shows IDs). Several: listed, and exit 1.
+ */
+async function activityIdOf(client: TurnkeyClient, ref: string): Promise<string> {
+  const found = await api(() => resolveActivityRef(client, ref, callOptions));
+  switch (found.kind) {
+    case "id":
+    case "prefix":
+      return found.id;
+    case "too-short":
+      throw new CliError(
+        `activity ${shownId(ref)}: give its whole ID, or at least ${MIN_PREFIX} of its first characters (as the dashboard shows it)`,
+        2,
+      );
+    case "none":
+      throw new CliError(
+        `no activity ID begins with ${shownId(ref)} among the organization's ${found.complete ? "" : "newest "}${found.searched} activities (tvcwatch activity list shows them)`,
+        1,
+      );
+    case "ambiguous":
+      writeStderr(activityTable(found.candidates, Date.now(), false));
+      throw new CliError(
+        `${found.candidates.length} activities have an ID beginning ${shownId(ref)} (listed above): give more of the ID`,
+        1,
+      );
+  }
+}
+
 /** `--fingerprint`: `sha256:` and 64 hex digits, as `activity get` shows it. */
 function fingerprintFlag(value: string): string {
   if (!isFingerprint(value.trim())) {
@@ -170,8 +201,9 @@ function fingerprintFlag(value: string): string {
   return value.trim();
 }
 
-async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Command) {
+async function vote(action: VoteAction, given: string, flags: VoteFlags, cmd: Command) {
   const client = await clientOf(cmd);
+  const ref = isFingerprint(given) ? given : await activityIdOf(client, given);
   const [found, loaded] = await api(() =>
     Promise.all([
       findActivity(client, ref, callOptions),
@@ -217,6 +249,12 @@ async function vote(action: VoteAction, ref: string, flags: VoteFlags, cmd: Comm
       throw new CliError(`cannot ${action} activity ${shownId(decision.id)}: ${check.why}`, 1);
     }
     fingerprint = decision.fingerprint;
+    // Named by a prefix and voted on without the confirmation: the whole ID and fingerprint said.
+    if (flags.yes && ref !== given) {
+      writeStderr(
+        `activity ${shownId(given)} is ${shownId(decision.id)}, fingerprint ${sanitizeForTerminal(fingerprint)}`,
+      );
+    }
     if (!flags.yes) {
       if (!canAsk(process.stdin, { isTTY: stderrIsTerminal() })) {
         throw new CliError(
@@ -265,8 +303,9 @@ function clockTime(ms: number): string {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 
-async function waitCommand(id: string, flags: WaitFlags, cmd: Command) {
+async function waitCommand(ref: string, flags: WaitFlags, cmd: Command) {
   const client = await clientOf(cmd);
+  const id = await activityIdOf(client, ref);
   const loaded = await api(() => loadDecisionContext(client, Date.now, callOptions));
   printNotes(loaded.notes);
   writeStderr(
@@ -338,8 +377,9 @@ async function listCommand(flags: ListFlags, cmd: Command): Promise<void> {
   process.stdout.write(`${activityTable(response.activities, Date.now(), colour)}\n`);
 }
 
-async function getCommand(id: string, flags: GetFlags, cmd: Command): Promise<void> {
+async function getCommand(ref: string, flags: GetFlags, cmd: Command): Promise<void> {
   const client = await clientOf(cmd);
+  const id = await activityIdOf(client, ref);
   if (flags.output === "json") {
     printJson(await api(() => getActivity(client, id)), flags.revealSecrets);
     return;
@@ -350,6 +390,9 @@ async function getCommand(id: string, flags: GetFlags, cmd: Command): Promise<vo
   printNotes(loaded.notes);
   process.stdout.write(`${getText(response.activity, loaded.context)}\n`);
 }
+
+/** What the ID arguments take. */
+const ID_ARGUMENT = `activity ID, or its first ${MIN_PREFIX} or more characters as the dashboard shows them`;
 
 function registerList(activity: Command): void {
   activity
@@ -385,7 +428,7 @@ function registerGet(activity: Command): void {
   activity
     .command("get")
     .summary("one activity: intent, votes by name, quorum progress, result or failure")
-    .argument("<id>", "activity ID")
+    .argument("<id>", ID_ARGUMENT)
     .addOption(outputOption())
     .option("--reveal-secrets", "print secrets in -o json (redacted otherwise)")
     .action(getCommand);
@@ -403,7 +446,7 @@ function registerVotes(activity: Command): void {
       .description(
         `${action === "approve" ? "Approve" : "Reject"} an activity awaiting the root quorum's consensus, by its ID or fingerprint. Shows what is decided (type, fingerprint, intent, creator, votes, quorum progress) and asks on the terminal; --yes skips the question (needed without a terminal).`,
       )
-      .argument("<id-or-fingerprint>", "activity ID, or its fingerprint (sha256:...)")
+      .argument("<id-or-fingerprint>", `${ID_ARGUMENT}, or its fingerprint (sha256:...)`)
       .option("-y, --yes", `${action} without asking`)
       .option(
         "--fingerprint <fp>",
@@ -426,7 +469,7 @@ function registerWait(activity: Command): void {
     .description(
       "Poll an activity until it completes (exit 0), fails or is rejected (exit 1), or --timeout passes (exit 2), printing each change of its status and votes on stderr. Running it again resumes the wait.",
     )
-    .argument("<id>", "activity ID")
+    .argument("<id>", ID_ARGUMENT)
     .addOption(
       new Option("--timeout <duration>", "how long to wait, 1s to 24h")
         .argParser(waitTimeoutFlag)

@@ -141,6 +141,7 @@ export class DashboardController {
         if (this.ui.notice !== undefined && this.now - this.noticeAt >= NOTICE_MS) {
           this.ui = uiReducer(this.ui, { type: "notice", text: undefined });
         }
+        this.votes.tick();
         this.changed();
       }),
     );

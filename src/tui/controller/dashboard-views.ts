@@ -8,6 +8,7 @@
  */
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
+import { NO_NAMES, type OrganizationNames } from "../../activity/organization-names.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
@@ -286,8 +287,9 @@ export class DashboardViews {
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
     logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
   );
-  private readonly listDetail = memoized((pane: ListPane, key: string, side: SideSummaries) =>
-    listDetail(pane, key, side),
+  private readonly listDetail = memoized(
+    (pane: ListPane, key: string, side: SideSummaries, names: OrganizationNames) =>
+      listDetail(pane, key, side, names),
   );
   private readonly lineDetail = memoized(
     (key: string, _version: number, logs: LogSource, now: number) => {
@@ -490,7 +492,9 @@ export class DashboardViews {
     }
     if (open.pane === "line")
       return this.lineDetail(open.key, input.version, input.logs, input.now);
-    return this.listDetail(open.pane, open.key, side);
+    const voteContext = input.voteContext;
+    const names = voteContext.state === "loaded" ? voteContext.context.names : undefined;
+    return this.listDetail(open.pane, open.key, side, names ?? NO_NAMES);
   }
 
   private body(
@@ -523,10 +527,15 @@ interface SideSummaries {
 }
 
 /** A list pane's record by its key, as a detail view; undefined when it left the list. */
-function listDetail(pane: ListPane, key: string, side: SideSummaries): DetailView | undefined {
+function listDetail(
+  pane: ListPane,
+  key: string,
+  side: SideSummaries,
+  names: OrganizationNames,
+): DetailView | undefined {
   if (pane === "activities") {
     const r = side.activities.rows.find((x) => x.key === key);
-    return r ? activityDetail(r.activity) : undefined;
+    return r ? activityDetail(r.activity, names) : undefined;
   }
   if (pane === "email") {
     const m = side.messages.find((x) => x.messageId === key);

@@ -62,6 +62,29 @@ export class VoteFlow {
     this.stopped.abort();
   }
 
+  /**
+   * The clock's tick: the organization's names read again once the reading is old enough; what
+   * is shown from then on names what was added or renamed meanwhile.
+   */
+  tick(): void {
+    const known = this.known;
+    if (known.state !== "loaded" || this.stopped.signal.aborted) return;
+    const reading = this.host.voting?.refreshNames?.(this.stopped.signal);
+    reading?.then(
+      (names) => {
+        const now = this.known;
+        if (this.stopped.signal.aborted || now.state !== "loaded") return;
+        if (names === now.context.names) return;
+        this.known = {
+          ...now,
+          context: { ...now.context, names, userNames: names.userNames() },
+        };
+        this.host.contextChanged();
+      },
+      () => undefined,
+    );
+  }
+
   private learned(context: VoteContext): void {
     if (this.stopped.signal.aborted) return;
     this.known = context;
