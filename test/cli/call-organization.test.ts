@@ -291,6 +291,34 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     }
   });
 
+  it("list_wallets, get_wallet, list_wallet_accounts and list_policies: the names the organization keeps", async () => {
+    const wallets = await call("list_wallets");
+    expect(wallets.stderr).toBe("");
+    const first = state().wallets[0];
+    expect(wallets.json.wallets.map((w: { walletId: string }) => w.walletId)).toContain(
+      first?.walletId,
+    );
+    const got = await call("get_wallet", { walletId: first?.walletId });
+    expect(got.json.wallet.walletName).toBe(first?.walletName);
+    const accounts = await call("list_wallet_accounts", {
+      walletId: first?.walletId,
+      paginationOptions: { limit: "5" },
+    });
+    expect(accounts.json.accounts.length).toBeGreaterThan(0);
+    for (const account of accounts.json.accounts) expect(account.walletId).toBe(first?.walletId);
+    const policies = await call("list_policies");
+    expect(Array.isArray(policies.json.policies)).toBe(true);
+    for (const [op, r] of [
+      ["list_wallets", wallets],
+      ["get_wallet", got],
+      ["list_wallet_accounts", accounts],
+      ["list_policies", policies],
+    ] as const) {
+      const schema = operations[op];
+      expect([op, schema.response.safeParse(r.json).success]).toEqual([op, true]);
+    }
+  });
+
   it("get_organization_configs and list_users: the root quorum, and who its members are", async () => {
     const configs = await call("get_organization_configs");
     expect(configs.json.configs.quorum).toEqual({
