@@ -131,6 +131,9 @@ describe("tvcwatch doctor against the simulator", () => {
     expect(line(r.stdout, "API key")).toContain(
       `public key ${c.apiPublicKey} (from TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE)`,
     );
+    expect(line(r.stdout, "private key file")).toContain(
+      "the private key comes from TVC_API_KEY_PRIVATE, not a file",
+    );
     expect(line(r.stdout, "API round trip")).toMatch(/^✓ /);
     expect(r.stdout).not.toContain("TVC_* credentials");
     expect(r.stdout).not.toContain(c.apiPrivateKey);

@@ -13,6 +13,8 @@ export interface KeyInspection {
   pair?: ApiKeyPair;
   /** The file holding the private key, when it is in a file. */
   privateKeyFile?: string;
+  /** The environment variable holding the private key, when it is in one. */
+  privateKeyVariable?: string;
   /** Why no pair could be read. */
   problem?: Problem;
 }
@@ -53,7 +55,9 @@ export function inspectApiKey(source: ApiKeySource): KeyInspection {
       }
       return {
         pair: { publicKey: source.publicKey, privateKey: source.privateKey },
-        ...(source.kind === "config-file" ? { privateKeyFile: source.path } : {}),
+        ...(source.kind === "config-file"
+          ? { privateKeyFile: source.path }
+          : { privateKeyVariable: source.names.privateKey }),
       };
     }
     case "key-files": {
