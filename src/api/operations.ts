@@ -16,6 +16,7 @@ import {
   ACTIVITY_STATUSES,
   activity,
   apiKeyParams,
+  appStatus,
   debugLogEntry,
   emailEvent,
   FEATURE_NAMES,
@@ -416,6 +417,12 @@ export const operations = {
     "One TVC deployment",
     z.strictObject({ deploymentId: nonEmpty }),
     z.looseObject({ tvcDeployment }),
+  ),
+  get_app_status: query(
+    "get_app_status",
+    "Live runtime status of a TVC app: each deployment's ready and desired replicas, and the deployment serving traffic",
+    z.strictObject({ appId: nonEmpty }),
+    z.looseObject({ appStatus }),
   ),
   // --- Queries the activity commands need -------------------------------------------------
   get_organization_configs: query(

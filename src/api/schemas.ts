@@ -495,6 +495,29 @@ export const tvcDeployment = z.looseObject({
 });
 export type TvcDeployment = z.infer<typeof tvcDeployment>;
 
+/** A replica count as get_app_status sends it (int32); proto3 JSON may leave a 0 out. */
+const replicaCount = z.number().int().min(0).max(2_147_483_647);
+
+/**
+ * One deployment's replicas as the cluster reports them (get_app_status). A count left out is 0,
+ * as proto3 JSON leaves zeros out.
+ */
+export const deploymentStatus = z.looseObject({
+  deploymentId: z.string(),
+  readyReplicas: replicaCount.optional(),
+  desiredReplicas: replicaCount.optional(),
+  lastUpdatedTime: anyTimestamp.optional(),
+});
+export type DeploymentStatus = z.infer<typeof deploymentStatus>;
+
+/** An app's live runtime status: each deployment's replicas, and the one serving traffic. */
+export const appStatus = z.looseObject({
+  appId: z.string(),
+  deployments: z.array(deploymentStatus).optional(),
+  targetedDeploymentId: z.string().optional(),
+});
+export type AppStatus = z.infer<typeof appStatus>;
+
 export const FEATURE_NAMES = [
   "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
   "FEATURE_NAME_WEBAUTHN_ORIGINS",

@@ -17,6 +17,7 @@ import type { LogStore } from "../tail/log-store.js";
 import type { ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
+import { DeploymentHealthFeed } from "./deployment-health.js";
 import type { DeploymentChoice } from "./deployment-list.js";
 import { deploymentChoice, describeDeployments, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
@@ -32,6 +33,11 @@ export interface LogSession {
   follower: FollowSource;
   /** Each replica's counts, sparkline and lifecycle (markers go into the store with the lines). */
   replicas: ReplicaSnapshots;
+  /**
+   * The followed deployments' health as Turnkey records it (get_app_status of their apps),
+   * polled with the follow, and its record of changes; absent: not polled.
+   */
+  health?: DeploymentHealthFeed | undefined;
   /** Starts following (once). */
   start(): void;
   /** Stops following; resolves when the follower has stopped. */
@@ -112,7 +118,8 @@ export function createDashboardSources(
         return answer.activity;
       },
     },
-    listDeployments: (signal) => listDeploymentChoices(client, signal),
+    listDeployments: (signal) =>
+      listDeploymentChoices(client, signal, undefined, undefined, { health: true }),
     async describeDeployment(id, signal) {
       try {
         const { tvcDeployment } = await client.call(
@@ -129,6 +136,9 @@ export function createDashboardSources(
       }
     },
     openLogs(deploymentIds, watch) {
+      // One limit on requests in flight across the deployments, as `tail --max-concurrent`: their
+      // polls, the relists and the health polls.
+      const limit = new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
       const set = new FollowSet({
         followerOptions: (deploymentId) => ({
           fetchLogs: debugLogFetch(client, deploymentId),
@@ -142,8 +152,7 @@ export function createDashboardSources(
         intervalMs: options.intervalMs,
         // Each deployment's version and role, for its label (as `tail`).
         describe: (ids, signal, slots) => describeDeployments(client, ids, signal, slots),
-        // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
-        limit: new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
+        limit,
         relisting: watch && {
           list: (signal, limit) => watch.relist(signal, limit),
           everyMs: watch.everyMs,
@@ -153,7 +162,19 @@ export function createDashboardSources(
       });
       // Several deployments (or an app's, which may become several): each line says which.
       const several = deploymentIds.length > 1 || watch !== undefined;
-      const session = new FollowSetSession(set, options.bufferLines, several);
+      // The apps' status, polled as often as the email pane; an app is known once its
+      // deployment's record was read (`describe`).
+      const health = new DeploymentHealthFeed({
+        client,
+        apps: () =>
+          set
+            .members()
+            .flatMap((m) => set.descriptionOf(m.deploymentId)?.appId ?? [])
+            .filter((id) => id !== ""),
+        intervalMs: Math.max(1000, options.intervalMs) * 2,
+        limit,
+      });
+      const session = new FollowSetSession(set, options.bufferLines, several, health);
       set.add(deploymentIds);
       return session;
     },

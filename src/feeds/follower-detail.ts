@@ -4,7 +4,8 @@
  * the window and its overlap, late lines, a lagging replica, the server's clock offset and what
  * the follow costs the API (entries the server sent per line shown); following several
  * deployments, the figures are their sums (or the worst) and each deployment gets a line; one
- * deployment is named first, by its label (its version and role when known) and its id.
+ * deployment is named first, by its label (its version and role when known) and its id, then
+ * the deployments' health as Turnkey records it (./health-detail.ts).
  */
 
 import type {
@@ -21,8 +22,11 @@ import type { LogRows } from "../tail/log-store.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
+import type { HealthView } from "./deployment-health.js";
 import type { DetailField, DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
+import type { FeedSnapshot } from "./feed-store.js";
+import { healthFields } from "./health-detail.js";
 
 function seconds(ms: number): string {
   return ms < 10_000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms / 1000)}s`;
@@ -54,12 +58,15 @@ export function followerDetail(
   replicas: readonly ReplicaStats[] = [],
   now = Date.now(),
   deployments: readonly GroupMember[] = [],
+  /** The deployments' health as polled (get_app_status); absent: not polled. */
+  health?: FeedSnapshot<HealthView>,
 ): DetailView {
   const a = s.arrival;
   const stale = s.phase !== "live" && s.lastSuccessAt !== undefined;
   const one = deployments.length === 1 ? deployments[0] : undefined;
   const fields = [
     ...(one ? [field(lit`deployment`, `${one.label} (${one.deploymentId})`)] : []),
+    ...healthFields(health, deployments, now),
     field(lit`status`, formatFollowerStatus(s, nowMono)),
     field(
       lit`last good poll`,

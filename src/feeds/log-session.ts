@@ -15,6 +15,7 @@ import {
   type ReplicaSnapshots,
   type ReplicaStats,
 } from "../tail/replica-activity.js";
+import type { DeploymentHealthFeed } from "./deployment-health.js";
 
 export class FollowSetSession implements FollowSetListener {
   readonly store: LogStore;
@@ -32,6 +33,8 @@ export class FollowSetSession implements FollowSetListener {
     private readonly set: FollowSet,
     bufferLines: number,
     private readonly several: boolean,
+    /** The deployments' health, polled while following. */
+    readonly health?: DeploymentHealthFeed,
   ) {
     this.store = new LogStore({ maxLines: bufferLines });
     this.follower = set;
@@ -42,10 +45,12 @@ export class FollowSetSession implements FollowSetListener {
   /** Starts following (once). */
   start(): void {
     this.set.start();
+    this.health?.start();
   }
 
   /** Stops following; resolves when every follower has stopped. */
   stop(): Promise<void> {
+    this.health?.stop();
     return this.set.stop();
   }
 

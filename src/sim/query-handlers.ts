@@ -31,6 +31,7 @@ import {
 } from "./organization/wallet-queries.js";
 import type { Scenario } from "./scenario.js";
 import type { ActivityQueue } from "./traffic/activity-queue.js";
+import { simAppStatus } from "./traffic/app-status.js";
 import type { DebugLogs } from "./traffic/debug-logs.js";
 import { type EmailEvents, toEmailEventJson } from "./traffic/email-events.js";
 import { type SolTransactions, toSolTransactionJson } from "./traffic/sol-transactions.js";
@@ -72,17 +73,14 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
   list_tvc_apps: (w) => ({ tvcApps: w.tvc.list() }),
   list_tvc_app_deployments: (w, input) => ({ tvcDeployments: w.tvc.deploymentsOf(input.appId) }),
   get_tvc_deployment: (w, input) => ({ tvcDeployment: w.tvc.deployment(input.deploymentId) }),
+  get_app_status: (w, input) => ({
+    appStatus: simAppStatus({ ...w, logsOf: (id) => logsOf(w, id) }, input.appId),
+  }),
   get_tvc_deployment_debug_logs: (w, input) => {
     const d = w.tvc.debugDeployment(input.deploymentId);
     const since = input.sinceSeconds === undefined ? 0 : Number(input.sinceSeconds);
     if (since < 0) throw invalidArgument("sinceSeconds must not be negative", "sinceSeconds");
-    // The scenario's main debug deployment and its canary print; any other is silent.
-    const logs =
-      d.id === w.scenario.deploymentId
-        ? w.logs
-        : d.id === w.scenario.canaryDeploymentId
-          ? w.canaryLogs
-          : undefined;
+    const logs = logsOf(w, d.id);
     if (!logs) return { entries: [] };
     return new RawJson(logs.queryJson(w.now, since, input.tailLines ?? 0));
   },
@@ -132,6 +130,13 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
     return { activity: activityEnvelope(found, w.state, caller.user) };
   },
 };
+
+/** The scenario's main debug deployment and its canary print; any other is silent. */
+function logsOf(w: SimWorld, deploymentId: string): DebugLogs | undefined {
+  if (deploymentId === w.scenario.deploymentId) return w.logs;
+  if (deploymentId === w.scenario.canaryDeploymentId) return w.canaryLogs;
+  return undefined;
+}
 
 /** Submitted and generated activities together, newest first, filtered, one page. */
 function listActivities(

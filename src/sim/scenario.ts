@@ -24,6 +24,11 @@ export interface SimDeployment {
   appId: string;
   debugMode: boolean;
   qosVersion: string;
+  /**
+   * Its replicas, all ready, for a deployment whose logs are not generated (get_app_status); the
+   * others' replicas are their logs' (./traffic/debug-logs.ts).
+   */
+  replicas?: number;
 }
 
 export interface Scenario {
@@ -85,11 +90,11 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
         enableDebugModeDeployments: true,
         // The app's live deployment is the one whose logs are generated (0.7.2, in debug mode so
         // its logs can be read); 0.8.0 rolls out beside it as a canary; an older deployment,
-        // not in debug mode, has no logs to read.
+        // not in debug mode, has no logs to read and is scaled down to none.
         liveDeploymentId: deploymentId,
         deployments: [
           { id: deploymentId, appId, debugMode: true, qosVersion: "0.7.2" },
-          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.1" },
+          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.1", replicas: 0 },
           { id: canaryDeploymentId, appId, debugMode: true, qosVersion: "0.8.0" },
         ],
       },
@@ -99,7 +104,13 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
         enableDebugModeDeployments: false,
         liveDeploymentId: riskDeploymentId,
         deployments: [
-          { id: riskDeploymentId, appId: riskAppId, debugMode: false, qosVersion: "0.7.1" },
+          {
+            id: riskDeploymentId,
+            appId: riskAppId,
+            debugMode: false,
+            qosVersion: "0.7.1",
+            replicas: 2,
+          },
         ],
       },
     ],

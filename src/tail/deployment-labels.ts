@@ -19,6 +19,8 @@ const MAX_VERSION = 24;
 export interface DeploymentDescription {
   version?: string | undefined;
   role?: "live" | "canary" | undefined;
+  /** Its app, as received (what its app's status is asked by; not part of its label). */
+  appId?: string | undefined;
 }
 
 export function shortLabels(ids: readonly string[]): Map<string, string> {

@@ -39,6 +39,14 @@ function client(url: string, extra: Partial<ConstructorParameters<typeof Turnkey
   });
 }
 
+/** The same status with a negative ready count for its first deployment. */
+function badCount(status: { appStatus: { deployments: object[] } }): unknown {
+  const [first, ...rest] = status.appStatus.deployments;
+  return {
+    appStatus: { ...status.appStatus, deployments: [{ ...first, readyReplicas: -1 }, ...rest] },
+  };
+}
+
 const WHOAMI = { organizationId: "org-1", organizationName: "o", userId: "u", username: "n" };
 
 describe("request shapes", () => {
@@ -121,6 +129,45 @@ describe("responses and errors", () => {
     await expect(
       client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" }),
     ).rejects.toBeInstanceOf(ResponseShapeError);
+  });
+
+  it("get_app_status: the stamped request it sends, the status it returns, a count it refuses", async () => {
+    const status = {
+      appStatus: {
+        appId: "app-1",
+        targetedDeploymentId: "dep-a",
+        deployments: [
+          {
+            deploymentId: "dep-a",
+            readyReplicas: 2,
+            desiredReplicas: 3,
+            lastUpdatedTime: { seconds: "1790000045", nanos: "0" },
+          },
+          // proto3 JSON leaves a zero out.
+          { deploymentId: "dep-b", lastUpdatedTime: { seconds: "1789990000", nanos: "0" } },
+        ],
+      },
+    };
+    const s = await scriptedServer((r, res) =>
+      json(res, 200, r.body.includes("app-bad") ? badCount(status) : status),
+    );
+    closers.push(s.close);
+    const { appStatus } = await client(s.url).call("get_app_status", { appId: "app-1" });
+    expect(s.requests[0]?.url).toBe("/public/v1/query/get_app_status");
+    const sent = s.requests[0] as (typeof s.requests)[0];
+    expect(JSON.parse(sent.body)).toEqual({ organizationId: "org-1", appId: "app-1" });
+    expect(verifyStamp(String(sent.headers["x-stamp"]), sent.body).publicKey).toBe(key.publicKey);
+    expect(appStatus.targetedDeploymentId).toBe("dep-a");
+    expect(appStatus.deployments?.map((d) => [d.readyReplicas, d.desiredReplicas])).toEqual([
+      [2, 3],
+      [undefined, undefined],
+    ]);
+    await expect(client(s.url).call("get_app_status", { appId: "app-bad" })).rejects.toThrow(
+      /appStatus\.deployments\.0\.readyReplicas/,
+    );
+    await expect(client(s.url).call("get_app_status", { appId: "" })).rejects.toBeInstanceOf(
+      RequestValidationError,
+    );
   });
 
   it("maps Turnkey's error body, with turnkeyErrorCode from details and field violations", () => {

@@ -73,6 +73,7 @@ export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
   list_tvc_apps: {},
   list_tvc_app_deployments: { appId: "app1" },
   get_tvc_deployment: { deploymentId: "d1" },
+  get_app_status: { appId: "app1" },
   get_organization_configs: {},
   list_users: {},
   list_wallets: {},

@@ -277,6 +277,7 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     const bodies: [string, unknown][] = [
       ["list_tvc_app_deployments", { appId }],
       ["get_tvc_deployment", { deploymentId: c.deploymentId }],
+      ["get_app_status", { appId }],
       ["get_tvc_deployment_debug_logs", { deploymentId: c.deploymentId, tailLines: 5 }],
       ["list_email_events", { email: c.emails[0], paginationOptions: { limit: "5" } }],
       ["list_sol_transaction_history", { address: c.solanaAddresses[0], caip2: c.caip2 }],

@@ -128,6 +128,7 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     for (const app of apps.tvcApps) {
       const deployments = await root.getTvcAppDeployments({ organizationId: org, appId: app.id });
       conforms("list_tvc_app_deployments", deployments);
+      conforms("get_app_status", await root.getAppStatus({ organizationId: org, appId: app.id }));
       for (const d of deployments.tvcDeployments) {
         expect(d.manifestApprovals.length).toBe(d.manifestSet.threshold);
         conforms(

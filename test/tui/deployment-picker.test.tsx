@@ -96,6 +96,41 @@ describe("the deployment picker", () => {
     await unmount();
   });
 
+  it("shows each deployment's ready/desired replicas and which one its app targets", async () => {
+    const c = sim.config;
+    const client = new TurnkeyClient({
+      baseUrl: c.baseUrl,
+      organizationId: c.organizationId,
+      apiKey: { publicKey: c.apiPublicKey, privateKey: c.apiPrivateKey },
+    });
+    const withHealth = await listDeploymentChoices(client, undefined, undefined, undefined, {
+      health: true,
+    });
+    const scenario = sim.service.scenario;
+    const main = withHealth.find((d) => d.deploymentId === scenario.deploymentId);
+    const canary = withHealth.find((d) => d.deploymentId === scenario.canaryDeploymentId);
+    // A status that could not be read leaves a deployment without health: "—".
+    const unknown = withHealth.map((d) =>
+      d.deploymentId === scenario.canaryDeploymentId ? { ...d, health: undefined } : d,
+    );
+    for (const columns of [160, 80]) {
+      const { waitForFrame, unmount } = await renderApp({
+        sources: await pickerSources(async () => unknown),
+        size: { columns, rows: 24 },
+      });
+      await waitForFrame((f) => {
+        const rowOf = (id: string | undefined) =>
+          f.split("\n").find((l) => id !== undefined && l.includes(id.slice(0, 8))) ?? "";
+        expect(f).toMatch(/app +deployme.* +ready state/);
+        expect(rowOf(main?.deploymentId)).toMatch(/ 3\/3 targeted · live/);
+        expect(rowOf(canary?.deploymentId)).toMatch(/ — (?!.*targeted)/);
+        // The selected (first) row says it in words below the list.
+        expect(f).toMatch(/3\/3 ready, targeted by its app · Enter watches it/);
+      });
+      await unmount();
+    }
+  });
+
   it("a failed load says why in one line, r loads again, and q quits with that error", async () => {
     const failure = new Error("list_tvc_apps: UNAUTHENTICATED (16, HTTP 401): expired api key");
     const list = vi.fn(async (): Promise<DeploymentChoice[]> => {

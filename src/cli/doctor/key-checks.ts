@@ -22,7 +22,7 @@ function publicKeyHome(source: ApiKeySource): string {
     case "key-files":
       return source.publicPath;
     case "env":
-      return "TURNKEY_API_PUBLIC_KEY";
+      return source.names.publicKey;
     case "config-file":
       return `apiPublicKey in config file ${source.path}`;
     case "none":
@@ -38,7 +38,7 @@ export function keyFileModeCheck(key: KeyInspection): CheckResult {
       ? skip(
           "key-file-mode",
           title,
-          "the private key comes from TURNKEY_API_PRIVATE_KEY, not a file",
+          `the private key comes from ${key.privateKeyVariable ?? "the environment"}, not a file`,
         )
       : skip("key-file-mode", title, "no private key was found");
   }

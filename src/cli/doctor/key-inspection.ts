@@ -13,6 +13,8 @@ export interface KeyInspection {
   pair?: ApiKeyPair;
   /** The file holding the private key, when it is in a file. */
   privateKeyFile?: string;
+  /** The environment variable holding the private key, when it is in one. */
+  privateKeyVariable?: string;
   /** Why no pair could be read. */
   problem?: Problem;
 }
@@ -33,14 +35,14 @@ export function inspectApiKey(source: ApiKeySource): KeyInspection {
       return {
         problem: {
           message: `no API key (looked in the environment, the config file and ${source.lookedFor})`,
-          fix: "set TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, put apiPublicKey and apiPrivateKey in the config file, or create key files with: tvcwatch keys generate --name default",
+          fix: `set TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY (or TVC_ORG_ID, TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE), put apiPublicKey and apiPrivateKey in the config file, or create key files with: tvcwatch keys generate --name ${source.name}`,
         },
       };
     case "env":
     case "config-file": {
       const where =
         source.kind === "env"
-          ? { pub: "TURNKEY_API_PUBLIC_KEY", priv: "TURNKEY_API_PRIVATE_KEY" }
+          ? { pub: source.names.publicKey, priv: source.names.privateKey }
           : { pub: `apiPublicKey in ${source.path}`, priv: `apiPrivateKey in ${source.path}` };
       if (!source.publicKey || !source.privateKey) {
         const missing = source.publicKey ? where.priv : where.pub;
@@ -53,7 +55,9 @@ export function inspectApiKey(source: ApiKeySource): KeyInspection {
       }
       return {
         pair: { publicKey: source.publicKey, privateKey: source.privateKey },
-        ...(source.kind === "config-file" ? { privateKeyFile: source.path } : {}),
+        ...(source.kind === "config-file"
+          ? { privateKeyFile: source.path }
+          : { privateKeyVariable: source.names.privateKey }),
       };
     }
     case "key-files": {

@@ -1,6 +1,17 @@
-/** Doctor's lines for each setting: its value and where it came from (flag, env, file, default). */
+/**
+ * Doctor's lines for each setting: its value and where it came from (a flag, a TURNKEY_* or
+ * TVC_* variable, the config file, key files, the default), and a partial set of TVC_*
+ * credentials first when there is one.
+ */
 import type { ApiKeySource, SettingSources } from "../../config/setting-sources.js";
-import { describeSource, originOf } from "../../config/setting-sources.js";
+import {
+  describeSource,
+  describeTvcGap,
+  originOf,
+  TURNKEY_ENV,
+  TVC_ENV,
+  TVC_GAP_FIX,
+} from "../../config/setting-sources.js";
 import type { CheckResult } from "./check.js";
 import { fail, pass, skip } from "./check.js";
 import { keyPairMatches } from "./key-checks.js";
@@ -11,7 +22,7 @@ function keySourceText(source: ApiKeySource): string {
     case "key-files":
       return `key files ${source.privatePath} and ${source.publicPath}, chosen by ${describeSource(source.chosenBy)}`;
     case "env":
-      return "TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY";
+      return `${source.names.publicKey} and ${source.names.privateKey}`;
     case "config-file":
       return `apiPublicKey and apiPrivateKey in config file ${source.path}`;
     case "none":
@@ -62,7 +73,7 @@ export function settingChecks(sources: SettingSources, key: KeyInspection): Chec
           "setting.organizationId",
           "organization",
           "not set",
-          "pass --organization ID, set TURNKEY_ORGANIZATION_ID, or put organizationId in the config file",
+          `pass --organization ID, set ${TURNKEY_ENV.organization} (or ${TVC_ENV.organization}), or put organizationId in the config file`,
         ),
     apiKeyCheck(sources, key),
     pass(
@@ -84,6 +95,18 @@ export function settingChecks(sources: SettingSources, key: KeyInspection): Chec
           "not set (--auth-proxy-config-id or TURNKEY_AUTH_PROXY_CONFIG_ID), so the auth proxy is not checked",
         ),
   ];
+  if (sources.tvcCredentials) {
+    // Every other command refuses to start: said here with the settings it would have used.
+    checks.unshift(
+      fail(
+        "setting.tvcCredentials",
+        "TVC_* credentials",
+        describeTvcGap(sources.tvcCredentials),
+        TVC_GAP_FIX,
+        { ...sources.tvcCredentials },
+      ),
+    );
+  }
   const deployment = sources.deploymentId;
   if (deployment) {
     checks.push(

@@ -31,7 +31,8 @@ export function servedOperationsText(): string {
 export function simHelpText(): string {
   return `
 Scenarios: demo (steady traffic), quiet (little traffic), incident (busier; replica 2's errors
-rise from 30 s, it crashes at 45 s and restarts 6 s later, and a fourth replica joins at 90 s).
+rise from 30 s, it crashes at 45 s and restarts 6 s later, get_app_status counting it not ready
+meanwhile, and a fourth replica joins at 90 s).
 
 Log lines are generated lazily: a line is generated (stored, and written to --truth-file) when
 the first request arrives after its timestamp has passed on the server's clock. With

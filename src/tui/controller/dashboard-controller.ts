@@ -123,6 +123,7 @@ export class DashboardController {
         }),
       );
     }
+    if (logs.health) this.detach.push(logs.health.store.subscribe(changed));
     if (feeds) {
       const activities = feeds.activities.store;
       this.bell.observe(activities.getSnapshot().data);
@@ -231,6 +232,7 @@ export class DashboardController {
       follow: follow?.getState(),
       monoNow: follow?.monotonicNow(),
       members: follow?.members?.() ?? NO_MEMBERS,
+      health: logs.health?.store.getSnapshot(),
       feeds: feeds && {
         activities: feeds.activities.store.getSnapshot(),
         email: feeds.email?.store.getSnapshot(),

@@ -12,6 +12,7 @@ import { NO_NAMES, type OrganizationNames } from "../../activity/organization-na
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
+import type { HealthView } from "../../feeds/deployment-health.js";
 import type { DetailView } from "../../feeds/detail-view.js";
 import { type EmailMessage, emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
@@ -69,6 +70,8 @@ export interface ViewInputs {
   monoNow: number | undefined;
   /** The deployments of a group follow (several: each with its label). */
   members: readonly GroupMember[];
+  /** The followed deployments' health as polled; undefined: not polled. */
+  health?: FeedSnapshot<HealthView> | undefined;
   /** The side panes' feeds; undefined: no side panes at all. */
   feeds:
     | {
@@ -407,7 +410,7 @@ export class DashboardViews {
     const snapshot: DashboardSnapshot = {
       ui,
       layout,
-      title: this.title(input.heading, several, layout.total.width),
+      title: this.title(input.heading, several, layout.total.width, input.health),
       body: this.body(input, { log, side: side.view, detail, vote, heatmap, help, helpFind }),
       status: ui.input
         ? promptLine(ui.input, layout.total.width)
@@ -487,7 +490,14 @@ export class DashboardViews {
     if (!open) return undefined;
     if (open.pane === "follow") {
       return input.follow
-        ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, input.members)
+        ? followerDetail(
+            input.follow,
+            input.monoNow ?? 0,
+            stats,
+            input.now,
+            input.members,
+            input.health,
+          )
         : savedLinesDetail(input.logs.store, stats, input.now, input.logs.saved);
     }
     if (open.pane === "line")

@@ -7,6 +7,7 @@
  */
 import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
+import type { DeploymentHealthFeed } from "../../feeds/deployment-health.js";
 import type { Feeds } from "../../feeds/feeds.js";
 import type { SavedAbout } from "../../feeds/follower-detail.js";
 import type { FollowSource } from "../../tail/follower-group.js";
@@ -33,15 +34,23 @@ interface LogSourceParts {
  * store), or rows read from saved files with nothing followed.
  */
 export type LogSource =
-  | (LogSourceParts & { store: LogStore; follow: FollowSource })
-  | (LogSourceParts & { store: LogRows; follow?: undefined });
+  | (LogSourceParts & {
+      store: LogStore;
+      follow: FollowSource;
+      /** The followed deployments' health (get_app_status); absent: not polled. */
+      health?: DeploymentHealthFeed | undefined;
+    })
+  | (LogSourceParts & { store: LogRows; follow?: undefined; health?: undefined });
 
 /** A live log session (src/feeds/dashboard-sources.ts) as the dashboard's log source. */
-export function followedLogs(session: Pick<LogSession, "store" | "follower" | "replicas">) {
+export function followedLogs(
+  session: Pick<LogSession, "store" | "follower" | "replicas" | "health">,
+) {
   return {
     store: session.store,
     follow: session.follower,
     replicas: session.replicas,
+    health: session.health,
   } satisfies LogSource;
 }
 
