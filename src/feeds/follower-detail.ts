@@ -40,12 +40,34 @@ const entriesText = (entries: number, lines: number) =>
 const gapsText = (gaps: number) =>
   gaps === 0 ? "none" : `${gaps} marked in the log (lines the server no longer had)`;
 
-/** One line per replica: lines, errors, when it last sent, whether it stopped. */
+/** Replicas listed one a line; the rest are summed in one. */
+export const MAX_REPLICA_LINES = 1000;
+
+/**
+ * One line per replica (the first MAX_REPLICA_LINES): lines, errors, when it last sent, whether
+ * it stopped; then the rest in one line, their counts summed.
+ */
 function replicaLines(replicas: readonly ReplicaStats[], now: number): string[] {
-  return replicas.map((r) => {
+  const lines = replicas.slice(0, MAX_REPLICA_LINES).map((r) => {
     const ago = Math.max(0, now - r.lastMs);
     return `${r.label}: ${r.lines.toLocaleString("en-US")} lines, ${r.errors.toLocaleString("en-US")} errors, last ${seconds(ago)} ago${r.stopped ? ", stopped sending" : ""}`;
   });
+  if (replicas.length > MAX_REPLICA_LINES) {
+    let sent = 0;
+    let errors = 0;
+    let stopped = 0;
+    for (let k = MAX_REPLICA_LINES; k < replicas.length; k++) {
+      const r = replicas[k] as ReplicaStats;
+      sent += r.lines;
+      errors += r.errors;
+      if (r.stopped) stopped++;
+    }
+    const more = replicas.length - MAX_REPLICA_LINES;
+    lines.push(
+      `and ${more.toLocaleString("en-US")} more ${more === 1 ? "replica" : "replicas"}: ${sent.toLocaleString("en-US")} lines, ${errors.toLocaleString("en-US")} errors, ${stopped.toLocaleString("en-US")} stopped sending`,
+    );
+  }
+  return lines;
 }
 
 export function followerDetail(

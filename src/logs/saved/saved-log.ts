@@ -22,7 +22,7 @@ import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from ".
 import type { SavedFile } from "./saved-file.js";
 import type { SavedHeader } from "./saved-header.js";
 import { decodeLine, levelOfCode, lineContent, spanContent, textLine } from "./saved-line.js";
-import { StreamTable } from "./stream-table.js";
+import { NO_STREAM, OVERFLOW_STREAM, StreamTable } from "./stream-table.js";
 
 /** A row's file, times this, plus its line number: the order's references. */
 const FILE_STRIDE = 2 ** 32;
@@ -302,13 +302,30 @@ export class SavedLog {
     const line = read.kind === "line" ? read.line : textLine(text);
     line.sortKey = key;
     line.late = (flags & LATE) !== 0;
-    if (this.labels && line.deploymentId !== undefined) {
-      const short = this.labels.get(line.deploymentId);
-      if (short !== undefined && !prefixedBy(line.replicaLabel, line.deploymentId))
-        line.replicaLabel = `${short} ${line.replicaLabel}`;
-    }
+    if (line.deploymentId !== undefined)
+      line.replicaLabel = this.shownLabel(line.replicaLabel, line.deploymentId);
     this.levels.set(line, flags & LEVEL_MASK);
     return line;
+  }
+
+  /** A replica's label as shown: after its deployment's short label when several are read. */
+  private shownLabel(label: string, deploymentId: string): string {
+    const short = this.labels?.get(deploymentId);
+    return short !== undefined && !prefixedBy(label, deploymentId) ? `${short} ${label}` : label;
+  }
+
+  /**
+   * The replica label the lines of a stream (./stream-table.ts) are shown with, as decoding one
+   * of them gives it, without decoding: undefined for no stream, or one past the table's end
+   * (OVERFLOW_STREAM: read the line).
+   */
+  streamLabel(stream: number): string | undefined {
+    if (stream === NO_STREAM || stream === OVERFLOW_STREAM) return undefined;
+    const s = this.streams.get(stream);
+    if (!s) return undefined;
+    return s.deploymentId === undefined
+      ? s.replicaLabel
+      : this.shownLabel(s.replicaLabel, s.deploymentId);
   }
 
   private forgetEvents(): void {
