@@ -170,7 +170,8 @@ function fileLine(f: SavedFileSummary): string {
     parts.push(
       `indexing ${f.totalBytes > 0 ? Math.floor((100 * f.indexedBytes) / f.totalBytes) : 0}%`,
     );
-  return `${f.name}: ${parts.join(", ")}`;
+  const also = f.aliases.length > 0 ? ` (also named ${f.aliases.join(", ")}: read once)` : "";
+  return `${f.name}${also}: ${parts.join(", ")}`;
 }
 
 /** "2026-11-27T07:03:45.390Z to 07:04:04.599Z (19 s, 6 polls): no answer: HTTP 503 …". */

@@ -41,8 +41,9 @@ export function followedNow(summary: SavedSummary, followed: boolean): string | 
 /**
  * The title's name: "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · incident.ndjson", with
  * "indexing 40%" while the start of a large file is read behind its end, "followed" while lines
- * may still come (standard input, --follow: until what is followed ends). The files come last: a long name is what a narrow
- * terminal cuts, not the count or the time range.
+ * may still come (standard input, --follow: until what is followed ends). The files come last
+ * (a long name is what a narrow terminal cuts, not the count or the time range), a file named
+ * more than once said so.
  */
 export function savedTitle(summary: SavedSummary, followed: boolean): string {
   const parts = [
@@ -55,8 +56,15 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
     const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
     parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
   } else if (followedNow(summary, followed) !== undefined) parts.push("followed");
-  parts.push(fileNames(summary.files.map((f) => f.name)));
+  parts.push(fileNames(summary.files.map(namedAs)));
   return parts.join(" · ");
+}
+
+/** A file's name, and how often it was named when more than once ("a (named twice, read once)"). */
+export function namedAs(f: SavedSummary["files"][number]): string {
+  const times = f.aliases.length + 1;
+  if (times === 1) return f.name;
+  return `${f.name} (named ${times === 2 ? "twice" : `${times} times`}, read once)`;
 }
 
 /**

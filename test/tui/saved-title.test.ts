@@ -17,6 +17,7 @@ import {
 
 const file = (name: string, over: Partial<SavedSummary["files"][number]> = {}) => ({
   name,
+  aliases: [] as readonly string[],
   format: "ndjson",
   lines: 10,
   unreadable: 0,
@@ -67,6 +68,13 @@ describe("the title of saved logs", () => {
     expect(savedTitle(summary({ from: undefined, to: undefined, lines: 1 }), false)).toBe(
       "1 line · a.ndjson",
     );
+  });
+
+  it("says a file named more than once was read once", () => {
+    const twice = summary({ files: [file("a.ndjson", { aliases: ["./a.ndjson"] }), file("b")] });
+    expect(savedTitle(twice, false)).toMatch(/ · a\.ndjson \(named twice, read once\), b$/);
+    const thrice = summary({ files: [file("a.ndjson", { aliases: ["./a.ndjson", "-"] })] });
+    expect(savedTitle(thrice, false)).toMatch(/ · a\.ndjson \(named 3 times, read once\)$/);
   });
 });
 

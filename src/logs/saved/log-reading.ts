@@ -53,6 +53,7 @@ export class LogReading {
     if (o.kind === "stream") {
       // The descriptor is its socket's, closed with it.
       const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
+      file.aliases = o.aliases;
       log.add(file);
       const input = o.stream ?? new Socket({ fd: o.fd, readable: true, writable: false });
       this.cleanups.push(this.readStream(file, input, false).stop);
@@ -60,6 +61,7 @@ export class LogReading {
     }
     if (isGzip(o.fd)) {
       const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
+      file.aliases = o.aliases;
       log.add(file);
       // The descriptor is the read stream's, closed by it once no read is under way.
       const raw = logStream(o.fd, o.ownsFd);
@@ -78,6 +80,7 @@ export class LogReading {
       log.streams,
       limits,
     );
+    file.aliases = o.aliases;
     log.add(file);
     file.startFile();
     this.tails.push(file);

@@ -193,6 +193,8 @@ export class SavedFile {
   format: SavedFormat | undefined;
   /** Said about this file: its lines cut short, its end reached, lines let go. */
   readonly notes: string[] = [];
+  /** The other names it was given (the same device and inode): it is read once. */
+  aliases: readonly string[] = [];
   private indexer: Indexer | undefined;
   /** Where the tail indexed first starts, while the rest is not indexed. */
   private tailFrom: number | undefined;

@@ -37,6 +37,8 @@ const MAX_INSERTS = 2048;
 
 export interface SavedFileSummary {
   name: string;
+  /** The other names it was given (the same file): it was read once. */
+  aliases: readonly string[];
   format: string | undefined;
   lines: number;
   unreadable: number;
@@ -435,6 +437,7 @@ export class SavedLog {
         const p = f.progress();
         return {
           name: f.name,
+          aliases: f.aliases,
           format: f.format,
           lines: f.index.size(),
           unreadable: f.unreadable,

@@ -595,6 +595,29 @@ describe("streams", () => {
   });
 });
 
+describe("the same file named twice", () => {
+  it("by another path, a symlink or standard input redirected from it, is read once and said", async () => {
+    const list = [at(NOW, "ERROR one"), at(NOW + 1, "two", 2), at(NOW + 2, "ERROR three", 3)];
+    const path = write(lines(list, JSON_OUT), "twice.ndjson");
+    const link = join(dir, "twice-link.ndjson");
+    symlinkSync(path, link);
+    const other = write(lines([at(NOW + 5, "other")], JSON_OUT));
+    const fd = openSync(path, "r");
+    const o = await open([path, join(dir, ".", "twice.ndjson"), other, link, "-"], {
+      stdin: { fd, stream: new Socket() },
+    });
+    expect(o.log.size()).toBe(4);
+    expect(o.log.summary().files.map((f) => [f.name, f.aliases])).toEqual([
+      [path, [join(dir, ".", "twice.ndjson"), link, "standard input"]],
+      [other, []],
+    ]);
+    expect(events(o.log).filter((e) => e.kind === "line" && /ERROR/.test(e.content)).length).toBe(
+      2,
+    );
+    closeSync(fd);
+  });
+});
+
 describe("what is refused", () => {
   it.each([
     ["/dev/zero", /^log file \/dev\/zero is a character device, not a regular file$/],
