@@ -7,6 +7,7 @@
  * deployment is named first, by its label (its version and role when known) and its id.
  */
 
+import { MAX_LINE_BYTES } from "../logs/saved/saved-file.js";
 import type {
   SavedFollowFigures,
   SavedHeader,
@@ -19,6 +20,7 @@ import type { GroupMember } from "../tail/follower-group.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../tail/follower-status.js";
 import type { LogRows } from "../tail/log-store.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
+import { formatByteSize } from "../text/byte-size.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
 import type { DetailField, DetailView } from "./detail-view.js";
@@ -163,8 +165,12 @@ function fileLine(f: SavedFileSummary): string {
     `${f.format ?? "empty"}`,
     `${f.lines.toLocaleString("en-US")} ${f.lines === 1 ? "line" : "lines"}`,
   ];
-  if (f.unreadable > 0)
-    parts.push(`${f.unreadable.toLocaleString("en-US")} not read (shown as text)`);
+  const unreadable = f.unreadable - f.cut;
+  if (unreadable > 0) parts.push(`${unreadable.toLocaleString("en-US")} not read (shown as text)`);
+  if (f.cut > 0)
+    parts.push(
+      `${f.cut.toLocaleString("en-US")} cut at ${formatByteSize(MAX_LINE_BYTES)} (${formatByteSize(f.passedOver)} of ${f.cut === 1 ? "it" : "them"} not read)`,
+    );
   if (f.dropped > 0) parts.push(`${f.dropped.toLocaleString("en-US")} oldest let go (the cap)`);
   if (!f.complete)
     parts.push(
@@ -172,6 +178,33 @@ function fileLine(f: SavedFileSummary): string {
     );
   const also = f.aliases.length > 0 ? ` (also named ${f.aliases.join(", ")}: read once)` : "";
   return `${f.name}${also}: ${parts.join(", ")}`;
+}
+
+/**
+ * What was not read of saved lines, exactly: lines that could not be read as their file's format,
+ * lines cut at their cap (and the bytes of them passed over), the oldest let go by the buffer's
+ * cap; "every line was read" only when none was.
+ */
+function notReadLines(summary: SavedSummary): string[] {
+  let cut = 0;
+  let passedOver = 0;
+  let dropped = 0;
+  for (const f of summary.files) {
+    cut += f.cut;
+    passedOver += f.passedOver;
+    dropped += f.dropped;
+  }
+  const lines = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "line" : "lines"}`;
+  const said: string[] = [];
+  const unreadable = summary.unreadable - cut;
+  if (unreadable > 0)
+    said.push(`${lines(unreadable)} could not be read: shown as text, without a replica`);
+  if (cut > 0)
+    said.push(
+      `${lines(cut)} longer than ${formatByteSize(MAX_LINE_BYTES)}: the first ${formatByteSize(MAX_LINE_BYTES)} of each shown as text, the rest (${formatByteSize(passedOver)}) not read`,
+    );
+  if (dropped > 0) said.push(`${lines(dropped)}, the oldest, let go (the buffer's cap)`);
+  return said.length > 0 ? said : ["every line was read"];
 }
 
 /** "2026-11-27T07:03:45.390Z to 07:04:04.599Z (19 s, 6 polls): no answer: HTTP 503 …". */
@@ -292,14 +325,10 @@ export function savedLinesDetail(
       label: lit`files`,
       lines: summary.files.slice(0, 256).map((f) => safeBounded(fileLine(f), 600)),
     });
-    fields.push(
-      field(
-        lit`not read`,
-        summary.unreadable === 0
-          ? "every line was read"
-          : `${summary.unreadable.toLocaleString("en-US")} ${summary.unreadable === 1 ? "line" : "lines"} could not be read: shown as text, without a replica`,
-      ),
-    );
+    fields.push({
+      label: lit`not read`,
+      lines: notReadLines(summary).map((l) => safeBounded(l, 600)),
+    });
     if (summary.from !== undefined && summary.to !== undefined)
       fields.push(
         field(

@@ -42,6 +42,12 @@ export interface SavedFileSummary {
   format: string | undefined;
   lines: number;
   unreadable: number;
+  /** Lines longer than a line's cap, kept as their first bytes (counted in `unreadable` too). */
+  cut: number;
+  /** Bytes of those lines past the cap: never read. */
+  passedOver: number;
+  /** Bytes of a stream held now (0 for a file, read by position). */
+  heldBytes: number;
   /** Lines let go by the caps. */
   dropped: number;
   /** False while only the file's end is indexed. */
@@ -441,6 +447,9 @@ export class SavedLog {
           format: f.format,
           lines: f.index.size(),
           unreadable: f.unreadable,
+          cut: f.unread.cut,
+          passedOver: f.unread.passedOver,
+          heldBytes: f.heldBytes,
           dropped: f.index.first(),
           complete: f.state === "complete",
           done: f.done,

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
 import {
   appendFileSync,
   closeSync,
@@ -13,13 +14,14 @@ import {
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { IndexedFilter } from "../../../src/logs/indexed-filter.js";
 import { LineFilter } from "../../../src/logs/line-filter.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
-import { TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
+import { MAX_LINE_BYTES, TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
 import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
 import {
   type GapMarker,
@@ -592,6 +594,129 @@ describe("streams", () => {
       ["one", false],
       ["two", false],
     ]);
+  });
+});
+
+describe("bounded from the first byte", () => {
+  const MiB = 1024 * 1024;
+
+  /** A stream to read as standard input: a FIFO's descriptor, the bytes given by the test. */
+  function piped() {
+    const path = join(dir, `pipe${++files}`);
+    execFileSync("mkfifo", [path]);
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stream = new PassThrough();
+    const send = async (bytes: Buffer | string) => {
+      if (!stream.write(bytes)) await once(stream, "drain");
+    };
+    return { stdin: { fd, stream }, send, end: () => stream.end(), close: () => closeSync(fd) };
+  }
+
+  function ended(log: SavedLog): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!log.summary().files.every((f) => f.done)) return;
+        stop();
+        resolve();
+      };
+      const stop = log.subscribe(check);
+      check();
+    });
+  }
+
+  it("an NDJSON file whose first line is over 64 KiB opens as NDJSON, every line read", async () => {
+    const list = [
+      at(NOW, "x".repeat(100_000)),
+      ...Array.from({ length: 20 }, (_, i) => at(NOW + i + 1, `line ${i}`)),
+    ];
+    const o = await open([write(lines(list, JSON_OUT))]);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines, f.unreadable])).toEqual([
+      ["ndjson", 21, 0],
+    ]);
+    expect(o.log.at(0)?.event).toMatchObject({ replicaLabel: "replica 1/3" });
+  });
+
+  it("a large file's header over 64 KiB (a bundle's 1,000 votes) is read, its lines as NDJSON", async () => {
+    const votes = Array.from({ length: 1000 }, (_, i) => ({
+      activityId: `act-${i}`,
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      fingerprint: `sha256:${"ab".repeat(32)}`,
+      decision: "approve",
+      time: "2026-11-27T05:01:00Z",
+    }));
+    const header = JSON.stringify({ tvcwatch: { deploymentId: "dep-1", bundle: true, votes } });
+    expect(header.length).toBeGreaterThan(64 * 1024);
+    const count = Math.ceil((TAIL_BYTES * 3) / 100);
+    const list = Array.from({ length: count }, (_, i) => at(NOW + i, `line ${i}`));
+    const o = await open([write(`${header}\n${lines(list, JSON_OUT)}`)]);
+    expect(o.log.header()?.votes?.length).toBe(1000);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines, f.unreadable])).toEqual([
+      ["ndjson", count, 0],
+    ]);
+  });
+
+  it("a pipe whose first line is 70 KB shows the 1,000 lines after it, as NDJSON", async () => {
+    const p = piped();
+    const o = await openSavedLogs(["-"], { stdin: p.stdin });
+    opened.push(o);
+    await p.send(`${"y".repeat(70_000)}\n`);
+    // Shown as it came, before the lines that tell the format.
+    await new Promise<void>((resolve) => {
+      const stop = o.log.subscribe(() => {
+        if (o.log.size() < 1) return;
+        stop();
+        resolve();
+      });
+    });
+    expect(o.log.summary().files[0]?.format).toBe("plain");
+    const list = Array.from({ length: 1000 }, (_, i) => at(NOW + i, `good ${i}`, (i % 3) + 1));
+    await p.send(lines(list, JSON_OUT));
+    p.end();
+    await ended(o.log);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines, f.unreadable])).toEqual([
+      ["ndjson", 1001, 1],
+    ]);
+    expect(o.log.at(1000)?.event).toMatchObject({
+      replicaLabel: "replica 1/3",
+      content: "good 999",
+    });
+    p.close();
+  });
+
+  it("a stream with no newline holds at most one line's cap, cuts it, says so, and reads on", async () => {
+    const p = piped();
+    const o = await openSavedLogs(["-"], { stdin: p.stdin });
+    opened.push(o);
+    const zeros = Buffer.alloc(MiB);
+    let held = 0;
+    for (let k = 0; k < 48; k++) {
+      await p.send(zeros);
+      held = Math.max(held, o.log.summary().files[0]?.heldBytes ?? Number.POSITIVE_INFINITY);
+    }
+    await p.send(`\n${lines([at(NOW, "after the zeros")], JSON_OUT)}`);
+    p.end();
+    await ended(o.log);
+    const [file] = o.log.summary().files;
+    expect(held).toBeLessThanOrEqual(MAX_LINE_BYTES + 2 * MiB);
+    expect(file).toMatchObject({ lines: 2, cut: 1, passedOver: 48 * MiB - MAX_LINE_BYTES });
+    expect(o.log.at(1)?.event).toMatchObject({ content: "after the zeros" });
+    expect(o.log.summary().notes.join("\n")).toMatch(
+      /^standard input: a line longer than 4 MiB: its first 4 MiB kept, the rest of it not read/m,
+    );
+    p.close();
+  });
+
+  it("a .gz of 64 MiB of zeros is read through, held bounded, what was not read counted", async () => {
+    const gz = gzipSync(
+      Buffer.concat([
+        Buffer.alloc(64 * MiB),
+        Buffer.from(`\n${lines([at(NOW, "end")], JSON_OUT)}`),
+      ]),
+    );
+    const o = await open([write(gz, "zeros.gz")]);
+    const [file] = o.log.summary().files;
+    expect(file).toMatchObject({ lines: 2, cut: 1, passedOver: 64 * MiB - MAX_LINE_BYTES });
+    expect(file?.heldBytes).toBeLessThanOrEqual(MAX_LINE_BYTES + 2 * MiB);
   });
 });
 

@@ -191,6 +191,24 @@ describe("the dashboard over a saved file", () => {
     expect(said).toMatch(/replicas replica 1\/3: 200 lines, 0 errors/);
   });
 
+  it("i says exactly what was not read: a line cut at its cap, what of it was passed over", async () => {
+    const { c, path } = await open(
+      `${incident(undefined)}${"z".repeat(5 * 1024 * 1024)}\n${jsonLine(START + 200_000, 1, "INFO after")}\n`,
+      "long-line.ndjson",
+    );
+    press(c, "i");
+    const said = detail(c.getSnapshot());
+    expect(said).toContain(
+      `files ${path}: ndjson, 524 lines, 1 not read (shown as text), 1 cut at 4 MiB (1 MiB of it not read)`,
+    );
+    expect(said).toContain(
+      "not read 1 line could not be read: shown as text, without a replica | 1 line longer than 4 MiB: the first 4 MiB of each shown as text, the rest (1 MiB) not read",
+    );
+    expect(said).toMatch(
+      /notes .*long-line\.ndjson: a line longer than 4 MiB: its first 4 MiB kept/,
+    );
+  });
+
   it("i lists a bundle's follow figures, outages and each replica's lines as the live i does", async () => {
     const { c } = await open(
       incident({
