@@ -177,7 +177,8 @@ function fileLine(f: SavedFileSummary): string {
       `indexing ${f.totalBytes > 0 ? Math.floor((100 * f.indexedBytes) / f.totalBytes) : 0}%`,
     );
   const also = f.aliases.length > 0 ? ` (also named ${f.aliases.join(", ")}: read once)` : "";
-  return `${f.name}${also}: ${parts.join(", ")}`;
+  const which = f.about === undefined ? "" : ` (${f.about})`;
+  return `${f.name}${which}${also}: ${parts.join(", ")}`;
 }
 
 /**

@@ -56,7 +56,9 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
     const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
     parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
   } else if (followedNow(summary, followed) !== undefined) parts.push("followed");
-  parts.push(fileNames(summary.files.map(namedAs)));
+  // A name followed across the files it named (replaced, truncated) is named once.
+  const names = [...new Set(summary.files.map(namedAs))];
+  parts.push(fileNames(names));
   return parts.join(" · ");
 }
 

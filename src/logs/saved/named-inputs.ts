@@ -19,6 +19,8 @@ export const MAX_FILES = 256;
 
 export interface Opened {
   name: string;
+  /** The path named (undefined for standard input): what `--follow` follows by name. */
+  path: string | undefined;
   fd: number;
   kind: "file" | "stream";
   /** The stream to read, for standard input that is no regular file. */
@@ -70,6 +72,7 @@ export function openAll(
         const file = stat.isFile();
         opened.push({
           name: "standard input",
+          path: undefined,
           fd: stdin.fd,
           kind: file ? "file" : "stream",
           ...(file ? {} : { stream: stdin.stream }),
@@ -95,6 +98,7 @@ export function openAll(
       }
       opened.push({
         name: path,
+        path,
         fd: log.fd,
         kind: log.kind === "file" ? "file" : "stream",
         ownsFd: true,

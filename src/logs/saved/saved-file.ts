@@ -7,6 +7,8 @@
  * screen and more), and `indexRest` indexes everything before them in pieces, letting the caller
  * breathe between pieces, then puts the tail back behind it. A file still being written, or a
  * stream, is read further with `readMore` and `push`; a partial last line waits for its newline.
+ * A followed file that changed in place (`changedInPlace`: shorter, or its bytes before the point
+ * read rewritten) lets its lines go (`forget`); its `successor` reads the file again.
  *
  * Keys: a line's own time, or (a line without one) the key of the line before it in the file, so
  * that it keeps its place; lines before the first timed one take that one's. Lines older than one
@@ -209,6 +211,8 @@ interface SampledLine {
 
 /** How much of a file's start is read at most to tell its format. */
 const DETECT_BYTES = 2 * MAX_LINE_BYTES;
+/** The bytes before the point a followed file is read to, compared to find it rewritten. */
+const PRINT_BYTES = 64;
 /** A stream's first lines kept to index again (blank ones too) before its format is final. */
 const MAX_SAMPLED = SAMPLE_LINES * 16;
 
@@ -238,6 +242,16 @@ export class SavedFile {
   private sampling: { vote: FormatVote; lines: SampledLine[] } | undefined;
   /** The final verdict differs from the format indexed with: index the first lines again. */
   private redo = false;
+  /** What this file is among the ones its name named while followed ("the new file by that name"). */
+  about: string | undefined;
+  /** A followed file's size when last looked at, and the bytes just before the point read to. */
+  private seenSize = 0;
+  private print: Buffer | undefined;
+  private forgotten = 0;
+  /** Lines a regular file's format was told from (0: it had none, to be told again). */
+  private judged = 0;
+  /** The last line indexed at the end without a newline, when the last `end` met one. */
+  private lastOpen: { bytes: number; unreadable: boolean } | undefined;
 
   private constructor(
     readonly name: string,
@@ -305,7 +319,9 @@ export class SavedFile {
   /** The oldest and newest time of a line, when any line has one. */
   timeRange(): { from: number; to: number } | undefined {
     const ix = this.indexer;
-    return ix && ix.minTime <= ix.maxTime ? { from: ix.minTime, to: ix.maxTime } : undefined;
+    // A file whose lines were let go (changed in place) has no time range left.
+    if (!ix || this.forgotten > 0) return undefined;
+    return ix.minTime <= ix.maxTime ? { from: ix.minTime, to: ix.maxTime } : undefined;
   }
 
   get state(): SavedFileState {
@@ -340,9 +356,11 @@ export class SavedFile {
     const sample = sampleFile(this.source, size);
     const format = sample.vote.verdict();
     this.format = format;
+    this.judged = sample.vote.lines;
     if (size <= TAIL_BYTES * 2) {
       this.indexer = this.newIndexer(format, estimateLines(sample, size));
       this.next = this.ingest(this.indexer, 0, size, false);
+      this.markRead();
       return;
     }
     // The header (first line) of a saved view, read now: its filters apply from the first screen.
@@ -404,24 +422,101 @@ export class SavedFile {
     }
     this.indexer = whole;
     this.tailFrom = undefined;
+    this.markRead();
     if (this.ended) this.next = this.ingest(whole, this.next, this.source.end(), true);
   }
 
-  /**
-   * A file: what was added since (a file still being written). Returns false when it got
-   * shorter (cut or replaced): its lines stay as they were, and nothing more is read.
-   */
-  readMore(): boolean {
+  /** A file: what was added since (a file still being written). */
+  readMore(): void {
     const source = this.source as FileBytes;
-    if (this.ended || this.tailFrom !== undefined || !this.indexer) return true;
+    if (this.ended || this.tailFrom !== undefined || !this.indexer) return;
     const size = source.refresh();
-    if (size < this.next) {
-      this.notes.push(`${this.name} got shorter (cut or replaced): no longer followed`);
-      this.ended = true;
-      return false;
+    this.seenSize = size;
+    if (size < this.next) return;
+    if (this.judged === 0 && this.index.size() === 0 && size > this.next) {
+      // Empty (or blank) when its format was told: told again from the lines it has now.
+      const sample = sampleFile(source, size);
+      if (sample.vote.lines > 0) {
+        this.format = sample.vote.verdict();
+        this.judged = sample.vote.lines;
+        this.indexer = this.newIndexer(this.format, estimateLines(sample, size));
+        this.next = 0;
+        this.skipping = false;
+      }
     }
     this.next = this.ingest(this.indexer, this.next, size, false);
-    return true;
+    this.markRead();
+  }
+
+  /** Keeps the bytes just before the point read to, and the size (to find a change in place). */
+  private markRead(): void {
+    if (this.held) return;
+    this.seenSize = this.source.end();
+    this.print = Buffer.from(this.source.read(Math.max(0, this.next - PRINT_BYTES), this.next));
+  }
+
+  /**
+   * A followed file changed in place (found by its size and its bytes, on the same inode):
+   * `truncated` when shorter than what was read, `rewritten` when the bytes before the point read
+   * to are no longer the ones read (it was truncated and written again past that point).
+   */
+  changedInPlace(): "truncated" | "rewritten" | undefined {
+    if (this.ended || this.tailFrom !== undefined || !this.indexer) return undefined;
+    const source = this.source as FileBytes;
+    const size = source.refresh();
+    if (size < this.next) return "truncated";
+    const print = this.print;
+    if (print === undefined) return undefined;
+    return source.read(this.next - print.length, this.next).equals(print) ? undefined : "rewritten";
+  }
+
+  /**
+   * A followed file changed in place: the bytes of its lines are gone, so every line read of it
+   * is let go, and said (a partial last line seen, never indexed, said as torn). Nothing more is
+   * read of it: its successor reads the file again from its start.
+   */
+  forget(change: "truncated" | "rewritten"): void {
+    const size = (this.source as FileBytes).end();
+    const lines = this.index.size();
+    const pending = this.seenSize - this.next;
+    const was =
+      change === "truncated"
+        ? `was truncated (${formatByteSize(size)}, less than the ${formatByteSize(this.seenSize)} read; the same file)`
+        : `was rewritten in place (its bytes before ${formatByteSize(this.next)} changed; the same file)`;
+    const torn =
+      pending > 0 && !this.skipping
+        ? `; its last line, without its newline (${formatByteSize(pending)}), was cut away with it (a torn line)`
+        : "";
+    this.notes.push(
+      `${this.name} ${was}: the ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} read before are let go, it is read again from its start${torn}`,
+    );
+    this.index.dropFront(lines);
+    this.forgotten = lines;
+    this.about = `before it was ${change === "truncated" ? "truncated" : "rewritten"}: its ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} let go`;
+    this.ended = true;
+  }
+
+  /** Lines let go because the file changed in place (not by the cap). */
+  get forgottenLines(): number {
+    return this.forgotten;
+  }
+
+  /** A file read by the same means (its streams, its caps) from `source`: the next one by its name. */
+  successor(source: FileBytes, about: string): SavedFile {
+    const next = new SavedFile(this.name, source, undefined, this.streams, this.limits);
+    next.about = about;
+    next.aliases = this.aliases;
+    return next;
+  }
+
+  /**
+   * A followed file whose name now names another: read to its end (its last line even without a
+   * newline, said as torn when it has none), then no longer followed.
+   */
+  endReplaced(): void {
+    this.readMore();
+    this.end("replaced");
+    this.about = "before it was replaced";
   }
 
   /**
@@ -448,16 +543,22 @@ export class SavedFile {
     this.indexStream(false);
   }
 
-  /** The stream ended (or a file is no longer followed): a last line without newline counts. */
-  end(): void {
+  /**
+   * The stream ended (or a file is no longer followed): a last line without newline counts, and
+   * is said as torn when it could not be read (or, `replaced`, whatever it reads as).
+   */
+  end(cause?: "replaced"): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.held) {
-      this.indexStream(true);
-      return;
-    }
-    if (!this.indexer || this.tailFrom !== undefined) return;
-    this.next = this.ingest(this.indexer, this.next, this.source.end(), true);
+    this.lastOpen = undefined;
+    if (this.held) this.indexStream(true);
+    else if (this.indexer && this.tailFrom === undefined)
+      this.next = this.ingest(this.indexer, this.next, this.source.end(), true);
+    const open = this.lastOpen as { bytes: number; unreadable: boolean } | undefined;
+    if (open && (open.unreadable || cause === "replaced"))
+      this.notes.push(
+        `${this.name}${cause === "replaced" ? " was replaced" : " ended"} in the middle of a line: its last line (${formatByteSize(open.bytes)}, without its newline) is a torn line, shown ${open.unreadable ? "as text" : "as it was"}`,
+      );
   }
 
   /**
@@ -613,7 +714,9 @@ export class SavedFile {
         if (pos + chunk.length >= to) {
           if (final) {
             if (this.sampling) this.sampled(pos + s, pos + chunk.length, false, chunk, s);
+            const before = ix.unreadable;
             ix.line(chunk, s, chunk.length, pos + s);
+            this.lastOpen = { bytes: chunk.length - s, unreadable: ix.unreadable > before };
             s = chunk.length;
           }
           return pos + s;

@@ -39,6 +39,11 @@ export interface SavedFileSummary {
   name: string;
   /** The other names it was given (the same file): it was read once. */
   aliases: readonly string[];
+  /**
+   * Which of the files its name named while followed this is ("before it was replaced", "the
+   * new file by that name"); undefined when it named one.
+   */
+  about: string | undefined;
   format: string | undefined;
   lines: number;
   unreadable: number;
@@ -444,13 +449,14 @@ export class SavedLog {
         return {
           name: f.name,
           aliases: f.aliases,
+          about: f.about,
           format: f.format,
           lines: f.index.size(),
           unreadable: f.unreadable,
           cut: f.unread.cut,
           passedOver: f.unread.passedOver,
           heldBytes: f.heldBytes,
-          dropped: f.index.first(),
+          dropped: f.index.first() - f.forgottenLines,
           complete: f.state === "complete",
           done: f.done,
           indexedBytes: p.indexed,

@@ -7,7 +7,10 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  renameSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -34,6 +37,7 @@ import {
 import { LogStore } from "../../../src/tail/log-store.js";
 import { formatEvent, type StreamFormat } from "../../../src/tail/stream-format.js";
 import { sanitizeForTerminal } from "../../../src/text/sanitize.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { BURSTS, interleave, logLine } from "../corpus.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-saved-"));
@@ -706,6 +710,20 @@ describe("bounded from the first byte", () => {
     p.close();
   });
 
+  it("a stream that ends in the middle of a line says its torn last line", async () => {
+    const p = piped();
+    const o = await openSavedLogs(["-"], { stdin: p.stdin });
+    opened.push(o);
+    await p.send(`${lines([at(NOW, "whole")], JSON_OUT)}{"replicaLabel":"replica 1/3","cont`);
+    p.end();
+    await ended(o.log);
+    expect(o.log.summary().notes).toEqual([
+      "standard input ended",
+      "standard input ended in the middle of a line: its last line (35 B, without its newline) is a torn line, shown as text",
+    ]);
+    p.close();
+  });
+
   it("a .gz of 64 MiB of zeros is read through, held bounded, what was not read counted", async () => {
     const gz = gzipSync(
       Buffer.concat([
@@ -740,6 +758,88 @@ describe("the same file named twice", () => {
       2,
     );
     closeSync(fd);
+  });
+});
+
+describe("--follow follows the name, as tail -F does", () => {
+  /** Waits until `check` holds, looked at each time the log changes. */
+  function until(log: SavedLog, check: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const look = () => {
+        if (!check()) return;
+        stop();
+        resolve();
+      };
+      const stop = log.subscribe(look);
+      look();
+    });
+  }
+  const contents = (log: SavedLog) => events(log).map((e) => (e.kind === "line" ? e.content : ""));
+  const many = (from: number, n: number, word: string) =>
+    Array.from({ length: n }, (_, i) => at(NOW + from + i, `${word} ${i}`));
+
+  it("a file replaced (renamed away, a new one by its name) is read to its end, then the new one", async () => {
+    const path = write(lines(many(0, 50, "old"), JSON_OUT), "rotated.ndjson");
+    const o = await open([path], { follow: true, pollMs: 10 });
+    expect(o.log.size()).toBe(50);
+    renameSync(path, `${path}.1`);
+    // Written to the old file after its rename: still its lines.
+    appendFileSync(`${path}.1`, lines(many(50, 5, "old late"), JSON_OUT));
+    writeFileSync(path, lines(many(100, 30, "new"), JSON_OUT));
+    await until(o.log, () => o.log.size() === 85);
+    expect(contents(o.log).slice(48, 57)).toEqual([
+      "old 48",
+      "old 49",
+      "old late 0",
+      "old late 1",
+      "old late 2",
+      "old late 3",
+      "old late 4",
+      "new 0",
+      "new 1",
+    ]);
+    expect(o.log.summary().notes.join("\n")).toMatch(
+      /rotated\.ndjson was replaced \(a new file has its name\): the new one is read from its start/,
+    );
+    // Written to the new one: followed.
+    appendFileSync(path, lines(many(200, 2, "newer"), JSON_OUT));
+    await until(o.log, () => o.log.size() === 87);
+  });
+
+  it("a file truncated and written again (longer than before) is said and read from its start", async () => {
+    const path = write(lines(many(0, 100, "first"), JSON_OUT), "rewritten.ndjson");
+    const o = await open([path], { follow: true, pollMs: 10 });
+    expect(o.log.size()).toBe(100);
+    writeFileSync(path, lines(many(1000, 150, "second"), JSON_OUT));
+    await until(o.log, () => contents(o.log).includes("second 149"));
+    expect(contents(o.log)).toEqual(many(1000, 150, "second").map((l) => l.content));
+    expect(o.log.evicted()).toBe(100);
+    // The range is the lines' there are now.
+    expect(o.log.summary().from).toBe(NOW + 1000);
+    expect(o.log.summary().notes.join("\n")).toMatch(
+      /rewritten\.ndjson was (truncated|rewritten in place)[^\n]*: the 100 lines read before are let go, it is read again from its start/,
+    );
+  });
+
+  it("a file truncated to less than was read: said, read from its start, a torn line said", async () => {
+    const path = write(lines(many(0, 20, "before"), JSON_OUT), "cut.ndjson");
+    const o = await open([path], { follow: true, pollMs: 10 });
+    appendFileSync(path, '{"replicaLabel":"replica 1/3","content":"torn');
+    // The partial line is seen (waiting for its newline) before the cut.
+    const size = statSync(path).size;
+    await waitFor(() => o.log.files[0]?.progress().total === size, "the partial line seen");
+    truncateSync(path, 0);
+    await until(o.log, () => o.log.summary().notes.some((n) => /truncated/.test(n)));
+    appendFileSync(path, lines(many(100, 3, "after"), JSON_OUT));
+    await until(o.log, () => o.log.size() === 3);
+    expect(contents(o.log)).toEqual(["after 0", "after 1", "after 2"]);
+    const notes = o.log.summary().notes.join("\n");
+    expect(notes).toMatch(
+      /cut\.ndjson was truncated \(0 B, less than the [\d.]+ KiB read; the same file\)/,
+    );
+    expect(notes).toMatch(
+      /its last line, without its newline \(45 B\), was cut away with it \(a torn line\)/,
+    );
   });
 });
 
