@@ -7,6 +7,7 @@
  * deployment is named first, by its label (its version and role when known) and its id.
  */
 
+import type { HeaderCheck } from "../logs/saved/header-claim.js";
 import { MAX_LINE_BYTES } from "../logs/saved/saved-file.js";
 import type {
   SavedFollowFigures,
@@ -157,6 +158,8 @@ export interface SavedAbout {
    * Undefined (or absent): every file is read to its end.
    */
   following?: (() => string | undefined) | undefined;
+  /** The header's claims checked against its lines (undefined while its file is read). */
+  headerCheck?: (() => (HeaderCheck & { sofar: boolean }) | undefined) | undefined;
 }
 
 /** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
@@ -254,6 +257,35 @@ function followFigureFields(f: SavedFollowFigures): DetailField[] {
   return fields;
 }
 
+/** What a file's header says that its lines cannot show: for the reader to weigh, never to act on. */
+const NOT_VERIFIED = lit`recorded in the file, not verified`;
+
+/**
+ * The header's claims checked against its file's lines: where they disagree, one line each; or
+ * that they agree, and on what; or that the file is still being read.
+ */
+function checkedField(check: ReturnType<NonNullable<SavedAbout["headerCheck"]>>): DetailField {
+  if (check === undefined)
+    return field(lit`checked`, "not yet: the header's file is still being read");
+  const sofar = check.sofar ? " so far" : "";
+  if (check.disagreed.length === 0)
+    return field(
+      lit`checked`,
+      check.agreed.length === 0
+        ? "the header claims nothing the lines can show"
+        : `the header agrees with the lines${sofar}: ${check.agreed.join(", ")}`,
+    );
+  return {
+    label: lit`checked`,
+    lines: [
+      check.sofar
+        ? lit`the header disagrees with the lines so far:`
+        : lit`the header disagrees with the lines:`,
+      ...check.disagreed.map((d) => safeBounded(d, 1200)),
+    ],
+  };
+}
+
 /** What a ticket bundle recorded: the follow's figures, outages, each replica's lines, votes. */
 function bundleDetail(header: SavedHeader): DetailField[] {
   if (!header.bundle) return [];
@@ -263,10 +295,12 @@ function bundleDetail(header: SavedHeader): DetailField[] {
   if (header.outages !== undefined)
     fields.push({
       label: lit`outages`,
-      lines:
-        header.outages.length === 0
+      lines: [
+        NOT_VERIFIED,
+        ...(header.outages.length === 0
           ? [lit`none`]
-          : header.outages.map((o) => safeBounded(outageLine(o), 1200)),
+          : header.outages.map((o) => safeBounded(outageLine(o), 1200))),
+      ],
     });
   if (header.replicas !== undefined)
     fields.push({
@@ -279,15 +313,17 @@ function bundleDetail(header: SavedHeader): DetailField[] {
   if (header.votes !== undefined) {
     fields.push({
       label: lit`votes`,
-      lines:
-        header.votes.length === 0
+      lines: [
+        header.votes.length === 0 ? NOT_VERIFIED : lit`${NOT_VERIFIED}; none is voted from here`,
+        ...(header.votes.length === 0
           ? [lit`none cast`]
           : header.votes.map((v) =>
               safeBounded(
                 `${v.time} ${v.decision} ${v.type} ${v.activityId} fingerprint ${v.fingerprint}`,
                 600,
               ),
-            ),
+            )),
+      ],
     });
   }
   return fields;
@@ -348,6 +384,7 @@ export function savedLinesDetail(
     if (said.length > 0) fields.push(field(lit`saved view`, said.join(" · ")));
     if (header.problems.length > 0)
       fields.push(field(lit`header`, `not read in part: ${header.problems.join("; ")}`));
+    if (saved?.headerCheck) fields.push(checkedField(saved.headerCheck()));
     fields.push(...bundleDetail(header));
   }
   if (summary && summary.notes.length > 0) {

@@ -3,6 +3,7 @@
  * line count, the time range, and how far indexing has come while the start of a large file is
  * still being read), and the status line's word on the filters a saved view's header restored.
  */
+import type { HeaderCheck } from "../logs/saved/header-claim.js";
 import type { SavedFilters, SavedHeader } from "../logs/saved/saved-header.js";
 import type { SavedSummary } from "../logs/saved/saved-log.js";
 import type { UiState } from "./ui-state.js";
@@ -115,4 +116,11 @@ export function headerNotice(header: SavedHeader): string | undefined {
       : undefined;
   const said = [restored, problems].filter((s): s is string => s !== undefined);
   return said.length > 0 ? said.join(" · ") : undefined;
+}
+
+/** What the status line says when a header's claims and its lines disagree (undefined: they agree). */
+export function checkNotice(check: HeaderCheck): string | undefined {
+  const first = check.disagreed[0];
+  if (first === undefined) return undefined;
+  return `the header disagrees with the lines (i lists where): ${first}`;
 }

@@ -73,6 +73,14 @@ class Indexer {
   /** The oldest and newest time of a line. */
   minTime = Number.POSITIVE_INFINITY;
   maxTime = Number.NEGATIVE_INFINITY;
+  /** What was read, whatever the caps let go since: what a header's claims are checked against. */
+  readonly read: ReadFacts = {
+    lines: 0,
+    gaps: 0,
+    perStream: [],
+    first: Number.POSITIVE_INFINITY,
+    last: Number.NEGATIVE_INFINITY,
+  };
   private prevKey = 0;
   private hasKey = false;
   private maxKey = Number.NEGATIVE_INFINITY;
@@ -163,6 +171,16 @@ class Indexer {
       this.pending++;
     }
     if (!readable) this.unreadable++;
+    const read = this.read;
+    if (gap) read.gaps++;
+    else {
+      read.lines++;
+      read.perStream[stream] = (read.perStream[stream] ?? 0) + 1;
+    }
+    if (timed) {
+      if (key < read.first) read.first = key;
+      if (key > read.last) read.last = key;
+    }
     this.index.push(start, length, key, flags, stream, contentFrom, contentAfter);
     if (this.index.size() > this.maxLines) {
       this.index.dropFront(this.index.size() - this.maxLines + Math.ceil(this.maxLines / 16));
@@ -192,6 +210,18 @@ class Indexer {
 }
 
 export type SavedFileState = "tail" | "complete";
+
+/** Counts of what a file's reading met (never lowered by the caps). */
+export interface ReadFacts {
+  /** Log lines (every row but gap markers; lines not readable included). */
+  lines: number;
+  gaps: number;
+  /** Lines by stream number (./stream-table.ts); holes for none. */
+  perStream: number[];
+  /** The oldest and newest key of a timed line or gap (epoch ms, fractional). */
+  first: number;
+  last: number;
+}
 
 /** What was not read of a file, line by line: what `i` says. */
 export interface NotRead {
@@ -294,6 +324,11 @@ export class SavedFile {
 
   get unreadable(): number {
     return this.indexer?.unreadable ?? 0;
+  }
+
+  /** What its reading met, for checking its header's claims (undefined before any line). */
+  get read(): Readonly<ReadFacts> | undefined {
+    return this.indexer?.read;
   }
 
   /** What was not read: lines cut at their cap, and the bytes of them passed over. */

@@ -18,6 +18,8 @@ import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
 import type { StoredRow } from "../../tail/log-store.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { filteredLevel } from "../line-filter.js";
+import { HeldBytes } from "./byte-source.js";
+import { checkHeader, type HeaderCheck } from "./header-claim.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
 import type { SavedFile } from "./saved-file.js";
 import type { SavedHeader } from "./saved-header.js";
@@ -106,6 +108,10 @@ export class SavedLog {
   private readonly levels = new WeakMap<LogLine, number>();
   private labels: Map<string, string> | undefined;
   private deploymentCount = 0;
+  /** The last header check, by the version and whether its file was read to its end. */
+  private checked:
+    | { key: string; check: HeaderCheck & { file: string; sofar: boolean } }
+    | undefined;
   /** Files read to their end, as of the last update: one more is news even without lines. */
   private doneFiles = 0;
 
@@ -432,6 +438,26 @@ export class SavedLog {
   header(): SavedHeader | undefined {
     for (const f of this.files) if (f.header) return f.header;
     return undefined;
+  }
+
+  /**
+   * The header's claims checked against the lines of its file (./header-claim.ts), once that
+   * file is indexed whole (a stream: once it ended); `sofar` while a followed file may grow.
+   * Undefined without a header, or before.
+   */
+  headerCheck(): (HeaderCheck & { file: string; sofar: boolean }) | undefined {
+    const file = this.files.find((f) => f.header);
+    const header = file?.header;
+    const read = file?.read;
+    if (!file || !header || !read || file.state !== "complete") return undefined;
+    if (file.source instanceof HeldBytes && !file.done) return undefined;
+    const key = `${this.version}\u0000${file.done}`;
+    if (this.checked?.key !== key)
+      this.checked = {
+        key,
+        check: { ...checkHeader(header, read, this.streams), file: file.name, sofar: !file.done },
+      };
+    return this.checked.check;
   }
 
   summary(): SavedSummary {
