@@ -91,11 +91,11 @@ export class LogReading {
   indexFiles(from?: Promise<void>): void {
     const indexing = (async () => {
       if (from) await from;
+      // Closed before indexing began (q on the first screen): the descriptors are closed.
+      if (this.closed) return;
       for (const { file, opened } of this.tails) {
-        await file.indexRest(async () => {
-          if (this.closed) throw new ClosedError();
-          await breathe();
-        });
+        if (this.closed) return;
+        await file.indexRest(this.pause);
         this.follow(file, opened);
         this.log.update();
       }
@@ -104,6 +104,16 @@ export class LogReading {
     });
     this.pending.push(indexing);
   }
+
+  /**
+   * Between pieces of indexing: a breath for the rest of the program, and the end of indexing
+   * when the reading was closed meanwhile (its descriptors are closed: nothing more is read).
+   */
+  private readonly pause = async (): Promise<void> => {
+    if (this.closed) throw new ClosedError();
+    await breathe();
+    if (this.closed) throw new ClosedError();
+  };
 
   /** Resolves once every file is indexed whole (streams still come in after). */
   indexed(): Promise<void> {
@@ -167,10 +177,7 @@ export class LogReading {
     file.startFile();
     this.log.update();
     try {
-      await file.indexRest(async () => {
-        if (this.closed) throw new ClosedError();
-        await breathe();
-      });
+      await file.indexRest(this.pause);
     } catch (err) {
       if (!(err instanceof ClosedError)) throw err;
       return;

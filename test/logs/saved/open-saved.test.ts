@@ -398,6 +398,21 @@ describe("a large file", () => {
     expect(none.rows.length).toBe(0);
   });
 
+  it("closed before or while its start is indexed (q on the first screen), reads no closed descriptor", async () => {
+    let draw = () => {};
+    const drawn = new Promise<void>((resolve) => {
+      draw = resolve;
+    });
+    const before = await openSavedLogs([path], { indexFrom: drawn });
+    before.close();
+    draw();
+    await expect(before.indexed).resolves.toBeUndefined();
+    // Indexing begins at once, a piece, then a breath: closed in it.
+    const during = await openSavedLogs([path]);
+    during.close();
+    await expect(during.indexed).resolves.toBeUndefined();
+  });
+
   it("keeps at most maxLines, the newest, counting the rest as evicted", async () => {
     const o = await open([path], { limits: { maxLines: 1000, maxHeldBytes: 1 << 30 } });
     expect(o.log.size()).toBeLessThanOrEqual(1000);
