@@ -8,6 +8,8 @@
  * the deployments' health as Turnkey records it (./health-detail.ts).
  */
 
+import type { HeaderCheck } from "../logs/saved/header-claim.js";
+import { MAX_LINE_BYTES } from "../logs/saved/saved-file.js";
 import type {
   SavedFollowFigures,
   SavedHeader,
@@ -20,6 +22,7 @@ import type { GroupMember } from "../tail/follower-group.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../tail/follower-status.js";
 import type { LogRows } from "../tail/log-store.js";
 import type { ReplicaStats } from "../tail/replica-activity.js";
+import { formatByteSize } from "../text/byte-size.js";
 import { lit, safeBounded } from "../text/safe-text.js";
 import { formatMsRfc3339 } from "../text/timestamp.js";
 import type { HealthView } from "./deployment-health.js";
@@ -44,12 +47,34 @@ const entriesText = (entries: number, lines: number) =>
 const gapsText = (gaps: number) =>
   gaps === 0 ? "none" : `${gaps} marked in the log (lines the server no longer had)`;
 
-/** One line per replica: lines, errors, when it last sent, whether it stopped. */
+/** Replicas listed one a line; the rest are summed in one. */
+export const MAX_REPLICA_LINES = 1000;
+
+/**
+ * One line per replica (the first MAX_REPLICA_LINES): lines, errors, when it last sent, whether
+ * it stopped; then the rest in one line, their counts summed.
+ */
 function replicaLines(replicas: readonly ReplicaStats[], now: number): string[] {
-  return replicas.map((r) => {
+  const lines = replicas.slice(0, MAX_REPLICA_LINES).map((r) => {
     const ago = Math.max(0, now - r.lastMs);
     return `${r.label}: ${r.lines.toLocaleString("en-US")} lines, ${r.errors.toLocaleString("en-US")} errors, last ${seconds(ago)} ago${r.stopped ? ", stopped sending" : ""}`;
   });
+  if (replicas.length > MAX_REPLICA_LINES) {
+    let sent = 0;
+    let errors = 0;
+    let stopped = 0;
+    for (let k = MAX_REPLICA_LINES; k < replicas.length; k++) {
+      const r = replicas[k] as ReplicaStats;
+      sent += r.lines;
+      errors += r.errors;
+      if (r.stopped) stopped++;
+    }
+    const more = replicas.length - MAX_REPLICA_LINES;
+    lines.push(
+      `and ${more.toLocaleString("en-US")} more ${more === 1 ? "replica" : "replicas"}: ${sent.toLocaleString("en-US")} lines, ${errors.toLocaleString("en-US")} errors, ${stopped.toLocaleString("en-US")} stopped sending`,
+    );
+  }
+  return lines;
 }
 
 export function followerDetail(
@@ -140,6 +165,8 @@ export interface SavedAbout {
    * Undefined (or absent): every file is read to its end.
    */
   following?: (() => string | undefined) | undefined;
+  /** The header's claims checked against its lines (undefined while its file is read). */
+  headerCheck?: (() => (HeaderCheck & { sofar: boolean }) | undefined) | undefined;
 }
 
 /** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
@@ -148,14 +175,47 @@ function fileLine(f: SavedFileSummary): string {
     `${f.format ?? "empty"}`,
     `${f.lines.toLocaleString("en-US")} ${f.lines === 1 ? "line" : "lines"}`,
   ];
-  if (f.unreadable > 0)
-    parts.push(`${f.unreadable.toLocaleString("en-US")} not read (shown as text)`);
+  const unreadable = f.unreadable - f.cut;
+  if (unreadable > 0) parts.push(`${unreadable.toLocaleString("en-US")} not read (shown as text)`);
+  if (f.cut > 0)
+    parts.push(
+      `${f.cut.toLocaleString("en-US")} cut at ${formatByteSize(MAX_LINE_BYTES)} (${formatByteSize(f.passedOver)} of ${f.cut === 1 ? "it" : "them"} not read)`,
+    );
   if (f.dropped > 0) parts.push(`${f.dropped.toLocaleString("en-US")} oldest let go (the cap)`);
   if (!f.complete)
     parts.push(
       `indexing ${f.totalBytes > 0 ? Math.floor((100 * f.indexedBytes) / f.totalBytes) : 0}%`,
     );
-  return `${f.name}: ${parts.join(", ")}`;
+  const also = f.aliases.length > 0 ? ` (also named ${f.aliases.join(", ")}: read once)` : "";
+  const which = f.about === undefined ? "" : ` (${f.about})`;
+  return `${f.name}${which}${also}: ${parts.join(", ")}`;
+}
+
+/**
+ * What was not read of saved lines, exactly: lines that could not be read as their file's format,
+ * lines cut at their cap (and the bytes of them passed over), the oldest let go by the buffer's
+ * cap; "every line was read" only when none was.
+ */
+function notReadLines(summary: SavedSummary): string[] {
+  let cut = 0;
+  let passedOver = 0;
+  let dropped = 0;
+  for (const f of summary.files) {
+    cut += f.cut;
+    passedOver += f.passedOver;
+    dropped += f.dropped;
+  }
+  const lines = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "line" : "lines"}`;
+  const said: string[] = [];
+  const unreadable = summary.unreadable - cut;
+  if (unreadable > 0)
+    said.push(`${lines(unreadable)} could not be read: shown as text, without a replica`);
+  if (cut > 0)
+    said.push(
+      `${lines(cut)} longer than ${formatByteSize(MAX_LINE_BYTES)}: the first ${formatByteSize(MAX_LINE_BYTES)} of each shown as text, the rest (${formatByteSize(passedOver)}) not read`,
+    );
+  if (dropped > 0) said.push(`${lines(dropped)}, the oldest, let go (the buffer's cap)`);
+  return said.length > 0 ? said : ["every line was read"];
 }
 
 /** "2026-11-27T07:03:45.390Z to 07:04:04.599Z (19 s, 6 polls): no answer: HTTP 503 …". */
@@ -204,6 +264,35 @@ function followFigureFields(f: SavedFollowFigures): DetailField[] {
   return fields;
 }
 
+/** What a file's header says that its lines cannot show: for the reader to weigh, never to act on. */
+const NOT_VERIFIED = lit`recorded in the file, not verified`;
+
+/**
+ * The header's claims checked against its file's lines: where they disagree, one line each; or
+ * that they agree, and on what; or that the file is still being read.
+ */
+function checkedField(check: ReturnType<NonNullable<SavedAbout["headerCheck"]>>): DetailField {
+  if (check === undefined)
+    return field(lit`checked`, "not yet: the header's file is still being read");
+  const sofar = check.sofar ? " so far" : "";
+  if (check.disagreed.length === 0)
+    return field(
+      lit`checked`,
+      check.agreed.length === 0
+        ? "the header claims nothing the lines can show"
+        : `the header agrees with the lines${sofar}: ${check.agreed.join(", ")}`,
+    );
+  return {
+    label: lit`checked`,
+    lines: [
+      check.sofar
+        ? lit`the header disagrees with the lines so far:`
+        : lit`the header disagrees with the lines:`,
+      ...check.disagreed.map((d) => safeBounded(d, 1200)),
+    ],
+  };
+}
+
 /** What a ticket bundle recorded: the follow's figures, outages, each replica's lines, votes. */
 function bundleDetail(header: SavedHeader): DetailField[] {
   if (!header.bundle) return [];
@@ -213,10 +302,12 @@ function bundleDetail(header: SavedHeader): DetailField[] {
   if (header.outages !== undefined)
     fields.push({
       label: lit`outages`,
-      lines:
-        header.outages.length === 0
+      lines: [
+        NOT_VERIFIED,
+        ...(header.outages.length === 0
           ? [lit`none`]
-          : header.outages.map((o) => safeBounded(outageLine(o), 1200)),
+          : header.outages.map((o) => safeBounded(outageLine(o), 1200))),
+      ],
     });
   if (header.replicas !== undefined)
     fields.push({
@@ -229,15 +320,17 @@ function bundleDetail(header: SavedHeader): DetailField[] {
   if (header.votes !== undefined) {
     fields.push({
       label: lit`votes`,
-      lines:
-        header.votes.length === 0
+      lines: [
+        header.votes.length === 0 ? NOT_VERIFIED : lit`${NOT_VERIFIED}; none is voted from here`,
+        ...(header.votes.length === 0
           ? [lit`none cast`]
           : header.votes.map((v) =>
               safeBounded(
                 `${v.time} ${v.decision} ${v.type} ${v.activityId} fingerprint ${v.fingerprint}`,
                 600,
               ),
-            ),
+            )),
+      ],
     });
   }
   return fields;
@@ -276,14 +369,10 @@ export function savedLinesDetail(
       label: lit`files`,
       lines: summary.files.slice(0, 256).map((f) => safeBounded(fileLine(f), 600)),
     });
-    fields.push(
-      field(
-        lit`not read`,
-        summary.unreadable === 0
-          ? "every line was read"
-          : `${summary.unreadable.toLocaleString("en-US")} ${summary.unreadable === 1 ? "line" : "lines"} could not be read: shown as text, without a replica`,
-      ),
-    );
+    fields.push({
+      label: lit`not read`,
+      lines: notReadLines(summary).map((l) => safeBounded(l, 600)),
+    });
     if (summary.from !== undefined && summary.to !== undefined)
       fields.push(
         field(
@@ -302,6 +391,7 @@ export function savedLinesDetail(
     if (said.length > 0) fields.push(field(lit`saved view`, said.join(" · ")));
     if (header.problems.length > 0)
       fields.push(field(lit`header`, `not read in part: ${header.problems.join("; ")}`));
+    if (saved?.headerCheck) fields.push(checkedField(saved.headerCheck()));
     fields.push(...bundleDetail(header));
   }
   if (summary && summary.notes.length > 0) {

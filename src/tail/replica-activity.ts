@@ -7,8 +7,15 @@
  *
  * Time is the lines' own (their sort keys): a quiet deployment raises no alarm, and the same
  * lines always give the same markers.
+ *
+ * The work is linear in lines and replicas: a batch looks only at the replicas it brought lines
+ * of, and at those whose silence became long enough (each is due at a time, in a DeadlineQueue);
+ * a snapshot sorts only the replicas new since the last one and reuses the figures of a replica
+ * that sent nothing since.
  */
 import { levelOf } from "../text/log-level.js";
+import { DeadlineQueue } from "./deadline-queue.js";
+import { IntervalCounts } from "./interval-counts.js";
 import type { LogEvent, ReplicaMarker } from "./log-line.js";
 
 /** A replica is not called stopped before this much silence. */
@@ -47,8 +54,81 @@ interface Replica {
   /** Smoothed gap between its lines, ms. */
   gapMs: number | undefined;
   stopped: boolean;
-  /** Bucket number -> [lines, errors]. */
-  counts: Map<number, [number, number]>;
+  /** Its intervals with lines: bucket number, lines, errors, three numbers each (./interval-counts). */
+  counts: IntervalCounts;
+  /** Its key split for sorting: the text before a trailing number, and the number (NaN: none). */
+  prefix: string;
+  number: number;
+  /** Its figures as the last snapshot made them, until it sends again or stops. */
+  shown: { newest: number; buckets: number; stats: ReplicaStats } | undefined;
+}
+
+/**
+ * A replica's figures, its intervals made when first read (the strip reads them for the few
+ * replicas it draws; `i` and the roster read only the counts).
+ */
+class Figures implements ReplicaStats {
+  readonly label: string;
+  readonly lines: number;
+  readonly errors: number;
+  readonly lastMs: number;
+  readonly stopped: boolean;
+  private series: { lines: number[]; errors: number[] } | undefined;
+
+  constructor(
+    r: Replica,
+    private readonly counts: IntervalCounts,
+    private readonly newest: number,
+    private readonly n: number,
+  ) {
+    this.label = r.label;
+    this.lines = r.lines;
+    this.errors = r.errors;
+    this.lastMs = r.lastMs;
+    this.stopped = r.stopped;
+  }
+
+  get buckets(): readonly number[] {
+    return this.intervals().lines;
+  }
+
+  get errorBuckets(): readonly number[] {
+    return this.intervals().errors;
+  }
+
+  private intervals(): { lines: number[]; errors: number[] } {
+    if (!this.series) {
+      const lines: number[] = new Array(this.n).fill(0);
+      const errors: number[] = new Array(this.n).fill(0);
+      const first = this.newest - this.n + 1;
+      this.counts.forEach((b, l, e) => {
+        const k = b - first;
+        if (k < 0 || k >= this.n) return;
+        lines[k] = l;
+        errors[k] = e;
+      });
+      this.series = { lines, errors };
+    }
+    return this.series;
+  }
+}
+
+/** Replica keys in reading order: `replica 2` before `replica 10`, others as text. */
+const COLLATOR = new Intl.Collator("en", { numeric: true });
+
+function byKey(a: Replica, b: Replica): number {
+  // The common case (one prefix, numbered replicas) without the collator.
+  if (a.prefix === b.prefix && a.number !== b.number && !Number.isNaN(a.number + b.number))
+    return a.number - b.number;
+  return COLLATOR.compare(a.key, b.key);
+}
+
+/** `replica 12` as ["replica ", 12]; a key without a trailing number as [key, NaN]. */
+function splitNumber(key: string): { prefix: string; number: number } {
+  let k = key.length;
+  while (k > 0 && key.charCodeAt(k - 1) >= 48 && key.charCodeAt(k - 1) <= 57) k--;
+  if (k === key.length || key.length - k > 15) return { prefix: key, number: Number.NaN };
+  return { prefix: key.slice(0, k), number: Number(key.slice(k)) };
 }
 
 const COUNT = /^(.*?\d+)\s*\/\s*(\d+)\s*$/;
@@ -78,6 +158,12 @@ export class ReplicaActivity {
   private version = 0;
   private batches = 0;
   private readonly splits = new Map<string, { key: string; count: number | undefined }>();
+  /** When each replica's silence becomes long enough to call it stopped. */
+  private readonly due = new DeadlineQueue<Replica>();
+  /** Replicas in key order as of the last snapshot, and those seen since. */
+  private ordered: Replica[] = [];
+  private fresh: Replica[] = [];
+  private shown: { version: number; buckets: number; stats: ReplicaStats[] } | undefined;
 
   constructor(readonly bucketMs = 10_000) {}
 
@@ -94,6 +180,7 @@ export class ReplicaActivity {
     },
   ): ReplicaMarker[] {
     const markers: ReplicaMarker[] = [];
+    const touched = new Set<Replica>();
     for (let i = 0; i < events.length; i++) {
       const e = events[i] as LogEvent;
       if (e.kind !== "line") continue;
@@ -119,8 +206,11 @@ export class ReplicaActivity {
           lastMs: e.sortKey,
           gapMs: undefined,
           stopped: false,
-          counts: new Map(),
+          counts: new IntervalCounts(),
+          ...splitNumber(key),
+          shown: undefined,
         };
+        this.fresh.push(r);
         // The replicas of the first batch are the deployment as found, not joiners.
         if (this.batches > 0) {
           markers.push({
@@ -159,30 +249,46 @@ export class ReplicaActivity {
       }
       r.label = e.replicaLabel;
       r.lines += 1;
+      r.shown = undefined;
+      touched.add(r);
       const error = errorAt(i);
       if (error) r.errors += 1;
-      const bucket = Math.floor(e.sortKey / this.bucketMs);
-      const c = r.counts.get(bucket);
-      if (c) {
-        c[0] += 1;
-        if (error) c[1] += 1;
-      } else {
-        r.counts.set(bucket, [1, error ? 1 : 0]);
-      }
+      r.counts.add(Math.floor(e.sortKey / this.bucketMs), error);
       if (e.sortKey > this.newestMs) this.newestMs = e.sortKey;
     }
-    for (const r of this.replicas.values()) {
-      if (!r.stopped && r.lines > 1 && this.newestMs - r.lastMs > this.quietFor(r)) {
-        r.stopped = true;
-        markers.push(this.stoppedMarker(r));
-      }
+    for (const r of touched) {
+      if (!r.stopped && r.lines > 1) this.due.push(r.lastMs + this.quietFor(r), r);
       this.prune(r);
     }
+    this.stopSilent(markers);
     if (events.length > 0) {
       this.version += 1;
       this.batches += 1;
     }
     return markers;
+  }
+
+  /**
+   * Calls stopped each replica silent for longer than its usual while others went on: those
+   * whose due time the newest line passed (an entry out of date, the replica having sent since,
+   * is judged again and let go).
+   */
+  private stopSilent(markers: ReplicaMarker[]): void {
+    for (let at = this.due.peek(); at !== undefined && at < this.newestMs; at = this.due.peek()) {
+      const r = this.due.pop() as Replica;
+      if (!r.stopped && r.lines > 1 && this.newestMs - r.lastMs > this.quietFor(r)) {
+        r.stopped = true;
+        r.shown = undefined;
+        markers.push(this.stoppedMarker(r));
+      }
+    }
+    // Out-of-date entries let go now and then: one entry a replica still sending.
+    if (this.due.size() > 2 * this.replicas.size + 1024) {
+      const live: [number, Replica][] = [];
+      for (const r of this.replicas.values())
+        if (!r.stopped && r.lines > 1) live.push([r.lastMs + this.quietFor(r), r]);
+      this.due.rebuild(live);
+    }
   }
 
   /** A label read once: a deployment has a few, each on thousands of lines. */
@@ -211,9 +317,8 @@ export class ReplicaActivity {
   }
 
   private prune(r: Replica): void {
-    if (r.counts.size <= SPARK_BUCKETS * 2) return;
-    const oldest = Math.floor(this.newestMs / this.bucketMs) - SPARK_BUCKETS;
-    for (const b of r.counts.keys()) if (b < oldest) r.counts.delete(b);
+    if (r.counts.size() <= SPARK_BUCKETS * 2) return;
+    r.counts.dropBefore(Math.floor(this.newestMs / this.bucketMs) - SPARK_BUCKETS);
   }
 
   /** Changes with every batch observed (for React's useSyncExternalStore). */
@@ -223,27 +328,34 @@ export class ReplicaActivity {
 
   /** Each replica, in label order, with its last `buckets` intervals. */
   snapshot(buckets = SPARK_BUCKETS): ReplicaStats[] {
-    const newest = Math.floor(this.newestMs / this.bucketMs);
     const n = Math.max(0, Math.min(SPARK_BUCKETS, buckets));
-    return [...this.replicas.values()]
-      .sort((a, b) => a.key.localeCompare(b.key, "en", { numeric: true }))
-      .map((r) => {
-        const lines: number[] = [];
-        const errors: number[] = [];
-        for (let b = newest - n + 1; b <= newest; b++) {
-          const c = r.counts.get(b);
-          lines.push(c?.[0] ?? 0);
-          errors.push(c?.[1] ?? 0);
-        }
-        return {
-          label: r.label,
-          lines: r.lines,
-          errors: r.errors,
-          lastMs: r.lastMs,
-          buckets: lines,
-          errorBuckets: errors,
-          stopped: r.stopped,
-        };
-      });
+    if (this.shown?.version === this.version && this.shown.buckets === n) return this.shown.stats;
+    const newest = Math.floor(this.newestMs / this.bucketMs);
+    const stats = this.inOrder().map((r) => {
+      if (r.shown?.newest === newest && r.shown.buckets === n) return r.shown.stats;
+      const s = new Figures(r, r.counts, newest, n);
+      r.shown = { newest, buckets: n, stats: s };
+      return s;
+    });
+    this.shown = { version: this.version, buckets: n, stats };
+    return stats;
+  }
+
+  /** The replicas in key order: those new since the last time sorted and merged in. */
+  private inOrder(): Replica[] {
+    if (this.fresh.length === 0) return this.ordered;
+    const fresh = this.fresh.sort(byKey);
+    const old = this.ordered;
+    const merged: Replica[] = new Array(old.length + fresh.length);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < merged.length; k++) {
+      const take =
+        j >= fresh.length || (i < old.length && byKey(old[i] as Replica, fresh[j] as Replica) <= 0);
+      merged[k] = take ? (old[i++] as Replica) : (fresh[j++] as Replica);
+    }
+    this.ordered = merged;
+    this.fresh = [];
+    return merged;
   }
 }

@@ -3,6 +3,7 @@
  * line count, the time range, and how far indexing has come while the start of a large file is
  * still being read), and the status line's word on the filters a saved view's header restored.
  */
+import type { HeaderCheck } from "../logs/saved/header-claim.js";
 import type { SavedFilters, SavedHeader } from "../logs/saved/saved-header.js";
 import type { SavedSummary } from "../logs/saved/saved-log.js";
 import type { UiState } from "./ui-state.js";
@@ -41,8 +42,9 @@ export function followedNow(summary: SavedSummary, followed: boolean): string | 
 /**
  * The title's name: "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · incident.ndjson", with
  * "indexing 40%" while the start of a large file is read behind its end, "followed" while lines
- * may still come (standard input, --follow: until what is followed ends). The files come last: a long name is what a narrow
- * terminal cuts, not the count or the time range.
+ * may still come (standard input, --follow: until what is followed ends). The files come last
+ * (a long name is what a narrow terminal cuts, not the count or the time range), a file named
+ * more than once said so.
  */
 export function savedTitle(summary: SavedSummary, followed: boolean): string {
   const parts = [
@@ -55,8 +57,17 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
     const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
     parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
   } else if (followedNow(summary, followed) !== undefined) parts.push("followed");
-  parts.push(fileNames(summary.files.map((f) => f.name)));
+  // A name followed across the files it named (replaced, truncated) is named once.
+  const names = [...new Set(summary.files.map(namedAs))];
+  parts.push(fileNames(names));
   return parts.join(" · ");
+}
+
+/** A file's name, and how often it was named when more than once ("a (named twice, read once)"). */
+export function namedAs(f: SavedSummary["files"][number]): string {
+  const times = f.aliases.length + 1;
+  if (times === 1) return f.name;
+  return `${f.name} (named ${times === 2 ? "twice" : `${times} times`}, read once)`;
 }
 
 /**
@@ -105,4 +116,11 @@ export function headerNotice(header: SavedHeader): string | undefined {
       : undefined;
   const said = [restored, problems].filter((s): s is string => s !== undefined);
   return said.length > 0 ? said.join(" · ") : undefined;
+}
+
+/** What the status line says when a header's claims and its lines disagree (undefined: they agree). */
+export function checkNotice(check: HeaderCheck): string | undefined {
+  const first = check.disagreed[0];
+  if (first === undefined) return undefined;
+  return `the header disagrees with the lines (i lists where): ${first}`;
 }

@@ -3,7 +3,7 @@
  * known) and id; several, each with its own follow's line.
  */
 import { describe, expect, it } from "vitest";
-import { followerDetail } from "../../src/feeds/follower-detail.js";
+import { followerDetail, MAX_REPLICA_LINES } from "../../src/feeds/follower-detail.js";
 import { LogFollower } from "../../src/tail/follower.js";
 
 const follower = () => new LogFollower({ fetchLogs: async () => ({ entries: [] }) as never });
@@ -34,5 +34,27 @@ describe("the follow's detail", () => {
       "9463b1 0.7.2 live (9463b1-aa)",
       "0c7e55 0.8.0 canary (0c7e55-bb)",
     ]);
+  });
+
+  it("lists the first replicas one a line and sums the rest in one (a log of 200,000)", () => {
+    const f = follower();
+    const count = MAX_REPLICA_LINES + 2500;
+    const replicas = Array.from({ length: count }, (_, k) => ({
+      label: `replica ${k + 1}/${count}`,
+      lines: 2,
+      errors: k % 2,
+      lastMs: 0,
+      buckets: [],
+      errorBuckets: [],
+      stopped: k % 5 === 0,
+    }));
+    const lines = followerDetail(f.getState(), 0, replicas, 10_000).fields.find(
+      (x) => x.label === "replicas",
+    )?.lines;
+    expect(lines?.length).toBe(MAX_REPLICA_LINES + 1);
+    expect(lines?.[0]).toBe(`replica 1/${count}: 2 lines, 0 errors, last 10s ago, stopped sending`);
+    expect(lines?.at(-1)).toBe(
+      "and 2,500 more replicas: 5,000 lines, 1,250 errors, 500 stopped sending",
+    );
   });
 });

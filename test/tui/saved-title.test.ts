@@ -17,9 +17,14 @@ import {
 
 const file = (name: string, over: Partial<SavedSummary["files"][number]> = {}) => ({
   name,
+  aliases: [] as readonly string[],
+  about: undefined as string | undefined,
   format: "ndjson",
   lines: 10,
   unreadable: 0,
+  cut: 0,
+  passedOver: 0,
+  heldBytes: 0,
   dropped: 0,
   complete: true,
   done: true,
@@ -67,6 +72,23 @@ describe("the title of saved logs", () => {
     expect(savedTitle(summary({ from: undefined, to: undefined, lines: 1 }), false)).toBe(
       "1 line · a.ndjson",
     );
+  });
+
+  it("names a followed name once across the files it named", () => {
+    const rotated = summary({
+      files: [
+        file("a.log", { about: "before it was replaced" }),
+        file("a.log", { about: "the new file by that name" }),
+      ],
+    });
+    expect(savedTitle(rotated, false)).toMatch(/:00Z · a\.log$/);
+  });
+
+  it("says a file named more than once was read once", () => {
+    const twice = summary({ files: [file("a.ndjson", { aliases: ["./a.ndjson"] }), file("b")] });
+    expect(savedTitle(twice, false)).toMatch(/ · a\.ndjson \(named twice, read once\), b$/);
+    const thrice = summary({ files: [file("a.ndjson", { aliases: ["./a.ndjson", "-"] })] });
+    expect(savedTitle(thrice, false)).toMatch(/ · a\.ndjson \(named 3 times, read once\)$/);
   });
 });
 

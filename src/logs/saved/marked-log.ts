@@ -3,8 +3,9 @@
  * lifecycle markers among its lines (joined, stopped sending, back, the replica count changing)
  * and each replica's counts and sparkline, both made by src/tail/replica-activity.ts from the
  * lines in order, as a live follow makes them. Read from the index (each line's time, level and
- * stream), never by decoding a line but the first of each stream (its label as shown); the
- * replica numbers (what 1-9 can hide) come from those labels too.
+ * stream) and the stream table (each stream's label as shown), never by decoding a line (but one
+ * of a stream past the table's end); the replica numbers (what 1-9 can hide) come from those
+ * labels too. Linear in lines and replicas.
  *
  * Lines that come after (a stream followed, a file growing) are observed as they come; when the
  * order changed before what was observed (a late line, a rebuild), everything is observed again.
@@ -99,13 +100,19 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     if (kind.gap) return undefined;
     const stream = log.streamAt(row);
     if (stream === NO_STREAM) return undefined;
-    let label = stream === OVERFLOW_STREAM ? undefined : this.labels.get(stream);
+    let label = this.labels.get(stream);
     if (label === undefined) {
-      const event = log.at(row)?.event;
-      label = event?.kind === "line" && event.replicaLabel !== "" ? event.replicaLabel : "";
-      if (stream !== OVERFLOW_STREAM) this.labels.set(stream, label);
+      if (stream === OVERFLOW_STREAM) {
+        // Past the stream table: the line says it.
+        const event = log.at(row)?.event;
+        label = event?.kind === "line" ? event.replicaLabel : "";
+      } else {
+        label = log.streamLabel(stream) ?? "";
+        this.labels.set(stream, label);
+      }
       const n = replicaNumber(label);
-      if (n !== undefined && !this.numbers.has(n)) this.numbers = new Set([...this.numbers, n]);
+      // Added in place: the dashboard reads the numbers again at each version of the log.
+      if (n !== undefined) this.numbers.add(n);
     }
     return label === "" ? undefined : label;
   }

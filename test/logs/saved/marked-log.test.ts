@@ -147,6 +147,46 @@ describe("MarkedLog", () => {
   });
 });
 
+describe("many replicas", () => {
+  it("200,000 one-line replicas: counts, numbers and markers in work linear in lines and replicas", async () => {
+    const count = 200_000;
+    const out: string[] = [];
+    for (let r = 1; r <= count; r++) {
+      const ms = START + r;
+      out.push(
+        JSON.stringify({
+          replicaLabel: `replica ${r}/${count}`,
+          ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+          content: `INFO hello from ${r}`,
+        }),
+      );
+    }
+    const { m, o } = await open(`${out.join("\n")}\n`);
+    expect(o.log.size()).toBe(count);
+    const stats = m.snapshot();
+    expect(stats.length).toBe(count);
+    expect(stats.every((s) => s.lines === 1 && s.errors === 0)).toBe(true);
+    // In reading order: by replica number.
+    expect(stats.slice(0, 3).map((s) => s.label)).toEqual([
+      `replica 1/${count}`,
+      `replica 2/${count}`,
+      `replica 3/${count}`,
+    ]);
+    expect(stats.at(-1)?.label).toBe(`replica ${count}/${count}`);
+    expect(m.replicaNumbers().size).toBe(count);
+    // Every marker says a replica joined, once for each, after the first batch's replicas.
+    const joined = [...m.matching(/ joined$/)];
+    const markers = joined.map((row) => eventText(m.at(row)?.event));
+    expect(m.size()).toBe(count + markers.length);
+    expect(markers.length).toBeGreaterThan(0);
+    expect(joined.every((row) => (m.at(row)?.id ?? 0) < 0)).toBe(true);
+    expect(markers.every((t) => /^replica \d+\/200000 joined$/.test(t))).toBe(true);
+    expect(new Set(markers).size).toBe(markers.length);
+    // A second snapshot of the same lines is the same one.
+    expect(m.snapshot()).toBe(stats);
+  }, 120_000);
+});
+
 async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
