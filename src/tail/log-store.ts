@@ -9,6 +9,7 @@
  * slot in each of two arrays (the event, its id); rows are made when read. `npm run bench --
  * tail-memory` gives the bytes per line beyond its content.
  */
+import type { Pattern } from "../text/pattern.js";
 import type { StoreEvent } from "./log-line.js";
 import { insertSorted } from "./sorted-insert.js";
 
@@ -44,7 +45,7 @@ export interface LogRows {
    * log that finds them without decoding every row (saved lines: read from their bytes). Absent,
    * a search reads the rows.
    */
-  matching?(pattern: RegExp): Uint32Array;
+  matching?(pattern: Pattern): Uint32Array;
 }
 
 export interface LogStoreOptions {

@@ -12,13 +12,14 @@ import { replicaNumber } from "../logs/replicas.js";
 import type { StoreEvent } from "../tail/log-line.js";
 import type { LogRows } from "../tail/log-store.js";
 import type { LogLevel } from "../text/log-level.js";
+import type { Pattern } from "../text/pattern.js";
 import { renderedLine, searchable } from "./rendered-line.js";
 import type { UiState } from "./ui-state.js";
 
 export interface Filters {
-  include: readonly RegExp[];
-  exclude: RegExp | undefined;
-  search: RegExp | undefined;
+  include: readonly Pattern[];
+  exclude: Pattern | undefined;
+  search: Pattern | undefined;
   hidden: ReadonlySet<number>;
   /** The replica shown alone (`o`); undefined: every one not hidden. */
   only: number | undefined;
@@ -51,7 +52,7 @@ export function compileFilters(state: FilterState): Filters {
       return undefined;
     }
   };
-  const include = state.include.map(compile).filter((r): r is RegExp => r !== undefined);
+  const include = state.include.map(compile).filter((r): r is Pattern => r !== undefined);
   const exclude = compile(state.exclude);
   const hidden = new Set(state.hiddenReplicas);
   const deployment = state.onlyDeployment?.id;

@@ -12,6 +12,7 @@
 import type { LogLine, ReplicaMarker } from "../../tail/log-line.js";
 import type { LogRows, StoredRow } from "../../tail/log-store.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../../tail/replica-activity.js";
+import type { Pattern } from "../../text/pattern.js";
 import { replicaNumber } from "../replicas.js";
 import type { SavedLog } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
@@ -200,8 +201,8 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   }
 
   /** The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes. */
-  matching(pattern: RegExp): Uint32Array {
-    const key = `${this.version}\u0000${pattern.flags}\u0000${pattern.source}`;
+  matching(pattern: Pattern): Uint32Array {
+    const key = `${this.version}\u0000${pattern.key}`;
     if (this.found?.key === key) return this.found.rows;
     const saved = this.log.searchNow(pattern).rows;
     const rows: number[] = [];
@@ -209,7 +210,6 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     const markerRows = (upTo: number) => {
       // Markers placed at or before saved row `upTo`, in order.
       for (; m < this.markers.length && (this.places[m] as number) <= upTo; m++) {
-        if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
         if (pattern.test((this.markers[m] as ReplicaMarker).text))
           rows.push((this.places[m] as number) + m);
       }

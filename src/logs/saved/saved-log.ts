@@ -17,6 +17,7 @@ import { MIN_LABEL, shortLabels } from "../../tail/deployment-labels.js";
 import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
 import type { StoredRow } from "../../tail/log-store.js";
 import type { LogLevel } from "../../text/log-level.js";
+import type { Pattern } from "../../text/pattern.js";
 import { filteredLevel } from "../line-filter.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
 import type { SavedFile } from "./saved-file.js";
@@ -446,7 +447,7 @@ export class SavedLog {
    * stops early (with what it found) when `signal` is aborted.
    */
   async search(
-    pattern: RegExp,
+    pattern: Pattern,
     options: { pause?: () => Promise<void>; signal?: AbortSignal } = {},
   ): Promise<SearchResult> {
     const version = this.version;
@@ -459,7 +460,7 @@ export class SavedLog {
   }
 
   /** The same search at once, without pausing (what a key waits for: the match counter). */
-  searchNow(pattern: RegExp): SearchResult {
+  searchNow(pattern: Pattern): SearchResult {
     const version = this.version;
     const hits: number[] = [];
     for (const _piece of this.scan(pattern, hits));
@@ -467,7 +468,7 @@ export class SavedLog {
   }
 
   /** Reads each file in order a piece at a time, adding the matching rows to `hits`. */
-  private *scan(pattern: RegExp, hits: number[]): Generator<void> {
+  private *scan(pattern: Pattern, hits: number[]): Generator<void> {
     const inverse = this.rowsOf();
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
@@ -496,7 +497,6 @@ export class SavedLog {
               ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0)
               : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
           if (content === undefined) continue;
-          if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
           if (pattern.test(content)) {
             const row = rows[k - index.first()] as number;
             if (row >= 0) hits.push(row);

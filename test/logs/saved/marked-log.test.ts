@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import type { StoreEvent } from "../../../src/tail/log-line.js";
+import { compilePattern } from "../../../src/text/pattern.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));
 let files = 0;
@@ -110,7 +111,9 @@ describe("MarkedLog", () => {
 
   it("finds a search's rows as decoding every row does, markers included", async () => {
     const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
-    for (const pattern of [/line 1\d of/i, /replica 2/, /ERROR/, /nothing like this/]) {
+    for (const pattern of ["line 1\\d of", "replica 2", "ERROR", "nothing like this"].map(
+      compilePattern,
+    )) {
       const expected: number[] = [];
       for (let i = 0; i < m.size(); i++)
         if (pattern.test(eventText(m.at(i)?.event))) expected.push(i);
