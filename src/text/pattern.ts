@@ -103,7 +103,7 @@ function reasonOf(err: unknown, ignoreCase: boolean): string {
 function refused(feature: string, written: string): PatternError {
   const shown = written.length > QUOTED ? `${written.slice(0, QUOTED - 1)}…` : written;
   return new PatternError(
-    `regex refused: ${feature} (${shown}) is a JavaScript-only feature; patterns run in linear time (RE2 syntax)`,
+    `regex refused: ${feature} (${shown}) is JavaScript-only (patterns are RE2: linear time)`,
   );
 }
 

@@ -297,7 +297,7 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
   // A pattern the one matcher cannot take (src/text/pattern.ts) is said and left out.
   const usable = (where: string, source: string) => {
     const problem = patternProblem(source);
-    if (problem) problems.push(`${where} ${JSON.stringify(source)} not applied: ${problem}`);
+    if (problem) problems.push(`${where} ${JSON.stringify(source)}: ${problem}`);
     return problem === undefined;
   };
   if (f.include !== undefined) {
