@@ -23,6 +23,7 @@ describe("invalid amounts in the Solana pane", () => {
     };
     const feeds: Feeds = {
       activities: new Poller({ intervalMs: 1000, fetch: async () => [] }),
+      email: undefined,
       solana: new Poller({
         intervalMs: 1000,
         fetch: async () => new Map([["addr", [good, negative]]]),

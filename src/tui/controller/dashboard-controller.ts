@@ -92,6 +92,8 @@ export class DashboardController {
       voting: ports.voting,
       activities: ports.feeds?.activities.store,
       activityFor: (key) => this.current().activities.rows.find((r) => r.key === key)?.activity,
+      contested: (id) =>
+        this.current().activities.rows.some((r) => r.id === id && r.conflict !== undefined),
       state: () => this.ui,
       apply: (action) => this.apply(action),
       now: () => this.clock.now(),

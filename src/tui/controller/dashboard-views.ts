@@ -10,8 +10,12 @@ import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
-import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
-import type { DetailView } from "../../feeds/detail-view.js";
+import {
+  type ActivitySummary,
+  CONFLICT_TEXT,
+  summarizeActivities,
+} from "../../feeds/activity-summary.js";
+import { type DetailView, field } from "../../feeds/detail-view.js";
 import { type EmailMessage, emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { followerDetail, savedLinesDetail } from "../../feeds/follower-detail.js";
@@ -254,7 +258,10 @@ export class DashboardViews {
   private readonly allActivities = memoized(summarizeActivities);
   private readonly mine = memoized(
     (all: ActivitySummary, only: boolean, voteContext: VoteContext, now: number) => {
-      const rows = all.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now));
+      // A contested id (two different activities under it) awaits nothing until it is settled.
+      const rows = all.rows.filter(
+        (r) => r.conflict === undefined && awaitsMyVote(r.activity, voteContext, now),
+      );
       // Counted on the rows: an activity the server sent twice awaits one vote.
       return { awaiting: rows.length, shown: only ? { ...all, rows } : all };
     },
@@ -526,7 +533,11 @@ interface SideSummaries {
 function listDetail(pane: ListPane, key: string, side: SideSummaries): DetailView | undefined {
   if (pane === "activities") {
     const r = side.activities.rows.find((x) => x.key === key);
-    return r ? activityDetail(r.activity) : undefined;
+    if (!r) return undefined;
+    const view = activityDetail(r.activity);
+    if (r.conflict === undefined) return view;
+    const contested = field(lit`contested`, `${CONFLICT_TEXT} (${r.conflict} under ${r.id})`);
+    return { ...view, fields: [contested, ...view.fields] };
   }
   if (pane === "email") {
     const m = side.messages.find((x) => x.messageId === key);
