@@ -33,6 +33,8 @@ const ID_STRIDE = 2 ** 40;
 const EVENT_CACHE = 8192;
 /** What one step of a search reads of a file. */
 const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
+/** The most lines one step of a search tests (a slice stops between steps). */
+export const SEARCH_STEP_LINES = 256;
 /** More inserts than this (or this share of the rows) in one update: the order is made again. */
 const MAX_INSERTS = 2048;
 
@@ -467,7 +469,29 @@ export class SavedLog {
     return { rows: sortedRows(hits), version };
   }
 
-  /** Reads each file in order a piece at a time, adding the matching rows to `hits`. */
+  /**
+   * The same search a step at a time, for a caller that runs it in slices between other work
+   * (src/logs/work-budget.ts): `step` reads at most SEARCH_STEP_LINES lines and says whether the
+   * search is done; `result` is its rows once it is.
+   */
+  searchInSteps(pattern: Pattern): { step(): boolean; result(): SearchResult } {
+    const version = this.version;
+    const hits: number[] = [];
+    const steps = this.scan(pattern, hits);
+    let done = false;
+    return {
+      step: () => {
+        if (!done) done = steps.next().done === true;
+        return done;
+      },
+      result: () => ({ rows: sortedRows(hits), version }),
+    };
+  }
+
+  /**
+   * Reads each file in order a piece at a time, adding the matching rows to `hits`; yields after
+   * each piece and every SEARCH_STEP_LINES lines.
+   */
   private *scan(pattern: Pattern, hits: number[]): Generator<void> {
     const inverse = this.rowsOf();
     for (let f = 0; f < this.files.length; f++) {
@@ -501,6 +525,7 @@ export class SavedLog {
             const row = rows[k - index.first()] as number;
             if (row >= 0) hits.push(row);
           }
+          if ((k - n) % SEARCH_STEP_LINES === SEARCH_STEP_LINES - 1) yield;
         }
         n = m;
         yield;

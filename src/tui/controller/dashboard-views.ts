@@ -26,6 +26,7 @@ import {
   transferDetail,
 } from "../../feeds/solana-transfers.js";
 import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
+import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
 import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
@@ -38,7 +39,7 @@ import type { KeyContext } from "../key-step.js";
 import { computeLayout, type Layout } from "../layout.js";
 import { lineDetail } from "../line-detail.js";
 import { type PaneSelection, paneSelection } from "../list-selection.js";
-import { compileFilters, type Filters } from "../log-filters.js";
+import { compileFilters, type Filters, judgeRest } from "../log-filters.js";
 import { logNavigator } from "../log-navigator.js";
 import { computeLogView, type LogView } from "../log-view.js";
 import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
@@ -84,6 +85,8 @@ export interface ViewInputs {
   /** Epoch ms, moved by the clock's tick. */
   now: number;
   voteContext: VoteContext;
+  /** How many slices of judging the log's rows went by (./dashboard-controller.ts runs them). */
+  round?: number;
 }
 
 export interface LogPaneView {
@@ -171,6 +174,8 @@ export interface Built {
   activities: ActivitySummary;
   /** The deployments followed when several are (what `S` records). */
   several: readonly { id: string; label: string }[];
+  /** The log pane's rows are what its filters judged so far: the next slice adds to them. */
+  logPending: boolean;
 }
 
 const NO_ACTIVITIES: readonly Activity[] = [];
@@ -178,6 +183,9 @@ const NO_EMAIL: readonly EmailEvent[] = [];
 const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
 const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 const LOGS_ONLY: readonly Pane[] = ["logs"];
+
+/** What one key may spend judging rows (a slice more than a frame's: it answers the key). */
+const KEY_MS = 40;
 
 /** The most of the follow's error the log pane's title shows (the status line says more). */
 const TITLE_CAUSE = 32;
@@ -243,7 +251,15 @@ export class DashboardViews {
       filters: Filters,
       replicas: ReadonlySet<number>,
       now: number,
-    ) => computeLogView(logs.store, ui, width, height, { filters, replicas, now }),
+      _round: number,
+    ) =>
+      computeLogView(logs.store, ui, width, height, {
+        filters,
+        replicas,
+        now,
+        // A frame judges at most a slice of rows: a filter over a large buffer never blocks keys.
+        budget: WorkBudget.of(SLICE_MS),
+      }),
   );
   private readonly replicaStats = memoized(
     (_version: number, logs: LogSource, onlyLabel: string | undefined): ReplicaStats[] => {
@@ -291,7 +307,13 @@ export class DashboardViews {
   );
   private readonly voteShown = memoized(voteFrame);
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
-    logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
+    logNavigator(
+      logs.store,
+      width,
+      height,
+      (s) => this.filtersOf(s),
+      () => WorkBudget.of(KEY_MS),
+    ),
   );
   private readonly listDetail = memoized((pane: ListPane, key: string, side: SideSummaries) =>
     listDetail(pane, key, side),
@@ -321,6 +343,14 @@ export class DashboardViews {
   private readonly several = memoized((members: readonly GroupMember[]) =>
     members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
   );
+
+  /**
+   * One slice of the work the view's filters still have over the whole buffer (rows no frame or
+   * key has judged yet): true when none is left.
+   */
+  judgeSlice(ui: UiState, logs: LogSource): boolean {
+    return judgeRest(logs.store, this.filtersOf(ui), WorkBudget.of(SLICE_MS));
+  }
 
   /** The filters as the view compiled them for `ui` (the key step's navigator uses them too). */
   filtersOf(ui: UiState): Filters {
@@ -360,6 +390,7 @@ export class DashboardViews {
         replicas,
         // Relative times move with the clock; otherwise the view does not depend on it.
         ui.time === "relative" ? input.now : 0,
+        input.round ?? 0,
       ),
       width: layout.logs.width,
       height: layout.logs.height,
@@ -429,7 +460,7 @@ export class DashboardViews {
             layout.total.width,
           ),
     };
-    return { snapshot, keys, activities: side.all, several };
+    return { snapshot, keys, activities: side.all, several, logPending: log.view.pending };
   }
 
   /** The side panes' view-models and their rows as selection sees them. */
