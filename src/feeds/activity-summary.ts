@@ -3,7 +3,7 @@ import { shortStatus, shortType, timestampMs } from "../activity/activity-fields
 import type { Activity } from "../api/schemas.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { uniquePrefixes } from "../text/unique-prefix.js";
-import { keyMaker, onceEach } from "./unique-keys.js";
+import { keyMaker, onceEachRecord } from "./unique-keys.js";
 
 export const STATUS_ORDER = [
   "CONSENSUS_NEEDED",
@@ -70,6 +70,19 @@ export interface ActivityRow {
   activity: Activity;
   /** How many times the server sent it: a repeat is shown once, marked. */
   listed: number;
+  /**
+   * How many different activities (by type or fingerprint) the server sent under this id, when
+   * more than one: each is shown, marked, and none can be voted on until the server settles it.
+   */
+  conflict: number | undefined;
+}
+
+/** What a row says of an id the server sent different activities under. */
+export const CONFLICT_TEXT = "the server sent two different activities with one id";
+
+/** What an activity is, beyond its id: two records under one id that differ here are two. */
+function contentOf(a: Activity): string {
+  return `${a.type}\u0000${a.fingerprint.toLowerCase()}`;
 }
 
 export interface ActivitySummary {
@@ -89,8 +102,9 @@ function known(short: string): (typeof STATUS_ORDER)[number] | undefined {
 
 export function summarizeActivities(received: readonly Activity[], now: number): ActivitySummary {
   const keyOf = keyMaker();
-  // An activity the server sent twice is one activity: counted once, shown once, marked.
-  const once = onceEach(received, (a) => a.id);
+  // An activity the server sent twice is one activity: counted once, shown once, marked. Two
+  // different activities under one id are two rows, both marked as contested.
+  const once = onceEachRecord(received, (a) => a.id, contentOf);
   const activities = once.map((o) => o.item);
   const prefixes = uniquePrefixes(
     activities.map((a) => a.id),
@@ -111,11 +125,12 @@ export function summarizeActivities(received: readonly Activity[], now: number):
       knownStatus: known(s),
       count: counts.get(s) ?? 0,
     })),
-    rows: once.map(({ item: a, times }) => {
+    rows: once.map(({ item: a, times, variants }) => {
       const short = shortStatus(a.status);
       return {
         id: a.id,
-        key: keyOf(a.id),
+        // A contested id's rows are keyed by what each is: a selection stays on its record.
+        key: keyOf(variants > 1 ? `${a.id}\u0000${contentOf(a)}` : a.id),
         idText: safeBounded(prefixes.get(a.id) ?? a.id, MAX_ID_PREFIX),
         type: safeBounded(shortType(a.type), MAX_ROW_FIELD),
         status: statusLabel(a.status),
@@ -127,6 +142,7 @@ export function summarizeActivities(received: readonly Activity[], now: number):
           short === "CONSENSUS_NEEDED" ? "consensus" : short === "FAILED" ? "failed" : undefined,
         activity: a,
         listed: times,
+        conflict: variants > 1 ? variants : undefined,
       };
     }),
   };

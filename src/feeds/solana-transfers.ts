@@ -3,8 +3,9 @@ import type { SolTransaction } from "../api/schemas.js";
 import { lit, type Safe, safeBounded } from "../text/safe-text.js";
 import type { DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
-import { amountProblem, formatAtomic } from "./solana-amount.js";
+import { formatAtomic } from "./solana-amount.js";
 import { keyMaker, onceEach } from "./unique-keys.js";
+import { type ValidatedAmount, validatedAmount } from "./validated-amount.js";
 
 export interface TransferRow {
   /** Unique among the rows (a React key): transfer index and signature. */
@@ -12,12 +13,15 @@ export interface TransferRow {
   at: number;
   direction: "IN" | "OUT";
   amount: Safe;
+  /** False: the server's amount is invalid (negative, unreadable): shown as such, not counted. */
+  amountValid: boolean;
   symbol: Safe;
   /** Shortened for the row; the detail view has it in full. */
   counterparty: Safe;
   finalized: boolean;
   status: Safe;
   fee: Safe;
+  feeValid: boolean;
   failed: boolean;
   /** The queried address the transfer was listed for. */
   address: string;
@@ -45,8 +49,8 @@ export function shortenAddress(address: string, keep = 4): string {
 
 /**
  * Rows newest first, keyed by signature and transfer index, so a CONFIRMED row becomes FINALIZED
- * in place; and the net flow per asset over what is loaded (amounts that cannot be formatted are
- * shown with why, and left out of the net).
+ * in place; and the net flow per asset over what is loaded (an invalid amount, ./validated-amount.ts:
+ * negative or unreadable, is shown as such and left out of the net).
  */
 export function summarizeTransfers(byAddress: ReadonlyMap<string, readonly SolTransaction[]>): {
   rows: TransferRow[];
@@ -61,25 +65,27 @@ export function summarizeTransfers(byAddress: ReadonlyMap<string, readonly SolTr
         const decimals = t.asset?.decimals ?? SOL_DECIMALS;
         const rawSymbol = t.asset?.symbol ?? "SOL";
         const symbol = safeBounded(rawSymbol, 32);
-        const problem = amountProblem(t.amount, decimals);
-        if (problem === undefined && !tx.executionFailed) {
+        const amount = validatedAmount(t.amount, decimals);
+        if (amount.valid && !tx.executionFailed) {
           const n = net.get(rawSymbol) ?? { symbol, decimals, sum: 0n };
           if (n.decimals === decimals) {
-            n.sum += t.direction === "IN" ? BigInt(t.amount) : -BigInt(t.amount);
+            n.sum += t.direction === "IN" ? amount.atomic : -amount.atomic;
             net.set(rawSymbol, n);
           }
         }
-        const feeProblem = amountProblem(tx.fee.amount, SOL_DECIMALS);
+        const fee = validatedAmount(tx.fee.amount, SOL_DECIMALS);
         rows.push({
           key: keyOf(`${i}:${tx.signature}`),
           at: Date.parse(tx.block.timestamp),
           direction: t.direction,
-          amount: safeBounded(problem ?? formatAtomic(t.amount, decimals), MAX_ROW_FIELD),
+          amount: safeBounded(amount.shown, MAX_ROW_FIELD),
+          amountValid: amount.valid,
           symbol,
           counterparty: safeBounded(shortenAddress(t.counterparty), MAX_ROW_FIELD),
           finalized: tx.status === "FINALIZED",
           status: tx.status === "FINALIZED" ? lit`final` : lit`conf`,
-          fee: safeBounded(feeProblem ?? formatAtomic(tx.fee.amount, SOL_DECIMALS), MAX_ROW_FIELD),
+          fee: safeBounded(fee.shown, MAX_ROW_FIELD),
+          feeValid: fee.valid,
           failed: tx.executionFailed === true,
           address,
           tx,
@@ -109,6 +115,10 @@ export function transferDetail(row: TransferRow): DetailView {
     field(lit`address`, row.address),
     field(lit`direction`, t?.direction),
     field(lit`amount`, `${row.amount} ${row.symbol}`),
+    ...invalidField(
+      lit`amount invalid`,
+      t && validatedAmount(t.amount, t.asset?.decimals ?? SOL_DECIMALS),
+    ),
     field(lit`atomic`, t?.amount),
     field(
       lit`asset`,
@@ -122,6 +132,7 @@ export function transferDetail(row: TransferRow): DetailView {
     field(lit`block`, `${tx.block.number} at ${tx.block.timestamp}`),
     field(lit`block hash`, tx.block.hash),
     field(lit`fee`, `${row.fee} SOL (${tx.fee.amount} atomic, ${tx.fee.caip19})`),
+    ...invalidField(lit`fee invalid`, validatedAmount(tx.fee.amount, SOL_DECIMALS)),
     field(lit`fee payer`, tx.feePayer),
     field(lit`origin`, tx.origin),
     {
@@ -138,4 +149,9 @@ export function transferDetail(row: TransferRow): DetailView {
     title: lit`Solana transfer ${row.direction === "IN" ? lit`in` : lit`out`}`,
     fields,
   };
+}
+
+/** Why an amount is invalid, as a detail field; none for a valid one. */
+function invalidField(label: Safe, amount: ValidatedAmount | undefined) {
+  return amount && !amount.valid ? [field(label, amount.why)] : [];
 }

@@ -9,6 +9,8 @@
  * slot in each of two arrays (the event, its id); rows are made when read. `npm run bench --
  * tail-memory` gives the bytes per line beyond its content.
  */
+import type { WorkBudget } from "../logs/work-budget.js";
+import type { Pattern } from "../text/pattern.js";
 import type { StoreEvent } from "./log-line.js";
 import { insertSorted } from "./sorted-insert.js";
 
@@ -42,9 +44,10 @@ export interface LogRows {
   /**
    * The indexes of the rows whose content (a marker's text) `pattern` matches, ascending, for a
    * log that finds them without decoding every row (saved lines: read from their bytes). Absent,
-   * a search reads the rows.
+   * a search reads the rows. Within `budget`: undefined when it ran out first (the next call goes
+   * on where this one stopped).
    */
-  matching?(pattern: RegExp): Uint32Array;
+  matching?(pattern: Pattern, budget?: WorkBudget): Uint32Array | undefined;
 }
 
 export interface LogStoreOptions {

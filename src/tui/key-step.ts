@@ -149,6 +149,12 @@ function findTarget(state: UiState, ctx: KeyContext, target: Target, direction: 
   const dir = state.following && target !== "match" ? -1 : direction;
   const move = ctx.log.find(state, target, dir);
   if (move) return moveTo(move, ctx);
+  if (ctx.log.unfinished()) {
+    return {
+      type: "notice",
+      text: "still reading the buffer's lines for the filters and search: press again in a moment",
+    };
+  }
   const where = dir === 1 ? "newer" : "older";
   return {
     type: "notice",

@@ -10,6 +10,7 @@
 import { isStamped, type StoreEvent } from "../tail/log-line.js";
 import { replicaColour } from "../text/colour.js";
 import type { LogLevel } from "../text/log-level.js";
+import type { Pattern } from "../text/pattern.js";
 import { lit, padEnd, padStart, type Safe, safe, sliceSafe, widthOf } from "../text/safe-text.js";
 import { graphemes, isPlain } from "../text/terminal-width.js";
 import { formatMsRfc3339, formatRfc3339 } from "../text/timestamp.js";
@@ -57,20 +58,12 @@ interface Laid {
 
 const layoutCache = new WeakMap<StoreEvent, Laid>();
 
-function findMatches(text: string, search: RegExp | undefined): [number, number][] {
-  if (!search) return [];
-  const global = new RegExp(search.source, `g${search.flags.replace("g", "")}`);
-  const out: [number, number][] = [];
-  for (const m of text.matchAll(global)) {
-    if (m[0].length === 0) break;
-    const at = m.index ?? 0;
-    out.push([at, at + m[0].length]);
-  }
-  return out;
+function findMatches(text: string, search: Pattern | undefined): [number, number][] {
+  return search ? search.matches(text) : [];
 }
 
 function layOut(event: StoreEvent, width: number, wrap: boolean, filters: Filters): Laid {
-  const search = filters.search ? `${filters.search.flags}/${filters.search.source}` : undefined;
+  const search = filters.search?.key;
   const cached = layoutCache.get(event);
   if (cached && cached.width === width && cached.wrap === wrap && cached.search === search) {
     return cached;

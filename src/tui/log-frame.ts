@@ -3,9 +3,10 @@
  * the questions both the view and the navigator ask of it (which lines are shown, how many rows
  * a line takes, where the view's bottom is).
  */
+import type { WorkBudget } from "../logs/work-budget.js";
 import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { lineRowCount } from "./line-rows.js";
-import { type Filters, isShown } from "./log-filters.js";
+import { type Filters, isShown, skipHidden } from "./log-filters.js";
 import type { LogAnchor, UiState } from "./ui-state.js";
 
 export interface Frame {
@@ -14,16 +15,26 @@ export interface Frame {
   filters: Filters;
   width: number;
   height: number;
+  /** What judging rows not judged before may take (none: no limit); rows past it read as hidden. */
+  budget?: WorkBudget | undefined;
 }
 
 export const rowsOf = (f: Frame, index: number) =>
   lineRowCount((f.store.at(index) as StoredRow).event, f.state, f.filters, f.width);
 
-export const shown = (f: Frame, index: number) => isShown(f.store, index, f.filters);
+export const shown = (f: Frame, index: number) => isShown(f.store, index, f.filters, f.budget);
 
-/** The nearest shown line at or before (`step` -1) / after (+1) `index`, or -1. */
+/**
+ * The nearest shown line at or before (`step` -1) / after (+1) `index`, or -1 (also when the
+ * frame's budget ran out first: the budget says so).
+ */
 export function nearestShown(f: Frame, index: number, step: 1 | -1): number {
-  for (let i = index; i >= 0 && i < f.store.size(); i += step) if (shown(f, i)) return i;
+  const size = f.store.size();
+  for (let i = skipHidden(f.store, index, step, f.filters); i >= 0 && i < size; ) {
+    if (shown(f, i)) return i;
+    if (f.budget?.exhausted) return -1;
+    i = skipHidden(f.store, i + step, step, f.filters);
+  }
   return -1;
 }
 
@@ -31,7 +42,7 @@ export function nearestShown(f: Frame, index: number, step: 1 | -1): number {
 export function oldestScreen(f: Frame): LogAnchor | undefined {
   let rows = 0;
   let last = -1;
-  for (let i = 0; i < f.store.size(); i++) {
+  for (let i = 0; i < f.store.size() && !f.budget?.exhausted; i++) {
     if (!shown(f, i)) continue;
     last = i;
     rows += rowsOf(f, i);

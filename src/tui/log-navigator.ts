@@ -3,8 +3,9 @@
  * search match, error, warning or mark, a time. Each move says where the paused view goes (its
  * anchor) and where the cursor is; the key step hands it to the reducer.
  */
+import type { WorkBudget } from "../logs/work-budget.js";
 import type { LogRows, StoredRow } from "../tail/log-store.js";
-import { compileFilters, type Filters, matchesSearch } from "./log-filters.js";
+import { compileFilters, type Filters, matchesSearchAt } from "./log-filters.js";
 import {
   bottomOf,
   type Frame,
@@ -56,6 +57,11 @@ export interface LogNavigator {
   shownRows(state: UiState): StoredRow[];
   /** The sort key (epoch ms) of the newest line held. */
   newestTime(): number | undefined;
+  /**
+   * Whether the last move ran out of its budget before it had judged every row it needed: what
+   * it found (or did not) is not the whole answer yet; the rows are judged meanwhile.
+   */
+  unfinished(): boolean;
 }
 
 /** The anchor that puts line `index`'s first row `offset` rows from the top of the view. */
@@ -103,7 +109,7 @@ function cursorIndex(f: Frame): number {
 function isTarget(f: Frame, index: number, target: Target, marks: ReadonlySet<number>): boolean {
   const row = f.store.at(index) as StoredRow;
   const event = row.event;
-  if (target === "match") return matchesSearch(event, f.filters);
+  if (target === "match") return matchesSearchAt(f.store, index, f.filters, f.budget);
   if (event.kind !== "line") return false;
   switch (target) {
     case "error": {
@@ -117,9 +123,13 @@ function isTarget(f: Frame, index: number, target: Target, marks: ReadonlySet<nu
   }
 }
 
-/** The search's matches, ascending, when the store finds them without reading every row. */
-function storeMatches(f: Frame): Uint32Array | undefined {
-  return f.filters.search && f.store.matching ? f.store.matching(f.filters.search) : undefined;
+/**
+ * The search's matches, ascending, when the store finds them without reading every row;
+ * "reading" while its search has not read every row within the frame's budget.
+ */
+function storeMatches(f: Frame): Uint32Array | "reading" | undefined {
+  if (!f.filters.search || !f.store.matching) return undefined;
+  return f.store.matching(f.filters.search, f.budget) ?? "reading";
 }
 
 /** Whether the filters hide nothing (every row shown). */
@@ -156,9 +166,10 @@ function nextMatch(f: Frame, matches: Uint32Array, from: number, direction: 1 | 
   return -1;
 }
 
-/** The place of the match at `index` among all shown matches, oldest first. */
-function matchPosition(f: Frame, index: number): MatchPosition {
+/** The place of the match at `index` among all shown matches, oldest first (unknown: undefined). */
+function matchPosition(f: Frame, index: number): MatchPosition | undefined {
   const matches = storeMatches(f);
+  if (matches === "reading") return undefined;
   if (matches) {
     if (showsAll(f)) return { index: above(matches, index), total: matches.length };
     let total = 0;
@@ -173,7 +184,9 @@ function matchPosition(f: Frame, index: number): MatchPosition {
   let total = 0;
   let at = 0;
   for (let i = 0; i < f.store.size(); i++) {
-    if (!shown(f, i) || !matchesSearch((f.store.at(i) as StoredRow).event, f.filters)) continue;
+    const match = shown(f, i) && matchesSearchAt(f.store, i, f.filters, f.budget);
+    if (f.budget?.exhausted) return undefined;
+    if (!match) continue;
     total += 1;
     if (i === index) at = total;
   }
@@ -246,14 +259,14 @@ export function logNavigator(
   width: number,
   height: number,
   filtersOf: (state: UiState) => Filters = compileFilters,
+  /** Each move's budget for judging rows (none: every row it needs is judged at once). */
+  budgetOf?: () => WorkBudget,
 ): LogNavigator {
-  const frame = (state: UiState): Frame => ({
-    store,
-    state,
-    filters: filtersOf(state),
-    width,
-    height,
-  });
+  let last: WorkBudget | undefined;
+  const frame = (state: UiState): Frame => {
+    last = budgetOf?.();
+    return { store, state, filters: filtersOf(state), width, height, budget: last };
+  };
   const at = (f: Frame, anchor: LogAnchor | undefined, index: number): Move | undefined =>
     anchor ? { anchor, cursor: idAt(f, index) } : undefined;
   return {
@@ -292,6 +305,7 @@ export function logNavigator(
       const bottom = bottomOf(f).index;
       const from = current >= 0 ? current : state.following && direction < 0 ? bottom + 1 : bottom;
       const matches = target === "match" ? storeMatches(f) : undefined;
+      if (matches === "reading") return undefined;
       if (matches) {
         const i = nextMatch(f, matches, from, direction);
         return i < 0
@@ -329,13 +343,17 @@ export function logNavigator(
       return index < 0 ? undefined : store.at(index);
     },
     shownRows(state) {
-      const f = frame(state);
+      // Saving writes every line the view keeps: judged whole.
+      const f: Frame = { ...frame(state), budget: undefined };
       const rows: StoredRow[] = [];
       for (let i = 0; i < store.size(); i++) if (shown(f, i)) rows.push(store.at(i) as StoredRow);
       return rows;
     },
     newestTime() {
       return store.at(store.size() - 1)?.event.sortKey;
+    },
+    unfinished() {
+      return last?.exhausted === true;
     },
   };
 }

@@ -3,11 +3,12 @@
  * with the cursor's line and marked lines flagged in the gutter. React sees only these rows,
  * never the buffer.
  */
+import type { WorkBudget } from "../logs/work-budget.js";
 import type { LogRows, StoredRow } from "../tail/log-store.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../text/safe-text.js";
 import { formatRows, lineRowCount, type RowLook } from "./line-rows.js";
 import { compileFilters, type Filters } from "./log-filters.js";
-import { bottomOf, type Frame, shown } from "./log-frame.js";
+import { bottomOf, type Frame, nearestShown, shown } from "./log-frame.js";
 import type { Segment } from "./segment.js";
 import type { UiState } from "./ui-state.js";
 
@@ -28,6 +29,11 @@ export interface LogView {
   moved: boolean;
   /** Why nothing is shown, when nothing is. */
   empty: Safe | undefined;
+  /**
+   * The filters' verdicts ran out of this frame's budget before the rows filled the pane: what is
+   * shown is what was judged so far, and the next slice goes on.
+   */
+  pending: boolean;
 }
 
 export interface LogViewOptions {
@@ -36,6 +42,8 @@ export interface LogViewOptions {
   replicas?: ReadonlySet<number>;
   /** Epoch ms, for relative times. */
   now?: number;
+  /** What judging rows may take in this frame (none: no limit). */
+  budget?: WorkBudget | undefined;
 }
 
 /**
@@ -55,6 +63,7 @@ export function computeLogView(
     filters: options.filters ?? compileFilters(state),
     width,
     height,
+    budget: options.budget,
   };
   const total = store.evicted() + store.size();
   const bottom = bottomOf(f);
@@ -71,9 +80,13 @@ export function computeLogView(
   let sawLine = false;
   let skip = bottom.rowsBelow;
   let index = bottom.index;
-  for (; index >= 0 && lines.length < height; index--) {
-    const row = store.at(index) as StoredRow;
+  for (
+    ;
+    index >= 0 && lines.length < height && !f.budget?.exhausted;
+    index = nearestShown(f, index - 1, -1)
+  ) {
     if (!shown(f, index)) continue;
+    const row = store.at(index) as StoredRow;
     if (row.event.kind === "line") sawLine = true;
     const laid = formatRows(row.event, look(row), f.filters, width, {
       from: "end",
@@ -106,9 +119,13 @@ export function computeLogView(
         lines.push({ key: `${row.id}:${n - below + i}`, segments });
       }
     }
-    for (let i = bottom.index + 1; i < store.size() && lines.length < height; i++) {
-      const next = store.at(i) as StoredRow;
+    for (
+      let i = nearestShown(f, bottom.index + 1, 1);
+      i >= 0 && lines.length < height && !f.budget?.exhausted;
+      i = nearestShown(f, i + 1, 1)
+    ) {
       if (!shown(f, i)) continue;
+      const next = store.at(i) as StoredRow;
       if (next.event.kind === "line") sawLine = true;
       const laid = formatRows(next.event, look(next), f.filters, width, {
         from: "start",
@@ -121,8 +138,13 @@ export function computeLogView(
     state.following || state.pausedAtTotal === undefined
       ? 0
       : Math.max(0, total - state.pausedAtTotal);
+  const pending = options.budget?.exhausted === true;
   // No line shown: why, above the markers there are (the newest of them, leaving it room).
-  const empty = sawLine ? undefined : emptyReason(f, options.replicas);
+  const empty = sawLine
+    ? undefined
+    : pending
+      ? lit`filtering ${safe(store.size().toLocaleString("en-US"))} lines… (keys and q answer meanwhile)`
+      : emptyReason(f, options.replicas);
   if (empty && lines.length > height - EMPTY_REASON_ROWS)
     lines.splice(0, lines.length - Math.max(0, height - EMPTY_REASON_ROWS));
   return {
@@ -131,6 +153,7 @@ export function computeLogView(
     newKept: Math.min(newWhilePaused, store.size()),
     moved: bottom.moved,
     empty,
+    pending,
   };
 }
 

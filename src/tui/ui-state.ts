@@ -6,6 +6,7 @@
 
 import { EMAIL_EVENT_TYPES } from "../api/schemas.js";
 import type { LogLevel } from "../text/log-level.js";
+import { patternProblem } from "../text/pattern.js";
 import type { Selected } from "./list-selection.js";
 import type { VoteUi, VoteUiAction } from "./vote-state.js";
 import { voteReducer } from "./vote-state.js";
@@ -229,17 +230,9 @@ export type UiAction =
   | { type: "vote"; change: VoteUiAction }
   | { type: "toggleNeedsMyVote" };
 
-/** An error message when `source` is not a valid regular expression. */
+/** Why `source` cannot be used as a pattern (src/text/pattern.ts), in one line; or undefined. */
 export function regexError(source: string): string | undefined {
-  try {
-    new RegExp(source, "i");
-    return undefined;
-  } catch (err) {
-    // "Invalid regular expression: /a(/i: Unterminated group" says the pattern again.
-    const message = (err as Error).message;
-    const reason = /^Invalid regular expression: \/.*\/[a-z]*: (.*)$/s.exec(message)?.[1];
-    return `invalid regex: ${reason ?? message}`;
-  }
+  return patternProblem(source);
 }
 
 /** The most context lines `C` takes. */

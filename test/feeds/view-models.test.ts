@@ -4,7 +4,13 @@ import type { Activity, EmailEvent, SolTransaction } from "../../src/api/schemas
 import { summarizeActivities } from "../../src/feeds/activity-summary.js";
 import { groupEmailEvents } from "../../src/feeds/email-timeline.js";
 import { formatAtomic } from "../../src/feeds/solana-amount.js";
-import { shortenAddress, summarizeTransfers } from "../../src/feeds/solana-transfers.js";
+import {
+  shortenAddress,
+  summarizeTransfers,
+  type TransferRow,
+  transferDetail,
+} from "../../src/feeds/solana-transfers.js";
+import { validatedAmount } from "../../src/feeds/validated-amount.js";
 import { shortAge } from "../../src/text/duration.js";
 
 describe("Solana amounts", () => {
@@ -210,5 +216,48 @@ describe("activity summary", () => {
       shortAge(7_200_000),
       shortAge(200_000_000),
     ]).toEqual(["5s", "2m", "2h", "2d"]);
+  });
+});
+
+describe("amounts validated (one rule for every amount field)", () => {
+  const tx = (amount: string, fee: string, direction: "IN" | "OUT" = "IN"): SolTransaction => ({
+    signature: `sig-${amount}-${fee}-${direction}`,
+    block: { number: "1", hash: "h", timestamp: "2026-11-22T10:00:00Z" },
+    status: "CONFIRMED",
+    origin: "o",
+    feePayer: "f",
+    signers: [],
+    fee: { amount: fee, caip19: "solana:mainnet/slip44:501" },
+    transfers: [{ direction, amount, counterparty: "c" }],
+  });
+
+  it("a negative amount or fee is invalid, shown as such, and left out of the net", () => {
+    const { rows, net } = summarizeTransfers(
+      new Map([["a", [tx("-5000000000", "-1"), tx("2000000000", "5000", "IN")]]]),
+    );
+    const bad = rows.find((r) => r.tx.signature.startsWith("sig--5"));
+    expect(bad?.amount).toBe("(invalid: -5)");
+    expect(bad?.amountValid).toBe(false);
+    expect(bad?.fee).toBe("(invalid: -0.000000001)");
+    expect(bad?.feeValid).toBe(false);
+    const good = rows.find((r) => r.tx.signature.startsWith("sig-2"));
+    expect(good).toMatchObject({ amount: "2", amountValid: true, fee: "0.000005", feeValid: true });
+    // Only the valid transfer counts: +2 SOL, not -3.
+    expect(net).toEqual([{ symbol: "SOL", net: "+2", positive: true }]);
+    const detail = transferDetail(bad as TransferRow);
+    const text = detail.fields.map((f) => `${f.label} ${f.lines.join(" ")}`).join("\n");
+    expect(text).toContain("amount invalid negative (-5000000000 atomic units)");
+    expect(text).toContain("fee invalid negative (-1 atomic units)");
+  });
+
+  it("the helper decoded intents use: valid amounts carry their units, others why", () => {
+    expect(validatedAmount(1500n, 3)).toEqual({ valid: true, atomic: 1500n, shown: "1.5" });
+    expect(validatedAmount("-0", 3)).toMatchObject({ valid: false, shown: "(invalid: -0)" });
+    expect(validatedAmount("12a", 2)).toEqual({
+      valid: false,
+      shown: "(not an amount)",
+      why: "cannot be read: not an amount",
+    });
+    expect(validatedAmount("1", 300)).toMatchObject({ valid: false });
   });
 });

@@ -245,6 +245,63 @@ describe("voting from the dashboard", () => {
     await vi.waitFor(() => expect(frame()).toContain("Approve this activity?"));
   });
 
+  it("two different activities under one id: both shown, marked, neither votable, none awaiting", async () => {
+    const { voting, vote } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const first = activity("a1", "CONSENSUS_NEEDED", 30_000);
+    const second = {
+      ...activity("a1", "CONSENSUS_NEEDED", 20_000),
+      type: "ACTIVITY_TYPE_EXPORT_WALLET",
+      fingerprint: "sha256:second",
+    };
+    const { frame, type } = await setup(voting, { columns: 160, activities: [first, second] });
+    // Both rows, each marked; not the ×2 of a record sent twice.
+    expect(frame()).toMatch(/sign_transaction v2 ≠2/);
+    expect(frame()).toMatch(/export_wallet ≠2/);
+    expect(frame()).not.toContain("×2");
+    expect(frame()).not.toContain("awaiting your vote");
+    await type("\t");
+    for (const [key, action] of [
+      ["A", "approve"],
+      ["R", "reject"],
+    ] as const) {
+      await type(key);
+      expect(frame()).toContain(
+        `cannot ${action}: the server sent two different activities with one id`,
+      );
+      expect(frame()).not.toContain("Approve an activity");
+      await type("\u001b");
+    }
+    await type("\u001b[B");
+    await type("A");
+    expect(frame()).toContain(
+      "cannot approve: the server sent two different activities with one id",
+    );
+    await type("\r");
+    expect(frame()).toContain("the server sent two different activities with one id (2 under a1)");
+    expect(vote).not.toHaveBeenCalled();
+  });
+
+  it("y refuses a vote whose activity the server has since sent a second, different record of", async () => {
+    const { voting, vote } = votingWith(async () => activity("a1", "COMPLETED", 1));
+    const { frame, type, feeds, settled, consensus } = await setup(voting, { columns: 160 });
+    await type("\t");
+    await type("A");
+    expect(frame()).toContain("Approve this activity?");
+    feeds?.activities.store.succeed(
+      [consensus, { ...consensus, type: "ACTIVITY_TYPE_EXPORT_WALLET", fingerprint: "sha256:x" }],
+      NOW,
+      5,
+    );
+    await settled();
+    await type("y");
+    await vi.waitFor(() =>
+      expect(frame()).toContain(
+        "not approved: the server sent two different activities with one id; nothing was sent",
+      ),
+    );
+    expect(vote).not.toHaveBeenCalled();
+  });
+
   it("A outside the Activities pane says where it acts", async () => {
     const { voting } = votingWith(async () => activity("a1", "COMPLETED", 1));
     const { frame, type } = await setup(voting);

@@ -104,7 +104,7 @@ describe("the dashboard", () => {
     await type("f");
     await type("(");
     await type("\r");
-    expect(frame()).toMatch(/include f \/\(▏ +invalid regex: Unterminated group/);
+    expect(frame()).toMatch(/include f \/\(▏ +invalid regex: missing closing \)/);
   });
 
   it("1-9 hide and show a replica", async () => {

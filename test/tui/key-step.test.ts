@@ -163,7 +163,7 @@ describe("the key step", () => {
     expect(bad.input).toMatchObject({
       mode: "include",
       text: "(",
-      error: "invalid regex: Unterminated group",
+      error: "invalid regex: missing closing ): `(`",
     });
     const typing = press(initialUiState, ctx, "fabc", { backspace: true }).state;
     expect(typing.input).toEqual({ mode: "include", text: "ab" });

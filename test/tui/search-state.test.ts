@@ -29,9 +29,12 @@ describe("the search state", () => {
     expect(s.input).toEqual({
       mode: "search",
       text: "a(b",
-      error: "invalid regex: Unterminated group",
+      error: "invalid regex: missing closing ): `a(b`",
     });
-    expect(regexError("[z-a]")).toBe("invalid regex: Range out of order in character class");
+    expect(regexError("[z-a]")).toBe("invalid regex: invalid character class range: `z-a`");
+    expect(regexError("x(?=y)")).toBe(
+      "regex refused: lookahead ((?=) is JavaScript-only (patterns are RE2: linear time)",
+    );
     expect(regexError("fine|good")).toBeUndefined();
     // Typing on clears the reason.
     expect(uiReducer(s, { type: "inputBackspace" }).input).toEqual({ mode: "search", text: "a(" });

@@ -9,6 +9,7 @@ import { LineFilter } from "../../logs/line-filter.js";
 import { replicaMatcher, sortedReplicaLabels, unmatchedReplicas } from "../../logs/replicas.js";
 import type { LogEvent } from "../../tail/log-line.js";
 import type { StreamFormat } from "../../tail/stream-format.js";
+import type { Pattern } from "../../text/pattern.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import type { TailFlags } from "./tail-flags.js";
 
@@ -50,7 +51,7 @@ export function changesLines(flags: FilterFlags & Pick<TailFlags, "highlight">):
 /** The format with `--highlight`'s marks: only where it colours (a terminal, colour on). */
 export function withHighlight(
   format: StreamFormat,
-  highlight: readonly RegExp[] | undefined,
+  highlight: readonly Pattern[] | undefined,
 ): StreamFormat {
   if (!format.colour || format.output !== "text" || !highlight || highlight.length === 0)
     return format;

@@ -1,4 +1,5 @@
 import type { LogLevel } from "../../text/log-level.js";
+import type { Pattern } from "../../text/pattern.js";
 
 /** `tvcwatch tail`'s flags as commander parses them (declared in commands/tail.ts). */
 export interface TailFlags {
@@ -14,16 +15,16 @@ export interface TailFlags {
   tail?: number;
   replica?: string[];
   /** Repeatable: a line is kept when any matches. */
-  grep?: RegExp[];
+  grep?: Pattern[];
   /** Repeatable: a line is hidden when any matches. */
-  exclude?: RegExp[];
+  exclude?: Pattern[];
   level?: LogLevel;
   /** grep's -C, -A, -B: context lines around each kept line. */
   context?: number;
   afterContext?: number;
   beforeContext?: number;
   /** Repeatable: matches marked on a terminal. */
-  highlight?: RegExp[];
+  highlight?: Pattern[];
   timestamps?: boolean;
   utc?: boolean;
   output: "text" | "json" | "otlp";

@@ -13,8 +13,10 @@
 import type { LogLine, ReplicaMarker } from "../../tail/log-line.js";
 import type { LogRows, StoredRow } from "../../tail/log-store.js";
 import { ReplicaActivity, type ReplicaSnapshots } from "../../tail/replica-activity.js";
+import type { Pattern } from "../../text/pattern.js";
 import { replicaNumber } from "../replicas.js";
-import type { SavedLog } from "./saved-log.js";
+import type { WorkBudget } from "../work-budget.js";
+import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
 /** Rows observed in one batch. */
@@ -34,6 +36,10 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private version = 0;
   /** The last search's rows, by the version and the pattern. */
   private found: { key: string; rows: Uint32Array } | undefined;
+  /** A search still reading, continued by the next call for the same pattern and version. */
+  private running:
+    | { key: string; steps: ReturnType<SavedLog["searchInSteps"]>; pattern: Pattern }
+    | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly detach: () => void;
 
@@ -206,17 +212,29 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     return this.at(this.indexOfId(id));
   }
 
-  /** The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes. */
-  matching(pattern: RegExp): Uint32Array {
-    const key = `${this.version}\u0000${pattern.flags}\u0000${pattern.source}`;
+  /**
+   * The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes; read
+   * within `budget` (none: at once): undefined when it ran out first, the search kept where it
+   * stopped for the next call.
+   */
+  matching(pattern: Pattern, budget?: WorkBudget): Uint32Array | undefined {
+    const key = `${this.version}\u0000${pattern.key}`;
     if (this.found?.key === key) return this.found.rows;
-    const saved = this.log.searchNow(pattern).rows;
+    if (this.running?.key !== key) {
+      this.running = { key, steps: this.log.searchInSteps(pattern), pattern };
+    }
+    const { steps } = this.running;
+    for (;;) {
+      if (budget && !budget.allows(SEARCH_STEP_LINES)) return undefined;
+      if (steps.step()) break;
+    }
+    this.running = undefined;
+    const saved = steps.result().rows;
     const rows: number[] = [];
     let m = 0;
     const markerRows = (upTo: number) => {
       // Markers placed at or before saved row `upTo`, in order.
       for (; m < this.markers.length && (this.places[m] as number) <= upTo; m++) {
-        if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
         if (pattern.test((this.markers[m] as ReplicaMarker).text))
           rows.push((this.places[m] as number) + m);
       }

@@ -8,6 +8,7 @@
  * wrong type or out of bounds is left out and said, never guessed; lists are capped.
  */
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
+import { patternProblem } from "../../text/pattern.js";
 
 /** The filters a view was saved with, as the dashboard's state holds them. */
 export interface SavedFilters {
@@ -293,17 +294,24 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
     onlyDeployment: undefined,
   };
   const pattern = (v: unknown) => typeof v === "string" && v.length <= MAX_PATTERN_CHARS;
+  // A pattern the one matcher cannot take (src/text/pattern.ts) is said and left out.
+  const usable = (where: string, source: string) => {
+    const problem = patternProblem(source);
+    if (problem) problems.push(`${where} ${JSON.stringify(source)}: ${problem}`);
+    return problem === undefined;
+  };
   if (f.include !== undefined) {
     if (Array.isArray(f.include) && f.include.length <= MAX_PATTERNS && f.include.every(pattern))
-      filters.include = f.include as string[];
+      filters.include = (f.include as string[]).filter((p) => usable("filters.include", p));
     else
       problems.push(
         `filters.include is not a list of at most ${MAX_PATTERNS} patterns of at most ${MAX_PATTERN_CHARS} characters`,
       );
   }
   if (f.exclude !== undefined && f.exclude !== null) {
-    if (pattern(f.exclude)) filters.exclude = f.exclude as string;
-    else
+    if (pattern(f.exclude)) {
+      if (usable("filters.exclude", f.exclude as string)) filters.exclude = f.exclude as string;
+    } else
       problems.push(`filters.exclude is not a pattern of at most ${MAX_PATTERN_CHARS} characters`);
   }
   if (f.minLevel !== undefined && f.minLevel !== null) {

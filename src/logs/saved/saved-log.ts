@@ -17,6 +17,7 @@ import { MIN_LABEL, shortLabels } from "../../tail/deployment-labels.js";
 import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
 import type { StoredRow } from "../../tail/log-store.js";
 import type { LogLevel } from "../../text/log-level.js";
+import type { Pattern } from "../../text/pattern.js";
 import { filteredLevel } from "../line-filter.js";
 import { HeldBytes } from "./byte-source.js";
 import { checkHeader, type HeaderCheck } from "./header-claim.js";
@@ -34,6 +35,8 @@ const ID_STRIDE = 2 ** 40;
 const EVENT_CACHE = 8192;
 /** What one step of a search reads of a file. */
 const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
+/** The most lines one step of a search tests (a slice stops between steps). */
+export const SEARCH_STEP_LINES = 256;
 /** More inserts than this (or this share of the rows) in one update: the order is made again. */
 const MAX_INSERTS = 2048;
 
@@ -507,7 +510,7 @@ export class SavedLog {
    * stops early (with what it found) when `signal` is aborted.
    */
   async search(
-    pattern: RegExp,
+    pattern: Pattern,
     options: { pause?: () => Promise<void>; signal?: AbortSignal } = {},
   ): Promise<SearchResult> {
     const version = this.version;
@@ -520,15 +523,37 @@ export class SavedLog {
   }
 
   /** The same search at once, without pausing (what a key waits for: the match counter). */
-  searchNow(pattern: RegExp): SearchResult {
+  searchNow(pattern: Pattern): SearchResult {
     const version = this.version;
     const hits: number[] = [];
     for (const _piece of this.scan(pattern, hits));
     return { rows: sortedRows(hits), version };
   }
 
-  /** Reads each file in order a piece at a time, adding the matching rows to `hits`. */
-  private *scan(pattern: RegExp, hits: number[]): Generator<void> {
+  /**
+   * The same search a step at a time, for a caller that runs it in slices between other work
+   * (src/logs/work-budget.ts): `step` reads at most SEARCH_STEP_LINES lines and says whether the
+   * search is done; `result` is its rows once it is.
+   */
+  searchInSteps(pattern: Pattern): { step(): boolean; result(): SearchResult } {
+    const version = this.version;
+    const hits: number[] = [];
+    const steps = this.scan(pattern, hits);
+    let done = false;
+    return {
+      step: () => {
+        if (!done) done = steps.next().done === true;
+        return done;
+      },
+      result: () => ({ rows: sortedRows(hits), version }),
+    };
+  }
+
+  /**
+   * Reads each file in order a piece at a time, adding the matching rows to `hits`; yields after
+   * each piece and every SEARCH_STEP_LINES lines.
+   */
+  private *scan(pattern: Pattern, hits: number[]): Generator<void> {
     const inverse = this.rowsOf();
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
@@ -557,11 +582,11 @@ export class SavedLog {
               ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0)
               : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
           if (content === undefined) continue;
-          if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
           if (pattern.test(content)) {
             const row = rows[k - index.first()] as number;
             if (row >= 0) hits.push(row);
           }
+          if ((k - n) % SEARCH_STEP_LINES === SEARCH_STEP_LINES - 1) yield;
         }
         n = m;
         yield;

@@ -55,7 +55,10 @@ function idWidth(rows: readonly ActivityRow[]): number {
 
 function row(r: ActivityRow, plan: ReturnType<typeof activityColumns>): Safe {
   const w = plan.widths;
-  const mark = repeatMark(r.listed);
+  // Two different activities under one id: ≠N (N records), before the ×N of a repeat.
+  const contested = r.conflict === undefined ? undefined : lit`≠${r.conflict}`;
+  const repeated = repeatMark(r.listed);
+  const mark = contested && repeated ? lit`${contested} ${repeated}` : (contested ?? repeated);
   const parts: Safe[] = [
     cell(plan.form.status === 0 ? r.status : r.code, w.status ?? 4),
     cell(r.idText, w.id ?? MIN_ID_PREFIX),

@@ -117,6 +117,8 @@ export const SolanaPane = memo(function SolanaPane(props: {
                 w.amount ?? 1,
                 "right",
               ),
+              // An invalid amount (negative, unreadable) stands out: it is in no total.
+              ...(t.amountValid ? {} : { colour: "red" as const, bold: true }),
             },
           );
           if (w.party) {
@@ -131,7 +133,13 @@ export const SolanaPane = memo(function SolanaPane(props: {
               colour: t.finalized ? "green" : "yellow",
             });
           }
-          if (w.fee) segments.push({ text: lit` ${cell(t.fee, w.fee, "right")}`, dim: true });
+          if (w.fee) {
+            segments.push(
+              t.feeValid
+                ? { text: lit` ${cell(t.fee, w.fee, "right")}`, dim: true }
+                : { text: lit` ${cell(t.fee, w.fee, "right")}`, colour: "red", bold: true },
+            );
+          }
           return (
             <Line
               key={t.key}

@@ -55,6 +55,8 @@ const NO_MEMBERS: readonly GroupMember[] = [];
 const MAX_VOTES_KEPT = 1000;
 /** How often what moves with the clock (ages, countdowns) is redrawn. */
 const TICK_MS = 1000;
+/** How often a log view waiting for its filters' slices is built again with what they judged. */
+const REDRAW_MS = 150;
 /** How long a notice (saved, copied, the answer to a key) stays when no key is pressed. */
 export const NOTICE_MS = 5000;
 
@@ -77,6 +79,13 @@ export class DashboardController {
   private readonly outages = new OutageRecord();
   /** When the notice shown was given (the clock's ms): it goes NOTICE_MS later. */
   private noticeAt = 0;
+  /** The next slice of judging the log's rows against the filters, when one is due. */
+  private judging: ReturnType<typeof setImmediate> | undefined;
+  /** Pending log views built again so far (the view is memoized on it). */
+  private round = 0;
+  /** When a pending log view was last built again (performance.now). */
+  private redrawnAt = 0;
+  private stopped = false;
 
   constructor(
     private readonly ports: DashboardPorts,
@@ -92,6 +101,8 @@ export class DashboardController {
       voting: ports.voting,
       activities: ports.feeds?.activities.store,
       activityFor: (key) => this.current().activities.rows.find((r) => r.key === key)?.activity,
+      contested: (id) =>
+        this.current().activities.rows.some((r) => r.id === id && r.conflict !== undefined),
       state: () => this.ui,
       apply: (action) => this.apply(action),
       now: () => this.clock.now(),
@@ -150,6 +161,9 @@ export class DashboardController {
   }
 
   stop(): void {
+    this.stopped = true;
+    if (this.judging) clearImmediate(this.judging);
+    this.judging = undefined;
     for (const d of this.detach.splice(0)) d();
     this.votes.stop();
   }
@@ -240,8 +254,34 @@ export class DashboardController {
       },
       now: this.now,
       voteContext: this.votes.context,
+      round: this.round,
     });
+    this.judgeLater();
     return this.built;
+  }
+
+  /**
+   * Buffer-wide work in slices, each its own turn of the event loop (keys, q, Ctrl-C and SIGTERM
+   * are answered between them): the rows the filters and search have not judged yet, newest
+   * first; a log view built from what was judged so far is built again after each slice.
+   */
+  private judgeLater(): void {
+    if (this.judging || this.stopped) return;
+    this.judging = setImmediate(() => {
+      this.judging = undefined;
+      if (this.stopped) return;
+      const done = this.views.judgeSlice(this.ui, this.ports.logs);
+      // A view waiting for rows is built again with what the slices judged, a few times a second
+      // (each build walks from the pane's bottom again) and once they are all judged.
+      const now = performance.now();
+      if (this.built?.logPending && (done || now - this.redrawnAt >= REDRAW_MS)) {
+        this.redrawnAt = now;
+        this.round += 1;
+        this.changed();
+      }
+      // The next slice without waiting for the frame to be drawn.
+      if (!done) this.judgeLater();
+    });
   }
 
   private changed(): void {

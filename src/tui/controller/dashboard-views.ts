@@ -11,9 +11,13 @@ import { awaitsMyVote } from "../../activity/awaiting-vote.js";
 import { NO_NAMES, type OrganizationNames } from "../../activity/organization-names.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
-import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
+import {
+  type ActivitySummary,
+  CONFLICT_TEXT,
+  summarizeActivities,
+} from "../../feeds/activity-summary.js";
 import type { HealthView } from "../../feeds/deployment-health.js";
-import type { DetailView } from "../../feeds/detail-view.js";
+import { type DetailView, field } from "../../feeds/detail-view.js";
 import { type EmailMessage, emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { followerDetail, savedLinesDetail } from "../../feeds/follower-detail.js";
@@ -24,6 +28,7 @@ import {
   transferDetail,
 } from "../../feeds/solana-transfers.js";
 import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
+import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
 import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
@@ -36,7 +41,7 @@ import type { KeyContext } from "../key-step.js";
 import { computeLayout, type Layout } from "../layout.js";
 import { lineDetail } from "../line-detail.js";
 import { type PaneSelection, paneSelection } from "../list-selection.js";
-import { compileFilters, type Filters } from "../log-filters.js";
+import { compileFilters, type Filters, judgeRest } from "../log-filters.js";
 import { logNavigator } from "../log-navigator.js";
 import { computeLogView, type LogView } from "../log-view.js";
 import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
@@ -84,6 +89,8 @@ export interface ViewInputs {
   /** Epoch ms, moved by the clock's tick. */
   now: number;
   voteContext: VoteContext;
+  /** How many slices of judging the log's rows went by (./dashboard-controller.ts runs them). */
+  round?: number;
 }
 
 export interface LogPaneView {
@@ -171,6 +178,8 @@ export interface Built {
   activities: ActivitySummary;
   /** The deployments followed when several are (what `S` records). */
   several: readonly { id: string; label: string }[];
+  /** The log pane's rows are what its filters judged so far: the next slice adds to them. */
+  logPending: boolean;
 }
 
 const NO_ACTIVITIES: readonly Activity[] = [];
@@ -178,6 +187,9 @@ const NO_EMAIL: readonly EmailEvent[] = [];
 const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
 const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 const LOGS_ONLY: readonly Pane[] = ["logs"];
+
+/** What one key may spend judging rows (a slice more than a frame's: it answers the key). */
+const KEY_MS = 40;
 
 /** The most of the follow's error the log pane's title shows (the status line says more). */
 const TITLE_CAUSE = 32;
@@ -243,7 +255,15 @@ export class DashboardViews {
       filters: Filters,
       replicas: ReadonlySet<number>,
       now: number,
-    ) => computeLogView(logs.store, ui, width, height, { filters, replicas, now }),
+      _round: number,
+    ) =>
+      computeLogView(logs.store, ui, width, height, {
+        filters,
+        replicas,
+        now,
+        // A frame judges at most a slice of rows: a filter over a large buffer never blocks keys.
+        budget: WorkBudget.of(SLICE_MS),
+      }),
   );
   private readonly replicaStats = memoized(
     (_version: number, logs: LogSource, onlyLabel: string | undefined): ReplicaStats[] => {
@@ -258,7 +278,10 @@ export class DashboardViews {
   private readonly allActivities = memoized(summarizeActivities);
   private readonly mine = memoized(
     (all: ActivitySummary, only: boolean, voteContext: VoteContext, now: number) => {
-      const rows = all.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now));
+      // A contested id (two different activities under it) awaits nothing until it is settled.
+      const rows = all.rows.filter(
+        (r) => r.conflict === undefined && awaitsMyVote(r.activity, voteContext, now),
+      );
       // Counted on the rows: an activity the server sent twice awaits one vote.
       return { awaiting: rows.length, shown: only ? { ...all, rows } : all };
     },
@@ -288,7 +311,13 @@ export class DashboardViews {
   );
   private readonly voteShown = memoized(voteFrame);
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
-    logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
+    logNavigator(
+      logs.store,
+      width,
+      height,
+      (s) => this.filtersOf(s),
+      () => WorkBudget.of(KEY_MS),
+    ),
   );
   private readonly listDetail = memoized(
     (pane: ListPane, key: string, side: SideSummaries, names: OrganizationNames) =>
@@ -319,6 +348,14 @@ export class DashboardViews {
   private readonly several = memoized((members: readonly GroupMember[]) =>
     members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
   );
+
+  /**
+   * One slice of the work the view's filters still have over the whole buffer (rows no frame or
+   * key has judged yet): true when none is left.
+   */
+  judgeSlice(ui: UiState, logs: LogSource): boolean {
+    return judgeRest(logs.store, this.filtersOf(ui), WorkBudget.of(SLICE_MS));
+  }
 
   /** The filters as the view compiled them for `ui` (the key step's navigator uses them too). */
   filtersOf(ui: UiState): Filters {
@@ -358,6 +395,7 @@ export class DashboardViews {
         replicas,
         // Relative times move with the clock; otherwise the view does not depend on it.
         ui.time === "relative" ? input.now : 0,
+        input.round ?? 0,
       ),
       width: layout.logs.width,
       height: layout.logs.height,
@@ -427,7 +465,7 @@ export class DashboardViews {
             layout.total.width,
           ),
     };
-    return { snapshot, keys, activities: side.all, several };
+    return { snapshot, keys, activities: side.all, several, logPending: log.view.pending };
   }
 
   /** The side panes' view-models and their rows as selection sees them. */
@@ -545,7 +583,11 @@ function listDetail(
 ): DetailView | undefined {
   if (pane === "activities") {
     const r = side.activities.rows.find((x) => x.key === key);
-    return r ? activityDetail(r.activity, names) : undefined;
+    if (!r) return undefined;
+    const view = activityDetail(r.activity, names);
+    if (r.conflict === undefined) return view;
+    const contested = field(lit`contested`, `${CONFLICT_TEXT} (${r.conflict} under ${r.id})`);
+    return { ...view, fields: [contested, ...view.fields] };
   }
   if (pane === "email") {
     const m = side.messages.find((x) => x.messageId === key);

@@ -10,6 +10,7 @@ import { confirmation, decideActivity } from "../../activity/activity-decision.j
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { voteAnswer, voteFailed } from "../../activity/vote-answer.js";
 import type { Activity } from "../../api/schemas.js";
+import { CONFLICT_TEXT } from "../../feeds/activity-summary.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
 import { describeError } from "../../feeds/poller.js";
@@ -24,6 +25,11 @@ export interface VoteHost {
   activities: FeedStore<Activity[]> | undefined;
   /** The activity of the row with this key, as the pane shows it; undefined when it is gone. */
   activityFor(key: string): Activity | undefined;
+  /**
+   * Whether the server now sends different activities (by type or fingerprint) under this id:
+   * none of them is voted on until it settles.
+   */
+  contested?(activityId: string): boolean;
   state(): UiState;
   apply(action: UiAction): void;
   now(): number;
@@ -104,7 +110,11 @@ export class VoteFlow {
     const activity = this.host.activityFor(key);
     const known = this.known;
     if (!activity) this.notice("the selected activity is no longer listed: nothing to vote on");
-    else if (!this.host.voting) this.notice("voting is not available here");
+    else if (this.host.contested?.(activity.id)) {
+      this.notice(
+        `cannot ${action}: ${CONFLICT_TEXT}; none of them can be voted on until the server sends one`,
+      );
+    } else if (!this.host.voting) this.notice("voting is not available here");
     else if (known.state === "loading") {
       // Who is asking is still being read: the confirmation opens as soon as it is known.
       this.pending = { action, key };
@@ -154,6 +164,14 @@ export class VoteFlow {
     const { action, activityId, fingerprint } = vote;
     const done = (outcome: string, ok: boolean) =>
       this.host.apply({ type: "vote", change: { type: "voteDone", activityId, outcome, ok } });
+    // A poll since the confirmation opened brought a second, different record under its id.
+    if (this.host.contested?.(activityId)) {
+      done(
+        `not ${action === "approve" ? "approved" : "rejected"}: ${CONFLICT_TEXT}; nothing was sent`,
+        false,
+      );
+      return;
+    }
     voting.vote(action, fingerprint).then(
       (answered) => {
         const context = { ...known.context, now: this.host.now() };

@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import { WorkBudget } from "../../../src/logs/work-budget.js";
 import type { StoreEvent } from "../../../src/tail/log-line.js";
+import { compilePattern } from "../../../src/text/pattern.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));
 let files = 0;
@@ -108,13 +110,32 @@ describe("MarkedLog", () => {
     expect(m.at(m.size())).toBeUndefined();
   });
 
+  it("a search within a budget stops, and goes on where it stopped to the same rows", async () => {
+    const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
+    const pattern = compilePattern("line 1\\d of");
+    const whole = [...(m.matching(pattern) ?? [])];
+    const { m: again } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
+    let calls = 1;
+    let t = 0;
+    const spent = () => WorkBudget.of(0, () => t++);
+    let rows = again.matching(pattern, spent());
+    while (rows === undefined) {
+      calls += 1;
+      rows = again.matching(pattern, spent());
+    }
+    expect(calls).toBeGreaterThan(1);
+    expect([...rows]).toEqual(whole);
+  });
+
   it("finds a search's rows as decoding every row does, markers included", async () => {
     const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
-    for (const pattern of [/line 1\d of/i, /replica 2/, /ERROR/, /nothing like this/]) {
+    for (const pattern of ["line 1\\d of", "replica 2", "ERROR", "nothing like this"].map(
+      compilePattern,
+    )) {
       const expected: number[] = [];
       for (let i = 0; i < m.size(); i++)
         if (pattern.test(eventText(m.at(i)?.event))) expected.push(i);
-      expect([...m.matching(pattern)]).toEqual(expected);
+      expect([...(m.matching(pattern) ?? [])]).toEqual(expected);
     }
   });
 
@@ -175,7 +196,7 @@ describe("many replicas", () => {
     expect(stats.at(-1)?.label).toBe(`replica ${count}/${count}`);
     expect(m.replicaNumbers().size).toBe(count);
     // Every marker says a replica joined, once for each, after the first batch's replicas.
-    const joined = [...m.matching(/ joined$/)];
+    const joined = [...(m.matching(compilePattern(" joined$")) ?? [])];
     const markers = joined.map((row) => eventText(m.at(row)?.event));
     expect(m.size()).toBe(count + markers.length);
     expect(markers.length).toBeGreaterThan(0);

@@ -22,7 +22,7 @@ import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { IndexedFilter } from "../../../src/logs/indexed-filter.js";
-import { LineFilter } from "../../../src/logs/line-filter.js";
+import { compilePattern, LineFilter } from "../../../src/logs/line-filter.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import { MAX_LINE_BYTES, TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
 import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
@@ -390,11 +390,11 @@ describe("a large file", () => {
 
   it("searches every line's content, as the filters read it", async () => {
     const o = await open([path]);
-    const found = await o.log.search(/^error line/i);
+    const found = await o.log.search(compilePattern("^error line"));
     const want = list.flatMap((e, i) => (/^error line/i.test(e.content) ? [i] : []));
     expect([...found.rows]).toEqual(want);
     expect(found.version).toBe(o.log.getVersion());
-    const none = await o.log.search(/nothing like this/);
+    const none = await o.log.search(compilePattern("nothing like this"));
     expect(none.rows.length).toBe(0);
   });
 
@@ -438,7 +438,7 @@ describe("search", () => {
           );
           const chosen = contents[pick % Math.max(1, contents.length)] ?? "x";
           const needle = chosen.slice(0, 3);
-          const pattern = new RegExp(literal(needle), "u");
+          const pattern = compilePattern(literal(needle));
           const found = await o.log.search(pattern);
           const want = all.flatMap((e, i) =>
             e.kind === "line" && pattern.test(e.content) ? [i] : [],
@@ -461,7 +461,7 @@ describe("search", () => {
     );
     const o = await open([path]);
     const all = events(o.log) as LogLine[];
-    for (const probe of [/bad/, /end$/, /after/, /\ufffd/]) {
+    for (const probe of ["bad", "end$", "after", "\\ufffd"].map(compilePattern)) {
       const found = await o.log.search(probe);
       expect([...found.rows]).toEqual(all.flatMap((e, i) => (probe.test(e.content) ? [i] : [])));
     }
@@ -477,7 +477,7 @@ describe("the filter core reads a saved log as it reads the dashboard's", () => 
     store.append(list);
     for (const spec of [
       { minLevel: "error" as const },
-      { include: [[/timeout|refused/]] },
+      { include: [[compilePattern("timeout|refused")]] },
       { minLevel: "warn" as const, before: 1, after: 2 },
     ]) {
       const kept = (source: typeof store | SavedLog, levels?: SavedLog) => {

@@ -73,6 +73,20 @@ describe("the header of a saved view", () => {
     }
   });
 
+  it("restores a header's patterns the one matcher takes, and says which it leaves out and why", () => {
+    const h = readJsonHeader({
+      tvcwatch: { filters: { include: ["^(a+)+$", "(a)\\1", "err("], exclude: "x(?=y)" } },
+    });
+    // Linear time whatever the pattern: the catastrophic one is restored as written.
+    expect(h.filters?.include).toEqual(["^(a+)+$"]);
+    expect(h.filters?.exclude).toBeUndefined();
+    expect(h.problems).toEqual([
+      'filters.include "(a)\\\\1": regex refused: a backreference (\\1) is JavaScript-only (patterns are RE2: linear time)',
+      'filters.include "err(": invalid regex: missing closing ): `err(`',
+      'filters.exclude "x(?=y)": regex refused: lookahead ((?=) is JavaScript-only (patterns are RE2: linear time)',
+    ]);
+  });
+
   it("reads a bundle's replicas, follow figures, outages and votes", () => {
     const vote = {
       activityId: "act-1",

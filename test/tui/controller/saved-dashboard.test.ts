@@ -18,6 +18,7 @@ import {
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
 import type { Segment } from "../../../src/tui/segment.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { stoppedClock } from "../render-dashboard.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-saved-dashboard-"));
@@ -84,6 +85,16 @@ async function open(content: string, name = "incident.ndjson") {
   return { c: d.controller, quit, path };
 }
 
+/** The snapshot once the log's filters have judged what the pane shows (they work in slices). */
+async function settled(c: SavedDashboard["controller"]): Promise<DashboardSnapshot> {
+  const pending = () => {
+    const s = c.getSnapshot();
+    return s.body.kind === "panes" && s.body.log.view.pending;
+  };
+  await waitFor(() => !pending(), "the log's filters judged what the pane shows");
+  return c.getSnapshot();
+}
+
 function press(c: SavedDashboard["controller"], keys: string): void {
   for (const k of keys) {
     if (k === "\r") c.press("", { return: true });
@@ -114,7 +125,7 @@ describe("the dashboard over a saved file", () => {
         lines: 522,
       }),
     );
-    const s = c.getSnapshot();
+    const s = await settled(c);
     expect(c.state.include).toEqual(["upstream"]);
     expect(c.state.minLevel).toBe("error");
     expect(status(s)).toContain("the saved view's filters restored: +/upstream/ level>=error");
