@@ -28,4 +28,17 @@ export interface Digits {
  */
 export interface EntrySink {
   add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void;
+  /**
+   * Reads the content string whose text starts at `from` (after its quote), bytes before `end`
+   * only, copying it where its line will be as it goes (one pass over the bytes that are most
+   * of a window). Returns where its closing quote is, or one of the codes below.
+   */
+  copyContent(from: number, end: number): number;
 }
+
+/** copyContent: the string holds a \u escape or a byte past ASCII (read it the usual way). */
+export const NEEDS_DECODING = -1;
+/** copyContent: the bytes end before the string does. */
+export const SHORT = -2;
+/** copyContent: a raw control character or an invalid escape (not the usual shape). */
+export const INVALID = -3;

@@ -27,15 +27,23 @@ import {
   type Digits,
   type EntrySink,
   ESCAPES,
+  INVALID,
+  NEEDS_DECODING,
   PLAIN,
+  SHORT,
   type StringKind,
 } from "./entry-table.js";
 import {
   BACKSLASH,
   DECLINE,
   decodeJsonString,
+  END,
+  ESCAPE,
+  NOT_ASCII,
   NotPlain,
   QUOTE,
+  STRING_BYTE,
+  TEXT,
   WindowScanner,
 } from "./window-scanner.js";
 
@@ -169,9 +177,105 @@ class LineWriter implements EntrySink {
     this.time = times ? new TimeWriter(b, times.utc) : undefined;
   }
 
-  add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
+  /**
+   * Where copyContent left the last content it read: the body's bytes [copiedFrom, copiedTo),
+   * written at out[o + gap, copiedEnd), `gap` being the room left for the time and the label (as
+   * much as the last line's took).
+   */
+  private copiedFrom = -1;
+  private copiedTo = -1;
+  private copiedEnd = 0;
+  private gap = 0;
+
+  copyContent(from: number, end: number): number {
     const b = this.b;
+    let out = this.out;
+    // Room for the widest write of one step (an escape written as four bytes).
+    let limit = out.length - 4;
+    let w = this.o + this.gap;
+    let i = from;
+    for (;;) {
+      if (w >= limit) {
+        this.growOut(w - this.o + 1024, w);
+        out = this.out;
+        limit = out.length - 4;
+      }
+      if (i >= end) return SHORT;
+      const c = b[i] as number;
+      const what = STRING_BYTE[c] as number;
+      if (what === TEXT) {
+        out[w++] = c;
+        i++;
+      } else if (what === END) break;
+      else if (what === ESCAPE) {
+        if (i + 1 >= end) return SHORT;
+        const e = b[i + 1] as number;
+        i += 2;
+        if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) out[w++] = e;
+        else if (e === 0x74 /* t */)
+          out[w++] = 0x09; // a tab, kept
+        else if (e === 0x75 /* u */) return NEEDS_DECODING;
+        else {
+          const control = CONTROL_OF[e] ?? 0;
+          if (control === 0) return INVALID;
+          out[w++] = BACKSLASH;
+          out[w++] = 0x78; // x
+          out[w++] = 0x30; // 0
+          out[w++] = HEX[control] as number;
+        }
+      } else if (what === NOT_ASCII) return NEEDS_DECODING;
+      else return INVALID; // a raw control character
+    }
+    this.copiedFrom = from;
+    this.copiedTo = i;
+    this.copiedEnd = w;
+    return i;
+  }
+
+  add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
+    if (this.count === this.keys.length) this.growEntries();
+    const i = this.count++;
+    this.starts[i] = this.o;
+    this.keys[i] = key;
+    if (key < this.lastKey) this.sorted = false;
+    else this.lastKey = key;
     const label = this.labels[labelId] as Buffer;
+    const head = (this.time ? this.time.prepare(ts) : 0) + label.length;
+    if (from === this.copiedFrom && to === this.copiedTo) this.placeCopied(label, head, ts);
+    else this.write(label, head, from, to, kind, ts);
+    this.copiedFrom = -1;
+    this.gap = head;
+  }
+
+  /** The line of the content copyContent copied: its time and label before it, then a newline. */
+  private placeCopied(label: Buffer, head: number, ts: Digits): void {
+    const o = this.o;
+    const contentAt = o + this.gap;
+    let end = this.copiedEnd;
+    if (head !== this.gap) {
+      // The room left was not this line's: the content moves.
+      if (end + (head - this.gap) + 1 > this.out.length) this.growOut(end - o + head + 1, end);
+      this.out.copyWithin(o + head, contentAt, end);
+      end += head - this.gap;
+    } else if (end + 1 > this.out.length) this.growOut(end - o + 1, end);
+    const out = this.out;
+    let w = o;
+    if (this.time) w = this.time.write(ts, out, w);
+    for (let k = 0; k < label.length; k++) out[w++] = label[k] as number;
+    out[end++] = 0x0a;
+    this.o = end;
+  }
+
+  /** The line of an entry whose content was read the usual way. */
+  private write(
+    label: Buffer,
+    head: number,
+    from: number,
+    to: number,
+    kind: StringKind,
+    ts: Digits,
+  ): void {
+    const b = this.b;
     let decoded: Buffer | undefined;
     let size = to - from;
     // An escape of two bytes becomes at most four (`\n` is written `\x0a`).
@@ -180,22 +284,14 @@ class LineWriter implements EntrySink {
       decoded = Buffer.from(sanitizeForTerminal(decodeJsonString(b, from, to)), "utf8");
       size = decoded.length;
     }
-    const room = (this.time ? TIME_ROOM + 1 : 0) + label.length + size + 1;
-    if (this.o + room > this.out.length) this.growOut(room);
-    if (this.count === this.keys.length) this.growEntries();
-    const i = this.count++;
+    const room = head + size + 1;
+    if (this.o + room > this.out.length) this.growOut(room, this.o);
     const out = this.out;
     let o = this.o;
-    this.starts[i] = o;
-    this.keys[i] = key;
-    if (key < this.lastKey) this.sorted = false;
-    else this.lastKey = key;
     if (this.time) o = this.time.write(ts, out, o);
     for (let k = 0; k < label.length; k++) out[o++] = label[k] as number;
-    if (kind === PLAIN) {
-      if (to - from < 64) for (let k = from; k < to; k++) out[o++] = b[k] as number;
-      else o += b.copy(out, o, from, to);
-    } else if (kind === ESCAPES) o = unescapeInto(b, from, to, out, o);
+    if (kind === PLAIN) o += b.copy(out, o, from, to);
+    else if (kind === ESCAPES) o = unescapeInto(b, from, to, out, o);
     else o += (decoded as Buffer).copy(out, o);
     out[o++] = 0x0a;
     this.o = o;
@@ -221,9 +317,10 @@ class LineWriter implements EntrySink {
     return moved;
   }
 
-  private growOut(room: number): void {
+  /** Room for `room` bytes after the line at `o`, keeping what is written before `written`. */
+  private growOut(room: number, written: number): void {
     const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.o + room));
-    this.out.copy(grown, 0, 0, this.o);
+    this.out.copy(grown, 0, 0, written);
     this.out = grown;
   }
 
@@ -258,14 +355,20 @@ class TimeWriter {
     private readonly utc: boolean,
   ) {}
 
-  /** The time of `ts` and a space, into `out` at `o`; returns where it ended. */
-  write(ts: Digits, out: Buffer, o: number): number {
+  /** How many bytes the time of `ts` and its space take (the second's text made if new). */
+  prepare(ts: Digits): number {
     const b = this.b;
     const at = ts.secondsAt;
     const digits = ts.secondsDigits;
     let same = digits === this.secondsDigits;
     for (let k = 0; same && k < digits; k++) same = b[at + k] === b[this.secondsAt + k];
     if (!same) this.second(at, digits);
+    return this.head.length + (this.invalid ? 0 : 9 + this.zone.length) + 1;
+  }
+
+  /** The time of `ts` (prepared) and a space, into `out` at `o`; returns where it ended. */
+  write(ts: Digits, out: Buffer, o: number): number {
+    const b = this.b;
     const head = this.head;
     for (let k = 0; k < head.length; k++) out[o++] = head[k] as number;
     if (!this.invalid) {

@@ -16,7 +16,9 @@ import {
   type Digits,
   type EntrySink,
   ESCAPES,
+  INVALID,
   PLAIN,
+  SHORT,
   type StringKind,
 } from "./entry-table.js";
 
@@ -37,12 +39,12 @@ export const DECLINE = new NotPlain();
 const MORE = new Error("the body's bytes end here for now");
 
 /** What a byte inside a JSON string is to string(): most are just text. */
-const TEXT = 0;
-const END = 1;
-const ESCAPE = 2;
+export const TEXT = 0;
+export const END = 1;
+export const ESCAPE = 2;
 const RAW_CONTROL = 3;
-const NOT_ASCII = 4;
-const STRING_BYTE = new Uint8Array(256);
+export const NOT_ASCII = 4;
+export const STRING_BYTE = new Uint8Array(256);
 for (let c = 0; c < 0x20; c++) STRING_BYTE[c] = RAW_CONTROL;
 STRING_BYTE[QUOTE] = END;
 STRING_BYTE[BACKSLASH] = ESCAPE;
@@ -166,7 +168,7 @@ export class WindowScanner {
   /** `{"line":{"content":"…","ts":{"seconds":"…","nanos":"…"}},"replicaLabel":"…"}` exactly. */
   private compactEntry(): boolean {
     if (!this.literal(ENTRY_OPEN)) return false;
-    this.string();
+    this.content();
     const from = this.strFrom;
     const to = this.strTo;
     const kind = this.strKind;
@@ -349,6 +351,24 @@ export class WindowScanner {
     this.labelLength.push(len);
     this.labels.push(Buffer.from(`${renderReplicaLabel(text, false)} `, "utf8"));
     return seen.length - 1;
+  }
+
+  /** A line's content, copied into its line by the sink as it is read (else read as usual). */
+  private content(): void {
+    this.expect(QUOTE);
+    const from = this.pos;
+    const quote = this.sink.copyContent(from, this.end);
+    if (quote >= 0) {
+      this.pos = quote + 1;
+      this.strFrom = from;
+      this.strTo = quote;
+      this.strKind = ESCAPES;
+      return;
+    }
+    if (quote === SHORT) throw this.short();
+    if (quote === INVALID) throw DECLINE;
+    this.pos = from - 1;
+    this.string();
   }
 
   /** The last string read: its text lies in [strFrom, strTo); what it holds (see StringKind). */

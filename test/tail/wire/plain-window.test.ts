@@ -274,6 +274,30 @@ describe("renderPlainWindow", () => {
     expect(again.finish(second, SERVER_DATE)?.toString()).toBe("[r] a\n");
   });
 
+  it("prints lines longer than the JSON they came in (escapes written wider, times), fed in pieces, as the follower does", async () => {
+    const at = (n: number) => ({ seconds: String(SERVER_DATE / 1000 - 5), nanos: String(n) });
+    const entries = [
+      { line: { content: "\n\r".repeat(3000), ts: at(1) }, replicaLabel: "r" },
+      { line: { content: "short", ts: at(2) }, replicaLabel: "replica 10/12" },
+      { line: { content: "\b".repeat(5000), ts: at(0) }, replicaLabel: "replica 1/3" },
+    ];
+    const body = Buffer.from(JSON.stringify({ entries }));
+    for (const times of [undefined, { utc: true }] as Times[]) {
+      const reader = new PlainWindowReader(times);
+      const block = Buffer.alloc(body.length, 0x5c);
+      for (let filled = 0; filled < body.length; ) {
+        const next = Math.min(body.length, filled + 777);
+        body.copy(block, filled, filled, next);
+        filled = next;
+        reader.feed(block, filled);
+      }
+      const fast = reader.finish(block, SERVER_DATE);
+      expect(fast).toBeDefined();
+      expect((fast as Buffer).length).toBeGreaterThan(body.length);
+      expect(fast?.toString("utf8")).toBe(await throughFollower(body, 0, times));
+    }
+  });
+
   it("renders the usual window, in timestamp order across replicas", () => {
     const at = (s: number, n: number) => ({
       seconds: String(SERVER_DATE / 1000 - s),
