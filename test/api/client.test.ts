@@ -448,6 +448,43 @@ describe("a body read as text", () => {
   });
 });
 
+describe("a body read as one block", () => {
+  it("callForBody tells onBodyBytes of each piece as it is copied into one block of the declared length", async () => {
+    const bytes = Buffer.from(JSON.stringify({ entries: [] }).padEnd(5000, " "), "utf8");
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": bytes.length });
+      let at = 0;
+      const next = () => {
+        if (at >= bytes.length) return res.end();
+        res.write(bytes.subarray(at, at + 700));
+        at += 700;
+        setImmediate(next);
+      };
+      next();
+    });
+    closers.push(s.close);
+    const seen: { block: Uint8Array; filled: number; prefix: Buffer }[] = [];
+    const raw = await client(s.url).callForBody(
+      "get_tvc_deployment_debug_logs",
+      { deploymentId: "d-1", sinceSeconds: "5" },
+      {
+        onBodyBytes: (block, filled) =>
+          seen.push({ block, filled, prefix: Buffer.from(block.subarray(0, filled)) }),
+      },
+    );
+    expect(Buffer.from(raw.body).equals(bytes)).toBe(true);
+    expect(seen.length).toBeGreaterThan(1);
+    for (const [i, p] of seen.entries()) {
+      // One block, the body's memory, filled a little more each time, and what has come is kept.
+      expect(p.block.buffer).toBe(raw.body.buffer);
+      expect(p.block.length).toBe(bytes.length);
+      expect(p.filled).toBeGreaterThan(i === 0 ? 0 : (seen[i - 1] as { filled: number }).filled);
+      expect(p.prefix.equals(bytes.subarray(0, p.filled))).toBe(true);
+    }
+    expect(seen.at(-1)?.filled).toBe(bytes.length);
+  });
+});
+
 describe("response size limit", () => {
   it("stops reading past the limit and does not retry", async () => {
     const s = await scriptedServer((_r, res) => {

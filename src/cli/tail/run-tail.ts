@@ -5,7 +5,6 @@
  */
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
-import { describeDeployments } from "../../feeds/deployment-list.js";
 import { FollowerStopError, LogFollower } from "../../tail/follower.js";
 import { StatusReporter } from "../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
@@ -72,7 +71,10 @@ async function followUntilStopped(
   }
 }
 
-/** The deployment's description, read once (one list_tvc_apps, one get_tvc_deployment). */
+/**
+ * The deployment's description, read once (one list_tvc_apps, one get_tvc_deployment). Its code
+ * (and the terminal-width tables it loads) is loaded only for -o json, which prints it.
+ */
 function describeOne(
   client: TurnkeyClient,
   deploymentId: string,
@@ -80,10 +82,10 @@ function describeOne(
   signal: AbortSignal,
 ): FirstDescription {
   const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
-  return new FirstDescription(
-    async (s) => (await describeDeployments(client, [deploymentId], s, limit)).get(deploymentId),
-    signal,
-  );
+  return new FirstDescription(async (s) => {
+    const { describeDeployments } = await import("../../feeds/deployment-list.js");
+    return (await describeDeployments(client, [deploymentId], s, limit)).get(deploymentId);
+  }, signal);
 }
 
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {

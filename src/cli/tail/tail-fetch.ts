@@ -11,7 +11,7 @@ import {
   decodeDebugLogs,
   fetchDebugLogBytes,
 } from "../../tail/wire/debug-log-fetch.js";
-import { renderPlainWindow } from "../../tail/wire/plain-window.js";
+import { PlainWindowReader } from "../../tail/wire/plain-window.js";
 import { CliError } from "../cli-error.js";
 import { exitStatusOf, toCliError } from "../client-errors.js";
 import { fatalAdvice } from "../follow-advice.js";
@@ -38,12 +38,13 @@ export class TailFetch {
     if (plain) {
       this.fetchLogs = async (request, options) => {
         try {
-          const read = await fetchDebugLogBytes(client, deploymentId, request, options);
-          this.renderedWindow = renderPlainWindow(
-            read.body,
-            read.meta.serverDate,
-            plain.timestamps,
-          );
+          // The window is read as its bytes come, and printed once they are all in.
+          const reader = new PlainWindowReader(plain.timestamps);
+          const read = await fetchDebugLogBytes(client, deploymentId, request, {
+            ...options,
+            onBodyBytes: (block, filled) => reader.feed(block, filled),
+          });
+          this.renderedWindow = reader.finish(read.body, read.meta.serverDate);
           if (this.renderedWindow) return { data: { entries: [] }, meta: read.meta };
           const data = await decodeDebugLogs(read.body);
           return { data, meta: read.meta };
