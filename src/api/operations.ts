@@ -28,6 +28,7 @@ import {
   privateKey,
   SOLANA_CAIP2,
   sessionProfile,
+  smartContractInterface,
   solTransaction,
   tag,
   tvcApp,
@@ -426,6 +427,20 @@ export const operations = {
     "Users of the organization",
     z.strictObject({}),
     z.looseObject({ users: z.array(user) }),
+  ),
+
+  // --- Queries the decoding of transactions needs ----------------------------------------
+  list_smart_contract_interfaces: query(
+    "list_smart_contract_interfaces",
+    "Smart contract interfaces (ABIs and IDLs) of the organization",
+    z.strictObject({}),
+    z.looseObject({ smartContractInterfaces: z.array(smartContractInterface) }),
+  ),
+  get_smart_contract_interface: query(
+    "get_smart_contract_interface",
+    "One smart contract interface (ABI or IDL)",
+    z.strictObject({ smartContractInterfaceId: nonEmpty }),
+    z.looseObject({ smartContractInterface }),
   ),
 
   // --- Auth proxy -------------------------------------------------------------------------

@@ -75,5 +75,7 @@ export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
   get_tvc_deployment: { deploymentId: "d1" },
   get_organization_configs: {},
   list_users: {},
+  list_smart_contract_interfaces: {},
+  get_smart_contract_interface: { smartContractInterfaceId: "sci1" },
   wallet_kit_config: {},
 };

@@ -91,6 +91,21 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     conforms("list_webhook_endpoints", await root.listWebhookEndpoints({ organizationId: org }));
     conforms("list_private_keys", await root.getPrivateKeys({ organizationId: org }));
     conforms("list_user_tags", await root.listUserTags({ organizationId: org }));
+    // The ABIs and IDLs the organization stores: what a vote on a contract call is decoded with.
+    const interfaces = await root.getSmartContractInterfaces({ organizationId: org });
+    conforms("list_smart_contract_interfaces", interfaces);
+    expect(interfaces.smartContractInterfaces.map((i) => i.type)).toEqual([
+      "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+      "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+    ]);
+    conforms(
+      "get_smart_contract_interface",
+      await root.getSmartContractInterface({
+        organizationId: org,
+        smartContractInterfaceId:
+          interfaces.smartContractInterfaces[0]?.smartContractInterfaceId ?? "",
+      }),
+    );
     // The root quorum and every user, whole: what the activity commands name voters from.
     const configs = await root.getOrganizationConfigs({ organizationId: org });
     conforms("get_organization_configs", configs);
