@@ -8,6 +8,7 @@
  */
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
 import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
@@ -80,6 +81,9 @@ export interface ViewInputs {
   /** Epoch ms, moved by the clock's tick. */
   now: number;
   voteContext: VoteContext;
+  /** What activities ask to sign, decoded; `decoded` counts the decodings it finished. */
+  decoder?: IntentDecoder | undefined;
+  decoded?: number | undefined;
 }
 
 export interface LogPaneView {
@@ -286,8 +290,14 @@ export class DashboardViews {
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
     logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
   );
-  private readonly listDetail = memoized((pane: ListPane, key: string, side: SideSummaries) =>
-    listDetail(pane, key, side),
+  private readonly listDetail = memoized(
+    (
+      pane: ListPane,
+      key: string,
+      side: SideSummaries,
+      decoder: IntentDecoder | undefined,
+      _decoded: number,
+    ) => listDetail(pane, key, side, decoder),
   );
   private readonly lineDetail = memoized(
     (key: string, _version: number, logs: LogSource, now: number) => {
@@ -490,7 +500,7 @@ export class DashboardViews {
     }
     if (open.pane === "line")
       return this.lineDetail(open.key, input.version, input.logs, input.now);
-    return this.listDetail(open.pane, open.key, side);
+    return this.listDetail(open.pane, open.key, side, input.decoder, input.decoded ?? 0);
   }
 
   private body(
@@ -523,10 +533,15 @@ interface SideSummaries {
 }
 
 /** A list pane's record by its key, as a detail view; undefined when it left the list. */
-function listDetail(pane: ListPane, key: string, side: SideSummaries): DetailView | undefined {
+function listDetail(
+  pane: ListPane,
+  key: string,
+  side: SideSummaries,
+  decoder: IntentDecoder | undefined,
+): DetailView | undefined {
   if (pane === "activities") {
     const r = side.activities.rows.find((x) => x.key === key);
-    return r ? activityDetail(r.activity) : undefined;
+    return r ? activityDetail(r.activity, decoder?.lookup(r.activity)) : undefined;
   }
   if (pane === "email") {
     const m = side.messages.find((x) => x.messageId === key);
