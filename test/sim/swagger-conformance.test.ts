@@ -439,7 +439,10 @@ describe("the generated activity queue is made of real activities", () => {
       }
       if ("walletId" in intent) expect(walletIds).toContain(intent.walletId);
       if ("userId" in intent) expect(userIds).toContain(intent.userId);
-      if (a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" && intent.type === "TRANSACTION_TYPE_SOLANA")
+      if (
+        a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" &&
+        intent.type === "TRANSACTION_TYPE_SOLANA"
+      )
         expect(s.solanaWalletAddresses).toContain(intent.signWith);
       if (a.type === "ACTIVITY_TYPE_EXPORT_WALLET" && result)
         expect(result.walletId).toBe(intent.walletId);
