@@ -43,7 +43,9 @@ function decodedField(decoding: DecodeLookup | undefined): DetailField[] {
   return [
     {
       label: lit`decoded`,
-      lines: [head.replace(/^decoded\s+/, ""), ...rest].map((l) => safeBounded(l, MAX_FIELD_CHARS)),
+      lines: [head.replace(/^decoded\s+/, ""), ...rest.map((l) => l.replace(/^ {2}/, ""))].map(
+        (l) => safeBounded(l, MAX_FIELD_CHARS),
+      ),
     },
   ];
 }

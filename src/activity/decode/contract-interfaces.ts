@@ -28,10 +28,10 @@ export function contractInterfaceSource(
   now: () => number = Date.now,
 ): InterfaceSource {
   let read: Promise<ContractInterfaces> | undefined;
-  let failedAt = 0;
+  let failedAt: number | undefined;
   return () => {
-    if (read && !(failedAt > 0 && now() - failedAt >= RETRY_AFTER_MS)) return read;
-    failedAt = 0;
+    if (read && (failedAt === undefined || now() - failedAt < RETRY_AFTER_MS)) return read;
+    failedAt = undefined;
     read = client.call("list_smart_contract_interfaces", {}).then(
       (r) => ({ list: r.smartContractInterfaces }),
       (err: unknown) => {

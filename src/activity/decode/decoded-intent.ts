@@ -73,7 +73,7 @@ const LABEL = 13;
 /** The decoded rows as lines, each `indent` + label + value, terminal-safe and never cut. */
 export function decodedLines(decoded: DecodedIntent, indent = "  "): string[] {
   const head = `${indent}${"decoded".padEnd(LABEL)}${decoded.what}`;
-  const lines = [head];
+  const lines = [head, `${indent}  ${"summary".padEnd(LABEL - 2)} ${decoded.summary.whole}`];
   for (const row of decoded.rows) {
     const pad = `${indent}${"  ".repeat(row.depth + 1)}`;
     const width = Math.max(0, LABEL - 2 * (row.depth + 1));
