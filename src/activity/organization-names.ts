@@ -118,10 +118,7 @@ async function walletAccounts(
   return out;
 }
 
-/**
- * Every list that names records. list_smart_contract_interfaces joins them here (kind "smart
- * contract interface", by its id and its contract address) once the operation table has it.
- */
+/** Every list that names records. */
 const SOURCES: readonly NameSource[] = [
   {
     what: "users",
@@ -159,6 +156,23 @@ const SOURCES: readonly NameSource[] = [
       (await client.call("list_user_tags", {}, options)).userTags.map((t) => [
         t.tagId,
         named("user tag", t.tagName),
+      ]),
+  },
+  {
+    what: "smart contract interfaces",
+    read: async (client, options) =>
+      (
+        await client.call("list_smart_contract_interfaces", {}, options)
+      ).smartContractInterfaces.flatMap((i): [string, NamedRecord][] => [
+        [i.smartContractInterfaceId, named("smart contract interface", i.label)],
+        ...(i.smartContractAddress
+          ? [
+              [i.smartContractAddress, named("smart contract interface", i.label)] as [
+                string,
+                NamedRecord,
+              ],
+            ]
+          : []),
       ]),
   },
   {

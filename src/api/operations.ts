@@ -30,6 +30,7 @@ import {
   privateKey,
   SOLANA_CAIP2,
   sessionProfile,
+  smartContractInterface,
   solTransaction,
   tag,
   tvcApp,
@@ -465,6 +466,20 @@ export const operations = {
     "Policies of the organization",
     z.strictObject({}),
     z.looseObject({ policies: z.array(policy) }),
+  ),
+
+  // --- Queries the decoding of transactions needs ----------------------------------------
+  list_smart_contract_interfaces: query(
+    "list_smart_contract_interfaces",
+    "Smart contract interfaces (ABIs and IDLs) of the organization",
+    z.strictObject({}),
+    z.looseObject({ smartContractInterfaces: z.array(smartContractInterface) }),
+  ),
+  get_smart_contract_interface: query(
+    "get_smart_contract_interface",
+    "One smart contract interface (ABI or IDL)",
+    z.strictObject({ smartContractInterfaceId: nonEmpty }),
+    z.looseObject({ smartContractInterface }),
   ),
 
   // --- Auth proxy -------------------------------------------------------------------------

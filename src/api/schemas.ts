@@ -307,6 +307,22 @@ export const sessionProfile = z.looseObject({
   updatedAt: anyTimestamp,
 });
 
+/** An ABI (ETHEREUM) or IDL (SOLANA) the organization stores for a contract address or program. */
+export const smartContractInterface = z.looseObject({
+  organizationId: z.string(),
+  smartContractInterfaceId: z.string(),
+  smartContractAddress: z.string(),
+  /** The ABI or IDL, as JSON text. */
+  smartContractInterface: z.string(),
+  type: z.string(),
+  label: z.string(),
+  notes: z.string(),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+});
+
+export type SmartContractInterface = z.infer<typeof smartContractInterface>;
+
 export const webhookSubscription = z.looseObject({
   eventType: z.string(),
   filtersJson: z.string().optional(),

@@ -1,11 +1,14 @@
 /**
- * The activity detail: every field in full (the view wraps the fingerprint rather than cut it),
- * voters by name, the organization's name for each ID or address the activity holds (`names`),
- * and the intent and result with secret fields (sessions, bundles, tokens, as the
- * operation table marks them) redacted, as `call` prints them.
+ * The activity detail: first what it asks to sign, decoded (src/activity/decode), then every
+ * field in full (the view wraps the fingerprint rather than cut it), voters by name, the
+ * organization's name for each ID or address the activity holds (`names`), and the intent and
+ * result with secret fields (sessions, bundles, tokens, as the operation table marks them)
+ * redacted, as `call` prints them.
  */
 
 import { shortStatus, shortType, timestampMs } from "../activity/activity-fields.js";
+import { decodedLines } from "../activity/decode/decoded-intent.js";
+import type { DecodeLookup } from "../activity/decode/intent-decoder.js";
 import { NO_NAMES, type OrganizationNames } from "../activity/organization-names.js";
 import type { Activity, Vote } from "../api/schemas.js";
 import { redactSecrets } from "../api/secret-fields.js";
@@ -55,12 +58,32 @@ function namedLines(values: readonly unknown[], names: OrganizationNames): strin
   return lines;
 }
 
-export function activityDetail(a: Activity, names: OrganizationNames = NO_NAMES): DetailView {
+/** The decoded lines as the detail's first field (the view wraps them, never cuts). */
+function decodedField(decoding: DecodeLookup | undefined): DetailField[] {
+  if (!decoding || decoding.state === "none") return [];
+  if (decoding.state === "decoding") return [field(lit`decoded`, "decoding…")];
+  const [head = "", ...rest] = decodedLines(decoding.decoded, "");
+  return [
+    {
+      label: lit`decoded`,
+      lines: [head.replace(/^decoded\s+/, ""), ...rest.map((l) => l.replace(/^ {2}/, ""))].map(
+        (l) => safeBounded(l, MAX_FIELD_CHARS),
+      ),
+    },
+  ];
+}
+
+export function activityDetail(
+  a: Activity,
+  names: OrganizationNames = NO_NAMES,
+  decoding?: DecodeLookup,
+): DetailView {
   const intent = redactSecrets(a.intent);
   const result = redactSecrets(a.result);
   const named = namedLines([intent.value, result.value], names);
   const hidden = [...new Set([...intent.fields, ...result.fields])];
   const fields: DetailField[] = [
+    ...decodedField(decoding),
     field(lit`id`, a.id),
     field(lit`type`, `${shortType(a.type)} (${a.type})`),
     field(lit`status`, shortStatus(a.status)),

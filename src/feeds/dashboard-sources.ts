@@ -7,6 +7,8 @@
 import type { VoteAction } from "../activity/activity-decision.js";
 import type { LoadedContext } from "../activity/decision-context.js";
 import { loadDecisionContext } from "../activity/decision-context.js";
+import { contractInterfaceSource } from "../activity/decode/contract-interfaces.js";
+import { IntentDecoder } from "../activity/decode/intent-decoder.js";
 import { OrganizationDirectory, type OrganizationNames } from "../activity/organization-names.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
@@ -60,6 +62,8 @@ export interface ActivityVoting {
 export interface DashboardSources {
   feeds: Feeds;
   voting: ActivityVoting;
+  /** What the activities ask to sign, decoded (ABIs and IDLs read once, when one is needed). */
+  decoder?: IntentDecoder | undefined;
   listDeployments(signal?: AbortSignal): Promise<DeploymentChoice[]>;
   /** The deployment's app and state, for the title; undefined when it cannot be told. */
   describeDeployment(id: string, signal?: AbortSignal): Promise<DeploymentChoice | undefined>;
@@ -104,6 +108,7 @@ export function createDashboardSources(
   const directory = new OrganizationDirectory(client);
   return {
     feeds: createFeeds(client, options),
+    decoder: new IntentDecoder(contractInterfaceSource(client)),
     voting: {
       loadContext: (signal) => loadDecisionContext(client, Date.now, { signal }, directory),
       refreshNames: (signal) => (directory.due() ? directory.load({ signal }) : undefined),

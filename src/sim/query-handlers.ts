@@ -13,6 +13,10 @@ import { type ActivitySnapshot, activityEnvelope } from "./organization/activity
 import type { ActivityLedger } from "./organization/activity-ledger.js";
 import type { Caller } from "./organization/auth.js";
 import {
+  getSmartContractInterface,
+  listSmartContractInterfaces,
+} from "./organization/contract-interface-queries.js";
+import {
   getSessionProfile,
   listPrivateKeys,
   listUsers,
@@ -70,6 +74,9 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
   list_webhook_endpoints: (w) => listWebhookEndpoints(w.state),
   list_private_keys: (w) => listPrivateKeys(w.state),
   list_user_tags: (w) => listUserTags(w.state),
+  list_smart_contract_interfaces: (w) => listSmartContractInterfaces(w.state),
+  get_smart_contract_interface: (w, input) =>
+    getSmartContractInterface(w.state, input.smartContractInterfaceId),
   list_tvc_apps: (w) => ({ tvcApps: w.tvc.list() }),
   list_tvc_app_deployments: (w, input) => ({ tvcDeployments: w.tvc.deploymentsOf(input.appId) }),
   get_tvc_deployment: (w, input) => ({ tvcDeployment: w.tvc.deployment(input.deploymentId) }),

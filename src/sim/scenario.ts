@@ -2,8 +2,10 @@
  * The simulated organization a scenario starts from: its root user and API key, TVC apps and
  * deployments, email recipients and Solana addresses. Everything derives from the seed.
  */
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { base58 } from "@scure/base";
 import { publicKeyOf } from "../api/stamp.js";
 import type { Random } from "./random.js";
 import { uuidOf } from "./seeded.js";
@@ -57,6 +59,13 @@ export interface Scenario {
   activityPerMinute: number;
   emailPerMinute: number;
   solPerMinute: number;
+}
+
+/** A wallet account's Solana address (an ed25519 public key) derived from a label. */
+function solanaWalletAddress(label: string): string {
+  return base58.encode(
+    ed25519.getPublicKey(sha256(new TextEncoder().encode(`tvcwatch-sim-wallet-${label}`))),
+  );
 }
 
 /** A P-256 key pair derived from the seed and a label (the same seed, the same keys). */
@@ -117,7 +126,11 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
     deploymentId,
     canaryDeploymentId,
     emails: ["alice@example.com", "ops-alerts@example.com"],
-    solanaWalletAddresses: [rng.base58(44), rng.base58(43)],
+    // Real addresses (what signed transactions are from), derived from the draws they replace.
+    solanaWalletAddresses: [
+      solanaWalletAddress(rng.base58(44)),
+      solanaWalletAddress(rng.base58(43)),
+    ],
     caip2: "solana:devnet",
     activityPerMinute: 6 * busy,
     emailPerMinute: 4 * busy,

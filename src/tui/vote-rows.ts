@@ -6,6 +6,7 @@
  * and the question cannot both be shown the frame says so and `fits` is false: `y` votes only
  * on what is on screen. Pure, so what the overlay shows at any size is testable.
  */
+import { summaryLines } from "../activity/decode/decoded-intent.js";
 import { MAX_SHOWN_VALUE } from "../activity/intent-summary.js";
 import { lit, type Safe, safe, safeBounded, sliceSafe } from "../text/safe-text.js";
 import { isPlain } from "../text/terminal-width.js";
@@ -105,7 +106,11 @@ export interface VoteFrame {
 
 /** The overlay's rows in `width` columns and `room` rows. */
 export function voteFrame(vote: VoteUi, width: number, room: number): VoteFrame {
-  const header = wrapped(vote.header, width);
+  // What it signs in one line, its addresses whole on lines of their own when it does not fit.
+  const header = wrapped(
+    [...vote.header, ...(vote.summary ? summaryLines(vote.summary, width) : [])],
+    width,
+  );
   const footer = footerRows(vote, width);
   const details = wrapped(vote.details, width);
   const detailRoom = room - header.length - footer.length - 1;

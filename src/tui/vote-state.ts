@@ -5,6 +5,7 @@
  * vote means, from activity/vote-answer.ts.
  */
 import type { VoteAction } from "../activity/activity-decision.js";
+import type { DecodedSummary } from "../activity/decode/decoded-intent.js";
 
 /** What every phase shows: what is decided (kept in view) and the rest (scrolled). */
 interface VoteShown {
@@ -16,6 +17,8 @@ interface VoteShown {
   question: string;
   /** The verb and type, id, the whole fingerprint, the quorum, what an export lets out. */
   header: readonly string[];
+  /** What the activity signs in one line, below the header (src/activity/decode). */
+  summary?: DecodedSummary | undefined;
   /** Creator, votes by name, root users, intent, what this vote does, notes. */
   details: readonly string[];
   /** How far the details are scrolled (↑ ↓ PgUp PgDn). */
@@ -39,6 +42,7 @@ export type VoteUiAction =
       fingerprint: string;
       question: string;
       header: readonly string[];
+      summary?: DecodedSummary | undefined;
       details: readonly string[];
     }
   | { type: "sendVote" }
@@ -58,6 +62,7 @@ export function voteReducer(state: VoteUi | undefined, action: VoteUiAction): Vo
         fingerprint: action.fingerprint,
         question: action.question,
         header: action.header,
+        ...(action.summary ? { summary: action.summary } : {}),
         details: action.details,
         scroll: 0,
       };

@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 describe("the organization directory", () => {
-  it("names wallets, accounts (by id and address), private keys, tags, policies and users", async () => {
+  it("names wallets, accounts (by id and address), private keys, tags, policies, contract interfaces and users", async () => {
     const names = await readOrganizationNames(client, () => 1000);
     const state = sim.service.state;
     expect(names.notes).toEqual([]);
@@ -66,6 +66,13 @@ describe("the organization directory", () => {
     const { policies } = await client.call("list_policies", {});
     expect(names.label(policies[0]?.policyId ?? "")).toBe(`policy "${policies[0]?.policyName}"`);
     expect(names.userNames().get(state.users[0]?.userId ?? "")).toBe(state.users[0]?.userName);
+    const { smartContractInterfaces } = await client.call("list_smart_contract_interfaces", {});
+    expect(smartContractInterfaces.length).toBeGreaterThan(0);
+    for (const i of smartContractInterfaces) {
+      const label = `smart contract interface "${i.label}"`;
+      expect(names.label(i.smartContractInterfaceId)).toBe(label);
+      expect(names.label(i.smartContractAddress)).toBe(label);
+    }
     expect(names.get("not-an-id")).toBeUndefined();
   });
 
@@ -139,7 +146,7 @@ describe("the organization directory", () => {
       expect(names.get("acct-1-0")).toEqual({ kind: "wallet account", name: "treasury" });
       expect(names.label("acct-10-99")).toBe(`wallet account "Default wallet m/44'/60'/0'/0/999"`);
       expect(names.notes).toEqual([
-        "names of users, private keys, tags and policies not shown: PERMISSION_DENIED (HTTP 403): request not authorized (list_users, list_private_keys, list_user_tags, list_policies)",
+        "names of users, private keys, tags, smart contract interfaces and policies not shown: PERMISSION_DENIED (HTTP 403): request not authorized (list_users, list_private_keys, list_user_tags, list_smart_contract_interfaces, list_policies)",
       ]);
     } finally {
       await server.close();

@@ -84,5 +84,7 @@ export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
     paginationOptions: { limit: "100" },
   },
   list_policies: {},
+  list_smart_contract_interfaces: {},
+  get_smart_contract_interface: { smartContractInterfaceId: "sci1" },
   wallet_kit_config: {},
 };

@@ -331,6 +331,24 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     expect(names).toEqual(expect.arrayContaining(["oncall-root", "sre-lead", "ci-deployer"]));
   });
 
+  it("list_smart_contract_interfaces and get_smart_contract_interface: the ABI and IDL it stores", async () => {
+    const listed = await call("list_smart_contract_interfaces");
+    const interfaces = listed.json.smartContractInterfaces as {
+      smartContractInterfaceId: string;
+      label: string;
+    }[];
+    expect(interfaces.map((i) => i.label)).toEqual([
+      "Payout vault (Sepolia)",
+      "Acme escrow (devnet)",
+    ]);
+    const one = await call("get_smart_contract_interface", {
+      smartContractInterfaceId: interfaces[1]?.smartContractInterfaceId,
+    });
+    expect(JSON.parse(one.json.smartContractInterface.smartContractInterface).metadata.name).toBe(
+      "acme_escrow",
+    );
+  });
+
   it("covered every operation of the table", () => {
     expect(operationNames.filter((n) => !succeeded.has(n))).toEqual([]);
   });

@@ -109,6 +109,21 @@ describe("every response of the simulator validates against Turnkey's swagger", 
       "ADDRESS_FORMAT_SOLANA",
     ]);
     conforms("list_policies", await root.getPolicies({ organizationId: org }));
+    // The ABIs and IDLs the organization stores: what a vote on a contract call is decoded with.
+    const interfaces = await root.getSmartContractInterfaces({ organizationId: org });
+    conforms("list_smart_contract_interfaces", interfaces);
+    expect(interfaces.smartContractInterfaces.map((i) => i.type)).toEqual([
+      "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+      "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+    ]);
+    conforms(
+      "get_smart_contract_interface",
+      await root.getSmartContractInterface({
+        organizationId: org,
+        smartContractInterfaceId:
+          interfaces.smartContractInterfaces[0]?.smartContractInterfaceId ?? "",
+      }),
+    );
     // The root quorum and every user, whole: what the activity commands name voters from.
     const configs = await root.getOrganizationConfigs({ organizationId: org });
     conforms("get_organization_configs", configs);
@@ -443,7 +458,10 @@ describe("the generated activity queue is made of real activities", () => {
       }
       if ("walletId" in intent) expect(walletIds).toContain(intent.walletId);
       if ("userId" in intent) expect(userIds).toContain(intent.userId);
-      if (a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
+      if (
+        a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" &&
+        intent.type === "TRANSACTION_TYPE_SOLANA"
+      )
         expect(s.solanaWalletAddresses).toContain(intent.signWith);
       if (a.type === "ACTIVITY_TYPE_EXPORT_WALLET" && result)
         expect(result.walletId).toBe(intent.walletId);

@@ -9,6 +9,7 @@
  */
 import { render as inkRender } from "ink-testing-library";
 import { vi } from "vitest";
+import type { IntentDecoder } from "../../src/activity/decode/intent-decoder.js";
 import type { ActivityVoting, DashboardSources } from "../../src/feeds/dashboard-sources.js";
 import type { DeploymentChoice } from "../../src/feeds/deployment-list.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
@@ -44,6 +45,8 @@ export interface DashboardSetup {
   /** The feeds; by default the parts'; null: none (no side panes). */
   feeds?: Feeds | null;
   voting?: ActivityVoting;
+  /** Decodes what activities sign (src/activity/decode); absent: nothing is decoded. */
+  decoder?: IntentDecoder;
   clipboard?: (text: string) => void;
   files?: FileSink;
   bell?: () => void;
@@ -69,6 +72,7 @@ export async function renderDashboard(setup: DashboardSetup = {}) {
       },
       feeds,
       voting: setup.voting,
+      decoder: setup.decoder,
       clipboard: setup.clipboard,
       files: setup.files,
       bell: setup.bell,

@@ -17,6 +17,14 @@ import {
 } from "../../activity/activity-decision.js";
 import { otherActivity, sameFingerprint, shownId } from "../../activity/activity-identity.js";
 import { loadDecisionContext } from "../../activity/decision-context.js";
+import { contractInterfaceSource } from "../../activity/decode/contract-interfaces.js";
+import { decodeActivity } from "../../activity/decode/decode-activity.js";
+import {
+  type DecodedIntent,
+  decodedJson,
+  decodedLines,
+  summaryLines,
+} from "../../activity/decode/decoded-intent.js";
 import { summarizeIntent } from "../../activity/intent-summary.js";
 import type { CallOptions, TurnkeyClient } from "../../api/client.js";
 import { TurnkeyApiError } from "../../api/errors.js";
@@ -134,10 +142,22 @@ async function clientOf(cmd: Command): Promise<TurnkeyClient> {
   return clientFor(await configFromCommand(cmd));
 }
 
-/** `get`'s text: the decision's lines, the result or failure, and whether you can vote. */
-function getText(activity: Activity, context: DecisionContext): string {
+/** What the activity asks to sign, decoded; undefined when it asks for nothing to decode. */
+function decoding(client: TurnkeyClient, activity: Activity): Promise<DecodedIntent | undefined> {
+  return decodeActivity(activity, { interfaces: contractInterfaceSource(client) });
+}
+
+/**
+ * `get`'s text: what it signs decoded, first; then the decision's lines, the result or failure,
+ * and whether you can vote.
+ */
+function getText(
+  activity: Activity,
+  context: DecisionContext,
+  decoded: DecodedIntent | undefined,
+): string {
   const decision = decideActivity(activity, context);
-  const lines = detailLines(decision, context);
+  const lines = [...(decoded ? decodedLines(decoded) : []), ...detailLines(decision, context)];
   if (Object.keys(activity.result).length > 0) {
     lines.push("  result");
     const names = { names: context.names, userNames: context.userNames };
@@ -262,8 +282,17 @@ async function vote(action: VoteAction, given: string, flags: VoteFlags, cmd: Co
           2,
         );
       }
-      const { question, lines } = confirmation(decision, action, context);
-      writeStderr(lines.join("\n"));
+      const { question, header, details } = confirmation(decision, action, context);
+      const decoded = await decoding(client, found.activity);
+      const width = process.stderr.columns || 80;
+      writeStderr(
+        [
+          ...header,
+          ...(decoded ? summaryLines(decoded.summary, width) : []),
+          ...(decoded ? decodedLines(decoded) : []),
+          ...details,
+        ].join("\n"),
+      );
       const answer = await askYesNo(question, process.stdin, promptStream());
       if (answer === "interrupted") throw new CliError(`not ${done}: interrupted`, 130);
       if (answer === "no") throw new CliError(`not ${done}: cancelled, nothing was sent`, 1);
@@ -381,14 +410,21 @@ async function getCommand(ref: string, flags: GetFlags, cmd: Command): Promise<v
   const client = await clientOf(cmd);
   const id = await activityIdOf(client, ref);
   if (flags.output === "json") {
-    printJson(await api(() => getActivity(client, id)), flags.revealSecrets);
+    const response = await api(() => getActivity(client, id));
+    // The decoding beside the API's answer, under a key of its own: the intent stays as sent.
+    const decoded = await decoding(client, response.activity);
+    printJson(
+      decoded ? { ...response, decoded: decodedJson(decoded) } : response,
+      flags.revealSecrets,
+    );
     return;
   }
   const [response, loaded] = await api(() =>
     Promise.all([getActivity(client, id), loadDecisionContext(client, Date.now, callOptions)]),
   );
   printNotes(loaded.notes);
-  process.stdout.write(`${getText(response.activity, loaded.context)}\n`);
+  const decoded = await decoding(client, response.activity);
+  process.stdout.write(`${getText(response.activity, loaded.context, decoded)}\n`);
 }
 
 /** What the ID arguments take. */
@@ -427,7 +463,10 @@ function registerList(activity: Command): void {
 function registerGet(activity: Command): void {
   activity
     .command("get")
-    .summary("one activity: intent, votes by name, quorum progress, result or failure")
+    .summary("one activity: what it signs decoded, intent, votes by name, quorum, result")
+    .description(
+      "One activity: what it asks to sign decoded first (Ethereum and Solana transactions, raw payloads, EIP-712 typed data; calls named by the ABIs and IDLs the organization stores), then its intent, votes by name, quorum progress, and result or failure. With -o json the decoding is under `decoded`, beside the API's `activity`.",
+    )
     .argument("<id>", ID_ARGUMENT)
     .addOption(outputOption())
     .option("--reveal-secrets", "print secrets in -o json (redacted otherwise)")

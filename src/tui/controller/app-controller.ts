@@ -218,6 +218,7 @@ export class AppController {
         logs: followedLogs(session),
         feeds: sources.feeds,
         voting: sources.voting,
+        decoder: sources.decoder,
         clipboard: this.ports.clipboard,
         files: this.ports.files,
         clock: this.ports.clock,

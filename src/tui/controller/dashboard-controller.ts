@@ -99,6 +99,7 @@ export class DashboardController {
     this.bell = new AwaitingBell(ports.bell);
     this.votes = new VoteFlow({
       voting: ports.voting,
+      decoder: ports.decoder,
       activities: ports.feeds?.activities.store,
       activityFor: (key) => this.current().activities.rows.find((r) => r.key === key)?.activity,
       contested: (id) =>
@@ -147,6 +148,7 @@ export class DashboardController {
       if (feeds.email) this.detach.push(feeds.email.store.subscribe(changed));
       if (feeds.solana) this.detach.push(feeds.solana.store.subscribe(changed));
     }
+    if (this.ports.decoder) this.detach.push(this.ports.decoder.subscribe(changed));
     this.detach.push(
       this.clock.every(TICK_MS, () => {
         this.now = this.clock.now();
@@ -255,6 +257,8 @@ export class DashboardController {
       now: this.now,
       voteContext: this.votes.context,
       round: this.round,
+      decoder: this.ports.decoder,
+      decoded: this.ports.decoder?.version ?? 0,
     });
     this.judgeLater();
     return this.built;

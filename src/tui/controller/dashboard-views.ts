@@ -8,6 +8,7 @@
  */
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { NO_NAMES, type OrganizationNames } from "../../activity/organization-names.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import { activityDetail } from "../../feeds/activity-detail.js";
@@ -91,6 +92,9 @@ export interface ViewInputs {
   voteContext: VoteContext;
   /** How many slices of judging the log's rows went by (./dashboard-controller.ts runs them). */
   round?: number;
+  /** What activities ask to sign, decoded; `decoded` counts the decodings it finished. */
+  decoder?: IntentDecoder | undefined;
+  decoded?: number | undefined;
 }
 
 export interface LogPaneView {
@@ -320,8 +324,14 @@ export class DashboardViews {
     ),
   );
   private readonly listDetail = memoized(
-    (pane: ListPane, key: string, side: SideSummaries, names: OrganizationNames) =>
-      listDetail(pane, key, side, names),
+    (
+      pane: ListPane,
+      key: string,
+      side: SideSummaries,
+      names: OrganizationNames,
+      decoder: IntentDecoder | undefined,
+      _decoded: number,
+    ) => listDetail(pane, key, side, names, decoder),
   );
   private readonly lineDetail = memoized(
     (key: string, _version: number, logs: LogSource, now: number) => {
@@ -542,7 +552,14 @@ export class DashboardViews {
       return this.lineDetail(open.key, input.version, input.logs, input.now);
     const voteContext = input.voteContext;
     const names = voteContext.state === "loaded" ? voteContext.context.names : undefined;
-    return this.listDetail(open.pane, open.key, side, names ?? NO_NAMES);
+    return this.listDetail(
+      open.pane,
+      open.key,
+      side,
+      names ?? NO_NAMES,
+      input.decoder,
+      input.decoded ?? 0,
+    );
   }
 
   private body(
@@ -580,11 +597,12 @@ function listDetail(
   key: string,
   side: SideSummaries,
   names: OrganizationNames,
+  decoder: IntentDecoder | undefined,
 ): DetailView | undefined {
   if (pane === "activities") {
     const r = side.activities.rows.find((x) => x.key === key);
     if (!r) return undefined;
-    const view = activityDetail(r.activity, names);
+    const view = activityDetail(r.activity, names, decoder?.lookup(r.activity));
     if (r.conflict === undefined) return view;
     const contested = field(lit`contested`, `${CONFLICT_TEXT} (${r.conflict} under ${r.id})`);
     return { ...view, fields: [contested, ...view.fields] };

@@ -5,6 +5,7 @@
  * quitting). Absent ports are features absent: no feeds, no side panes; no voting, `A` and `R`
  * say so; no follow, `r` and `i` say there is none.
  */
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
 import type { DeploymentHealthFeed } from "../../feeds/deployment-health.js";
@@ -94,6 +95,8 @@ export interface DashboardPorts {
   feeds?: Feeds | undefined;
   /** Approving and rejecting (`A`, `R`); absent: the keys say it is not available. */
   voting?: ActivityVoting | undefined;
+  /** What activities ask to sign, decoded; absent: the detail and confirmation show the intent. */
+  decoder?: IntentDecoder | undefined;
   /** Puts text on the terminal's clipboard (OSC 52, --clipboard); absent: `c` shows the line. */
   clipboard?: ((text: string) => void) | undefined;
   /** Where `S` writes; by default a new file (atomic-file.ts). */

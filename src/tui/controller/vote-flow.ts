@@ -3,11 +3,15 @@
  * (read once through whoami when the dashboard starts), the confirmation that says what is
  * decided, and the vote sent on the fingerprint shown, whose answered activity replaces its row
  * at once when the answer is about it. A key pressed before whoami answered goes on as soon as
- * it has. The rules are src/activity's; the confirmation's state is ../vote-state.ts.
+ * it has. What the activity asks to sign is decoded first (src/activity/decode): its summary in
+ * the confirmation's fixed header, its lines first in the part that scrolls. The rules are
+ * src/activity's; the confirmation's state is ../vote-state.ts.
  */
 import type { VoteAction } from "../../activity/activity-decision.js";
 import { confirmation, decideActivity } from "../../activity/activity-decision.js";
 import type { VoteContext } from "../../activity/awaiting-vote.js";
+import { type DecodedIntent, decodedLines } from "../../activity/decode/decoded-intent.js";
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { voteAnswer, voteFailed } from "../../activity/vote-answer.js";
 import type { Activity } from "../../api/schemas.js";
 import { CONFLICT_TEXT } from "../../feeds/activity-summary.js";
@@ -21,6 +25,8 @@ import type { UiAction, UiState } from "../ui-state.js";
 /** What the flow reads and changes of the dashboard around it. */
 export interface VoteHost {
   voting: ActivityVoting | undefined;
+  /** Decodes what the activity asks to sign; absent: the confirmation shows the intent alone. */
+  decoder?: IntentDecoder | undefined;
   /** The activities feed: an answered vote's activity replaces its row. */
   activities: FeedStore<Activity[]> | undefined;
   /** The activity of the row with this key, as the pane shows it; undefined when it is gone. */
@@ -120,7 +126,31 @@ export class VoteFlow {
       this.pending = { action, key };
       this.notice("reading who you are (whoami) before the vote…");
     } else if (known.state === "failed") this.notice(`cannot vote: ${known.error}`);
-    else this.confirm(action, activity, known);
+    else this.decodeThenConfirm(action, activity, known);
+  }
+
+  /** The confirmation once what the activity asks to sign is decoded (at once when it is). */
+  private decodeThenConfirm(
+    action: VoteAction,
+    activity: Activity,
+    known: Extract<VoteContext, { state: "loaded" }>,
+  ): void {
+    const decoder = this.host.decoder;
+    const lookup = decoder?.lookup(activity);
+    if (!decoder || !lookup || lookup.state === "none") {
+      this.confirm(action, activity, known, undefined);
+      return;
+    }
+    if (lookup.state === "done") {
+      this.confirm(action, activity, known, lookup.decoded);
+      return;
+    }
+    this.notice("decoding what the activity signs before the vote…");
+    void decoder.decode(activity).then((decoded) => {
+      // Another confirmation opened meanwhile, or the dashboard stopped: this one is not shown.
+      if (this.stopped.signal.aborted || this.host.state().vote) return;
+      this.confirm(action, activity, known, decoded);
+    });
   }
 
   /** What is decided, shown for y; or why this person cannot cast that vote. */
@@ -128,6 +158,7 @@ export class VoteFlow {
     action: VoteAction,
     activity: Activity,
     known: Extract<VoteContext, { state: "loaded" }>,
+    decoded: DecodedIntent | undefined,
   ): void {
     const context = { ...known.context, now: this.host.now() };
     const decision = decideActivity(activity, context);
@@ -147,7 +178,12 @@ export class VoteFlow {
         fingerprint: decision.fingerprint,
         question,
         header,
-        details: [...details, ...known.notes.map((n) => `  note         ${n}`)],
+        ...(decoded ? { summary: decoded.summary } : {}),
+        details: [
+          ...(decoded ? decodedLines(decoded) : []),
+          ...details,
+          ...known.notes.map((n) => `  note         ${n}`),
+        ],
       },
     });
   }
