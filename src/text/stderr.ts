@@ -58,6 +58,11 @@ export function stderrIsTerminal(): boolean {
   return process.stderr.isTTY === true;
 }
 
+/** How wide stderr is: its terminal's columns, or 80 when it is not a terminal. */
+export function stderrColumns(): number {
+  return process.stderr.columns || 80;
+}
+
 /**
  * The stream a y/N question is asked on, for readline alone: it draws the prompt and moves the
  * cursor with its own sequences. The question's text must come through `inertLines` first.

@@ -468,6 +468,7 @@ function answeredNames(op: string | undefined, res: Parameters<typeof json>[0]):
     list_private_keys: "privateKeys",
     list_user_tags: "userTags",
     list_policies: "policies",
+    list_smart_contract_interfaces: "smartContractInterfaces",
   };
   const key = op === undefined ? undefined : empty[op];
   if (key) json(res, 200, { [key]: [] });
@@ -660,7 +661,7 @@ describe("against scripted servers", () => {
       expect(r.stdout).toBe("rejected activity act-1: REJECTED\n");
       expect(lines(r.stderr)).toEqual([
         "tvcwatch: root quorum not shown: get_organization_configs: PERMISSION_DENIED (HTTP 403): request not authorized",
-        "tvcwatch: names of users, wallets and their accounts, private keys, tags and policies not shown: PERMISSION_DENIED (HTTP 403): request not authorized (list_users, list_wallets, list_private_keys, list_user_tags, list_policies)",
+        "tvcwatch: names of users, wallets and their accounts, private keys, tags, smart contract interfaces and policies not shown: PERMISSION_DENIED (HTTP 403): request not authorized (list_users, list_wallets, list_private_keys, list_user_tags, list_smart_contract_interfaces, list_policies)",
       ]);
     } finally {
       await server.close();

@@ -35,7 +35,13 @@ import { redactSecrets } from "../../api/secret-fields.js";
 import { shouldColour } from "../../text/colour.js";
 import { formatDuration } from "../../text/duration.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
-import { promptStream, sayOnStderr, stderrIsTerminal, writeStderr } from "../../text/stderr.js";
+import {
+  promptStream,
+  sayOnStderr,
+  stderrColumns,
+  stderrIsTerminal,
+  writeStderr,
+} from "../../text/stderr.js";
 import { stringifyForTerminal } from "../../text/terminal-json.js";
 import { MIN_PREFIX, resolveActivityRef } from "../activity/activity-prefix.js";
 import { activityTable } from "../activity/activity-table.js";
@@ -284,7 +290,7 @@ async function vote(action: VoteAction, given: string, flags: VoteFlags, cmd: Co
       }
       const { question, header, details } = confirmation(decision, action, context);
       const decoded = await decoding(client, found.activity);
-      const width = process.stderr.columns || 80;
+      const width = stderrColumns();
       writeStderr(
         [
           ...header,

@@ -112,15 +112,15 @@ function permitTypedData(rng: Random, owner: string) {
   };
 }
 
-/** An EIP-4361 sign-in message for the organization's console. */
+/** An EIP-4361 sign-in message for the organization's treasury app. */
 function signInMessage(rng: Random, address: string, at: number): string {
   return [
-    "console.acme-payments.example wants you to sign in with your Ethereum account:",
+    "app.acme-payments.example wants you to sign in with your Ethereum account:",
     address,
     "",
-    "Sign in to the Acme Payments treasury console.",
+    "Sign in to the Acme Payments treasury app.",
     "",
-    "URI: https://console.acme-payments.example/login",
+    "URI: https://app.acme-payments.example/login",
     "Version: 1",
     "Chain ID: 11155111",
     `Nonce: ${rng.hex(8)}`,
