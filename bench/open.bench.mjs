@@ -223,7 +223,7 @@ function inTerminal(path) {
 
 // ---- tvcwatch's reader alone, for reference
 
-// The process starts as the dashboard's commands start theirs (src/cli/commands/watch.ts): V8's
+// The process starts as the dashboard's commands start theirs (src/cli/commands/watch/watch-command.ts): V8's
 // young generation held at its start-up size, then the reader loaded.
 const script = `
 const start = performance.now();

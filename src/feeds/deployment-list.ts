@@ -7,7 +7,7 @@
 import { timestampMs } from "../activity/activity-fields.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { TvcApp, TvcDeployment } from "../api/schemas.js";
-import type { DeploymentDescription } from "../tail/deployment-labels.js";
+import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
 import { appHealth, type DeploymentHealth } from "./deployment-health.js";

@@ -14,7 +14,7 @@
  * Context lines (`-A`, `-B`, `-C`, the dashboard's `C`) are counted over the selected lines in
  * the merged order, as grep counts them over its input: ./filter-stream.ts, ./indexed-filter.ts.
  */
-import type { LogLine } from "../tail/log-line.js";
+
 import {
   isAtLeast,
   type LogLevel,
@@ -23,6 +23,7 @@ import {
   readPart,
 } from "../text/log-level.js";
 import { compilePattern as compile, type Pattern } from "../text/pattern.js";
+import type { LogLine } from "./model/log-line.js";
 
 /** The most of one line patterns and the level reading see (the dashboard renders as much). */
 export const FILTERED_CHARS = READ_CHARS;

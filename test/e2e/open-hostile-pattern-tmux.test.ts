@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoredRow } from "../../src/tail/log-store.js";
-import { savedView } from "../../src/tui/saved-view.js";
-import { initialUiState } from "../../src/tui/ui-state.js";
+import type { StoredRow } from "../../src/logs/model/log-store.js";
+import { savedView } from "../../src/tui/saving/saved-view.js";
+import { initialUiState } from "../../src/tui/state/ui-state.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packNanos, timestampSortKey } from "../../src/logs/model/log-line.js";
+import type { StoredRow } from "../../src/logs/model/log-store.js";
 import { Random } from "../../src/sim/random.js";
 import { DebugLogs } from "../../src/sim/traffic/debug-logs.js";
-import { packNanos, timestampSortKey } from "../../src/tail/log-line.js";
-import type { StoredRow } from "../../src/tail/log-store.js";
-import { savedView } from "../../src/tui/saved-view.js";
-import { initialUiState } from "../../src/tui/ui-state.js";
+import { savedView } from "../../src/tui/saving/saved-view.js";
+import { initialUiState } from "../../src/tui/state/ui-state.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**

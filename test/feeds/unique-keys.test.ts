@@ -3,10 +3,10 @@
  * every pane's view built from such a response holds each id once.
  */
 import { describe, expect, it } from "vitest";
-import { summarizeActivities } from "../../src/feeds/activity-summary.js";
-import { groupEmailEvents } from "../../src/feeds/email-timeline.js";
-import { summarizeTransfers } from "../../src/feeds/solana-transfers.js";
 import { keyMaker, onceEach, repeatMark } from "../../src/feeds/unique-keys.js";
+import { summarizeActivities } from "../../src/tui/panes/activity-summary.js";
+import { groupEmailEvents } from "../../src/tui/panes/email-timeline.js";
+import { summarizeTransfers } from "../../src/tui/panes/solana-transfers.js";
 import { activity, EMAILS, NOW, SOL } from "../tui/fixtures.js";
 
 describe("onceEach, keyMaker, repeatMark", () => {

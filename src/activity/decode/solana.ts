@@ -61,7 +61,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
   Token2022Instruction,
 } from "@solana-program/token-2022";
-import { formatAtomic } from "../../feeds/solana-amount.js";
+import { formatAtomic } from "../../text/token-amount.js";
 import {
   type ContractInterfaces,
   parsedInterface,

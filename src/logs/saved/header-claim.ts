@@ -4,7 +4,7 @@
  * the gaps among its outages) is checked against what reading the file met (./saved-file.ts's
  * ReadFacts), and every disagreement said in one phrase. What cannot be checked from the lines
  * (votes, polls that got no answer, the follow's figures) is for the reader to label as recorded
- * in the file, not verified (src/feeds/follower-detail.ts); none of it ever drives a vote.
+ * in the file, not verified (src/tui/panes/follower-detail.ts); none of it ever drives a vote.
  */
 import { parseRfc3339 } from "../../text/timestamp.js";
 import type { ReadFacts } from "./saved-file.js";

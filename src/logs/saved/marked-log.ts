@@ -1,7 +1,7 @@
 /**
  * Saved lines as the dashboard reads a live log: a SavedLog (./saved-log.ts) with each replica's
  * lifecycle markers among its lines (joined, stopped sending, back, the replica count changing)
- * and each replica's counts and sparkline, both made by src/tail/replica-activity.ts from the
+ * and each replica's counts and sparkline, both made by src/logs/model/replica-activity.ts from the
  * lines in order, as a live follow makes them. Read from the index (each line's time, level and
  * stream) and the stream table (each stream's label as shown), never by decoding a line (but one
  * of a stream past the table's end); the replica numbers (what 1-9 can hide) come from those
@@ -10,10 +10,11 @@
  * Lines that come after (a stream followed, a file growing) are observed as they come; when the
  * order changed before what was observed (a late line, a rebuild), everything is observed again.
  */
-import type { LogLine, ReplicaMarker } from "../../tail/log-line.js";
-import type { LogRows, StoredRow } from "../../tail/log-store.js";
-import { ReplicaActivity, type ReplicaSnapshots } from "../../tail/replica-activity.js";
+
 import type { Pattern } from "../../text/pattern.js";
+import type { LogLine, ReplicaMarker } from "../model/log-line.js";
+import type { LogRows, StoredRow } from "../model/log-store.js";
+import { ReplicaActivity, type ReplicaSnapshots } from "../model/replica-activity.js";
 import { replicaNumber } from "../replicas.js";
 import type { WorkBudget } from "../work-budget.js";
 import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";

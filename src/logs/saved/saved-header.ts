@@ -1,9 +1,9 @@
 /**
- * The first line the dashboard's `S` writes (src/tui/saved-view.ts): in NDJSON a `{"tvcwatch":
+ * The first line the dashboard's `S` writes (src/tui/saving/saved-view.ts): in NDJSON a `{"tvcwatch":
  * {deploymentId, savedAt, filters, from, to, lines, gaps, range}}` object, in text a `# tvcwatch ·
  * deployment … · filters: … · range · from to to · N lines` comment. Reading a saved view back
  * restores its filters from the NDJSON header (the text one names them in words only). A ticket
- * bundle (src/tui/ticket-bundle.ts) adds `bundle: true`, each replica's line count, the follow's
+ * bundle (src/tui/saving/ticket-bundle.ts) adds `bundle: true`, each replica's line count, the follow's
  * figures, its outages and the votes the dashboard cast. Every field is checked: one of the
  * wrong type or out of bounds is left out and said, never guessed; lists are capped.
  */

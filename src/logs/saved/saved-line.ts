@@ -17,11 +17,12 @@
  * line decodes it again, in full, with `decodeLine`. A line that cannot be read as its file's
  * format is kept as text, without a replica, and counted.
  */
-import type { GapMarker, LogLine } from "../../tail/log-line.js";
-import { packNanos, timestampSortKey } from "../../tail/log-line.js";
+
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
 import { parseRfc3339 } from "../../text/timestamp.js";
 import { filteredLevel, filteredText } from "../line-filter.js";
+import type { GapMarker, LogLine } from "../model/log-line.js";
+import { packNanos, timestampSortKey } from "../model/log-line.js";
 import {
   isJsonHeader,
   readJsonHeader,

@@ -13,12 +13,13 @@
  * Beyond the LogStore's reads: each row's level and stream from the index (no decoding), the time
  * range, the header of a saved view, and `search` over the content of every line.
  */
-import { MIN_LABEL, shortLabels } from "../../tail/deployment-labels.js";
-import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
-import type { StoredRow } from "../../tail/log-store.js";
+
 import type { LogLevel } from "../../text/log-level.js";
 import type { Pattern } from "../../text/pattern.js";
 import { filteredLevel } from "../line-filter.js";
+import { MIN_LABEL, shortLabels } from "../model/deployment-labels.js";
+import type { GapMarker, LogLine, StoreEvent } from "../model/log-line.js";
+import type { StoredRow } from "../model/log-store.js";
 import { HeldBytes } from "./byte-source.js";
 import { checkHeader, type HeaderCheck } from "./header-claim.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";

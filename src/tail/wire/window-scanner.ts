@@ -9,8 +9,9 @@
  * and `finish(length)` reads the rest and checks that the body ends there. No byte at or past
  * the end given is looked at, so the block may be filled as the body arrives.
  */
-import { timestampSortKey } from "../log-line.js";
-import { renderReplicaLabel } from "../stream-format.js";
+
+import { renderReplicaLabel } from "../../logs/formats/stream-format.js";
+import { timestampSortKey } from "../../logs/model/log-line.js";
 import {
   DECODE,
   type Digits,

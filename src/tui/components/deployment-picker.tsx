@@ -1,14 +1,14 @@
 import { Box } from "ink";
 import { useEffect, useState } from "react";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
-import { readyText } from "../../feeds/health-detail.js";
 import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
-import { cell, planColumns } from "../columns.js";
-import type { PickerLoad, PickerRow, PickerState, ShownScope } from "../picker-state.js";
-import { pickerSelection } from "../picker-state.js";
+import { cell, planColumns } from "../panes/columns.js";
+import { readyText } from "../panes/health-detail.js";
+import { visibleWindow } from "../panes/visible-window.js";
+import type { PickerLoad, PickerRow, PickerState, ShownScope } from "../state/picker-state.js";
+import { pickerSelection } from "../state/picker-state.js";
 import { Line, SafeText } from "./safe-text.js";
-import { visibleWindow } from "./visible-window.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

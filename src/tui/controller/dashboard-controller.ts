@@ -12,23 +12,23 @@
  */
 
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
-import type { StoredRow } from "../../tail/log-store.js";
-import { copyLines } from "../copy-text.js";
-import type { KeyInfo } from "../key-bindings.js";
-import { type KeyEffect, keyStep } from "../key-step.js";
-import { OutageRecord } from "../outage-record.js";
+import type { KeyInfo } from "../keys/key-bindings.js";
+import { type KeyEffect, keyStep } from "../keys/key-step.js";
+import { copyLines } from "../log-view/copy-text.js";
+import { OutageRecord } from "../saving/outage-record.js";
 import {
   countRows,
   defaultSaveName,
   rangeWords,
   rowsInRange,
   type SaveChoice,
-} from "../save-range.js";
-import { savedFormat, savedView } from "../saved-view.js";
-import { bundleFields } from "../ticket-bundle.js";
-import { initialUiState, type UiAction, type UiState, uiReducer } from "../ui-state.js";
+} from "../saving/save-range.js";
+import { savedFormat, savedView } from "../saving/saved-view.js";
+import { bundleFields } from "../saving/ticket-bundle.js";
+import { initialUiState, type UiAction, type UiState, uiReducer } from "../state/ui-state.js";
 import { AwaitingBell } from "./awaiting-bell.js";
 import type { Heading } from "./dashboard-title.js";
 import {

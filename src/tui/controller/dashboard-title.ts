@@ -7,7 +7,6 @@
 import type { HealthView, Replicas } from "../../feeds/deployment-health.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
-import { readyText } from "../../feeds/health-detail.js";
 import {
   joinSafe,
   lit,
@@ -17,6 +16,7 @@ import {
   truncate,
   widthOf,
 } from "../../text/safe-text.js";
+import { readyText } from "../panes/health-detail.js";
 
 export type Heading =
   /** Deployments followed: the first named (with its app when known), or several by label. */

@@ -11,48 +11,48 @@ import { awaitsMyVote } from "../../activity/awaiting-vote.js";
 import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { NO_NAMES, type OrganizationNames } from "../../activity/organization-names.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
-import { activityDetail } from "../../feeds/activity-detail.js";
+import type { HealthView } from "../../feeds/deployment-health.js";
+import type { FeedSnapshot } from "../../feeds/feed-store.js";
+import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
+import { type ReplicaStats, SPARK_BUCKETS } from "../../logs/model/replica-activity.js";
+import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
+import type { FollowerState } from "../../tail/follower.js";
+import type { GroupMember } from "../../tail/follower-group.js";
+import { lit, type Safe, safe, safeBounded, truncate } from "../../text/safe-text.js";
+import { helpRows } from "../keys/help-content.js";
+import type { KeyContext } from "../keys/key-step.js";
+import { copyLines } from "../log-view/copy-text.js";
+import { lineDetail } from "../log-view/line-detail.js";
+import { compileFilters, type Filters, judgeRest } from "../log-view/log-filters.js";
+import { logNavigator } from "../log-view/log-navigator.js";
+import { computeLogView, type LogView } from "../log-view/log-view.js";
+import { ReplicaRoster } from "../log-view/replica-roster.js";
+import { replicaStrip } from "../log-view/replica-strip.js";
+import { activityDetail } from "../panes/activity-detail.js";
 import {
   type ActivitySummary,
   CONFLICT_TEXT,
   summarizeActivities,
-} from "../../feeds/activity-summary.js";
-import type { HealthView } from "../../feeds/deployment-health.js";
-import { type DetailView, field } from "../../feeds/detail-view.js";
-import { type EmailMessage, emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
-import type { FeedSnapshot } from "../../feeds/feed-store.js";
-import { followerDetail, savedLinesDetail } from "../../feeds/follower-detail.js";
+} from "../panes/activity-summary.js";
+import { detailRows } from "../panes/detail-layout.js";
+import { type DetailView, field } from "../panes/detail-view.js";
+import { type EmailMessage, emailDetail, groupEmailEvents } from "../panes/email-timeline.js";
+import { followerDetail, savedLinesDetail } from "../panes/follower-detail.js";
+import { computeLayout, type Layout } from "../panes/layout.js";
+import { activityListRows, emailListRows, transferListRows } from "../panes/pane-lists.js";
 import {
   type NetFlow,
   summarizeTransfers,
   type TransferRow,
   transferDetail,
-} from "../../feeds/solana-transfers.js";
-import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
-import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
-import type { FollowerState } from "../../tail/follower.js";
-import type { GroupMember } from "../../tail/follower-group.js";
-import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
-import { lit, type Safe, safe, safeBounded, truncate } from "../../text/safe-text.js";
-import { copyLines } from "../copy-text.js";
-import { detailRows } from "../detail-layout.js";
-import { HEATMAP_TITLE, heatmapRows } from "../heatmap-rows.js";
-import { helpRows } from "../help-content.js";
-import type { KeyContext } from "../key-step.js";
-import { computeLayout, type Layout } from "../layout.js";
-import { lineDetail } from "../line-detail.js";
-import { type PaneSelection, paneSelection } from "../list-selection.js";
-import { compileFilters, type Filters, judgeRest } from "../log-filters.js";
-import { logNavigator } from "../log-navigator.js";
-import { computeLogView, type LogView } from "../log-view.js";
-import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
-import { ReplicaRoster } from "../replica-roster.js";
-import { replicaStrip } from "../replica-strip.js";
-import type { Segment } from "../segment.js";
-import { promptLine, statusLine } from "../status-line.js";
-import type { ListPane, Pane, UiState } from "../ui-state.js";
-import { type VoteFrame, voteFrame, voteRoom } from "../vote-rows.js";
-import type { VoteUi } from "../vote-state.js";
+} from "../panes/solana-transfers.js";
+import { HEATMAP_TITLE, heatmapRows } from "../rows/heatmap-rows.js";
+import type { Segment } from "../rows/segment.js";
+import { promptLine, statusLine } from "../rows/status-line.js";
+import { type VoteFrame, voteFrame, voteRoom } from "../rows/vote-rows.js";
+import { type PaneSelection, paneSelection } from "../state/list-selection.js";
+import type { ListPane, Pane, UiState } from "../state/ui-state.js";
+import type { VoteUi } from "../state/vote-state.js";
 import { dashboardTitle, type Heading } from "./dashboard-title.js";
 import { memoized } from "./memo.js";
 import type { LogSource } from "./ports.js";

@@ -10,10 +10,10 @@ import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
 import type { DeploymentHealthFeed } from "../../feeds/deployment-health.js";
 import type { Feeds } from "../../feeds/feeds.js";
-import type { SavedAbout } from "../../feeds/follower-detail.js";
+import type { LogRows, LogStore } from "../../logs/model/log-store.js";
+import type { ReplicaSnapshots } from "../../logs/model/replica-activity.js";
 import type { FollowSource } from "../../tail/follower-group.js";
-import type { LogRows, LogStore } from "../../tail/log-store.js";
-import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
+import type { SavedAbout } from "../panes/follower-detail.js";
 
 /** The lines the dashboard shows, and what brings them. */
 /** What every log the dashboard shows has, followed or saved. */

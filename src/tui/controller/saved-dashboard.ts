@@ -17,7 +17,7 @@ import {
   headerNotice,
   restoredState,
   savedTitle,
-} from "../saved-title.js";
+} from "../saving/saved-title.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
 import type { TerminalSize } from "./dashboard-views.js";

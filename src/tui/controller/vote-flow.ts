@@ -14,13 +14,13 @@ import { type DecodedIntent, decodedLines } from "../../activity/decode/decoded-
 import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { voteAnswer, voteFailed } from "../../activity/vote-answer.js";
 import type { Activity } from "../../api/schemas.js";
-import { CONFLICT_TEXT } from "../../feeds/activity-summary.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
 import type { FeedStore } from "../../feeds/feed-store.js";
 import { describeError } from "../../feeds/poller.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
-import type { UiAction, UiState } from "../ui-state.js";
+import { CONFLICT_TEXT } from "../panes/activity-summary.js";
+import type { UiAction, UiState } from "../state/ui-state.js";
 
 /** What the flow reads and changes of the dashboard around it. */
 export interface VoteHost {

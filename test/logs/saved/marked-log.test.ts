@@ -8,10 +8,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { StoreEvent } from "../../../src/logs/model/log-line.js";
 import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import { WorkBudget } from "../../../src/logs/work-budget.js";
-import type { StoreEvent } from "../../../src/tail/log-line.js";
 import { compilePattern } from "../../../src/text/pattern.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));

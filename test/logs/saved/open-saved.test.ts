@@ -21,11 +21,9 @@ import { PassThrough } from "node:stream";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { formatEvent, type StreamFormat } from "../../../src/logs/formats/stream-format.js";
 import { IndexedFilter } from "../../../src/logs/indexed-filter.js";
 import { compilePattern, LineFilter } from "../../../src/logs/line-filter.js";
-import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
-import { MAX_LINE_BYTES, TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
-import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
 import {
   type GapMarker,
   type LogEvent,
@@ -33,9 +31,11 @@ import {
   packNanos,
   type StoreEvent,
   timestampSortKey,
-} from "../../../src/tail/log-line.js";
-import { LogStore } from "../../../src/tail/log-store.js";
-import { formatEvent, type StreamFormat } from "../../../src/tail/stream-format.js";
+} from "../../../src/logs/model/log-line.js";
+import { LogStore } from "../../../src/logs/model/log-store.js";
+import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import { MAX_LINE_BYTES, TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
+import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
 import { sanitizeForTerminal } from "../../../src/text/sanitize.js";
 import { waitFor } from "../../helpers/wait-for.js";
 import { BURSTS, interleave, logLine } from "../corpus.js";

@@ -11,6 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { formatEvent } from "../../../src/logs/formats/stream-format.js";
+import { type LogEvent, packNanos, timestampSortKey } from "../../../src/logs/model/log-line.js";
+import type { StoredRow } from "../../../src/logs/model/log-store.js";
 import { checkHeader } from "../../../src/logs/saved/header-claim.js";
 import { openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import {
@@ -22,13 +25,10 @@ import {
   TEXT_HEADER_PREFIX,
 } from "../../../src/logs/saved/saved-header.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
-import { type LogEvent, packNanos, timestampSortKey } from "../../../src/tail/log-line.js";
-import type { StoredRow } from "../../../src/tail/log-store.js";
-import { formatEvent } from "../../../src/tail/stream-format.js";
 import { LOG_LEVELS } from "../../../src/text/log-level.js";
-import { savedView } from "../../../src/tui/saved-view.js";
-import { bundleFields } from "../../../src/tui/ticket-bundle.js";
-import { initialUiState } from "../../../src/tui/ui-state.js";
+import { savedView } from "../../../src/tui/saving/saved-view.js";
+import { bundleFields } from "../../../src/tui/saving/ticket-bundle.js";
+import { initialUiState } from "../../../src/tui/state/ui-state.js";
 
 /** Each property runs until this many ms have gone, or its runs are done. */
 const TIME_BOUND_MS = 2_000;

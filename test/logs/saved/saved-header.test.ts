@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LogStore } from "../../../src/logs/model/log-store.js";
 import {
   isJsonHeader,
   MAX_BUNDLE_ITEMS,
@@ -6,10 +7,9 @@ import {
   readTextHeader,
   type SavedVote,
 } from "../../../src/logs/saved/saved-header.js";
-import { LogStore } from "../../../src/tail/log-store.js";
-import { savedView } from "../../../src/tui/saved-view.js";
-import { bundleFields } from "../../../src/tui/ticket-bundle.js";
-import { initialUiState } from "../../../src/tui/ui-state.js";
+import { savedView } from "../../../src/tui/saving/saved-view.js";
+import { bundleFields } from "../../../src/tui/saving/ticket-bundle.js";
+import { initialUiState } from "../../../src/tui/state/ui-state.js";
 import { line } from "../../tui/fixtures.js";
 
 describe("the header of a saved view", () => {

@@ -4,8 +4,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DebugLogEntry } from "../../../src/api/schemas.js";
+import { formatEvent } from "../../../src/logs/formats/stream-format.js";
 import { LogFollower } from "../../../src/tail/follower.js";
-import { formatEvent } from "../../../src/tail/stream-format.js";
 import { decodeDebugLogs } from "../../../src/tail/wire/debug-log-fetch.js";
 import { PlainWindowReader, renderPlainWindow } from "../../../src/tail/wire/plain-window.js";
 

@@ -17,7 +17,7 @@ import {
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
-import type { Segment } from "../../../src/tui/segment.js";
+import type { Segment } from "../../../src/tui/rows/segment.js";
 import { waitFor } from "../../helpers/wait-for.js";
 import { stoppedClock } from "../render-dashboard.js";
 
