@@ -10,6 +10,7 @@ import { checkServiceUrl } from "../api/url-policy.js";
 import { configuredSecrets, withoutKeyMaterial } from "../text/key-material.js";
 import type { ConfigFile } from "./config-file.js";
 import { isConfigFile } from "./config-file-guard.js";
+import type { GlobalFlags } from "./global-flags.js";
 import { parseJsonQuietly } from "./json-syntax.js";
 import { assertPrivateMode, readKeyFiles } from "./key-files.js";
 import { READ_LIMITS, readNamedFile } from "./named-file.js";
@@ -24,19 +25,7 @@ import {
   TVC_GAP_FIX,
 } from "./setting-sources.js";
 
-export type { ConfigFile };
-
-export interface GlobalFlags {
-  baseUrl?: string | undefined;
-  organization?: string | undefined;
-  config?: string | undefined;
-  keyName?: string | undefined;
-  keysFolder?: string | undefined;
-  authProxyUrl?: string | undefined;
-  authProxyConfigId?: string | undefined;
-  /** --max-response-size, in bytes. */
-  maxResponseSize?: number | undefined;
-}
+export type { ConfigFile, GlobalFlags };
 
 /** Flags of the commands that watch something; each can also come from the config file. */
 export interface WatchFlags {

@@ -12,9 +12,10 @@
  * as unset.
  */
 import { join } from "node:path";
+import type { ConfigFile } from "./config-file.js";
+import type { GlobalFlags } from "./global-flags.js";
 import { defaultConfigHome, defaultKeysFolder } from "./key-files.js";
 import { entryExists } from "./named-file.js";
-import type { ConfigFile, GlobalFlags } from "./resolve.js";
 
 export const DEFAULT_BASE_URL = "https://api.turnkey.com";
 export const DEFAULT_AUTH_PROXY_URL = "https://authproxy.turnkey.com";
