@@ -3,7 +3,6 @@
  * is decided (type, the whole fingerprint even where it wraps, intent, creator and votes by name,
  * quorum progress, what the vote does) and asks; y votes, anything else sends nothing.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,67 +10,35 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Activity } from "../../src/api/schemas.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
-import { BIN, runCli } from "../helpers/run-cli.js";
+import { requireTmux, Tmux } from "../e2e/tmux.js";
+import { runCli } from "../helpers/run-cli.js";
 
-const socket = `tvcwatch-activity-${process.pid}`;
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-activity-prompt-"));
 let sim: RunningSimulator;
 let demo: string;
-let session = 0;
+const terminals: Tmux[] = [];
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+/** `tvcwatch <args>` in a terminal of `columns` x 40 of its own. */
+function run(args: string[], columns: number): Tmux {
+  const t = new Tmux();
+  terminals.push(t);
+  t.start(args, { columns, rows: 40 });
+  return t;
 }
 
-/** Runs a command in a new tmux window of `columns`; returns its name. */
-function run(command: string[], columns: number): string {
-  session += 1;
-  const name = `s${session}`;
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    String(columns),
-    "-y",
-    "40",
-    `${command.join(" ")}; echo TVCWATCH-EXITED $?; sleep 60`,
-  );
-  return name;
-}
-
-/** The screen, wrapped lines joined (-J): a line the terminal wrapped reads whole. */
-const screen = (name: string) => tmux("capture-pane", "-p", "-J", "-t", name);
-
-async function waitFor(name: string, what: RegExp, timeoutMs = 20_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < until) {
-    last = screen(name);
-    if (what.test(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
-}
+/** The screen once `what` is on it, wrapped lines read whole. */
+const waitFor = (t: Tmux, what: RegExp) =>
+  t.waitFor(String(what), (screen) => what.test(screen), { joined: true });
 
 beforeAll(async () => {
-  try {
-    execFileSync("tmux", ["-V"]);
-  } catch {
-    throw new Error("tmux is needed for this test: apt-get install tmux (.ci/run installs it)");
-  }
+  requireTmux();
   sim = await startSimulator({ port: 0, seed: 23 });
   demo = join(dir, "sim.json");
   writeFileSync(demo, JSON.stringify(sim.config), { mode: 0o600 });
 });
 
 afterAll(async () => {
-  try {
-    tmux("kill-server");
-  } catch {
-    // already gone
-  }
+  for (const t of terminals) t.kill();
   await sim?.close();
 });
 
@@ -99,23 +66,8 @@ async function seededAwaiting(): Promise<Activity> {
   return found;
 }
 
-/** The program in a clean Turnkey environment (the config file given is all it reads). */
-const cliWith = (config: string, ...args: string[]) => [
-  "env",
-  ...[
-    "TURNKEY_BASE_URL",
-    "TURNKEY_ORGANIZATION_ID",
-    "TURNKEY_API_PUBLIC_KEY",
-    "TURNKEY_API_PRIVATE_KEY",
-    "TVCWATCH_CONFIG",
-  ].flatMap((v) => ["-u", v]),
-  "TERM=xterm-256color",
-  process.execPath,
-  BIN,
-  "--config",
-  config,
-  ...args,
-];
+/** The program's arguments with `config` as all it reads (the terminal's environment is clean). */
+const cliWith = (config: string, ...args: string[]) => ["--config", config, ...args];
 const cliIn = (...args: string[]) => cliWith(demo, ...args);
 
 describe("the confirmation on a terminal", () => {
@@ -135,7 +87,7 @@ describe("the confirmation on a terminal", () => {
     expect(shown).toMatch(
       /your vote +approving makes it 2 of 2: the quorum is reached and the activity runs/,
     );
-    tmux("send-keys", "-t", first, "n", "Enter");
+    first.keys("n", "Enter");
     const cancelled = await waitFor(first, /TVCWATCH-EXITED \d+/);
     expect(cancelled).toContain("tvcwatch: not approved: cancelled, nothing was sent");
     expect(cancelled).toContain("TVCWATCH-EXITED 1");
@@ -143,7 +95,7 @@ describe("the confirmation on a terminal", () => {
 
     const second = run(cliIn("activity", "approve", activity.id), 120);
     await waitFor(second, /Approve this activity\? \[y\/N\]/);
-    tmux("send-keys", "-t", second, "y", "Enter");
+    second.keys("y", "Enter");
     const done = await waitFor(second, /TVCWATCH-EXITED \d+/);
     expect(done).toContain(`approved activity ${activity.id}: COMPLETED`);
     expect(done).toContain("TVCWATCH-EXITED 0");
@@ -171,14 +123,14 @@ describe("the confirmation on a terminal", () => {
       }),
       { mode: 0o600 },
     );
-    const name = run(cliWith(lead, "activity", "reject", id), 120);
-    const shown = await waitFor(name, /Reject this activity\? \[y\/N\]/);
+    const voter = run(cliWith(lead, "activity", "reject", id), 120);
+    const shown = await waitFor(voter, /Reject this activity\? \[y\/N\]/);
     expect(shown).toMatch(/created +\d+s ago by oncall-root/);
     expect(shown).toMatch(
       /your vote +rejecting leaves too few root users to approve it: it is REJECTED/,
     );
-    tmux("send-keys", "-t", name, "C-c");
-    const ended = await waitFor(name, /TVCWATCH-EXITED \d+/);
+    voter.keys("C-c");
+    const ended = await waitFor(voter, /TVCWATCH-EXITED \d+/);
     expect(ended).toContain("tvcwatch: not rejected: interrupted");
     expect(ended).toContain("TVCWATCH-EXITED 130");
   });

@@ -33,6 +33,21 @@ export function requireTmux(): void {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** Settings of the environment the program would read: none comes from the test's own shell. */
+const TURNKEY_SETTINGS = [
+  "TURNKEY_BASE_URL",
+  "TURNKEY_ORGANIZATION_ID",
+  "TURNKEY_API_PUBLIC_KEY",
+  "TURNKEY_API_PRIVATE_KEY",
+  "TURNKEY_AUTH_PROXY_URL",
+  "TURNKEY_AUTH_PROXY_CONFIG_ID",
+  "TVC_ORG_ID",
+  "TVC_API_KEY_PUBLIC",
+  "TVC_API_KEY_PRIVATE",
+  "TVC_API_BASE_URL",
+  "TVCWATCH_CONFIG",
+];
+
 export class Tmux {
   readonly socket = `tvcwatch-test-${process.pid}-${++sockets}`;
   readonly session = "t";
@@ -94,7 +109,7 @@ export class Tmux {
       "-y",
       String(size.rows),
       // Options take effect before the program starts: it waits for the go file.
-      `while [ ! -e ${quote(this.goFile)} ]; do sleep 0.05; done; ${pipe}env -u CI ${assignments} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo TVCWATCH-EXITED $?; sleep 300`,
+      `while [ ! -e ${quote(this.goFile)} ]; do sleep 0.05; done; ${pipe}env -u CI ${TURNKEY_SETTINGS.map((v) => `-u ${v}`).join(" ")} ${assignments} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo TVCWATCH-EXITED $?; sleep 300`,
     );
     for (const [name, value] of options) this.run("set-option", "-g", name, value);
     execFileSync("touch", [this.goFile]);
@@ -102,8 +117,9 @@ export class Tmux {
 
   private readonly goFile = join(mkdtempSync(join(tmpdir(), "tvcwatch-tmux-")), "go");
 
-  screen(): string {
-    return this.run("capture-pane", "-p", "-t", this.session);
+  /** The screen; `joined`: lines the terminal wrapped read whole (tmux's -J). */
+  screen(options: { joined?: boolean } = {}): string {
+    return this.run("capture-pane", "-p", ...(options.joined ? ["-J"] : []), "-t", this.session);
   }
 
   /** The screen with its colours and attributes, as SGR sequences tmux writes them. */
@@ -127,14 +143,18 @@ export class Tmux {
    * agree, so a capture taken while the program writes a frame (half of it the old one) is never
    * judged. Put the whole assertion in `check`: a screen waited for by one string, then judged,
    * may be one the last key has not reached yet. Past the timeout it throws what `check` said of
-   * the last screen, with the screen. `attributes`: captures with colours and attributes.
+   * the last screen, with the screen. `attributes`: captures with colours and attributes;
+   * `joined`: lines the terminal wrapped read whole.
    */
   async waitFor(
     what: string,
     check: (screen: string) => unknown,
-    options: { timeoutMs?: number; attributes?: boolean } = {},
+    options: { timeoutMs?: number; attributes?: boolean; joined?: boolean } = {},
   ): Promise<string> {
-    const capture = () => (options.attributes ? this.screenWithAttributes() : this.screen());
+    const capture = () =>
+      options.attributes
+        ? this.screenWithAttributes()
+        : this.screen({ joined: options.joined ?? false });
     const until = Date.now() + (options.timeoutMs ?? 20_000);
     let last = "";
     let why = "";

@@ -87,14 +87,13 @@ describe("the dashboard's log session over several deployments", () => {
     const session = sources.openLogs([main, canary]);
     expect((session.follower.members?.() ?? []).map((m) => m.deploymentId)).toEqual([main, canary]);
     session.start();
-    const deadline = Date.now() + 10_000;
     const from = () =>
       new Set(
         storeEvents(session).flatMap((e) =>
           e.kind === "line" && e.deploymentId ? [e.deploymentId] : [],
         ),
       );
-    while (from().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => from().size === 2, "lines of both deployments", { timeoutMs: 10_000 });
     // A few polls each, the limit holding them to one at a time.
     await waitFor(() => requests.length > 4, "more than 4 polls");
     await session.stop();
@@ -133,9 +132,9 @@ describe("the dashboard's log session over several deployments", () => {
     const session = sources.openLogs([sim.config.deploymentId]);
     const from = logBodies.length;
     session.start();
-    const deadline = Date.now() + 10_000;
-    while (session.store.size() === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => session.store.size() > 0, "the first window's lines", {
+      timeoutMs: 10_000,
+    });
     await session.stop();
     // The history --since asks for (a minute at 20 lines/s per replica), cut to 12 per replica.
     expect(logBodies[from]).toMatchObject({ sinceSeconds: "60", tailLines: 12 });
@@ -148,9 +147,7 @@ describe("the dashboard's log session over several deployments", () => {
     const sources = sourcesFor(400);
     const session = sources.openLogs([sim.config.deploymentId]);
     session.start();
-    const deadline = Date.now() + 10_000;
-    while (session.store.size() === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => session.store.size() > 0, "the first lines", { timeoutMs: 10_000 });
     await session.stop();
     const e = session.store.at(0)?.event;
     expect(e?.kind === "line" && e.replicaLabel).toMatch(/^replica \d+\/\d+$/);
@@ -174,12 +171,15 @@ describe("the dashboard's log session over several deployments", () => {
     expect(ids()).toEqual([main]);
     session.start();
     const texts = () => storeEvents(session).flatMap((e) => (e.kind === "replica" ? [e.text] : []));
-    const deadline = Date.now() + 10_000;
-    while (!texts().some((t) => t.includes("no longer listed")) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await waitFor(
+      () => texts().some((t) => t.includes("no longer listed")),
+      "the live deployment no longer listed",
+      { timeoutMs: 10_000, detail: () => texts().join(" | ") },
+    );
     // Lines of the canary came after it appeared.
-    while (linesFrom(session, canary) === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => linesFrom(session, canary) > 0, "lines of the canary", {
+      timeoutMs: 10_000,
+    });
     await session.stop();
     const labels = shortLabels([main, canary]);
     expect(texts()).toEqual(
@@ -209,8 +209,7 @@ describe("the dashboard's log session over several deployments", () => {
       atStart: { listed: 2, leftOut: 1 },
     });
     session.start();
-    const deadline = Date.now() + 10_000;
-    while (relists < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => relists >= 3, "three relists", { timeoutMs: 10_000 });
     await session.stop();
     const notes = storeEvents(session).flatMap((e) => (e.kind === "replica" ? [e.text] : []));
     // Said once at the start; the relists left out as many, so they said nothing more.
