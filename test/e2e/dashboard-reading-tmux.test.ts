@@ -38,234 +38,276 @@ describe("reading the log in a real terminal", () => {
     [80, 24],
     [160, 48],
   ] as const) {
-    it(`at ${columns}x${rows}`, { timeout: 120_000 }, async () => {
-      // A server of its own: its replicas' lifecycle plays out while the dashboard watches.
-      const api = await startReadingApi();
-      apis.push(api);
-      const tmux = new Tmux();
-      sessions.push(tmux);
-      const dir = mkdtempSync(join(tmpdir(), "tvcwatch-save-"));
-      tmux.start(
-        [
-          "--base-url",
-          api.url,
-          "--organization",
-          "org-1",
-          "--deployment",
-          CALM_DEPLOYMENT_ID,
-          "--interval",
-          "1s",
-        ],
-        { columns, rows },
-        KEYS,
-      );
-      await tmux.waitFor("the log", (s) => s.includes("● live") && logRows(s).length > 3, {
-        timeoutMs: 30_000,
+    describe(`at ${columns}x${rows}`, () => {
+      let tmux: Tmux;
+      let dir: string;
+      beforeAll(async () => {
+        // A server of its own: its replicas' lifecycle plays out while the dashboard watches.
+        const api = await startReadingApi();
+        apis.push(api);
+        tmux = new Tmux();
+        sessions.push(tmux);
+        dir = mkdtempSync(join(tmpdir(), "tvcwatch-save-"));
+        tmux.start(
+          [
+            "--base-url",
+            api.url,
+            "--organization",
+            "org-1",
+            "--deployment",
+            CALM_DEPLOYMENT_ID,
+            "--interval",
+            "1s",
+          ],
+          { columns, rows },
+          KEYS,
+        );
+        await tmux.waitFor("the log", (s) => s.includes("● live") && logRows(s).length > 3, {
+          timeoutMs: 30_000,
+        });
+      }, 60_000);
+
+      it("the replicas' sparkline, above the lines", { timeout: 60_000 }, async () => {
+        // The replicas' sparkline, above the lines.
+        await tmux.waitFor("the sparkline", (s) => /[║│]\[1\][ ▁▂▃▄▅▆▇█!]+ \[2\]/.test(s));
       });
 
-      // The replicas' sparkline, above the lines.
-      await tmux.waitFor("the sparkline", (s) => /[║│]\[1\][ ▁▂▃▄▅▆▇█!]+ \[2\]/.test(s));
-
-      // L to warn: only warnings and errors (JSON levels too, nested ones), frames kept.
-      tmux.keys("L", "L", "L");
-      await tmux.waitFor("level ≥ warn: warnings and errors only, frames kept", (s) => {
-        expect(lastLine(s)).toContain("≥ warn");
-        const kept = logRows(s);
-        expect(kept.length).toBeGreaterThan(0);
-        for (const row of kept) expect(row).toMatch(/ERROR|WARN|"level":"warn"|^\[\d\][ >*] +at /);
-        expect(kept.some((r) => r.includes('"fields":{"level":"warn"'))).toBe(true);
+      it("L to warn: warnings and errors only (JSON levels too, nested ones), frames kept", {
+        timeout: 60_000,
+      }, async () => {
+        // L to warn: only warnings and errors (JSON levels too, nested ones), frames kept.
+        tmux.keys("L", "L", "L");
+        await tmux.waitFor("level ≥ warn: warnings and errors only, frames kept", (s) => {
+          expect(lastLine(s)).toContain("≥ warn");
+          const kept = logRows(s);
+          expect(kept.length).toBeGreaterThan(0);
+          for (const row of kept)
+            expect(row).toMatch(/ERROR|WARN|"level":"warn"|^\[\d\][ >*] +at /);
+          expect(kept.some((r) => r.includes('"fields":{"level":"warn"'))).toBe(true);
+        });
+        tmux.keys("X");
+        await tmux.waitFor("filters cleared", (s) => !lastLine(s).includes("≥"));
       });
-      tmux.keys("X");
-      await tmux.waitFor("filters cleared", (s) => !lastLine(s).includes("≥"));
 
-      // e: the latest error under the cursor, its frames under it; Enter: its detail.
-      tmux.keys("e");
-      await tmux.waitFor("the cursor on an error, its frames under it", (s) => {
-        const rows = logRows(s);
-        const at = rows.findIndex((r) => /^\[\d\]>ERROR payment/.test(r));
-        expect(at).toBeGreaterThanOrEqual(0);
-        expect(rows[at + 1]).toMatch(/^\[\d\] {2,}at fetchNonce/);
-        expect(lastLine(s)).toContain("⏸");
+      it("e puts the cursor on the latest error, its frames under it; Enter opens its detail", {
+        timeout: 60_000,
+      }, async () => {
+        // e: the latest error under the cursor, its frames under it; Enter: its detail.
+        tmux.keys("e");
+        await tmux.waitFor("the cursor on an error, its frames under it", (s) => {
+          const rows = logRows(s);
+          const at = rows.findIndex((r) => /^\[\d\]>ERROR payment/.test(r));
+          expect(at).toBeGreaterThanOrEqual(0);
+          expect(rows[at + 1]).toMatch(/^\[\d\] {2,}at fetchNonce/);
+          expect(lastLine(s)).toContain("⏸");
+        });
+        tmux.keys("Enter");
+        await tmux.waitFor("the line's detail", (s) => {
+          expect(s).toContain("Log line");
+          expect(s).toMatch(/level +error/);
+          expect(s).toMatch(/continued +at fetchNonce/);
+          expect(s).toMatch(/ago +\d/);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the detail closed", (s) => !s.includes("Log line"));
       });
-      tmux.keys("Enter");
-      await tmux.waitFor("the line's detail", (s) => {
-        expect(s).toContain("Log line");
-        expect(s).toMatch(/level +error/);
-        expect(s).toMatch(/continued +at fetchNonce/);
-        expect(s).toMatch(/ago +\d/);
+
+      it("m marks the line; it shows * off the cursor; u comes back to it", {
+        timeout: 60_000,
+      }, async () => {
+        // m marks the line; ↑ moves off it and it shows *; u comes back to it.
+        tmux.keys("m", "Up", "Up");
+        await tmux.waitFor("the mark", (s) => logRows(s).some((r) => /^\[\d\]\*ERROR/.test(r)));
+        tmux.keys("u");
+        await tmux.waitFor("back on the mark", (s) =>
+          logRows(s).some((r) => /^\[\d\]>ERROR/.test(r)),
+        );
       });
-      tmux.keys("Escape");
-      await tmux.waitFor("the detail closed", (s) => !s.includes("Log line"));
 
-      // m marks the line; ↑ moves off it and it shows *; u comes back to it.
-      tmux.keys("m", "Up", "Up");
-      await tmux.waitFor("the mark", (s) => logRows(s).some((r) => /^\[\d\]\*ERROR/.test(r)));
-      tmux.keys("u");
-      await tmux.waitFor("back on the mark", (s) =>
-        logRows(s).some((r) => /^\[\d\]>ERROR/.test(r)),
-      );
-
-      // c shows the line alone to select (no --clipboard); Esc closes it.
-      tmux.keys("c");
-      await tmux.waitFor("the copy view", (s) => {
-        expect(s).toContain("select with the mouse");
-        // As tail --timestamps prints it: the time, the replica, the content.
-        expect(s).toMatch(/^\S+ \[replica \d\/\d\] ERROR payment: upstream/m);
-        expect(s).toMatch(/^\S+ \[replica \d\/\d\] {5}at fetchNonce/m);
+      it("c shows the line alone to select; Esc closes it", { timeout: 60_000 }, async () => {
+        // c shows the line alone to select (no --clipboard); Esc closes it.
+        tmux.keys("c");
+        await tmux.waitFor("the copy view", (s) => {
+          expect(s).toContain("select with the mouse");
+          // As tail --timestamps prints it: the time, the replica, the content.
+          expect(s).toMatch(/^\S+ \[replica \d\/\d\] ERROR payment: upstream/m);
+          expect(s).toMatch(/^\S+ \[replica \d\/\d\] {5}at fetchNonce/m);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the copy view closed", (s) => !s.includes("select with the mouse"));
       });
-      tmux.keys("Escape");
-      await tmux.waitFor("the copy view closed", (s) => !s.includes("select with the mouse"));
 
-      // A JSON line's fields, pretty-printed.
-      tmux.keys("/");
-      tmux.type("settled");
-      tmux.keys("Enter");
-      await tmux.waitFor("the cursor on the JSON line", (s) =>
-        logRows(s).some((r) => /^\[\d\]>\{"msg":"settled/.test(r)),
-      );
-      tmux.keys("Enter");
-      await tmux.waitFor("the JSON detail", (s) => {
-        expect(s).toContain(".fields");
-        expect(s).toMatch(/level +warn/);
-        expect(s).toContain('"service": "ledger"');
+      it("a JSON line's fields, pretty-printed in its detail", { timeout: 60_000 }, async () => {
+        // A JSON line's fields, pretty-printed.
+        tmux.keys("/");
+        tmux.type("settled");
+        tmux.keys("Enter");
+        await tmux.waitFor("the cursor on the JSON line", (s) =>
+          logRows(s).some((r) => /^\[\d\]>\{"msg":"settled/.test(r)),
+        );
+        tmux.keys("Enter");
+        await tmux.waitFor("the JSON detail", (s) => {
+          expect(s).toContain(".fields");
+          expect(s).toMatch(/level +warn/);
+          expect(s).toContain('"service": "ledger"');
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the detail closed", (s) => !s.includes(".fields"));
       });
-      tmux.keys("Escape");
-      await tmux.waitFor("the detail closed", (s) => !s.includes(".fields"));
 
-      // Search: a counter, n moves it; no match and an invalid regex are said in full.
-      tmux.keys("/");
-      tmux.type("timeout");
-      tmux.keys("Enter");
-      const counter = (s: string) => /search \/timeout\/ (\d+)\/(\d+)/.exec(lastLine(s));
-      const found = await tmux.waitFor("the counter", (s) => {
-        const m = counter(s);
-        expect(m).not.toBeNull();
-        // The nearest match older than the cursor (on the JSON line), counted oldest first.
-        expect(Number(m?.[1])).toBeGreaterThan(1);
-        expect(Number(m?.[1])).toBeLessThanOrEqual(Number(m?.[2]));
-      });
-      const index = Number(counter(found)?.[1]);
-      tmux.keys("n");
-      // New matches may have come meanwhile: the total grows, the place counted from the oldest not.
-      await tmux.waitFor("the counter moved", (s) =>
-        lastLine(s).includes(`search /timeout/ ${index - 1}/`),
-      );
-      tmux.keys("/");
-      tmux.type("zzzz");
-      tmux.keys("Enter");
-      await tmux.waitFor("no match", (s) => lastLine(s).includes("no older match for /zzzz/"));
-      tmux.keys("/");
-      tmux.type("a(");
-      tmux.keys("Enter");
-      await tmux.waitFor("the regex error", (s) =>
-        lastLine(s).includes("invalid regex: missing closing )"),
-      );
-      // Each Esc is waited for: Esc and the next key sent together read as one Alt-key.
-      tmux.keys("Escape");
-      await tmux.waitFor("the prompt closed", (s) => lastLine(s).startsWith("● "));
-      tmux.keys("/", "Up");
-      await tmux.waitFor("the last pattern recalled", (s) => lastLine(s).includes("search /zzzz"));
-      tmux.keys("Up");
-      await tmux.waitFor("the one before", (s) => lastLine(s).includes("search /timeout"));
-      tmux.keys("Escape");
-      await tmux.waitFor("the prompt closed", (s) => lastLine(s).startsWith("● "));
-      tmux.keys("Escape");
-      await tmux.waitFor("the search closed", (s) => !lastLine(s).includes("search"));
-
-      // Several include filters, listed; Esc closes the last; context around matches.
-      tmux.keys("f");
-      tmux.type("seq");
-      tmux.keys("Enter", "f");
-      tmux.type("WARN");
-      tmux.keys("Enter");
-      await tmux.waitFor("two filters: WARN lines only", (s) => {
-        expect(lastLine(s)).toContain("+/seq/");
-        expect(lastLine(s)).toContain("+/WARN/");
-        expect(logRows(s).length).toBeGreaterThan(0);
-        expect(logRows(s).every((r) => r.includes("WARN"))).toBe(true);
-      });
-      tmux.keys("C");
-      tmux.type("1");
-      tmux.keys("Enter");
-      await tmux.waitFor("context 1: lines around the matches", (s) => {
-        expect(lastLine(s)).toContain("context 1");
-        expect(logRows(s).some((r) => r.includes("INFO"))).toBe(true);
-      });
-      tmux.keys("Escape");
-      await tmux.waitFor("one filter left", (s) => {
-        expect(lastLine(s)).not.toContain("+/WARN/");
-        expect(lastLine(s)).toContain("+/seq/");
-        expect(lastLine(s)).toContain("context 1");
-      });
-      tmux.keys("Escape");
-      await tmux.waitFor("no filter left", (s) => !lastLine(s).includes("+/"));
-      tmux.keys("Escape");
-      await tmux.waitFor(
-        "no filter, no context",
-        (s) => !lastLine(s).includes("+/") && !lastLine(s).includes("context"),
-      );
-
-      // T: absolute times, then relative, then off.
-      tmux.keys("G", "T");
-      await tmux.waitFor("absolute times", (s) => /\d\d:\d\d:\d\d\.\d{6,9} \[\d\]/.test(s));
-      tmux.keys("T");
-      await tmux.waitFor("relative times", (s) => /-\d+s \[\d\]/.test(s));
-      tmux.keys("T");
-      await tmux.waitFor("no times", (s) => !s.includes(" times)"));
-
-      // J goes to a time; S saves the view with a header.
-      tmux.keys("J");
-      tmux.type("-10s");
-      tmux.keys("Enter");
-      await tmux.waitFor("paused at the time", (s) => logRows(s).some((r) => /^\[\d\]>/.test(r)));
-      const file = join(dir, "incident.ndjson");
-      // S, Enter: the view; then the name, and the notice counts the lines written.
-      tmux.keys("S");
-      await tmux.waitFor("which lines", (s) => lastLine(s).includes("save which lines?"));
-      tmux.keys("Enter");
-      await tmux.waitFor("the file prompt", (s) => /save [\d,]+ lines/.test(lastLine(s)));
-      tmux.type(file);
-      tmux.keys("Enter");
-      await tmux.waitFor("saved", (s) => lastLine(s).includes("saved"));
-      expect(existsSync(file)).toBe(true);
-      const saved = readFileSync(file, "utf8").trimEnd().split("\n");
-      expect(JSON.parse(saved[0] ?? "").tvcwatch.deploymentId).toBe(CALM_DEPLOYMENT_ID);
-      expect(saved.length).toBeGreaterThan(10);
-      const said = /saved ([\d,]+) lines/.exec(lastLine(tmux.screen()))?.[1] ?? "";
-      expect(Number(said.replaceAll(",", ""))).toBe(JSON.parse(saved[0] ?? "").tvcwatch.lines);
-
-      // The replicas' lifecycle: replica 2 stopped and came back (9 s after the server
-      // started), a third joined. The newest line, searched again until the search counts
-      // the return among the markers.
-      await tmux.waitFor("the third replica", (s) => /\[3\] /.test(s), { timeoutMs: 20_000 });
-      const markers = /search \/.*\/ \d+\/(\d+)/;
-      let searched = "";
-      for (let i = 0; i < 30 && Number(markers.exec(lastLine(searched))?.[1] ?? 0) < 4; i++) {
-        // G follows: the search's counter goes until the search is made again.
-        tmux.keys("G");
-        await tmux.waitFor(
-          "following",
-          (s) => !markers.test(lastLine(s)) && !lastLine(s).includes("⏸"),
+      it("search: a counter n moves, no match and an invalid regex said in full, pattern history", {
+        timeout: 60_000,
+      }, async () => {
+        // Search: a counter, n moves it; no match and an invalid regex are said in full.
+        tmux.keys("/");
+        tmux.type("timeout");
+        tmux.keys("Enter");
+        const counter = (s: string) => /search \/timeout\/ (\d+)\/(\d+)/.exec(lastLine(s));
+        const found = await tmux.waitFor("the counter", (s) => {
+          const m = counter(s);
+          expect(m).not.toBeNull();
+          // The nearest match older than the cursor (on the JSON line), counted oldest first.
+          expect(Number(m?.[1])).toBeGreaterThan(1);
+          expect(Number(m?.[1])).toBeLessThanOrEqual(Number(m?.[2]));
+        });
+        const index = Number(counter(found)?.[1]);
+        tmux.keys("n");
+        // New matches may have come meanwhile: the total grows, the place counted from the oldest not.
+        await tmux.waitFor("the counter moved", (s) =>
+          lastLine(s).includes(`search /timeout/ ${index - 1}/`),
         );
         tmux.keys("/");
-        if (i === 0) tmux.type("stopped sending|back after|joined|replicas:");
-        else tmux.keys("Up");
+        tmux.type("zzzz");
         tmux.keys("Enter");
-        searched = await tmux.waitFor("the search's counter", (s) => markers.test(lastLine(s)));
-      }
-      expect(lastLine(searched)).toMatch(/search \/.*\/ \d+\/[4-9]/);
-      expect(searched).toMatch(
-        /── (replica \d\/\d (stopped sending|back after|joined)|replicas: 2 → 3)/,
-      );
-      tmux.keys("i");
-      await tmux.waitFor("the follow's status", (s) => {
-        expect(s).toContain("Log follow");
-        expect(s).toMatch(/replica 1\/3: [\d,]+ lines, \d+ errors/);
+        await tmux.waitFor("no match", (s) => lastLine(s).includes("no older match for /zzzz/"));
+        tmux.keys("/");
+        tmux.type("a(");
+        tmux.keys("Enter");
+        await tmux.waitFor("the regex error", (s) =>
+          lastLine(s).includes("invalid regex: missing closing )"),
+        );
+        // Each Esc is waited for: Esc and the next key sent together read as one Alt-key.
+        tmux.keys("Escape");
+        await tmux.waitFor("the prompt closed", (s) => lastLine(s).startsWith("● "));
+        tmux.keys("/", "Up");
+        await tmux.waitFor("the last pattern recalled", (s) =>
+          lastLine(s).includes("search /zzzz"),
+        );
+        tmux.keys("Up");
+        await tmux.waitFor("the one before", (s) => lastLine(s).includes("search /timeout"));
+        tmux.keys("Escape");
+        await tmux.waitFor("the prompt closed", (s) => lastLine(s).startsWith("● "));
+        tmux.keys("Escape");
+        await tmux.waitFor("the search closed", (s) => !lastLine(s).includes("search"));
       });
-      tmux.keys("Escape");
-      await tmux.waitFor("the status closed", (s) => !s.includes("Log follow"));
-      tmux.keys("q");
-      await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED 0"));
+
+      it("several include filters listed, Esc closes the last; context around matches", {
+        timeout: 60_000,
+      }, async () => {
+        // Several include filters, listed; Esc closes the last; context around matches.
+        tmux.keys("f");
+        tmux.type("seq");
+        tmux.keys("Enter", "f");
+        tmux.type("WARN");
+        tmux.keys("Enter");
+        await tmux.waitFor("two filters: WARN lines only", (s) => {
+          expect(lastLine(s)).toContain("+/seq/");
+          expect(lastLine(s)).toContain("+/WARN/");
+          expect(logRows(s).length).toBeGreaterThan(0);
+          expect(logRows(s).every((r) => r.includes("WARN"))).toBe(true);
+        });
+        tmux.keys("C");
+        tmux.type("1");
+        tmux.keys("Enter");
+        await tmux.waitFor("context 1: lines around the matches", (s) => {
+          expect(lastLine(s)).toContain("context 1");
+          expect(logRows(s).some((r) => r.includes("INFO"))).toBe(true);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("one filter left", (s) => {
+          expect(lastLine(s)).not.toContain("+/WARN/");
+          expect(lastLine(s)).toContain("+/seq/");
+          expect(lastLine(s)).toContain("context 1");
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("no filter left", (s) => !lastLine(s).includes("+/"));
+        tmux.keys("Escape");
+        await tmux.waitFor(
+          "no filter, no context",
+          (s) => !lastLine(s).includes("+/") && !lastLine(s).includes("context"),
+        );
+      });
+
+      it("T: absolute times, then relative, then off", { timeout: 60_000 }, async () => {
+        // T: absolute times, then relative, then off.
+        tmux.keys("G", "T");
+        await tmux.waitFor("absolute times", (s) => /\d\d:\d\d:\d\d\.\d{6,9} \[\d\]/.test(s));
+        tmux.keys("T");
+        await tmux.waitFor("relative times", (s) => /-\d+s \[\d\]/.test(s));
+        tmux.keys("T");
+        await tmux.waitFor("no times", (s) => !s.includes(" times)"));
+      });
+
+      it("J goes to a time; S saves the view with a header", { timeout: 60_000 }, async () => {
+        // J goes to a time; S saves the view with a header.
+        tmux.keys("J");
+        tmux.type("-10s");
+        tmux.keys("Enter");
+        await tmux.waitFor("paused at the time", (s) => logRows(s).some((r) => /^\[\d\]>/.test(r)));
+        const file = join(dir, "incident.ndjson");
+        // S, Enter: the view; then the name, and the notice counts the lines written.
+        tmux.keys("S");
+        await tmux.waitFor("which lines", (s) => lastLine(s).includes("save which lines?"));
+        tmux.keys("Enter");
+        await tmux.waitFor("the file prompt", (s) => /save [\d,]+ lines/.test(lastLine(s)));
+        tmux.type(file);
+        tmux.keys("Enter");
+        await tmux.waitFor("saved", (s) => lastLine(s).includes("saved"));
+        expect(existsSync(file)).toBe(true);
+        const saved = readFileSync(file, "utf8").trimEnd().split("\n");
+        expect(JSON.parse(saved[0] ?? "").tvcwatch.deploymentId).toBe(CALM_DEPLOYMENT_ID);
+        expect(saved.length).toBeGreaterThan(10);
+        const said = /saved ([\d,]+) lines/.exec(lastLine(tmux.screen()))?.[1] ?? "";
+        expect(Number(said.replaceAll(",", ""))).toBe(JSON.parse(saved[0] ?? "").tvcwatch.lines);
+      });
+
+      it("the replicas' lifecycle in the log and in i", { timeout: 60_000 }, async () => {
+        // The replicas' lifecycle: replica 2 stopped and came back (9 s after the server
+        // started), a third joined. The newest line, searched again until the search counts
+        // the return among the markers.
+        await tmux.waitFor("the third replica", (s) => /\[3\] /.test(s), { timeoutMs: 20_000 });
+        const markers = /search \/.*\/ \d+\/(\d+)/;
+        let searched = "";
+        for (let i = 0; i < 30 && Number(markers.exec(lastLine(searched))?.[1] ?? 0) < 4; i++) {
+          // G follows: the search's counter goes until the search is made again.
+          tmux.keys("G");
+          await tmux.waitFor(
+            "following",
+            (s) => !markers.test(lastLine(s)) && !lastLine(s).includes("⏸"),
+          );
+          tmux.keys("/");
+          if (i === 0) tmux.type("stopped sending|back after|joined|replicas:");
+          else tmux.keys("Up");
+          tmux.keys("Enter");
+          searched = await tmux.waitFor("the search's counter", (s) => markers.test(lastLine(s)));
+        }
+        expect(lastLine(searched)).toMatch(/search \/.*\/ \d+\/[4-9]/);
+        expect(searched).toMatch(
+          /── (replica \d\/\d (stopped sending|back after|joined)|replicas: 2 → 3)/,
+        );
+        tmux.keys("i");
+        await tmux.waitFor("the follow's status", (s) => {
+          expect(s).toContain("Log follow");
+          expect(s).toMatch(/replica 1\/3: [\d,]+ lines, \d+ errors/);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the status closed", (s) => !s.includes("Log follow"));
+      });
+
+      it("q exits 0", async () => {
+        tmux.keys("q");
+        await tmux.waitFor("the program to exit", (s) => s.includes("TVCWATCH-EXITED 0"));
+      });
     });
   }
 
