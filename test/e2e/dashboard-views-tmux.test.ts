@@ -76,113 +76,141 @@ describe("the demo's views in a real terminal", () => {
     [120, 40],
     [200, 60],
   ] as const) {
-    it(`at ${columns}x${rows}: title, status line, empty views, help, details, picker`, async () => {
-      const tmux = await openDemo(columns, rows);
-      // The title learns the deployment's app name from the API, then names it, its version and
-      // role whole at every width (at 80 columns without the word "deployment").
-      await tmux.waitFor("the app's name in the title", (s) =>
-        expect(s.split("\n")[0]).toMatch(
-          /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{8}\S* \(0\.7\.2 live\)\s*$/,
-        ),
-      );
+    describe(`at ${columns}x${rows}`, () => {
+      let tmux: Tmux;
+      beforeAll(async () => {
+        tmux = await openDemo(columns, rows);
+      }, 60_000);
 
-      // What changes what you see stays on the status line, at every width. (2 hides replica 2
-      // once its lines came: a replica not seen yet is said not to exist.)
-      await tmux.waitFor("replica 2's lines", (s) => /[║│]\[2\] [^\s▁▂▃▄▅▆▇█!]/.test(s));
-      tmux.keys("f");
-      tmux.type("ERROR");
-      tmux.keys("Enter", "Space", "/");
-      tmux.type("timeout");
-      tmux.keys("Enter", "2");
-      await tmux.waitFor("paused with filters, a search and replica 2 hidden", (s) => {
-        const status = lastLine(s);
-        for (const part of ["⏸", "+/ERROR/", "search /timeout/", "hidden 2", "?"]) {
-          expect(status).toContain(part);
-        }
-        expect(s).toMatch(/⏸ (paused|\d[\d,]* new line)/);
+      it("the title names the deployment's app, its version and role whole", {
+        timeout: 60_000,
+      }, async () => {
+        // The title learns the deployment's app name from the API, then names it, its version and
+        // role whole at every width (at 80 columns without the word "deployment").
+        await tmux.waitFor("the app's name in the title", (s) =>
+          expect(s.split("\n")[0]).toMatch(
+            /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{8}\S* \(0\.7\.2 live\)\s*$/,
+          ),
+        );
       });
 
-      // A replica that does not exist says which do; an empty view says why.
-      tmux.keys("7");
-      await tmux.waitFor("the replica answer", (s) => lastLine(s).includes("no replica 7"));
-      // Each Esc is waited for: Esc and the next key sent together read as one Alt-key.
-      tmux.keys("Escape");
-      await tmux.waitFor("the search cleared", (s) => !lastLine(s).includes("search /"));
-      tmux.keys("Space", "f");
-      tmux.type("no-such-line-anywhere");
-      tmux.keys("Enter");
-      await tmux.waitFor("the empty view's reason", (s) =>
-        /no line matches (\+\/ERROR\/ )?\+\/no-such-line-anywhere\//.test(
-          logPane(s, columns).replace(/[║│]\n[║│]/g, " "),
-        ),
-      );
-      tmux.keys("Escape");
-      await tmux.waitFor("the filter removed", (s) => !lastLine(s).includes("no-such-line"));
-      tmux.keys("2");
-      await tmux.waitFor("replica 2 shown again", (s) => !lastLine(s).includes("hidden"));
+      it("paused, filters, a search and a hidden replica stay on the status line", {
+        timeout: 60_000,
+      }, async () => {
+        // What changes what you see stays on the status line, at every width. (2 hides replica 2
+        // once its lines came: a replica not seen yet is said not to exist.)
+        await tmux.waitFor("replica 2's lines", (s) => /[║│]\[2\] [^\s▁▂▃▄▅▆▇█!]/.test(s));
+        tmux.keys("f");
+        tmux.type("ERROR");
+        tmux.keys("Enter", "Space", "/");
+        tmux.type("timeout");
+        tmux.keys("Enter", "2");
+        await tmux.waitFor("paused with filters, a search and replica 2 hidden", (s) => {
+          const status = lastLine(s);
+          for (const part of ["⏸", "+/ERROR/", "search /timeout/", "hidden 2", "?"]) {
+            expect(status).toContain(part);
+          }
+          expect(s).toMatch(/⏸ (paused|\d[\d,]* new line)/);
+        });
+      });
 
-      // The help fits, scrolls, and explains the marks.
-      tmux.keys("?");
-      await tmux.waitFor("the help, within the terminal", (s) => {
-        expect(s).toContain("tvcwatch keys");
-        expect(s).toContain("quit");
-        expect(s.replace(/\n+$/, "").split("\n").length).toBeLessThanOrEqual(rows - 1);
+      it("a replica that does not exist is named; an empty view says why", {
+        timeout: 60_000,
+      }, async () => {
+        // A replica that does not exist says which do; an empty view says why.
+        tmux.keys("7");
+        await tmux.waitFor("the replica answer", (s) => lastLine(s).includes("no replica 7"));
+        // Each Esc is waited for: Esc and the next key sent together read as one Alt-key.
+        tmux.keys("Escape");
+        await tmux.waitFor("the search cleared", (s) => !lastLine(s).includes("search /"));
+        tmux.keys("Space", "f");
+        tmux.type("no-such-line-anywhere");
+        tmux.keys("Enter");
+        await tmux.waitFor("the empty view's reason", (s) =>
+          /no line matches (\+\/ERROR\/ )?\+\/no-such-line-anywhere\//.test(
+            logPane(s, columns).replace(/[║│]\n[║│]/g, " "),
+          ),
+        );
+        tmux.keys("Escape");
+        await tmux.waitFor("the filter removed", (s) => !lastLine(s).includes("no-such-line"));
+        tmux.keys("2");
+        await tmux.waitFor("replica 2 shown again", (s) => !lastLine(s).includes("hidden"));
       });
-      await pageHelpUntil(tmux, "hide / show replica N");
-      // The legend (longer than a screen at 80x24): its heading, then its last marks.
-      const seen = await pageHelpUntil(tmux, "CONS FAIL PEND");
-      expect(seen.some((s) => s.includes("what the marks mean"))).toBe(true);
-      tmux.keys("Escape");
-      await tmux.waitFor("the help closed", (s) => !s.includes("tvcwatch keys"));
 
-      // Details: an activity (the whole fingerprint), an email, a transfer.
-      tmux.keys("Tab");
-      await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
-      tmux.keys("Enter");
-      await tmux.waitFor("the activity detail", (s) => {
-        expect(fieldValue(s, "fingerprint")).toMatch(/^sha256:[0-9a-f]{64}$/);
-        expect(s).toMatch(/votes +(none|(approved|rejected) by )/);
+      it("the help fits, scrolls and explains the marks", { timeout: 60_000 }, async () => {
+        // The help fits, scrolls, and explains the marks.
+        tmux.keys("?");
+        await tmux.waitFor("the help, within the terminal", (s) => {
+          expect(s).toContain("tvcwatch keys");
+          expect(s).toContain("quit");
+          expect(s.replace(/\n+$/, "").split("\n").length).toBeLessThanOrEqual(rows - 1);
+        });
+        await pageHelpUntil(tmux, "hide / show replica N");
+        // The legend (longer than a screen at 80x24): its heading, then its last marks.
+        const seen = await pageHelpUntil(tmux, "CONS FAIL PEND");
+        expect(seen.some((s) => s.includes("what the marks mean"))).toBe(true);
+        tmux.keys("Escape");
+        await tmux.waitFor("the help closed", (s) => !s.includes("tvcwatch keys"));
       });
-      tmux.keys("Escape");
-      await tmux.waitFor("the detail closed", (s) => !s.includes("fingerprint"));
-      tmux.keys("Tab");
-      await tmux.waitFor("email focused", (s) => s.includes("▸ Email"));
-      tmux.keys("Enter");
-      await tmux.waitFor("the email detail", (s) => {
-        expect(s).toContain("Email to");
-        expect(s).toMatch(/message id +\S/);
-      });
-      tmux.keys("Escape");
-      await tmux.waitFor("the detail closed", (s) => !s.includes("Email to"));
-      tmux.keys("Tab");
-      await tmux.waitFor("Solana focused", (s) => s.includes("▸ Solana"));
-      tmux.keys("Enter");
-      await tmux.waitFor("the transfer detail", (s) => {
-        expect(s).toContain("Solana transfer");
-        expect(fieldValue(s, "signature").length).toBeGreaterThan(40);
-      });
-      tmux.keys("Escape");
-      await tmux.waitFor("the panes again", (s) => !s.includes("Solana transfer"));
 
-      // D: back to the picker, which says why the others cannot be tailed; Enter comes back.
-      tmux.keys("D");
-      await tmux.waitFor("the picker, loaded", (s) => {
-        expect(s).toContain("pick a deployment to watch");
-        expect(s).toContain("● debug mode: its logs can be read");
-        expect(s).toMatch(/○ .*not in debug mode/);
+      it("details: an activity (the whole fingerprint), an email, a transfer", {
+        timeout: 60_000,
+      }, async () => {
+        // Details: an activity (the whole fingerprint), an email, a transfer.
+        tmux.keys("Tab");
+        await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
+        tmux.keys("Enter");
+        await tmux.waitFor("the activity detail", (s) => {
+          expect(fieldValue(s, "fingerprint")).toMatch(/^sha256:[0-9a-f]{64}$/);
+          expect(s).toMatch(/votes +(none|(approved|rejected) by )/);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the detail closed", (s) => !s.includes("fingerprint"));
+        tmux.keys("Tab");
+        await tmux.waitFor("email focused", (s) => s.includes("▸ Email"));
+        tmux.keys("Enter");
+        await tmux.waitFor("the email detail", (s) => {
+          expect(s).toContain("Email to");
+          expect(s).toMatch(/message id +\S/);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the detail closed", (s) => !s.includes("Email to"));
+        tmux.keys("Tab");
+        await tmux.waitFor("Solana focused", (s) => s.includes("▸ Solana"));
+        tmux.keys("Enter");
+        await tmux.waitFor("the transfer detail", (s) => {
+          expect(s).toContain("Solana transfer");
+          expect(fieldValue(s, "signature").length).toBeGreaterThan(40);
+        });
+        tmux.keys("Escape");
+        await tmux.waitFor("the panes again", (s) => !s.includes("Solana transfer"));
       });
-      tmux.keys("Enter");
-      await tmux.waitFor(
-        "the dashboard again",
-        (s) =>
-          s.includes("● live") &&
-          s.startsWith("tvcwatch · demo") &&
-          !s.includes("pick a deployment to watch"),
-      );
 
-      tmux.keys("q");
-      await tmux.waitFor("the program to exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
-    }, 150_000);
+      it("D goes back to the picker, which says why the others cannot be tailed", {
+        timeout: 60_000,
+      }, async () => {
+        // D: back to the picker, which says why the others cannot be tailed; Enter comes back.
+        tmux.keys("D");
+        await tmux.waitFor("the picker, loaded", (s) => {
+          expect(s).toContain("pick a deployment to watch");
+          expect(s).toContain("● debug mode: its logs can be read");
+          expect(s).toMatch(/○ .*not in debug mode/);
+        });
+        tmux.keys("Enter");
+        await tmux.waitFor(
+          "the dashboard again",
+          (s) =>
+            s.includes("● live") &&
+            s.startsWith("tvcwatch · demo") &&
+            !s.includes("pick a deployment to watch"),
+        );
+      });
+
+      it("q exits 0", async () => {
+        tmux.keys("q");
+        await tmux.waitFor("the program to exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+      });
+    });
   }
 
   it("names voters in an activity's detail", async () => {
