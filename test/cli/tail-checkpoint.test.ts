@@ -7,7 +7,9 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -483,4 +485,101 @@ describe("tail -f --checkpoint --output-file", () => {
       await server.close();
     }
   }, 30_000);
+
+  it("lets one follow at a time write a checkpoint and an output file: a second exits 2 naming the first's PID; a killed one's lock is taken over", async () => {
+    const server = await startLogServer({ replicas: 2, rate: 20, historyMs: 2000 });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const out = join(dir, "out.ndjson");
+    const checkpoint = join(dir, "dep.checkpoint");
+    const flags = (cp: string, file: string) => [
+      "--base-url",
+      server.url,
+      "tail",
+      "--deployment",
+      "dep",
+      "-o",
+      "json",
+      "--interval",
+      "250ms",
+      "--checkpoint",
+      cp,
+      "--output-file",
+      file,
+    ];
+    const first = startTail([...flags(checkpoint, out), "-f"], ENV);
+    try {
+      await until(dir, () => existsSync(checkpoint) && sizeOf(out) > 0, first);
+      const second = await runCli([...flags(checkpoint, join(dir, "other.ndjson")), "-f"], {
+        env: ENV,
+      });
+      expect(second.code).toBe(2);
+      expect(second.stderr.trim()).toMatch(
+        new RegExp(
+          `^tvcwatch: checkpoint \\S+ is in use by tvcwatch PID ${first.pid} \\(since [^)]+\\): stop it first, or name another file$`,
+        ),
+      );
+      const third = await runCli([...flags(join(dir, "other.checkpoint"), out), "-f"], {
+        env: ENV,
+      });
+      expect(third.code).toBe(2);
+      expect(third.stderr.trim()).toMatch(
+        new RegExp(`^tvcwatch: --output-file \\S+ is in use by tvcwatch PID ${first.pid} `),
+      );
+      // Neither wrote anything.
+      expect(existsSync(join(dir, "other.ndjson"))).toBe(false);
+      expect(existsSync(join(dir, "other.checkpoint"))).toBe(false);
+      // Killed with SIGKILL, it leaves its locks: the next follow finds their holder gone.
+      const exited = new Promise((r) => first.once("close", r));
+      first.kill("SIGKILL");
+      await exited;
+      expect(existsSync(`${checkpoint}.lock`)).toBe(true);
+      const after = await runCli(flags(checkpoint, out), { env: ENV });
+      expect(after.stderr).toBe("");
+      expect(after.code).toBe(0);
+      // Ended, a follow leaves no lock behind.
+      expect(readdirSync(dir).filter((n) => n.includes(".lock"))).toEqual([]);
+    } finally {
+      first.kill("SIGKILL");
+      await server.close();
+    }
+  }, 30_000);
+
+  it("refuses --checkpoint and --output-file naming one file, by any name: the same path, a symlink, a hard link", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const file = join(dir, "x");
+    writeFileSync(file, '{"kept":true}\n');
+    symlinkSync(file, join(dir, "link"));
+    linkSync(file, join(dir, "hard"));
+    for (const [checkpoint, out] of [
+      [file, file],
+      [join(dir, "link"), file],
+      [file, join(dir, "link")],
+      [join(dir, "hard"), join(dir, ".", "x")],
+      [join(dir, "new"), join(dir, "new")],
+    ] as const) {
+      const r = await runCli(
+        [
+          "--base-url",
+          "http://127.0.0.1:9",
+          "tail",
+          "--deployment",
+          "dep",
+          "-f",
+          "-o",
+          "json",
+          "--checkpoint",
+          checkpoint,
+          "--output-file",
+          out,
+        ],
+        { env: ENV },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(
+        `tvcwatch: --checkpoint ${checkpoint} and --output-file ${out} are the same file: each record would replace the lines written; name two files`,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe('{"kept":true}\n');
+    expect(existsSync(join(dir, "new"))).toBe(false);
+  });
 });

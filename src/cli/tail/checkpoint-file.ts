@@ -4,6 +4,7 @@
  * (temporary file, fsync, rename; mode 0600). See ../../tail/checkpoint.ts for what it holds.
  */
 import { removeStaleTempFiles, writeFileAtomically } from "../../config/atomic-file.js";
+import type { FileLock } from "../../config/file-lock.js";
 import {
   type NamedFileError,
   READ_LIMITS,
@@ -12,6 +13,7 @@ import {
 import type { CheckpointFile, ReadCheckpoint } from "../../tail/checkpoint.js";
 import { parseCheckpoint, serializeCheckpoint } from "../../tail/checkpoint.js";
 import { CliError } from "../cli-error.js";
+import { lostLock } from "./tail-locks.js";
 
 /**
  * What FILE holds for the deployments followed (absent: nothing, a fresh follow).
@@ -49,8 +51,10 @@ export function writeCheckpoint(path: string, checkpoint: CheckpointFile): void 
 }
 
 /**
- * Writes a follow's records to FILE. The first failure to write one is kept, and `onFailure`
- * runs (the follow stops; the failure is said at its end); no record is written after it.
+ * Writes a follow's records to FILE, while it holds FILE's lock (./tail-locks.ts). The first
+ * failure to write one, or the lock found removed or taken by another process, is kept, and
+ * `onFailure` runs (the follow stops; the failure is said at its end); no record is written
+ * after it.
  */
 export class CheckpointWriter {
   error: unknown;
@@ -58,11 +62,13 @@ export class CheckpointWriter {
   constructor(
     private readonly path: string,
     private readonly onFailure: () => void,
+    private readonly lock?: FileLock | undefined,
   ) {}
 
   readonly record = (checkpoint: CheckpointFile): void => {
     if (this.error !== undefined) return;
     try {
+      if (this.lock && !this.lock.held()) throw lostLock(this.lock, `checkpoint ${this.path}`);
       writeCheckpoint(this.path, checkpoint);
     } catch (e) {
       this.error = e;

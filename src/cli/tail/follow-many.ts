@@ -31,6 +31,7 @@ import { MergedOutput } from "./merged-output.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import { checkOutputFlags, openOutputFile } from "./output-file.js";
 import type { TailFlags } from "./tail-flags.js";
+import { lockTailFiles } from "./tail-locks.js";
 import { checkpointMargin, firstWindow, resumeOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 
 /** How often merged lines are let out. */
@@ -41,6 +42,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const client = clientFor(config);
   const say = sayOnStderr;
   checkOutputFlags(flags);
+  // One writer per file: held until the program exits.
+  const locks = lockTailFiles(flags);
   // One limit on requests in flight: the followers' polls and the deployments' listings.
   const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const { ids, listing } = await deploymentsToFollow(client, flags, undefined, limit);
@@ -51,7 +54,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     ? readCheckpoint(path, ids, checkpointMargin(flags, flags.interval))
     : undefined;
   // --output-file: cut back to what the checkpoint recorded of it, before anything else.
-  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
+  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), locks.output);
   const otlp =
     flags.output === "otlp"
       ? await (await import("./otlp-output.js")).openOtlpOutput(
@@ -67,7 +70,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const set = followSetOf(flags, client, limit, { listing, read, otlp });
   const stop = () => void set.stop();
   // A failure to write the checkpoint ends the follow (said once, at the end).
-  const writer = path ? new CheckpointWriter(path, stop) : undefined;
+  const writer = path ? new CheckpointWriter(path, stop, locks.checkpoint) : undefined;
   const printer = new MergedOutput({
     flags,
     say,

@@ -18,11 +18,14 @@
  */
 import { type BigIntStats, statSync } from "node:fs";
 import { AppendFile, AppendFileError } from "../../config/append-file.js";
+import type { FileLock } from "../../config/file-lock.js";
 import { fileProblem } from "../../config/file-problem.js";
+import { sameFile } from "../../config/resolved-path.js";
 import type { OutputFileRecord } from "../../tail/checkpoint.js";
 import type { GapMarker } from "../../tail/log-line.js";
 import { CliError } from "../cli-error.js";
 import type { TailFlags } from "./tail-flags.js";
+import { lostLock } from "./tail-locks.js";
 
 /** What opening FILE found: lines to say on stderr, and whether lines may be missing from it. */
 export interface OutputFileOpened {
@@ -32,7 +35,7 @@ export interface OutputFileOpened {
   cut?: string | undefined;
 }
 
-function sameFile(st: BigIntStats, r: OutputFileRecord): boolean {
+function isRecordedFile(st: BigIntStats, r: OutputFileRecord): boolean {
   return String(st.dev) === r.dev && String(st.ino) === r.ino;
 }
 
@@ -44,6 +47,8 @@ export class OutputFile {
     private file: AppendFile,
     private st: BigIntStats,
     private readonly durable: boolean,
+    /** FILE's lock (./tail-locks.ts), checked before each batch. */
+    private readonly lock: FileLock | undefined,
   ) {
     this.length = Number(st.size);
   }
@@ -56,6 +61,7 @@ export class OutputFile {
     path: string,
     recorded: OutputFileRecord | undefined,
     durable: boolean,
+    lock?: FileLock | undefined,
   ): OutputFileOpened {
     const notes: string[] = [];
     let cut: string | undefined;
@@ -65,12 +71,12 @@ export class OutputFile {
       notes.push(
         `output file ${path} is gone since the checkpoint was written (rotated?): starting a new one; lines after the last record are written to it again`,
       );
-    } else if (recorded && !sameFile(st, recorded)) {
+    } else if (recorded && !isRecordedFile(st, recorded)) {
       notes.push(
         `output file ${path} is another file than the checkpoint recorded (rotated?): appending to it; lines after the last record are written to it again`,
       );
     }
-    if (recorded && sameFile(st, recorded)) {
+    if (recorded && isRecordedFile(st, recorded)) {
       if (st.size >= BigInt(recorded.length)) {
         // What was written after the last record: written again below, once.
         if (st.size > BigInt(recorded.length)) cli(2, () => file.truncate(recorded.length));
@@ -84,6 +90,7 @@ export class OutputFile {
       file,
       cli(2, () => file.stat()),
       durable,
+      lock,
     );
     return { file: opened, notes, cut };
   }
@@ -94,6 +101,7 @@ export class OutputFile {
    * cut, a gap marker's reason.
    */
   check(): { notes: string[]; cut?: string | undefined } {
+    if (this.lock && !this.lock.held()) throw lostLock(this.lock, `--output-file ${this.path}`);
     const now = statOf(this.path);
     if (now === undefined || now.dev !== this.st.dev || now.ino !== this.st.ino) {
       this.file.close();
@@ -129,10 +137,23 @@ export class OutputFile {
 }
 
 /** Refuses flags that do not go together (before anything is read or sent). */
-export function checkOutputFlags(flags: Pick<TailFlags, "output" | "outputFile">): void {
+export function checkOutputFlags(
+  flags: Pick<TailFlags, "output" | "outputFile" | "checkpoint">,
+): void {
   if (flags.outputFile !== undefined && flags.output === "otlp") {
     throw new CliError(
       "--output-file takes the lines of -o text or -o json; with -o otlp they go to the collector: leave one of them out",
+      2,
+    );
+  }
+  // Each batch appended to the file would be replaced by the checkpoint's rewrite.
+  if (
+    flags.outputFile !== undefined &&
+    flags.checkpoint !== undefined &&
+    sameFile(flags.checkpoint, flags.outputFile)
+  ) {
+    throw new CliError(
+      `--checkpoint ${flags.checkpoint} and --output-file ${flags.outputFile} are the same file: each record would replace the lines written; name two files`,
       2,
     );
   }
@@ -148,10 +169,11 @@ export function openOutputFile(
   recorded: OutputFileRecord | undefined,
   say: (line: string) => void,
   serverNow: () => number,
+  lock?: FileLock | undefined,
 ): { opened: OutputFileOpened | undefined; gap: GapMarker | undefined } {
   if (flags.outputFile === undefined) return { opened: undefined, gap: undefined };
   const durable = flags.checkpoint !== undefined;
-  const opened = OutputFile.open(flags.outputFile, durable ? recorded : undefined, durable);
+  const opened = OutputFile.open(flags.outputFile, durable ? recorded : undefined, durable, lock);
   for (const n of opened.notes) say(n);
   return { opened, gap: opened.cut === undefined ? undefined : cutGap(opened.cut, serverNow()) };
 }

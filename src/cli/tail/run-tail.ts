@@ -21,6 +21,7 @@ import { TailBatches } from "./tail-batches.js";
 import { TailFetch } from "./tail-fetch.js";
 import { changesLines } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
+import { lockTailFiles } from "./tail-locks.js";
 import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 import { resumeTail } from "./tail-resume.js";
 import { TailStdout } from "./tail-stdout.js";
@@ -96,10 +97,12 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     );
   }
   checkOutputFlags(flags);
+  // One writer per file: held until the program exits.
+  const locks = lockTailFiles(flags);
   // --checkpoint: resume from what the file records, and record after each batch handed on.
   const checkpointPath = flags.checkpoint;
   const say = sayOnStderr;
-  const resume = resumeTail(flags, deploymentId, say);
+  const resume = resumeTail(flags, deploymentId, say, locks.output);
   const { handled, output } = resume;
   const { sinceMs, tailLines } = firstWindow(flags);
   const client = clientFor(config);
@@ -142,7 +145,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const stdout = new TailStdout(() => controller.abort());
   // A failure to write the checkpoint ends the follow (said once, at the end).
   const checkpoint = checkpointPath
-    ? new CheckpointWriter(checkpointPath, () => controller.abort())
+    ? new CheckpointWriter(checkpointPath, () => controller.abort(), locks.checkpoint)
     : undefined;
   const batches = new TailBatches({
     flags,

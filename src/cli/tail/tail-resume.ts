@@ -3,6 +3,7 @@
  * and of --output-file (FILE cut back to it before anything else), the lines already handed on,
  * and what may be missing, said before the first lines.
  */
+import type { FileLock } from "../../config/file-lock.js";
 import type { ReadRecord } from "../../tail/checkpoint.js";
 import { HandledLines } from "../../tail/handled-lines.js";
 import type { LogEvent } from "../../tail/log-line.js";
@@ -29,6 +30,8 @@ export function resumeTail(
   flags: TailFlags,
   deploymentId: string,
   say: (line: string) => void,
+  /** --output-file's lock (./tail-locks.ts). */
+  outputLock?: FileLock | undefined,
 ): TailResume {
   const checkpointPath = flags.checkpoint;
   const read = checkpointPath
@@ -36,7 +39,7 @@ export function resumeTail(
     : undefined;
   const recorded = read?.records.get(deploymentId);
   // --output-file: cut back to what the checkpoint recorded of it, before anything else.
-  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
+  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), outputLock);
   const handled = checkpointPath
     ? new HandledLines(deploymentId, {
         resumedFrom: recorded,
