@@ -219,24 +219,30 @@ function isRunning(holder: LockHolder): boolean {
     // EPERM: it runs, as another user.
     if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  if (holder.boot === undefined || holder.start === undefined) return true;
   const now = processIdentity(holder.pid);
+  // A zombie has exited: only its parent has yet to hear of it.
+  if (now.zombie) return false;
+  if (holder.boot === undefined || holder.start === undefined) return true;
   if (now.boot === undefined || now.start === undefined) return true;
   return now.boot === holder.boot && now.start === holder.start;
 }
 
 const BOOT_ID = "/proc/sys/kernel/random/boot_id";
 
-/** Linux: the boot's id and the process's start time (clock ticks since boot); else nothing. */
-function processIdentity(pid: number): { boot?: string; start?: string } {
+/**
+ * Linux: the boot's id, the process's start time (clock ticks since boot) and whether it is a
+ * zombie (exited, not yet waited for); else nothing.
+ */
+function processIdentity(pid: number): { boot?: string; start?: string; zombie?: boolean } {
   try {
     const boot = readNamedFile(BOOT_ID, "the boot id", MAX_LOCK_BYTES).text.trim();
     const stat = readNamedFile(`/proc/${pid}/stat`, "a process's record", MAX_LOCK_BYTES).text;
     // Fields after the command (in parentheses, which may itself hold spaces and parentheses):
     // the state is field 3, the start time field 22.
-    const start = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const start = fields[19];
     if (!PRINTABLE.test(boot) || start === undefined || !DIGITS.test(start)) return {};
-    return { boot, start };
+    return { boot, start, zombie: fields[0] === "Z" };
   } catch {
     return {};
   }

@@ -4,7 +4,7 @@
  * process since) is taken over; one of another host, or no lock of ours, is refused naming the
  * fix; released, it is gone.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdtempSync,
@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileLock, FileLockError, lockPathOf } from "../../src/config/file-lock.js";
 import { resolvedFile, resolvedName, sameFile } from "../../src/config/resolved-path.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const taken: FileLock[] = [];
 const take = (path: string) => {
@@ -73,7 +74,7 @@ describe("FileLock", () => {
     expect(take(path).held()).toBe(true);
   });
 
-  it("takes over a lock whose holder is gone: a dead PID, or a PID another process was given since", () => {
+  it("takes over a lock whose holder is gone: a dead PID, a zombie, or a PID another process was given since", async () => {
     const dir = dirOf();
     const dead = join(dir, "dead.checkpoint");
     plant(dead, { pid: deadPid(), host: hostname(), since: new Date().toISOString() });
@@ -99,6 +100,22 @@ describe("FileLock", () => {
       ...parent,
     });
     expect(() => take(live)).toThrow(new RegExp(`is in use by tvcwatch PID ${process.ppid} `));
+    // A zombie has exited; only its parent (here one that never waits) has yet to hear of it.
+    const parentOfZombie = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"]);
+    try {
+      const zombie = Number(
+        await new Promise<string>((r) => parentOfZombie.stdout.once("data", (d) => r(String(d)))),
+      );
+      await waitFor(
+        () => readFileSync(`/proc/${zombie}/stat`, "utf8").includes(") Z "),
+        "the child to be a zombie",
+      );
+      const exited = join(dir, "zombie.checkpoint");
+      plant(exited, { pid: zombie, host: hostname(), since: new Date().toISOString() });
+      expect(take(exited).held()).toBe(true);
+    } finally {
+      parentOfZombie.kill("SIGKILL");
+    }
     // None of the attempts left a temporary file behind.
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
