@@ -18,6 +18,7 @@ import {
 } from "../../tail/follow-set/deployment-cap.js";
 import { FollowSet } from "../../tail/follow-set/follow-set.js";
 import type { FollowSetListener } from "../../tail/follow-set/follow-set-listener.js";
+import { ResumeRefusedError } from "../../tail/follower.js";
 import { StatusReporter } from "../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import { debugLogFetch } from "../../tail/wire/debug-log-fetch.js";
@@ -26,7 +27,7 @@ import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { deploymentsToFollow } from "../deployment-scope.js";
 import { fatalAdvice } from "../follow-advice.js";
-import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
+import { CheckpointWriter, checkpointToResume, refusedCheckpoint } from "./checkpoint-file.js";
 import { MergedOutput } from "./merged-output.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import { checkOutputFlags, openOutputFile } from "./output-file.js";
@@ -50,10 +51,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   // --checkpoint: each deployment resumes from its record (one of an older tvcwatch with its
   // margin, the merge's interval included).
   const path = flags.checkpoint;
-  const read = path
-    ? readCheckpoint(path, ids, checkpointMargin(flags, flags.interval))
-    : undefined;
-  // --output-file: cut back to what the checkpoint recorded of it, before anything else.
+  const read = checkpointToResume(flags, ids, checkpointMargin(flags, flags.interval), say);
+  // --output-file: cut back to what the checkpoint recorded of it before anything is written.
   const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), locks.output);
   const otlp =
     flags.output === "otlp"
@@ -83,6 +82,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     serverNow: () => serverNow(set),
   });
   const failures: string[] = [];
+  // A checkpoint's record refused by a deployment's first answer ends the whole follow, exit 2.
+  let refused: CliError | undefined;
   set.listen({
     onAdded(member) {
       printer.follow(member);
@@ -93,6 +94,11 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     },
     onBatch: (member, events) => printer.push(member.deploymentId, events),
     onFailed(member, err) {
+      if (err instanceof ResumeRefusedError && path !== undefined) {
+        refused ??= refusedCheckpoint(err, path, flags, member.deploymentId);
+        stop();
+        return;
+      }
       const advice = fatalAdvice(err.cause) ?? err.message;
       failures.push(`${member.label}: ${advice}`);
       say(`${member.deploymentId}: ${advice}`);
@@ -103,7 +109,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   printer.recordStart();
   set.start();
   const releaser = setInterval(() => {
-    if (set.firstAnswersIn()) printer.release(flags.interval);
+    if (set.firstAnswersIn() && !refused) printer.release(flags.interval);
   }, RELEASE_EVERY_MS);
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -114,11 +120,13 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     await set.stop();
-    printer.drain();
+    // A refused checkpoint: nothing is handed on (its record, and the file, stay as they were).
+    if (!refused) printer.drain();
   }
   output.opened?.file.close();
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   await otlp?.close();
+  if (refused) throw refused;
   if (writer?.error !== undefined) throw writer.error;
   if (failures.length === ids.length && failures.length > 0) {
     throw new CliError(failures[0] as string, 1);

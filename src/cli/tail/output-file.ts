@@ -3,7 +3,8 @@
  *
  * With `--checkpoint`, each batch is written and flushed to disk (fsync) before the checkpoint
  * records FILE's identity (device, inode) and length; a follow resumed from that checkpoint cuts
- * FILE back to the recorded length before anything else, so whatever moment a follow was killed
+ * FILE back to the recorded length before it writes or records anything (not before: a
+ * checkpoint the server's first answer refuses leaves FILE as it was), so whatever moment a follow was killed
  * at (SIGKILL, power), the lines written after its last record are gone from FILE and written
  * again, once. A FILE that is not the one recorded (rotated: another inode, or gone) or is shorter
  * than recorded (another program cut it) is never cut: the follow appends to the FILE there is
@@ -41,6 +42,8 @@ function isRecordedFile(st: BigIntStats, r: OutputFileRecord): boolean {
 
 export class OutputFile {
   private length: number;
+  /** The length FILE is cut back to before it is first written or recorded (see open). */
+  private cutTo: number | undefined;
 
   private constructor(
     private readonly path: string,
@@ -76,10 +79,11 @@ export class OutputFile {
         `output file ${path} is another file than the checkpoint recorded (rotated?): appending to it; lines after the last record are written to it again`,
       );
     }
+    let cutTo: number | undefined;
     if (recorded && isRecordedFile(st, recorded)) {
       if (st.size >= BigInt(recorded.length)) {
-        // What was written after the last record: written again below, once.
-        if (st.size > BigInt(recorded.length)) cli(2, () => file.truncate(recorded.length));
+        // What was written after the last record: written again, once.
+        if (st.size > BigInt(recorded.length)) cutTo = recorded.length;
       } else {
         cut = `output file ${path} holds ${st.size} bytes, less than the ${recorded.length} recorded: something cut it, and lines written to it before may be missing from it`;
         notes.push(`${cut}; appending`);
@@ -92,6 +96,7 @@ export class OutputFile {
       durable,
       lock,
     );
+    opened.cutTo = cutTo;
     return { file: opened, notes, cut };
   }
 
@@ -108,18 +113,21 @@ export class OutputFile {
       this.file = openFile(this.path);
       this.st = cli(2, () => this.file.stat());
       this.length = Number(this.st.size);
+      this.cutTo = undefined;
       return {
         notes: [`output file ${this.path} was moved or removed (rotated?): writing to a new one`],
       };
     }
-    if (Number(now.size) >= this.length) return { notes: [] };
+    if (Number(now.size) >= (this.cutTo ?? this.length)) return { notes: [] };
     const cut = `output file ${this.path} was cut to ${now.size} bytes (it held ${this.length}) by another program: lines written to it before may be missing from it`;
     this.length = Number(now.size);
+    this.cutTo = undefined;
     return { notes: [cut], cut };
   }
 
   /** Appends a batch's text (flushed to disk when durable). */
   write(text: string | Buffer): void {
+    this.cutBack();
     const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
     cli(1, () => this.file.append(bytes, this.durable));
     // Its length as it is (another program may append to it too).
@@ -128,7 +136,17 @@ export class OutputFile {
 
   /** FILE's identity and length, for the checkpoint. */
   record(): OutputFileRecord {
+    this.cutBack();
     return { dev: String(this.st.dev), ino: String(this.st.ino), length: this.length };
+  }
+
+  /** Cuts FILE back to what the checkpoint recorded of it, once. */
+  private cutBack(): void {
+    const to = this.cutTo;
+    if (to === undefined) return;
+    cli(2, () => this.file.truncate(to));
+    this.cutTo = undefined;
+    this.length = to;
   }
 
   close(): void {
@@ -138,8 +156,11 @@ export class OutputFile {
 
 /** Refuses flags that do not go together (before anything is read or sent). */
 export function checkOutputFlags(
-  flags: Pick<TailFlags, "output" | "outputFile" | "checkpoint">,
+  flags: Pick<TailFlags, "output" | "outputFile" | "checkpoint" | "startOver">,
 ): void {
+  if (flags.startOver && flags.checkpoint === undefined) {
+    throw new CliError("--start-over sets aside what --checkpoint FILE records: name the FILE", 2);
+  }
   if (flags.outputFile !== undefined && flags.output === "otlp") {
     throw new CliError(
       "--output-file takes the lines of -o text or -o json; with -o otlp they go to the collector: leave one of them out",

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../api/client.js";
 import { describeDeployments } from "../../feeds/deployment-list.js";
-import { FollowerStopError, LogFollower } from "../../tail/follower.js";
+import { FollowerStopError, LogFollower, ResumeRefusedError } from "../../tail/follower.js";
 import { StatusReporter } from "../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../tail/request-limit.js";
 import type { StreamFormat } from "../../tail/stream-format.js";
@@ -14,7 +14,7 @@ import { sayOnStderr } from "../../text/stderr.js";
 import { CliError } from "../cli-error.js";
 import { clientFor, configFromCommand } from "../context.js";
 import { governHeap } from "../heap-governor.js";
-import { CheckpointWriter } from "./checkpoint-file.js";
+import { CheckpointWriter, refusedCheckpoint } from "./checkpoint-file.js";
 import { FirstDescription } from "./first-description.js";
 import { checkOutputFlags } from "./output-file.js";
 import { TailBatches } from "./tail-batches.js";
@@ -56,7 +56,7 @@ async function followUntilStopped(
   follower: LogFollower,
   controller: AbortController,
   follow: boolean,
-  fetch: TailFetch,
+  stopError: (err: FollowerStopError) => unknown,
 ): Promise<void> {
   const stopGoverning = follow ? governHeap() : () => {};
   const stop = () => controller.abort();
@@ -65,7 +65,7 @@ async function followUntilStopped(
   try {
     await follower.run(controller.signal, follow);
   } catch (err) {
-    throw err instanceof FollowerStopError ? fetch.stopError(err) : err;
+    throw err instanceof FollowerStopError ? stopError(err) : err;
   } finally {
     stopGoverning();
     process.off("SIGINT", stop);
@@ -165,11 +165,16 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => status.see(follower.getState(), performance.now()));
   try {
-    await followUntilStopped(follower, controller, flags.follow === true, fetch);
+    await followUntilStopped(follower, controller, flags.follow === true, (err) =>
+      err instanceof ResumeRefusedError && checkpointPath !== undefined
+        ? refusedCheckpoint(err, checkpointPath, flags)
+        : fetch.stopError(err),
+    );
     await described?.settled();
   } finally {
     described?.stop();
   }
+  batches.finish();
   await otlp?.close();
   if (checkpoint?.error !== undefined) throw checkpoint.error;
   const state = follower.getState();
