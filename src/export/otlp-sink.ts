@@ -6,9 +6,16 @@
  * when it was received; severity from the detected level; resource = the organization, the app
  * and the deployment; attribute `tvc.replica` = the replica's label.
  *
- * The sink counts what the collector took and what it did not (an export that failed for good,
- * or lines dropped from a full queue while the collector was down) so that the caller can say so
- * and never record as done (a checkpoint) what was not exported.
+ * The sink counts what the collector took and what it did not, so that the caller can say so
+ * and never record as done (a checkpoint) what was neither taken nor said to be lost:
+ * - an export that failed after the exporter's own retries (the collector down or slow, or a
+ *   status the OTLP specification says to retry: 429, 502, 503, 504) is sent again with the next
+ *   export: those lines are still to come, and `flush` says false until they are taken;
+ * - an export the collector refused with any other status (a 400: retrying cannot help) is lost;
+ * - while the lines waiting (queued, in flight or to be sent again) fill the queue, new lines are
+ *   dropped: lost.
+ * Lost lines are said, and handed to the caller (`takeLost`: how many, and the span of their
+ * times), so that a checkpoint moved past them says what a restart will not send.
  */
 import type { AnyValueMap } from "@opentelemetry/api-logs";
 import { type ExportResult, ExportResultCode } from "@opentelemetry/core";
@@ -39,15 +46,26 @@ export interface OtlpProblem {
   reason: string;
 }
 
-/** Counts each export's records and result, around the real exporter. */
+/** Lines the collector did not take: how many, and the span of their times (epoch ms). */
+export interface LostLines {
+  lines: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/** Tells each export's records and result, around the real exporter. */
 class CountingExporter implements LogRecordExporter {
   constructor(
     private readonly inner: LogRecordExporter,
-    private readonly settled: (records: number, ok: boolean, error: Error | undefined) => void,
+    private readonly settled: (
+      records: readonly ReadableLogRecord[],
+      ok: boolean,
+      error: Error | undefined,
+    ) => void,
   ) {}
   export(records: ReadableLogRecord[], done: (result: ExportResult) => void): void {
     this.inner.export(records, (result) => {
-      this.settled(records.length, result.code === ExportResultCode.SUCCESS, result.error);
+      this.settled(records, result.code === ExportResultCode.SUCCESS, result.error);
       done(result);
     });
   }
@@ -59,13 +77,36 @@ class CountingExporter implements LogRecordExporter {
   }
 }
 
+/**
+ * Whether a failed export is one retrying cannot help: the collector answered with a status the
+ * OTLP specification says not to retry (the exporter gives such an error its status code; a
+ * retryable status, a timeout or a network error has none).
+ */
+function refusedForGood(error: Error | undefined): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "number";
+}
+
+const msOf = (t: readonly [number, number]) => t[0] * 1000 + t[1] / 1e6;
+
 export class OtlpSink {
   private readonly provider: LoggerProvider;
   private readonly logger;
+  /** Records handed to the SDK (again, for those sent again). */
   private emitted = 0;
-  private exported = 0;
-  private failed = 0;
+  /** Of those, settled: taken, or failed. */
+  private settled = 0;
+  /** Records of failed exports, to send again with the next. */
+  private again: ReadableLogRecord[] = [];
+  /** Lost since takeLost was last asked. */
+  private lostSince: LostLines | undefined;
+  private lostLines = 0;
   private lastError: string | undefined;
+  /** Whether the last export was taken (at the end, lines are sent again only then). */
+  private taking = true;
+  private readonly queueLines: number;
+  private droppedSaid = 0;
+  private droppedLines = 0;
 
   constructor(
     readonly endpoint: string,
@@ -75,17 +116,7 @@ export class OtlpSink {
   ) {
     const exporter = new CountingExporter(
       new OTLPLogExporter({ url: endpoint, timeoutMillis: options.exportTimeoutMs ?? 10_000 }),
-      (n, ok, error) => {
-        if (ok) this.exported += n;
-        else {
-          this.failed += n;
-          this.lastError = error?.message ?? "export failed";
-          this.report({
-            lost: n,
-            reason: `the collector did not take ${n} lines: ${this.lastError}`,
-          });
-        }
-      },
+      (records, ok, error) => this.exportSettled(records, ok, error),
     );
     const resource = resourceFromAttributes({
       "service.name": source.appName ?? "tvc-deployment",
@@ -111,26 +142,32 @@ export class OtlpSink {
     this.queueLines = queue;
   }
 
-  private readonly queueLines: number;
-  private droppedLines = 0;
-  private droppedSaid = 0;
-
-  /** Lines not yet taken or refused by the collector (queued, or in an export in flight). */
+  /** Lines not yet taken or given up: queued, in an export in flight, or to be sent again. */
   pending(): number {
-    return this.emitted - this.exported - this.failed;
+    return this.emitted - this.settled + this.again.length;
   }
 
-  /** Everything the collector did not take so far. */
+  /** Everything the collector did not take so far, and will not be sent again. */
   lost(): number {
-    return this.failed + this.droppedLines;
+    return this.lostLines;
+  }
+
+  /** Lines lost since this was last asked (said already as they were lost), if any. */
+  takeLost(): LostLines | undefined {
+    const lost = this.lostSince;
+    this.lostSince = undefined;
+    return lost;
   }
 
   write(lines: readonly LogLine[], receivedAt: number): void {
+    this.sendAgain();
+    let dropped: LostLines | undefined;
     for (const line of lines) {
       // The queue is bounded: while it is full (the collector down), lines are dropped here,
       // counted, rather than inside the SDK, unseen.
       if (this.pending() >= this.queueLines) {
-        this.droppedLines += 1;
+        const at = isStamped(line) ? Number(line.seconds) * 1000 : receivedAt;
+        dropped = widen(dropped, 1, at, at);
         continue;
       }
       const level = detectLevel(line.content);
@@ -146,22 +183,103 @@ export class OtlpSink {
       });
       this.emitted += 1;
     }
+    if (dropped) {
+      this.droppedLines += dropped.lines;
+      this.lose(dropped);
+    }
     if (this.droppedLines > this.droppedSaid) {
       this.report({
         lost: this.droppedLines - this.droppedSaid,
-        reason: `the collector at ${this.endpoint} is not taking lines and the queue (${this.queueLines} lines) is full: ${this.droppedLines} lines dropped${this.lastError ? ` (${this.lastError})` : ""}`,
+        reason: `the collector at ${this.endpoint} is not taking lines and the queue (${this.queueLines} lines) is full: ${this.droppedLines} lines dropped, lost${this.lastError ? ` (${this.lastError})` : ""}`,
       });
       this.droppedSaid = this.droppedLines;
     }
   }
 
-  /** Exports what is queued; true when every line written so far was taken. */
+  /**
+   * Exports what is queued (lines of failed exports sent again first); true when every line
+   * written so far was taken or is lost (said, and in takeLost), none still to come.
+   */
   async flush(): Promise<boolean> {
+    this.sendAgain();
     await this.provider.forceFlush();
-    return this.lost() === 0 && this.pending() === 0;
+    return this.pending() === 0;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Sends what is left (lines of failed exports once more, if the collector was taking lines
+   * at the last export) and shuts the SDK down; returns the lines never taken: lost, and those
+   * still to come.
+   */
+  async close(): Promise<number> {
+    if (this.taking) this.sendAgain();
     await this.provider.shutdown();
+    return this.lostLines + this.pending();
   }
+
+  /** One export settled: taken; to be sent again; or refused for good, lost. */
+  private exportSettled(
+    records: readonly ReadableLogRecord[],
+    ok: boolean,
+    error: Error | undefined,
+  ): void {
+    this.settled += records.length;
+    this.taking = ok;
+    if (ok) return;
+    this.lastError = error?.message ?? "export failed";
+    if (refusedForGood(error)) {
+      let lost: LostLines | undefined;
+      for (const r of records) lost = widen(lost, 1, msOf(r.hrTime), msOf(r.hrTime));
+      if (lost) this.lose(lost);
+      this.report({
+        lost: records.length,
+        reason: `the collector refused ${records.length} lines for good (${this.lastError}): they are lost`,
+      });
+      return;
+    }
+    this.again.push(...records);
+    this.report({
+      lost: 0,
+      reason: `the collector did not take ${records.length} lines (${this.lastError}): they will be sent again`,
+    });
+  }
+
+  /** Lines of failed exports, handed to the SDK again (as they were first written). */
+  private sendAgain(): void {
+    const again = this.again;
+    if (again.length === 0) return;
+    this.again = [];
+    for (const r of again) {
+      this.logger.emit({
+        ...(r.body !== undefined ? { body: r.body } : {}),
+        timestamp: r.hrTime,
+        observedTimestamp: r.hrTimeObserved,
+        ...(r.severityNumber !== undefined ? { severityNumber: r.severityNumber } : {}),
+        ...(r.severityText !== undefined ? { severityText: r.severityText } : {}),
+        attributes: r.attributes,
+      });
+      this.emitted += 1;
+    }
+  }
+
+  private lose(lost: LostLines): void {
+    if (lost.lines === 0) return;
+    this.lostLines += lost.lines;
+    this.lostSince = widen(this.lostSince, lost.lines, lost.fromMs, lost.toMs);
+  }
+}
+
+/** `lost` with `lines` more, spanning from `fromMs` to `toMs`. */
+function widen(
+  lost: LostLines | undefined,
+  lines: number,
+  fromMs: number,
+  toMs: number,
+): LostLines {
+  if (!lost) return { lines, fromMs, toMs };
+  return {
+    lines: lost.lines + lines,
+    fromMs: Math.min(lost.fromMs, fromMs),
+    toMs: Math.max(lost.toMs, toMs),
+  };
 }

@@ -2,7 +2,8 @@
  * A local OTLP/HTTP logs receiver on a loopback port: it decodes each request (OTLP/JSON, as the
  * OpenTelemetry JS exporter sends it) into the official ExportLogsServiceRequest message, loaded
  * with protobufjs from the OTLP definitions in test/fixtures/opentelemetry-proto, and keeps every
- * log record with its resource. It can refuse requests (503) to play a collector that is down.
+ * log record with its resource. It can refuse requests (503) to play a collector that is down,
+ * or answer them with another status (a 400: a refusal for good).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,8 @@ export interface OtlpReceiver {
   requests: number;
   /** Answer 503 to every request while true. */
   down: boolean;
+  /** Answer every request with this status while set. */
+  failWith: number | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     records: [],
     requests: 0,
     down: false,
+    failWith: undefined,
     close: async () => {},
   };
   const server = createServer((req, res) => {
@@ -62,8 +66,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       receiver.requests += 1;
-      if (receiver.down || req.url !== "/v1/logs" || req.method !== "POST") {
-        res.writeHead(receiver.down ? 503 : 404).end();
+      if (receiver.down || receiver.failWith !== undefined) {
+        res.writeHead(receiver.down ? 503 : (receiver.failWith as number)).end();
+        return;
+      }
+      if (req.url !== "/v1/logs" || req.method !== "POST") {
+        res.writeHead(404).end();
         return;
       }
       const raw = Buffer.concat(chunks);
