@@ -2,5 +2,6 @@
 delete process.env.CI;
 // Keep the developer's own Turnkey settings out of every test.
 for (const name of Object.keys(process.env)) {
-  if (name.startsWith("TURNKEY_") || name === "TVCWATCH_CONFIG") delete process.env[name];
+  if (name.startsWith("TURNKEY_") || name.startsWith("TVC_") || name === "TVCWATCH_CONFIG")
+    delete process.env[name];
 }

@@ -24,6 +24,7 @@ import { sanitizeForTerminal } from "../text/sanitize.js";
 import { shortStatus, shortType, timestampMs } from "./activity-fields.js";
 import { exportSummary } from "./export-summary.js";
 import { summarizeIntent } from "./intent-summary.js";
+import type { OrganizationNames } from "./organization-names.js";
 
 /** The person deciding: whoami's userId and username. */
 export interface Viewer {
@@ -44,6 +45,8 @@ export interface DecisionContext {
   quorum?: RootQuorum | undefined;
   /** Names of users by ID (list_users); the voters' own records are used first. */
   userNames?: ReadonlyMap<string, string> | undefined;
+  /** The organization's names (wallets, accounts, keys, tags, policies), shown beside IDs. */
+  names?: OrganizationNames | undefined;
   /** Now, in epoch ms, for the ages shown ("7m ago"). */
   now: number;
 }
@@ -296,6 +299,7 @@ export function decideActivity(activity: Activity, context: DecisionContext): Ac
     },
     intentLines: summarizeIntent(activity.intent, {
       userNames: namesKnown(activity, context),
+      names: context.names,
     }),
   };
 }
@@ -372,7 +376,7 @@ export function confirmation(
   context: DecisionContext,
 ): Confirmation {
   const effect = voteEffect(decision, action, context);
-  const exported = exportSummary(decision.activity);
+  const exported = exportSummary(decision.activity, context.names);
   const header = [
     `  you ${action === "approve" ? "approve" : "reject "}  ${shortType(decision.type)} (${decision.type})`,
     `  activity     ${decision.id}`,

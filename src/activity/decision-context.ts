@@ -1,13 +1,15 @@
 /**
  * What a decision on an activity needs from the API besides the activity: who is asking
- * (whoami, required), the root quorum (get_organization_configs) and users' names (list_users).
- * The last two only make the confirmation richer: when the API refuses them (a user whose
- * policies do not allow reading them), the decision goes on without them and a note says so.
+ * (whoami, required), the root quorum (get_organization_configs) and the organization's names
+ * (./organization-names.ts: users, wallets, accounts, keys, tags, policies). The last two only
+ * make the confirmation richer: when the API refuses them (a user whose policies do not allow
+ * reading them), the decision goes on without them and a note says so.
  */
 import type { CallOptions, TurnkeyClient } from "../api/client.js";
 import { NetworkError, RefusedResponseError, TurnkeyApiError } from "../api/errors.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import type { DecisionContext } from "./activity-decision.js";
+import { OrganizationDirectory } from "./organization-names.js";
 
 export interface LoadedContext {
   context: DecisionContext;
@@ -15,16 +17,20 @@ export interface LoadedContext {
   notes: string[];
 }
 
-/** Whoami, the root quorum and the users' names, asked at once. Throws whoami's error. */
+/**
+ * Whoami, the root quorum and the organization's names (users, wallets, accounts, keys, tags,
+ * policies: `directory`, read once and refreshed), asked at once. Throws whoami's error.
+ */
 export async function loadDecisionContext(
   client: TurnkeyClient,
   now: () => number,
   options: Pick<CallOptions, "onRetry" | "signal"> = {},
+  directory: OrganizationDirectory = new OrganizationDirectory(client, now),
 ): Promise<LoadedContext> {
-  const [whoami, configs, users] = await Promise.allSettled([
+  const [whoami, configs, names] = await Promise.allSettled([
     client.call("whoami", {}, options),
     client.call("get_organization_configs", {}, options),
-    client.call("list_users", {}, options),
+    directory.load(options),
   ]);
   if (whoami.status === "rejected") throw whoami.reason;
   const notes: string[] = [];
@@ -48,8 +54,13 @@ export async function loadDecisionContext(
     if (quorum) context.quorum = { threshold: quorum.threshold, userIds: quorum.userIds };
     else notes.push("root quorum not shown: get_organization_configs returned none");
   }
-  if (optional(users, "user names") && users.status === "fulfilled") {
-    context.userNames = new Map(users.value.users.map((u) => [u.userId, u.userName]));
+  // Names only make the lines richer: what could not be read is a note (names.notes).
+  if (names.status === "fulfilled") {
+    context.names = names.value;
+    context.userNames = names.value.userNames();
+    notes.push(...names.value.notes.map(sanitizeForTerminal));
+  } else {
+    throw names.reason;
   }
   return { context, notes };
 }

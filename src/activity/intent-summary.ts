@@ -1,19 +1,40 @@
 /**
  * An activity's intent in a few lines a person can judge before voting on it: each field of the
- * intent as `path  value` (nested fields by their path, `apiKeys[0].publicKey`), long values cut
- * with their length said, a user ID followed by that user's name, and secret fields (OIDC tokens,
- * bundles: the operation table's list) never shown. Every line is safe for a terminal.
+ * intent as `path  value` (nested fields by their path, `apiKeys[0].publicKey`), every value whole
+ * (public keys, addresses, hashes and signatures are what a person compares: never cut; only a
+ * value past MAX_SHOWN_VALUE is bounded, its rest counted), a user ID followed by that user's
+ * name and any other ID the organization lists by its name, and secret fields (OIDC tokens, bundles: the operation table's list) never shown. Every
+ * line is safe for a terminal; a caller that lacks the width wraps it, never cuts it.
  */
 import { SECRET_FIELDS } from "../api/secret-fields.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
+import { NO_NAMES, type OrganizationNames } from "./organization-names.js";
 
 export interface IntentSummaryOptions {
   /** Names of users by ID: a value that is a user's ID is followed by their name. */
   userNames?: ReadonlyMap<string, string> | undefined;
   /** Lines at most (default 12); the rest is counted on a last line. */
   maxLines?: number | undefined;
-  /** Characters of a value shown at most (default 96); a longer one is cut and its length said. */
-  maxValueLength?: number | undefined;
+  /**
+   * The organization's names: a value that is a wallet's, an account's, a key's, a tag's or a
+   * policy's ID (or an account's address) is followed by `(wallet "Default wallet")`.
+   */
+  names?: OrganizationNames | undefined;
+}
+
+/**
+ * The most of one value shown (16 KiB, far past any key, address or signature): a longer one (a
+ * stored ABI) shows this much and counts the rest, so a megabyte field costs no more.
+ */
+export const MAX_SHOWN_VALUE = 16 * 1024;
+
+/** A value as a person judges it: whole, or past MAX_SHOWN_VALUE its start and the rest counted. */
+export function wholeValue(text: string): string {
+  if (text.length <= MAX_SHOWN_VALUE) return text;
+  let end = MAX_SHOWN_VALUE;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… (${(text.length - end).toLocaleString("en-US")} more characters; -o json has it whole)`;
 }
 
 /** The object inside `activity.intent` (it holds exactly one, named after the activity). */
@@ -22,18 +43,13 @@ export function intentBody(intent: Record<string, unknown>): unknown {
   return values.length === 1 ? values[0] : intent;
 }
 
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Math.max(8, Math.floor((max - 24) * 0.75));
-  const tail = Math.max(4, max - 24 - head);
-  return `${text.slice(0, head)}…${text.slice(-tail)} (${text.length} characters)`;
-}
-
 function scalarText(value: unknown, options: Required<IntentSummaryOptions>): string {
   if (typeof value === "string") {
     const name = options.userNames.get(value);
-    const shown = value === "" ? '""' : cut(value, options.maxValueLength);
-    return name ? `${shown} (${name})` : shown;
+    const shown = value === "" ? '""' : wholeValue(value);
+    if (name) return `${shown} (${name})`;
+    const label = options.names.label(value);
+    return label ? `${shown} (${label})` : shown;
   }
   return String(value);
 }
@@ -92,7 +108,7 @@ export function summarizeIntent(
   const resolved: Required<IntentSummaryOptions> = {
     userNames: options.userNames ?? new Map(),
     maxLines: Math.max(1, options.maxLines ?? 12),
-    maxValueLength: Math.max(32, options.maxValueLength ?? 96),
+    names: options.names ?? NO_NAMES,
   };
   const body = intentBody(intent);
   if (

@@ -26,6 +26,7 @@ import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, OperationName, OutputOf } from "./operations.js";
 import {
   type BodyChunks,
+  type BodyProgress,
   bodyText,
   chunksBytes,
   chunksText,
@@ -90,6 +91,13 @@ export interface CallOptions {
    * (./fast-path.ts), so that the schemas and zod are not loaded.
    */
   fastPath?: FastPath | undefined;
+  /**
+   * callForBody only: told each time more of a successful body has been copied into the block
+   * it is read into (one of the declared length), with the block and how many of its bytes have
+   * come, so that a caller can read the body as it arrives. Each attempt reads into a block of
+   * its own. It must not throw.
+   */
+  onBodyBytes?: BodyProgress | undefined;
 }
 
 export interface ResponseMeta {
@@ -239,7 +247,7 @@ export class TurnkeyClient {
     input: InputOf<N>,
     options: CallOptions = {},
   ): Promise<{ body: Uint8Array; meta: ResponseMeta }> {
-    return this.callForRead(name, input, options, chunksBytes);
+    return this.callForRead(name, input, options, chunksBytes, true);
   }
 
   /**
@@ -255,12 +263,16 @@ export class TurnkeyClient {
     return this.callForRead(name, input, options, chunksText);
   }
 
-  /** One call, retried by the policy; a successful response's body made into `T` by `read`. */
+  /**
+   * One call, retried by the policy; a successful response's body made into `T` by `read`.
+   * `oneBlock`: `read` joins the chunks into one block (see readBodyWithin).
+   */
   private async callForRead<N extends OperationName, T>(
     name: N,
     input: InputOf<N>,
     options: CallOptions,
     read: (body: BodyChunks) => T,
+    oneBlock = false,
   ): Promise<{ body: T; meta: ResponseMeta }> {
     const { route, checked } = await checkInput(name, input, options.fastPath);
     const request = await this.requestFor(name, route, checked, options);
@@ -299,7 +311,12 @@ export class TurnkeyClient {
         const limit = response.ok
           ? this.maxResponseBytes
           : Math.min(this.maxResponseBytes, MAX_ERROR_BODY_BYTES);
-        const body = await readBodyWithin(response, limit);
+        const body = await readBodyWithin(
+          response,
+          limit,
+          oneBlock && response.ok,
+          oneBlock && response.ok ? options.onBodyBytes : undefined,
+        );
         if (!body.ok) {
           if (response.ok) throw new ResponseTooLargeError(name, limit, body.declared);
           errorText = JSON.stringify({

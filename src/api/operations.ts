@@ -16,6 +16,7 @@ import {
   ACTIVITY_STATUSES,
   activity,
   apiKeyParams,
+  appStatus,
   debugLogEntry,
   emailEvent,
   FEATURE_NAMES,
@@ -25,9 +26,11 @@ import {
   organizationConfigs,
   pageInfo,
   paginationOptions,
+  policy,
   privateKey,
   SOLANA_CAIP2,
   sessionProfile,
+  smartContractInterface,
   solTransaction,
   tag,
   tvcApp,
@@ -35,6 +38,8 @@ import {
   uint64String,
   user,
   type VoteSelection,
+  wallet,
+  walletAccount,
   webhookEndpoint,
 } from "./schemas.js";
 
@@ -414,6 +419,12 @@ export const operations = {
     z.strictObject({ deploymentId: nonEmpty }),
     z.looseObject({ tvcDeployment }),
   ),
+  get_app_status: query(
+    "get_app_status",
+    "Live runtime status of a TVC app: each deployment's ready and desired replicas, and the deployment serving traffic",
+    z.strictObject({ appId: nonEmpty }),
+    z.looseObject({ appStatus }),
+  ),
   // --- Queries the activity commands need -------------------------------------------------
   get_organization_configs: query(
     "get_organization_configs",
@@ -426,6 +437,49 @@ export const operations = {
     "Users of the organization",
     z.strictObject({}),
     z.looseObject({ users: z.array(user) }),
+  ),
+  // --- Queries that name the organization's records (names beside ids) -------------------
+  list_wallets: query(
+    "list_wallets",
+    "Wallets of the organization, with their names",
+    z.strictObject({}),
+    z.looseObject({ wallets: z.array(wallet) }),
+  ),
+  get_wallet: query(
+    "get_wallet",
+    "One wallet",
+    z.strictObject({ walletId: nonEmpty }),
+    z.looseObject({ wallet }),
+  ),
+  list_wallet_accounts: query(
+    "list_wallet_accounts",
+    "Accounts of a wallet (or of every wallet when none is given), in pages",
+    z.strictObject({
+      walletId: z.string().optional(),
+      includeWalletDetails: z.boolean().optional(),
+      paginationOptions: paginationOptions.optional(),
+    }),
+    z.looseObject({ accounts: z.array(walletAccount) }),
+  ),
+  list_policies: query(
+    "list_policies",
+    "Policies of the organization",
+    z.strictObject({}),
+    z.looseObject({ policies: z.array(policy) }),
+  ),
+
+  // --- Queries the decoding of transactions needs ----------------------------------------
+  list_smart_contract_interfaces: query(
+    "list_smart_contract_interfaces",
+    "Smart contract interfaces (ABIs and IDLs) of the organization",
+    z.strictObject({}),
+    z.looseObject({ smartContractInterfaces: z.array(smartContractInterface) }),
+  ),
+  get_smart_contract_interface: query(
+    "get_smart_contract_interface",
+    "One smart contract interface (ABI or IDL)",
+    z.strictObject({ smartContractInterfaceId: nonEmpty }),
+    z.looseObject({ smartContractInterface }),
   ),
 
   // --- Auth proxy -------------------------------------------------------------------------

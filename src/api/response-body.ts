@@ -43,9 +43,20 @@ export function chunksBytes(body: BodyChunks): Uint8Array {
   return Buffer.concat(chunks, body.byteLength);
 }
 
+/** Told that the first `filled` bytes of `block` have come (see readBodyWithin). */
+export type BodyProgress = (block: Uint8Array, filled: number) => void;
+
+/**
+ * Reads the body, at most `limitBytes` of it. `oneBlock`: the caller wants the bytes as one
+ * block (chunksBytes), and a body of a declared length is copied into a block of that length
+ * as it comes, instead of the chunks being kept and joined at the end (a second copy, after the
+ * last byte, with every chunk held until then); `progress` is told after each piece copied.
+ */
 export async function readBodyWithin(
   response: FetchResponse,
   limitBytes: number,
+  oneBlock = false,
+  progress?: BodyProgress,
 ): Promise<BodyRead> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limitBytes) {
@@ -56,6 +67,30 @@ export async function readBodyWithin(
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  if (oneBlock && Number.isInteger(declared) && declared > 0) {
+    const block = Buffer.allocUnsafe(declared);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || value === undefined)
+        return { ok: true, chunks: [block.subarray(0, total)], byteLength: total };
+      if (total + value.byteLength > declared) {
+        // More than the server declared (a transport that does not hold it to its length): the
+        // bytes so far become the first chunk, and the rest is read as chunks, within the limit.
+        chunks.push(block.subarray(0, total));
+        total += value.byteLength;
+        if (total > limitBytes) {
+          chunks.length = 0;
+          await reader.cancel().catch(() => {});
+          return { ok: false, declared: false };
+        }
+        chunks.push(value);
+        break;
+      }
+      block.set(value, total);
+      total += value.byteLength;
+      progress?.(block, total);
+    }
+  }
   for (;;) {
     const { done, value } = await reader.read();
     if (done || value === undefined) break;

@@ -307,6 +307,22 @@ export const sessionProfile = z.looseObject({
   updatedAt: anyTimestamp,
 });
 
+/** An ABI (ETHEREUM) or IDL (SOLANA) the organization stores for a contract address or program. */
+export const smartContractInterface = z.looseObject({
+  organizationId: z.string(),
+  smartContractInterfaceId: z.string(),
+  smartContractAddress: z.string(),
+  /** The ABI or IDL, as JSON text. */
+  smartContractInterface: z.string(),
+  type: z.string(),
+  label: z.string(),
+  notes: z.string(),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+});
+
+export type SmartContractInterface = z.infer<typeof smartContractInterface>;
+
 export const webhookSubscription = z.looseObject({
   eventType: z.string(),
   filtersJson: z.string().optional(),
@@ -495,6 +511,29 @@ export const tvcDeployment = z.looseObject({
 });
 export type TvcDeployment = z.infer<typeof tvcDeployment>;
 
+/** A replica count as get_app_status sends it (int32); proto3 JSON may leave a 0 out. */
+const replicaCount = z.number().int().min(0).max(2_147_483_647);
+
+/**
+ * One deployment's replicas as the cluster reports them (get_app_status). A count left out is 0,
+ * as proto3 JSON leaves zeros out.
+ */
+export const deploymentStatus = z.looseObject({
+  deploymentId: z.string(),
+  readyReplicas: replicaCount.optional(),
+  desiredReplicas: replicaCount.optional(),
+  lastUpdatedTime: anyTimestamp.optional(),
+});
+export type DeploymentStatus = z.infer<typeof deploymentStatus>;
+
+/** An app's live runtime status: each deployment's replicas, and the one serving traffic. */
+export const appStatus = z.looseObject({
+  appId: z.string(),
+  deployments: z.array(deploymentStatus).optional(),
+  targetedDeploymentId: z.string().optional(),
+});
+export type AppStatus = z.infer<typeof appStatus>;
+
 export const FEATURE_NAMES = [
   "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
   "FEATURE_NAME_WEBAUTHN_ORIGINS",
@@ -539,3 +578,53 @@ export const MNEMONIC_LANGUAGES = [
   "MNEMONIC_LANGUAGE_KOREAN",
   "MNEMONIC_LANGUAGE_SPANISH",
 ] as const;
+
+// --- The organization's records by name (issue 36: names beside ids) ---------------------
+
+/** A wallet: a seed its accounts are derived from, and the name the organization gave it. */
+export const wallet = z.looseObject({
+  walletId: z.string(),
+  walletName: z.string(),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+  exported: z.boolean(),
+  imported: z.boolean(),
+});
+export type Wallet = z.infer<typeof wallet>;
+
+export const PATH_FORMATS = ["PATH_FORMAT_BIP32"] as const;
+
+/** One account of a wallet: its derivation path, address and (optionally) name. */
+export const walletAccount = z.looseObject({
+  walletAccountId: z.string(),
+  organizationId: z.string(),
+  walletId: z.string(),
+  curve: openEnum(CURVES),
+  pathFormat: openEnum(PATH_FORMATS),
+  path: z.string(),
+  addressFormat: openEnum(ADDRESS_FORMATS),
+  address: z.string(),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+  publicKey: z.string().optional(),
+  walletDetails: wallet.optional(),
+  name: z.string().optional(),
+  caip2Prefix: z.string().optional(),
+});
+export type WalletAccount = z.infer<typeof walletAccount>;
+
+export const EFFECTS = ["EFFECT_ALLOW", "EFFECT_DENY"] as const;
+
+/** A policy: its name, effect and the expressions it is made of. */
+export const policy = z.looseObject({
+  policyId: z.string(),
+  policyName: z.string(),
+  effect: openEnum(EFFECTS),
+  createdAt: anyTimestamp,
+  updatedAt: anyTimestamp,
+  notes: z.string(),
+  consensus: z.string(),
+  condition: z.string(),
+  time: z.string().optional(),
+});
+export type Policy = z.infer<typeof policy>;

@@ -18,57 +18,64 @@ export const COMMANDS = {
   watch: {
     term: "watch [options]",
     summary: COMMAND_SUMMARIES.watch,
-    load: () => import("./commands/watch.js").then((m) => m.registerWatchCommand),
+    load: () => import("./commands/watch/watch-command.js").then((m) => m.registerWatchCommand),
   },
   demo: {
     term: "demo [options]",
     summary: COMMAND_SUMMARIES.demo,
-    load: () => import("./commands/demo.js").then((m) => m.registerDemoCommand),
+    load: () => import("./commands/demo/demo-command.js").then((m) => m.registerDemoCommand),
   },
   tail: {
     term: "tail [options]",
     summary: COMMAND_SUMMARIES.tail,
-    load: () => import("./commands/tail.js").then((m) => m.registerTailCommand),
+    load: () => import("./commands/tail/tail-command.js").then((m) => m.registerTailCommand),
   },
   open: {
     term: "open [options] <file...>",
     summary: COMMAND_SUMMARIES.open,
-    load: () => import("./commands/open.js").then((m) => m.registerOpenCommand),
+    load: () => import("./commands/open/open-command.js").then((m) => m.registerOpenCommand),
   },
   call: {
     term: "call [options] [operation]",
     summary: COMMAND_SUMMARIES.call,
-    load: () => import("./commands/call.js").then((m) => m.registerCallCommand),
+    load: () => import("./commands/call/call-command.js").then((m) => m.registerCallCommand),
   },
   activity: {
     term: "activity",
     summary: COMMAND_SUMMARIES.activity,
-    load: () => import("./commands/activity.js").then((m) => m.registerActivityCommand),
+    load: () =>
+      import("./commands/activity/activity-command.js").then((m) => m.registerActivityCommand),
   },
   sim: {
     term: "sim [options]",
     summary: COMMAND_SUMMARIES.sim,
-    load: () => import("./commands/sim.js").then((m) => m.registerSimCommand),
+    load: () => import("./commands/sim/sim-command.js").then((m) => m.registerSimCommand),
   },
   keys: {
     term: "keys",
     summary: COMMAND_SUMMARIES.keys,
-    load: () => import("./commands/keys.js").then((m) => m.registerKeysCommand),
+    load: () => import("./commands/keys/keys-command.js").then((m) => m.registerKeysCommand),
   },
   doctor: {
     term: "doctor [options]",
     summary: COMMAND_SUMMARIES.doctor,
-    load: () => import("./commands/doctor.js").then((m) => m.registerDoctorCommand),
+    load: () => import("./commands/doctor/doctor-command.js").then((m) => m.registerDoctorCommand),
   },
   completion: {
     term: "completion <shell>",
     summary: COMMAND_SUMMARIES.completion,
-    load: () => import("./commands/completion.js").then((m) => m.registerCompletionCommand),
+    load: () =>
+      import("./commands/completion/completion-command.js").then(
+        (m) => m.registerCompletionCommand,
+      ),
   },
   "lnav-format": {
     term: "lnav-format",
     summary: COMMAND_SUMMARIES["lnav-format"],
-    load: () => import("./commands/lnav-format.js").then((m) => m.registerLnavFormatCommand),
+    load: () =>
+      import("./commands/lnav-format/lnav-format-command.js").then(
+        (m) => m.registerLnavFormatCommand,
+      ),
   },
 } as const satisfies Record<CommandName, CommandEntry>;
 

@@ -5,7 +5,7 @@
 import { InvalidArgumentError } from "commander";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { formatDuration, parseDuration } from "../text/duration.js";
-import { smartCaseRegex } from "../text/smart-case.js";
+import { compilePattern, type Pattern } from "../text/pattern.js";
 
 export function durationFlag(value: string): number {
   try {
@@ -93,17 +93,20 @@ export function rangeMsFlag(value: string): [number, number] {
   return [min, max];
 }
 
-/** A regular expression, smart case: all lower case matches either case (src/text/smart-case.ts). */
-export function regexFlag(value: string): RegExp {
+/**
+ * A pattern, read by the one matcher (src/text/pattern.ts: linear time, smart case: all lower
+ * case matches either case); what it cannot take is said in one line.
+ */
+export function regexFlag(value: string): Pattern {
   try {
-    return smartCaseRegex(value);
+    return compilePattern(value);
   } catch (err) {
-    throw new InvalidArgumentError(`invalid regular expression: ${(err as Error).message}`);
+    throw new InvalidArgumentError((err as Error).message);
   }
 }
 
-/** A repeatable regular expression (smart case, as regexFlag). */
-export function collectRegex(value: string, previous: RegExp[] | undefined): RegExp[] {
+/** A repeatable pattern (as regexFlag). */
+export function collectRegex(value: string, previous: Pattern[] | undefined): Pattern[] {
   return [...(previous ?? []), regexFlag(value)];
 }
 

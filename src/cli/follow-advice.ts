@@ -15,7 +15,7 @@ export function fatalAdvice(err: unknown): string | undefined {
   const what = err.describe();
   switch (err.grpcCode) {
     case GrpcCode.UNAUTHENTICATED:
-      return `authentication failed (${what}); check the API key (TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, --config or --key-name) and that it is registered in the organization`;
+      return `authentication failed (${what}); check the API key (TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, or TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE, --config or --key-name; tvcwatch doctor says where it came from) and that it is registered in the organization`;
     case GrpcCode.PERMISSION_DENIED:
       return `permission denied (${what}); check --organization and that the API key may read this deployment`;
     case GrpcCode.NOT_FOUND:

@@ -14,10 +14,14 @@ export function addGlobalOptions(program: Command): Command {
   return program
     .option(
       "--base-url <url>",
-      "Turnkey API base URL (env TURNKEY_BASE_URL; default https://api.turnkey.com)",
+      "Turnkey API base URL (env TURNKEY_BASE_URL, then TVC_API_BASE_URL; default https://api.turnkey.com)",
       textFlag,
     )
-    .option("--organization <id>", "organization ID (env TURNKEY_ORGANIZATION_ID)", textFlag)
+    .option(
+      "--organization <id>",
+      "organization ID (env TURNKEY_ORGANIZATION_ID, then TVC_ORG_ID)",
+      textFlag,
+    )
     .option(
       "--config <file>",
       "config file (env TVCWATCH_CONFIG; default $XDG_CONFIG_HOME/tvcwatch/config.json when it exists)",

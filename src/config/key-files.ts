@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { STAMP_SCHEME } from "../api/stamp.js";
+import { configuredSecrets } from "../text/key-material.js";
 import { writeNewFile } from "./atomic-file.js";
 import {
   entryExists,
@@ -91,6 +92,8 @@ export function readKeyFiles(
   const privateFile = readKeyFile(privatePath, "private key file", `no key file ${privatePath}`);
   if (options.refuseOpenMode !== false)
     assertPrivateMode(privatePath, "private key file", privateFile.mode);
+  // Secret by what it is (whatever its text), before anything is said about it.
+  configuredSecrets.add(privateFile.text);
   const privateKey = parsePrivateKeyText(privateFile.text, privatePath);
   const publicKey = readKeyFile(
     publicPath,

@@ -5,7 +5,8 @@
  * directory or a socket is refused, in one line naming the file and what it is), and read up to
  * a cap for its kind. A symlink to a regular file is read as the file; a symlink loop is named.
  * Every failure is a NamedFileError whose message is that one line. A log to read in pieces (it
- * may be larger than memory, or still being written) is opened the same way by openNamedLog.
+ * may be larger than memory, or still being written) is opened the same way by openNamedLog, and
+ * its name looked at again (to follow it as `tail -F` does) by namedFileIdentity.
  */
 import {
   closeSync,
@@ -17,6 +18,7 @@ import {
   type ReadStream,
   readSync,
   type Stats,
+  statSync,
 } from "node:fs";
 import { isatty } from "node:tty";
 import { formatByteSize } from "../text/byte-size.js";
@@ -269,6 +271,25 @@ export function openNamedLog(path: string, what: string, options: { fifo: boolea
     throw new NamedFileError(`${what} ${path} changed while it was being opened`, "unreadable");
   }
   return { fd: rw, kind: "fifo", stat: again };
+}
+
+/**
+ * What a log's name names now, for following the name as `tail -F` does: the device and inode
+ * of what it leads to (symlinks followed; nothing is opened, so a FIFO does not block), or
+ * undefined when nothing has the name (removed, or renamed away). Throws NamedFileError for
+ * anything else (a loop, no permission).
+ */
+export function namedFileIdentity(
+  path: string,
+  what: string,
+): { dev: number; ino: number } | undefined {
+  try {
+    const stat = statSync(path);
+    return { dev: stat.dev, ino: stat.ino };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw failureOf(err as NodeJS.ErrnoException, path, what);
+  }
 }
 
 /**

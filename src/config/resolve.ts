@@ -1,27 +1,30 @@
 /**
- * Where settings come from, in order: flags, then environment, then the config file, then
- * tkcli's key files. Every failure is a one-line Error naming what to fix.
+ * The settings of a command, in the order ./setting-sources.ts gives them (flags, then the
+ * environment's TURNKEY_* then TVC_* names, then the config file, then tkcli's key files, then
+ * the default), read and checked. Every failure is a one-line Error naming what to fix.
  */
 import { join } from "node:path";
 import type { ApiKeyPair } from "../api/stamp.js";
 import { assertKeyPair, StampError } from "../api/stamp.js";
 import { checkServiceUrl } from "../api/url-policy.js";
-import { withoutKeyMaterial } from "../text/key-material.js";
+import { configuredSecrets, withoutKeyMaterial } from "../text/key-material.js";
 import type { ConfigFile } from "./config-file.js";
 import { isConfigFile } from "./config-file-guard.js";
 import { parseJsonQuietly } from "./json-syntax.js";
+import { assertPrivateMode, readKeyFiles } from "./key-files.js";
+import { READ_LIMITS, readNamedFile } from "./named-file.js";
 import {
-  assertPrivateMode,
-  defaultConfigHome,
-  defaultKeysFolder,
-  readKeyFiles,
-} from "./key-files.js";
-import { entryExists, READ_LIMITS, readNamedFile } from "./named-file.js";
+  type ApiKeySource,
+  describeTvcGap,
+  locateConfigFile,
+  type SettingSources,
+  settingSources,
+  TURNKEY_ENV,
+  TVC_ENV,
+  TVC_GAP_FIX,
+} from "./setting-sources.js";
 
 export type { ConfigFile };
-
-export const DEFAULT_BASE_URL = "https://api.turnkey.com";
-export const DEFAULT_AUTH_PROXY_URL = "https://authproxy.turnkey.com";
 
 export interface GlobalFlags {
   baseUrl?: string | undefined;
@@ -59,10 +62,6 @@ export interface ResolvedConfig {
   maxResponseBytes?: number | undefined;
 }
 
-export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
-  return join(defaultConfigHome(env), "tvcwatch", "config.json");
-}
-
 /**
  * Reads and checks a config file; throws naming the file and the field. One that holds
  * apiPrivateKey and is readable by others is refused unless `refuseOpenMode` is false (doctor
@@ -85,17 +84,6 @@ export async function readConfigFile(
   return file;
 }
 
-function locateConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): string | undefined {
-  if (flags.config) return flags.config;
-  if (env.TVCWATCH_CONFIG) return env.TVCWATCH_CONFIG;
-  const fallback = defaultConfigPath(env);
-  return entryExists(fallback) ? fallback : undefined;
-}
-
-function nonEmpty(...values: (string | undefined)[]): string | undefined {
-  return values.find((v) => v !== undefined && v !== "");
-}
-
 export interface ResolveOptions {
   /** Skip the API key (for commands that send nothing stamped). */
   needApiKey?: boolean;
@@ -103,43 +91,30 @@ export interface ResolveOptions {
   needOrganization?: boolean;
 }
 
-function resolveApiKey(
-  flags: GlobalFlags,
-  env: NodeJS.ProcessEnv,
-  file: ConfigFile | undefined,
-  configPath: string | undefined,
-): ApiKeyPair {
-  const keysFolder = flags.keysFolder ?? defaultKeysFolder(env);
-  const keyName = flags.keyName ?? file?.keyName ?? "default";
-  // An explicit --key-name / --keys-folder is a flag: it wins over env and the config file.
-  if (flags.keyName !== undefined || flags.keysFolder !== undefined)
-    return readKeyFiles(keysFolder, keyName);
-
-  const envPublic = nonEmpty(env.TURNKEY_API_PUBLIC_KEY);
-  const envPrivate = nonEmpty(env.TURNKEY_API_PRIVATE_KEY);
-  if (envPublic || envPrivate) {
-    if (!envPublic || !envPrivate) {
+/** The API key pair where the sources point: read from the key files, or as set. */
+function readApiKey(source: ApiKeySource): ApiKeyPair {
+  switch (source.kind) {
+    case "key-files":
+      return readKeyFiles(source.folder, source.name);
+    case "env": {
+      const { names } = source;
+      if (!source.publicKey || !source.privateKey)
+        throw new Error(
+          `set both ${names.publicKey} and ${names.privateKey} (only ${source.publicKey ? "the public" : "the private"} key is set)`,
+        );
+      return { publicKey: source.publicKey, privateKey: source.privateKey };
+    }
+    case "config-file":
+      if (!source.publicKey || !source.privateKey)
+        throw new Error(`config file ${source.path}: set both apiPublicKey and apiPrivateKey`);
+      return { publicKey: source.publicKey, privateKey: source.privateKey };
+    case "none":
       throw new Error(
-        `set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY (only ${envPublic ? "the public" : "the private"} key is set)`,
+        `no API key: set ${TURNKEY_ENV.publicKey} and ${TURNKEY_ENV.privateKey} (or ${TVC_ENV.organization}, ${TVC_ENV.publicKey} and ${TVC_ENV.privateKey}, as Turnkey's tvc CLI has them), or put apiPublicKey and apiPrivateKey ` +
+          "in a config file (--config FILE or TVCWATCH_CONFIG), or use tkcli key files with --key-name NAME " +
+          `(looked for ${source.lookedFor}; create one with: tvcwatch keys generate --name ${source.name})`,
       );
-    }
-    return { publicKey: envPublic.toLowerCase(), privateKey: envPrivate.toLowerCase() };
   }
-  if (file?.apiPublicKey || file?.apiPrivateKey) {
-    if (!file.apiPublicKey || !file.apiPrivateKey) {
-      throw new Error(`config file ${configPath}: set both apiPublicKey and apiPrivateKey`);
-    }
-    return {
-      publicKey: file.apiPublicKey.toLowerCase(),
-      privateKey: file.apiPrivateKey.toLowerCase(),
-    };
-  }
-  if (entryExists(join(keysFolder, `${keyName}.private`))) return readKeyFiles(keysFolder, keyName);
-  throw new Error(
-    "no API key: set TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY, or put apiPublicKey and apiPrivateKey " +
-      "in a config file (--config FILE or TVCWATCH_CONFIG), or use tkcli key files with --key-name NAME " +
-      `(looked for ${join(keysFolder, `${keyName}.private`)}; create one with: tvcwatch keys generate --name ${keyName})`,
-  );
 }
 
 /**
@@ -163,32 +138,30 @@ async function resolveSettings(
   env: NodeJS.ProcessEnv,
   options: ResolveOptions,
 ): Promise<ResolvedConfig> {
-  const configPath = locateConfig(flags, env);
+  // The private key's settings are secret by what they are: registered before any other setting
+  // is checked, so an error about a setting it was put in by mistake does not echo it.
+  configuredSecrets.add(env[TURNKEY_ENV.privateKey]);
+  configuredSecrets.add(env[TVC_ENV.privateKey]);
+  const location = locateConfigFile(flags, env);
+  const configPath = location.found ? location.path : undefined;
   const file = configPath ? await readConfigFile(configPath) : undefined;
+  configuredSecrets.add(file?.apiPrivateKey);
+  const sources: SettingSources = settingSources(flags, env, file, configPath);
+  if (sources.tvcCredentials)
+    throw new Error(`${describeTvcGap(sources.tvcCredentials)}: ${TVC_GAP_FIX}`);
 
-  const baseUrl = checkServiceUrl(
-    nonEmpty(flags.baseUrl, env.TURNKEY_BASE_URL, file?.baseUrl) ?? DEFAULT_BASE_URL,
-    "base URL",
-  );
-  const authProxyUrl = checkServiceUrl(
-    nonEmpty(flags.authProxyUrl, env.TURNKEY_AUTH_PROXY_URL, file?.authProxyUrl) ??
-      DEFAULT_AUTH_PROXY_URL,
-    "auth-proxy URL",
-  );
-  const organizationId = nonEmpty(
-    flags.organization,
-    env.TURNKEY_ORGANIZATION_ID,
-    file?.organizationId,
-  );
+  const baseUrl = checkServiceUrl(sources.baseUrl.value, "base URL");
+  const authProxyUrl = checkServiceUrl(sources.authProxyUrl.value, "auth-proxy URL");
+  const organizationId = sources.organizationId?.value;
   if (!organizationId && options.needOrganization !== false) {
     throw new Error(
-      "no organization: pass --organization ID, set TURNKEY_ORGANIZATION_ID, or put organizationId in the config file",
+      `no organization: pass --organization ID, set ${TURNKEY_ENV.organization} (or ${TVC_ENV.organization}), or put organizationId in the config file`,
     );
   }
 
   let apiKey: ApiKeyPair = { publicKey: "", privateKey: "" };
   if (options.needApiKey !== false) {
-    apiKey = resolveApiKey(flags, env, file, configPath);
+    apiKey = readApiKey(sources.apiKey);
     try {
       assertKeyPair(apiKey);
     } catch (err) {
@@ -202,18 +175,14 @@ async function resolveSettings(
     organizationId: organizationId ?? "",
     apiKey,
     authProxyUrl,
-    authProxyConfigId: nonEmpty(
-      flags.authProxyConfigId,
-      env.TURNKEY_AUTH_PROXY_CONFIG_ID,
-      file?.authProxyConfigId,
-    ),
-    deploymentId: nonEmpty(flags.deployment, file?.deploymentId),
+    authProxyConfigId: sources.authProxyConfigId?.value,
+    deploymentId: sources.deploymentId?.value,
     emails: flags.email && flags.email.length > 0 ? flags.email : (file?.emails ?? []),
     solanaAddresses:
       flags.solAddress && flags.solAddress.length > 0
         ? flags.solAddress
         : (file?.solanaAddresses ?? []),
-    caip2: nonEmpty(flags.caip2, file?.caip2),
+    caip2: flags.caip2 || file?.caip2 || undefined,
     configPath,
     maxResponseBytes: flags.maxResponseSize,
   };

@@ -27,7 +27,7 @@ import {
   type LogRecordExporter,
   type ReadableLogRecord,
 } from "@opentelemetry/sdk-logs";
-import { isStamped, type LogLine } from "../tail/log-line.js";
+import { isStamped, type LogLine } from "../logs/model/log-line.js";
 import { detectLevel } from "../text/log-level.js";
 
 /** Lines held for the collector at most; beyond, the SDK drops them (and the sink says so). */

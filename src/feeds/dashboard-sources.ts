@@ -7,15 +7,19 @@
 import type { VoteAction } from "../activity/activity-decision.js";
 import type { LoadedContext } from "../activity/decision-context.js";
 import { loadDecisionContext } from "../activity/decision-context.js";
+import { contractInterfaceSource } from "../activity/decode/contract-interfaces.js";
+import { IntentDecoder } from "../activity/decode/intent-decoder.js";
+import { OrganizationDirectory, type OrganizationNames } from "../activity/organization-names.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { Activity } from "../api/schemas.js";
+import type { LogStore } from "../logs/model/log-store.js";
+import type { ReplicaSnapshots } from "../logs/model/replica-activity.js";
 import type { ListingCount } from "../tail/follow-set/deployment-cap.js";
 import { FollowSet } from "../tail/follow-set/follow-set.js";
 import type { FollowSource } from "../tail/follower-group.js";
-import type { LogStore } from "../tail/log-store.js";
-import type { ReplicaSnapshots } from "../tail/replica-activity.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
+import { DeploymentHealthFeed } from "./deployment-health.js";
 import type { DeploymentChoice } from "./deployment-list.js";
 import { deploymentChoice, describeDeployments, listDeploymentChoices } from "./deployment-list.js";
 import type { Feeds } from "./feeds.js";
@@ -31,6 +35,11 @@ export interface LogSession {
   follower: FollowSource;
   /** Each replica's counts, sparkline and lifecycle (markers go into the store with the lines). */
   replicas: ReplicaSnapshots;
+  /**
+   * The followed deployments' health as Turnkey records it (get_app_status of their apps),
+   * polled with the follow, and its record of changes; absent: not polled.
+   */
+  health?: DeploymentHealthFeed | undefined;
   /** Starts following (once). */
   start(): void;
   /** Stops following; resolves when the follower has stopped. */
@@ -39,8 +48,13 @@ export interface LogSession {
 
 /** Voting from the dashboard: who is asking and the quorum, and the vote itself. */
 export interface ActivityVoting {
-  /** Whoami, the root quorum and users' names (the last two optional, with notes). */
+  /** Whoami, the root quorum and the organization's names (the last two optional, with notes). */
   loadContext(signal?: AbortSignal): Promise<LoadedContext>;
+  /**
+   * The organization's names read again when the last reading is old enough
+   * (src/activity/organization-names.ts); undefined when it is not due. Absent: read once.
+   */
+  refreshNames?(signal?: AbortSignal): Promise<OrganizationNames> | undefined;
   /** approve_activity or reject_activity on the fingerprint; the activity as the API answers. */
   vote(action: VoteAction, fingerprint: string, signal?: AbortSignal): Promise<Activity>;
 }
@@ -48,6 +62,8 @@ export interface ActivityVoting {
 export interface DashboardSources {
   feeds: Feeds;
   voting: ActivityVoting;
+  /** What the activities ask to sign, decoded (ABIs and IDLs read once, when one is needed). */
+  decoder?: IntentDecoder | undefined;
   listDeployments(signal?: AbortSignal): Promise<DeploymentChoice[]>;
   /** The deployment's app and state, for the title; undefined when it cannot be told. */
   describeDeployment(id: string, signal?: AbortSignal): Promise<DeploymentChoice | undefined>;
@@ -88,10 +104,14 @@ export function createDashboardSources(
   client: TurnkeyClient,
   options: SourceOptions,
 ): DashboardSources {
+  // One reading of the organization's names for the dashboard, refreshed as it ages.
+  const directory = new OrganizationDirectory(client);
   return {
     feeds: createFeeds(client, options),
+    decoder: new IntentDecoder(contractInterfaceSource(client)),
     voting: {
-      loadContext: (signal) => loadDecisionContext(client, Date.now, { signal }),
+      loadContext: (signal) => loadDecisionContext(client, Date.now, { signal }, directory),
+      refreshNames: (signal) => (directory.due() ? directory.load({ signal }) : undefined),
       async vote(action, fingerprint, signal) {
         // One body, built once: a retry resends it byte for byte, and the API's idempotency
         // answers it with the same activity rather than counting a second vote.
@@ -103,7 +123,8 @@ export function createDashboardSources(
         return answer.activity;
       },
     },
-    listDeployments: (signal) => listDeploymentChoices(client, signal),
+    listDeployments: (signal) =>
+      listDeploymentChoices(client, signal, undefined, undefined, { health: true }),
     async describeDeployment(id, signal) {
       try {
         const { tvcDeployment } = await client.call(
@@ -120,6 +141,9 @@ export function createDashboardSources(
       }
     },
     openLogs(deploymentIds, watch) {
+      // One limit on requests in flight across the deployments, as `tail --max-concurrent`: their
+      // polls, the relists and the health polls.
+      const limit = new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
       const set = new FollowSet({
         followerOptions: (deploymentId) => ({
           fetchLogs: debugLogFetch(client, deploymentId),
@@ -133,8 +157,7 @@ export function createDashboardSources(
         intervalMs: options.intervalMs,
         // Each deployment's version and role, for its label (as `tail`).
         describe: (ids, signal, slots) => describeDeployments(client, ids, signal, slots),
-        // One limit on requests in flight across the deployments, as `tail --max-concurrent`.
-        limit: new RequestLimit(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
+        limit,
         relisting: watch && {
           list: (signal, limit) => watch.relist(signal, limit),
           everyMs: watch.everyMs,
@@ -144,7 +167,19 @@ export function createDashboardSources(
       });
       // Several deployments (or an app's, which may become several): each line says which.
       const several = deploymentIds.length > 1 || watch !== undefined;
-      const session = new FollowSetSession(set, options.bufferLines, several);
+      // The apps' status, polled as often as the email pane; an app is known once its
+      // deployment's record was read (`describe`).
+      const health = new DeploymentHealthFeed({
+        client,
+        apps: () =>
+          set
+            .members()
+            .flatMap((m) => set.descriptionOf(m.deploymentId)?.appId ?? [])
+            .filter((id) => id !== ""),
+        intervalMs: Math.max(1000, options.intervalMs) * 2,
+        limit,
+      });
+      const session = new FollowSetSession(set, options.bufferLines, several, health);
       set.add(deploymentIds);
       return session;
     },

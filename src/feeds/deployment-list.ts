@@ -7,9 +7,10 @@
 import { timestampMs } from "../activity/activity-fields.js";
 import type { TurnkeyClient } from "../api/client.js";
 import type { TvcApp, TvcDeployment } from "../api/schemas.js";
-import type { DeploymentDescription } from "../tail/deployment-labels.js";
+import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { type Safe, safeBounded } from "../text/safe-text.js";
+import { appHealth, type DeploymentHealth } from "./deployment-health.js";
 import { keyMaker, onceEach } from "./unique-keys.js";
 
 export interface DeploymentChoice {
@@ -31,6 +32,11 @@ export interface DeploymentChoice {
   qosVersion: Safe | undefined;
   /** How many times the server listed it: a repeat is shown once, marked. */
   listed: number;
+  /**
+   * Its replicas and whether its app targets it, as its app's status said when listed (with
+   * `health`); undefined when not asked, not read, or the status does not list it.
+   */
+  health?: DeploymentHealth | undefined;
 }
 
 const MAX_FIELD = 200;
@@ -75,28 +81,36 @@ export function sortChoices(choices: DeploymentChoice[]): DeploymentChoice[] {
 /**
  * Every app's deployments (or those of the apps `pick` keeps). One list_tvc_app_deployments per
  * app, each taking a slot of `limit` (the follow's own `--max-concurrent`, or one of the default
- * size).
+ * size); with `health` (the picker), each app's get_app_status too, in a slot of its own: a
+ * status that cannot be read (or answers about another app) leaves its deployments without
+ * health, never the list without its deployments.
  */
 export async function listDeploymentChoices(
   client: TurnkeyClient,
   signal?: AbortSignal,
   limit: RequestLimit = new RequestLimit(DEFAULT_MAX_CONCURRENT),
   pick: (apps: TvcApp[]) => TvcApp[] = (apps) => apps,
+  options: { health?: boolean } = {},
 ): Promise<DeploymentChoice[]> {
   const { tvcApps } = await client.call("list_tvc_apps", {}, { signal });
   const perApp = await Promise.all(
     pick(tvcApps).map(async (app) => {
-      const release = await limit.acquire();
-      try {
-        const { tvcDeployments } = await client.call(
-          "list_tvc_app_deployments",
-          { appId: app.id },
-          { signal },
-        );
-        return tvcDeployments.map((d) => deploymentChoice(app, d));
-      } finally {
-        release();
-      }
+      const status = options.health
+        ? limit
+            .run(() => client.call("get_app_status", { appId: app.id }, { signal }))
+            .then(
+              ({ appStatus }) => (appStatus.appId === app.id ? appHealth(appStatus) : undefined),
+              () => undefined,
+            )
+        : undefined;
+      const { tvcDeployments } = await limit.run(() =>
+        client.call("list_tvc_app_deployments", { appId: app.id }, { signal }),
+      );
+      const health = await status;
+      return tvcDeployments.map((d) => ({
+        ...deploymentChoice(app, d),
+        health: health?.get(d.id),
+      }));
     }),
   );
   const keyOf = keyMaker();
@@ -136,22 +150,13 @@ export function noDebugDeployment(scope: { app?: string | undefined; all?: boole
     : `app ${scope.app} has no debug-mode deployment: only those in debug mode have logs to read`;
 }
 
-/** A slot of `limit` for the call. */
-async function limited<T>(limit: RequestLimit, call: () => Promise<T>): Promise<T> {
-  const release = await limit.acquire();
-  try {
-    return await call();
-  } finally {
-    release();
-  }
-}
-
 /**
  * What the deployments followed are, as Turnkey's records say (the follow-set's labels,
  * ../tail/follow-set/): each one's QOS version (get_tvc_deployment) and whether it is its app's
  * live deployment (list_tvc_apps, read once: `liveDeploymentId`), `canary` when its app names
- * another one live. Every request takes a slot of `limit`; an answer about another deployment or
- * app than asked is not used, and a deployment whose record could not be read is left out.
+ * another one live, and its app (whose status the dashboard polls). Every request takes a slot of
+ * `limit`; an answer about another deployment or app than asked is not used, and a deployment
+ * whose record could not be read is left out.
  */
 export async function describeDeployments(
   client: TurnkeyClient,
@@ -159,18 +164,20 @@ export async function describeDeployments(
   signal: AbortSignal,
   limit: RequestLimit,
 ): Promise<Map<string, DeploymentDescription>> {
-  const apps = limited(limit, () => client.call("list_tvc_apps", {}, { signal })).then(
-    ({ tvcApps }) => new Map(tvcApps.map((a) => [a.id, a])),
-    () => new Map<string, TvcApp>(),
-  );
+  const apps = limit
+    .run(() => client.call("list_tvc_apps", {}, { signal }))
+    .then(
+      ({ tvcApps }) => new Map(tvcApps.map((a) => [a.id, a])),
+      () => new Map<string, TvcApp>(),
+    );
   const records = await Promise.all(
     ids.map((id) =>
-      limited(limit, () =>
-        client.call("get_tvc_deployment", { deploymentId: id }, { signal }),
-      ).then(
-        ({ tvcDeployment }) => (tvcDeployment.id === id ? tvcDeployment : undefined),
-        () => undefined,
-      ),
+      limit
+        .run(() => client.call("get_tvc_deployment", { deploymentId: id }, { signal }))
+        .then(
+          ({ tvcDeployment }) => (tvcDeployment.id === id ? tvcDeployment : undefined),
+          () => undefined,
+        ),
     ),
   );
   const byApp = await apps;
@@ -180,7 +187,7 @@ export async function describeDeployments(
     const live = byApp.get(d.appId)?.liveDeploymentId;
     const role = live === undefined ? undefined : live === d.id ? "live" : "canary";
     const version = d.qosVersion === "" ? undefined : d.qosVersion;
-    if (version !== undefined || role !== undefined) out.set(d.id, { version, role });
+    out.set(d.id, { version, role, ...(d.appId === "" ? {} : { appId: d.appId }) });
   }
   return out;
 }

@@ -5,16 +5,18 @@
  * deployment's label; and what the set tells (a deployment appeared or is no longer listed, how
  * many `--max-deployments` leaves out) as markers in the log at the server's time.
  */
-import type { FollowSet } from "../tail/follow-set/follow-set.js";
-import type { FollowMember, FollowSetListener } from "../tail/follow-set/follow-set-listener.js";
-import type { FollowSource } from "../tail/follower-group.js";
-import type { LogEvent, StoreEvent } from "../tail/log-line.js";
-import { LogStore } from "../tail/log-store.js";
+
+import type { LogEvent, StoreEvent } from "../logs/model/log-line.js";
+import { LogStore } from "../logs/model/log-store.js";
 import {
   ReplicaActivity,
   type ReplicaSnapshots,
   type ReplicaStats,
-} from "../tail/replica-activity.js";
+} from "../logs/model/replica-activity.js";
+import type { FollowSet } from "../tail/follow-set/follow-set.js";
+import type { FollowMember, FollowSetListener } from "../tail/follow-set/follow-set-listener.js";
+import type { FollowSource } from "../tail/follower-group.js";
+import type { DeploymentHealthFeed } from "./deployment-health.js";
 
 export class FollowSetSession implements FollowSetListener {
   readonly store: LogStore;
@@ -32,6 +34,8 @@ export class FollowSetSession implements FollowSetListener {
     private readonly set: FollowSet,
     bufferLines: number,
     private readonly several: boolean,
+    /** The deployments' health, polled while following. */
+    readonly health?: DeploymentHealthFeed,
   ) {
     this.store = new LogStore({ maxLines: bufferLines });
     this.follower = set;
@@ -42,10 +46,12 @@ export class FollowSetSession implements FollowSetListener {
   /** Starts following (once). */
   start(): void {
     this.set.start();
+    this.health?.start();
   }
 
   /** Stops following; resolves when every follower has stopped. */
   stop(): Promise<void> {
+    this.health?.stop();
     return this.set.stop();
   }
 

@@ -33,6 +33,40 @@ export function onceEach<T>(
   return [...byId.values()];
 }
 
+/**
+ * Each item once by its identity, an id plus what the record is (`contentOf`): items under one id
+ * with the same content are one item sent again (counted in `times`); items under one id whose
+ * contents differ are each kept, in order of first appearance, with how many different ones
+ * the id had (`variants`, 1 when the id is not contested).
+ */
+export function onceEachRecord<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  contentOf: (item: T) => string,
+): { item: T; times: number; variants: number }[] {
+  const byId = new Map<string, Map<string, { item: T; times: number; variants: number }>>();
+  const order: { item: T; times: number; variants: number }[] = [];
+  for (const item of items) {
+    const id = idOf(item);
+    let records = byId.get(id);
+    if (!records) {
+      records = new Map();
+      byId.set(id, records);
+    }
+    const content = contentOf(item);
+    const seen = records.get(content);
+    if (seen) {
+      seen.times += 1;
+      continue;
+    }
+    const record = { item, times: 1, variants: 1 };
+    records.set(content, record);
+    order.push(record);
+    for (const r of records.values()) r.variants = records.size;
+  }
+  return order;
+}
+
 /** The mark of an item the server sent more than once (`×2`), or nothing. */
 export function repeatMark(times: number): Safe | undefined {
   return times > 1 ? lit`×${times}` : undefined;

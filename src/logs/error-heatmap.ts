@@ -20,10 +20,11 @@
  * One pass over the events (sorted by sort key, as a LogStore holds them); memory is replicas x
  * buckets, both capped.
  */
-import type { LogLine, StoreEvent } from "../tail/log-line.js";
+
 import type { LogLevel } from "../text/log-level.js";
 import { filteredLevel } from "./line-filter.js";
 import type { IndexedEvents } from "./line-groups.js";
+import type { LogLine, StoreEvent } from "./model/log-line.js";
 import { replicaNumber } from "./replicas.js";
 
 /** Bucket lengths to choose from, shortest first (ms); longer spans take whole days. */

@@ -10,9 +10,10 @@
  *   in a buffer of at most `before` lines.
  * - Gap markers always pass and are not lines: they neither count for context nor break it.
  */
-import type { LogEvent, LogLine } from "../tail/log-line.js";
+
 import type { LineFilter } from "./line-filter.js";
 import { continuesPrevious, GROUP_LOOKBACK, groupKey } from "./line-groups.js";
+import type { LogEvent, LogLine } from "./model/log-line.js";
 
 /** What a stream lets out: an event to print, or the separator between context groups. */
 export type Sieved<E extends LogEvent = LogEvent> =

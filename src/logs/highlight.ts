@@ -5,6 +5,7 @@
  * after sanitizing: a mark never cuts an escape shown as text, nor a surrogate pair, and taking
  * the marks out gives exactly the line as printed without them.
  */
+import type { Pattern } from "../text/pattern.js";
 import { sanitizeForTerminal, sanitizeSlice } from "../text/sanitize.js";
 import { FILTERED_CHARS } from "./line-filter.js";
 
@@ -13,18 +14,6 @@ export const MARK_ON = "\u001b[7m";
 export const MARK_OFF = "\u001b[27m";
 /** The most matches marked in one line. */
 export const MAX_MARKS = 1000;
-
-const globals = new WeakMap<RegExp, RegExp>();
-
-/** The pattern with the global flag, made once. */
-function globalOf(r: RegExp): RegExp {
-  let g = globals.get(r);
-  if (!g) {
-    g = r.global ? r : new RegExp(r.source, `${r.flags}g`);
-    globals.set(r, g);
-  }
-  return g;
-}
 
 function isHigh(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
@@ -37,27 +26,17 @@ function isLow(c: number): boolean {
  * The stretches of `text` the patterns match, in the first FILTERED_CHARS: sorted, overlapping
  * and touching ones joined, empty matches left out, never cutting a surrogate pair.
  */
-export function matchRanges(text: string, patterns: readonly RegExp[]): [number, number][] {
+export function matchRanges(text: string, patterns: readonly Pattern[]): [number, number][] {
   let limit = Math.min(text.length, FILTERED_CHARS);
   if (limit < text.length && isHigh(text.charCodeAt(limit - 1))) limit--;
   const scanned = limit < text.length ? text.slice(0, limit) : text;
   const found: [number, number][] = [];
   for (const p of patterns) {
-    const g = globalOf(p);
-    g.lastIndex = 0;
-    let count = 0;
-    for (let m = g.exec(scanned); m !== null && count < MAX_MARKS; m = g.exec(scanned)) {
-      let from = m.index;
-      let to = from + m[0].length;
-      if (to === from) {
-        g.lastIndex = from + 1;
-        continue;
-      }
+    for (let [from, to] of p.matches(scanned, MAX_MARKS)) {
       if (from > 0 && isLow(scanned.charCodeAt(from)) && isHigh(scanned.charCodeAt(from - 1)))
         from--;
       if (to < limit && isLow(scanned.charCodeAt(to)) && isHigh(scanned.charCodeAt(to - 1))) to++;
       found.push([from, to]);
-      count++;
     }
   }
   found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -71,7 +50,7 @@ export function matchRanges(text: string, patterns: readonly RegExp[]): [number,
 }
 
 /** The content sanitized for a terminal, with the patterns' matches marked. */
-export function highlightForTerminal(content: string, patterns: readonly RegExp[]): string {
+export function highlightForTerminal(content: string, patterns: readonly Pattern[]): string {
   const ranges = patterns.length === 0 ? [] : matchRanges(content, patterns);
   if (ranges.length === 0) return sanitizeForTerminal(content);
   let out = "";

@@ -5,9 +5,10 @@
  * order; the verdict on each head is remembered (per filter: a new filter judges afresh), so a
  * view over a buffer of 100k lines asks each head once.
  */
-import type { LogLine } from "../tail/log-line.js";
+
 import type { LineFilter } from "./line-filter.js";
 import { groupHeadAt, type IndexedEvents } from "./line-groups.js";
+import type { LogLine } from "./model/log-line.js";
 
 export class IndexedFilter {
   private readonly verdicts = new WeakMap<LogLine, boolean>();

@@ -9,11 +9,12 @@
  * - exclude: a line is hidden when any pattern matches (`--exclude` repeated);
  * - a minimum level: a line's level as src/text/log-level.ts reads it, info when it states none.
  *
- * Patterns are smart case (src/text/smart-case.ts) and see at most FILTERED_CHARS of a line.
+ * Patterns are the one matcher's (src/text/pattern.ts: linear time, smart case) and see at most
+ * FILTERED_CHARS of a line.
  * Context lines (`-A`, `-B`, `-C`, the dashboard's `C`) are counted over the selected lines in
  * the merged order, as grep counts them over its input: ./filter-stream.ts, ./indexed-filter.ts.
  */
-import type { LogLine } from "../tail/log-line.js";
+
 import {
   isAtLeast,
   type LogLevel,
@@ -21,7 +22,8 @@ import {
   READ_CHARS,
   readPart,
 } from "../text/log-level.js";
-import { smartCaseRegex } from "../text/smart-case.js";
+import { compilePattern as compile, type Pattern } from "../text/pattern.js";
+import type { LogLine } from "./model/log-line.js";
 
 /** The most of one line patterns and the level reading see (the dashboard renders as much). */
 export const FILTERED_CHARS = READ_CHARS;
@@ -30,9 +32,9 @@ export interface LineFilterSpec {
   /** Which lines are read at all (replicas, a deployment); undefined: every one. */
   select?: ((line: LogLine) => boolean) | undefined;
   /** Every group must match; within a group, any pattern. */
-  include?: readonly (readonly RegExp[])[];
+  include?: readonly (readonly Pattern[])[];
   /** Any match hides the line. */
-  exclude?: readonly RegExp[];
+  exclude?: readonly Pattern[];
   minLevel?: LogLevel | undefined;
   /** Context lines kept before and after each kept line (grep -B, -A). */
   before?: number;
@@ -51,15 +53,15 @@ export function filteredLevel(line: LogLine): LogLevel | undefined {
   return levelOfContent(line.content);
 }
 
-/** A pattern as every reader compiles it: smart case. Throws SyntaxError when invalid. */
-export function compilePattern(source: string): RegExp {
-  return smartCaseRegex(source);
+/** A pattern as every reader compiles it (src/text/pattern.ts). Throws PatternError. */
+export function compilePattern(source: string): Pattern {
+  return compile(source);
 }
 
 /** A compiled filter: the spec and the verdict on a group's head. */
 export class LineFilter {
-  readonly include: readonly (readonly RegExp[])[];
-  readonly exclude: readonly RegExp[];
+  readonly include: readonly (readonly Pattern[])[];
+  readonly exclude: readonly Pattern[];
   readonly minLevel: LogLevel | undefined;
   readonly before: number;
   readonly after: number;
@@ -110,14 +112,8 @@ export class LineFilter {
     if (this.include.length === 0 && this.exclude.length === 0) return true;
     const text = filteredText(head);
     for (const group of this.include) {
-      if (!group.some((r) => test(r, text))) return false;
+      if (!group.some((p) => p.test(text))) return false;
     }
-    return !this.exclude.some((r) => test(r, text));
+    return !this.exclude.some((p) => p.test(text));
   }
-}
-
-/** RegExp.test without the state a global or sticky regex keeps between calls. */
-function test(r: RegExp, text: string): boolean {
-  if (r.global || r.sticky) r.lastIndex = 0;
-  return r.test(text);
 }

@@ -9,7 +9,7 @@
  * replica (of its deployment) sent a line at most GROUP_LOOKBACK events before it in the merged
  * order; its head is that line's head. Any other line is its own head.
  */
-import type { LogLine, StoreEvent } from "../tail/log-line.js";
+import type { LogLine, StoreEvent } from "./model/log-line.js";
 
 /** How far back (events of the merged order) a continuation line looks for its replica's line. */
 export const GROUP_LOOKBACK = 512;

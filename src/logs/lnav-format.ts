@@ -10,8 +10,9 @@
  * lnav 0.11 leaves out a JSON line whose timestamp is null (a line the platform did not
  * timestamp); `tvcwatch open` shows those lines in place.
  */
-import type { LogEvent } from "../tail/log-line.js";
-import { formatEvent } from "../tail/stream-format.js";
+
+import { formatEvent } from "./formats/stream-format.js";
+import type { LogEvent } from "./model/log-line.js";
 
 /** The format's name: lnav's SQL table for these files. */
 export const LNAV_FORMAT_NAME = "tvcwatch_log";

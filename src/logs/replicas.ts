@@ -13,7 +13,7 @@ export function replicaNumber(label: string): number | undefined {
 /** Whether one `--replica` value names this label. */
 export function namesReplica(wanted: string, label: string): boolean {
   return /^\d+$/.test(wanted)
-    ? new RegExp(`^replica ${wanted}/\\d+$`).test(label)
+    ? label.startsWith(`replica ${wanted}/`) && /^\d+$/.test(label.slice(wanted.length + 9))
     : wanted === label;
 }
 

@@ -13,6 +13,10 @@ import { type ActivitySnapshot, activityEnvelope } from "./organization/activity
 import type { ActivityLedger } from "./organization/activity-ledger.js";
 import type { Caller } from "./organization/auth.js";
 import {
+  getSmartContractInterface,
+  listSmartContractInterfaces,
+} from "./organization/contract-interface-queries.js";
+import {
   getSessionProfile,
   listPrivateKeys,
   listUsers,
@@ -23,8 +27,15 @@ import {
   whoami,
 } from "./organization/org-queries.js";
 import type { OrgState } from "./organization/org-state.js";
+import {
+  getWallet,
+  listPolicies,
+  listWalletAccounts,
+  listWallets,
+} from "./organization/wallet-queries.js";
 import type { Scenario } from "./scenario.js";
 import type { ActivityQueue } from "./traffic/activity-queue.js";
+import { simAppStatus } from "./traffic/app-status.js";
 import type { DebugLogs } from "./traffic/debug-logs.js";
 import { type EmailEvents, toEmailEventJson } from "./traffic/email-events.js";
 import { type SolTransactions, toSolTransactionJson } from "./traffic/sol-transactions.js";
@@ -63,20 +74,20 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
   list_webhook_endpoints: (w) => listWebhookEndpoints(w.state),
   list_private_keys: (w) => listPrivateKeys(w.state),
   list_user_tags: (w) => listUserTags(w.state),
+  list_smart_contract_interfaces: (w) => listSmartContractInterfaces(w.state),
+  get_smart_contract_interface: (w, input) =>
+    getSmartContractInterface(w.state, input.smartContractInterfaceId),
   list_tvc_apps: (w) => ({ tvcApps: w.tvc.list() }),
   list_tvc_app_deployments: (w, input) => ({ tvcDeployments: w.tvc.deploymentsOf(input.appId) }),
   get_tvc_deployment: (w, input) => ({ tvcDeployment: w.tvc.deployment(input.deploymentId) }),
+  get_app_status: (w, input) => ({
+    appStatus: simAppStatus({ ...w, logsOf: (id) => logsOf(w, id) }, input.appId),
+  }),
   get_tvc_deployment_debug_logs: (w, input) => {
     const d = w.tvc.debugDeployment(input.deploymentId);
     const since = input.sinceSeconds === undefined ? 0 : Number(input.sinceSeconds);
     if (since < 0) throw invalidArgument("sinceSeconds must not be negative", "sinceSeconds");
-    // The scenario's main debug deployment and its canary print; any other is silent.
-    const logs =
-      d.id === w.scenario.deploymentId
-        ? w.logs
-        : d.id === w.scenario.canaryDeploymentId
-          ? w.canaryLogs
-          : undefined;
+    const logs = logsOf(w, d.id);
     if (!logs) return { entries: [] };
     return new RawJson(logs.queryJson(w.now, since, input.tailLines ?? 0));
   },
@@ -116,12 +127,23 @@ export const QUERY_HANDLERS: { readonly [N in QueryOperationName]: QueryHandler<
       input.paginationOptions,
     ).map((a) => activityEnvelope(a, w.state, caller.user)),
   }),
+  list_wallets: (w) => listWallets(w.state),
+  get_wallet: (w, input) => getWallet(w.state, input.walletId),
+  list_wallet_accounts: (w, input) => listWalletAccounts(w.state, input),
+  list_policies: (w) => listPolicies(w.state),
   get_activity: (w, input, caller) => {
     const submitted = w.ledger.get(input.activityId);
     const found = submitted ?? w.queue.get(w.now, input.activityId);
     return { activity: activityEnvelope(found, w.state, caller.user) };
   },
 };
+
+/** The scenario's main debug deployment and its canary print; any other is silent. */
+function logsOf(w: SimWorld, deploymentId: string): DebugLogs | undefined {
+  if (deploymentId === w.scenario.deploymentId) return w.logs;
+  if (deploymentId === w.scenario.canaryDeploymentId) return w.canaryLogs;
+  return undefined;
+}
 
 /** Submitted and generated activities together, newest first, filtered, one page. */
 function listActivities(

@@ -2,8 +2,10 @@
  * The simulated organization a scenario starts from: its root user and API key, TVC apps and
  * deployments, email recipients and Solana addresses. Everything derives from the seed.
  */
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { base58 } from "@scure/base";
 import { publicKeyOf } from "../api/stamp.js";
 import type { Random } from "./random.js";
 import { uuidOf } from "./seeded.js";
@@ -24,6 +26,11 @@ export interface SimDeployment {
   appId: string;
   debugMode: boolean;
   qosVersion: string;
+  /**
+   * Its replicas, all ready, for a deployment whose logs are not generated (get_app_status); the
+   * others' replicas are their logs' (./traffic/debug-logs.ts).
+   */
+  replicas?: number;
 }
 
 export interface Scenario {
@@ -52,6 +59,13 @@ export interface Scenario {
   activityPerMinute: number;
   emailPerMinute: number;
   solPerMinute: number;
+}
+
+/** A wallet account's Solana address (an ed25519 public key) derived from a label. */
+function solanaWalletAddress(label: string): string {
+  return base58.encode(
+    ed25519.getPublicKey(sha256(new TextEncoder().encode(`tvcwatch-sim-wallet-${label}`))),
+  );
 }
 
 /** A P-256 key pair derived from the seed and a label (the same seed, the same keys). */
@@ -85,11 +99,11 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
         enableDebugModeDeployments: true,
         // The app's live deployment is the one whose logs are generated (0.7.2, in debug mode so
         // its logs can be read); 0.8.0 rolls out beside it as a canary; an older deployment,
-        // not in debug mode, has no logs to read.
+        // not in debug mode, has no logs to read and is scaled down to none.
         liveDeploymentId: deploymentId,
         deployments: [
           { id: deploymentId, appId, debugMode: true, qosVersion: "0.7.2" },
-          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.1" },
+          { id: prodDeploymentId, appId, debugMode: false, qosVersion: "0.7.1", replicas: 0 },
           { id: canaryDeploymentId, appId, debugMode: true, qosVersion: "0.8.0" },
         ],
       },
@@ -99,14 +113,24 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
         enableDebugModeDeployments: false,
         liveDeploymentId: riskDeploymentId,
         deployments: [
-          { id: riskDeploymentId, appId: riskAppId, debugMode: false, qosVersion: "0.7.1" },
+          {
+            id: riskDeploymentId,
+            appId: riskAppId,
+            debugMode: false,
+            qosVersion: "0.7.1",
+            replicas: 2,
+          },
         ],
       },
     ],
     deploymentId,
     canaryDeploymentId,
     emails: ["alice@example.com", "ops-alerts@example.com"],
-    solanaWalletAddresses: [rng.base58(44), rng.base58(43)],
+    // Real addresses (what signed transactions are from), derived from the draws they replace.
+    solanaWalletAddresses: [
+      solanaWalletAddress(rng.base58(44)),
+      solanaWalletAddress(rng.base58(43)),
+    ],
     caip2: "solana:devnet",
     activityPerMinute: 6 * busy,
     emailPerMinute: 4 * busy,

@@ -3,7 +3,7 @@
  * in order (after its own hold-back); they wait here until the server's clock, less `delayMs`, has
  * passed them, and go out in timestamp order across deployments. Sharing ./sorted-insert.ts.
  */
-import { insertSorted } from "./sorted-insert.js";
+import { insertSorted } from "../logs/model/sorted-insert.js";
 
 export class CrossMerge<T extends { sortKey: number }> {
   private held: T[] = [];

@@ -24,7 +24,7 @@
  * hour ahead, or a day behind, is remembered exactly as long as the server keeps re-sending it.
  */
 import type { DebugLogEntry } from "../api/schemas.js";
-import { timestampSortKey } from "./log-line.js";
+import { timestampSortKey } from "../logs/model/log-line.js";
 import { TimestampedMemory } from "./timestamped-memory.js";
 
 /** A string of ASCII digits as a number, quickly (a nanos field); anything else as Number does. */

@@ -22,9 +22,10 @@
  * be missed by a restart then. That is said once on stderr (`onOverflow`) and, on such a restart,
  * by a gap marker (the record's `gap`, kept until the follow's own progress passes it).
  */
+
+import type { GapMarker, LogEvent, LogLine } from "../logs/model/log-line.js";
 import type { FollowProgress, ResponseSighting } from "./follower.js";
 import { DIGEST_CHARS, digestOf, entryKey, lineKey } from "./line-identity.js";
-import type { GapMarker, LogEvent, LogLine } from "./log-line.js";
 import type { RecordClock } from "./resume-point.js";
 
 /** At most this many lines are kept (a checkpoint of about 2.2 MB). */

@@ -6,7 +6,7 @@
  */
 import * as crypto from "node:crypto";
 import type { DebugLogEntry } from "../api/schemas.js";
-import { type LogLine, lineTimestamp } from "./log-line.js";
+import { type LogLine, lineTimestamp } from "../logs/model/log-line.js";
 
 /** Characters of one identity's digest in a checkpoint. */
 export const DIGEST_CHARS = 22;

@@ -14,8 +14,8 @@
  * nor makes every line after it late; without Date headers (no server clock) nothing is held back
  * or marked late.
  */
-import { isStamped, type LogEvent } from "./log-line.js";
-import { insertSorted } from "./sorted-insert.js";
+import { isStamped, type LogEvent } from "../logs/model/log-line.js";
+import { insertSorted } from "../logs/model/sorted-insert.js";
 
 const sortKeyOf = (e: LogEvent) => e.sortKey;
 

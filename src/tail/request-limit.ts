@@ -24,6 +24,16 @@ export class RequestLimit {
     };
   }
 
+  /** Runs `call` in a slot, released when it settles. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await call();
+    } finally {
+      release();
+    }
+  }
+
   /** Requests in flight now. */
   inFlight(): number {
     return this.active;

@@ -5,7 +5,7 @@
  * lines from before the gap).
  */
 import type { DebugLogEntry } from "../api/schemas.js";
-import type { GapMarker } from "./log-line.js";
+import type { GapMarker } from "../logs/model/log-line.js";
 
 export class TailFloor {
   /** Per replica: lines older than this were cut by a full tailLines response. */

@@ -26,8 +26,8 @@
  * goes out at once.
  */
 import type { Clock } from "../api/clock.js";
+import type { GapMarker } from "../logs/model/log-line.js";
 import { formatDuration } from "../text/duration.js";
-import type { GapMarker } from "./log-line.js";
 import {
   judgeResumeWindow,
   type ResumePoint,

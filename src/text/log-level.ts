@@ -8,7 +8,7 @@
  * only in their first PLAIN_PREFIX characters, JSON lines are walked key by key (string values
  * skipped with indexOf, never parsed) for at most JSON_SCAN_LIMIT characters.
  */
-import { boundedPrefix } from "./safe-text.js";
+import { boundedPrefix } from "./bounded-prefix.js";
 
 /** The six levels, least severe first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;

@@ -6,6 +6,7 @@
  * nothing else: its text component takes only Safe strings, so a raw field from a response does
  * not type-check on its way to the screen.
  */
+import { boundedPrefix } from "./bounded-prefix.js";
 import { sanitizeForTerminal } from "./sanitize.js";
 import { displayWidth, graphemes, isPlain, normalizeText } from "./terminal-width.js";
 
@@ -26,14 +27,7 @@ export function lit(strings: TemplateStringsArray, ...values: readonly (Safe | n
 
 export const EMPTY = "" as Safe;
 
-/** The largest slice to render of a text: cut on a code point boundary. */
-export function boundedPrefix(text: string, maxChars: number): { text: string; hidden: number } {
-  if (text.length <= maxChars) return { text, hidden: 0 };
-  let end = maxChars;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end -= 1;
-  return { text: text.slice(0, end), hidden: text.length - end };
-}
+export { boundedPrefix } from "./bounded-prefix.js";
 
 export function widthOf(text: Safe): number {
   return displayWidth(text);

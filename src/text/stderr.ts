@@ -1,7 +1,8 @@
 /**
  * The one way to stderr. Every line any command writes there (its own messages, a server's
  * deployment ids, an OTel SDK error, a Node error, a simulator's stack trace, Commander's usage
- * errors) passes through `inertLines`: key material masked (./key-material.ts), then each
+ * errors) passes through `inertLines`: the configured API private key masked wherever it appears,
+ * public keys, addresses and fingerprints left whole (./key-material.ts), then each
  * line escaped as `tail` escapes log lines (./sanitize.ts: no ESC, C1, BEL or other control, bidi
  * or zero-width character reaches the terminal), and cut at MAX_STDERR_LINE characters. Nothing
  * else in src/ touches process.stderr (test/text/stderr.test.ts keeps it so).
@@ -55,6 +56,11 @@ export function sayAs(part: string): (line: string) => void {
 /** Whether stderr is a terminal (a y/N question can be asked on it). */
 export function stderrIsTerminal(): boolean {
   return process.stderr.isTTY === true;
+}
+
+/** How wide stderr is: its terminal's columns, or 80 when it is not a terminal. */
+export function stderrColumns(): number {
+  return process.stderr.columns || 80;
 }
 
 /**

@@ -355,7 +355,7 @@ describe("status and outcome lines", () => {
 });
 
 describe("the intent summary", () => {
-  it("flattens nested fields, cuts long values, names user IDs and redacts secrets", () => {
+  it("flattens nested fields, shows public keys whole, names user IDs and redacts secrets", () => {
     const lines = summarizeIntent(
       {
         createApiKeysIntentV2: {
@@ -372,11 +372,11 @@ describe("the intent summary", () => {
           none: [],
         },
       },
-      { userNames, maxValueLength: 40 },
+      { userNames },
     );
     expect(lines).toEqual([
       "apiKeys[0].apiKeyName  ci",
-      "apiKeys[0].publicKey   02ababababab…abab (66 characters)",
+      `apiKeys[0].publicKey   02${"ab".repeat(32)}`,
       "apiKeys[0].curveType   API_KEY_CURVE_P256",
       "userId                 u-ci (ci-deployer)",
       "oidcToken              [redacted: 23 characters]",

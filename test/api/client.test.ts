@@ -39,6 +39,14 @@ function client(url: string, extra: Partial<ConstructorParameters<typeof Turnkey
   });
 }
 
+/** The same status with a negative ready count for its first deployment. */
+function badCount(status: { appStatus: { deployments: object[] } }): unknown {
+  const [first, ...rest] = status.appStatus.deployments;
+  return {
+    appStatus: { ...status.appStatus, deployments: [{ ...first, readyReplicas: -1 }, ...rest] },
+  };
+}
+
 const WHOAMI = { organizationId: "org-1", organizationName: "o", userId: "u", username: "n" };
 
 describe("request shapes", () => {
@@ -121,6 +129,45 @@ describe("responses and errors", () => {
     await expect(
       client(s.url).call("get_tvc_deployment_debug_logs", { deploymentId: "d" }),
     ).rejects.toBeInstanceOf(ResponseShapeError);
+  });
+
+  it("get_app_status: the stamped request it sends, the status it returns, a count it refuses", async () => {
+    const status = {
+      appStatus: {
+        appId: "app-1",
+        targetedDeploymentId: "dep-a",
+        deployments: [
+          {
+            deploymentId: "dep-a",
+            readyReplicas: 2,
+            desiredReplicas: 3,
+            lastUpdatedTime: { seconds: "1790000045", nanos: "0" },
+          },
+          // proto3 JSON leaves a zero out.
+          { deploymentId: "dep-b", lastUpdatedTime: { seconds: "1789990000", nanos: "0" } },
+        ],
+      },
+    };
+    const s = await scriptedServer((r, res) =>
+      json(res, 200, r.body.includes("app-bad") ? badCount(status) : status),
+    );
+    closers.push(s.close);
+    const { appStatus } = await client(s.url).call("get_app_status", { appId: "app-1" });
+    expect(s.requests[0]?.url).toBe("/public/v1/query/get_app_status");
+    const sent = s.requests[0] as (typeof s.requests)[0];
+    expect(JSON.parse(sent.body)).toEqual({ organizationId: "org-1", appId: "app-1" });
+    expect(verifyStamp(String(sent.headers["x-stamp"]), sent.body).publicKey).toBe(key.publicKey);
+    expect(appStatus.targetedDeploymentId).toBe("dep-a");
+    expect(appStatus.deployments?.map((d) => [d.readyReplicas, d.desiredReplicas])).toEqual([
+      [2, 3],
+      [undefined, undefined],
+    ]);
+    await expect(client(s.url).call("get_app_status", { appId: "app-bad" })).rejects.toThrow(
+      /appStatus\.deployments\.0\.readyReplicas/,
+    );
+    await expect(client(s.url).call("get_app_status", { appId: "" })).rejects.toBeInstanceOf(
+      RequestValidationError,
+    );
   });
 
   it("maps Turnkey's error body, with turnkeyErrorCode from details and field violations", () => {
@@ -398,6 +445,43 @@ describe("a body read as text", () => {
     expect(text.body).toBe(bytes.toString("utf8"));
     expect(Buffer.from(raw.body).equals(bytes)).toBe(true);
     expect(text.meta.status).toBe(200);
+  });
+});
+
+describe("a body read as one block", () => {
+  it("callForBody tells onBodyBytes of each piece as it is copied into one block of the declared length", async () => {
+    const bytes = Buffer.from(JSON.stringify({ entries: [] }).padEnd(5000, " "), "utf8");
+    const s = await scriptedServer((_r, res) => {
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": bytes.length });
+      let at = 0;
+      const next = () => {
+        if (at >= bytes.length) return res.end();
+        res.write(bytes.subarray(at, at + 700));
+        at += 700;
+        setImmediate(next);
+      };
+      next();
+    });
+    closers.push(s.close);
+    const seen: { block: Uint8Array; filled: number; prefix: Buffer }[] = [];
+    const raw = await client(s.url).callForBody(
+      "get_tvc_deployment_debug_logs",
+      { deploymentId: "d-1", sinceSeconds: "5" },
+      {
+        onBodyBytes: (block, filled) =>
+          seen.push({ block, filled, prefix: Buffer.from(block.subarray(0, filled)) }),
+      },
+    );
+    expect(Buffer.from(raw.body).equals(bytes)).toBe(true);
+    expect(seen.length).toBeGreaterThan(1);
+    for (const [i, p] of seen.entries()) {
+      // One block, the body's memory, filled a little more each time, and what has come is kept.
+      expect(p.block.buffer).toBe(raw.body.buffer);
+      expect(p.block.length).toBe(bytes.length);
+      expect(p.filled).toBeGreaterThan(i === 0 ? 0 : (seen[i - 1] as { filled: number }).filled);
+      expect(p.prefix.equals(bytes.subarray(0, p.filled))).toBe(true);
+    }
+    expect(seen.at(-1)?.filled).toBe(bytes.length);
   });
 });
 

@@ -73,7 +73,18 @@ export const EXAMPLE_INPUTS: Record<OperationName, Record<string, unknown>> = {
   list_tvc_apps: {},
   list_tvc_app_deployments: { appId: "app1" },
   get_tvc_deployment: { deploymentId: "d1" },
+  get_app_status: { appId: "app1" },
   get_organization_configs: {},
   list_users: {},
+  list_wallets: {},
+  get_wallet: { walletId: "w1" },
+  list_wallet_accounts: {
+    walletId: "w1",
+    includeWalletDetails: true,
+    paginationOptions: { limit: "100" },
+  },
+  list_policies: {},
+  list_smart_contract_interfaces: {},
+  get_smart_contract_interface: { smartContractInterfaceId: "sci1" },
   wallet_kit_config: {},
 };

@@ -1,6 +1,11 @@
 /** `activity list --status/--type`: tk's short forms, the API's names, and one line for a typo. */
 import { describe, expect, it } from "vitest";
-import { parseStatus, parseType, statusFlag, typeFlag } from "../../src/cli/activity/filters.js";
+import {
+  parseStatus,
+  parseType,
+  statusFlag,
+  typeFlag,
+} from "../../src/cli/commands/activity/filters.js";
 
 describe("--status", () => {
   it("takes tk's forms and the API's names, repeatable and comma-separated; all clears it", () => {

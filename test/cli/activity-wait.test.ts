@@ -5,7 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { NetworkError, TurnkeyApiError } from "../../src/api/errors.js";
 import type { Activity } from "../../src/api/schemas.js";
-import { type WaitDeps, waitForActivity } from "../../src/cli/activity/wait-for-activity.js";
+import {
+  type WaitDeps,
+  waitForActivity,
+} from "../../src/cli/commands/activity/wait-for-activity.js";
 
 const at = (status: string, votes = 0) =>
   ({ id: "a1", status, votes: Array.from({ length: votes }) }) as unknown as Activity;

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { maskKeyMaterial } from "../../src/text/key-material.js";
+import { MASKED_KEY, maskKeyMaterial, SecretValues } from "../../src/text/key-material.js";
 import { json, scriptedServer } from "../helpers/http-server.js";
 import { type CliResult, runCli } from "../helpers/run-cli.js";
 import { startSimProcess } from "../helpers/sim-process.js";
@@ -371,11 +371,13 @@ describe("list and get", () => {
 });
 
 describe("errors are one line with the documented exit status", () => {
-  it("a fingerprint in an error is shown whole; key material beside it is not", () => {
+  it("a fingerprint in an error is shown whole; the configured key beside it is not", () => {
     const key = "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c";
+    const secrets = new SecretValues();
+    secrets.add(key);
     const fingerprint = `sha256:${"0a".repeat(32)}`;
-    expect(maskKeyMaterial(`no activity has fingerprint ${fingerprint}; key ${key}`)).toBe(
-      `no activity has fingerprint ${fingerprint}; key [64 hex characters, not shown]`,
+    expect(maskKeyMaterial(`no activity has fingerprint ${fingerprint}; key ${key}`, secrets)).toBe(
+      `no activity has fingerprint ${fingerprint}; key ${MASKED_KEY}`,
     );
   });
 
@@ -458,6 +460,21 @@ function userJson(userId: string, userName: string) {
   };
 }
 
+/** The lists that name the organization's records, answered empty: true when `op` is one. */
+function answeredNames(op: string | undefined, res: Parameters<typeof json>[0]): boolean {
+  const empty: Record<string, string> = {
+    list_wallets: "wallets",
+    list_wallet_accounts: "accounts",
+    list_private_keys: "privateKeys",
+    list_user_tags: "userTags",
+    list_policies: "policies",
+    list_smart_contract_interfaces: "smartContractInterfaces",
+  };
+  const key = op === undefined ? undefined : empty[op];
+  if (key) json(res, 200, { [key]: [] });
+  return key !== undefined;
+}
+
 async function scriptedConfig(url: string): Promise<string> {
   const pair = generateKeyPair();
   const path = join(dir, `scripted-${pair.publicKey.slice(0, 8)}.json`);
@@ -531,6 +548,7 @@ describe("against scripted servers", () => {
     const other = "f139a382-0000-4000-8000-000000000000";
     const server = await scriptedServer((req, res) => {
       const op = req.url.split("/").at(-1);
+      if (answeredNames(op, res)) return;
       if (op === "whoami")
         return json(res, 200, {
           organizationId: "org-1",
@@ -588,6 +606,7 @@ describe("against scripted servers", () => {
   it("a vote answered with another activity: exit 1, no outcome claimed for it", async () => {
     const server = await scriptedServer((req, res) => {
       const op = req.url.split("/").at(-1);
+      if (answeredNames(op, res)) return;
       if (op === "whoami")
         return json(res, 200, {
           organizationId: "org-1",
@@ -642,7 +661,7 @@ describe("against scripted servers", () => {
       expect(r.stdout).toBe("rejected activity act-1: REJECTED\n");
       expect(lines(r.stderr)).toEqual([
         "tvcwatch: root quorum not shown: get_organization_configs: PERMISSION_DENIED (HTTP 403): request not authorized",
-        "tvcwatch: user names not shown: list_users: PERMISSION_DENIED (HTTP 403): request not authorized",
+        "tvcwatch: names of users, wallets and their accounts, private keys, tags, smart contract interfaces and policies not shown: PERMISSION_DENIED (HTTP 403): request not authorized (list_users, list_wallets, list_private_keys, list_user_tags, list_smart_contract_interfaces, list_policies)",
       ]);
     } finally {
       await server.close();
@@ -704,6 +723,84 @@ describe("against scripted servers", () => {
         expect(`${r.stdout}${r.stderr}`).toMatch(/\\x1b|\\u001b/);
       }
       expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 1, 1]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("ids as the dashboard shows them: a prefix of 8 characters or more", () => {
+  it("get, approve and wait take the first 8 characters; the vote names the whole ID and fingerprint", {
+    timeout: 60_000,
+  }, async () => {
+    const { id, fingerprint } = await submitFeature();
+    const prefix = id.slice(0, 8);
+    const got = await cli(lead, "activity", "get", prefix);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toContain(`  activity     ${id}\n`);
+    expect(got.stdout).toContain(`  fingerprint  ${fingerprint}\n`);
+    const json = await cli(lead, "activity", "get", prefix, "-o", "json");
+    expect(JSON.parse(json.stdout).activity.id).toBe(id);
+    const approved = await cli(lead, "activity", "approve", id.slice(0, 13), "--yes");
+    expect(approved.code).toBe(0);
+    expect(lines(approved.stderr)).toEqual([
+      `activity ${id.slice(0, 13)} is ${id}, fingerprint ${fingerprint}`,
+    ]);
+    expect(approved.stdout).toBe(`approved activity ${id}: COMPLETED\n`);
+    expect((await cli(demo, "activity", "wait", prefix.toUpperCase())).code).toBe(0);
+  });
+
+  it("fewer than 8 characters: a usage error saying so; a prefix nothing begins with: exit 1", async () => {
+    const short = await cli(lead, "activity", "get", "a34ca6");
+    expect(short.code).toBe(2);
+    expect(short.stderr).toBe(
+      "tvcwatch: activity a34ca6: give its whole ID, or at least 8 of its first characters (as the dashboard shows it)\n",
+    );
+    const none = await cli(lead, "activity", "approve", "00000000-00", "--yes");
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(
+      /^tvcwatch: no activity ID begins with 00000000-00 among the organization's \d+ activities \(tvcwatch activity list shows them\)\n$/,
+    );
+  });
+
+  it("an ambiguous prefix exits 1 and lists the candidates; nothing is voted; pages are bounded", async () => {
+    const ids = ["a34ca61b-0000-4000-8000-000000000001", "a34ca61b-9999-4000-8000-000000000002"];
+    let pages = 0;
+    const server = await scriptedServer((req, res) => {
+      const op = req.url.split("/").at(-1);
+      if (op === "list_activities") {
+        pages += 1;
+        // Full pages without end: the search stops at its bound. The first page has the two.
+        const first = JSON.parse(req.body).paginationOptions?.after === undefined;
+        const page = Array.from({ length: 100 }, (_, i) =>
+          activityJson({
+            id: `0000${String(pages).padStart(4, "0")}-0000-4000-8000-${String(i).padStart(12, "0")}`,
+          }),
+        );
+        if (first) page.splice(0, 2, ...ids.map((id) => activityJson({ id })));
+        return json(res, 200, { activities: page });
+      }
+      json(res, 404, { code: 5, message: "no such activity here" });
+    });
+    try {
+      const config = await scriptedConfig(server.url);
+      const r = await cli(config, "activity", "approve", "a34ca61b", "--yes");
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      const said = lines(r.stderr);
+      expect(said[0]).toMatch(/^ID +STATUS +TYPE/);
+      expect(said.slice(1, 3).map((l) => l.split(/\s+/)[0])).toEqual(ids);
+      expect(said.at(-1)).toBe(
+        "tvcwatch: 2 activities have an ID beginning a34ca61b (listed above): give more of the ID",
+      );
+      expect(pages).toBe(10);
+      const voted = server.requests.filter((q) => /(approve|reject)_activity$/.test(q.url));
+      expect(voted).toEqual([]);
+      const unique = await cli(config, "activity", "get", "a34ca61b-9", "-o", "json");
+      // Resolved from the listing, then read whole by its ID (this server then says NOT_FOUND).
+      expect(unique.stderr).toMatch(/^tvcwatch: get_activity: NOT_FOUND/);
+      const asked = server.requests.filter((q) => q.url.endsWith("get_activity"));
+      expect(asked.map((q) => JSON.parse(q.body).activityId)).toEqual([ids[1]]);
     } finally {
       await server.close();
     }

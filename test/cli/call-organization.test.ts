@@ -277,6 +277,7 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     const bodies: [string, unknown][] = [
       ["list_tvc_app_deployments", { appId }],
       ["get_tvc_deployment", { deploymentId: c.deploymentId }],
+      ["get_app_status", { appId }],
       ["get_tvc_deployment_debug_logs", { deploymentId: c.deploymentId, tailLines: 5 }],
       ["list_email_events", { email: c.emails[0], paginationOptions: { limit: "5" } }],
       ["list_sol_transaction_history", { address: c.solanaAddresses[0], caip2: c.caip2 }],
@@ -291,6 +292,34 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     }
   });
 
+  it("list_wallets, get_wallet, list_wallet_accounts and list_policies: the names the organization keeps", async () => {
+    const wallets = await call("list_wallets");
+    expect(wallets.stderr).toBe("");
+    const first = state().wallets[0];
+    expect(wallets.json.wallets.map((w: { walletId: string }) => w.walletId)).toContain(
+      first?.walletId,
+    );
+    const got = await call("get_wallet", { walletId: first?.walletId });
+    expect(got.json.wallet.walletName).toBe(first?.walletName);
+    const accounts = await call("list_wallet_accounts", {
+      walletId: first?.walletId,
+      paginationOptions: { limit: "5" },
+    });
+    expect(accounts.json.accounts.length).toBeGreaterThan(0);
+    for (const account of accounts.json.accounts) expect(account.walletId).toBe(first?.walletId);
+    const policies = await call("list_policies");
+    expect(Array.isArray(policies.json.policies)).toBe(true);
+    for (const [op, r] of [
+      ["list_wallets", wallets],
+      ["get_wallet", got],
+      ["list_wallet_accounts", accounts],
+      ["list_policies", policies],
+    ] as const) {
+      const schema = operations[op];
+      expect([op, schema.response.safeParse(r.json).success]).toEqual([op, true]);
+    }
+  });
+
   it("get_organization_configs and list_users: the root quorum, and who its members are", async () => {
     const configs = await call("get_organization_configs");
     expect(configs.json.configs.quorum).toEqual({
@@ -300,6 +329,24 @@ describe("tvcwatch call against the simulator: every operation", { timeout: 90_0
     const users = await call("list_users");
     const names = (users.json.users as { userName: string }[]).map((u) => u.userName);
     expect(names).toEqual(expect.arrayContaining(["oncall-root", "sre-lead", "ci-deployer"]));
+  });
+
+  it("list_smart_contract_interfaces and get_smart_contract_interface: the ABI and IDL it stores", async () => {
+    const listed = await call("list_smart_contract_interfaces");
+    const interfaces = listed.json.smartContractInterfaces as {
+      smartContractInterfaceId: string;
+      label: string;
+    }[];
+    expect(interfaces.map((i) => i.label)).toEqual([
+      "Payout vault (Sepolia)",
+      "Acme escrow (devnet)",
+    ]);
+    const one = await call("get_smart_contract_interface", {
+      smartContractInterfaceId: interfaces[1]?.smartContractInterfaceId,
+    });
+    expect(JSON.parse(one.json.smartContractInterface.smartContractInterface).metadata.name).toBe(
+      "acme_escrow",
+    );
   });
 
   it("covered every operation of the table", () => {

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NetworkError } from "../../src/api/errors.js";
 import { describeNetworkFailure } from "../../src/api/network-errors.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import { describeNetworkProblem } from "../../src/cli/doctor/network-problem.js";
-import { runDoctor } from "../../src/cli/doctor/run-doctor.js";
+import { describeNetworkProblem } from "../../src/cli/commands/doctor/network-problem.js";
+import { runDoctor } from "../../src/cli/commands/doctor/run-doctor.js";
 import { resolveConfig } from "../../src/config/resolve.js";
 import { settingSources } from "../../src/config/setting-sources.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
@@ -114,6 +114,64 @@ describe("tvcwatch doctor against the simulator", () => {
     );
     expect(line(r.stdout, "auth-proxy config ID")).toContain(
       `(from authProxyConfigId in config file ${noKey})`,
+    );
+  });
+
+  it("says which settings came from Turnkey's tvc CLI names, and which from TURNKEY_* before them", async () => {
+    const c = sim.config;
+    const tvc = {
+      TVC_ORG_ID: c.organizationId,
+      TVC_API_KEY_PUBLIC: c.apiPublicKey,
+      TVC_API_KEY_PRIVATE: c.apiPrivateKey,
+      TVC_API_BASE_URL: c.baseUrl,
+    };
+    const r = await runCli(["doctor"], { env: tvc });
+    expect(line(r.stdout, "base URL")).toContain(`${c.baseUrl} (from TVC_API_BASE_URL)`);
+    expect(line(r.stdout, "organization")).toContain(`${c.organizationId} (from TVC_ORG_ID)`);
+    expect(line(r.stdout, "API key")).toContain(
+      `public key ${c.apiPublicKey} (from TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE)`,
+    );
+    expect(line(r.stdout, "private key file")).toContain(
+      "the private key comes from TVC_API_KEY_PRIVATE, not a file",
+    );
+    expect(line(r.stdout, "API round trip")).toMatch(/^✓ /);
+    expect(r.stdout).not.toContain("TVC_* credentials");
+    expect(r.stdout).not.toContain(c.apiPrivateKey);
+    // TURNKEY_* first, setting by setting; a flag before both; the default when none says.
+    const mixed = await runCli(["--base-url", c.baseUrl, "doctor"], {
+      env: { ...tvc, TVC_API_BASE_URL: "", TURNKEY_ORGANIZATION_ID: c.organizationId },
+    });
+    expect(line(mixed.stdout, "base URL")).toContain("(from --base-url)");
+    expect(line(mixed.stdout, "organization")).toContain("(from TURNKEY_ORGANIZATION_ID)");
+    expect(line(mixed.stdout, "API key")).toContain(
+      "(from TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE)",
+    );
+    expect(line(mixed.stdout, "auth proxy URL")).toContain("(the default)");
+    expect(mixed.code, mixed.stdout).toBe(0);
+  });
+
+  it("a partial set of TVC_* credentials: ✗ naming the missing one, the others still checked", async () => {
+    const c = sim.config;
+    const r = await runCli(["doctor"], {
+      env: {
+        TVC_ORG_ID: c.organizationId,
+        TVC_API_KEY_PUBLIC: c.apiPublicKey,
+        TVC_API_BASE_URL: c.baseUrl,
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(line(r.stdout, "TVC_\\* credentials")).toMatch(
+      /^✗ TVC_\* credentials +TVC_API_KEY_PRIVATE is not set while TVC_ORG_ID and TVC_API_KEY_PUBLIC are — fix: set all three of TVC_ORG_ID, TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE, or none \(as Turnkey's tvc CLI requires\)$/,
+    );
+    expect(line(r.stdout, "organization")).toContain("(from TVC_ORG_ID)");
+    expect(line(r.stdout, "API key")).toMatch(/^✗ .*TVC_API_KEY_PRIVATE is missing/);
+    // Every other command refuses to start, with the same words on one line.
+    const call = await runCli(["call", "whoami"], {
+      env: { TVC_ORG_ID: c.organizationId, TVC_API_KEY_PUBLIC: c.apiPublicKey },
+    });
+    expect(call.code).not.toBe(0);
+    expect(call.stderr.trim()).toBe(
+      "tvcwatch: TVC_API_KEY_PRIVATE is not set while TVC_ORG_ID and TVC_API_KEY_PUBLIC are: set all three of TVC_ORG_ID, TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE, or none (as Turnkey's tvc CLI requires)",
     );
   });
 

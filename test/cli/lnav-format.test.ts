@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { LogEvent } from "../../src/tail/log-line.js";
-import { formatEvent } from "../../src/tail/stream-format.js";
+import { formatEvent } from "../../src/logs/formats/stream-format.js";
+import type { LogEvent } from "../../src/logs/model/log-line.js";
 import { runCli } from "../helpers/run-cli.js";
 
 function lnavVersion(): string | undefined {

@@ -1,8 +1,10 @@
 /**
  * Each command loads only what it uses (issue #11 point 4, issue #17 point 2): `--help`,
  * `tail --help` and `call --help` load no Ink, React or simulator, and no API client or schemas
- * for the root's help; `tail` polls without zod (its guards stand in for the schemas while what
- * it sends and receives is valid), its settings in the environment or in a config file. Checked on the module graph the TypeScript build leaves (dist/cli) and on
+ * for the root's help, nor viem or @solana/kit (what decodes transactions); `tail` polls without
+ * zod (its guards stand in for the schemas while what it sends and receives is valid), its
+ * settings in the environment or in a config file. Checked on the module graph the TypeScript
+ * build leaves (dist/cli) and on
  * the bundle bin/tvcwatch runs (dist/bundle, whose chunks name their sources in comments).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -45,6 +47,9 @@ function loaded(entry: "bundle" | "modules", args: string[]): { urls: string[]; 
 }
 
 const HEAVY = [
+  // What decodes transactions: loaded only when an activity is decoded.
+  /\/node_modules\/(viem|@solana|@solana-program)\//,
+  /\/dist\/activity\/decode\/(ethereum|solana|raw-payload|eth-send)\.js/,
   /\/node_modules\/ink\//,
   /\/node_modules\/react\//,
   /\/dist\/sim\//,
@@ -81,7 +86,7 @@ describe("start-up loads only what the command uses", () => {
       for (const url of chunks) {
         const text = readFileSync(fileURLToPath(url), "utf8");
         expect(text, url).not.toMatch(
-          /^\/\/ (node_modules\/(ink|react|zod)\/|src\/sim\/|src\/tui\/)/m,
+          /^\/\/ (node_modules\/(ink|react|zod|viem|@solana|@solana-program)\/|src\/sim\/|src\/tui\/)/m,
         );
       }
     },
@@ -129,7 +134,7 @@ describe("tail's polls load no zod", () => {
     urls
       .filter((u) => u.includes("/dist/bundle/"))
       .filter((u) =>
-        /^\/\/ (node_modules\/(ink|react|zod)\/|src\/sim\/|src\/tui\/)/m.test(
+        /^\/\/ (node_modules\/(ink|react|zod|viem|@solana|@solana-program)\/|src\/sim\/|src\/tui\/)/m.test(
           readFileSync(fileURLToPath(u), "utf8"),
         ),
       );

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
-import type { LogLine } from "../../src/tail/log-line.js";
-import { LogStore } from "../../src/tail/log-store.js";
-import { formatEvent } from "../../src/tail/stream-format.js";
-import { computeLogView } from "../../src/tui/log-view.js";
-import { initialUiState, type UiState } from "../../src/tui/ui-state.js";
+import { formatEvent } from "../../src/logs/formats/stream-format.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
+import { LogStore } from "../../src/logs/model/log-store.js";
+import { computeLogView } from "../../src/tui/log-view/log-view.js";
+import { initialUiState, type UiState } from "../../src/tui/state/ui-state.js";
 import { type LogServer, startLogServer } from "../helpers/log-server.js";
 import { runCli } from "../helpers/run-cli.js";
 import { interleave } from "../logs/corpus.js";

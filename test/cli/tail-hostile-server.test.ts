@@ -21,7 +21,8 @@ const key = generateKeyPair();
 const env: Record<string, string> = {
   ...Object.fromEntries(
     Object.entries(process.env).filter(
-      (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TURNKEY_"),
+      (e): e is [string, string] =>
+        e[1] !== undefined && !e[0].startsWith("TURNKEY_") && !e[0].startsWith("TVC_"),
     ),
   ),
   XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")),

@@ -159,7 +159,13 @@ describe("tvcwatch tail", () => {
     for (const l of lines) expect(l).toMatch(/^\[replica 2\/3\] INFO /);
     const bad = await runCli(["--config", config, "tail", "--grep", "("]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--grep.*invalid regular expression/);
+    expect(bad.stderr).toMatch(/--grep.*invalid regex: missing closing \)/);
+    const refused = await runCli(["--config", config, "tail", "--exclude", "(a)\\1"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /--exclude.*regex refused: a backreference \(\\1\) is JavaScript-only/,
+    );
+    expect(refused.stderr.trim().split("\n")).toHaveLength(2);
   });
 
   /** The contents `tail --since 1m -o json` prints with these extra flags. */

@@ -177,6 +177,7 @@ describe("resolveConfig", () => {
     for (const way of [
       "TURNKEY_API_PUBLIC_KEY",
       "TURNKEY_API_PRIVATE_KEY",
+      "TVC_ORG_ID, TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE",
       "--config",
       "TVCWATCH_CONFIG",
       "--key-name",
@@ -184,6 +185,100 @@ describe("resolveConfig", () => {
     ]) {
       expect(err).toContain(way);
     }
+  });
+
+  it("reads Turnkey's tvc CLI names after the TURNKEY_* ones, each setting on its own", async () => {
+    const tvc = {
+      ...env,
+      TVC_ORG_ID: "org-tvc",
+      TVC_API_KEY_PUBLIC: b.publicKey.toUpperCase(),
+      TVC_API_KEY_PRIVATE: b.privateKey,
+      TVC_API_BASE_URL: "https://tvc.example",
+    };
+    const fromTvc = await resolveConfig({}, tvc);
+    expect(fromTvc).toMatchObject({ organizationId: "org-tvc", baseUrl: "https://tvc.example" });
+    expect(fromTvc.apiKey).toEqual(b);
+    // TVC_API_BASE_URL is optional, as in tvc: the default then.
+    const { TVC_API_BASE_URL: _url, ...noUrl } = tvc;
+    expect((await resolveConfig({}, noUrl)).baseUrl).toBe("https://api.turnkey.com");
+    // Each TURNKEY_* name comes first; the TVC_* ones fill what it leaves.
+    const both = await resolveConfig(
+      {},
+      {
+        ...tvc,
+        TURNKEY_ORGANIZATION_ID: "org-turnkey",
+        TURNKEY_API_PUBLIC_KEY: a.publicKey,
+        TURNKEY_API_PRIVATE_KEY: a.privateKey,
+      },
+    );
+    expect(both).toMatchObject({ organizationId: "org-turnkey", baseUrl: "https://tvc.example" });
+    expect(both.apiKey).toEqual(a);
+    // Flags before both; the environment before the config file.
+    const config = writeConfig(fresh(), {
+      organizationId: "org-file",
+      baseUrl: "https://file.example",
+      apiPublicKey: a.publicKey,
+      apiPrivateKey: a.privateKey,
+    });
+    const withFile = await resolveConfig({ config }, tvc);
+    expect(withFile).toMatchObject({ organizationId: "org-tvc", baseUrl: "https://tvc.example" });
+    expect(withFile.apiKey).toEqual(b);
+    expect(
+      await resolveConfig(
+        { config, organization: "org-flag", baseUrl: "https://flag.example" },
+        tvc,
+      ),
+    ).toMatchObject({ organizationId: "org-flag", baseUrl: "https://flag.example" });
+  });
+
+  it("refuses some of the three TVC_* credentials without the others, naming those missing", async () => {
+    const set = {
+      TVC_ORG_ID: "org-tvc",
+      TVC_API_KEY_PUBLIC: b.publicKey,
+      TVC_API_KEY_PRIVATE: b.privateKey,
+    };
+    const without = async (...names: (keyof typeof set)[]) => {
+      const partial: NodeJS.ProcessEnv = { ...env, ...set };
+      for (const n of names) partial[n] = n === "TVC_API_KEY_PUBLIC" ? "" : undefined;
+      return resolveConfig({}, partial).then(
+        () => "resolved",
+        (e: Error) => e.message,
+      );
+    };
+    const fix =
+      ": set all three of TVC_ORG_ID, TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE, or none (as Turnkey's tvc CLI requires)";
+    expect(await without("TVC_API_KEY_PRIVATE")).toBe(
+      `TVC_API_KEY_PRIVATE is not set while TVC_ORG_ID and TVC_API_KEY_PUBLIC are${fix}`,
+    );
+    // An empty variable counts as unset.
+    expect(await without("TVC_API_KEY_PUBLIC")).toBe(
+      `TVC_API_KEY_PUBLIC is not set while TVC_ORG_ID and TVC_API_KEY_PRIVATE are${fix}`,
+    );
+    expect(await without("TVC_API_KEY_PUBLIC", "TVC_API_KEY_PRIVATE")).toBe(
+      `TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE are not set while TVC_ORG_ID is${fix}`,
+    );
+    // Never the key itself in the message.
+    expect(await without("TVC_ORG_ID")).not.toContain(b.privateKey);
+    // A partial set is refused even where flags or TURNKEY_* would have been used, as tvc does.
+    const partial = { ...env, TVC_ORG_ID: "org-tvc" };
+    await expect(
+      resolveConfig(
+        { organization: "o" },
+        { ...partial, TURNKEY_API_PUBLIC_KEY: a.publicKey, TURNKEY_API_PRIVATE_KEY: a.privateKey },
+      ),
+    ).rejects.toThrow(
+      /^TVC_API_KEY_PUBLIC and TVC_API_KEY_PRIVATE are not set while TVC_ORG_ID is/,
+    );
+    // TVC_API_BASE_URL alone is no credential: nothing to refuse there.
+    await expect(
+      resolveConfig({}, { ...env, TVC_API_BASE_URL: "https://tvc.example" }),
+    ).rejects.toThrow(/^no organization: .*TVC_ORG_ID/);
+    // The TURNKEY_* pair keeps its own rule, named in its own words.
+    await expect(
+      resolveConfig({}, { ...env, ...set, TURNKEY_API_PRIVATE_KEY: a.privateKey }),
+    ).rejects.toThrow(
+      /^set both TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY \(only the private key is set\)$/,
+    );
   });
 
   it("refuses plain http except to loopback", async () => {

@@ -16,8 +16,11 @@ const rowsOf = (s: string, label: string) =>
   s
     .split("\n")
     .filter((l) => new RegExp(`[│║]\\[${re(label)} \\d\\][ >*] *\\S`).test(l) && !strip.test(l));
-/** The title's labels: each deployment's id prefix, QOS version and role (the app's live one first). */
-const TITLE = /2 deployments: (\w+ 0\.7\.2 live), (\w+ 0\.8\.0 canary)/;
+/**
+ * The title's labels: each deployment's id prefix, QOS version and role (the app's live one
+ * first), each with its ready/desired replicas as get_app_status says them.
+ */
+const TITLE = /2 deployments: (\w+ 0\.7\.2 live) 3\/3, (\w+ 0\.8\.0 canary) 2\/2/;
 /** The strip's row. */
 const stripOf = (s: string) => s.split("\n").find((l) => strip.test(l)) ?? "";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeLayout } from "../../src/tui/layout.js";
+import { computeLayout } from "../../src/tui/panes/layout.js";
 import type { FakeApi } from "./fake-api.js";
 import { CALM_DEPLOYMENT_ID, KEYS, startCorpusApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";

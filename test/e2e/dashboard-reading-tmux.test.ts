@@ -158,7 +158,7 @@ describe("reading the log in a real terminal", () => {
       tmux.type("a(");
       tmux.keys("Enter");
       await tmux.waitFor("the regex error", (s) =>
-        lastLine(s).includes("invalid regex: Unterminated group"),
+        lastLine(s).includes("invalid regex: missing closing )"),
       );
       // Each Esc is waited for: Esc and the next key sent together read as one Alt-key.
       tmux.keys("Escape");

@@ -193,7 +193,12 @@ describe("the demo's views in a real terminal", () => {
     let found = "";
     for (let row = 0; row < 12 && !found; row++) {
       tmux.keys("Enter");
-      const detail = await tmux.waitFor("a detail", (s) => s.includes("fingerprint"));
+      let detail = await tmux.waitFor("a detail", (s) => s.includes("fingerprint"));
+      // The decoding comes first: the votes may be a page further down.
+      if (!/(approved|rejected) by \S+ \(user /.test(detail) && /↑↓ 1-\d+ of/.test(detail)) {
+        tmux.keys("PageDown");
+        detail = await tmux.waitFor("the detail's next page", (s) => !/↑↓ 1-\d+ of/.test(s));
+      }
       if (/(approved|rejected) by \S+ \(user /.test(detail)) found = detail;
       tmux.keys("Escape");
       await tmux.waitFor("the list again", (s) => !s.includes("fingerprint"));

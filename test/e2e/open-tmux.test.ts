@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packNanos, timestampSortKey } from "../../src/logs/model/log-line.js";
+import type { StoredRow } from "../../src/logs/model/log-store.js";
 import { Random } from "../../src/sim/random.js";
 import { DebugLogs } from "../../src/sim/traffic/debug-logs.js";
-import { packNanos, timestampSortKey } from "../../src/tail/log-line.js";
-import type { StoredRow } from "../../src/tail/log-store.js";
-import { savedView } from "../../src/tui/saved-view.js";
-import { initialUiState } from "../../src/tui/ui-state.js";
+import { savedView } from "../../src/tui/saving/saved-view.js";
+import { initialUiState } from "../../src/tui/state/ui-state.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -116,6 +116,59 @@ describe("tvcwatch open in a real terminal", () => {
       await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
     });
   }
+
+  it("a forged bundle's header: its disagreement with the lines said, its votes not verified", {
+    timeout: 60_000,
+  }, async () => {
+    const forged = join(dir, "forged.ndjson");
+    const body = readFileSync(incident.path, "utf8").split("\n").slice(1).join("\n");
+    const header = {
+      tvcwatch: {
+        deploymentId: "96951283-6a89-4ac4-a9de-b2b6af1aa297",
+        lines: 3,
+        bundle: true,
+        replicas: [{ replicaLabel: "replica 1/3", lines: 700 }],
+        outages: [],
+        votes: [
+          {
+            activityId: "act-export",
+            type: "ACTIVITY_TYPE_EXPORT_WALLET",
+            fingerprint: "sha256:abc",
+            decision: "approve",
+            time: "2026-11-27T05:01:00Z",
+          },
+        ],
+      },
+    };
+    writeFileSync(forged, `${JSON.stringify(header)}\n${body}`);
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(["open", forged], { columns: 160, rows: 48 });
+    await tmux.waitFor("the disagreement said in the status line", (s) => {
+      expect(lastLine(s)).toContain("the header disagrees with the lines");
+    });
+    tmux.keys("i");
+    await tmux.waitFor("i: the claims checked, the votes labelled", (s) => {
+      expect(s).toMatch(new RegExp(`it says 3 lines; the file has ${count}`));
+      expect(s).toMatch(/it lists replica 1\/3 with 700 lines; the file has/);
+      expect(s).toMatch(/votes +recorded in the file, not verified; none is voted/);
+    });
+    tmux.keys("Escape", "q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+  });
+
+  it("the same file named twice is read once, the title says so", { timeout: 60_000 }, async () => {
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    const again = join(dir, ".", "incident.ndjson");
+    tmux.start(["open", incident.path, again], { columns: 160, rows: 48 });
+    await tmux.waitFor("the lines once, the title naming it twice", (s) => {
+      expect(title(s)).toContain(`tvcwatch · ${count} lines · `);
+      expect(title(s)).toContain("incident.ndjson (named twice, read once)");
+    });
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+  });
 
   it("reads lines piped into open -, keys from the terminal", { timeout: 60_000 }, async () => {
     const tmux = new Tmux();

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TurnkeyClient } from "../../src/api/client.js";
 import { createDashboardSources, type LogSession } from "../../src/feeds/dashboard-sources.js";
 import { debugDeployments, listDeploymentChoices } from "../../src/feeds/deployment-list.js";
+import { shortLabels } from "../../src/logs/model/deployment-labels.js";
+import type { StoreEvent } from "../../src/logs/model/log-line.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
-import { shortLabels } from "../../src/tail/deployment-labels.js";
-import type { StoreEvent } from "../../src/tail/log-line.js";
 import { movableClock } from "../helpers/movable-clock.js";
 import { waitFor } from "../helpers/wait-for.js";
 

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { FollowSetSession } from "../../src/feeds/log-session.js";
+import type { StoreEvent } from "../../src/logs/model/log-line.js";
 import { FollowSet } from "../../src/tail/follow-set/follow-set.js";
 import type { FetchLogs } from "../../src/tail/follower.js";
-import type { StoreEvent } from "../../src/tail/log-line.js";
 import { RequestLimit } from "../../src/tail/request-limit.js";
 import { ManualTime } from "../helpers/manual-time.js";
 import { responseMeta } from "../helpers/response-meta.js";

@@ -3,10 +3,10 @@
  * every pane's view built from such a response holds each id once.
  */
 import { describe, expect, it } from "vitest";
-import { summarizeActivities } from "../../src/feeds/activity-summary.js";
-import { groupEmailEvents } from "../../src/feeds/email-timeline.js";
-import { summarizeTransfers } from "../../src/feeds/solana-transfers.js";
 import { keyMaker, onceEach, repeatMark } from "../../src/feeds/unique-keys.js";
+import { summarizeActivities } from "../../src/tui/panes/activity-summary.js";
+import { groupEmailEvents } from "../../src/tui/panes/email-timeline.js";
+import { summarizeTransfers } from "../../src/tui/panes/solana-transfers.js";
 import { activity, EMAILS, NOW, SOL } from "../tui/fixtures.js";
 
 describe("onceEach, keyMaker, repeatMark", () => {
@@ -43,6 +43,30 @@ describe("the panes' views of a response that repeats ids", () => {
     ]);
     expect(summary.counts.map((c) => c.count)).toEqual([1, 1]);
     expect(new Set(summary.rows.map((r) => r.key)).size).toBe(2);
+  });
+
+  it("activities: identity is id plus content; two different records under one id are both shown, marked", () => {
+    const a1 = activity("a1", "CONSENSUS_NEEDED", 30_000);
+    const other = {
+      ...activity("a1", "CONSENSUS_NEEDED", 20_000),
+      type: "ACTIVITY_TYPE_EXPORT_WALLET",
+      fingerprint: "sha256:other",
+    };
+    const summary = summarizeActivities([a1, other, a1, other], NOW);
+    expect(summary.rows.map((r) => [r.id, r.activity.fingerprint, r.listed, r.conflict])).toEqual([
+      ["a1", "sha256:a1", 2, 2],
+      ["a1", "sha256:other", 2, 2],
+    ]);
+    expect(new Set(summary.rows.map((r) => r.key)).size).toBe(2);
+    // Both are counted: the server says there are two.
+    expect(summary.counts.map((c) => c.count)).toEqual([2]);
+    // Only a type or a fingerprint tells them apart; a status change is the same record again.
+    const later = { ...a1, status: "ACTIVITY_STATUS_COMPLETED" };
+    const same = summarizeActivities([a1, later], NOW);
+    expect(same.rows.map((r) => [r.listed, r.conflict])).toEqual([[2, undefined]]);
+    // A fingerprint differing only in the case of its hex is the same fingerprint.
+    const upper = { ...a1, fingerprint: "SHA256:A1" };
+    expect(summarizeActivities([a1, upper], NOW).rows).toHaveLength(1);
   });
 
   it("email: each event once; the message says how many of its events came again", () => {

@@ -30,7 +30,7 @@ export function runCli(
     XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "tvcwatch-xdg-")),
   };
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith("TURNKEY_")) continue;
+    if (v === undefined || k.startsWith("TURNKEY_") || k.startsWith("TVC_")) continue;
     if (k === "TVCWATCH_CONFIG" || k === "XDG_CONFIG_HOME") continue;
     env[k] = v;
   }

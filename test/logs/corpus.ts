@@ -4,7 +4,7 @@
  * a pretty-printed JSON object), printed by several replicas at once.
  */
 import type { IndexedEvents } from "../../src/logs/line-groups.js";
-import type { LogEvent, LogLine } from "../../src/tail/log-line.js";
+import type { LogEvent, LogLine } from "../../src/logs/model/log-line.js";
 
 /** Events of one or more lines, each printed by one replica without another line between. */
 export const BURSTS: readonly (readonly string[])[] = [

@@ -12,9 +12,9 @@ import {
   replicaRow,
 } from "../../src/logs/error-heatmap.js";
 import type { IndexedEvents } from "../../src/logs/line-groups.js";
+import type { LogLine, StoreEvent } from "../../src/logs/model/log-line.js";
 import { Random } from "../../src/sim/random.js";
 import { DebugLogs } from "../../src/sim/traffic/debug-logs.js";
-import type { LogLine, StoreEvent } from "../../src/tail/log-line.js";
 
 /** Bucket-aligned start (a multiple of every step up to an hour). */
 const T0 = 1_795_000_000_000 - (1_795_000_000_000 % 3_600_000);

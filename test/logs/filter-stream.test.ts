@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { FilterStream } from "../../src/logs/filter-stream.js";
 import { IndexedFilter } from "../../src/logs/indexed-filter.js";
 import { compilePattern, LineFilter, type LineFilterSpec } from "../../src/logs/line-filter.js";
+import type { GapMarker, LogEvent, LogLine } from "../../src/logs/model/log-line.js";
 import { replicaMatcher } from "../../src/logs/replicas.js";
-import type { GapMarker, LogEvent, LogLine } from "../../src/tail/log-line.js";
 import type { LogLevel } from "../../src/text/log-level.js";
 import { BURSTS, indexed, interleave, logLine, REPLICAS } from "./corpus.js";
 

@@ -6,7 +6,7 @@ import {
   GROUP_LOOKBACK,
   groupHeadAt,
 } from "../../src/logs/line-groups.js";
-import type { LogLine } from "../../src/tail/log-line.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
 import { BURSTS, indexed, interleave, logLine } from "./corpus.js";
 
 const lines = (rows: readonly { replica: string; content: string }[]): LogLine[] =>

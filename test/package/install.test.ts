@@ -29,7 +29,7 @@ interface Result {
 function userEnv(xdg: string): Record<string, string> {
   const env: Record<string, string> = { XDG_CONFIG_HOME: xdg };
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^npm_/i.test(k) || k.startsWith("TURNKEY_")) continue;
+    if (v === undefined || /^npm_/i.test(k) || /^(TURNKEY|TVC)_/.test(k)) continue;
     if (k === "TVCWATCH_CONFIG" || k === "XDG_CONFIG_HOME" || k === "INIT_CWD") continue;
     env[k] = v;
   }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient as PublishedClient } from "@turnkey/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timestampMs } from "../../src/activity/activity-fields.js";
 import { TurnkeyClient } from "../../src/api/client.js";
 import type { TurnkeyApiError } from "../../src/api/errors.js";
 import { operations } from "../../src/api/operations.js";
@@ -514,6 +515,76 @@ describe("faults, skew, ingest lag and determinism", () => {
         list.filter((e) => e.line.content.startsWith("ERROR")).length;
       expect(errors(storm)).toBeGreaterThan(storm.length / 2);
       expect(errors(calm)).toBeLessThan(calm.length / 4);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("get_app_status: ready replicas drop while replica 2 is down, come back, and scale up with it", async () => {
+    const start = 1_790_000_000_000;
+    const c = manualClock(start);
+    const s = await startSimulator({ port: 0, seed: 6, clock: c, scenario: "incident" });
+    const client = new TurnkeyClient({
+      baseUrl: s.config.baseUrl,
+      organizationId: s.config.organizationId,
+      apiKey: { publicKey: s.config.apiPublicKey, privateKey: s.config.apiPrivateKey },
+      authProxyUrl: s.config.authProxyUrl,
+      clock: c,
+      retries: 0,
+    });
+    const scenario = s.service.scenario;
+    const app = scenario.apps[0];
+    if (!app) throw new Error("the scenario has no app");
+    const at = async (offsetMs: number) => {
+      c.t = start + offsetMs;
+      const { appStatus } = await client.call("get_app_status", { appId: app.id });
+      const main = appStatus.deployments?.find((d) => d.deploymentId === scenario.deploymentId);
+      return {
+        appId: appStatus.appId,
+        targeted: appStatus.targetedDeploymentId,
+        main: main && `${main.readyReplicas}/${main.desiredReplicas}`,
+        updated: main && Number(timestampMs(main.lastUpdatedTime)) - start,
+      };
+    };
+    try {
+      const before = await at(20_000);
+      expect(before).toEqual({
+        appId: app.id,
+        targeted: scenario.deploymentId,
+        main: "3/3",
+        updated: 0,
+      });
+      // Down from 45 s for 6 s: one replica fewer ready, the change dated when it went down.
+      expect(await at(45_000)).toMatchObject({ main: "2/3", updated: 45_000 });
+      expect(await at(50_999)).toMatchObject({ main: "2/3", updated: 45_000 });
+      expect(await at(51_000)).toMatchObject({ main: "3/3", updated: 51_000 });
+      // The replica added at 90 s.
+      expect(await at(95_000)).toMatchObject({ main: "4/4", updated: 90_000 });
+      // Every deployment of the app is listed; the canary and the scaled-down one keep theirs.
+      const { appStatus } = await client.call("get_app_status", { appId: app.id });
+      expect(
+        Object.fromEntries(
+          (appStatus.deployments ?? []).map((d) => [
+            d.deploymentId,
+            `${d.readyReplicas}/${d.desiredReplicas}`,
+          ]),
+        ),
+      ).toEqual(
+        Object.fromEntries(
+          app.deployments.map((d) => [
+            d.id,
+            d.id === scenario.deploymentId
+              ? "4/4"
+              : d.id === scenario.canaryDeploymentId
+                ? "2/2"
+                : "0/0",
+          ]),
+        ),
+      );
+      const missing = await client
+        .call("get_app_status", { appId: "no-such-app" })
+        .catch((e: TurnkeyApiError) => e);
+      expect((missing as TurnkeyApiError).httpStatus).toBe(404);
     } finally {
       await s.close();
     }

@@ -91,6 +91,39 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     conforms("list_webhook_endpoints", await root.listWebhookEndpoints({ organizationId: org }));
     conforms("list_private_keys", await root.getPrivateKeys({ organizationId: org }));
     conforms("list_user_tags", await root.listUserTags({ organizationId: org }));
+    // Wallets, their accounts and the policies, by name (issue 36: names beside ids).
+    const wallets = await root.getWallets({ organizationId: org });
+    conforms("list_wallets", wallets);
+    expect(wallets.wallets.map((w) => w.walletName)).toEqual(["Default wallet", "Cold storage"]);
+    const first = wallets.wallets[0]?.walletId ?? "";
+    conforms("get_wallet", await root.getWallet({ organizationId: org, walletId: first }));
+    const accounts = await root.getWalletAccounts({
+      organizationId: org,
+      walletId: first,
+      includeWalletDetails: true,
+      paginationOptions: { limit: "100" },
+    });
+    conforms("list_wallet_accounts", accounts);
+    expect(accounts.accounts.map((a) => a.addressFormat)).toEqual([
+      "ADDRESS_FORMAT_ETHEREUM",
+      "ADDRESS_FORMAT_SOLANA",
+    ]);
+    conforms("list_policies", await root.getPolicies({ organizationId: org }));
+    // The ABIs and IDLs the organization stores: what a vote on a contract call is decoded with.
+    const interfaces = await root.getSmartContractInterfaces({ organizationId: org });
+    conforms("list_smart_contract_interfaces", interfaces);
+    expect(interfaces.smartContractInterfaces.map((i) => i.type)).toEqual([
+      "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+      "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+    ]);
+    conforms(
+      "get_smart_contract_interface",
+      await root.getSmartContractInterface({
+        organizationId: org,
+        smartContractInterfaceId:
+          interfaces.smartContractInterfaces[0]?.smartContractInterfaceId ?? "",
+      }),
+    );
     // The root quorum and every user, whole: what the activity commands name voters from.
     const configs = await root.getOrganizationConfigs({ organizationId: org });
     conforms("get_organization_configs", configs);
@@ -110,6 +143,7 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     for (const app of apps.tvcApps) {
       const deployments = await root.getTvcAppDeployments({ organizationId: org, appId: app.id });
       conforms("list_tvc_app_deployments", deployments);
+      conforms("get_app_status", await root.getAppStatus({ organizationId: org, appId: app.id }));
       for (const d of deployments.tvcDeployments) {
         expect(d.manifestApprovals.length).toBe(d.manifestSet.threshold);
         conforms(
@@ -381,7 +415,7 @@ describe("every response of the simulator validates against Turnkey's swagger", 
   });
 
   it("a path it does not serve: NOT_FOUND in Turnkey's error shape, naming the path", async () => {
-    const path = "/public/v1/query/get_wallet";
+    const path = "/public/v1/query/get_wallet_account";
     const res = await fetch(`${sim.url}${path}`, { method: "POST", body: "{}" });
     expect(res.status).toBe(404);
     const body = await res.json();
@@ -424,7 +458,10 @@ describe("the generated activity queue is made of real activities", () => {
       }
       if ("walletId" in intent) expect(walletIds).toContain(intent.walletId);
       if ("userId" in intent) expect(userIds).toContain(intent.userId);
-      if (a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
+      if (
+        a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" &&
+        intent.type === "TRANSACTION_TYPE_SOLANA"
+      )
         expect(s.solanaWalletAddresses).toContain(intent.signWith);
       if (a.type === "ACTIVITY_TYPE_EXPORT_WALLET" && result)
         expect(result.walletId).toBe(intent.walletId);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { LogLine } from "../../src/logs/model/log-line.js";
 import { LogFollower } from "../../src/tail/follower.js";
-import type { LogLine } from "../../src/tail/log-line.js";
 import { mulberry } from "../helpers/seeded-random.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";

@@ -7,9 +7,9 @@
  * long it runs, so a poll's work stays bounded too.
  */
 import { describe, expect, it } from "vitest";
+import { formatEvent } from "../../src/logs/formats/stream-format.js";
+import type { LogEvent } from "../../src/logs/model/log-line.js";
 import { LogFollower } from "../../src/tail/follower.js";
-import type { LogEvent } from "../../src/tail/log-line.js";
-import { formatEvent } from "../../src/tail/stream-format.js";
 import { RAW_UNSAFE } from "../api/hostile-samples.js";
 import { responseMeta } from "../helpers/response-meta.js";
 import { hostileEntries, mulberry } from "./hostile-entries.js";

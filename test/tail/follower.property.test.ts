@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TurnkeyApiError } from "../../src/api/errors.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
+import { LogStore } from "../../src/logs/model/log-store.js";
 import { FollowerStopError, LogFollower } from "../../src/tail/follower.js";
-import type { LogLine } from "../../src/tail/log-line.js";
-import { LogStore } from "../../src/tail/log-store.js";
 import { responseMeta } from "../helpers/response-meta.js";
 import { mulberry } from "../helpers/seeded-random.js";
 import type { ModelLine } from "./model-server.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { shortLabels } from "../../src/logs/model/deployment-labels.js";
 import { CrossMerge } from "../../src/tail/cross-merge.js";
-import { shortLabels } from "../../src/tail/deployment-labels.js";
 import { RequestLimit } from "../../src/tail/request-limit.js";
 
 describe("following several deployments", () => {

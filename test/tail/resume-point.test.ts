@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { LogFollower, ResumeRefusedError } from "../../src/tail/follower.js";
-import type { LogEvent, LogLine } from "../../src/tail/log-line.js";
+import type { LogEvent, LogLine } from "../../src/logs/model/log-line.js";
 import { judgeResumeWindow, type ResumePoint, refuseResume } from "../../src/tail/resume-point.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";

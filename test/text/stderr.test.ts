@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { configuredSecrets, MASKED_KEY } from "../../src/text/key-material.js";
 import { inertLines, MAX_STDERR_LINE } from "../../src/text/stderr.js";
 
 const SRC = fileURLToPath(new URL("../../src", import.meta.url));
@@ -38,13 +39,25 @@ describe("inertLines", () => {
     );
   });
 
-  it("masks key material, whatever its line", () => {
+  it("masks the configured private key, whatever its line or case, and shows public keys whole", () => {
+    // Turnkey's test fixture pair; the private half registered as configuration registers it.
     const key = "487f361ddfd73440e707f4daa6775b376859e8a3c9f29b3bb694a12927c0213c";
-    expect(inertLines(`first\nbad key ${key}:p256`)).toBe(
-      "first\nbad key [64 hex characters, not shown]:p256",
+    configuredSecrets.add(`${key}:p256\n`);
+    expect(inertLines(`first\nbad key ${key}:p256`)).toBe(`first\nbad key ${MASKED_KEY}:p256`);
+    expect(inertLines(`0x${key.toUpperCase()} and ${key}`)).toBe(
+      `0x${MASKED_KEY} and ${MASKED_KEY}`,
     );
-    // A fingerprint is no key: it is what a person copies to vote.
-    expect(inertLines(`sha256:${key}`)).toBe(`sha256:${key}`);
+    // A target public key (130 hex characters) is what an approver compares: whole.
+    const target = `04${"d7172fc49c12a6af".repeat(8)}`;
+    expect(target).toHaveLength(130);
+    const prompt = `encrypted to target public key ${target}`;
+    expect(inertLines(prompt)).toBe(prompt);
+    const compressed = "02f739f8c77b32f4d5f13265861febd76e7a9c61a1140d296b8c16302508870316";
+    expect(inertLines(`public key ${compressed}`)).toBe(`public key ${compressed}`);
+    // A fingerprint or a hash is no key either: it is what a person copies to vote.
+    expect(inertLines(`sha256:${"ab".repeat(32)} ${"cd".repeat(32)}`)).toBe(
+      `sha256:${"ab".repeat(32)} ${"cd".repeat(32)}`,
+    );
   });
 
   it("keeps lines (LF, CRLF) and tabs; a lone CR is escaped; one final newline is dropped", () => {

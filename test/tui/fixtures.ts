@@ -1,9 +1,9 @@
 import type { Activity, EmailEvent, SolTransaction, Vote } from "../../src/api/schemas.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
 import { Poller } from "../../src/feeds/poller.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
+import { LogStore } from "../../src/logs/model/log-store.js";
 import { LogFollower } from "../../src/tail/follower.js";
-import type { LogLine } from "../../src/tail/log-line.js";
-import { LogStore } from "../../src/tail/log-store.js";
 import { responseMeta } from "../helpers/response-meta.js";
 
 export const NOW = 1_795_000_000_000;

@@ -9,19 +9,20 @@
  */
 import { render as inkRender } from "ink-testing-library";
 import { vi } from "vitest";
+import type { IntentDecoder } from "../../src/activity/decode/intent-decoder.js";
 import type { ActivityVoting, DashboardSources } from "../../src/feeds/dashboard-sources.js";
 import type { DeploymentChoice } from "../../src/feeds/deployment-list.js";
 import type { Feeds } from "../../src/feeds/feeds.js";
-import type { LogLine } from "../../src/tail/log-line.js";
-import type { LogStore } from "../../src/tail/log-store.js";
-import type { ReplicaSnapshots } from "../../src/tail/replica-activity.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
+import type { LogStore } from "../../src/logs/model/log-store.js";
+import type { ReplicaSnapshots } from "../../src/logs/model/replica-activity.js";
 import { Dashboard } from "../../src/tui/components/dashboard.js";
 import { DashboardApp } from "../../src/tui/components/dashboard-app.js";
 import { AppController } from "../../src/tui/controller/app-controller.js";
 import { DashboardController } from "../../src/tui/controller/dashboard-controller.js";
 import type { Heading } from "../../src/tui/controller/dashboard-title.js";
 import type { FileSink, LogSource, Ticker } from "../../src/tui/controller/ports.js";
-import type { UiState } from "../../src/tui/ui-state.js";
+import type { UiState } from "../../src/tui/state/ui-state.js";
 import { settle } from "../helpers/settle.js";
 import { dashboardParts, NOW } from "./fixtures.js";
 import { renderAt } from "./render-at.js";
@@ -44,6 +45,8 @@ export interface DashboardSetup {
   /** The feeds; by default the parts'; null: none (no side panes). */
   feeds?: Feeds | null;
   voting?: ActivityVoting;
+  /** Decodes what activities sign (src/activity/decode); absent: nothing is decoded. */
+  decoder?: IntentDecoder;
   clipboard?: (text: string) => void;
   files?: FileSink;
   bell?: () => void;
@@ -69,6 +72,7 @@ export async function renderDashboard(setup: DashboardSetup = {}) {
       },
       feeds,
       voting: setup.voting,
+      decoder: setup.decoder,
       clipboard: setup.clipboard,
       files: setup.files,
       bell: setup.bell,

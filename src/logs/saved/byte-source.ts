@@ -2,7 +2,9 @@
  * Where a saved log's bytes are: a regular file, read by position when a line is wanted (nothing
  * of it is kept in memory), or what a stream brought (standard input, a FIFO, a decompressed
  * `.gz`), held in the chunks it came in, the oldest let go when a cap is reached. Offsets are
- * absolute: a held source's first offset grows as it lets bytes go.
+ * absolute: a held source's first offset grows as it lets bytes go. A stream's bytes that no
+ * line needs (the rest of a line cut at its cap) are passed over, never held: they leave a hole,
+ * read as zeros.
  */
 import { fstatSync } from "node:fs";
 import { readLogAt } from "../../config/named-file.js";
@@ -68,10 +70,11 @@ export class FileBytes implements ByteSource {
 
 export class HeldBytes implements ByteSource {
   private chunks: Buffer[] = [];
-  /** The absolute offset of each chunk's first byte. */
+  /** The absolute offset of each chunk's first byte (holes may lie between chunks). */
   private starts: number[] = [];
   private first = 0;
   private last = 0;
+  private stored = 0;
 
   begin(): number {
     return this.first;
@@ -81,9 +84,9 @@ export class HeldBytes implements ByteSource {
     return this.last;
   }
 
-  /** Bytes held now. */
+  /** Bytes held now (holes not counted). */
   held(): number {
-    return this.last - this.first;
+    return this.stored;
   }
 
   append(chunk: Buffer): void {
@@ -91,6 +94,13 @@ export class HeldBytes implements ByteSource {
     this.chunks.push(chunk);
     this.starts.push(this.last);
     this.last += chunk.length;
+    this.stored += chunk.length;
+  }
+
+  /** `n` bytes that came and are not held: the end moves on, leaving a hole. */
+  skip(n: number): void {
+    if (this.chunks.length === 0) this.first += n;
+    this.last += n;
   }
 
   /** Lets go of whole chunks that end at or before `offset`. */
@@ -100,6 +110,7 @@ export class HeldBytes implements ByteSource {
       n < this.chunks.length &&
       (this.starts[n] as number) + (this.chunks[n] as Buffer).length <= offset
     ) {
+      this.stored -= (this.chunks[n] as Buffer).length;
       n++;
     }
     if (n === 0) return;
@@ -111,8 +122,8 @@ export class HeldBytes implements ByteSource {
   read(start: number, end: number): Buffer {
     const from = Math.max(start, this.first);
     const to = Math.min(end, this.last);
-    if (to <= from) return Buffer.alloc(0);
-    // The chunk holding `from`: the last one starting at or before it.
+    if (to <= from || this.chunks.length === 0) return Buffer.alloc(0);
+    // The chunk holding `from` (or the hole before the next one): the last starting at or before it.
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -122,13 +133,16 @@ export class HeldBytes implements ByteSource {
     }
     const chunk = this.chunks[lo] as Buffer;
     const at = from - (this.starts[lo] as number);
-    if (at + (to - from) <= chunk.length) return chunk.subarray(at, at + (to - from));
-    const out = Buffer.allocUnsafe(to - from);
-    let written = 0;
-    for (let k = lo; written < out.length && k < this.chunks.length; k++) {
+    if (at >= 0 && at + (to - from) <= chunk.length) return chunk.subarray(at, at + (to - from));
+    // Across chunks (and holes, left zero).
+    const out = Buffer.alloc(to - from);
+    for (let k = lo; k < this.chunks.length; k++) {
       const c = this.chunks[k] as Buffer;
-      const s = k === lo ? at : 0;
-      written += c.copy(out, written, s, Math.min(c.length, s + out.length - written));
+      const cs = this.starts[k] as number;
+      if (cs >= to) break;
+      const s = Math.max(from, cs);
+      const e = Math.min(to, cs + c.length);
+      if (e > s) c.copy(out, s - from, s - cs, e - cs);
     }
     return out;
   }

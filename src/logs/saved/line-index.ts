@@ -2,8 +2,8 @@
  * What a saved log keeps of each of its lines, in columns of typed arrays rather than an object a
  * line: where it starts and how long it is (its bytes stay in the file), where its content is in
  * it (so that a search reads only that), its sort key, a byte of flags (level, whether the key is
- * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line; a line
- * is decoded again only when it is shown. Lines are numbered from the
+ * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line (29 once a log has more than 65,535 streams: the stream column
+ * is widened then); a line is decoded again only when it is shown. Lines are numbered from the
  * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
  */
 
@@ -25,7 +25,8 @@ export class LineIndex {
   private lengths: Uint32Array;
   private keys: Float64Array;
   private flagBytes: Uint8Array;
-  private streamIds: Uint16Array;
+  /** Two bytes a line until a stream number needs more (then four). */
+  private streamIds: Uint16Array | Uint32Array;
   /** Bytes before the content, and after it, in the line (NO_SPAN: not known). */
   private contentFrom: Uint16Array;
   private contentAfter: Uint16Array;
@@ -63,7 +64,7 @@ export class LineIndex {
 
   /** Bytes the arrays take. */
   bytes(): number {
-    return this.starts.length * 27;
+    return this.starts.length * (25 + this.streamIds.BYTES_PER_ELEMENT);
   }
 
   push(
@@ -76,6 +77,11 @@ export class LineIndex {
     contentAfter: number,
   ): void {
     if (this.used === this.starts.length) this.grow();
+    if (stream > 0xffff && this.streamIds instanceof Uint16Array) {
+      const wide = new Uint32Array(this.streamIds.length);
+      wide.set(this.streamIds);
+      this.streamIds = wide;
+    }
     const k = this.used++;
     this.starts[k] = start;
     this.lengths[k] = length;
@@ -103,7 +109,10 @@ export class LineIndex {
     this.lengths = move(this.lengths, (n) => new Uint32Array(n));
     this.keys = move(this.keys, (n) => new Float64Array(n));
     this.flagBytes = move(this.flagBytes, (n) => new Uint8Array(n));
-    this.streamIds = move(this.streamIds, (n) => new Uint16Array(n));
+    this.streamIds =
+      this.streamIds instanceof Uint32Array
+        ? move(this.streamIds, (n) => new Uint32Array(n))
+        : move(this.streamIds, (n) => new Uint16Array(n));
     this.contentFrom = move(this.contentFrom, (n) => new Uint16Array(n));
     this.contentAfter = move(this.contentAfter, (n) => new Uint16Array(n));
     this.used = live;

@@ -9,6 +9,7 @@ import { Socket } from "node:net";
 import { createGunzip } from "node:zlib";
 import { logStream, readLogAt } from "../../config/named-file.js";
 import { FileBytes, HeldBytes } from "./byte-source.js";
+import { FollowedFile } from "./followed-file.js";
 import type { Opened } from "./named-inputs.js";
 import { SavedFile, type SavedLimits } from "./saved-file.js";
 import { SavedLog } from "./saved-log.js";
@@ -36,7 +37,7 @@ export class LogReading {
   readonly log: SavedLog;
   private readonly cleanups: (() => void)[] = [];
   /** Regular files, indexed from their end first. */
-  private readonly tails: SavedFile[] = [];
+  private readonly tails: { file: SavedFile; opened: Opened }[] = [];
   /** What `indexed` waits for. */
   private readonly pending: Promise<void>[] = [];
   private closed = false;
@@ -53,6 +54,7 @@ export class LogReading {
     if (o.kind === "stream") {
       // The descriptor is its socket's, closed with it.
       const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
+      file.aliases = o.aliases;
       log.add(file);
       const input = o.stream ?? new Socket({ fd: o.fd, readable: true, writable: false });
       this.cleanups.push(this.readStream(file, input, false).stop);
@@ -60,6 +62,7 @@ export class LogReading {
     }
     if (isGzip(o.fd)) {
       const file = SavedFile.ofStream(o.name, new HeldBytes(), log.streams, limits);
+      file.aliases = o.aliases;
       log.add(file);
       // The descriptor is the read stream's, closed by it once no read is under way.
       const raw = logStream(o.fd, o.ownsFd);
@@ -78,21 +81,22 @@ export class LogReading {
       log.streams,
       limits,
     );
+    file.aliases = o.aliases;
     log.add(file);
     file.startFile();
-    this.tails.push(file);
+    this.tails.push({ file, opened: o });
   }
 
   /** Indexes the regular files whole, one after another (once `from` resolves), then follows each. */
   indexFiles(from?: Promise<void>): void {
     const indexing = (async () => {
       if (from) await from;
-      for (const file of this.tails) {
-        await file.indexRest(async () => {
-          if (this.closed) throw new ClosedError();
-          await breathe();
-        });
-        this.follow(file);
+      // Closed before indexing began (q on the first screen): the descriptors are closed.
+      if (this.closed) return;
+      for (const { file, opened } of this.tails) {
+        if (this.closed) return;
+        await file.indexRest(this.pause);
+        this.follow(file, opened);
         this.log.update();
       }
     })().catch((err: unknown) => {
@@ -100,6 +104,16 @@ export class LogReading {
     });
     this.pending.push(indexing);
   }
+
+  /**
+   * Between pieces of indexing: a breath for the rest of the program, and the end of indexing
+   * when the reading was closed meanwhile (its descriptors are closed: nothing more is read).
+   */
+  private readonly pause = async (): Promise<void> => {
+    if (this.closed) throw new ClosedError();
+    await breathe();
+    if (this.closed) throw new ClosedError();
+  };
 
   /** Resolves once every file is indexed whole (streams still come in after). */
   indexed(): Promise<void> {
@@ -136,16 +150,38 @@ export class LogReading {
     });
   }
 
-  private follow(file: SavedFile): void {
+  /** Follows a regular file (`follow`) by its name; else it is read to its end. */
+  private follow(file: SavedFile, o: Opened): void {
     if (!this.options.follow) {
       file.end();
       return;
     }
+    const followed = new FollowedFile(
+      file,
+      o.path,
+      { dev: o.dev, ino: o.ino },
+      { adopt: (next, fd) => this.adopt(next, fd) },
+    );
     const timer = setInterval(() => {
       if (this.closed) return;
-      if (!file.readMore()) clearInterval(timer);
+      followed.poll();
       this.log.update();
     }, this.options.pollMs);
     this.cleanups.push(() => clearInterval(timer));
+  }
+
+  /** The file its name names next (or the same file read again): indexed, then followed. */
+  private async adopt(file: SavedFile, fd: number | undefined): Promise<void> {
+    if (fd !== undefined) this.cleanups.push(() => closeSync(fd));
+    this.log.add(file);
+    file.startFile();
+    this.log.update();
+    try {
+      await file.indexRest(this.pause);
+    } catch (err) {
+      if (!(err instanceof ClosedError)) throw err;
+      return;
+    }
+    this.log.update();
   }
 }

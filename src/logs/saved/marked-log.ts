@@ -1,19 +1,23 @@
 /**
  * Saved lines as the dashboard reads a live log: a SavedLog (./saved-log.ts) with each replica's
  * lifecycle markers among its lines (joined, stopped sending, back, the replica count changing)
- * and each replica's counts and sparkline, both made by src/tail/replica-activity.ts from the
+ * and each replica's counts and sparkline, both made by src/logs/model/replica-activity.ts from the
  * lines in order, as a live follow makes them. Read from the index (each line's time, level and
- * stream), never by decoding a line but the first of each stream (its label as shown); the
- * replica numbers (what 1-9 can hide) come from those labels too.
+ * stream) and the stream table (each stream's label as shown), never by decoding a line (but one
+ * of a stream past the table's end); the replica numbers (what 1-9 can hide) come from those
+ * labels too. Linear in lines and replicas.
  *
  * Lines that come after (a stream followed, a file growing) are observed as they come; when the
  * order changed before what was observed (a late line, a rebuild), everything is observed again.
  */
-import type { LogLine, ReplicaMarker } from "../../tail/log-line.js";
-import type { LogRows, StoredRow } from "../../tail/log-store.js";
-import { ReplicaActivity, type ReplicaSnapshots } from "../../tail/replica-activity.js";
+
+import type { Pattern } from "../../text/pattern.js";
+import type { LogLine, ReplicaMarker } from "../model/log-line.js";
+import type { LogRows, StoredRow } from "../model/log-store.js";
+import { ReplicaActivity, type ReplicaSnapshots } from "../model/replica-activity.js";
 import { replicaNumber } from "../replicas.js";
-import type { SavedLog } from "./saved-log.js";
+import type { WorkBudget } from "../work-budget.js";
+import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
 /** Rows observed in one batch. */
@@ -33,6 +37,10 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private version = 0;
   /** The last search's rows, by the version and the pattern. */
   private found: { key: string; rows: Uint32Array } | undefined;
+  /** A search still reading, continued by the next call for the same pattern and version. */
+  private running:
+    | { key: string; steps: ReturnType<SavedLog["searchInSteps"]>; pattern: Pattern }
+    | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly detach: () => void;
 
@@ -99,13 +107,19 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     if (kind.gap) return undefined;
     const stream = log.streamAt(row);
     if (stream === NO_STREAM) return undefined;
-    let label = stream === OVERFLOW_STREAM ? undefined : this.labels.get(stream);
+    let label = this.labels.get(stream);
     if (label === undefined) {
-      const event = log.at(row)?.event;
-      label = event?.kind === "line" && event.replicaLabel !== "" ? event.replicaLabel : "";
-      if (stream !== OVERFLOW_STREAM) this.labels.set(stream, label);
+      if (stream === OVERFLOW_STREAM) {
+        // Past the stream table: the line says it.
+        const event = log.at(row)?.event;
+        label = event?.kind === "line" ? event.replicaLabel : "";
+      } else {
+        label = log.streamLabel(stream) ?? "";
+        this.labels.set(stream, label);
+      }
       const n = replicaNumber(label);
-      if (n !== undefined && !this.numbers.has(n)) this.numbers = new Set([...this.numbers, n]);
+      // Added in place: the dashboard reads the numbers again at each version of the log.
+      if (n !== undefined) this.numbers.add(n);
     }
     return label === "" ? undefined : label;
   }
@@ -199,17 +213,29 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     return this.at(this.indexOfId(id));
   }
 
-  /** The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes. */
-  matching(pattern: RegExp): Uint32Array {
-    const key = `${this.version}\u0000${pattern.flags}\u0000${pattern.source}`;
+  /**
+   * The saved rows the search finds (./saved-log.ts), and the markers, as merged indexes; read
+   * within `budget` (none: at once): undefined when it ran out first, the search kept where it
+   * stopped for the next call.
+   */
+  matching(pattern: Pattern, budget?: WorkBudget): Uint32Array | undefined {
+    const key = `${this.version}\u0000${pattern.key}`;
     if (this.found?.key === key) return this.found.rows;
-    const saved = this.log.searchNow(pattern).rows;
+    if (this.running?.key !== key) {
+      this.running = { key, steps: this.log.searchInSteps(pattern), pattern };
+    }
+    const { steps } = this.running;
+    for (;;) {
+      if (budget && !budget.allows(SEARCH_STEP_LINES)) return undefined;
+      if (steps.step()) break;
+    }
+    this.running = undefined;
+    const saved = steps.result().rows;
     const rows: number[] = [];
     let m = 0;
     const markerRows = (upTo: number) => {
       // Markers placed at or before saved row `upTo`, in order.
       for (; m < this.markers.length && (this.places[m] as number) <= upTo; m++) {
-        if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
         if (pattern.test((this.markers[m] as ReplicaMarker).text))
           rows.push((this.places[m] as number) + m);
       }

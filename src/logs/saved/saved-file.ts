@@ -7,12 +7,15 @@
  * screen and more), and `indexRest` indexes everything before them in pieces, letting the caller
  * breathe between pieces, then puts the tail back behind it. A file still being written, or a
  * stream, is read further with `readMore` and `push`; a partial last line waits for its newline.
+ * A followed file that changed in place (`changedInPlace`: shorter, or its bytes before the point
+ * read rewritten) lets its lines go (`forget`); its `successor` reads the file again.
  *
  * Keys: a line's own time, or (a line without one) the key of the line before it in the file, so
  * that it keeps its place; lines before the first timed one take that one's. Lines older than one
  * before them are marked late, and the file is then not sorted (its reader sorts it).
  */
 
+import { formatByteSize } from "../../text/byte-size.js";
 import type { ByteSource, FileBytes, HeldBytes } from "./byte-source.js";
 import {
   ESCAPED,
@@ -26,11 +29,12 @@ import {
 } from "./line-index.js";
 import type { SavedHeader } from "./saved-header.js";
 import {
-  detectFormat,
+  FormatVote,
   GAP,
   HEADER,
   type LineScan,
   newLineScan,
+  SAMPLE_LINES,
   type SavedFormat,
   SKIP,
   scanLine,
@@ -69,6 +73,14 @@ class Indexer {
   /** The oldest and newest time of a line. */
   minTime = Number.POSITIVE_INFINITY;
   maxTime = Number.NEGATIVE_INFINITY;
+  /** What was read, whatever the caps let go since: what a header's claims are checked against. */
+  readonly read: ReadFacts = {
+    lines: 0,
+    gaps: 0,
+    perStream: [],
+    first: Number.POSITIVE_INFINITY,
+    last: Number.NEGATIVE_INFINITY,
+  };
   private prevKey = 0;
   private hasKey = false;
   private maxKey = Number.NEGATIVE_INFINITY;
@@ -159,6 +171,16 @@ class Indexer {
       this.pending++;
     }
     if (!readable) this.unreadable++;
+    const read = this.read;
+    if (gap) read.gaps++;
+    else {
+      read.lines++;
+      read.perStream[stream] = (read.perStream[stream] ?? 0) + 1;
+    }
+    if (timed) {
+      if (key < read.first) read.first = key;
+      if (key > read.last) read.last = key;
+    }
     this.index.push(start, length, key, flags, stream, contentFrom, contentAfter);
     if (this.index.size() > this.maxLines) {
       this.index.dropFront(this.index.size() - this.maxLines + Math.ceil(this.maxLines / 16));
@@ -189,10 +211,49 @@ class Indexer {
 
 export type SavedFileState = "tail" | "complete";
 
+/** Counts of what a file's reading met (never lowered by the caps). */
+export interface ReadFacts {
+  /** Log lines (every row but gap markers; lines not readable included). */
+  lines: number;
+  gaps: number;
+  /** Lines by stream number (./stream-table.ts); holes for none. */
+  perStream: number[];
+  /** The oldest and newest key of a timed line or gap (epoch ms, fractional). */
+  first: number;
+  last: number;
+}
+
+/** What was not read of a file, line by line: what `i` says. */
+export interface NotRead {
+  /** Lines longer than MAX_LINE_BYTES: kept as their first MAX_LINE_BYTES, as text. */
+  cut: number;
+  /** Bytes of those lines past their first MAX_LINE_BYTES: passed over, never read. */
+  passedOver: number;
+}
+
+/** The start of a file or stream read to tell its format: its first lines, as found. */
+interface SampledLine {
+  start: number;
+  end: number;
+  /** Longer than MAX_LINE_BYTES: cut. */
+  cut: boolean;
+}
+
+/** How much of a file's start is read at most to tell its format. */
+const DETECT_BYTES = 2 * MAX_LINE_BYTES;
+/** The bytes before the point a followed file is read to, compared to find it rewritten. */
+const PRINT_BYTES = 64;
+/** A stream's first lines kept to index again (blank ones too) before its format is final. */
+const MAX_SAMPLED = SAMPLE_LINES * 16;
+
 export class SavedFile {
   format: SavedFormat | undefined;
   /** Said about this file: its lines cut short, its end reached, lines let go. */
   readonly notes: string[] = [];
+  /** The other names it was given (the same device and inode): it is read once. */
+  aliases: readonly string[] = [];
+  private readonly notRead: NotRead = { cut: 0, passedOver: 0 };
+  private cutSaid = false;
   private indexer: Indexer | undefined;
   /** Where the tail indexed first starts, while the rest is not indexed. */
   private tailFrom: number | undefined;
@@ -203,6 +264,24 @@ export class SavedFile {
   private ended = false;
   /** Bytes before the tail indexed so far (while `state` is "tail"). */
   private restIndexed = 0;
+  /**
+   * A stream whose format is not final yet: its first lines as met, and the vote on them. Once
+   * SAMPLE_LINES are judged (or it ends), the verdict is final; when it is not the format the
+   * lines were indexed with, they are indexed again.
+   */
+  private sampling: { vote: FormatVote; lines: SampledLine[] } | undefined;
+  /** The final verdict differs from the format indexed with: index the first lines again. */
+  private redo = false;
+  /** What this file is among the ones its name named while followed ("the new file by that name"). */
+  about: string | undefined;
+  /** A followed file's size when last looked at, and the bytes just before the point read to. */
+  private seenSize = 0;
+  private print: Buffer | undefined;
+  private forgotten = 0;
+  /** Lines a regular file's format was told from (0: it had none, to be told again). */
+  private judged = 0;
+  /** The last line indexed at the end without a newline, when the last `end` met one. */
+  private lastOpen: { bytes: number; unreadable: boolean } | undefined;
 
   private constructor(
     readonly name: string,
@@ -210,7 +289,9 @@ export class SavedFile {
     private readonly held: HeldBytes | undefined,
     private readonly streams: StreamTable,
     private readonly limits: SavedLimits,
-  ) {}
+  ) {
+    if (held) this.sampling = { vote: new FormatVote(), lines: [] };
+  }
 
   /** A regular file, read by position. */
   static ofFile(
@@ -245,6 +326,21 @@ export class SavedFile {
     return this.indexer?.unreadable ?? 0;
   }
 
+  /** What its reading met, for checking its header's claims (undefined before any line). */
+  get read(): Readonly<ReadFacts> | undefined {
+    return this.indexer?.read;
+  }
+
+  /** What was not read: lines cut at their cap, and the bytes of them passed over. */
+  get unread(): Readonly<NotRead> {
+    return this.notRead;
+  }
+
+  /** Bytes of a stream held now (0 for a file: it is read by position). */
+  get heldBytes(): number {
+    return this.held?.held() ?? 0;
+  }
+
   /** Whether every line's key is at least the one's before it. */
   get sorted(): boolean {
     return this.indexer?.sorted ?? true;
@@ -258,7 +354,9 @@ export class SavedFile {
   /** The oldest and newest time of a line, when any line has one. */
   timeRange(): { from: number; to: number } | undefined {
     const ix = this.indexer;
-    return ix && ix.minTime <= ix.maxTime ? { from: ix.minTime, to: ix.maxTime } : undefined;
+    // A file whose lines were let go (changed in place) has no time range left.
+    if (!ix || this.forgotten > 0) return undefined;
+    return ix.minTime <= ix.maxTime ? { from: ix.minTime, to: ix.maxTime } : undefined;
   }
 
   get state(): SavedFileState {
@@ -285,25 +383,28 @@ export class SavedFile {
   }
 
   /**
-   * A regular file: its format from its first bytes; then all of it when small, or its last
+   * A regular file: its format from its first lines; then all of it when small, or its last
    * TAIL_BYTES (from the first line starting in them) when large: `indexRest` does the rest.
    */
   startFile(): void {
     const size = this.source.end();
-    const sample = this.source.read(0, Math.min(size, SAMPLE_BYTES)).toString("utf8");
-    const sampleLines = sample.split("\n");
-    if (sample.length === SAMPLE_BYTES && sampleLines.length > 1) sampleLines.pop();
-    const format = detectFormat(sampleLines);
+    const sample = sampleFile(this.source, size);
+    const format = sample.vote.verdict();
     this.format = format;
+    this.judged = sample.vote.lines;
     if (size <= TAIL_BYTES * 2) {
       this.indexer = this.newIndexer(format, estimateLines(sample, size));
       this.next = this.ingest(this.indexer, 0, size, false);
+      this.markRead();
       return;
     }
     // The header (first line) of a saved view, read now: its filters apply from the first screen.
     const head = this.newIndexer(format, 16);
-    const firstLineEnd = sample.indexOf("\n");
-    if (firstLineEnd > 0) head.line(Buffer.from(sample.slice(0, firstLineEnd)), 0, firstLineEnd, 0);
+    const first = sample.lines[0];
+    if (first && !first.cut && first.end > first.start) {
+      const bytes = this.source.read(first.start, first.end);
+      head.line(bytes, 0, bytes.length, first.start);
+    }
     let from = size - TAIL_BYTES;
     const probe = this.source.read(from - 1, Math.min(size, from - 1 + MAX_LINE_BYTES));
     const nl = probe.indexOf(10);
@@ -329,8 +430,14 @@ export class SavedFile {
     const tailFrom = this.tailFrom;
     const tail = this.indexer;
     if (tailFrom === undefined || !tail || !this.format) return;
-    const sample = this.source.read(0, Math.min(tailFrom, SAMPLE_BYTES)).toString("utf8");
+    const sample = sampleFile(this.source, tailFrom);
     const whole = this.newIndexer(this.format, estimateLines(sample, this.source.end()));
+    // What the tail's reading counted is counted again as the rest is read, the tail replayed.
+    const tailUnread = { ...this.notRead };
+    this.notRead.cut = 0;
+    this.notRead.passedOver = 0;
+    const skippingAfterTail = this.skipping;
+    this.skipping = false;
     let pos = 0;
     while (pos < tailFrom) {
       const before = pos;
@@ -340,57 +447,238 @@ export class SavedFile {
       await pause();
     }
     whole.replay(tail.index);
+    this.notRead.cut += tailUnread.cut;
+    this.notRead.passedOver += tailUnread.passedOver;
+    if (tail.index.size() === 0 && this.next === tailFrom) {
+      // No line starts in the tail (one line longer than it): the rest's reading goes on.
+      this.next = pos;
+    } else {
+      this.skipping = skippingAfterTail;
+    }
     this.indexer = whole;
     this.tailFrom = undefined;
+    this.markRead();
     if (this.ended) this.next = this.ingest(whole, this.next, this.source.end(), true);
   }
 
-  /**
-   * A file: what was added since (a file still being written). Returns false when it got
-   * shorter (cut or replaced): its lines stay as they were, and nothing more is read.
-   */
-  readMore(): boolean {
+  /** A file: what was added since (a file still being written). */
+  readMore(): void {
     const source = this.source as FileBytes;
-    if (this.ended || this.tailFrom !== undefined || !this.indexer) return true;
+    if (this.ended || this.tailFrom !== undefined || !this.indexer) return;
     const size = source.refresh();
-    if (size < this.next) {
-      this.notes.push(`${this.name} got shorter (cut or replaced): no longer followed`);
-      this.ended = true;
-      return false;
+    this.seenSize = size;
+    if (size < this.next) return;
+    if (this.judged === 0 && this.index.size() === 0 && size > this.next) {
+      // Empty (or blank) when its format was told: told again from the lines it has now.
+      const sample = sampleFile(source, size);
+      if (sample.vote.lines > 0) {
+        this.format = sample.vote.verdict();
+        this.judged = sample.vote.lines;
+        this.indexer = this.newIndexer(this.format, estimateLines(sample, size));
+        this.next = 0;
+        this.skipping = false;
+      }
     }
     this.next = this.ingest(this.indexer, this.next, size, false);
-    return true;
+    this.markRead();
   }
 
-  /** A stream: bytes that came. */
+  /** Keeps the bytes just before the point read to, and the size (to find a change in place). */
+  private markRead(): void {
+    if (this.held) return;
+    this.seenSize = this.source.end();
+    this.print = Buffer.from(this.source.read(Math.max(0, this.next - PRINT_BYTES), this.next));
+  }
+
+  /**
+   * A followed file changed in place (found by its size and its bytes, on the same inode):
+   * `truncated` when shorter than what was read, `rewritten` when the bytes before the point read
+   * to are no longer the ones read (it was truncated and written again past that point).
+   */
+  changedInPlace(): "truncated" | "rewritten" | undefined {
+    if (this.ended || this.tailFrom !== undefined || !this.indexer) return undefined;
+    const source = this.source as FileBytes;
+    const size = source.refresh();
+    if (size < this.next) return "truncated";
+    const print = this.print;
+    if (print === undefined) return undefined;
+    return source.read(this.next - print.length, this.next).equals(print) ? undefined : "rewritten";
+  }
+
+  /**
+   * A followed file changed in place: the bytes of its lines are gone, so every line read of it
+   * is let go, and said (a partial last line seen, never indexed, said as torn). Nothing more is
+   * read of it: its successor reads the file again from its start.
+   */
+  forget(change: "truncated" | "rewritten"): void {
+    const size = (this.source as FileBytes).end();
+    const lines = this.index.size();
+    const pending = this.seenSize - this.next;
+    const was =
+      change === "truncated"
+        ? `was truncated (${formatByteSize(size)}, less than the ${formatByteSize(this.seenSize)} read; the same file)`
+        : `was rewritten in place (its bytes before ${formatByteSize(this.next)} changed; the same file)`;
+    const torn =
+      pending > 0 && !this.skipping
+        ? `; its last line, without its newline (${formatByteSize(pending)}), was cut away with it (a torn line)`
+        : "";
+    this.notes.push(
+      `${this.name} ${was}: the ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} read before are let go, it is read again from its start${torn}`,
+    );
+    this.index.dropFront(lines);
+    this.forgotten = lines;
+    this.about = `before it was ${change === "truncated" ? "truncated" : "rewritten"}: its ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} let go`;
+    this.ended = true;
+  }
+
+  /** Lines let go because the file changed in place (not by the cap). */
+  get forgottenLines(): number {
+    return this.forgotten;
+  }
+
+  /** A file read by the same means (its streams, its caps) from `source`: the next one by its name. */
+  successor(source: FileBytes, about: string): SavedFile {
+    const next = new SavedFile(this.name, source, undefined, this.streams, this.limits);
+    next.about = about;
+    next.aliases = this.aliases;
+    return next;
+  }
+
+  /**
+   * A followed file whose name now names another: read to its end (its last line even without a
+   * newline, said as torn when it has none), then no longer followed.
+   */
+  endReplaced(): void {
+    this.readMore();
+    this.end("replaced");
+    this.about = "before it was replaced";
+  }
+
+  /**
+   * A stream: bytes that came. The rest of a line cut at its cap is passed over as it comes,
+   * never held; a partial line waits (held) for its newline, up to the cap.
+   */
   push(chunk: Buffer): void {
     const held = this.held as HeldBytes;
+    if (this.skipping) {
+      const nl = chunk.indexOf(10);
+      const passed = nl < 0 ? chunk.length : nl;
+      this.notRead.passedOver += passed;
+      // Through the newline that ends the cut line.
+      const over = nl < 0 ? chunk.length : nl + 1;
+      held.skip(over);
+      this.next = held.end();
+      if (nl < 0) return;
+      this.skipping = false;
+      chunk = chunk.subarray(over);
+    }
     held.append(chunk);
-    if (!this.indexer && !this.detectStream(false)) return;
-    this.next = this.ingest(this.indexer as Indexer, this.next, held.end(), false);
-    this.capHeld();
+    // A line still coming, under its cap: nothing to index yet.
+    if (chunk.indexOf(10) < 0 && held.end() - this.next < MAX_LINE_BYTES) return;
+    this.indexStream(false);
   }
 
-  /** The stream ended (or a file is no longer followed): a last line without newline counts. */
-  end(): void {
+  /**
+   * The stream ended (or a file is no longer followed): a last line without newline counts, and
+   * is said as torn when it could not be read (or, `replaced`, whatever it reads as).
+   */
+  end(cause?: "replaced"): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.held && !this.indexer) this.detectStream(true);
-    if (!this.indexer || this.tailFrom !== undefined) return;
-    this.next = this.ingest(this.indexer, this.next, this.source.end(), true);
+    this.lastOpen = undefined;
+    if (this.held) this.indexStream(true);
+    else if (this.indexer && this.tailFrom === undefined)
+      this.next = this.ingest(this.indexer, this.next, this.source.end(), true);
+    const open = this.lastOpen as { bytes: number; unreadable: boolean } | undefined;
+    if (open && (open.unreadable || cause === "replaced"))
+      this.notes.push(
+        `${this.name}${cause === "replaced" ? " was replaced" : " ended"} in the middle of a line: its last line (${formatByteSize(open.bytes)}, without its newline) is a torn line, shown ${open.unreadable ? "as text" : "as it was"}`,
+      );
+  }
+
+  /**
+   * Indexes what a stream brought: at first with the format its first lines held tell, then (once
+   * the vote on them is final, and says another format) all of it again with the final one.
+   */
+  private indexStream(final: boolean): void {
+    if (!this.indexer) {
+      const format = this.firstLinesFormat(final);
+      if (format === undefined) return;
+      this.format = format;
+      this.indexer = this.newIndexer(format, 1024);
+    }
+    for (;;) {
+      this.next = this.ingest(this.indexer as Indexer, this.next, this.source.end(), final);
+      if (final && this.sampling) this.settle();
+      if (!this.redo) break;
+      this.indexAgain();
+    }
     this.capHeld();
   }
 
-  /** A stream's format from the complete lines it brought; false while none came. */
-  private detectStream(final: boolean): boolean {
-    const bytes = this.source.read(this.source.begin(), Math.min(this.source.end(), SAMPLE_BYTES));
-    const text = bytes.toString("utf8");
-    const lines = text.split("\n");
-    if (!final) lines.pop();
-    if (!lines.some((l) => l.trim() !== "") && !final) return false;
-    this.format = detectFormat(lines);
-    this.indexer = this.newIndexer(this.format, 1024);
-    return true;
+  /**
+   * The format the complete lines a stream holds so far tell (to index them with until its vote is
+   * final); undefined while it holds none (and no line over the cap).
+   */
+  private firstLinesFormat(final: boolean): SavedFormat | undefined {
+    const held = this.held as HeldBytes;
+    const vote = new FormatVote();
+    let s = this.next;
+    let found = false;
+    while (s < held.end() && !vote.full) {
+      const bytes = held.read(s, Math.min(held.end(), s + MAX_LINE_BYTES + 1));
+      let nl = bytes.indexOf(10);
+      if (nl < 0) {
+        if (bytes.length > MAX_LINE_BYTES) found = true;
+        if (!final || bytes.length > MAX_LINE_BYTES) break;
+        nl = bytes.length;
+      }
+      if (nl > 0 || final) found = true;
+      vote.add(bytes.toString("utf8", 0, nl));
+      s += nl + 1;
+    }
+    return found ? vote.verdict() : undefined;
+  }
+
+  /** A line met while a stream's format is not final: kept, and judged. */
+  private sampled(start: number, end: number, cut: boolean, buffer: Buffer, s: number): void {
+    const sampling = this.sampling;
+    if (!sampling) return;
+    sampling.lines.push({ start, end, cut });
+    if (!cut) sampling.vote.add(buffer.toString("utf8", s, s + (end - start)));
+    if (sampling.vote.full || sampling.lines.length >= MAX_SAMPLED) this.settle();
+  }
+
+  /** A stream's vote is final: its lines are indexed again when it says another format. */
+  private settle(): void {
+    const sampling = this.sampling;
+    if (!sampling) return;
+    const verdict = sampling.vote.verdict();
+    const first = sampling.lines[0];
+    if (verdict !== this.format && first && first.start >= this.source.begin()) {
+      this.redo = true;
+      return;
+    }
+    this.sampling = undefined;
+  }
+
+  /** Indexes a stream's first lines again with the final format; what follows is read after. */
+  private indexAgain(): void {
+    const sampling = this.sampling as NonNullable<SavedFile["sampling"]>;
+    const format = sampling.vote.verdict();
+    this.sampling = undefined;
+    this.redo = false;
+    this.format = format;
+    const ix = this.newIndexer(format, 1024);
+    for (const l of sampling.lines) {
+      if (l.cut) {
+        ix.cut(l.start);
+        continue;
+      }
+      const bytes = this.source.read(l.start, l.end);
+      ix.line(bytes, 0, bytes.length, l.start);
+    }
+    this.indexer = ix;
   }
 
   /** A stream over its byte cap lets its oldest lines go (an eighth more, at once). */
@@ -405,9 +693,23 @@ export class SavedFile {
     held.dropBefore(n < index.next() ? index.start(n) : this.next);
   }
 
+  /** A line cut at MAX_LINE_BYTES: counted, and said the first time. */
+  private cutAt(ix: Indexer, offset: number): void {
+    ix.cut(offset);
+    this.notRead.cut++;
+    if (!this.cutSaid) {
+      this.cutSaid = true;
+      this.notes.push(
+        `${this.name}: a line longer than ${formatByteSize(MAX_LINE_BYTES)}: its first ${formatByteSize(MAX_LINE_BYTES)} kept, the rest of it not read (i counts every such line)`,
+      );
+    }
+  }
+
   /**
    * Indexes the lines that start in bytes [from, to) and end by `to`; returns where the next line
-   * starts (a partial line at the end waits for its newline, unless `final`).
+   * starts (a partial line at the end waits for its newline, unless `final`). While a stream's
+   * format is not final, each line is also judged; it stops at the line that makes the verdict
+   * final when that verdict is another format (`redo`).
    */
   private ingest(ix: Indexer, from: number, to: number, final: boolean): number {
     let pos = from;
@@ -418,28 +720,38 @@ export class SavedFile {
       if (this.skipping) {
         const nl = chunk.indexOf(10);
         if (nl < 0) {
+          this.notRead.passedOver += chunk.length;
           pos += chunk.length;
           continue;
         }
+        this.notRead.passedOver += nl;
         this.skipping = false;
         s = nl + 1;
       }
       for (;;) {
         const nl = chunk.indexOf(10, s);
         if (nl < 0) break;
+        // (A piece holds at most MAX_LINE_BYTES: a line whole in it is under the cap.)
+        if (this.sampling) this.sampled(pos + s, pos + nl, false, chunk, s);
         ix.line(chunk, s, nl, pos + s);
         s = nl + 1;
+        if (this.redo) return pos + s;
       }
       if (s < chunk.length) {
         if (chunk.length - s >= MAX_LINE_BYTES) {
-          ix.cut(pos + s);
+          if (this.sampling) this.sampled(pos + s, pos + s + MAX_LINE_BYTES, true, chunk, s);
+          this.cutAt(ix, pos + s);
           this.skipping = true;
           pos += s + MAX_LINE_BYTES;
+          if (this.redo) return pos;
           continue;
         }
         if (pos + chunk.length >= to) {
           if (final) {
+            if (this.sampling) this.sampled(pos + s, pos + chunk.length, false, chunk, s);
+            const before = ix.unreadable;
             ix.line(chunk, s, chunk.length, pos + s);
+            this.lastOpen = { bytes: chunk.length - s, unreadable: ix.unreadable > before };
             s = chunk.length;
           }
           return pos + s;
@@ -465,9 +777,53 @@ export class SavedFile {
 
 const EMPTY = new LineIndex(16);
 
+/** A file's first lines, read to tell its format (at most SAMPLE_LINES, DETECT_BYTES). */
+interface FileSample {
+  vote: FormatVote;
+  lines: SampledLine[];
+  /** Bytes of the lines found, and how many. */
+  bytes: number;
+}
+
+/**
+ * The first lines of a file up to `size`: its first SAMPLE_BYTES, or (lines longer than that)
+ * up to DETECT_BYTES; a line longer than MAX_LINE_BYTES is not judged (it is cut).
+ */
+function sampleFile(source: ByteSource, size: number): FileSample {
+  let bytes = source.read(0, Math.min(size, SAMPLE_BYTES));
+  const lines: SampledLine[] = [];
+  let vote = new FormatVote();
+  const scan = (): void => {
+    lines.length = 0;
+    let s = 0;
+    while (s < bytes.length && !vote.full) {
+      let nl = bytes.indexOf(10, s);
+      // The last line of the file (no newline), or one this read did not reach the end of.
+      if (nl < 0) {
+        if (bytes.length < size) break;
+        nl = bytes.length;
+      }
+      const cut = nl - s > MAX_LINE_BYTES;
+      lines.push({ start: s, end: nl, cut });
+      if (!cut) vote.add(bytes.toString("utf8", s, nl));
+      s = nl + 1;
+    }
+  };
+  scan();
+  if (!vote.full && bytes.length < size && bytes.length < DETECT_BYTES) {
+    // Long lines: read further (a copy: the source's buffer is reused by its next read).
+    bytes = Buffer.from(source.read(0, Math.min(size, DETECT_BYTES)));
+    vote = new FormatVote();
+    scan();
+    if (lines.length === 0 && bytes.length > MAX_LINE_BYTES)
+      lines.push({ start: 0, end: bytes.length, cut: true });
+  }
+  const last = lines.at(-1);
+  return { vote, lines, bytes: last ? last.end : 0 };
+}
+
 /** How many lines `bytes` may hold, from a sample's average line (for the index's first size). */
-function estimateLines(sample: string, bytes: number): number {
-  const lines = Math.max(1, sample.split("\n").length - 1);
-  const average = Math.max(16, Buffer.byteLength(sample) / lines);
+function estimateLines(sample: FileSample, bytes: number): number {
+  const average = Math.max(16, sample.bytes / Math.max(1, sample.lines.length));
   return Math.min(50_000_000, Math.ceil((bytes / average) * 1.1) + 16);
 }

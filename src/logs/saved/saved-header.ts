@@ -1,13 +1,14 @@
 /**
- * The first line the dashboard's `S` writes (src/tui/saved-view.ts): in NDJSON a `{"tvcwatch":
+ * The first line the dashboard's `S` writes (src/tui/saving/saved-view.ts): in NDJSON a `{"tvcwatch":
  * {deploymentId, savedAt, filters, from, to, lines, gaps, range}}` object, in text a `# tvcwatch ·
  * deployment … · filters: … · range · from to to · N lines` comment. Reading a saved view back
  * restores its filters from the NDJSON header (the text one names them in words only). A ticket
- * bundle (src/tui/ticket-bundle.ts) adds `bundle: true`, each replica's line count, the follow's
+ * bundle (src/tui/saving/ticket-bundle.ts) adds `bundle: true`, each replica's line count, the follow's
  * figures, its outages and the votes the dashboard cast. Every field is checked: one of the
  * wrong type or out of bounds is left out and said, never guessed; lists are capped.
  */
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
+import { patternProblem } from "../../text/pattern.js";
 
 /** The filters a view was saved with, as the dashboard's state holds them. */
 export interface SavedFilters {
@@ -293,17 +294,24 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
     onlyDeployment: undefined,
   };
   const pattern = (v: unknown) => typeof v === "string" && v.length <= MAX_PATTERN_CHARS;
+  // A pattern the one matcher cannot take (src/text/pattern.ts) is said and left out.
+  const usable = (where: string, source: string) => {
+    const problem = patternProblem(source);
+    if (problem) problems.push(`${where} ${JSON.stringify(source)}: ${problem}`);
+    return problem === undefined;
+  };
   if (f.include !== undefined) {
     if (Array.isArray(f.include) && f.include.length <= MAX_PATTERNS && f.include.every(pattern))
-      filters.include = f.include as string[];
+      filters.include = (f.include as string[]).filter((p) => usable("filters.include", p));
     else
       problems.push(
         `filters.include is not a list of at most ${MAX_PATTERNS} patterns of at most ${MAX_PATTERN_CHARS} characters`,
       );
   }
   if (f.exclude !== undefined && f.exclude !== null) {
-    if (pattern(f.exclude)) filters.exclude = f.exclude as string;
-    else
+    if (pattern(f.exclude)) {
+      if (usable("filters.exclude", f.exclude as string)) filters.exclude = f.exclude as string;
+    } else
       problems.push(`filters.exclude is not a pattern of at most ${MAX_PATTERN_CHARS} characters`);
   }
   if (f.minLevel !== undefined && f.minLevel !== null) {

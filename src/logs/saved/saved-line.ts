@@ -17,11 +17,12 @@
  * line decodes it again, in full, with `decodeLine`. A line that cannot be read as its file's
  * format is kept as text, without a replica, and counted.
  */
-import type { GapMarker, LogLine } from "../../tail/log-line.js";
-import { packNanos, timestampSortKey } from "../../tail/log-line.js";
+
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
 import { parseRfc3339 } from "../../text/timestamp.js";
 import { filteredLevel, filteredText } from "../line-filter.js";
+import type { GapMarker, LogLine } from "../model/log-line.js";
+import { packNanos, timestampSortKey } from "../model/log-line.js";
 import {
   isJsonHeader,
   readJsonHeader,
@@ -297,29 +298,54 @@ export const SAMPLE_LINES = 64;
 /**
  * The format of a file from its first lines (up to SAMPLE_LINES, blank ones passed over): a
  * header says it; else NDJSON or tail text when more than half of the lines read as one (the
- * others are then kept as text and counted).
+ * others are then kept as text and counted). The lines are given one at a time, as they are met
+ * (a stream's come as it brings them); a line longer than a line's cap is not given (it is cut,
+ * kept as text whatever the format).
  */
-export function detectFormat(lines: readonly string[]): SavedFormat {
-  const sample = lines.filter((l) => l.trim() !== "").slice(0, SAMPLE_LINES);
-  const first = sample[0];
-  if (first === undefined) return "plain";
-  if (first.startsWith(TEXT_HEADER_PREFIX)) return "text";
-  let json = 0;
-  let text = 0;
-  for (const l of sample) {
-    if (l.charCodeAt(0) === 123 /* { */) {
+export class FormatVote {
+  private judged = 0;
+  private json = 0;
+  private text = 0;
+  private header: SavedFormat | undefined;
+
+  /** Whether SAMPLE_LINES lines were judged: the verdict is then final. */
+  get full(): boolean {
+    return this.judged >= SAMPLE_LINES;
+  }
+
+  /** Lines judged so far. */
+  get lines(): number {
+    return this.judged;
+  }
+
+  add(line: string): void {
+    if (this.full || line.trim() === "") return;
+    if (this.judged === 0 && line.startsWith(TEXT_HEADER_PREFIX)) this.header = "text";
+    this.judged++;
+    if (line.charCodeAt(0) === 123 /* { */) {
       try {
-        if (readJsonValue(JSON.parse(l))) json++;
+        if (readJsonValue(JSON.parse(line))) this.json++;
       } catch {
         // Not JSON: counts for neither.
       }
-    } else if (looksLikeTailText(l.endsWith("\r") ? l.slice(0, -1) : l)) {
-      text++;
+    } else if (looksLikeTailText(line.endsWith("\r") ? line.slice(0, -1) : line)) {
+      this.text++;
     }
   }
-  if (json * 2 > sample.length) return "ndjson";
-  if (text * 2 > sample.length) return "text";
-  return "plain";
+
+  verdict(): SavedFormat {
+    if (this.header) return this.header;
+    if (this.json * 2 > this.judged) return "ndjson";
+    if (this.text * 2 > this.judged) return "text";
+    return "plain";
+  }
+}
+
+/** The format of these first lines (see FormatVote). */
+export function detectFormat(lines: readonly string[]): SavedFormat {
+  const vote = new FormatVote();
+  for (const l of lines) vote.add(l);
+  return vote.verdict();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,16 +13,20 @@
  * Beyond the LogStore's reads: each row's level and stream from the index (no decoding), the time
  * range, the header of a saved view, and `search` over the content of every line.
  */
-import { MIN_LABEL, shortLabels } from "../../tail/deployment-labels.js";
-import type { GapMarker, LogLine, StoreEvent } from "../../tail/log-line.js";
-import type { StoredRow } from "../../tail/log-store.js";
+
 import type { LogLevel } from "../../text/log-level.js";
+import type { Pattern } from "../../text/pattern.js";
 import { filteredLevel } from "../line-filter.js";
+import { MIN_LABEL, shortLabels } from "../model/deployment-labels.js";
+import type { GapMarker, LogLine, StoreEvent } from "../model/log-line.js";
+import type { StoredRow } from "../model/log-store.js";
+import { HeldBytes } from "./byte-source.js";
+import { checkHeader, type HeaderCheck } from "./header-claim.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
 import type { SavedFile } from "./saved-file.js";
 import type { SavedHeader } from "./saved-header.js";
 import { decodeLine, levelOfCode, lineContent, spanContent, textLine } from "./saved-line.js";
-import { StreamTable } from "./stream-table.js";
+import { NO_STREAM, OVERFLOW_STREAM, StreamTable } from "./stream-table.js";
 
 /** A row's file, times this, plus its line number: the order's references. */
 const FILE_STRIDE = 2 ** 32;
@@ -32,14 +36,29 @@ const ID_STRIDE = 2 ** 40;
 const EVENT_CACHE = 8192;
 /** What one step of a search reads of a file. */
 const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
+/** The most lines one step of a search tests (a slice stops between steps). */
+export const SEARCH_STEP_LINES = 256;
 /** More inserts than this (or this share of the rows) in one update: the order is made again. */
 const MAX_INSERTS = 2048;
 
 export interface SavedFileSummary {
   name: string;
+  /** The other names it was given (the same file): it was read once. */
+  aliases: readonly string[];
+  /**
+   * Which of the files its name named while followed this is ("before it was replaced", "the
+   * new file by that name"); undefined when it named one.
+   */
+  about: string | undefined;
   format: string | undefined;
   lines: number;
   unreadable: number;
+  /** Lines longer than a line's cap, kept as their first bytes (counted in `unreadable` too). */
+  cut: number;
+  /** Bytes of those lines past the cap: never read. */
+  passedOver: number;
+  /** Bytes of a stream held now (0 for a file, read by position). */
+  heldBytes: number;
   /** Lines let go by the caps. */
   dropped: number;
   /** False while only the file's end is indexed. */
@@ -93,6 +112,10 @@ export class SavedLog {
   private readonly levels = new WeakMap<LogLine, number>();
   private labels: Map<string, string> | undefined;
   private deploymentCount = 0;
+  /** The last header check, by the version and whether its file was read to its end. */
+  private checked:
+    | { key: string; check: HeaderCheck & { file: string; sofar: boolean } }
+    | undefined;
   /** Files read to their end, as of the last update: one more is news even without lines. */
   private doneFiles = 0;
 
@@ -302,13 +325,30 @@ export class SavedLog {
     const line = read.kind === "line" ? read.line : textLine(text);
     line.sortKey = key;
     line.late = (flags & LATE) !== 0;
-    if (this.labels && line.deploymentId !== undefined) {
-      const short = this.labels.get(line.deploymentId);
-      if (short !== undefined && !prefixedBy(line.replicaLabel, line.deploymentId))
-        line.replicaLabel = `${short} ${line.replicaLabel}`;
-    }
+    if (line.deploymentId !== undefined)
+      line.replicaLabel = this.shownLabel(line.replicaLabel, line.deploymentId);
     this.levels.set(line, flags & LEVEL_MASK);
     return line;
+  }
+
+  /** A replica's label as shown: after its deployment's short label when several are read. */
+  private shownLabel(label: string, deploymentId: string): string {
+    const short = this.labels?.get(deploymentId);
+    return short !== undefined && !prefixedBy(label, deploymentId) ? `${short} ${label}` : label;
+  }
+
+  /**
+   * The replica label the lines of a stream (./stream-table.ts) are shown with, as decoding one
+   * of them gives it, without decoding: undefined for no stream, or one past the table's end
+   * (OVERFLOW_STREAM: read the line).
+   */
+  streamLabel(stream: number): string | undefined {
+    if (stream === NO_STREAM || stream === OVERFLOW_STREAM) return undefined;
+    const s = this.streams.get(stream);
+    if (!s) return undefined;
+    return s.deploymentId === undefined
+      ? s.replicaLabel
+      : this.shownLabel(s.replicaLabel, s.deploymentId);
   }
 
   private forgetEvents(): void {
@@ -404,6 +444,26 @@ export class SavedLog {
     return undefined;
   }
 
+  /**
+   * The header's claims checked against the lines of its file (./header-claim.ts), once that
+   * file is indexed whole (a stream: once it ended); `sofar` while a followed file may grow.
+   * Undefined without a header, or before.
+   */
+  headerCheck(): (HeaderCheck & { file: string; sofar: boolean }) | undefined {
+    const file = this.files.find((f) => f.header);
+    const header = file?.header;
+    const read = file?.read;
+    if (!file || !header || !read || file.state !== "complete") return undefined;
+    if (file.source instanceof HeldBytes && !file.done) return undefined;
+    const key = `${this.version}\u0000${file.done}`;
+    if (this.checked?.key !== key)
+      this.checked = {
+        key,
+        check: { ...checkHeader(header, read, this.streams), file: file.name, sofar: !file.done },
+      };
+    return this.checked.check;
+  }
+
   summary(): SavedSummary {
     let from: number | undefined;
     let to: number | undefined;
@@ -418,10 +478,15 @@ export class SavedLog {
         const p = f.progress();
         return {
           name: f.name,
+          aliases: f.aliases,
+          about: f.about,
           format: f.format,
           lines: f.index.size(),
           unreadable: f.unreadable,
-          dropped: f.index.first(),
+          cut: f.unread.cut,
+          passedOver: f.unread.passedOver,
+          heldBytes: f.heldBytes,
+          dropped: f.index.first() - f.forgottenLines,
           complete: f.state === "complete",
           done: f.done,
           indexedBytes: p.indexed,
@@ -446,7 +511,7 @@ export class SavedLog {
    * stops early (with what it found) when `signal` is aborted.
    */
   async search(
-    pattern: RegExp,
+    pattern: Pattern,
     options: { pause?: () => Promise<void>; signal?: AbortSignal } = {},
   ): Promise<SearchResult> {
     const version = this.version;
@@ -459,15 +524,37 @@ export class SavedLog {
   }
 
   /** The same search at once, without pausing (what a key waits for: the match counter). */
-  searchNow(pattern: RegExp): SearchResult {
+  searchNow(pattern: Pattern): SearchResult {
     const version = this.version;
     const hits: number[] = [];
     for (const _piece of this.scan(pattern, hits));
     return { rows: sortedRows(hits), version };
   }
 
-  /** Reads each file in order a piece at a time, adding the matching rows to `hits`. */
-  private *scan(pattern: RegExp, hits: number[]): Generator<void> {
+  /**
+   * The same search a step at a time, for a caller that runs it in slices between other work
+   * (src/logs/work-budget.ts): `step` reads at most SEARCH_STEP_LINES lines and says whether the
+   * search is done; `result` is its rows once it is.
+   */
+  searchInSteps(pattern: Pattern): { step(): boolean; result(): SearchResult } {
+    const version = this.version;
+    const hits: number[] = [];
+    const steps = this.scan(pattern, hits);
+    let done = false;
+    return {
+      step: () => {
+        if (!done) done = steps.next().done === true;
+        return done;
+      },
+      result: () => ({ rows: sortedRows(hits), version }),
+    };
+  }
+
+  /**
+   * Reads each file in order a piece at a time, adding the matching rows to `hits`; yields after
+   * each piece and every SEARCH_STEP_LINES lines.
+   */
+  private *scan(pattern: Pattern, hits: number[]): Generator<void> {
     const inverse = this.rowsOf();
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
@@ -496,11 +583,11 @@ export class SavedLog {
               ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0)
               : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
           if (content === undefined) continue;
-          if (pattern.global || pattern.sticky) pattern.lastIndex = 0;
           if (pattern.test(content)) {
             const row = rows[k - index.first()] as number;
             if (row >= 0) hits.push(row);
           }
+          if ((k - n) % SEARCH_STEP_LINES === SEARCH_STEP_LINES - 1) yield;
         }
         n = m;
         yield;

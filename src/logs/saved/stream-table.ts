@@ -1,7 +1,7 @@
 /**
  * The streams of a saved log: each (deployment, replica label) a line came from, numbered once
- * so that an index holds two bytes per line for it. Stream 0 is the one of lines without a
- * replica (any other text, a line that could not be read).
+ * so that an index holds two bytes per line for it (four past 65,535 streams). Stream 0 is the
+ * one of lines without a replica (any other text, a line that could not be read).
  */
 
 export interface Stream {
@@ -10,8 +10,8 @@ export interface Stream {
 }
 
 /** The most streams numbered; lines of further ones share OVERFLOW_STREAM (read from the line). */
-export const MAX_STREAMS = 65_534;
-export const OVERFLOW_STREAM = 65_535;
+export const MAX_STREAMS = 1_000_000;
+export const OVERFLOW_STREAM = 0xffff_ffff;
 export const NO_STREAM = 0;
 
 export class StreamTable {

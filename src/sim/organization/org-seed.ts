@@ -1,8 +1,8 @@
 /**
  * The organization a scenario starts with: three users (two of them the root quorum), the demo
  * API key, a passkey, private keys on each curve, two wallets, secrets, tags, session profiles, a
- * webhook endpoint, an OAuth 2.0 credential and a few features. Keys and ids derive from the seed,
- * so a seed always gives the same organization.
+ * contract's ABI and a program's IDL, a webhook endpoint, an OAuth 2.0 credential and a few
+ * features. Keys and ids derive from the seed, so a seed always gives the same organization.
  */
 import { Random } from "../random.js";
 import type { Scenario } from "../scenario.js";
@@ -11,6 +11,7 @@ import { STATE_VERSION } from "./org-state.js";
 import { seedPendingActivities } from "./seed-activities.js";
 import { seededPrivateKeys, seededSecrets, seededWallets } from "./seed-assets.js";
 import { DAY_MS, type SeedContext } from "./seed-context.js";
+import { seededSmartContractInterfaces } from "./seed-contracts.js";
 import { seededApiKeys, seededTags, seededUsers } from "./seed-people.js";
 import {
   seededFeatures,
@@ -69,7 +70,7 @@ export function seedOrganization(
     secrets,
     tags,
     sessionProfiles,
-    smartContractInterfaces: [],
+    smartContractInterfaces: seededSmartContractInterfaces(ctx),
     webhookEndpoints,
     invitations: [],
     oauth2Credentials,

@@ -3,12 +3,15 @@
  * what was submitted to the simulator): real activity types over time, each with an intent and a
  * result of its own type made from the organization's records (its wallets and their addresses,
  * its users, keys, tags and features), moving through CREATED, PENDING and then COMPLETED or
- * FAILED. Some wait in CONSENSUS_NEEDED, submitted and approved by sre-lead (a root user, whose
+ * FAILED. What they sign is real: encoded Solana and Ethereum transactions from its wallets and
+ * keys (./signable-transactions.ts), EIP-712 typed data, a sign-in message, a digest. Some wait in CONSENSUS_NEEDED, submitted and approved by sre-lead (a root user, whose
  * stamp over the request is the vote), until approve_activity or reject_activity by fingerprint.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { hashTypedData, parseTransaction, serializeTransaction } from "viem";
 import { GrpcCode } from "../../api/grpc-codes.js";
 import { decodeStamp, STAMP_SCHEME, stampBody } from "../../api/stamp.js";
 import { addressesFor } from "../crypto/addresses.js";
@@ -19,6 +22,7 @@ import type { OrgState, VoteRecord } from "../organization/org-state.js";
 import { checkVoter } from "../organization/quorum.js";
 import type { Random } from "../random.js";
 import type { Scenario } from "../scenario.js";
+import { ethereumTransaction, solanaTransaction } from "./signable-transactions.js";
 
 type Outcome = "COMPLETED" | "FAILED" | "CONSENSUS";
 
@@ -56,7 +60,73 @@ function privateKeyAddress(state: OrgState, curve: string, format: string): stri
     ?.address;
 }
 
-const unsignedSolanaTransaction = (rng: Random) => `01${"00".repeat(64)}${rng.hex(120)}`;
+/** A recoverable secp256k1 signature of a 32-byte digest by the treasury key (65 zero bytes without one). */
+function treasurySignature(state: OrgState, digest: Uint8Array): Uint8Array {
+  const key = state.privateKeys.find((k) => k.curve === "CURVE_SECP256K1");
+  return key
+    ? secp256k1.sign(digest, hexToBytes(key.privateKey), { prehash: false, format: "recovered" })
+    : new Uint8Array(65);
+}
+
+/** r, s and v of a recovered signature, as sign_raw_payload's result has them. */
+function rsv(sig: Uint8Array) {
+  return {
+    r: bytesToHex(sig.slice(1, 33)),
+    s: bytesToHex(sig.slice(33, 65)),
+    v: (sig[0] ?? 0).toString(16).padStart(2, "0"),
+  };
+}
+
+/** An EIP-2612 permit of the organization's USDC on Sepolia to a drawn spender. */
+function permitTypedData(rng: Random, owner: string) {
+  return {
+    types: {
+      EIP712Domain: [
+        { name: "name", type: "string" },
+        { name: "version", type: "string" },
+        { name: "chainId", type: "uint256" },
+        { name: "verifyingContract", type: "address" },
+      ],
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "Permit" as const,
+    domain: {
+      name: "USDC",
+      version: "2",
+      chainId: 11155111,
+      verifyingContract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" as const,
+    },
+    message: {
+      owner,
+      spender: `0x${rng.hex(20)}`,
+      value: String(rng.int(1, 5000) * 1_000_000),
+      nonce: String(rng.int(0, 20)),
+      deadline: String(1_900_000_000 + rng.int(0, 9_999_999)),
+    },
+  };
+}
+
+/** An EIP-4361 sign-in message for the organization's treasury app. */
+function signInMessage(rng: Random, address: string, at: number): string {
+  return [
+    "app.acme-payments.example wants you to sign in with your Ethereum account:",
+    address,
+    "",
+    "Sign in to the Acme Payments treasury app.",
+    "",
+    "URI: https://app.acme-payments.example/login",
+    "Version: 1",
+    "Chain ID: 11155111",
+    `Nonce: ${rng.hex(8)}`,
+    `Issued At: ${new Date(at).toISOString()}`,
+  ].join("\n");
+}
 
 const MAKERS: readonly Maker[] = [
   {
@@ -65,15 +135,40 @@ const MAKERS: readonly Maker[] = [
     intentKey: "signTransactionIntentV2",
     resultKey: "signTransactionResult",
     consensus: true,
-    make: ({ rng, scenario }) => {
-      const unsigned = unsignedSolanaTransaction(rng);
+    make: ({ rng, scenario, state }) => {
+      const from = rng.pick(scenario.solanaWalletAddresses);
+      const unsigned = solanaTransaction(rng, from, state.smartContractInterfaces).hex;
+      return {
+        intent: { signWith: from, unsignedTransaction: unsigned, type: "TRANSACTION_TYPE_SOLANA" },
+        // One signer: its signature slot (after the count) filled.
+        result: {
+          signedTransaction: `${unsigned.slice(0, 2)}${rng.hex(64)}${unsigned.slice(130)}`,
+        },
+      };
+    },
+  },
+  {
+    operation: "sign_transaction",
+    type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+    intentKey: "signTransactionIntentV2",
+    resultKey: "signTransactionResult",
+    consensus: true,
+    make: ({ rng, state }) => {
+      const unsigned = ethereumTransaction(rng, state.smartContractInterfaces);
+      const tx = parseTransaction(`0x${unsigned}`);
+      const sig = treasurySignature(state, keccak_256(hexToBytes(unsigned)));
+      const signed = serializeTransaction(tx, {
+        r: `0x${bytesToHex(sig.slice(1, 33))}`,
+        s: `0x${bytesToHex(sig.slice(33, 65))}`,
+        yParity: sig[0] ?? 0,
+      });
       return {
         intent: {
-          signWith: rng.pick(scenario.solanaWalletAddresses),
+          signWith: privateKeyAddress(state, "CURVE_SECP256K1", "ADDRESS_FORMAT_ETHEREUM") ?? "",
           unsignedTransaction: unsigned,
-          type: "TRANSACTION_TYPE_SOLANA",
+          type: "TRANSACTION_TYPE_ETHEREUM",
         },
-        result: { signedTransaction: `01${rng.hex(64)}${unsigned.slice(130)}` },
+        result: { signedTransaction: signed.slice(2) },
       };
     },
   },
@@ -83,15 +178,19 @@ const MAKERS: readonly Maker[] = [
     intentKey: "solSendTransactionIntent",
     resultKey: "solSendTransactionResult",
     consensus: true,
-    make: ({ rng, scenario }) => ({
-      intent: {
-        unsignedTransaction: unsignedSolanaTransaction(rng),
-        signWith: rng.pick(scenario.solanaWalletAddresses),
-        sponsor: rng.chance(0.5),
-        caip2: scenario.caip2,
-      },
-      result: { sendTransactionStatusId: rng.uuid() },
-    }),
+    make: ({ rng, scenario, state }) => {
+      const from = rng.pick(scenario.solanaWalletAddresses);
+      return {
+        intent: {
+          // Base64, as the swagger has sol_send_transaction's unsignedTransaction.
+          unsignedTransaction: solanaTransaction(rng, from, state.smartContractInterfaces).base64,
+          signWith: from,
+          sponsor: rng.chance(0.5),
+          caip2: scenario.caip2,
+        },
+        result: { sendTransactionStatusId: rng.uuid() },
+      };
+    },
   },
   {
     operation: "sign_raw_payload",
@@ -99,28 +198,44 @@ const MAKERS: readonly Maker[] = [
     intentKey: "signRawPayloadIntentV2",
     resultKey: "signRawPayloadResult",
     consensus: true,
-    make: ({ rng, state }) => {
-      const key = state.privateKeys.find((k) => k.curve === "CURVE_SECP256K1");
+    make: ({ rng, state, at }) => {
+      const signWith = privateKeyAddress(state, "CURVE_SECP256K1", "ADDRESS_FORMAT_ETHEREUM") ?? "";
+      const kind = rng.pick(["digest", "permit", "sign-in"] as const);
+      // Real signatures by the treasury key, of what each encoding and hash function sign.
+      if (kind === "permit") {
+        const data = permitTypedData(rng, signWith);
+        const digest = hexToBytes(hashTypedData(data as never).slice(2));
+        return {
+          intent: {
+            signWith,
+            payload: JSON.stringify(data),
+            encoding: "PAYLOAD_ENCODING_EIP712",
+            hashFunction: "HASH_FUNCTION_NO_OP",
+          },
+          result: rsv(treasurySignature(state, digest)),
+        };
+      }
+      if (kind === "sign-in") {
+        const text = signInMessage(rng, signWith, at);
+        return {
+          intent: {
+            signWith,
+            payload: text,
+            encoding: "PAYLOAD_ENCODING_TEXT_UTF8",
+            hashFunction: "HASH_FUNCTION_KECCAK256",
+          },
+          result: rsv(treasurySignature(state, keccak_256(new TextEncoder().encode(text)))),
+        };
+      }
       const payload = rng.hex(32);
-      // A real signature of the payload (a digest, hence no hash) by the treasury key.
-      const sig = key
-        ? secp256k1.sign(hexToBytes(payload), hexToBytes(key.privateKey), {
-            prehash: false,
-            format: "recovered",
-          })
-        : new Uint8Array(65);
       return {
         intent: {
-          signWith: privateKeyAddress(state, "CURVE_SECP256K1", "ADDRESS_FORMAT_ETHEREUM") ?? "",
+          signWith,
           payload,
           encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
           hashFunction: "HASH_FUNCTION_NO_OP",
         },
-        result: {
-          r: bytesToHex(sig.slice(1, 33)),
-          s: bytesToHex(sig.slice(33, 65)),
-          v: (sig[0] ?? 0).toString(16).padStart(2, "0"),
-        },
+        result: rsv(treasurySignature(state, hexToBytes(payload))),
       };
     },
   },

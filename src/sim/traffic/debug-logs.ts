@@ -135,6 +135,28 @@ export class DebugLogs {
       : this.options.replicas;
   }
 
+  /**
+   * The replicas at server time t as the cluster counts them (get_app_status): `desired` as
+   * scaled then, `ready` those of them running (a replica in its restart window is not), and
+   * `since` when either last changed (the start at the latest).
+   */
+  replicasAt(t: number): { ready: number; desired: number; since: number } {
+    const desired = this.replicaCountAt(t);
+    const changes: number[] = [];
+    if (this.options.incident) changes.push(this.options.startMs + INCIDENT_SCALE_AT_MS);
+    let ready = 0;
+    for (const { index, downFrom, downTo } of this.replicas) {
+      if (index > desired) continue;
+      if (downFrom !== undefined && downTo !== undefined) {
+        changes.push(downFrom, downTo);
+        if (t >= downFrom && t < downTo) continue;
+      }
+      ready++;
+    }
+    const since = Math.max(this.options.startMs, ...changes.filter((at) => at <= t));
+    return { ready, desired, since };
+  }
+
   /** Lines held now, over every replica. */
   size(): number {
     let n = 0;

@@ -3,9 +3,10 @@
  * and lets go, their lines, their failures, and what `--max-deployments` leaves out. It never
  * prints: `tail` says these on stderr, the dashboard puts them in its log as markers.
  */
+
+import type { LogEvent } from "../../logs/model/log-line.js";
 import type { FollowerStopError, LogFollower } from "../follower.js";
 import type { GroupMember } from "../follower-group.js";
-import type { LogEvent } from "../log-line.js";
 import type { ListingCount } from "./deployment-cap.js";
 
 /** One deployment of a follow-set: its label as it is now, and its own follower. */

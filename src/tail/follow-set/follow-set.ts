@@ -13,7 +13,11 @@
  */
 import type { Clock } from "../../api/clock.js";
 import { systemClock } from "../../api/clock.js";
-import { type DeploymentDescription, describedLabel, shortLabels } from "../deployment-labels.js";
+import {
+  type DeploymentDescription,
+  describedLabel,
+  shortLabels,
+} from "../../logs/model/deployment-labels.js";
 import {
   type FollowerOptions,
   type FollowerState,

@@ -15,16 +15,35 @@
  * content with JSON escapes other than \u is unescaped byte by byte, the controls they stand for
  * written as sanitizeForTerminal writes them; any other content is decoded and goes through
  * sanitizeForTerminal, as the follower's text does.
+ *
+ * The body is read as it arrives (PlainWindowReader, fed by the client's onBodyBytes): each
+ * entry's line is written as soon as the entry is in, so that after the last byte only the end
+ * is checked (and, if some line came out of timestamp order, the lines are moved).
  */
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { formatRfc3339 } from "../../text/timestamp.js";
-import { DECODE, type EntryTable, ESCAPES, PLAIN } from "./entry-table.js";
+import {
+  DECODE,
+  type Digits,
+  type EntrySink,
+  ESCAPES,
+  INVALID,
+  NEEDS_DECODING,
+  PLAIN,
+  SHORT,
+  type StringKind,
+} from "./entry-table.js";
 import {
   BACKSLASH,
   DECLINE,
   decodeJsonString,
+  END,
+  ESCAPE,
+  NOT_ASCII,
   NotPlain,
   QUOTE,
+  STRING_BYTE,
+  TEXT,
   WindowScanner,
 } from "./window-scanner.js";
 
@@ -46,78 +65,336 @@ export function renderPlainWindow(
   serverDate: number | undefined,
   times?: TimeFormat,
 ): Buffer | undefined {
-  if (serverDate === undefined || !Number.isFinite(serverDate)) return undefined;
-  const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);
-  if (buf.length >= 2 ** 31) return undefined;
-  try {
-    const parsed = new WindowScanner(buf, serverDate).scan();
-    return write(buf, parsed.table, parsed.labels, times);
-  } catch (err) {
-    if (err instanceof NotPlain) return undefined;
-    throw err;
+  return new PlainWindowReader(times).finish(body, serverDate);
+}
+
+/** A block of bytes as a Buffer over the same memory. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/**
+ * renderPlainWindow, read as the body comes: `feed` is told of the block the body is being
+ * read into each time more of it has come (the client's onBodyBytes), and reads the entries
+ * there whole; `finish` reads the rest once the body is in, so that little is left to do after
+ * its last byte. A body read some other way (not into that block) is read whole by `finish`.
+ */
+export class PlainWindowReader {
+  private block: Buffer | undefined;
+  private scanner: WindowScanner | undefined;
+  private writer: LineWriter | undefined;
+  private declined = false;
+  /** A failure other than declining, met while feeding: finish throws it. */
+  private failure: unknown;
+
+  constructor(private readonly times: TimeFormat | undefined) {}
+
+  /** The body is being read into `block`, and its first `filled` bytes have come. Never throws. */
+  feed(block: Uint8Array, filled: number): void {
+    if (
+      this.block === undefined ||
+      this.block.buffer !== block.buffer ||
+      this.block.byteOffset !== block.byteOffset
+    )
+      this.start(asBuffer(block));
+    if (this.declined || this.failure !== undefined) return;
+    try {
+      this.scanner?.read(filled);
+    } catch (err) {
+      if (err instanceof NotPlain) this.declined = true;
+      else this.failure = err;
+    }
+  }
+
+  /** The window of this body (the whole of it, read), or undefined: see renderPlainWindow. */
+  finish(body: Uint8Array, serverDate: number | undefined): Buffer | undefined {
+    if (serverDate === undefined || !Number.isFinite(serverDate)) return undefined;
+    const fed =
+      this.block !== undefined &&
+      this.block.buffer === body.buffer &&
+      this.block.byteOffset === body.byteOffset &&
+      body.length <= this.block.length;
+    if (!fed) this.start(asBuffer(body));
+    if (this.failure !== undefined) throw this.failure;
+    if (this.declined || !this.scanner || !this.writer) return undefined;
+    try {
+      this.scanner.finish(body.length);
+      // The follower's merge sends a line stamped after the server's time (its upper bound: the
+      // Date header + 1 s + the round trip) ahead of the others; one stamped up to here is not.
+      if (!(this.scanner.newestKey <= serverDate + 999)) return undefined;
+      return this.writer.inFollowerOrder();
+    } catch (err) {
+      if (err instanceof NotPlain) return undefined;
+      throw err;
+    }
+  }
+
+  /** Reading starts over, in this block. */
+  private start(block: Buffer): void {
+    this.block = block;
+    this.declined = false;
+    this.failure = undefined;
+    this.scanner = undefined;
+    this.writer = undefined;
+    // Positions are kept in 32 bits.
+    if (block.length >= 2 ** 31) {
+      this.declined = true;
+      return;
+    }
+    const labels: Buffer[] = [];
+    this.writer = new LineWriter(block, labels, this.times);
+    this.scanner = new WindowScanner(block, this.writer, labels);
   }
 }
 
-/** The lines in the follower's order (timestamp, then the response's), as one buffer. */
-function write(b: Buffer, t: EntryTable, labels: Buffer[], times: TimeFormat | undefined): Buffer {
-  const n = t.count;
-  const keys = t.keys;
-  let sorted = true;
-  for (let i = 1; i < n && sorted; i++) sorted = (keys[i - 1] as number) <= (keys[i] as number);
-  let order: Uint32Array | undefined;
-  if (!sorted) {
-    order = new Uint32Array(n);
+/**
+ * Writes each entry's line as the scanner reads it, in the response's order, and remembers
+ * where each line starts and its sort key: the follower's order (timestamp, then the
+ * response's) is that order unless some line came out of place, and then the lines are moved.
+ */
+class LineWriter implements EntrySink {
+  private out: Buffer;
+  private o = 0;
+  private count = 0;
+  private starts: Int32Array;
+  private keys: Float64Array;
+  private sorted = true;
+  private lastKey = Number.NEGATIVE_INFINITY;
+  private readonly time: TimeWriter | undefined;
+
+  constructor(
+    private readonly b: Buffer,
+    private readonly labels: readonly Buffer[],
+    times: TimeFormat | undefined,
+  ) {
+    // The lines take less room than the JSON they come in, but for escapes and times: grown
+    // when an entry needs more.
+    this.out = Buffer.allocUnsafe(b.length + 4096);
+    // An entry of the usual size is over 128 bytes of JSON: room for every one, or grown.
+    const entries = Math.max(1024, b.length >>> 7);
+    this.starts = new Int32Array(entries);
+    this.keys = new Float64Array(entries);
+    this.time = times ? new TimeWriter(b, times.utc) : undefined;
+  }
+
+  /**
+   * Where copyContent left the last content it read: the body's bytes [copiedFrom, copiedTo),
+   * written at out[o + gap, copiedEnd), `gap` being the room left for the time and the label (as
+   * much as the last line's took).
+   */
+  private copiedFrom = -1;
+  private copiedTo = -1;
+  private copiedEnd = 0;
+  private gap = 0;
+
+  copyContent(from: number, end: number): number {
+    const b = this.b;
+    let out = this.out;
+    // Room for the widest write of one step (an escape written as four bytes).
+    let limit = out.length - 4;
+    let w = this.o + this.gap;
+    let i = from;
+    for (;;) {
+      if (w >= limit) {
+        this.growOut(w - this.o + 1024, w);
+        out = this.out;
+        limit = out.length - 4;
+      }
+      if (i >= end) return SHORT;
+      const c = b[i] as number;
+      const what = STRING_BYTE[c] as number;
+      if (what === TEXT) {
+        out[w++] = c;
+        i++;
+      } else if (what === END) break;
+      else if (what === ESCAPE) {
+        if (i + 1 >= end) return SHORT;
+        const e = b[i + 1] as number;
+        i += 2;
+        if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) out[w++] = e;
+        else if (e === 0x74 /* t */)
+          out[w++] = 0x09; // a tab, kept
+        else if (e === 0x75 /* u */) return NEEDS_DECODING;
+        else {
+          const control = CONTROL_OF[e] ?? 0;
+          if (control === 0) return INVALID;
+          out[w++] = BACKSLASH;
+          out[w++] = 0x78; // x
+          out[w++] = 0x30; // 0
+          out[w++] = HEX[control] as number;
+        }
+      } else if (what === NOT_ASCII) return NEEDS_DECODING;
+      else return INVALID; // a raw control character
+    }
+    this.copiedFrom = from;
+    this.copiedTo = i;
+    this.copiedEnd = w;
+    return i;
+  }
+
+  add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
+    if (this.count === this.keys.length) this.growEntries();
+    const i = this.count++;
+    this.starts[i] = this.o;
+    this.keys[i] = key;
+    if (key < this.lastKey) this.sorted = false;
+    else this.lastKey = key;
+    const label = this.labels[labelId] as Buffer;
+    const head = (this.time ? this.time.prepare(ts) : 0) + label.length;
+    if (from === this.copiedFrom && to === this.copiedTo) this.placeCopied(label, head, ts);
+    else this.write(label, head, from, to, kind, ts);
+    this.copiedFrom = -1;
+    this.gap = head;
+  }
+
+  /** The line of the content copyContent copied: its time and label before it, then a newline. */
+  private placeCopied(label: Buffer, head: number, ts: Digits): void {
+    const o = this.o;
+    const contentAt = o + this.gap;
+    let end = this.copiedEnd;
+    if (head !== this.gap) {
+      // The room left was not this line's: the content moves.
+      if (end + (head - this.gap) + 1 > this.out.length) this.growOut(end - o + head + 1, end);
+      this.out.copyWithin(o + head, contentAt, end);
+      end += head - this.gap;
+    } else if (end + 1 > this.out.length) this.growOut(end - o + 1, end);
+    const out = this.out;
+    let w = o;
+    if (this.time) w = this.time.write(ts, out, w);
+    for (let k = 0; k < label.length; k++) out[w++] = label[k] as number;
+    out[end++] = 0x0a;
+    this.o = end;
+  }
+
+  /** The line of an entry whose content was read the usual way. */
+  private write(
+    label: Buffer,
+    head: number,
+    from: number,
+    to: number,
+    kind: StringKind,
+    ts: Digits,
+  ): void {
+    const b = this.b;
+    let decoded: Buffer | undefined;
+    let size = to - from;
+    // An escape of two bytes becomes at most four (`\n` is written `\x0a`).
+    if (kind === ESCAPES) size *= 2;
+    else if (kind === DECODE) {
+      decoded = Buffer.from(sanitizeForTerminal(decodeJsonString(b, from, to)), "utf8");
+      size = decoded.length;
+    }
+    const room = head + size + 1;
+    if (this.o + room > this.out.length) this.growOut(room, this.o);
+    const out = this.out;
+    let o = this.o;
+    if (this.time) o = this.time.write(ts, out, o);
+    for (let k = 0; k < label.length; k++) out[o++] = label[k] as number;
+    if (kind === PLAIN) o += b.copy(out, o, from, to);
+    else if (kind === ESCAPES) o = unescapeInto(b, from, to, out, o);
+    else o += (decoded as Buffer).copy(out, o);
+    out[o++] = 0x0a;
+    this.o = o;
+  }
+
+  /** The lines written, in the follower's order. */
+  inFollowerOrder(): Buffer {
+    const n = this.count;
+    const written = this.out.subarray(0, this.o);
+    if (this.sorted) return written;
+    const { keys, starts } = this;
+    const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
     // Stable: equal keys keep the response's order.
     order.sort((x, y) => (keys[x] as number) - (keys[y] as number) || x - y);
-  }
-  // Content that must be decoded (rare) first, so that the room needed is known in advance.
-  const { labelIds, contentFrom, contentTo, kinds } = t;
-  const decoded = new Map<number, Buffer>();
-  let room = 0;
-  for (let i = 0; i < n; i++) {
-    const from = contentFrom[i] as number;
-    const to = contentTo[i] as number;
-    const kind = kinds[i];
-    let size = to - from;
-    if (kind === ESCAPES) size *= 2;
-    else if (kind === DECODE) {
-      const bytes = Buffer.from(sanitizeForTerminal(decodeJsonString(b, from, to)), "utf8");
-      decoded.set(i, bytes);
-      size = bytes.length;
+    const moved = Buffer.allocUnsafe(this.o);
+    let o = 0;
+    for (let j = 0; j < n; j++) {
+      const i = order[j] as number;
+      const end = i + 1 < n ? (starts[i + 1] as number) : this.o;
+      o += written.copy(moved, o, starts[i] as number, end);
     }
-    room += (labels[labelIds[i] as number] as Buffer).length + size + 1;
+    return moved;
   }
-  // An RFC 3339 time with nanoseconds and a zone is under 48 characters, for any year.
-  if (times) room += n * (TIME_ROOM + 1);
-  const { secondsAt, secondsDigits, nanosAt, nanosDigits } = t;
-  const out = Buffer.allocUnsafe(room);
-  let o = 0;
-  for (let j = 0; j < n; j++) {
-    const i = order ? (order[j] as number) : j;
-    if (times) {
-      const at = secondsAt[i] as number;
-      const nanos = nanosAt[i] as number;
-      const time = formatRfc3339(
-        b.toString("latin1", at, at + (secondsDigits[i] as number)),
-        b.toString("latin1", nanos, nanos + (nanosDigits[i] as number)),
-        times.utc,
-      );
-      if (time.length > TIME_ROOM) throw DECLINE;
-      o += out.write(time, o, "latin1");
-      out[o++] = 0x20;
+
+  /** Room for `room` bytes after the line at `o`, keeping what is written before `written`. */
+  private growOut(room: number, written: number): void {
+    const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.o + room));
+    this.out.copy(grown, 0, 0, written);
+    this.out = grown;
+  }
+
+  private growEntries(): void {
+    const size = this.keys.length * 2;
+    const starts = new Int32Array(size);
+    starts.set(this.starts);
+    this.starts = starts;
+    const keys = new Float64Array(size);
+    keys.set(this.keys);
+    this.keys = keys;
+  }
+}
+
+/**
+ * `--timestamps`: each line's time as formatRfc3339 writes it. Lines come many to a second: the
+ * text before the nanoseconds and the zone after them are made once per second, and the
+ * nanoseconds' digits are copied from the body (padded to nine, as formatRfc3339 pads them).
+ */
+class TimeWriter {
+  /** Where the last second's digits lay in the body, and how many there were. */
+  private secondsAt = -1;
+  private secondsDigits = 0;
+  /** Its time up to the nanoseconds (`2026-11-27T01:31:47.`), and the zone after them. */
+  private head: Buffer = Buffer.alloc(0);
+  private zone: Buffer = Buffer.alloc(0);
+  /** The second is no time RFC 3339 can write: the time is formatRfc3339's word for that. */
+  private invalid = false;
+
+  constructor(
+    private readonly b: Buffer,
+    private readonly utc: boolean,
+  ) {}
+
+  /** How many bytes the time of `ts` and its space take (the second's text made if new). */
+  prepare(ts: Digits): number {
+    const b = this.b;
+    const at = ts.secondsAt;
+    const digits = ts.secondsDigits;
+    let same = digits === this.secondsDigits;
+    for (let k = 0; same && k < digits; k++) same = b[at + k] === b[this.secondsAt + k];
+    if (!same) this.second(at, digits);
+    return this.head.length + (this.invalid ? 0 : 9 + this.zone.length) + 1;
+  }
+
+  /** The time of `ts` (prepared) and a space, into `out` at `o`; returns where it ended. */
+  write(ts: Digits, out: Buffer, o: number): number {
+    const b = this.b;
+    const head = this.head;
+    for (let k = 0; k < head.length; k++) out[o++] = head[k] as number;
+    if (!this.invalid) {
+      const nanosAt = ts.nanosAt;
+      const nanos = ts.nanosDigits;
+      for (let k = nanos; k < 9; k++) out[o++] = 0x30;
+      for (let k = 0; k < nanos; k++) out[o++] = b[nanosAt + k] as number;
+      const zone = this.zone;
+      for (let k = 0; k < zone.length; k++) out[o++] = zone[k] as number;
     }
-    const label = labels[labelIds[i] as number] as Buffer;
-    for (let k = 0; k < label.length; k++) out[o++] = label[k] as number;
-    const from = contentFrom[i] as number;
-    const to = contentTo[i] as number;
-    const kind = kinds[i];
-    if (kind === PLAIN) o += b.copy(out, o, from, to);
-    else if (kind === ESCAPES) o = unescapeInto(b, from, to, out, o);
-    else o += (decoded.get(i) as Buffer).copy(out, o);
-    out[o++] = 0x0a;
+    out[o++] = 0x20;
+    return o;
   }
-  return out.subarray(0, o);
+
+  /** A new second: its head and zone as formatRfc3339 writes them. */
+  private second(at: number, digits: number): void {
+    const seconds = this.b.toString("latin1", at, at + digits);
+    const time = formatRfc3339(seconds, "000000000", this.utc);
+    if (time.length > TIME_ROOM) throw DECLINE;
+    const dot = time.indexOf(".");
+    this.invalid = dot < 0;
+    this.head = Buffer.from(this.invalid ? time : time.slice(0, dot + 1), "latin1");
+    this.zone = Buffer.from(this.invalid ? "" : time.slice(dot + 10), "latin1");
+    this.secondsAt = at;
+    this.secondsDigits = digits;
+  }
 }
 
 /**

@@ -1,12 +1,27 @@
 /**
- * Reads a debug-log answer's bytes into an EntryTable for the plain window (./plain-window.ts):
- * `{"entries":[...]}` with the schema's keys and nothing more, every line with a timestamp of
- * plain digits and none sent ahead of the others by the follower's merge. Anything else is
- * declined (DECLINE), and the caller hands the answer to the follower.
+ * Reads a debug-log answer's bytes for the plain window (./plain-window.ts), handing each entry
+ * on to an EntrySink as it is read: `{"entries":[...]}` with the schema's keys and nothing more,
+ * every line with a timestamp of plain digits. Anything else is declined (DECLINE), and the caller
+ * hands the answer to the follower.
+ *
+ * The bytes may be read as they come: `read(end)` reads what the first `end` bytes hold and
+ * stops before an entry they do not hold whole (read again from its start once more has come),
+ * and `finish(length)` reads the rest and checks that the body ends there. No byte at or past
+ * the end given is looked at, so the block may be filled as the body arrives.
  */
-import { timestampSortKey } from "../log-line.js";
-import { renderReplicaLabel } from "../stream-format.js";
-import { DECODE, type Digits, EntryTable, ESCAPES, PLAIN, type StringKind } from "./entry-table.js";
+
+import { renderReplicaLabel } from "../../logs/formats/stream-format.js";
+import { timestampSortKey } from "../../logs/model/log-line.js";
+import {
+  DECODE,
+  type Digits,
+  type EntrySink,
+  ESCAPES,
+  INVALID,
+  PLAIN,
+  SHORT,
+  type StringKind,
+} from "./entry-table.js";
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
@@ -21,51 +36,123 @@ const LABEL = Buffer.from('}},"replicaLabel":', "latin1");
 export class NotPlain extends Error {}
 export const DECLINE = new NotPlain();
 
-/** Reads the body's entries into an EntryTable; throws DECLINE at anything unusual. */
+/** The bytes read so far end inside what is being read: read it again once more has come. */
+const MORE = new Error("the body's bytes end here for now");
+
+/** What a byte inside a JSON string is to string(): most are just text. */
+export const TEXT = 0;
+export const END = 1;
+export const ESCAPE = 2;
+const RAW_CONTROL = 3;
+export const NOT_ASCII = 4;
+export const STRING_BYTE = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) STRING_BYTE[c] = RAW_CONTROL;
+STRING_BYTE[QUOTE] = END;
+STRING_BYTE[BACKSLASH] = ESCAPE;
+// DEL is ASCII, but sanitizeForTerminal escapes it: decoded with the rest.
+for (let c = 0x7f; c < 256; c++) STRING_BYTE[c] = NOT_ASCII;
+
+/** Where the reading is: before `{"entries":[`, before an entry, after one, after the `]`. */
+const OPENING = 0;
+const ENTRY = 1;
+const AFTER_ENTRY = 2;
+const CLOSING = 3;
+type Place = typeof OPENING | typeof ENTRY | typeof AFTER_ENTRY | typeof CLOSING;
+
+/** Reads the body's entries into an EntrySink; throws DECLINE at anything unusual. */
 export class WindowScanner {
   private pos = 0;
-  readonly table = new EntryTable();
-  /** Each label met: where its JSON text first lay, how long it is, and its rendered `[label] `. */
+  /** The bytes that may be looked at: [0, end). */
+  private end = 0;
+  /** Whether `end` is the body's end (nothing more comes). */
+  private final = false;
+  private place: Place = OPENING;
+  /** The latest sort key read (NaN if one was not a number). */
+  private newest = Number.NEGATIVE_INFINITY;
+  /** Each label met: where its JSON text first lay and how long it is. */
   private labelAt: number[] = [];
   private labelLength: number[] = [];
-  readonly labels: Buffer[] = [];
-
-  /**
-   * The follower's merge sends a line stamped after the server's time (its upper bound: the Date
-   * header + 1 s + the round trip) ahead of the others; a line stamped up to here is not.
-   */
-  private readonly notAhead: number;
 
   constructor(
     private readonly b: Buffer,
-    serverDate: number,
-  ) {
-    this.notAhead = serverDate + 999;
+    private readonly sink: EntrySink,
+    /** Each label's rendered `[label] `, by id, as the labels are met. */
+    private readonly labels: Buffer[],
+  ) {}
+
+  /** The latest sort key of the entries read. */
+  get newestKey(): number {
+    return this.newest;
   }
 
-  scan(): { table: EntryTable; labels: Buffer[] } {
-    this.ws();
-    this.expect(0x7b); // {
-    this.ws();
-    if (!this.key("entries")) throw DECLINE;
-    this.expect(0x5b); // [
-    this.ws();
-    if (this.peek() === 0x5d) this.pos++;
-    else {
-      for (;;) {
-        this.entry();
-        this.ws();
-        const c = this.next();
-        if (c === 0x5d) break;
-        if (c !== 0x2c) throw DECLINE;
-        this.ws();
+  /**
+   * Reads what the first `end` bytes hold whole (more than before: the bytes before are as they
+   * were), handing each entry to the sink in the response's order.
+   */
+  read(end: number): void {
+    this.end = Math.min(end, this.b.length);
+    for (;;) {
+      const start = this.pos;
+      try {
+        if (!this.step()) return;
+      } catch (err) {
+        if (err !== MORE) throw err;
+        this.pos = start;
+        return;
       }
     }
-    this.ws();
-    this.expect(0x7d); // }
-    this.ws();
-    if (this.pos !== this.b.length) throw DECLINE;
-    return { table: this.table, labels: this.labels };
+  }
+
+  /** Reads the rest of a body of the first `length` bytes and checks that it ends there. */
+  finish(length: number): void {
+    if (length > this.b.length) throw DECLINE;
+    this.final = true;
+    this.read(length);
+    if (this.place !== CLOSING || this.pos !== length) throw DECLINE;
+  }
+
+  /** One step of the reading; false once the bytes so far are read (or the body is). */
+  private step(): boolean {
+    switch (this.place) {
+      case OPENING:
+        this.ws();
+        this.expect(0x7b); // {
+        this.ws();
+        if (!this.key("entries")) throw DECLINE;
+        this.expect(0x5b); // [
+        this.ws();
+        if (this.peek() === 0x5d) {
+          this.pos++;
+          this.place = CLOSING;
+        } else this.place = ENTRY;
+        return true;
+      case ENTRY:
+        // The spaces before it may have come only now.
+        this.ws();
+        this.entry();
+        this.place = AFTER_ENTRY;
+        return true;
+      case AFTER_ENTRY: {
+        this.ws();
+        const c = this.next();
+        if (c === 0x5d) this.place = CLOSING;
+        else if (c === 0x2c) this.place = ENTRY;
+        else throw DECLINE;
+        return true;
+      }
+      default:
+        // `}` and nothing after it but spaces: read once the body has ended.
+        if (!this.final) return false;
+        this.ws();
+        this.expect(0x7d); // }
+        this.ws();
+        return false;
+    }
+  }
+
+  /** Past the bytes there are: wait for more, or decline a body that ends there. */
+  private short(): Error {
+    return this.final ? DECLINE : MORE;
   }
 
   /**
@@ -82,7 +169,7 @@ export class WindowScanner {
   /** `{"line":{"content":"…","ts":{"seconds":"…","nanos":"…"}},"replicaLabel":"…"}` exactly. */
   private compactEntry(): boolean {
     if (!this.literal(ENTRY_OPEN)) return false;
-    this.string();
+    this.content();
     const from = this.strFrom;
     const to = this.strTo;
     const kind = this.strKind;
@@ -97,9 +184,9 @@ export class WindowScanner {
     ts.nanosDigits = this.digitsCount;
     if (!this.literal(LABEL)) return false;
     const labelId = this.label();
-    if (this.b[this.pos] !== 0x7d) return false;
+    if (this.peek() !== 0x7d) return false;
     this.pos++;
-    this.table.add(labelId, from, to, kind, this.sortKey(seconds, nanos), ts);
+    this.sink.add(labelId, from, to, kind, this.sortKey(seconds, nanos), ts);
     return true;
   }
 
@@ -108,6 +195,10 @@ export class WindowScanner {
     const b = this.b;
     const p = this.pos;
     const len = bytes.length;
+    if (p + len > this.end) {
+      if (!this.final) throw MORE;
+      return false;
+    }
     for (let i = 0; i < len; i++) if (b[p + i] !== bytes[i]) return false;
     this.pos = p + len;
     return true;
@@ -149,7 +240,7 @@ export class WindowScanner {
         labelId = this.label();
       },
     );
-    this.table.add(
+    this.sink.add(
       labelId,
       this.contentFrom,
       this.contentTo,
@@ -203,10 +294,10 @@ export class WindowScanner {
     return this.sortKey(seconds, nanos);
   }
 
-  /** The follower's sort key (the de-duplicator's formula); declined when sent ahead. */
+  /** The follower's sort key (the de-duplicator's formula); the latest one is kept. */
   private sortKey(seconds: number, nanos: number): number {
     const key = timestampSortKey(seconds, nanos);
-    if (!(key <= this.notAhead)) throw DECLINE;
+    if (!(key <= this.newest)) this.newest = key;
     return key;
   }
 
@@ -220,14 +311,16 @@ export class WindowScanner {
   private digits(max: number): number {
     this.expect(QUOTE);
     const b = this.b;
+    const end = this.end;
     const from = this.pos;
     let p = from;
     let n = 0;
-    let c = b[p] ?? -1;
+    let c = p < end ? (b[p] as number) : -1;
     while (c >= 0x30 && c <= 0x39) {
       n = n * 10 + (c - 0x30);
-      c = b[++p] ?? -1;
+      c = ++p < end ? (b[p] as number) : -1;
     }
+    if (c === -1) throw this.short();
     if (p === from || p - from > max || c !== QUOTE) throw DECLINE;
     this.pos = p + 1;
     this.digitsAt = from;
@@ -261,6 +354,24 @@ export class WindowScanner {
     return seen.length - 1;
   }
 
+  /** A line's content, copied into its line by the sink as it is read (else read as usual). */
+  private content(): void {
+    this.expect(QUOTE);
+    const from = this.pos;
+    const quote = this.sink.copyContent(from, this.end);
+    if (quote >= 0) {
+      this.pos = quote + 1;
+      this.strFrom = from;
+      this.strTo = quote;
+      this.strKind = ESCAPES;
+      return;
+    }
+    if (quote === SHORT) throw this.short();
+    if (quote === INVALID) throw DECLINE;
+    this.pos = from - 1;
+    this.string();
+  }
+
   /** The last string read: its text lies in [strFrom, strTo); what it holds (see StringKind). */
   private strFrom = 0;
   private strTo = 0;
@@ -270,21 +381,26 @@ export class WindowScanner {
   private string(): void {
     this.expect(QUOTE);
     const b = this.b;
-    const end = b.length;
+    const end = this.end;
     const from = this.pos;
     let kind: StringKind = PLAIN;
     let i = from;
     for (;;) {
-      if (i >= end) throw DECLINE;
-      const c = b[i] as number;
-      if (c === QUOTE) break;
-      if (c < 0x20) throw DECLINE;
-      if (c === BACKSLASH) {
+      if (i >= end) throw this.short();
+      let what = STRING_BYTE[b[i] as number] as number;
+      while (what === TEXT && ++i < end) what = STRING_BYTE[b[i] as number] as number;
+      if (i >= end) throw this.short();
+      if (what === END) break;
+      if (what === RAW_CONTROL) throw DECLINE;
+      if (what === ESCAPE) {
+        if (i + 1 >= end) throw this.short();
         if (b[i + 1] === 0x75 /* u */) kind = DECODE;
         else if (kind === PLAIN) kind = ESCAPES;
+        i += 2;
+      } else {
+        kind = DECODE;
         i++;
-      } else if (c >= 0x7f) kind = DECODE;
-      i++;
+      }
     }
     this.pos = i + 1;
     this.strFrom = from;
@@ -297,6 +413,10 @@ export class WindowScanner {
     const b = this.b;
     const p = this.pos;
     const len = name.length;
+    if (p + len + 2 > this.end) {
+      if (!this.final) throw MORE;
+      return false;
+    }
     if (b[p] !== QUOTE || b[p + len + 1] !== QUOTE) return false;
     for (let i = 0; i < len; i++) if (b[p + 1 + i] !== name.charCodeAt(i)) return false;
     this.pos = p + len + 2;
@@ -306,22 +426,32 @@ export class WindowScanner {
     return true;
   }
 
+  /** Spaces, up to the bytes there are. */
   private ws(): void {
     const b = this.b;
-    let c = b[this.pos];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.pos];
+    const end = this.end;
+    let p = this.pos;
+    while (p < end) {
+      const c = b[p];
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+      p++;
+    }
+    this.pos = p;
   }
 
   private peek(): number {
-    return this.b[this.pos] ?? -1;
+    if (this.pos >= this.end) throw this.short();
+    return this.b[this.pos] as number;
   }
 
   private next(): number {
-    return this.b[this.pos++] ?? -1;
+    const c = this.peek();
+    this.pos++;
+    return c;
   }
 
   private expect(c: number): void {
-    if (this.b[this.pos] !== c) throw DECLINE;
+    if (this.peek() !== c) throw DECLINE;
     this.pos++;
   }
 }

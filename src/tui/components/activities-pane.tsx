@@ -1,20 +1,20 @@
 import { Box } from "ink";
 import { memo } from "react";
-import type { ActivityRow, ActivitySummary } from "../../feeds/activity-summary.js";
-import { MAX_ID_PREFIX, MIN_ID_PREFIX } from "../../feeds/activity-summary.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { repeatMark } from "../../feeds/unique-keys.js";
 import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe, widthOf } from "../../text/safe-text.js";
-import { cell, fitItems, planColumns } from "../columns.js";
-import type { PaneSelection } from "../list-selection.js";
-import type { Colour } from "../segment.js";
+import type { ActivityRow, ActivitySummary } from "../panes/activity-summary.js";
+import { MAX_ID_PREFIX, MIN_ID_PREFIX } from "../panes/activity-summary.js";
+import { cell, fitItems, planColumns } from "../panes/columns.js";
+import { feedStatus } from "../panes/feed-status.js";
+import { visibleWindow } from "../panes/visible-window.js";
+import type { Colour } from "../rows/segment.js";
+import type { PaneSelection } from "../state/list-selection.js";
 import { FeedError } from "./feed-error.js";
-import { feedStatus } from "./feed-status.js";
 import { GoneLine } from "./gone-line.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { SafeText } from "./safe-text.js";
-import { visibleWindow } from "./visible-window.js";
 
 const STATUS_COLOUR: Record<string, Colour> = {
   CONSENSUS_NEEDED: "magenta",
@@ -55,7 +55,10 @@ function idWidth(rows: readonly ActivityRow[]): number {
 
 function row(r: ActivityRow, plan: ReturnType<typeof activityColumns>): Safe {
   const w = plan.widths;
-  const mark = repeatMark(r.listed);
+  // Two different activities under one id: ≠N (N records), before the ×N of a repeat.
+  const contested = r.conflict === undefined ? undefined : lit`≠${r.conflict}`;
+  const repeated = repeatMark(r.listed);
+  const mark = contested && repeated ? lit`${contested} ${repeated}` : (contested ?? repeated);
   const parts: Safe[] = [
     cell(plan.form.status === 0 ? r.status : r.code, w.status ?? 4),
     cell(r.idText, w.id ?? MIN_ID_PREFIX),

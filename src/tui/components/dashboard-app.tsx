@@ -1,10 +1,10 @@
 import { useInput } from "ink";
 import { useCallback, useSyncExternalStore } from "react";
 import type { AppController } from "../controller/app-controller.js";
-import { useTerminalResize } from "../use-terminal-resize.js";
 import { DashboardScreen } from "./dashboard.js";
 import { DeploymentPicker } from "./deployment-picker.js";
 import { ColourContext } from "./safe-text.js";
+import { useTerminalResize } from "./use-terminal-resize.js";
 
 /**
  * The picker and the dashboard in one full-screen app, as the app controller has them: without

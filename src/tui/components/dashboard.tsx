@@ -4,8 +4,7 @@ import { useCallback, useSyncExternalStore } from "react";
 import { lit } from "../../text/safe-text.js";
 import type { DashboardController } from "../controller/dashboard-controller.js";
 import type { DashboardBody, LogPaneView, SidePanesView } from "../controller/dashboard-views.js";
-import type { Layout } from "../layout.js";
-import { useTerminalResize } from "../use-terminal-resize.js";
+import type { Layout } from "../panes/layout.js";
 import { ActivitiesPane } from "./activities-pane.js";
 import { CopyView } from "./copy-view.js";
 import { DetailPane } from "./detail-pane.js";
@@ -15,6 +14,7 @@ import { HelpOverlay } from "./help-overlay.js";
 import { LogPane } from "./log-pane.js";
 import { ColourContext, Line, SafeText } from "./safe-text.js";
 import { SolanaPane } from "./solana-pane.js";
+import { useTerminalResize } from "./use-terminal-resize.js";
 import { VoteOverlay } from "./vote-overlay.js";
 
 const GONE = lit`(no longer in the loaded list)`;

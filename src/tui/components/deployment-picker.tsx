@@ -3,11 +3,12 @@ import { useEffect, useState } from "react";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
-import { cell, planColumns } from "../columns.js";
-import type { PickerLoad, PickerRow, PickerState, ShownScope } from "../picker-state.js";
-import { pickerSelection } from "../picker-state.js";
+import { cell, planColumns } from "../panes/columns.js";
+import { readyText } from "../panes/health-detail.js";
+import { visibleWindow } from "../panes/visible-window.js";
+import type { PickerLoad, PickerRow, PickerState, ShownScope } from "../state/picker-state.js";
+import { pickerSelection } from "../state/picker-state.js";
 import { Line, SafeText } from "./safe-text.js";
-import { visibleWindow } from "./visible-window.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -22,26 +23,42 @@ function useSpinner(on: boolean): number {
   return frame;
 }
 
-type Col = "mark" | "app" | "id" | "note";
+type Col = "mark" | "app" | "id" | "ready" | "note";
 
-/** The app name stays, then the id shortens to its first characters, then the note goes. */
+/**
+ * The app name stays, then the id shortens to its first characters, then the ready column
+ * narrows, then the note goes.
+ */
 export function pickerColumns(inner: number) {
   return planColumns<Col>(
     [
       { id: "mark", forms: [1] },
       { id: "app", forms: [20, 14] },
       { id: "id", forms: [36, 9] },
+      { id: "ready", forms: [7, 5], align: "right" },
     ],
     "note",
     32,
     inner,
-    ["id", "app"],
+    ["id", "app", "ready"],
   );
+}
+
+/** "2/3": its ready and desired replicas as its app's status said; "—" when not known. */
+function readyCell(c: DeploymentChoice): Safe {
+  return c.health ? lit`${c.health.ready}/${c.health.desired}` : lit`—`;
+}
+
+/** "3/3 ready, targeted by its app · ": the selected row's health in words, when known. */
+function healthWords(c: DeploymentChoice): Safe {
+  if (!c.health) return lit``;
+  return lit`${safe(readyText(c.health))}${c.health.targeted ? lit`, targeted by its app` : lit``} · `;
 }
 
 function note(c: DeploymentChoice, now: number, shownNow = false): Safe {
   const parts: Safe[] = shownNow ? [lit`shown now`] : [];
   if (!c.tailable) parts.push(c.reason ?? lit`cannot be tailed`);
+  if (c.health?.targeted) parts.push(lit`targeted`);
   if (c.live) parts.push(lit`live`);
   if (c.createdAt !== undefined) parts.push(lit`created ${safe(shortAge(now - c.createdAt))} ago`);
   if (c.qosVersion) parts.push(lit`qos ${c.qosVersion}`);
@@ -108,6 +125,7 @@ export function DeploymentPicker(props: {
               cell(lit``, 1),
               cell(lit`app`, w.app ?? 1),
               cell(lit`deployment`, w.id ?? 1),
+              cell(lit`ready`, w.ready ?? 1, "right"),
               cell(lit`state`, w.note ?? 1),
             ],
             lit` `,
@@ -126,6 +144,7 @@ export function DeploymentPicker(props: {
                 r.choice.tailable ? lit`●` : lit`○`,
                 cell(r.choice.appName, w.app ?? 1),
                 cell(r.choice.idText, w.id ?? 1),
+                cell(readyCell(r.choice), w.ready ?? 1, "right"),
                 cell(note(r.choice, now, r.shownNow), w.note ?? 1),
               ],
               lit` `,
@@ -149,11 +168,13 @@ export function DeploymentPicker(props: {
             ]}
           />
           <SafeText dim>
-            {current.shownNow
-              ? lit`shown now: Enter returns to the dashboard as it is`
-              : current.choice.tailable
-                ? lit`Enter watches it${props.over ? lit` (the dashboard starts afresh)` : lit``}`
-                : lit`cannot be tailed: ${current.choice.reason ?? lit`unknown`} (only debug-mode deployments serve their logs)`}
+            {lit`${healthWords(current.choice)}${
+              current.shownNow
+                ? lit`shown now: Enter returns to the dashboard as it is`
+                : current.choice.tailable
+                  ? lit`Enter watches it${props.over ? lit` (the dashboard starts afresh)` : lit``}`
+                  : lit`cannot be tailed: ${current.choice.reason ?? lit`unknown`} (only debug-mode deployments serve their logs)`
+            }`}
           </SafeText>
         </Box>
       ) : null}

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
-import type { DetailView } from "../../feeds/detail-view.js";
 import { lit, type Safe } from "../../text/safe-text.js";
-import { detailRows } from "../detail-layout.js";
+import { detailRows } from "../panes/detail-layout.js";
+import type { DetailView } from "../panes/detail-view.js";
 import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
 
 /** A detail view full size: every field wrapped in full, scrolled with ↑ ↓ PgUp PgDn. */

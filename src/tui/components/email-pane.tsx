@@ -1,18 +1,18 @@
 import { Box } from "ink";
 import { memo } from "react";
-import type { EmailMessage } from "../../feeds/email-timeline.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
-import { cell, planColumns } from "../columns.js";
-import type { PaneSelection } from "../list-selection.js";
-import type { Colour } from "../segment.js";
+import { cell, planColumns } from "../panes/columns.js";
+import type { EmailMessage } from "../panes/email-timeline.js";
+import { feedStatus } from "../panes/feed-status.js";
+import { visibleWindow } from "../panes/visible-window.js";
+import type { Colour } from "../rows/segment.js";
+import type { PaneSelection } from "../state/list-selection.js";
 import { FeedError } from "./feed-error.js";
-import { feedStatus } from "./feed-status.js";
 import { GoneLine } from "./gone-line.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { SafeText } from "./safe-text.js";
-import { visibleWindow } from "./visible-window.js";
 
 const OUTCOME_COLOUR: Record<string, Colour> = {
   Delivery: "green",

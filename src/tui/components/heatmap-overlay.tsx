@@ -1,11 +1,11 @@
 import type { Safe } from "../../text/safe-text.js";
 import { lit } from "../../text/safe-text.js";
-import type { Segment } from "../segment.js";
+import type { Segment } from "../rows/segment.js";
 import { OverlayFrame } from "./overlay-frame.js";
 import { Line } from "./safe-text.js";
 
 /**
- * The error heatmap (`H`), full size: its rows (src/tui/heatmap-rows.ts, made for this width),
+ * The error heatmap (`H`), full size: its rows (src/tui/rows/heatmap-rows.ts, made for this width),
  * only those from `scroll` that fit; ↑ ↓ PgUp PgDn scroll the rest.
  */
 export function HeatmapOverlay(props: {

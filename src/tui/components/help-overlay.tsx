@@ -1,6 +1,6 @@
 import { lit, safeBounded } from "../../text/safe-text.js";
-import { HELP_TITLE } from "../help-content.js";
-import type { Segment } from "../segment.js";
+import { HELP_TITLE } from "../keys/help-content.js";
+import type { Segment } from "../rows/segment.js";
 import { OverlayFrame } from "./overlay-frame.js";
 import { Line } from "./safe-text.js";
 

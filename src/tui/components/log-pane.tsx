@@ -2,7 +2,7 @@ import { Box } from "ink";
 import { memo } from "react";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 import type { LogPaneView } from "../controller/dashboard-views.js";
-import type { LogView } from "../log-view.js";
+import type { LogView } from "../log-view/log-view.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
 

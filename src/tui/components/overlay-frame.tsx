@@ -1,7 +1,7 @@
 import { Box } from "ink";
 import type { ReactNode } from "react";
 import { type Safe, truncate, widthOf } from "../../text/safe-text.js";
-import type { Colour, Segment } from "../segment.js";
+import type { Colour, Segment } from "../rows/segment.js";
 import { Line, SafeText } from "./safe-text.js";
 
 /**

@@ -7,7 +7,7 @@
 import { Text } from "ink";
 import { createContext, useContext } from "react";
 import type { Safe } from "../../text/safe-text.js";
-import type { Segment, TextStyle } from "../segment.js";
+import type { Segment, TextStyle } from "../rows/segment.js";
 
 /** Whether colours are on (false under NO_COLOR). */
 export const ColourContext = createContext(true);

@@ -1,19 +1,19 @@
 import { Box } from "ink";
 import { memo } from "react";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
-import type { NetFlow, TransferRow } from "../../feeds/solana-transfers.js";
 import { repeatMark } from "../../feeds/unique-keys.js";
 import { shortAge } from "../../text/duration.js";
 import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
-import { cell, fitItems, planColumns } from "../columns.js";
-import type { PaneSelection } from "../list-selection.js";
-import type { Segment } from "../segment.js";
+import { cell, fitItems, planColumns } from "../panes/columns.js";
+import { feedStatus } from "../panes/feed-status.js";
+import type { NetFlow, TransferRow } from "../panes/solana-transfers.js";
+import { visibleWindow } from "../panes/visible-window.js";
+import type { Segment } from "../rows/segment.js";
+import type { PaneSelection } from "../state/list-selection.js";
 import { FeedError } from "./feed-error.js";
-import { feedStatus } from "./feed-status.js";
 import { GoneLine } from "./gone-line.js";
 import { contentRows, PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
-import { visibleWindow } from "./visible-window.js";
 
 type Col = "age" | "dir" | "amount" | "party" | "state" | "fee";
 
@@ -117,6 +117,8 @@ export const SolanaPane = memo(function SolanaPane(props: {
                 w.amount ?? 1,
                 "right",
               ),
+              // An invalid amount (negative, unreadable) stands out: it is in no total.
+              ...(t.amountValid ? {} : { colour: "red" as const, bold: true }),
             },
           );
           if (w.party) {
@@ -131,7 +133,13 @@ export const SolanaPane = memo(function SolanaPane(props: {
               colour: t.finalized ? "green" : "yellow",
             });
           }
-          if (w.fee) segments.push({ text: lit` ${cell(t.fee, w.fee, "right")}`, dim: true });
+          if (w.fee) {
+            segments.push(
+              t.feeValid
+                ? { text: lit` ${cell(t.fee, w.fee, "right")}`, dim: true }
+                : { text: lit` ${cell(t.fee, w.fee, "right")}`, colour: "red", bold: true },
+            );
+          }
           return (
             <Line
               key={t.key}

@@ -1,6 +1,6 @@
 import { lit } from "../../text/safe-text.js";
-import type { VoteFrame } from "../vote-rows.js";
-import type { VoteUi } from "../vote-state.js";
+import type { VoteFrame } from "../rows/vote-rows.js";
+import type { VoteUi } from "../state/vote-state.js";
 import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
 
 /**

@@ -14,7 +14,7 @@ import type {
 } from "../../feeds/dashboard-sources.js";
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { describeError } from "../../feeds/poller.js";
-import { type KeyInfo, keyName, lookup } from "../key-bindings.js";
+import { type KeyInfo, keyName, lookup } from "../keys/key-bindings.js";
 import {
   initialPicker,
   type PickerLoad,
@@ -24,7 +24,7 @@ import {
   pickerStep,
   pickOutcome,
   type ShownScope,
-} from "../picker-state.js";
+} from "../state/picker-state.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { TerminalSize } from "./dashboard-views.js";
 import { type FileSink, followedLogs, type Ticker } from "./ports.js";
@@ -218,6 +218,7 @@ export class AppController {
         logs: followedLogs(session),
         feeds: sources.feeds,
         voting: sources.voting,
+        decoder: sources.decoder,
         clipboard: this.ports.clipboard,
         files: this.ports.files,
         clock: this.ports.clock,

@@ -12,23 +12,23 @@
  */
 
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
-import type { StoredRow } from "../../tail/log-store.js";
-import { copyLines } from "../copy-text.js";
-import type { KeyInfo } from "../key-bindings.js";
-import { type KeyEffect, keyStep } from "../key-step.js";
-import { OutageRecord } from "../outage-record.js";
+import type { KeyInfo } from "../keys/key-bindings.js";
+import { type KeyEffect, keyStep } from "../keys/key-step.js";
+import { copyLines } from "../log-view/copy-text.js";
+import { OutageRecord } from "../saving/outage-record.js";
 import {
   countRows,
   defaultSaveName,
   rangeWords,
   rowsInRange,
   type SaveChoice,
-} from "../save-range.js";
-import { savedFormat, savedView } from "../saved-view.js";
-import { bundleFields } from "../ticket-bundle.js";
-import { initialUiState, type UiAction, type UiState, uiReducer } from "../ui-state.js";
+} from "../saving/save-range.js";
+import { savedFormat, savedView } from "../saving/saved-view.js";
+import { bundleFields } from "../saving/ticket-bundle.js";
+import { initialUiState, type UiAction, type UiState, uiReducer } from "../state/ui-state.js";
 import { AwaitingBell } from "./awaiting-bell.js";
 import type { Heading } from "./dashboard-title.js";
 import {
@@ -55,6 +55,8 @@ const NO_MEMBERS: readonly GroupMember[] = [];
 const MAX_VOTES_KEPT = 1000;
 /** How often what moves with the clock (ages, countdowns) is redrawn. */
 const TICK_MS = 1000;
+/** How often a log view waiting for its filters' slices is built again with what they judged. */
+const REDRAW_MS = 150;
 /** How long a notice (saved, copied, the answer to a key) stays when no key is pressed. */
 export const NOTICE_MS = 5000;
 
@@ -77,6 +79,13 @@ export class DashboardController {
   private readonly outages = new OutageRecord();
   /** When the notice shown was given (the clock's ms): it goes NOTICE_MS later. */
   private noticeAt = 0;
+  /** The next slice of judging the log's rows against the filters, when one is due. */
+  private judging: ReturnType<typeof setImmediate> | undefined;
+  /** Pending log views built again so far (the view is memoized on it). */
+  private round = 0;
+  /** When a pending log view was last built again (performance.now). */
+  private redrawnAt = 0;
+  private stopped = false;
 
   constructor(
     private readonly ports: DashboardPorts,
@@ -90,8 +99,11 @@ export class DashboardController {
     this.bell = new AwaitingBell(ports.bell);
     this.votes = new VoteFlow({
       voting: ports.voting,
+      decoder: ports.decoder,
       activities: ports.feeds?.activities.store,
       activityFor: (key) => this.current().activities.rows.find((r) => r.key === key)?.activity,
+      contested: (id) =>
+        this.current().activities.rows.some((r) => r.id === id && r.conflict !== undefined),
       state: () => this.ui,
       apply: (action) => this.apply(action),
       now: () => this.clock.now(),
@@ -123,6 +135,7 @@ export class DashboardController {
         }),
       );
     }
+    if (logs.health) this.detach.push(logs.health.store.subscribe(changed));
     if (feeds) {
       const activities = feeds.activities.store;
       this.bell.observe(activities.getSnapshot().data);
@@ -135,12 +148,14 @@ export class DashboardController {
       if (feeds.email) this.detach.push(feeds.email.store.subscribe(changed));
       if (feeds.solana) this.detach.push(feeds.solana.store.subscribe(changed));
     }
+    if (this.ports.decoder) this.detach.push(this.ports.decoder.subscribe(changed));
     this.detach.push(
       this.clock.every(TICK_MS, () => {
         this.now = this.clock.now();
         if (this.ui.notice !== undefined && this.now - this.noticeAt >= NOTICE_MS) {
           this.ui = uiReducer(this.ui, { type: "notice", text: undefined });
         }
+        this.votes.tick();
         this.changed();
       }),
     );
@@ -148,6 +163,9 @@ export class DashboardController {
   }
 
   stop(): void {
+    this.stopped = true;
+    if (this.judging) clearImmediate(this.judging);
+    this.judging = undefined;
     for (const d of this.detach.splice(0)) d();
     this.votes.stop();
   }
@@ -230,6 +248,7 @@ export class DashboardController {
       follow: follow?.getState(),
       monoNow: follow?.monotonicNow(),
       members: follow?.members?.() ?? NO_MEMBERS,
+      health: logs.health?.store.getSnapshot(),
       feeds: feeds && {
         activities: feeds.activities.store.getSnapshot(),
         email: feeds.email?.store.getSnapshot(),
@@ -237,8 +256,36 @@ export class DashboardController {
       },
       now: this.now,
       voteContext: this.votes.context,
+      round: this.round,
+      decoder: this.ports.decoder,
+      decoded: this.ports.decoder?.version ?? 0,
     });
+    this.judgeLater();
     return this.built;
+  }
+
+  /**
+   * Buffer-wide work in slices, each its own turn of the event loop (keys, q, Ctrl-C and SIGTERM
+   * are answered between them): the rows the filters and search have not judged yet, newest
+   * first; a log view built from what was judged so far is built again after each slice.
+   */
+  private judgeLater(): void {
+    if (this.judging || this.stopped) return;
+    this.judging = setImmediate(() => {
+      this.judging = undefined;
+      if (this.stopped) return;
+      const done = this.views.judgeSlice(this.ui, this.ports.logs);
+      // A view waiting for rows is built again with what the slices judged, a few times a second
+      // (each build walks from the pane's bottom again) and once they are all judged.
+      const now = performance.now();
+      if (this.built?.logPending && (done || now - this.redrawnAt >= REDRAW_MS)) {
+        this.redrawnAt = now;
+        this.round += 1;
+        this.changed();
+      }
+      // The next slice without waiting for the frame to be drawn.
+      if (!done) this.judgeLater();
+    });
   }
 
   private changed(): void {

@@ -8,43 +8,51 @@
  */
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
+import { NO_NAMES, type OrganizationNames } from "../../activity/organization-names.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
-import { activityDetail } from "../../feeds/activity-detail.js";
-import { type ActivitySummary, summarizeActivities } from "../../feeds/activity-summary.js";
-import type { DetailView } from "../../feeds/detail-view.js";
-import { type EmailMessage, emailDetail, groupEmailEvents } from "../../feeds/email-timeline.js";
+import type { HealthView } from "../../feeds/deployment-health.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
-import { followerDetail, savedLinesDetail } from "../../feeds/follower-detail.js";
+import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
+import { type ReplicaStats, SPARK_BUCKETS } from "../../logs/model/replica-activity.js";
+import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
+import type { FollowerState } from "../../tail/follower.js";
+import type { GroupMember } from "../../tail/follower-group.js";
+import { lit, type Safe, safe, safeBounded, truncate } from "../../text/safe-text.js";
+import { helpRows } from "../keys/help-content.js";
+import type { KeyContext } from "../keys/key-step.js";
+import { copyLines } from "../log-view/copy-text.js";
+import { lineDetail } from "../log-view/line-detail.js";
+import { compileFilters, type Filters, judgeRest } from "../log-view/log-filters.js";
+import { logNavigator } from "../log-view/log-navigator.js";
+import { computeLogView, type LogView } from "../log-view/log-view.js";
+import { ReplicaRoster } from "../log-view/replica-roster.js";
+import { replicaStrip } from "../log-view/replica-strip.js";
+import { activityDetail } from "../panes/activity-detail.js";
+import {
+  type ActivitySummary,
+  CONFLICT_TEXT,
+  summarizeActivities,
+} from "../panes/activity-summary.js";
+import { detailRows } from "../panes/detail-layout.js";
+import { type DetailView, field } from "../panes/detail-view.js";
+import { type EmailMessage, emailDetail, groupEmailEvents } from "../panes/email-timeline.js";
+import { followerDetail, savedLinesDetail } from "../panes/follower-detail.js";
+import { computeLayout, type Layout } from "../panes/layout.js";
+import { activityListRows, emailListRows, transferListRows } from "../panes/pane-lists.js";
 import {
   type NetFlow,
   summarizeTransfers,
   type TransferRow,
   transferDetail,
-} from "../../feeds/solana-transfers.js";
-import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
-import type { FollowerState } from "../../tail/follower.js";
-import type { GroupMember } from "../../tail/follower-group.js";
-import { type ReplicaStats, SPARK_BUCKETS } from "../../tail/replica-activity.js";
-import { lit, type Safe, safe, safeBounded, truncate } from "../../text/safe-text.js";
-import { copyLines } from "../copy-text.js";
-import { detailRows } from "../detail-layout.js";
-import { HEATMAP_TITLE, heatmapRows } from "../heatmap-rows.js";
-import { helpRows } from "../help-content.js";
-import type { KeyContext } from "../key-step.js";
-import { computeLayout, type Layout } from "../layout.js";
-import { lineDetail } from "../line-detail.js";
-import { type PaneSelection, paneSelection } from "../list-selection.js";
-import { compileFilters, type Filters } from "../log-filters.js";
-import { logNavigator } from "../log-navigator.js";
-import { computeLogView, type LogView } from "../log-view.js";
-import { activityListRows, emailListRows, transferListRows } from "../pane-lists.js";
-import { ReplicaRoster } from "../replica-roster.js";
-import { replicaStrip } from "../replica-strip.js";
-import type { Segment } from "../segment.js";
-import { promptLine, statusLine } from "../status-line.js";
-import type { ListPane, Pane, UiState } from "../ui-state.js";
-import { type VoteFrame, voteFrame, voteRoom } from "../vote-rows.js";
-import type { VoteUi } from "../vote-state.js";
+} from "../panes/solana-transfers.js";
+import { HEATMAP_TITLE, heatmapRows } from "../rows/heatmap-rows.js";
+import type { Segment } from "../rows/segment.js";
+import { promptLine, statusLine } from "../rows/status-line.js";
+import { type VoteFrame, voteFrame, voteRoom } from "../rows/vote-rows.js";
+import { type PaneSelection, paneSelection } from "../state/list-selection.js";
+import type { ListPane, Pane, UiState } from "../state/ui-state.js";
+import type { VoteUi } from "../state/vote-state.js";
 import { dashboardTitle, type Heading } from "./dashboard-title.js";
 import { memoized } from "./memo.js";
 import type { LogSource } from "./ports.js";
@@ -68,6 +76,8 @@ export interface ViewInputs {
   monoNow: number | undefined;
   /** The deployments of a group follow (several: each with its label). */
   members: readonly GroupMember[];
+  /** The followed deployments' health as polled; undefined: not polled. */
+  health?: FeedSnapshot<HealthView> | undefined;
   /** The side panes' feeds; undefined: no side panes at all. */
   feeds:
     | {
@@ -80,6 +90,11 @@ export interface ViewInputs {
   /** Epoch ms, moved by the clock's tick. */
   now: number;
   voteContext: VoteContext;
+  /** How many slices of judging the log's rows went by (./dashboard-controller.ts runs them). */
+  round?: number;
+  /** What activities ask to sign, decoded; `decoded` counts the decodings it finished. */
+  decoder?: IntentDecoder | undefined;
+  decoded?: number | undefined;
 }
 
 export interface LogPaneView {
@@ -167,6 +182,8 @@ export interface Built {
   activities: ActivitySummary;
   /** The deployments followed when several are (what `S` records). */
   several: readonly { id: string; label: string }[];
+  /** The log pane's rows are what its filters judged so far: the next slice adds to them. */
+  logPending: boolean;
 }
 
 const NO_ACTIVITIES: readonly Activity[] = [];
@@ -174,6 +191,9 @@ const NO_EMAIL: readonly EmailEvent[] = [];
 const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
 const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
 const LOGS_ONLY: readonly Pane[] = ["logs"];
+
+/** What one key may spend judging rows (a slice more than a frame's: it answers the key). */
+const KEY_MS = 40;
 
 /** The most of the follow's error the log pane's title shows (the status line says more). */
 const TITLE_CAUSE = 32;
@@ -239,7 +259,15 @@ export class DashboardViews {
       filters: Filters,
       replicas: ReadonlySet<number>,
       now: number,
-    ) => computeLogView(logs.store, ui, width, height, { filters, replicas, now }),
+      _round: number,
+    ) =>
+      computeLogView(logs.store, ui, width, height, {
+        filters,
+        replicas,
+        now,
+        // A frame judges at most a slice of rows: a filter over a large buffer never blocks keys.
+        budget: WorkBudget.of(SLICE_MS),
+      }),
   );
   private readonly replicaStats = memoized(
     (_version: number, logs: LogSource, onlyLabel: string | undefined): ReplicaStats[] => {
@@ -254,7 +282,10 @@ export class DashboardViews {
   private readonly allActivities = memoized(summarizeActivities);
   private readonly mine = memoized(
     (all: ActivitySummary, only: boolean, voteContext: VoteContext, now: number) => {
-      const rows = all.rows.filter((r) => awaitsMyVote(r.activity, voteContext, now));
+      // A contested id (two different activities under it) awaits nothing until it is settled.
+      const rows = all.rows.filter(
+        (r) => r.conflict === undefined && awaitsMyVote(r.activity, voteContext, now),
+      );
       // Counted on the rows: an activity the server sent twice awaits one vote.
       return { awaiting: rows.length, shown: only ? { ...all, rows } : all };
     },
@@ -284,10 +315,23 @@ export class DashboardViews {
   );
   private readonly voteShown = memoized(voteFrame);
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
-    logNavigator(logs.store, width, height, (s) => this.filtersOf(s)),
+    logNavigator(
+      logs.store,
+      width,
+      height,
+      (s) => this.filtersOf(s),
+      () => WorkBudget.of(KEY_MS),
+    ),
   );
-  private readonly listDetail = memoized((pane: ListPane, key: string, side: SideSummaries) =>
-    listDetail(pane, key, side),
+  private readonly listDetail = memoized(
+    (
+      pane: ListPane,
+      key: string,
+      side: SideSummaries,
+      names: OrganizationNames,
+      decoder: IntentDecoder | undefined,
+      _decoded: number,
+    ) => listDetail(pane, key, side, names, decoder),
   );
   private readonly lineDetail = memoized(
     (key: string, _version: number, logs: LogSource, now: number) => {
@@ -314,6 +358,14 @@ export class DashboardViews {
   private readonly several = memoized((members: readonly GroupMember[]) =>
     members.length > 1 ? members.map((m) => ({ id: m.deploymentId, label: m.label })) : [],
   );
+
+  /**
+   * One slice of the work the view's filters still have over the whole buffer (rows no frame or
+   * key has judged yet): true when none is left.
+   */
+  judgeSlice(ui: UiState, logs: LogSource): boolean {
+    return judgeRest(logs.store, this.filtersOf(ui), WorkBudget.of(SLICE_MS));
+  }
 
   /** The filters as the view compiled them for `ui` (the key step's navigator uses them too). */
   filtersOf(ui: UiState): Filters {
@@ -353,6 +405,7 @@ export class DashboardViews {
         replicas,
         // Relative times move with the clock; otherwise the view does not depend on it.
         ui.time === "relative" ? input.now : 0,
+        input.round ?? 0,
       ),
       width: layout.logs.width,
       height: layout.logs.height,
@@ -405,7 +458,7 @@ export class DashboardViews {
     const snapshot: DashboardSnapshot = {
       ui,
       layout,
-      title: this.title(input.heading, several, layout.total.width),
+      title: this.title(input.heading, several, layout.total.width, input.health),
       body: this.body(input, { log, side: side.view, detail, vote, heatmap, help, helpFind }),
       status: ui.input
         ? promptLine(ui.input, layout.total.width)
@@ -422,7 +475,7 @@ export class DashboardViews {
             layout.total.width,
           ),
     };
-    return { snapshot, keys, activities: side.all, several };
+    return { snapshot, keys, activities: side.all, several, logPending: log.view.pending };
   }
 
   /** The side panes' view-models and their rows as selection sees them. */
@@ -485,12 +538,28 @@ export class DashboardViews {
     if (!open) return undefined;
     if (open.pane === "follow") {
       return input.follow
-        ? followerDetail(input.follow, input.monoNow ?? 0, stats, input.now, input.members)
+        ? followerDetail(
+            input.follow,
+            input.monoNow ?? 0,
+            stats,
+            input.now,
+            input.members,
+            input.health,
+          )
         : savedLinesDetail(input.logs.store, stats, input.now, input.logs.saved);
     }
     if (open.pane === "line")
       return this.lineDetail(open.key, input.version, input.logs, input.now);
-    return this.listDetail(open.pane, open.key, side);
+    const voteContext = input.voteContext;
+    const names = voteContext.state === "loaded" ? voteContext.context.names : undefined;
+    return this.listDetail(
+      open.pane,
+      open.key,
+      side,
+      names ?? NO_NAMES,
+      input.decoder,
+      input.decoded ?? 0,
+    );
   }
 
   private body(
@@ -523,10 +592,20 @@ interface SideSummaries {
 }
 
 /** A list pane's record by its key, as a detail view; undefined when it left the list. */
-function listDetail(pane: ListPane, key: string, side: SideSummaries): DetailView | undefined {
+function listDetail(
+  pane: ListPane,
+  key: string,
+  side: SideSummaries,
+  names: OrganizationNames,
+  decoder: IntentDecoder | undefined,
+): DetailView | undefined {
   if (pane === "activities") {
     const r = side.activities.rows.find((x) => x.key === key);
-    return r ? activityDetail(r.activity) : undefined;
+    if (!r) return undefined;
+    const view = activityDetail(r.activity, names, decoder?.lookup(r.activity));
+    if (r.conflict === undefined) return view;
+    const contested = field(lit`contested`, `${CONFLICT_TEXT} (${r.conflict} under ${r.id})`);
+    return { ...view, fields: [contested, ...view.fields] };
   }
   if (pane === "email") {
     const m = side.messages.find((x) => x.messageId === key);

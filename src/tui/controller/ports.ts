@@ -5,13 +5,15 @@
  * quitting). Absent ports are features absent: no feeds, no side panes; no voting, `A` and `R`
  * say so; no follow, `r` and `i` say there is none.
  */
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { writeNewFile } from "../../config/atomic-file.js";
 import type { ActivityVoting, LogSession } from "../../feeds/dashboard-sources.js";
+import type { DeploymentHealthFeed } from "../../feeds/deployment-health.js";
 import type { Feeds } from "../../feeds/feeds.js";
-import type { SavedAbout } from "../../feeds/follower-detail.js";
+import type { LogRows, LogStore } from "../../logs/model/log-store.js";
+import type { ReplicaSnapshots } from "../../logs/model/replica-activity.js";
 import type { FollowSource } from "../../tail/follower-group.js";
-import type { LogRows, LogStore } from "../../tail/log-store.js";
-import type { ReplicaSnapshots } from "../../tail/replica-activity.js";
+import type { SavedAbout } from "../panes/follower-detail.js";
 
 /** The lines the dashboard shows, and what brings them. */
 /** What every log the dashboard shows has, followed or saved. */
@@ -33,15 +35,23 @@ interface LogSourceParts {
  * store), or rows read from saved files with nothing followed.
  */
 export type LogSource =
-  | (LogSourceParts & { store: LogStore; follow: FollowSource })
-  | (LogSourceParts & { store: LogRows; follow?: undefined });
+  | (LogSourceParts & {
+      store: LogStore;
+      follow: FollowSource;
+      /** The followed deployments' health (get_app_status); absent: not polled. */
+      health?: DeploymentHealthFeed | undefined;
+    })
+  | (LogSourceParts & { store: LogRows; follow?: undefined; health?: undefined });
 
 /** A live log session (src/feeds/dashboard-sources.ts) as the dashboard's log source. */
-export function followedLogs(session: Pick<LogSession, "store" | "follower" | "replicas">) {
+export function followedLogs(
+  session: Pick<LogSession, "store" | "follower" | "replicas" | "health">,
+) {
   return {
     store: session.store,
     follow: session.follower,
     replicas: session.replicas,
+    health: session.health,
   } satisfies LogSource;
 }
 
@@ -85,6 +95,8 @@ export interface DashboardPorts {
   feeds?: Feeds | undefined;
   /** Approving and rejecting (`A`, `R`); absent: the keys say it is not available. */
   voting?: ActivityVoting | undefined;
+  /** What activities ask to sign, decoded; absent: the detail and confirmation show the intent. */
+  decoder?: IntentDecoder | undefined;
   /** Puts text on the terminal's clipboard (OSC 52, --clipboard); absent: `c` shows the line. */
   clipboard?: ((text: string) => void) | undefined;
   /** Where `S` writes; by default a new file (atomic-file.ts). */

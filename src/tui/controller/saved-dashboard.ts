@@ -11,7 +11,13 @@
 import { MarkedLog } from "../../logs/saved/marked-log.js";
 import type { OpenedLogs } from "../../logs/saved/open-saved.js";
 import type { SavedHeader } from "../../logs/saved/saved-header.js";
-import { followedNow, headerNotice, restoredState, savedTitle } from "../saved-title.js";
+import {
+  checkNotice,
+  followedNow,
+  headerNotice,
+  restoredState,
+  savedTitle,
+} from "../saving/saved-title.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
 import type { TerminalSize } from "./dashboard-views.js";
@@ -50,6 +56,7 @@ export function savedDashboard(
     summary: () => log.summary(),
     header: () => log.header(),
     following: () => followedNow(log.summary(), opened.followed),
+    headerCheck: () => log.headerCheck(),
   };
   const controller = new DashboardController(
     { logs: savedLogs(marked, marked, about, () => marked.replicaNumbers()), ...ports },
@@ -60,9 +67,21 @@ export function savedDashboard(
     },
   );
   const notice = header && headerNotice(header);
-  if (notice) controller.say(notice);
+  // Where the header's claims and the lines disagree, said once, when its file is read whole.
+  let checkSaid = false;
+  const sayCheck = (): string | undefined => {
+    if (checkSaid) return undefined;
+    const check = log.headerCheck();
+    if (!check) return undefined;
+    checkSaid = true;
+    return checkNotice(check);
+  };
+  const first = [notice, sayCheck()].filter((n): n is string => n !== undefined);
+  if (first.length > 0) controller.say(first.join(" · "));
   let notesSaid = log.summary().notes.length;
   const stopFollowing = log.subscribe(() => {
+    const check = sayCheck();
+    if (check) controller.say(check);
     controller.retitle(heading());
     if (!header && log.header()) {
       // A stream's header comes with its first lines.

@@ -3,11 +3,15 @@
  * (read once through whoami when the dashboard starts), the confirmation that says what is
  * decided, and the vote sent on the fingerprint shown, whose answered activity replaces its row
  * at once when the answer is about it. A key pressed before whoami answered goes on as soon as
- * it has. The rules are src/activity's; the confirmation's state is ../vote-state.ts.
+ * it has. What the activity asks to sign is decoded first (src/activity/decode): its summary in
+ * the confirmation's fixed header, its lines first in the part that scrolls. The rules are
+ * src/activity's; the confirmation's state is ../vote-state.ts.
  */
 import type { VoteAction } from "../../activity/activity-decision.js";
 import { confirmation, decideActivity } from "../../activity/activity-decision.js";
 import type { VoteContext } from "../../activity/awaiting-vote.js";
+import { type DecodedIntent, decodedLines } from "../../activity/decode/decoded-intent.js";
+import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import { voteAnswer, voteFailed } from "../../activity/vote-answer.js";
 import type { Activity } from "../../api/schemas.js";
 import type { ActivityVoting } from "../../feeds/dashboard-sources.js";
@@ -15,15 +19,23 @@ import type { FeedStore } from "../../feeds/feed-store.js";
 import { describeError } from "../../feeds/poller.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
-import type { UiAction, UiState } from "../ui-state.js";
+import { CONFLICT_TEXT } from "../panes/activity-summary.js";
+import type { UiAction, UiState } from "../state/ui-state.js";
 
 /** What the flow reads and changes of the dashboard around it. */
 export interface VoteHost {
   voting: ActivityVoting | undefined;
+  /** Decodes what the activity asks to sign; absent: the confirmation shows the intent alone. */
+  decoder?: IntentDecoder | undefined;
   /** The activities feed: an answered vote's activity replaces its row. */
   activities: FeedStore<Activity[]> | undefined;
   /** The activity of the row with this key, as the pane shows it; undefined when it is gone. */
   activityFor(key: string): Activity | undefined;
+  /**
+   * Whether the server now sends different activities (by type or fingerprint) under this id:
+   * none of them is voted on until it settles.
+   */
+  contested?(activityId: string): boolean;
   state(): UiState;
   apply(action: UiAction): void;
   now(): number;
@@ -62,6 +74,29 @@ export class VoteFlow {
     this.stopped.abort();
   }
 
+  /**
+   * The clock's tick: the organization's names read again once the reading is old enough; what
+   * is shown from then on names what was added or renamed meanwhile.
+   */
+  tick(): void {
+    const known = this.known;
+    if (known.state !== "loaded" || this.stopped.signal.aborted) return;
+    const reading = this.host.voting?.refreshNames?.(this.stopped.signal);
+    reading?.then(
+      (names) => {
+        const now = this.known;
+        if (this.stopped.signal.aborted || now.state !== "loaded") return;
+        if (names === now.context.names) return;
+        this.known = {
+          ...now,
+          context: { ...now.context, names, userNames: names.userNames() },
+        };
+        this.host.contextChanged();
+      },
+      () => undefined,
+    );
+  }
+
   private learned(context: VoteContext): void {
     if (this.stopped.signal.aborted) return;
     this.known = context;
@@ -81,13 +116,41 @@ export class VoteFlow {
     const activity = this.host.activityFor(key);
     const known = this.known;
     if (!activity) this.notice("the selected activity is no longer listed: nothing to vote on");
-    else if (!this.host.voting) this.notice("voting is not available here");
+    else if (this.host.contested?.(activity.id)) {
+      this.notice(
+        `cannot ${action}: ${CONFLICT_TEXT}; none of them can be voted on until the server sends one`,
+      );
+    } else if (!this.host.voting) this.notice("voting is not available here");
     else if (known.state === "loading") {
       // Who is asking is still being read: the confirmation opens as soon as it is known.
       this.pending = { action, key };
       this.notice("reading who you are (whoami) before the vote…");
     } else if (known.state === "failed") this.notice(`cannot vote: ${known.error}`);
-    else this.confirm(action, activity, known);
+    else this.decodeThenConfirm(action, activity, known);
+  }
+
+  /** The confirmation once what the activity asks to sign is decoded (at once when it is). */
+  private decodeThenConfirm(
+    action: VoteAction,
+    activity: Activity,
+    known: Extract<VoteContext, { state: "loaded" }>,
+  ): void {
+    const decoder = this.host.decoder;
+    const lookup = decoder?.lookup(activity);
+    if (!decoder || !lookup || lookup.state === "none") {
+      this.confirm(action, activity, known, undefined);
+      return;
+    }
+    if (lookup.state === "done") {
+      this.confirm(action, activity, known, lookup.decoded);
+      return;
+    }
+    this.notice("decoding what the activity signs before the vote…");
+    void decoder.decode(activity).then((decoded) => {
+      // Another confirmation opened meanwhile, or the dashboard stopped: this one is not shown.
+      if (this.stopped.signal.aborted || this.host.state().vote) return;
+      this.confirm(action, activity, known, decoded);
+    });
   }
 
   /** What is decided, shown for y; or why this person cannot cast that vote. */
@@ -95,6 +158,7 @@ export class VoteFlow {
     action: VoteAction,
     activity: Activity,
     known: Extract<VoteContext, { state: "loaded" }>,
+    decoded: DecodedIntent | undefined,
   ): void {
     const context = { ...known.context, now: this.host.now() };
     const decision = decideActivity(activity, context);
@@ -114,7 +178,12 @@ export class VoteFlow {
         fingerprint: decision.fingerprint,
         question,
         header,
-        details: [...details, ...known.notes.map((n) => `  note         ${n}`)],
+        ...(decoded ? { summary: decoded.summary } : {}),
+        details: [
+          ...(decoded ? decodedLines(decoded) : []),
+          ...details,
+          ...known.notes.map((n) => `  note         ${n}`),
+        ],
       },
     });
   }
@@ -131,6 +200,14 @@ export class VoteFlow {
     const { action, activityId, fingerprint } = vote;
     const done = (outcome: string, ok: boolean) =>
       this.host.apply({ type: "vote", change: { type: "voteDone", activityId, outcome, ok } });
+    // A poll since the confirmation opened brought a second, different record under its id.
+    if (this.host.contested?.(activityId)) {
+      done(
+        `not ${action === "approve" ? "approved" : "rejected"}: ${CONFLICT_TEXT}; nothing was sent`,
+        false,
+      );
+      return;
+    }
     voting.vote(action, fingerprint).then(
       (answered) => {
         const context = { ...known.context, now: this.host.now() };

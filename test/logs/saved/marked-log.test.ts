@@ -8,9 +8,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { StoreEvent } from "../../../src/logs/model/log-line.js";
 import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
-import type { StoreEvent } from "../../../src/tail/log-line.js";
+import { WorkBudget } from "../../../src/logs/work-budget.js";
+import { compilePattern } from "../../../src/text/pattern.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));
 let files = 0;
@@ -108,13 +110,32 @@ describe("MarkedLog", () => {
     expect(m.at(m.size())).toBeUndefined();
   });
 
+  it("a search within a budget stops, and goes on where it stopped to the same rows", async () => {
+    const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
+    const pattern = compilePattern("line 1\\d of");
+    const whole = [...(m.matching(pattern) ?? [])];
+    const { m: again } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
+    let calls = 1;
+    let t = 0;
+    const spent = () => WorkBudget.of(0, () => t++);
+    let rows = again.matching(pattern, spent());
+    while (rows === undefined) {
+      calls += 1;
+      rows = again.matching(pattern, spent());
+    }
+    expect(calls).toBeGreaterThan(1);
+    expect([...rows]).toEqual(whole);
+  });
+
   it("finds a search's rows as decoding every row does, markers included", async () => {
     const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
-    for (const pattern of [/line 1\d of/i, /replica 2/, /ERROR/, /nothing like this/]) {
+    for (const pattern of ["line 1\\d of", "replica 2", "ERROR", "nothing like this"].map(
+      compilePattern,
+    )) {
       const expected: number[] = [];
       for (let i = 0; i < m.size(); i++)
         if (pattern.test(eventText(m.at(i)?.event))) expected.push(i);
-      expect([...m.matching(pattern)]).toEqual(expected);
+      expect([...(m.matching(pattern) ?? [])]).toEqual(expected);
     }
   });
 
@@ -145,6 +166,46 @@ describe("MarkedLog", () => {
     expect(all.indexOf("INFO late")).toBeLessThan(all.indexOf("INFO line 1 of replica 1"));
     expect(told).toBeGreaterThanOrEqual(2);
   });
+});
+
+describe("many replicas", () => {
+  it("200,000 one-line replicas: counts, numbers and markers in work linear in lines and replicas", async () => {
+    const count = 200_000;
+    const out: string[] = [];
+    for (let r = 1; r <= count; r++) {
+      const ms = START + r;
+      out.push(
+        JSON.stringify({
+          replicaLabel: `replica ${r}/${count}`,
+          ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+          content: `INFO hello from ${r}`,
+        }),
+      );
+    }
+    const { m, o } = await open(`${out.join("\n")}\n`);
+    expect(o.log.size()).toBe(count);
+    const stats = m.snapshot();
+    expect(stats.length).toBe(count);
+    expect(stats.every((s) => s.lines === 1 && s.errors === 0)).toBe(true);
+    // In reading order: by replica number.
+    expect(stats.slice(0, 3).map((s) => s.label)).toEqual([
+      `replica 1/${count}`,
+      `replica 2/${count}`,
+      `replica 3/${count}`,
+    ]);
+    expect(stats.at(-1)?.label).toBe(`replica ${count}/${count}`);
+    expect(m.replicaNumbers().size).toBe(count);
+    // Every marker says a replica joined, once for each, after the first batch's replicas.
+    const joined = [...(m.matching(compilePattern(" joined$")) ?? [])];
+    const markers = joined.map((row) => eventText(m.at(row)?.event));
+    expect(m.size()).toBe(count + markers.length);
+    expect(markers.length).toBeGreaterThan(0);
+    expect(joined.every((row) => (m.at(row)?.id ?? 0) < 0)).toBe(true);
+    expect(markers.every((t) => /^replica \d+\/200000 joined$/.test(t))).toBe(true);
+    expect(new Set(markers).size).toBe(markers.length);
+    // A second snapshot of the same lines is the same one.
+    expect(m.snapshot()).toBe(stats);
+  }, 120_000);
 });
 
 async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {

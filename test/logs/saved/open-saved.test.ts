@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
 import {
   appendFileSync,
   closeSync,
@@ -6,21 +7,23 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  renameSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { formatEvent, type StreamFormat } from "../../../src/logs/formats/stream-format.js";
 import { IndexedFilter } from "../../../src/logs/indexed-filter.js";
-import { LineFilter } from "../../../src/logs/line-filter.js";
-import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
-import { TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
-import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
+import { compilePattern, LineFilter } from "../../../src/logs/line-filter.js";
 import {
   type GapMarker,
   type LogEvent,
@@ -28,10 +31,13 @@ import {
   packNanos,
   type StoreEvent,
   timestampSortKey,
-} from "../../../src/tail/log-line.js";
-import { LogStore } from "../../../src/tail/log-store.js";
-import { formatEvent, type StreamFormat } from "../../../src/tail/stream-format.js";
+} from "../../../src/logs/model/log-line.js";
+import { LogStore } from "../../../src/logs/model/log-store.js";
+import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import { MAX_LINE_BYTES, TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
+import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
 import { sanitizeForTerminal } from "../../../src/text/sanitize.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { BURSTS, interleave, logLine } from "../corpus.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-saved-"));
@@ -384,12 +390,27 @@ describe("a large file", () => {
 
   it("searches every line's content, as the filters read it", async () => {
     const o = await open([path]);
-    const found = await o.log.search(/^error line/i);
+    const found = await o.log.search(compilePattern("^error line"));
     const want = list.flatMap((e, i) => (/^error line/i.test(e.content) ? [i] : []));
     expect([...found.rows]).toEqual(want);
     expect(found.version).toBe(o.log.getVersion());
-    const none = await o.log.search(/nothing like this/);
+    const none = await o.log.search(compilePattern("nothing like this"));
     expect(none.rows.length).toBe(0);
+  });
+
+  it("closed before or while its start is indexed (q on the first screen), reads no closed descriptor", async () => {
+    let draw = () => {};
+    const drawn = new Promise<void>((resolve) => {
+      draw = resolve;
+    });
+    const before = await openSavedLogs([path], { indexFrom: drawn });
+    before.close();
+    draw();
+    await expect(before.indexed).resolves.toBeUndefined();
+    // Indexing begins at once, a piece, then a breath: closed in it.
+    const during = await openSavedLogs([path]);
+    during.close();
+    await expect(during.indexed).resolves.toBeUndefined();
   });
 
   it("keeps at most maxLines, the newest, counting the rest as evicted", async () => {
@@ -417,7 +438,7 @@ describe("search", () => {
           );
           const chosen = contents[pick % Math.max(1, contents.length)] ?? "x";
           const needle = chosen.slice(0, 3);
-          const pattern = new RegExp(literal(needle), "u");
+          const pattern = compilePattern(literal(needle));
           const found = await o.log.search(pattern);
           const want = all.flatMap((e, i) =>
             e.kind === "line" && pattern.test(e.content) ? [i] : [],
@@ -440,7 +461,7 @@ describe("search", () => {
     );
     const o = await open([path]);
     const all = events(o.log) as LogLine[];
-    for (const probe of [/bad/, /end$/, /after/, /\ufffd/]) {
+    for (const probe of ["bad", "end$", "after", "\\ufffd"].map(compilePattern)) {
       const found = await o.log.search(probe);
       expect([...found.rows]).toEqual(all.flatMap((e, i) => (probe.test(e.content) ? [i] : [])));
     }
@@ -456,7 +477,7 @@ describe("the filter core reads a saved log as it reads the dashboard's", () => 
     store.append(list);
     for (const spec of [
       { minLevel: "error" as const },
-      { include: [[/timeout|refused/]] },
+      { include: [[compilePattern("timeout|refused")]] },
       { minLevel: "warn" as const, before: 1, after: 2 },
     ]) {
       const kept = (source: typeof store | SavedLog, levels?: SavedLog) => {
@@ -592,6 +613,248 @@ describe("streams", () => {
       ["one", false],
       ["two", false],
     ]);
+  });
+});
+
+describe("bounded from the first byte", () => {
+  const MiB = 1024 * 1024;
+
+  /** A stream to read as standard input: a FIFO's descriptor, the bytes given by the test. */
+  function piped() {
+    const path = join(dir, `pipe${++files}`);
+    execFileSync("mkfifo", [path]);
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stream = new PassThrough();
+    const send = async (bytes: Buffer | string) => {
+      if (!stream.write(bytes)) await once(stream, "drain");
+    };
+    return { stdin: { fd, stream }, send, end: () => stream.end(), close: () => closeSync(fd) };
+  }
+
+  function ended(log: SavedLog): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!log.summary().files.every((f) => f.done)) return;
+        stop();
+        resolve();
+      };
+      const stop = log.subscribe(check);
+      check();
+    });
+  }
+
+  it("an NDJSON file whose first line is over 64 KiB opens as NDJSON, every line read", async () => {
+    const list = [
+      at(NOW, "x".repeat(100_000)),
+      ...Array.from({ length: 20 }, (_, i) => at(NOW + i + 1, `line ${i}`)),
+    ];
+    const o = await open([write(lines(list, JSON_OUT))]);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines, f.unreadable])).toEqual([
+      ["ndjson", 21, 0],
+    ]);
+    expect(o.log.at(0)?.event).toMatchObject({ replicaLabel: "replica 1/3" });
+  });
+
+  it("a large file's header over 64 KiB (a bundle's 1,000 votes) is read, its lines as NDJSON", async () => {
+    const votes = Array.from({ length: 1000 }, (_, i) => ({
+      activityId: `act-${i}`,
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      fingerprint: `sha256:${"ab".repeat(32)}`,
+      decision: "approve",
+      time: "2026-11-27T05:01:00Z",
+    }));
+    const header = JSON.stringify({ tvcwatch: { deploymentId: "dep-1", bundle: true, votes } });
+    expect(header.length).toBeGreaterThan(64 * 1024);
+    const count = Math.ceil((TAIL_BYTES * 3) / 100);
+    const list = Array.from({ length: count }, (_, i) => at(NOW + i, `line ${i}`));
+    const o = await open([write(`${header}\n${lines(list, JSON_OUT)}`)]);
+    expect(o.log.header()?.votes?.length).toBe(1000);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines, f.unreadable])).toEqual([
+      ["ndjson", count, 0],
+    ]);
+  });
+
+  it("a pipe whose first line is 70 KB shows the 1,000 lines after it, as NDJSON", async () => {
+    const p = piped();
+    const o = await openSavedLogs(["-"], { stdin: p.stdin });
+    opened.push(o);
+    await p.send(`${"y".repeat(70_000)}\n`);
+    // Shown as it came, before the lines that tell the format.
+    await new Promise<void>((resolve) => {
+      const stop = o.log.subscribe(() => {
+        if (o.log.size() < 1) return;
+        stop();
+        resolve();
+      });
+    });
+    expect(o.log.summary().files[0]?.format).toBe("plain");
+    const list = Array.from({ length: 1000 }, (_, i) => at(NOW + i, `good ${i}`, (i % 3) + 1));
+    await p.send(lines(list, JSON_OUT));
+    p.end();
+    await ended(o.log);
+    expect(o.log.summary().files.map((f) => [f.format, f.lines, f.unreadable])).toEqual([
+      ["ndjson", 1001, 1],
+    ]);
+    expect(o.log.at(1000)?.event).toMatchObject({
+      replicaLabel: "replica 1/3",
+      content: "good 999",
+    });
+    p.close();
+  });
+
+  it("a stream with no newline holds at most one line's cap, cuts it, says so, and reads on", async () => {
+    const p = piped();
+    const o = await openSavedLogs(["-"], { stdin: p.stdin });
+    opened.push(o);
+    const zeros = Buffer.alloc(MiB);
+    let held = 0;
+    for (let k = 0; k < 48; k++) {
+      await p.send(zeros);
+      held = Math.max(held, o.log.summary().files[0]?.heldBytes ?? Number.POSITIVE_INFINITY);
+    }
+    await p.send(`\n${lines([at(NOW, "after the zeros")], JSON_OUT)}`);
+    p.end();
+    await ended(o.log);
+    const [file] = o.log.summary().files;
+    expect(held).toBeLessThanOrEqual(MAX_LINE_BYTES + 2 * MiB);
+    expect(file).toMatchObject({ lines: 2, cut: 1, passedOver: 48 * MiB - MAX_LINE_BYTES });
+    expect(o.log.at(1)?.event).toMatchObject({ content: "after the zeros" });
+    expect(o.log.summary().notes.join("\n")).toMatch(
+      /^standard input: a line longer than 4 MiB: its first 4 MiB kept, the rest of it not read/m,
+    );
+    p.close();
+  });
+
+  it("a stream that ends in the middle of a line says its torn last line", async () => {
+    const p = piped();
+    const o = await openSavedLogs(["-"], { stdin: p.stdin });
+    opened.push(o);
+    await p.send(`${lines([at(NOW, "whole")], JSON_OUT)}{"replicaLabel":"replica 1/3","cont`);
+    p.end();
+    await ended(o.log);
+    expect(o.log.summary().notes).toEqual([
+      "standard input ended",
+      "standard input ended in the middle of a line: its last line (35 B, without its newline) is a torn line, shown as text",
+    ]);
+    p.close();
+  });
+
+  it("a .gz of 64 MiB of zeros is read through, held bounded, what was not read counted", async () => {
+    const gz = gzipSync(
+      Buffer.concat([
+        Buffer.alloc(64 * MiB),
+        Buffer.from(`\n${lines([at(NOW, "end")], JSON_OUT)}`),
+      ]),
+    );
+    const o = await open([write(gz, "zeros.gz")]);
+    const [file] = o.log.summary().files;
+    expect(file).toMatchObject({ lines: 2, cut: 1, passedOver: 64 * MiB - MAX_LINE_BYTES });
+    expect(file?.heldBytes).toBeLessThanOrEqual(MAX_LINE_BYTES + 2 * MiB);
+  });
+});
+
+describe("the same file named twice", () => {
+  it("by another path, a symlink or standard input redirected from it, is read once and said", async () => {
+    const list = [at(NOW, "ERROR one"), at(NOW + 1, "two", 2), at(NOW + 2, "ERROR three", 3)];
+    const path = write(lines(list, JSON_OUT), "twice.ndjson");
+    const link = join(dir, "twice-link.ndjson");
+    symlinkSync(path, link);
+    const other = write(lines([at(NOW + 5, "other")], JSON_OUT));
+    const fd = openSync(path, "r");
+    const o = await open([path, join(dir, ".", "twice.ndjson"), other, link, "-"], {
+      stdin: { fd, stream: new Socket() },
+    });
+    expect(o.log.size()).toBe(4);
+    expect(o.log.summary().files.map((f) => [f.name, f.aliases])).toEqual([
+      [path, [join(dir, ".", "twice.ndjson"), link, "standard input"]],
+      [other, []],
+    ]);
+    expect(events(o.log).filter((e) => e.kind === "line" && /ERROR/.test(e.content)).length).toBe(
+      2,
+    );
+    closeSync(fd);
+  });
+});
+
+describe("--follow follows the name, as tail -F does", () => {
+  /** Waits until `check` holds, looked at each time the log changes. */
+  function until(log: SavedLog, check: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const look = () => {
+        if (!check()) return;
+        stop();
+        resolve();
+      };
+      const stop = log.subscribe(look);
+      look();
+    });
+  }
+  const contents = (log: SavedLog) => events(log).map((e) => (e.kind === "line" ? e.content : ""));
+  const many = (from: number, n: number, word: string) =>
+    Array.from({ length: n }, (_, i) => at(NOW + from + i, `${word} ${i}`));
+
+  it("a file replaced (renamed away, a new one by its name) is read to its end, then the new one", async () => {
+    const path = write(lines(many(0, 50, "old"), JSON_OUT), "rotated.ndjson");
+    const o = await open([path], { follow: true, pollMs: 10 });
+    expect(o.log.size()).toBe(50);
+    renameSync(path, `${path}.1`);
+    // Written to the old file after its rename: still its lines.
+    appendFileSync(`${path}.1`, lines(many(50, 5, "old late"), JSON_OUT));
+    writeFileSync(path, lines(many(100, 30, "new"), JSON_OUT));
+    await until(o.log, () => o.log.size() === 85);
+    expect(contents(o.log).slice(48, 57)).toEqual([
+      "old 48",
+      "old 49",
+      "old late 0",
+      "old late 1",
+      "old late 2",
+      "old late 3",
+      "old late 4",
+      "new 0",
+      "new 1",
+    ]);
+    expect(o.log.summary().notes.join("\n")).toMatch(
+      /rotated\.ndjson was replaced \(a new file has its name\): the new one is read from its start/,
+    );
+    // Written to the new one: followed.
+    appendFileSync(path, lines(many(200, 2, "newer"), JSON_OUT));
+    await until(o.log, () => o.log.size() === 87);
+  });
+
+  it("a file truncated and written again (longer than before) is said and read from its start", async () => {
+    const path = write(lines(many(0, 100, "first"), JSON_OUT), "rewritten.ndjson");
+    const o = await open([path], { follow: true, pollMs: 10 });
+    expect(o.log.size()).toBe(100);
+    writeFileSync(path, lines(many(1000, 150, "second"), JSON_OUT));
+    await until(o.log, () => contents(o.log).includes("second 149"));
+    expect(contents(o.log)).toEqual(many(1000, 150, "second").map((l) => l.content));
+    expect(o.log.evicted()).toBe(100);
+    // The range is the lines' there are now.
+    expect(o.log.summary().from).toBe(NOW + 1000);
+    expect(o.log.summary().notes.join("\n")).toMatch(
+      /rewritten\.ndjson was (truncated|rewritten in place)[^\n]*: the 100 lines read before are let go, it is read again from its start/,
+    );
+  });
+
+  it("a file truncated to less than was read: said, read from its start, a torn line said", async () => {
+    const path = write(lines(many(0, 20, "before"), JSON_OUT), "cut.ndjson");
+    const o = await open([path], { follow: true, pollMs: 10 });
+    appendFileSync(path, '{"replicaLabel":"replica 1/3","content":"torn');
+    // The partial line is seen (waiting for its newline) before the cut.
+    const size = statSync(path).size;
+    await waitFor(() => o.log.files[0]?.progress().total === size, "the partial line seen");
+    truncateSync(path, 0);
+    await until(o.log, () => o.log.summary().notes.some((n) => /truncated/.test(n)));
+    appendFileSync(path, lines(many(100, 3, "after"), JSON_OUT));
+    await until(o.log, () => o.log.size() === 3);
+    expect(contents(o.log)).toEqual(["after 0", "after 1", "after 2"]);
+    const notes = o.log.summary().notes.join("\n");
+    expect(notes).toMatch(
+      /cut\.ndjson was truncated \(0 B, less than the [\d.]+ KiB read; the same file\)/,
+    );
+    expect(notes).toMatch(
+      /its last line, without its newline \(45 B\), was cut away with it \(a torn line\)/,
+    );
   });
 });
 

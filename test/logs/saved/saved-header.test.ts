@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LogStore } from "../../../src/logs/model/log-store.js";
 import {
   isJsonHeader,
   MAX_BUNDLE_ITEMS,
@@ -6,10 +7,9 @@ import {
   readTextHeader,
   type SavedVote,
 } from "../../../src/logs/saved/saved-header.js";
-import { LogStore } from "../../../src/tail/log-store.js";
-import { savedView } from "../../../src/tui/saved-view.js";
-import { bundleFields } from "../../../src/tui/ticket-bundle.js";
-import { initialUiState } from "../../../src/tui/ui-state.js";
+import { savedView } from "../../../src/tui/saving/saved-view.js";
+import { bundleFields } from "../../../src/tui/saving/ticket-bundle.js";
+import { initialUiState } from "../../../src/tui/state/ui-state.js";
 import { line } from "../../tui/fixtures.js";
 
 describe("the header of a saved view", () => {
@@ -71,6 +71,20 @@ describe("the header of a saved view", () => {
       expect(h.filters?.onlyReplica).toBeUndefined();
       expect(h.problems).toEqual(["filters.onlyReplica is not a replica number from 1 to 999"]);
     }
+  });
+
+  it("restores a header's patterns the one matcher takes, and says which it leaves out and why", () => {
+    const h = readJsonHeader({
+      tvcwatch: { filters: { include: ["^(a+)+$", "(a)\\1", "err("], exclude: "x(?=y)" } },
+    });
+    // Linear time whatever the pattern: the catastrophic one is restored as written.
+    expect(h.filters?.include).toEqual(["^(a+)+$"]);
+    expect(h.filters?.exclude).toBeUndefined();
+    expect(h.problems).toEqual([
+      'filters.include "(a)\\\\1": regex refused: a backreference (\\1) is JavaScript-only (patterns are RE2: linear time)',
+      'filters.include "err(": invalid regex: missing closing ): `err(`',
+      'filters.exclude "x(?=y)": regex refused: lookahead ((?=) is JavaScript-only (patterns are RE2: linear time)',
+    ]);
   });
 
   it("reads a bundle's replicas, follow figures, outages and votes", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { timestampSortKey } from "../../../src/logs/model/log-line.js";
 import {
   decodeLine,
   detectFormat,
@@ -13,7 +14,6 @@ import {
   scanLine,
 } from "../../../src/logs/saved/saved-line.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
-import { timestampSortKey } from "../../../src/tail/log-line.js";
 
 const T = "2026-11-18T11:06:40.000000005Z";
 const KEY = timestampSortKey(1_795_000_000, 5);

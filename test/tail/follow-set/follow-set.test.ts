@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TurnkeyApiError } from "../../../src/api/errors.js";
-import type { DeploymentDescription } from "../../../src/tail/deployment-labels.js";
+import type { DeploymentDescription } from "../../../src/logs/model/deployment-labels.js";
 import { FollowSet, type FollowSetOptions } from "../../../src/tail/follow-set/follow-set.js";
 import type {
   FollowMember,

@@ -4,10 +4,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DebugLogEntry } from "../../../src/api/schemas.js";
+import { formatEvent } from "../../../src/logs/formats/stream-format.js";
 import { LogFollower } from "../../../src/tail/follower.js";
-import { formatEvent } from "../../../src/tail/stream-format.js";
 import { decodeDebugLogs } from "../../../src/tail/wire/debug-log-fetch.js";
-import { renderPlainWindow } from "../../../src/tail/wire/plain-window.js";
+import { PlainWindowReader, renderPlainWindow } from "../../../src/tail/wire/plain-window.js";
 
 const SERVER_DATE = 1_795_000_000_000;
 /** `tail`'s text, with --timestamps (UTC or the local zone) or without. */
@@ -218,6 +218,84 @@ describe("renderPlainWindow", () => {
     // Both sides of the property were exercised.
     expect(rendered).toBeGreaterThan(40);
     expect(declined).toBeGreaterThan(40);
+  });
+
+  it("reads a body as it comes into its block exactly as it reads it whole", () => {
+    // What the block holds past the bytes come so far: anything (here, what a body is made of).
+    const filler = fc.constantFrom(0x22, 0x5c, 0x30, 0x7d, 0x5d, 0x2c, 0x7b, 0x20, 0xff);
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 30 }),
+        layout,
+        raw,
+        filler,
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.constantFrom<Times>(undefined, { utc: true }, { utc: false }),
+        (entries, how, rawBytes, fill, cuts, times) => {
+          const body = bodyOf(entries as DebugLogEntry[], how, rawBytes);
+          const whole = renderPlainWindow(body, SERVER_DATE, times);
+          const block = Buffer.alloc(body.length, fill);
+          const reader = new PlainWindowReader(times);
+          const points = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
+          let filled = 0;
+          for (const p of [...points, body.length]) {
+            body.copy(block, filled, filled, p);
+            filled = p;
+            reader.feed(block, filled);
+          }
+          const fed = reader.finish(block.subarray(0, body.length), SERVER_DATE);
+          expect(fed?.toString("latin1")).toBe(whole?.toString("latin1"));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("reads a body that did not come into the block it was fed, whole, and starts over in a new block", () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        entries: [
+          {
+            line: { content: "a", ts: { seconds: String(SERVER_DATE / 1000), nanos: "1" } },
+            replicaLabel: "r",
+          },
+        ],
+      }),
+    );
+    const reader = new PlainWindowReader(undefined);
+    // An attempt that broke off part way, in a block of its own.
+    const first = Buffer.from(body);
+    reader.feed(first, 20);
+    expect(reader.finish(Buffer.from(body), SERVER_DATE)?.toString()).toBe("[r] a\n");
+    const again = new PlainWindowReader(undefined);
+    again.feed(Buffer.from("{not json"), 9);
+    const second = Buffer.from(body);
+    again.feed(second, second.length);
+    expect(again.finish(second, SERVER_DATE)?.toString()).toBe("[r] a\n");
+  });
+
+  it("prints lines longer than the JSON they came in (escapes written wider, times), fed in pieces, as the follower does", async () => {
+    const at = (n: number) => ({ seconds: String(SERVER_DATE / 1000 - 5), nanos: String(n) });
+    const entries = [
+      { line: { content: "\n\r".repeat(3000), ts: at(1) }, replicaLabel: "r" },
+      { line: { content: "short", ts: at(2) }, replicaLabel: "replica 10/12" },
+      { line: { content: "\b".repeat(5000), ts: at(0) }, replicaLabel: "replica 1/3" },
+    ];
+    const body = Buffer.from(JSON.stringify({ entries }));
+    for (const times of [undefined, { utc: true }] as Times[]) {
+      const reader = new PlainWindowReader(times);
+      const block = Buffer.alloc(body.length, 0x5c);
+      for (let filled = 0; filled < body.length; ) {
+        const next = Math.min(body.length, filled + 777);
+        body.copy(block, filled, filled, next);
+        filled = next;
+        reader.feed(block, filled);
+      }
+      const fast = reader.finish(block, SERVER_DATE);
+      expect(fast).toBeDefined();
+      expect((fast as Buffer).length).toBeGreaterThan(body.length);
+      expect(fast?.toString("utf8")).toBe(await throughFollower(body, 0, times));
+    }
   });
 
   it("renders the usual window, in timestamp order across replicas", () => {

@@ -56,6 +56,54 @@ describe("the dashboard's title", () => {
     );
   });
 
+  it("says ready/desired last and never cuts it; the id shortens, then goes, before the version and role", () => {
+    const id = "073e2b01-5d1c-4a9e-8f3b-2a6c9d0e1f23";
+    const heading = {
+      kind: "deployments" as const,
+      prefix: "demo (simulated) · ",
+      deploymentId: id,
+      deployment: deploymentChoice(app(id), deployment(id, "0.7.2")),
+    };
+    const health = (ready: number, error?: string) => ({
+      data: {
+        deployments: new Map([
+          [
+            id,
+            {
+              deploymentId: id,
+              appId: "app-1",
+              ready,
+              desired: 3,
+              targeted: true,
+              updatedAt: undefined,
+            },
+          ],
+        ]),
+        changes: [],
+        problems: [],
+        apps: 1,
+      },
+      lastUpdated: 1,
+      error,
+      failures: error ? 1 : 0,
+      latencyMs: 1,
+    });
+    expect(dashboardTitle(heading, [], 200, health(2))).toBe(
+      `tvcwatch · demo (simulated) · payments-signer · deployment ${id} (0.7.2 live) · 2/3 ready`,
+    );
+    expect(dashboardTitle(heading, [], 80, health(2))).toBe(
+      "tvcwatch · demo (simulated) · payments-signer · 073e2b… (0.7.2 live) · 2/3 ready",
+    );
+    expect(dashboardTitle(heading, [], 72, health(3))).toBe(
+      "tvcwatch · demo (simulated) · payments-signer (0.7.2 live) · 3/3 ready",
+    );
+    expect(dashboardTitle(heading, [], 60, health(3, "HTTP 503"))).toBe(
+      "tvcwatch · demo (simulated) · payments-… · 3/3 ready (stale)",
+    );
+    // Not known (yet): nothing is said.
+    expect(dashboardTitle(heading, [], 200)).not.toContain("ready");
+  });
+
   it("names several by their labels, which carry the version and role", () => {
     expect(
       dashboardTitle(

@@ -4,12 +4,12 @@
  * over saved lines and over a store a follow fills.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { LogLine } from "../../../src/tail/log-line.js";
-import { LogStore } from "../../../src/tail/log-store.js";
+import type { LogLine } from "../../../src/logs/model/log-line.js";
+import { LogStore } from "../../../src/logs/model/log-store.js";
 import { DashboardController } from "../../../src/tui/controller/dashboard-controller.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import { type LogSource, savedLogs } from "../../../src/tui/controller/ports.js";
-import type { Segment } from "../../../src/tui/segment.js";
+import type { Segment } from "../../../src/tui/rows/segment.js";
 import { NOW } from "../fixtures.js";
 import { stoppedClock } from "../render-dashboard.js";
 

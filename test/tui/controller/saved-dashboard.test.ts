@@ -17,7 +17,8 @@ import {
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
-import type { Segment } from "../../../src/tui/segment.js";
+import type { Segment } from "../../../src/tui/rows/segment.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { stoppedClock } from "../render-dashboard.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-saved-dashboard-"));
@@ -84,6 +85,16 @@ async function open(content: string, name = "incident.ndjson") {
   return { c: d.controller, quit, path };
 }
 
+/** The snapshot once the log's filters have judged what the pane shows (they work in slices). */
+async function settled(c: SavedDashboard["controller"]): Promise<DashboardSnapshot> {
+  const pending = () => {
+    const s = c.getSnapshot();
+    return s.body.kind === "panes" && s.body.log.view.pending;
+  };
+  await waitFor(() => !pending(), "the log's filters judged what the pane shows");
+  return c.getSnapshot();
+}
+
 function press(c: SavedDashboard["controller"], keys: string): void {
   for (const k of keys) {
     if (k === "\r") c.press("", { return: true });
@@ -111,10 +122,10 @@ describe("the dashboard over a saved file", () => {
         deploymentId: "dep-1",
         savedAt: "2026-11-27T05:02:00Z",
         filters: { include: ["upstream"], exclude: null, minLevel: "error", context: 0 },
-        lines: 10,
+        lines: 522,
       }),
     );
-    const s = c.getSnapshot();
+    const s = await settled(c);
     expect(c.state.include).toEqual(["upstream"]);
     expect(c.state.minLevel).toBe("error");
     expect(status(s)).toContain("the saved view's filters restored: +/upstream/ level>=error");
@@ -128,7 +139,7 @@ describe("the dashboard over a saved file", () => {
 
   it("restores a replica shown alone (o): only its lines, said, and o shows every one again", async () => {
     const { c } = await open(
-      incident({ deploymentId: "dep-1", filters: { include: [], onlyReplica: 2 }, lines: 358 }),
+      incident({ deploymentId: "dep-1", filters: { include: [], onlyReplica: 2 }, lines: 522 }),
     );
     const s = c.getSnapshot();
     expect(c.state.onlyReplica).toBe(2);
@@ -167,7 +178,7 @@ describe("the dashboard over a saved file", () => {
       incident({
         deploymentId: "dep-1",
         savedAt: "2026-11-27T05:02:00Z",
-        lines: 521,
+        lines: 522,
         bundle: true,
         votes: [
           {
@@ -184,18 +195,36 @@ describe("the dashboard over a saved file", () => {
     const said = detail(c.getSnapshot());
     expect(said).toContain(`files ${path}: ndjson, 522 lines, 1 not read (shown as text)`);
     expect(said).toContain("not read 1 line could not be read");
-    expect(said).toContain("saved view deployment dep-1 · saved 2026-11-27T05:02:00Z · 521 lines");
+    expect(said).toContain("saved view deployment dep-1 · saved 2026-11-27T05:02:00Z · 522 lines");
     expect(said).toContain(
-      "votes 2026-11-27T05:01:00Z approve ACTIVITY_TYPE_SIGN_TRANSACTION_V2 act-1 fingerprint fp-abc",
+      "votes recorded in the file, not verified; none is voted from here | 2026-11-27T05:01:00Z approve ACTIVITY_TYPE_SIGN_TRANSACTION_V2 act-1 fingerprint fp-abc",
     );
     expect(said).toMatch(/replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
+  it("i says exactly what was not read: a line cut at its cap, what of it was passed over", async () => {
+    const { c, path } = await open(
+      `${incident(undefined)}${"z".repeat(5 * 1024 * 1024)}\n${jsonLine(START + 200_000, 1, "INFO after")}\n`,
+      "long-line.ndjson",
+    );
+    press(c, "i");
+    const said = detail(c.getSnapshot());
+    expect(said).toContain(
+      `files ${path}: ndjson, 524 lines, 1 not read (shown as text), 1 cut at 4 MiB (1 MiB of it not read)`,
+    );
+    expect(said).toContain(
+      "not read 1 line could not be read: shown as text, without a replica | 1 line longer than 4 MiB: the first 4 MiB of each shown as text, the rest (1 MiB) not read",
+    );
+    expect(said).toMatch(
+      /notes .*long-line\.ndjson: a line longer than 4 MiB: its first 4 MiB kept/,
+    );
   });
 
   it("i lists a bundle's follow figures, outages and each replica's lines as the live i does", async () => {
     const { c } = await open(
       incident({
         deploymentId: "dep-1",
-        lines: 521,
+        lines: 522,
         bundle: true,
         follow: {
           phase: "live",
@@ -245,7 +274,8 @@ describe("the dashboard over a saved file", () => {
     expect(at("failed polls")).toBe("failed polls 0 in a row when written");
     expect(at("outages")).toBe(
       [
-        "outages 2026-11-27T05:00:10Z to 05:00:20Z (10 s): gap: gone",
+        "outages recorded in the file, not verified",
+        "2026-11-27T05:00:10Z to 05:00:20Z (10 s): gap: gone",
         "2026-11-27T05:00:45.390Z to 05:01:04.599Z (19 s, 6 polls): no answer: UNAVAILABLE (HTTP 503)",
         "2026-11-27T05:01:30Z to 05:01:33Z (3 s, 1 poll, still failing when written): no answer: connection refused",
       ].join(" | "),
@@ -253,9 +283,87 @@ describe("the dashboard over a saved file", () => {
     expect(at("replicas saved")).toBe(
       "replicas saved replica 1/3: 200 lines | replica 2/3 (dep-1): 1 line",
     );
-    expect(at("votes")).toBe("votes none cast");
+    expect(at("votes")).toBe("votes recorded in the file, not verified | none cast");
     // The buffer's own counts still follow, as in the live i.
     expect(said.at(-1)).toMatch(/^replicas replica 1\/3: 200 lines, 0 errors/);
+  });
+
+  it("a forged bundle's header is a claim: where it disagrees with the lines is said, its votes never drive one", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        from: "2026-11-27T05:00:00.001Z",
+        to: "2026-11-27T06:00:00.000Z",
+        lines: 3,
+        gaps: 0,
+        bundle: true,
+        replicas: [
+          { replicaLabel: "replica 1/3", lines: 700 },
+          { replicaLabel: "replica 9/9", lines: 1 },
+        ],
+        outages: [{ from: "2026-11-27T05:00:10Z", to: "2026-11-27T05:00:20Z", reason: "gone" }],
+        votes: [
+          {
+            activityId: "act-export",
+            type: "ACTIVITY_TYPE_EXPORT_WALLET",
+            fingerprint: "sha256:abc",
+            decision: "approve",
+            time: "2026-11-27T05:01:00Z",
+          },
+        ],
+      }),
+    );
+    // Said as the file opens.
+    expect(status(c.getSnapshot())).toContain(
+      "the header disagrees with the lines (i lists where): it says 3 lines; the file has 522",
+    );
+    press(c, "i");
+    const said = detail(c.getSnapshot()).split("\n");
+    const at = (label: string) => said.find((l) => l.startsWith(`${label} `));
+    expect(at("checked")).toBe(
+      [
+        "checked the header disagrees with the lines:",
+        "it says 3 lines; the file has 522",
+        "it says the lines end at 2026-11-27T06:00:00.000Z; the last is at 2026-11-27T05:01:39.503Z",
+        "it lists replica 1/3 with 700 lines; the file has 200",
+        "it lists replica 9/9 with 1 line; no line of the file is from it",
+        "it does not list replica 2/3, which has 121 lines in the file",
+        "it does not list replica 3/3, which has 200 lines in the file",
+        "it lists 1 gap among its outages; the file has 0 gap markers",
+      ].join(" | "),
+    );
+    expect(at("votes")).toMatch(
+      /^votes recorded in the file, not verified; none is voted from here \| .* approve ACTIVITY_TYPE_EXPORT_WALLET act-export/,
+    );
+    expect(at("outages")).toMatch(/^outages recorded in the file, not verified \| /);
+    // Nothing from the file can be voted on: there is no activity to approve.
+    press(c, "\u001b");
+    press(c, "A");
+    expect(c.getSnapshot().body.kind).toBe("panes");
+    expect(JSON.stringify(c.getSnapshot())).not.toMatch(/confirm|act-export/i);
+  });
+
+  it("a header that agrees with its lines says so in i", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        from: "2026-11-27T05:00:00.001Z",
+        to: "2026-11-27T05:01:39.503Z",
+        lines: 522,
+        gaps: 0,
+        bundle: true,
+        replicas: [
+          { replicaLabel: "replica 1/3", lines: 200 },
+          { replicaLabel: "replica 2/3", lines: 121 },
+          { replicaLabel: "replica 3/3", lines: 200 },
+        ],
+        votes: [],
+      }),
+    );
+    press(c, "i");
+    expect(detail(c.getSnapshot())).toContain(
+      "checked the header agrees with the lines: 522 lines, 0 gaps, its start, its end, 3 replicas",
+    );
   });
 
   it("a pipe followed: the status line and i say it is read as it comes, saved lines once it ends", async () => {

@@ -1,0 +1,74 @@
+/**
+ * `tvcwatch activity approve ID|FINGERPRINT`: an ID is looked up with get_activity (its
+ * fingerprint is what a vote names); a fingerprint is looked for among the organization's
+ * newest activities, those awaiting consensus first, so the confirmation can show what it is.
+ */
+import type { CallOptions, TurnkeyClient } from "../../../api/client.js";
+import type { Activity } from "../../../api/schemas.js";
+
+/** Turnkey's fingerprint: `sha256:` and 64 hex digits. */
+const FINGERPRINT = /^sha256:[0-9a-f]{64}$/i;
+
+export function isFingerprint(text: string): boolean {
+  return FINGERPRINT.test(text);
+}
+
+export type Found =
+  | { kind: "activity"; activity: Activity }
+  /** A fingerprint matched by none of the `searched` newest activities. */
+  | { kind: "fingerprint-only"; fingerprint: string; searched: number };
+
+/** Pages of 100 read at most: those awaiting consensus, then every status. */
+const PAGES_AWAITING = 5;
+const PAGES_ANY = 10;
+const PAGE = 100;
+
+async function search(
+  client: TurnkeyClient,
+  fingerprint: string,
+  statuses: string[] | undefined,
+  pages: number,
+  options: Pick<CallOptions, "onRetry" | "signal">,
+): Promise<{ activity?: Activity; searched: number }> {
+  let after: string | undefined;
+  let searched = 0;
+  for (let page = 0; page < pages; page++) {
+    const { activities } = await client.call(
+      "list_activities",
+      {
+        ...(statuses ? { filterByStatus: statuses as never } : {}),
+        paginationOptions: { limit: String(PAGE), ...(after ? { after } : {}) },
+      },
+      options,
+    );
+    searched += activities.length;
+    const match = activities.find((a) => a.fingerprint.toLowerCase() === fingerprint.toLowerCase());
+    if (match) return { activity: match, searched };
+    if (activities.length < PAGE) break;
+    after = activities.at(-1)?.id;
+  }
+  return { searched };
+}
+
+/** The activity an ID or fingerprint names; a fingerprint found nowhere is returned as it is. */
+export async function findActivity(
+  client: TurnkeyClient,
+  ref: string,
+  options: Pick<CallOptions, "onRetry" | "signal"> = {},
+): Promise<Found> {
+  if (!isFingerprint(ref)) {
+    const { activity } = await client.call("get_activity", { activityId: ref }, options);
+    return { kind: "activity", activity };
+  }
+  const awaiting = await search(
+    client,
+    ref,
+    ["ACTIVITY_STATUS_CONSENSUS_NEEDED"],
+    PAGES_AWAITING,
+    options,
+  );
+  if (awaiting.activity) return { kind: "activity", activity: awaiting.activity };
+  const any = await search(client, ref, undefined, PAGES_ANY, options);
+  if (any.activity) return { kind: "activity", activity: any.activity };
+  return { kind: "fingerprint-only", fingerprint: ref, searched: any.searched };
+}

@@ -1,0 +1,92 @@
+import { ReadStream } from "node:tty";
+import type { Command } from "commander";
+import { openTerminalForKeys } from "../../../config/named-file.js";
+import { type OpenedLogs, openSavedLogs } from "../../../logs/saved/open-saved.js";
+import { shouldColour } from "../../../text/colour.js";
+import { CliError } from "../../cli-error.js";
+import { commandSummary } from "../../command-summaries.js";
+import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
+
+/** Said when standard output is no terminal: what reads saved lines without one. */
+export const NO_TERMINAL =
+  "open needs a terminal (standard output is none); without one read the file with less, grep or jq (NDJSON), or lnav (tvcwatch lnav-format prints its format)";
+
+interface OpenFlags {
+  follow?: boolean;
+  clipboard?: boolean;
+}
+
+/**
+ * The terminal keys are read from: standard input when it is one, else the controlling terminal
+ * (standard input is then the log, or not a terminal), opened by named-file.ts.
+ */
+function keyboard(): { keys: ReadStream; close(): void } {
+  if (process.stdin.isTTY) return { keys: process.stdin as ReadStream, close() {} };
+  const fd = openTerminalForKeys();
+  if (fd === undefined) throw new CliError(`${NO_TERMINAL} (no terminal to read keys from)`, 2);
+  const keys = new ReadStream(fd);
+  return {
+    keys,
+    close() {
+      // The stream closes its descriptor.
+      keys.destroy();
+    },
+  };
+}
+
+export function registerOpenCommand(program: Command): void {
+  program
+    .command("open")
+    .summary(commandSummary("open"))
+    .description(
+      "Read saved logs in the dashboard's log pane, with every reading key (levels, search, filters, context, marks, detail, S, T, J, replica keys, i): the NDJSON of tail -o json or of S, tail's text (with or without --timestamps), or any other text; .gz files as they are. Several files are merged by time. - reads standard input, followed as it grows (tvcwatch tail -f -o json | tvcwatch open -). Needs no configuration and no credentials.",
+    )
+    .argument("<file...>", "saved logs to read; - for standard input")
+    .option("--follow", "read the files further as they grow (a pipe or a FIFO always is)")
+    .option(
+      "--clipboard",
+      "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  tvcwatch open incident.ndjson
+  tvcwatch open app-1.log.gz app-2.log.gz
+  tvcwatch tail -f -o json | tvcwatch open -`,
+    )
+    .action(async (files: string[], flags: OpenFlags) => {
+      // As the dashboard's other commands: the young generation held at its start-up size
+      // before the reader and Ink load, the heap kept near what it holds (a followed pipe).
+      holdYoungGeneration();
+      let opened: OpenedLogs;
+      // The rest of a large file is indexed once the newest screen is drawn (or on the way out).
+      let drawn: () => void = () => {};
+      const indexFrom = new Promise<void>((resolve) => {
+        drawn = resolve;
+      });
+      try {
+        opened = await openSavedLogs(files, { follow: flags.follow === true, indexFrom });
+      } catch (err) {
+        throw new CliError((err as Error).message, 2);
+      }
+      let keys: ReturnType<typeof keyboard> | undefined;
+      try {
+        if (!process.stdout.isTTY) throw new CliError(NO_TERMINAL, 2);
+        keys = keyboard();
+        governHeap();
+        const { runOpen } = await import("../../../tui/app/run-open.js");
+        await runOpen({
+          opened,
+          keys: keys.keys,
+          colour: shouldColour(process.stdout.isTTY),
+          clipboard: flags.clipboard === true,
+          drawn,
+        });
+      } finally {
+        drawn();
+        opened.close();
+        keys?.close();
+      }
+    });
+}

@@ -1,0 +1,195 @@
+/**
+ * What `tvcwatch tail` does once its flags are parsed: follow the deployment's logs, print each
+ * line once, and say on stderr how the follow goes. Loaded only when `tail` runs (its flags are in
+ * commands/tail.ts, which `tail --help` loads alone).
+ */
+import type { Command } from "commander";
+import type { TurnkeyClient } from "../../../api/client.js";
+import { describeDeployments } from "../../../feeds/deployment-list.js";
+import { FollowerStopError, LogFollower, ResumeRefusedError } from "../../../tail/follower.js";
+import { StatusReporter } from "../../../tail/follower-status.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
+import type { StreamFormat } from "../../../logs/formats/stream-format.js";
+import { sayOnStderr } from "../../../text/stderr.js";
+import { CliError } from "../../cli-error.js";
+import { clientFor, configFromCommand } from "../../context.js";
+import { governHeap } from "../../heap-governor.js";
+import { CheckpointWriter, refusedCheckpoint } from "./checkpoint-file.js";
+import { FirstDescription } from "./first-description.js";
+import { checkOutputFlags } from "./output-file.js";
+import { TailBatches } from "./tail-batches.js";
+import { TailFetch } from "./tail-fetch.js";
+import { changesLines } from "./tail-filter.js";
+import type { TailFlags } from "./tail-flags.js";
+import { lockTailFiles } from "./tail-locks.js";
+import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
+import { resumeTail } from "./tail-resume.js";
+import { TailStdout } from "./tail-stdout.js";
+
+/**
+ * Whether `tail` prints one window as plain `[replica] content` lines (timestamps or not), nothing
+ * left out or added: no -f, text without colour, no filter, context or highlight, no --tail (its
+ * gap), no checkpoint.
+ */
+export function isPlainWindow(
+  flags: TailFlags,
+  format: StreamFormat,
+  tailLines: number | undefined,
+  checkpointPath: string | undefined,
+): boolean {
+  return (
+    flags.follow !== true &&
+    flags.output === "text" &&
+    !format.colour &&
+    tailLines === undefined &&
+    checkpointPath === undefined &&
+    !changesLines(flags)
+  );
+}
+
+/**
+ * Runs the follow until it ends, SIGINT or SIGTERM aborts it, or it stops for a failure (said as
+ * every command says its last failure). A follow runs for hours: the heap is kept near what it
+ * holds meanwhile.
+ */
+async function followUntilStopped(
+  follower: LogFollower,
+  controller: AbortController,
+  follow: boolean,
+  stopError: (err: FollowerStopError) => unknown,
+): Promise<void> {
+  const stopGoverning = follow ? governHeap() : () => {};
+  const stop = () => controller.abort();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    await follower.run(controller.signal, follow);
+  } catch (err) {
+    throw err instanceof FollowerStopError ? stopError(err) : err;
+  } finally {
+    stopGoverning();
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+/**
+ * The deployment's description, read once (one list_tvc_apps, one get_tvc_deployment). Its code
+ * (and the terminal-width tables it loads) is loaded only for -o json, which prints it.
+ */
+function describeOne(
+  client: TurnkeyClient,
+  deploymentId: string,
+  flags: TailFlags,
+  signal: AbortSignal,
+): FirstDescription {
+  const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+  return new FirstDescription(async (s) => {
+    const { describeDeployments } = await import("../../../feeds/deployment-list.js");
+    return (await describeDeployments(client, [deploymentId], s, limit)).get(deploymentId);
+  }, signal);
+}
+
+export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
+  const config = await configFromCommand(cmd);
+  const deploymentId = config.deploymentId;
+  if (!deploymentId) {
+    throw new CliError(
+      "no deployment: pass --deployment ID or put deploymentId in the config file",
+      2,
+    );
+  }
+  checkOutputFlags(flags);
+  // One writer per file: held until the program exits.
+  const locks = lockTailFiles(flags);
+  // --checkpoint: resume from what the file records, and record after each batch handed on.
+  const checkpointPath = flags.checkpoint;
+  const say = sayOnStderr;
+  const resume = resumeTail(flags, deploymentId, say, locks.output);
+  const { handled, output } = resume;
+  const { sinceMs, tailLines } = firstWindow(flags);
+  const client = clientFor(config);
+  const format = streamFormatOf(flags);
+  const plain = isPlainWindow(flags, format, tailLines, checkpointPath);
+  const fetch = new TailFetch(
+    client,
+    deploymentId,
+    plain ? { timestamps: format.timestamps ? { utc: format.utc } : undefined } : undefined,
+  );
+  const follower = new LogFollower({
+    fetchLogs: fetch.fetchLogs,
+    intervalMs: flags.interval,
+    overlapMs: flags.overlap,
+    sinceMs,
+    tailLines,
+    resume: resumeOf(resume.recorded),
+    // A stream cannot move a line once printed: hold the newest second back so a replica
+    // whose lines reach the server a little late still prints in timestamp order.
+    holdBackMs: TAIL_HOLD_BACK_MS,
+  });
+  if (handled) follower.onResponse((sighting) => handled.sighted(sighting));
+  const otlp =
+    flags.output === "otlp"
+      ? await (await import("./otlp-output.js")).openOtlpOutput(
+          flags.otlpEndpoint,
+          config.organizationId,
+          [deploymentId],
+          client,
+          checkpointPath,
+          say,
+        )
+      : undefined;
+  const controller = new AbortController();
+  // -o json: what the deployment is, asked beside the first poll (./first-description.ts).
+  const described =
+    flags.output === "json"
+      ? describeOne(client, deploymentId, flags, controller.signal)
+      : undefined;
+  const stdout = new TailStdout(() => controller.abort());
+  // A failure to write the checkpoint ends the follow (said once, at the end).
+  const checkpoint = checkpointPath
+    ? new CheckpointWriter(checkpointPath, () => controller.abort(), locks.checkpoint)
+    : undefined;
+  const batches = new TailBatches({
+    flags,
+    format,
+    follower,
+    handled,
+    startGaps: resume.startGaps,
+    otlp,
+    outputFile: output?.file,
+    checkpoint,
+    stdout,
+    say,
+    description: described && (() => described.description()),
+  });
+  batches.start(!resume.recordedOutputFile);
+  follower.onEvents(described ? described.holding(batches.handOn) : batches.handOn);
+  const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
+  follower.subscribe(() => status.see(follower.getState(), performance.now()));
+  try {
+    await followUntilStopped(follower, controller, flags.follow === true, (err) =>
+      err instanceof ResumeRefusedError && checkpointPath !== undefined
+        ? refusedCheckpoint(err, checkpointPath, flags)
+        : fetch.stopError(err),
+    );
+    await described?.settled();
+  } finally {
+    described?.stop();
+  }
+  batches.finish();
+  await otlp?.close();
+  if (checkpoint?.error !== undefined) throw checkpoint.error;
+  const state = follower.getState();
+  if (!flags.follow && state.phase !== "stopped")
+    throw new CliError(state.lastError ?? "could not read the logs", 2);
+  const rendered = fetch.rendered;
+  if (rendered && output) output.file.write(rendered);
+  else if (rendered) stdout.writeWindow(rendered);
+  output?.file.close();
+  // --replica naming no replica there is: said; an error when nothing was printed for it.
+  const problem = batches.replicas.problem();
+  if (problem && (batches.printedLines > 0 || flags.follow)) say(problem);
+  await stdout.drained();
+  if (problem && batches.printedLines === 0 && !flags.follow) throw new CliError(problem, 1);
+}

@@ -1,0 +1,184 @@
+import type { Command } from "commander";
+import { LOG_LEVELS } from "../../../text/log-level.js";
+import { commandSummary } from "../../command-summaries.js";
+import {
+  collectRegex,
+  collectText,
+  integerFlag,
+  intervalFlag,
+  overlapFlag,
+  sinceFlag,
+  textFlag,
+} from "../../flag-parsers.js";
+import type { FlagRow } from "../../flag-table.js";
+import { addFlags } from "../../flag-table.js";
+import type { TailFlags } from "./tail-flags.js";
+
+/** The most context lines -A, -B and -C take. */
+const MAX_TAIL_CONTEXT = 1000;
+
+/** `tvcwatch tail`'s flags, in the order its help lists them. */
+const TAIL_FLAG_TABLE: readonly FlagRow[] = [
+  {
+    flags: "--deployment <id>",
+    description:
+      "deployment ID (default: deploymentId from the config file); repeat it to merge several",
+    parse: collectText,
+  },
+  {
+    flags: "--app <app-id>",
+    description:
+      "every debug-mode deployment of this app (its id or name), new ones as they appear",
+    parse: textFlag,
+    conflicts: ["deployment", "all"],
+  },
+  {
+    flags: "--all",
+    description: "every debug-mode deployment of the organization, new ones as they appear",
+    conflicts: "deployment",
+  },
+  {
+    flags: "--max-deployments <n>",
+    description:
+      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
+    parse: integerFlag(1, 10_000),
+  },
+  {
+    flags: "--max-concurrent <n>",
+    description:
+      "with several deployments, the most requests in flight at once (1 to 64, default 4)",
+    parse: integerFlag(1, 64),
+  },
+  { flags: "-f, --follow", description: "keep polling for new lines until interrupted" },
+  {
+    flags: "--since <duration>",
+    description: "only lines newer than this, e.g. 30s, 10m, 1h (1s to 7d)",
+    parse: sinceFlag,
+  },
+  {
+    flags: "--tail <n>",
+    description: "only the last N lines of each replica to start with",
+    parse: integerFlag(1, 2_147_483_647),
+  },
+  {
+    flags: "--replica <label>",
+    description: "only this replica: its label or its number (repeatable)",
+    parse: collectText,
+  },
+  {
+    flags: "--grep <regex>",
+    description:
+      "only lines matching this regular expression; repeat it to keep lines matching any (smart case: all lower case ignores case)",
+    parse: collectRegex,
+  },
+  {
+    flags: "--exclude <regex>",
+    description:
+      "drop lines matching this regular expression; repeat it to drop lines matching any (smart case)",
+    parse: collectRegex,
+  },
+  {
+    flags: "--level <level>",
+    description:
+      "only lines of this level or more severe (a line stating none counts as info; the lines that continue a kept one, such as stack frames, are kept with it)",
+    choices: LOG_LEVELS,
+  },
+  {
+    flags: "-C, --context <n>",
+    description:
+      "with --grep, --exclude or --level, N lines around each kept line, as grep -C (0 to 1000)",
+    parse: integerFlag(0, MAX_TAIL_CONTEXT),
+  },
+  {
+    flags: "-A, --after-context <n>",
+    description: "N lines after each kept line, as grep -A",
+    parse: integerFlag(0, MAX_TAIL_CONTEXT),
+  },
+  {
+    flags: "-B, --before-context <n>",
+    description: "N lines before each kept line, as grep -B",
+    parse: integerFlag(0, MAX_TAIL_CONTEXT),
+  },
+  {
+    flags: "--highlight <regex>",
+    description:
+      "mark what this regular expression matches, on a terminal with colour (repeatable; smart case)",
+    parse: collectRegex,
+  },
+  { flags: "--timestamps", description: "prefix each line with its RFC 3339 timestamp" },
+  { flags: "--utc", description: "timestamps in UTC instead of the local zone" },
+  {
+    flags: "-o, --output <format>",
+    description:
+      "text, json (one object per line), or otlp (to an OpenTelemetry collector: --otlp-endpoint)",
+    choices: ["text", "json", "otlp"],
+    default: { value: "text" },
+  },
+  {
+    flags: "--interval <duration>",
+    description: "base poll interval (250ms to 10m)",
+    parse: intervalFlag,
+    default: { value: 2000, shown: "2s" },
+  },
+  {
+    flags: "--overlap <duration>",
+    description:
+      "the most a window reaches back for late-arriving lines; it stays small while none come late (0 to 5m)",
+    parse: overlapFlag,
+    default: { value: 5000, shown: "5s" },
+  },
+  {
+    flags: "--otlp-endpoint <url>",
+    description:
+      "with -o otlp, the collector's OTLP/HTTP base URL, e.g. http://localhost:4318 (default: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT)",
+    parse: textFlag,
+  },
+  {
+    flags: "--checkpoint <file>",
+    description:
+      "with -f, record after each batch written what a restart needs, and resume from FILE when it exists: no line printed twice, none missed (see the README)",
+    parse: textFlag,
+  },
+  {
+    flags: "--start-over",
+    description:
+      "with --checkpoint, set aside what FILE records (one refused: ahead of the server's clock, older than the server keeps logs, or corrupt) and start afresh from --since or --tail: lines before that window that it had not handed on are skipped, lines within it that it had handed on come again; FILE is then written anew",
+  },
+  {
+    flags: "--output-file <file>",
+    description:
+      "append the lines (-o text or json) to FILE instead of stdout; with --checkpoint, each line is in FILE exactly once across restarts, even after a kill -9 (see the README)",
+    parse: textFlag,
+  },
+  {
+    flags: "-v, --verbose",
+    description:
+      "with -f, write the follow's figures to stderr every 10 s (rate, latency, window, overlap, late lines)",
+  },
+];
+
+/**
+ * `tvcwatch tail`: its flags. What it does is in ../tail/run-tail.ts, loaded when it runs, so
+ * `tail --help` loads no client, schemas or follower.
+ */
+export function registerTailCommand(program: Command): void {
+  const tail = program
+    .command("tail")
+    .summary(commandSummary("tail"))
+    .description(
+      "Print a TVC deployment's debug logs, every replica's lines merged by timestamp, each line exactly once. With -f, follow until Ctrl-C, through network faults, slow responses and server clock skew. Without --since or --tail, starts with the last 10 minutes.",
+    );
+  addFlags(tail, TAIL_FLAG_TABLE)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  tvcwatch tail --deployment DEP -f\n  tvcwatch tail -f --since 1h --grep ERROR --grep WARN -C 2 --replica 2\n  tvcwatch tail -f -o json | jq -r .content\n  tvcwatch tail -f -o json --checkpoint /var/lib/tvcwatch/dep.checkpoint --output-file /var/log/dep.ndjson",
+    )
+    .action(async (flags: TailFlags, cmd: Command) => {
+      if ((flags.deployment?.length ?? 0) > 1 || flags.app !== undefined || flags.all) {
+        const { runManyTail } = await import("./follow-many.js");
+        return runManyTail(flags, cmd);
+      }
+      const { runTail } = await import("./run-tail.js");
+      await runTail(flags, cmd);
+    });
+}

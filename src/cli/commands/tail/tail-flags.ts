@@ -1,0 +1,39 @@
+import type { LogLevel } from "../../../text/log-level.js";
+import type { Pattern } from "../../../text/pattern.js";
+
+/** `tvcwatch tail`'s flags as commander parses them (declared in commands/tail.ts). */
+export interface TailFlags {
+  /** Repeatable: several deployments merged. */
+  deployment?: string[];
+  app?: string;
+  all?: boolean;
+  maxConcurrent?: number;
+  /** With --app / --all: the most deployments followed. */
+  maxDeployments?: number;
+  follow?: boolean;
+  since?: number;
+  tail?: number;
+  replica?: string[];
+  /** Repeatable: a line is kept when any matches. */
+  grep?: Pattern[];
+  /** Repeatable: a line is hidden when any matches. */
+  exclude?: Pattern[];
+  level?: LogLevel;
+  /** grep's -C, -A, -B: context lines around each kept line. */
+  context?: number;
+  afterContext?: number;
+  beforeContext?: number;
+  /** Repeatable: matches marked on a terminal. */
+  highlight?: Pattern[];
+  timestamps?: boolean;
+  utc?: boolean;
+  output: "text" | "json" | "otlp";
+  otlpEndpoint?: string;
+  interval: number;
+  overlap: number;
+  verbose?: boolean;
+  checkpoint?: string;
+  /** With --checkpoint: its record set aside, a fresh start. */
+  startOver?: boolean;
+  outputFile?: string;
+}

@@ -1,0 +1,66 @@
+/**
+ * What `tail`'s flags mean to its followers and to how lines print, for one deployment
+ * (./run-tail.ts) and several (./follow-many.ts): the first window, the merge hold-back, where a
+ * checkpoint resumes, and the stream's format.
+ */
+import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
+import type { StreamFormat } from "../../../logs/formats/stream-format.js";
+import { shouldColour } from "../../../text/colour.js";
+import { formatDuration } from "../../../text/duration.js";
+import { withHighlight } from "./tail-filter.js";
+import type { TailFlags } from "./tail-flags.js";
+
+/** The merge hold-back of the stream (it grows, up to --overlap, if lines arrive later). */
+export const TAIL_HOLD_BACK_MS = 1000;
+/** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
+const RETENTION_MS = 7 * 24 * 3_600_000;
+
+/** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
+export function streamFormatOf(flags: TailFlags): StreamFormat {
+  return withHighlight(
+    {
+      output: flags.output === "json" ? "json" : "text",
+      timestamps: flags.timestamps === true,
+      utc: flags.utc === true,
+      // A file is no terminal, whatever stdout is (or FORCE_COLOR says).
+      colour:
+        flags.output === "text" &&
+        flags.outputFile === undefined &&
+        shouldColour(process.stdout.isTTY),
+    },
+    flags.highlight,
+  );
+}
+
+/** The first window: `--since` / `--tail` (10 minutes without either). */
+export function firstWindow(flags: Pick<TailFlags, "since" | "tail">): {
+  sinceMs: number | undefined;
+  tailLines: number | undefined;
+} {
+  return {
+    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
+    tailLines: flags.tail,
+  };
+}
+
+/** The first window in words: "the last 10m", "the last 50 lines of each replica". */
+export function firstWindowWords(flags: Pick<TailFlags, "since" | "tail">): string {
+  const { sinceMs, tailLines } = firstWindow(flags);
+  const lines = tailLines === undefined ? "" : `the last ${tailLines} lines of each replica`;
+  if (sinceMs === undefined) return lines;
+  const since = `the last ${formatDuration(sinceMs)}`;
+  return lines === "" ? since : `${lines} within ${since}`;
+}
+
+/**
+ * The margin a checkpoint of format 1 or 2 (an older tvcwatch) resumes with: lines arrived late
+ * by up to the overlap, and waited up to the hold-back.
+ */
+export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs = 0): number {
+  return 2 * flags.overlap + TAIL_HOLD_BACK_MS + extraHoldMs;
+}
+
+/** Where a follow resumed from `record` starts; a checkpoint older than Turnkey keeps logs, a gap. */
+export function resumeOf(record: ReadRecord | undefined) {
+  return record ? { ...resumePointOf(record), retentionMs: RETENTION_MS } : undefined;
+}

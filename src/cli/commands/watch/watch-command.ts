@@ -1,0 +1,177 @@
+import type { Command } from "commander";
+import { Option } from "commander";
+import type { TurnkeyClient } from "../../../api/client.js";
+import { SOLANA_CAIP2 } from "../../../api/schemas.js";
+import { createDashboardSources, type DeploymentWatch } from "../../../feeds/dashboard-sources.js";
+import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
+import { shouldColour } from "../../../text/colour.js";
+import { CliError } from "../../cli-error.js";
+import { toCliError } from "../../client-errors.js";
+import { commandSummary } from "../../command-summaries.js";
+import { clientFor, configFromCommand } from "../../context.js";
+import { deploymentsToFollow, deploymentWatch } from "../../deployment-scope.js";
+import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../../flag-parsers.js";
+import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
+
+export interface WatchCommandFlags {
+  deployment?: string[];
+  app?: string;
+  all?: boolean;
+  email?: string[];
+  solAddress?: string[];
+  caip2?: string;
+  since: number;
+  interval: number;
+  bufferLines: number;
+  maxConcurrent?: number;
+  maxDeployments?: number;
+  bell: boolean;
+  clipboard?: boolean;
+}
+
+export function requireTerminal(): void {
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    throw new CliError(
+      "the dashboard needs a terminal; to print or pipe logs use: tvcwatch tail -f",
+      2,
+    );
+  }
+}
+
+export function checkCaip2(value: string | undefined): string {
+  const caip2 = value ?? "solana:mainnet";
+  if (!(SOLANA_CAIP2 as readonly string[]).includes(caip2)) {
+    throw new CliError(
+      `--caip2 ${caip2} is not a Solana network; use one of ${SOLANA_CAIP2.join(", ")}`,
+      2,
+    );
+  }
+  return caip2;
+}
+
+export function addWatchOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--deployment <id>",
+      "deployment to tail (default: deploymentId from the config file; else a picker); repeat it to merge several",
+      collectText,
+    )
+    .addOption(
+      new Option(
+        "--app <app-id>",
+        "every debug-mode deployment of this app (its id or name), merged (d shows one alone)",
+      )
+        .argParser(textFlag)
+        .conflicts(["deployment", "all"]),
+    )
+    .addOption(
+      new Option("--all", "every debug-mode deployment of the organization, merged").conflicts(
+        "deployment",
+      ),
+    )
+    .option("--email <addr>", "recipient whose email events to show (repeatable)", collectText)
+    .option(
+      "--sol-address <addr>",
+      "wallet-account address whose Solana transfers to show (repeatable)",
+      collectText,
+    )
+    .option(
+      "--caip2 <network>",
+      `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+      textFlag,
+    )
+    .addOption(
+      new Option("--since <duration>", "log history to start with (1s to 7d)")
+        .argParser(sinceFlag)
+        .default(600_000, "10m"),
+    )
+    .addOption(
+      new Option("--interval <duration>", "base poll interval (250ms to 10m)")
+        .argParser(intervalFlag)
+        .default(2000, "2s"),
+    )
+    .option("--buffer-lines <n>", "log lines kept in memory", integerFlag(100, 10_000_000), 100_000)
+    .option(
+      "--max-deployments <n>",
+      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
+      integerFlag(1, 10_000),
+    )
+    .option(
+      "--max-concurrent <n>",
+      "with several deployments, the most requests in flight at once (1 to 64, default 4)",
+      integerFlag(1, 64),
+    )
+    .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
+    .option(
+      "--clipboard",
+      "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
+    );
+}
+
+/** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
+export async function openDashboard(
+  client: TurnkeyClient,
+  settings: {
+    /** What to watch (several: merged); none: the picker. */
+    deploymentIds: readonly string[];
+    /** `--app` / `--all`: list the deployments again while watching. */
+    watch?: DeploymentWatch | undefined;
+    emails: string[];
+    solanaAddresses: string[];
+    caip2?: string | undefined;
+  },
+  flags: WatchCommandFlags,
+  title?: string,
+): Promise<void> {
+  // Hours at thousands of lines a second: keep the heap near what the dashboard holds, its young
+  // generation at its start-up size (before Ink and React load).
+  holdYoungGeneration();
+  governHeap();
+  const { runDashboard } = await import("../../../tui/app/run-dashboard.js");
+  const sources = createDashboardSources(client, {
+    emails: settings.emails,
+    solanaAddresses: settings.solanaAddresses,
+    caip2: checkCaip2(settings.caip2),
+    sinceMs: flags.since,
+    intervalMs: flags.interval,
+    bufferLines: flags.bufferLines,
+    maxConcurrent: flags.maxConcurrent,
+  });
+  const exit = await runDashboard({
+    sources,
+    deploymentIds: settings.deploymentIds,
+    watch: settings.watch,
+    title,
+    colour: shouldColour(process.stdout.isTTY),
+    bell: flags.bell !== false,
+    clipboard: flags.clipboard === true,
+  });
+  if (exit.error !== undefined) throw toCliError(exit.error);
+}
+
+export function registerWatchCommand(program: Command): void {
+  const cmd = program
+    .command("watch", { isDefault: true })
+    .summary(commandSummary("watch"))
+    .description(
+      "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
+    );
+  addWatchOptions(cmd).action(async (flags: WatchCommandFlags, command: Command) => {
+    const config = await configFromCommand(command);
+    checkCaip2(config.caip2);
+    requireTerminal();
+    const client = clientFor(config);
+    // The listing's requests in flight stay within --max-concurrent, as the follow's do.
+    const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+    const scope = await deploymentsToFollow(client, flags, config.deploymentId, limit);
+    await openDashboard(
+      client,
+      {
+        ...config,
+        deploymentIds: scope.ids,
+        watch: deploymentWatch(client, flags, scope.listing),
+      },
+      flags,
+    );
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * Runs the dashboard over saved logs (`tvcwatch open`, ./controller/saved-dashboard.ts) full
+ * screen: the log pane alone, nothing followed over the network. Keys come from `keys` (the
+ * terminal, which is /dev/tty when standard input is the log being read). Restores the terminal
+ * on exit.
+ */
+import type { ReadStream } from "node:tty";
+import { render } from "ink";
+import type { OpenedLogs } from "../../logs/saved/open-saved.js";
+import { Dashboard } from "../components/dashboard.js";
+import { savedDashboard } from "../controller/saved-dashboard.js";
+import { enterFullScreen, osc52 } from "./terminal-session.js";
+
+export interface OpenRun {
+  opened: OpenedLogs;
+  /** Where keys are read: a terminal. */
+  keys: ReadStream;
+  colour: boolean;
+  /** `c` copies with OSC 52 (--clipboard); off: shown to select. */
+  clipboard?: boolean | undefined;
+  /** Told once the first screen is drawn (the rest of a large file is indexed after it). */
+  drawn?: (() => void) | undefined;
+}
+
+/** Resolves when the person quits. */
+export async function runOpen(run: OpenRun): Promise<void> {
+  let finish: () => void = () => {};
+  const exited = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const session = enterFullScreen(process.stdout, () => finish());
+  const saved = savedDashboard(
+    run.opened,
+    {
+      clipboard: run.clipboard ? (text) => process.stdout.write(osc52(text)) : undefined,
+      quit: () => finish(),
+    },
+    { columns: process.stdout.columns || 100, rows: process.stdout.rows || 30 },
+  );
+  const controller = saved.controller;
+  const ink = render(<Dashboard controller={controller} colour={run.colour} />, {
+    stdin: run.keys,
+    exitOnCtrlC: false,
+    maxFps: 30,
+    patchConsole: true,
+  });
+  // Ink writes the first frame as it renders; one turn of the event loop lets it out.
+  setImmediate(() => run.drawn?.());
+  try {
+    await exited;
+  } finally {
+    saved.stop();
+    ink.unmount();
+    ink.cleanup();
+    session.restore();
+    run.opened.close();
+  }
+}

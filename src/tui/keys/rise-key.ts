@@ -1,0 +1,48 @@
+/**
+ * `H` and `!`: the error heatmap opened and closed, and the cursor put on the first error line
+ * where errors first rose above baseline (src/logs/error-heatmap.ts has the rule), said in the
+ * status line; or why not (no rise, no baseline yet, the line hidden by the view).
+ */
+import type { ErrorHeatmap } from "../../logs/error-heatmap.js";
+import type { LogNavigator } from "../log-view/log-navigator.js";
+import { noRiseText, riseNotice } from "../rows/heatmap-rows.js";
+import type { UiAction, UiState } from "../state/ui-state.js";
+import type { Binding } from "./key-bindings.js";
+
+export interface RiseContext {
+  log: LogNavigator;
+  /** The heatmap of the whole buffer now, computed when asked; absent: no log. */
+  errors?: (() => ErrorHeatmap | undefined) | undefined;
+}
+
+/** H: opens the heatmap from the dashboard, closes it when it is the overlay shown. */
+export function heatmapKey(b: Binding, state: UiState): UiAction | undefined {
+  if (b.scope === "overlay" && (!state.heatmap || state.help)) return undefined;
+  return { type: "toggleHeatmap" };
+}
+
+/** What the view hides a line by: which key shows it again. */
+function hiddenBy(state: UiState, replica: number | undefined): string {
+  if (replica !== undefined && state.hiddenReplicas.includes(replica))
+    return `${replica} shows replica ${replica}`;
+  if (state.onlyDeployment) return "d shows every deployment";
+  return "X clears the filters";
+}
+
+/** !: the cursor on the first error line of the first rise, the heatmap closed; or why not. */
+export function riseKey(b: Binding, state: UiState, ctx: RiseContext): UiAction[] {
+  if (b.scope === "overlay" && (!state.heatmap || state.help)) return [];
+  const map = ctx.errors?.();
+  const rise = map?.rise;
+  if (!map || !rise) return [{ type: "notice", text: noRiseText(map) }];
+  const move = ctx.log.toIndex(state, rise.index);
+  if (!move) {
+    const hint = hiddenBy(state, rise.replica.number);
+    return [{ type: "notice", text: riseNotice(map, rise, hint) }];
+  }
+  return [
+    ...(state.heatmap ? [{ type: "toggleHeatmap" } as const] : []),
+    { type: "moveTo", anchor: move.anchor, cursor: move.cursor, total: ctx.log.total() },
+    { type: "notice", text: riseNotice(map, rise) },
+  ];
+}

@@ -1,0 +1,64 @@
+/**
+ * A log line's detail view (Enter on the cursor's line): its replica, time absolute and relative,
+ * level, the whole text wrapped, the lines that continue it (a stack trace), and for a JSON line
+ * its fields pretty-printed.
+ */
+
+import { groupHeadAt } from "../../logs/line-groups.js";
+import { isStamped } from "../../logs/model/log-line.js";
+import type { LogRows, StoredRow } from "../../logs/model/log-store.js";
+import { lit, safeBounded } from "../../text/safe-text.js";
+import { formatRfc3339 } from "../../text/timestamp.js";
+import { type DetailField, type DetailView, field, jsonField } from "../panes/detail-view.js";
+import { relativeTime } from "./line-rows.js";
+import { renderedLine } from "./rendered-line.js";
+
+/** Continuation lines gathered into one detail view at most. */
+const MAX_CONTINUATION = 200;
+
+export function lineDetail(store: LogRows, row: StoredRow, now: number): DetailView {
+  const event = row.event;
+  if (event.kind === "gap") return { title: lit`Gap`, fields: [field(lit`reason`, event.reason)] };
+  if (event.kind === "replica") {
+    return { title: lit`Replica`, fields: [field(lit`replica`, event.text)] };
+  }
+  const r = renderedLine(event);
+  const fields: DetailField[] = [
+    field(lit`replica`, event.replicaLabel),
+    field(
+      lit`time`,
+      isStamped(event)
+        ? formatRfc3339(event.seconds, event.nanos, false)
+        : "(the line had no timestamp)",
+    ),
+    field(
+      lit`ago`,
+      isStamped(event) ? relativeTime(event.sortKey, now).replace(/^-/, "") : undefined,
+    ),
+    field(lit`level`, r.level ?? "(none stated)"),
+  ];
+  if (event.late) fields.push(field(lit`arrived`, "late: after newer lines had been shown"));
+  fields.push({ label: lit`text`, lines: [safeBounded(event.content, 64 * 1024)] });
+  const index = store.indexOfId(row.id);
+  const continued: string[] = [];
+  if (index >= 0) {
+    for (let i = index + 1; i < store.size() && continued.length < MAX_CONTINUATION; i++) {
+      const next = store.at(i)?.event;
+      if (next?.kind !== "line" || next.replicaLabel !== event.replicaLabel) continue;
+      if (groupHeadAt(store, i) !== event) break;
+      continued.push(next.content);
+    }
+  }
+  if (continued.length > 0) {
+    fields.push({
+      label: lit`continued`,
+      lines: continued.map((c) => safeBounded(c, 16 * 1024)),
+    });
+  }
+  if (r.json) {
+    for (const [key, value] of Object.entries(r.json).slice(0, 200)) {
+      fields.push(jsonField(lit`.${safeBounded(key, 60)}`, value));
+    }
+  }
+  return { title: lit`Log line · ${safeBounded(event.replicaLabel, 60)}`, fields };
+}

@@ -1,0 +1,119 @@
+/**
+ * `S`: the lines of a range written to a file, as `tail` would print them: NDJSON for a name
+ * ending in `.ndjson` or `.json` (the lines as `tail -o json` prints them), text otherwise (with
+ * times). The first line records where the lines come from: the deployment, the filters, the
+ * range and its time span, how many log lines and how many gap markers follow (`#` comment in
+ * text, a `tvcwatch` object in NDJSON, read back by src/logs/saved/saved-header.ts). A ticket
+ * bundle (./ticket-bundle.ts) adds its fields to that object.
+ */
+
+import { formatEvent } from "../../logs/formats/stream-format.js";
+import type { StoredRow } from "../../logs/model/log-store.js";
+import { formatMsRfc3339 } from "../../text/timestamp.js";
+import type { UiState } from "../state/ui-state.js";
+import { countRows, rangeRecord, rangeWords, type SaveRange } from "./save-range.js";
+
+export type SavedFormat = "ndjson" | "text";
+
+export function savedFormat(path: string): SavedFormat {
+  return /\.(nd)?json$/i.test(path) ? "ndjson" : "text";
+}
+
+export type ViewFilters = Pick<
+  UiState,
+  | "include"
+  | "exclude"
+  | "minLevel"
+  | "context"
+  | "hiddenReplicas"
+  | "onlyReplica"
+  | "onlyDeployment"
+>;
+
+function filterWords(f: ViewFilters): string {
+  const parts = [
+    ...f.include.map((i) => `+/${i}/`),
+    ...(f.exclude ? [`-/${f.exclude}/`] : []),
+    ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
+    ...(f.context > 0 ? [`context ${f.context}`] : []),
+    ...(f.hiddenReplicas.length > 0 ? [`hidden replicas ${f.hiddenReplicas.join(",")}`] : []),
+    ...(f.onlyReplica !== undefined ? [`only replica ${f.onlyReplica}`] : []),
+    ...(f.onlyDeployment ? [`only deployment ${f.onlyDeployment.id}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(" ") : "none (everything buffered)";
+}
+
+export interface SavedViewHeader {
+  deploymentId: string;
+  filters: ViewFilters;
+  savedAt: number;
+  /** Which lines (default: the view). */
+  range?: SaveRange | undefined;
+  /** A bundle's own fields, after the others in the NDJSON header. */
+  bundle?: Record<string, unknown> | undefined;
+}
+
+/** What was written: the file's text, and how many log lines and markers it holds. */
+export interface SavedText {
+  text: string;
+  lines: number;
+  markers: number;
+}
+
+/** The file's text: the header line, then one line per row (replica lifecycle markers left out). */
+export function savedView(
+  rows: readonly StoredRow[],
+  format: SavedFormat,
+  header: SavedViewHeader,
+): SavedText {
+  rows = rows.filter((r) => r.event.kind === "line" || r.event.kind === "gap");
+  const { lines, markers } = countRows(rows);
+  const first = rows[0]?.event.sortKey;
+  const last = rows.at(-1)?.event.sortKey;
+  const span =
+    first === undefined || last === undefined
+      ? undefined
+      : { from: formatMsRfc3339(first, true), to: formatMsRfc3339(last, true) };
+  const range = header.range ?? { kind: "view" };
+  const out: string[] = [];
+  if (format === "ndjson") {
+    const f = header.filters;
+    out.push(
+      JSON.stringify({
+        tvcwatch: {
+          deploymentId: header.deploymentId,
+          savedAt: formatMsRfc3339(header.savedAt, true),
+          filters: {
+            include: f.include,
+            exclude: f.exclude ?? null,
+            minLevel: f.minLevel ?? null,
+            context: f.context,
+            hiddenReplicas: f.hiddenReplicas,
+            onlyReplica: f.onlyReplica ?? null,
+            onlyDeployment: f.onlyDeployment?.id ?? null,
+          },
+          from: span?.from ?? null,
+          to: span?.to ?? null,
+          lines,
+          gaps: markers,
+          range: rangeRecord(range),
+          ...header.bundle,
+        },
+      }),
+    );
+  } else {
+    const spanText = span ? `${span.from} to ${span.to}` : "no lines";
+    const gapText = markers > 0 ? ` · ${markers} gaps` : "";
+    out.push(
+      `# tvcwatch · deployment ${header.deploymentId} · filters: ${filterWords(header.filters)} · ${rangeWords(range)} · ${spanText} · ${lines} lines${gapText}`,
+    );
+  }
+  const look = {
+    output: format === "ndjson" ? ("json" as const) : ("text" as const),
+    timestamps: true,
+    utc: true,
+    colour: false,
+  };
+  for (const { event } of rows) if (event.kind !== "replica") out.push(formatEvent(event, look));
+  return { text: `${out.join("\n")}\n`, lines, markers };
+}
