@@ -12,6 +12,7 @@ import {
   ReplicaActivity,
   type ReplicaSnapshots,
   type ReplicaStats,
+  relabelled,
 } from "../logs/model/replica-activity.js";
 import type { FollowSet } from "../tail/follow-set/follow-set.js";
 import type { FollowMember, FollowSetListener } from "../tail/follow-set/follow-set-listener.js";
@@ -110,7 +111,7 @@ export class FollowSetSession implements FollowSetListener {
   private snapshot(buckets?: number): ReplicaStats[] {
     return this.set.members().flatMap((m) => {
       const stats = this.activity.get(m.deploymentId)?.snapshot(buckets) ?? [];
-      return this.several ? stats.map((r) => ({ ...r, label: `${m.label} ${r.label}` })) : stats;
+      return this.several ? stats.map((r) => relabelled(r, `${m.label} ${r.label}`)) : stats;
     });
   }
 }

@@ -191,7 +191,7 @@ describe("the demo's views in a real terminal", () => {
     await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
     // Open activities until one with votes shows them by name (rows move as new ones arrive).
     let found = "";
-    for (let row = 0; row < 12 && !found; row++) {
+    for (let row = 0; row < 40 && !found; row++) {
       tmux.keys("Enter");
       let detail = await tmux.waitFor("a detail", (s) => s.includes("fingerprint"));
       // The decoding comes first: the votes may be a page further down.

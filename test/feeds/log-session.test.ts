@@ -82,6 +82,21 @@ describe("the dashboard's log session over a follow-set", () => {
     await s.stop();
   });
 
+  it("gives each replica of several deployments its intervals under its tagged label", async () => {
+    const { time, s } = session(["dep-a-1111", "dep-b-2222"]);
+    s.start();
+    await time.advance(0);
+    await time.advance(2000);
+    const stats = s.replicas.snapshot(5);
+    expect(stats.map((r) => r.label)).toEqual(["dep-a- replica 1/1", "dep-b- replica 1/1"]);
+    for (const r of stats) {
+      expect(r.buckets).toHaveLength(5);
+      expect(r.errorBuckets).toHaveLength(5);
+      expect(r.buckets.reduce((a, b) => a + b, 0)).toBe(r.lines);
+    }
+    await s.stop();
+  });
+
   it("tags several deployments' lines and puts what the relists find in the log", async () => {
     const { time, s } = session(
       ["9463b164-aaaa", "b4f9e00e-cccc"],

@@ -383,7 +383,8 @@ describe("every response of the simulator validates against Turnkey's swagger", 
       if (page.activities.length < 100) break;
       after = page.activities.at(-1)?.id;
     }
-    // Every settled status is in the last hour; PENDING too when one is running at this moment.
+    // Every settled status is in the last hour; CREATED and PENDING too when one was created or
+    // is running at this moment.
     expect([...statuses]).toEqual(
       expect.arrayContaining([
         "ACTIVITY_STATUS_COMPLETED",
@@ -393,7 +394,9 @@ describe("every response of the simulator validates against Turnkey's swagger", 
       ]),
     );
     for (const s of statuses) {
-      expect(s).toMatch(/^ACTIVITY_STATUS_(COMPLETED|FAILED|CONSENSUS_NEEDED|REJECTED|PENDING)$/);
+      expect(s).toMatch(
+        /^ACTIVITY_STATUS_(COMPLETED|FAILED|CONSENSUS_NEEDED|REJECTED|CREATED|PENDING)$/,
+      );
     }
     expect(seen.size).toBeGreaterThanOrEqual(10);
     // A generated activity awaiting consensus, approved by the demo key.

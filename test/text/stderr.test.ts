@@ -90,22 +90,28 @@ describe("the seams, by construction", () => {
   it("process.stdout: only these files, each writing text that is inert", () => {
     const why: Record<string, string> = {
       // Their own sequences (alternate screen, bell, OSC 52 of base64) and Ink's frame of Safe text.
-      "tui/run-dashboard.tsx": "Ink renders only Safe strings",
-      "tui/run-open.tsx": "Ink renders only Safe strings (the dashboard over saved logs)",
-      "cli/tail/stdout-batch.ts": "lines made by formatEvent (sanitized text, escaped JSON)",
-      "cli/tail/tail-stdout.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
-      "cli/tail/follow-many.ts": "flushes nothing but what stdout-batch wrote",
-      "cli/call/run-call.ts": "stringifyForTerminal (JSON escaped for terminals), the operations",
-      "cli/commands/activity.ts": "the activity table and lines (sanitized), JSON escaped",
-      "cli/commands/doctor.ts": "the report (its fields sanitized in doctor/report.ts)",
-      "cli/commands/keys.ts": "the public key just generated (hex)",
-      "cli/commands/lnav-format.ts": "the lnav format, JSON made from tvcwatch's own constants",
-      "cli/commands/completion.ts": "the completion scripts, made from the command table",
-      "cli/sim/run-sim.ts":
+      "tui/app/run-dashboard.tsx": "Ink renders only Safe strings",
+      "tui/app/run-open.tsx": "Ink renders only Safe strings (the dashboard over saved logs)",
+      "cli/commands/tail/stdout-batch.ts":
+        "lines made by formatEvent (sanitized text, escaped JSON)",
+      "cli/commands/tail/tail-stdout.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
+      "cli/commands/tail/follow-many.ts": "flushes nothing but what stdout-batch wrote",
+      "cli/commands/call/run-call.ts":
+        "stringifyForTerminal (JSON escaped for terminals), the operations",
+      "cli/commands/activity/activity-command.ts":
+        "the activity table and lines (sanitized), JSON escaped",
+      "cli/commands/doctor/doctor-command.ts":
+        "the report (its fields sanitized in doctor/report.ts)",
+      "cli/commands/keys/keys-command.ts": "the public key just generated (hex)",
+      "cli/commands/lnav-format/lnav-format-command.ts":
+        "the lnav format, JSON made from tvcwatch's own constants",
+      "cli/commands/completion/completion-command.ts":
+        "the completion scripts, made from the command table",
+      "cli/commands/sim/run-sim.ts":
         "its own credentials, ids and names (sanitized: a --state file keeps names)",
-      "cli/commands/watch.ts": "reads isTTY only",
-      "cli/commands/open.ts": "reads isTTY only",
-      "cli/tail/tail-options.ts": "reads isTTY only",
+      "cli/commands/watch/watch-command.ts": "reads isTTY only",
+      "cli/commands/open/open-command.ts": "reads isTTY only",
+      "cli/commands/tail/tail-options.ts": "reads isTTY only",
       "cli/main.ts": "listens for EPIPE only",
     };
     expect(matching(/process\.stdout/)).toEqual(Object.keys(why).sort());

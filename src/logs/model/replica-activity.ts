@@ -44,6 +44,27 @@ export interface ReplicaStats {
   stopped: boolean;
 }
 
+/**
+ * The same figures under another label (a replica of one of several deployments): its intervals
+ * are still computed when read, as the original's are, never copied out by a spread (a spread of
+ * the class below would drop its getters).
+ */
+export function relabelled(stats: ReplicaStats, label: string): ReplicaStats {
+  return {
+    label,
+    lines: stats.lines,
+    errors: stats.errors,
+    lastMs: stats.lastMs,
+    stopped: stats.stopped,
+    get buckets() {
+      return stats.buckets;
+    },
+    get errorBuckets() {
+      return stats.errorBuckets;
+    },
+  };
+}
+
 interface Replica {
   /** Its label without the count: `replica 2`. */
   key: string;

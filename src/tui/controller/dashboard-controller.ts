@@ -16,8 +16,9 @@ import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import type { KeyInfo } from "../keys/key-bindings.js";
-import { type KeyEffect, keyStep } from "../keys/key-step.js";
+import { findTarget, type KeyEffect, keyStep } from "../keys/key-step.js";
 import { copyLines } from "../log-view/copy-text.js";
+import type { Target } from "../log-view/log-navigator.js";
 import { OutageRecord } from "../saving/outage-record.js";
 import {
   countRows,
@@ -85,6 +86,8 @@ export class DashboardController {
   private round = 0;
   /** When a pending log view was last built again (performance.now). */
   private redrawnAt = 0;
+  /** A find that ran out of its budget, done again once every row is judged (a key cancels). */
+  private findLater: { target: Target; direction: 1 | -1 } | undefined;
   private stopped = false;
 
   constructor(
@@ -228,6 +231,8 @@ export class DashboardController {
   /** One key (or a chunk of typed text): the key step on what is shown, then its effects. */
   press(input: string, key: KeyInfo): void {
     const { keys } = this.current();
+    // A key pressed while a find waits for the rows to be judged cancels it.
+    this.findLater = undefined;
     const result = keyStep(this.ui, input, key, { ...keys, now: this.clock.now() });
     // Every key clears the notice; one it gave is new.
     if (result.state.notice !== undefined) this.noticeAt = this.clock.now();
@@ -285,6 +290,18 @@ export class DashboardController {
       }
       // The next slice without waiting for the frame to be drawn.
       if (!done) this.judgeLater();
+      else if (this.findLater) {
+        const { target, direction } = this.findLater;
+        this.findLater = undefined;
+        const { keys } = this.current();
+        for (const step of [
+          findTarget(this.ui, { ...keys, now: this.clock.now() }, target, direction),
+        ].flat()) {
+          if (step.type === "findWhenJudged") this.findLater = step;
+          else if (step.type !== "notice" || this.findLater === undefined)
+            this.apply(step as UiAction);
+        }
+      }
     });
   }
 
@@ -319,6 +336,10 @@ export class DashboardController {
         break;
       case "retryNow":
         this.notice(this.retryNow());
+        break;
+      case "findWhenJudged":
+        this.findLater = { target: effect.target, direction: effect.direction };
+        this.judgeLater();
         break;
       case "startVote":
         this.votes.begin(effect.action, effect.key);

@@ -50,6 +50,11 @@ export interface KeyContext {
 
 export type KeyEffect =
   | { type: "quit" }
+  /**
+   * n, N, e, w, m or a search's Enter ran out of its budget before the rows it needed were
+   * judged: the dashboard finds it again once they are (src/logs/work-budget.ts).
+   */
+  | { type: "findWhenJudged"; target: Target; direction: 1 | -1 }
   | { type: "picker" }
   | { type: "retryNow" }
   /**
@@ -145,15 +150,20 @@ const TARGET_WORDS: Record<Target, string> = {
 };
 
 /** The next `target` in `direction`; following, e and w start from the newest line backwards. */
-function findTarget(state: UiState, ctx: KeyContext, target: Target, direction: 1 | -1): UiAction {
+export function findTarget(
+  state: UiState,
+  ctx: KeyContext,
+  target: Target,
+  direction: 1 | -1,
+): Step | Step[] {
   const dir = state.following && target !== "match" ? -1 : direction;
   const move = ctx.log.find(state, target, dir);
   if (move) return moveTo(move, ctx);
   if (ctx.log.unfinished()) {
-    return {
-      type: "notice",
-      text: "still reading the buffer's lines for the filters and search: press again in a moment",
-    };
+    return [
+      { type: "notice", text: "reading the lines for the filters and search… (any key cancels)" },
+      { type: "findWhenJudged", target, direction },
+    ];
   }
   const where = dir === 1 ? "newer" : "older";
   return {
@@ -195,7 +205,8 @@ function applyInput(state: UiState, ctx: KeyContext): Step[] {
     // As in less: Enter goes to the nearest match (older than the cursor or the newest line).
     const after = uiReducer(state, { type: "submitInput" });
     if (after.input) return [{ type: "submitInput" }];
-    return [{ type: "submitInput" }, findTarget(after, ctx, "match", -1)];
+    const submit: Step = { type: "submitInput" };
+    return [submit, ...[findTarget(after, ctx, "match", -1)].flat()];
   }
   return [{ type: "submitInput" }];
 }
@@ -490,7 +501,16 @@ function needsLogPane(state: UiState, name: string | undefined): string | undefi
   return b ? `${b.label} works on the log pane: Tab to it first` : undefined;
 }
 
-const EFFECTS = new Set(["quit", "picker", "retryNow", "startVote", "copy", "saveRange", "save"]);
+const EFFECTS = new Set([
+  "quit",
+  "picker",
+  "retryNow",
+  "findWhenJudged",
+  "startVote",
+  "copy",
+  "saveRange",
+  "save",
+]);
 
 function isEffect(step: Step): step is KeyEffect {
   return EFFECTS.has(step.type);
