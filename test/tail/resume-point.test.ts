@@ -4,8 +4,8 @@
  * that reached too far is set aside, one that fell short is followed at once by a wider window.
  */
 import { describe, expect, it } from "vitest";
-import { LogFollower, ResumeRefusedError } from "../../src/tail/follower.js";
 import type { LogEvent, LogLine } from "../../src/logs/model/log-line.js";
+import { LogFollower, ResumeRefusedError } from "../../src/tail/follower.js";
 import { judgeResumeWindow, type ResumePoint, refuseResume } from "../../src/tail/resume-point.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";

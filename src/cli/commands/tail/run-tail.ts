@@ -5,11 +5,10 @@
  */
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
-import { describeDeployments } from "../../../feeds/deployment-list.js";
+import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { FollowerStopError, LogFollower, ResumeRefusedError } from "../../../tail/follower.js";
 import { StatusReporter } from "../../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
-import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { sayOnStderr } from "../../../text/stderr.js";
 import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";

@@ -3,8 +3,9 @@
  * (./run-tail.ts) and several (./follow-many.ts): the first window, the merge hold-back, where a
  * checkpoint resumes, and the stream's format.
  */
-import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
+
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
+import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
 import { shouldColour } from "../../../text/colour.js";
 import { formatDuration } from "../../../text/duration.js";
 import { withHighlight } from "./tail-filter.js";

@@ -4,9 +4,9 @@
  * and what may be missing, said before the first lines.
  */
 import type { FileLock } from "../../../config/file-lock.js";
+import type { LogEvent } from "../../../logs/model/log-line.js";
 import type { ReadRecord } from "../../../tail/checkpoint.js";
 import { HandledLines } from "../../../tail/handled-lines.js";
-import type { LogEvent } from "../../../logs/model/log-line.js";
 import { checkpointToResume } from "./checkpoint-file.js";
 import type { OutputFileOpened } from "./output-file.js";
 import { openOutputFile } from "./output-file.js";
