@@ -9,15 +9,16 @@
  * The sink counts what the collector took and what it did not, so that the caller can say so
  * and never record as done (a checkpoint) what was neither taken nor said to be lost:
  * - an export that failed after the exporter's own retries (the collector down or slow, or a
- *   status the OTLP specification says to retry: 429, 502, 503, 504) is sent again with the next
- *   export: those lines are still to come, and `flush` says false until they are taken;
+ *   status the OTLP specification says to retry: 429, 502, 503, 504) is sent again: those lines
+ *   are still to come, and `flush` says false until they are taken. While the collector is not
+ *   taking lines, one export at a time finds out whether it is back, and the rest wait;
  * - an export the collector refused with any other status (a 400: retrying cannot help) is lost;
  * - while the lines waiting (queued, in flight or to be sent again) fill the queue, new lines are
  *   dropped: lost.
  * Lost lines are said, and handed to the caller (`takeLost`: how many, and the span of their
  * times), so that a checkpoint moved past them says what a restart will not send.
  */
-import type { AnyValueMap } from "@opentelemetry/api-logs";
+import type { AnyValueMap, LogRecord } from "@opentelemetry/api-logs";
 import { type ExportResult, ExportResultCode } from "@opentelemetry/core";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -96,17 +97,30 @@ export class OtlpSink {
   private emitted = 0;
   /** Of those, settled: taken, or failed. */
   private settled = 0;
-  /** Records of failed exports, to send again with the next. */
-  private again: ReadableLogRecord[] = [];
+  /**
+   * Records not handed to the SDK yet: those of failed exports, oldest first, then lines written
+   * while the collector was not taking them (see release).
+   */
+  private waiting: LogRecord[] = [];
   /** Lost since takeLost was last asked. */
   private lostSince: LostLines | undefined;
   private lostLines = 0;
   private lastError: string | undefined;
-  /** Whether the last export was taken (at the end, lines are sent again only then). */
-  private taking = true;
+  /**
+   * Whether the last export was taken; until one was, the collector is not known to take lines,
+   * and one export at a time finds out (see release).
+   */
+  private taking = false;
   private readonly queueLines: number;
+  /** Records in one export at most. */
+  private readonly batchLines: number;
   private droppedSaid = 0;
   private droppedLines = 0;
+  /**
+   * Once the end is near: no export finds out on its own whether the collector is back, and
+   * once it is known not to take lines, none is started to find out (see release).
+   */
+  private closing = false;
 
   constructor(
     readonly endpoint: string,
@@ -125,6 +139,7 @@ export class OtlpSink {
       ...(source.appId ? { "tvc.app.id": source.appId } : {}),
     });
     const queue = options.queueLines ?? OTLP_QUEUE_LINES;
+    this.batchLines = Math.min(1024, queue);
     this.provider = new LoggerProvider({
       resource,
       processors: [
@@ -132,7 +147,7 @@ export class OtlpSink {
           exporter,
           // Never full: the sink stops at `queue` lines pending (see write).
           maxQueueSize: queue + 1024,
-          maxExportBatchSize: Math.min(1024, queue),
+          maxExportBatchSize: this.batchLines,
           scheduledDelayMillis: 500,
           exportTimeoutMillis: options.exportTimeoutMs ?? 15_000,
         }),
@@ -144,7 +159,7 @@ export class OtlpSink {
 
   /** Lines not yet taken or given up: queued, in an export in flight, or to be sent again. */
   pending(): number {
-    return this.emitted - this.settled + this.again.length;
+    return this.emitted - this.settled + this.waiting.length;
   }
 
   /** Everything the collector did not take so far, and will not be sent again. */
@@ -160,7 +175,6 @@ export class OtlpSink {
   }
 
   write(lines: readonly LogLine[], receivedAt: number): void {
-    this.sendAgain();
     let dropped: LostLines | undefined;
     for (const line of lines) {
       // The queue is bounded: while it is full (the collector down), lines are dropped here,
@@ -172,17 +186,18 @@ export class OtlpSink {
       }
       const level = detectLevel(line.content);
       const attributes: AnyValueMap = { "tvc.replica": line.replicaLabel };
-      this.logger.emit({
+      this.waiting.push({
         body: line.content,
-        ...(isStamped(line)
-          ? { timestamp: [Number(line.seconds), Number(line.nanos)] as [number, number] }
-          : {}),
+        // A line without a timestamp has the time it was written.
+        timestamp: isStamped(line)
+          ? ([Number(line.seconds), Number(line.nanos)] as [number, number])
+          : receivedAt,
         observedTimestamp: receivedAt,
         ...(level ? { severityNumber: level.severityNumber, severityText: level.text } : {}),
         attributes,
       });
-      this.emitted += 1;
     }
+    this.release();
     if (dropped) {
       this.droppedLines += dropped.lines;
       this.lose(dropped);
@@ -201,19 +216,36 @@ export class OtlpSink {
    * written so far was taken or is lost (said, and in takeLost), none still to come.
    */
   async flush(): Promise<boolean> {
-    this.sendAgain();
-    await this.provider.forceFlush();
+    do {
+      this.release();
+      // An export past its timeout rejects the flush: its lines are not taken (yet).
+      await this.provider.forceFlush().catch(() => {});
+      // Taken: what waited for it goes now.
+    } while (this.taking && this.waiting.length > 0);
     return this.pending() === 0;
   }
 
   /**
-   * Sends what is left (lines of failed exports once more, if the collector was taking lines
-   * at the last export) and shuts the SDK down; returns the lines never taken: lost, and those
+   * Sends what is left, lines of failed exports included, and shuts the SDK down, unless the
+   * collector did not take the last export; returns the lines never taken: lost, and those
    * still to come.
    */
+  /**
+   * The end is near (the follow stopped): while the collector is not taking lines, no new export
+   * is started to find out whether it is back; one on its way is still waited for.
+   */
+  windDown(): void {
+    this.closing = true;
+  }
+
   async close(): Promise<number> {
-    if (this.taking) this.sendAgain();
-    await this.provider.shutdown();
+    this.closing = true;
+    // A collector that did not take the last export is not sent the rest at the end (each
+    // export would wait out its retries): what is left is counted, for a restart to send.
+    // One that was never sent to yet is, once; an export on its way is waited for (it may find
+    // the collector back, and what it says comes before the count).
+    if (this.taking || this.settled === 0 || this.emitted > this.settled) await this.flush();
+    if (this.taking) await this.provider.shutdown().catch(() => {});
     return this.lostLines + this.pending();
   }
 
@@ -225,6 +257,9 @@ export class OtlpSink {
   ): void {
     this.settled += records.length;
     this.taking = ok;
+    // What waits goes next: all of it once the collector took this, else one more export to
+    // find out whether it is back (without waiting for the next lines to be written).
+    if (!this.closing) setImmediate(() => this.release());
     if (ok) return;
     this.lastError = error?.message ?? "export failed";
     if (refusedForGood(error)) {
@@ -237,29 +272,29 @@ export class OtlpSink {
       });
       return;
     }
-    this.again.push(...records);
+    this.waiting = records.map(recordOf).concat(this.waiting);
     this.report({
       lost: 0,
       reason: `the collector did not take ${records.length} lines (${this.lastError}): they will be sent again`,
     });
   }
 
-  /** Lines of failed exports, handed to the SDK again (as they were first written). */
-  private sendAgain(): void {
-    const again = this.again;
-    if (again.length === 0) return;
-    this.again = [];
-    for (const r of again) {
-      this.logger.emit({
-        ...(r.body !== undefined ? { body: r.body } : {}),
-        timestamp: r.hrTime,
-        observedTimestamp: r.hrTimeObserved,
-        ...(r.severityNumber !== undefined ? { severityNumber: r.severityNumber } : {}),
-        ...(r.severityText !== undefined ? { severityText: r.severityText } : {}),
-        attributes: r.attributes,
-      });
-      this.emitted += 1;
-    }
+  /**
+   * Hands waiting records to the SDK: all of them while the collector takes lines; while it
+   * does not, one export's worth once nothing else is on its way to it, to find out whether it
+   * is back (a collector that is down is not sent everything again with every batch, and the
+   * end waits for the one export on its way at most).
+   */
+  private release(): void {
+    const waiting = this.waiting;
+    if (waiting.length === 0) return;
+    if (!this.taking && this.emitted > this.settled) return;
+    // At the end, a collector that did not take the last export is not asked again.
+    if (!this.taking && this.closing && this.settled > 0) return;
+    const n = this.taking ? waiting.length : Math.min(waiting.length, this.batchLines);
+    this.waiting = waiting.slice(n);
+    for (let i = 0; i < n; i++) this.logger.emit(waiting[i] as LogRecord);
+    this.emitted += n;
   }
 
   private lose(lost: LostLines): void {
@@ -267,6 +302,18 @@ export class OtlpSink {
     this.lostLines += lost.lines;
     this.lostSince = widen(this.lostSince, lost.lines, lost.fromMs, lost.toMs);
   }
+}
+
+/** An exported record, as written again: its fields as they were first written. */
+function recordOf(r: ReadableLogRecord): LogRecord {
+  return {
+    ...(r.body !== undefined ? { body: r.body } : {}),
+    timestamp: r.hrTime,
+    observedTimestamp: r.hrTimeObserved,
+    ...(r.severityNumber !== undefined ? { severityNumber: r.severityNumber } : {}),
+    ...(r.severityText !== undefined ? { severityText: r.severityText } : {}),
+    attributes: r.attributes,
+  };
 }
 
 /** `lost` with `lines` more, spanning from `fromMs` to `toMs`. */

@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type OtlpProblem, OtlpSink } from "../../src/export/otlp-sink.js";
-import type { LogLine } from "../../src/tail/log-line.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const T0 = 1_790_000_000;
 
@@ -35,7 +36,7 @@ async function sinkOf(options: { queueLines?: number } = {}) {
     `${receiver.url}/v1/logs`,
     { organizationId: "org", deploymentId: "dep" },
     (p) => problems.push(p),
-    { exportTimeoutMs: 300, ...options },
+    { exportTimeoutMs: 1500, ...options },
   );
   return { sink, problems, receiver };
 }
@@ -101,6 +102,48 @@ describe("OtlpSink", () => {
     );
     expect(sink.lost()).toBe(7);
     expect(await sink.close()).toBe(7);
+  });
+
+  it("while the collector is down, finds out whether it is back with one export, not everything again", async () => {
+    const { sink, problems, receiver } = await sinkOf();
+    receiver.down = true;
+    sink.write(lines(0, 3000), Date.now());
+    expect(await sink.flush()).toBe(false);
+    const before = problems.length;
+    expect(await sink.flush()).toBe(false);
+    // One export failed, of one batch: the rest waited.
+    expect(problems.slice(before).map((p) => p.reason)).toEqual([
+      expect.stringMatching(/^the collector did not take 1024 lines /),
+    ]);
+    receiver.down = false;
+    // Back: the first export is taken, and the rest go at once.
+    expect(await sink.flush()).toBe(true);
+    expect(new Set(bodies(receiver)).size).toBe(3000);
+    expect(bodies(receiver)).toHaveLength(3000);
+    expect(await sink.close()).toBe(0);
+  });
+
+  it("at its end, waits for an export on its way: one that finds the collector back sends the rest", async () => {
+    const { sink, problems, receiver } = await sinkOf();
+    receiver.down = true;
+    sink.write(lines(0, 3000), Date.now());
+    expect(await sink.flush()).toBe(false);
+    // The next export goes on its own, to find out whether the collector is back: held there.
+    let answer = () => {};
+    receiver.held = new Promise<void>((r) => {
+      answer = r;
+    });
+    const before = receiver.requests;
+    await waitFor(() => receiver.requests > before, "an export on its way");
+    const said = problems.length;
+    const closed = sink.close();
+    receiver.down = false;
+    answer();
+    receiver.held = undefined;
+    expect(await closed).toBe(0);
+    expect(new Set(bodies(receiver)).size).toBe(3000);
+    expect(bodies(receiver)).toHaveLength(3000);
+    expect(problems.length).toBe(said);
   });
 
   it("at its end, counts what was never taken", async () => {

@@ -3,7 +3,7 @@
  * OpenTelemetry JS exporter sends it) into the official ExportLogsServiceRequest message, loaded
  * with protobufjs from the OTLP definitions in test/fixtures/opentelemetry-proto, and keeps every
  * log record with its resource. It can refuse requests (503) to play a collector that is down,
- * or answer them with another status (a 400: a refusal for good).
+ * or answer them with another status (a 400: a refusal for good), or hold them on their way.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,6 +30,11 @@ export interface OtlpReceiver {
   down: boolean;
   /** Answer every request with this status while set. */
   failWith: number | undefined;
+  /**
+   * While set, a request that arrives is answered only once this settles, as the receiver is
+   * then (down or not): an export held on its way.
+   */
+  held: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -59,6 +64,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     requests: 0,
     down: false,
     failWith: undefined,
+    held: undefined,
     close: async () => {},
   };
   const server = createServer((req, res) => {
@@ -66,6 +72,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       receiver.requests += 1;
+      if (receiver.held) void receiver.held.then(answer);
+      else answer();
+    });
+    const answer = () => {
       if (receiver.down || receiver.failWith !== undefined) {
         res.writeHead(receiver.down ? 503 : (receiver.failWith as number)).end();
         return;
@@ -121,7 +131,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         }
       }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -4,7 +4,9 @@
  * the collector does not take lines, and with --checkpoint records a batch only once every line
  * before it is settled: taken by the collector, or lost and said. Lines of a failed export are
  * sent again (../../export/otlp-sink.ts), so after the collector comes back the checkpoint moves
- * again; when it moves past lines that were lost, stderr says how many and their times. At the
+ * again; when it moves past lines that were lost, stderr says how many and their times. One
+ * flush runs at a time: batches that come meanwhile are recorded by the next, with the latest
+ * snapshot, so a collector that is down builds no queue of flushes. At the
  * end, lines not taken are said with what a restart does about them: with a checkpoint written,
  * it sends them again; with none written yet, it starts from --since again.
  */
@@ -88,7 +90,30 @@ export async function openOtlpOutput(
   };
   await Promise.all(deploymentIds.map(add));
   const first = deploymentIds[0];
-  let chain = Promise.resolve();
+  /** Records the latest snapshot handed on, once everything before it is settled. */
+  let latest: (() => void) | undefined;
+  let flushing: Promise<void> | undefined;
+  const settle = async () => {
+    try {
+      while (latest) {
+        const record = latest;
+        latest = undefined;
+        const all = await Promise.all([...sinks.values()].map((s) => s.flush()));
+        // Not settled: a later batch's flush records (or the end says what was not taken).
+        if (!all.every(Boolean)) continue;
+        const lost = lostSince([...sinks.values()]);
+        record();
+        if (lost && checkpointPath)
+          say(
+            `checkpoint ${checkpointPath} moved past ${lost.lines} lines the collector did not take (${spanOf(lost)}): a restart will not send them`,
+          );
+      }
+    } finally {
+      // In the same step as the last look at `latest`: a batch handed on from now starts the
+      // next flush.
+      flushing = undefined;
+    }
+  };
   return {
     write<E extends LogEvent>(events: readonly E[], sayGap: (gap: E & GapMarker) => void) {
       const lines: LogLine[] = [];
@@ -111,19 +136,17 @@ export async function openOtlpOutput(
     add,
     afterBatch(snapshot, record) {
       if (snapshot === undefined) return;
-      chain = chain.then(async () => {
-        const all = await Promise.all([...sinks.values()].map((s) => s.flush()));
-        if (!all.every(Boolean)) return;
-        const lost = lostSince([...sinks.values()]);
-        record(snapshot);
-        if (lost && checkpointPath)
-          say(
-            `checkpoint ${checkpointPath} moved past ${lost.lines} lines the collector did not take (${spanOf(lost)}): a restart will not send them`,
-          );
-      });
+      // One flush at a time: batches that come meanwhile are recorded by the next (the latest
+      // snapshot stands for every one before it), so a collector that is down builds no queue.
+      latest = () => record(snapshot);
+      flushing ??= settle();
     },
     async close() {
-      await chain;
+      // The follow stopped: a collector that is down is not asked again whether it is back;
+      // what is on its way is waited for, and the last batch is recorded if the collector took
+      // everything.
+      for (const s of sinks.values()) s.windDown();
+      await flushing;
       const notExported = (await Promise.all([...sinks.values()].map((s) => s.close()))).reduce(
         (n, k) => n + k,
         0,
