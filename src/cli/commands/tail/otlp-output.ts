@@ -3,7 +3,7 @@
  * for `-o otlp`. Names the deployment's app for the resource (best effort), says on stderr when
  * the collector does not take lines, and with --checkpoint records a batch only once every line
  * before it is settled: taken by the collector, or lost and said. Lines of a failed export are
- * sent again (../../export/otlp-sink.ts), so after the collector comes back the checkpoint moves
+ * sent again (src/ship/otlp-sink.ts), so after the collector comes back the checkpoint moves
  * again; when it moves past lines that were lost, stderr says how many and their times. One
  * flush runs at a time: batches that come meanwhile are recorded by the next, with the latest
  * snapshot, so a collector that is down builds no queue of flushes. At the
@@ -12,10 +12,10 @@
  */
 import type { TurnkeyClient } from "../../../api/client.js";
 import { entryExists } from "../../../config/named-file.js";
-import { otlpLogsEndpoint } from "../../../export/otlp-endpoint.js";
-import type { LostLines, OtlpProblem } from "../../../export/otlp-sink.js";
-import { OtlpSink } from "../../../export/otlp-sink.js";
 import type { GapMarker, LogEvent, LogLine } from "../../../logs/model/log-line.js";
+import { otlpLogsEndpoint } from "../../../ship/otlp-endpoint.js";
+import type { LostLines, OtlpProblem } from "../../../ship/otlp-sink.js";
+import { OtlpSink } from "../../../ship/otlp-sink.js";
 import type { RequestLimit } from "../../../tail/request-limit.js";
 import { msToUtcRfc3339 } from "../../../text/timestamp.js";
 import { CliError } from "../../cli-error.js";

@@ -1,12 +1,12 @@
 /**
- * The OTLP sink (src/export/otlp-sink.ts) against a loopback collector: a failed export is sent
+ * The OTLP sink (src/ship/otlp-sink.ts) against a loopback collector: a failed export is sent
  * again with the next one, so once the collector takes lines again every line has arrived and
  * `flush` says so; a refusal for good, or the full queue, loses lines, counted and handed to the
  * caller with their times; nothing is ever counted twice.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type OtlpProblem, OtlpSink } from "../../src/export/otlp-sink.js";
 import type { LogLine } from "../../src/logs/model/log-line.js";
+import { type OtlpProblem, OtlpSink } from "../../src/ship/otlp-sink.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { waitFor } from "../helpers/wait-for.js";
 
