@@ -11,6 +11,10 @@
  * writeNewFile writes a file that must not exist yet (`S` in the dashboard, key files): the name
  * itself created exclusively, never overwriting anything, a symlink included.
  *
+ * claimName makes a file under a name only if nothing has it, and whole: written to a temporary
+ * file first and hard-linked to the name (which fails when it is taken), so no reader and no crash
+ * ever finds it half written (a lock, ./file-lock.ts).
+ *
  * removeStaleTempFiles removes the temporary files of a process killed mid-write.
  */
 import { randomBytes } from "node:crypto";
@@ -18,6 +22,7 @@ import {
   closeSync,
   constants,
   fsyncSync,
+  linkSync,
   lstatSync,
   openSync,
   readdirSync,
@@ -61,6 +66,34 @@ export function writeFileAtomically(path: string, text: string, options: WriteOp
 export function writeNewFile(path: string, text: string, options: WriteOptions = {}): void {
   createFlushed(path, text, options.mode ?? 0o600);
   syncDirectory(dirname(path));
+}
+
+/**
+ * Makes `path` hold `text`, whole, unless something has the name (a file, a directory, a
+ * symlink): true when it did, false when the name is taken. Throws any other errno error. On a
+ * file system without hard links the name itself is created exclusively and written.
+ */
+export function claimName(path: string, text: string, options: WriteOptions = {}): boolean {
+  const mode = options.mode ?? 0o600;
+  const temp = tempPathOf(path);
+  createFlushed(temp, text, mode);
+  try {
+    linkSync(temp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw err;
+    try {
+      createFlushed(path, text, mode);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw e;
+    }
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  syncDirectory(dirname(path));
+  return true;
 }
 
 /** Creates `path` exclusively, writes `text` whole, flushes and closes it; removed on any failure. */

@@ -11,10 +11,17 @@
  * would resume (from that timestamp less its margin, lines placed before it dropped), and
  * rewritten in format 3 with the first record; one whose newest line is stamped well ahead of
  * this machine's clock (a line from the future moved it) is refused, naming the fix.
+ *
+ * A checkpoint is untrusted input: each number must be a plausible one of its kind (a time
+ * between 1970 and 9999, a slack no follow writes more of, a clock offset no larger than the
+ * server keeps logs), or the file is refused naming the field. Whether its point is ahead of the
+ * server's clock, or older than the server keeps, only an answer's `Date` header can tell: the
+ * follower judges that (./resume-point.ts).
  */
 import type { HandledRecord } from "./handled-lines.js";
 import { DIGEST_CHARS, digestOf, recordedLineKey } from "./line-identity.js";
-import type { ResumePoint } from "./resume-point.js";
+import { MAX_CLOCK_OFFSET_MS, type ResumePoint } from "./resume-point.js";
+import { MAX_RESUME_SLACK_MS } from "./window-plan.js";
 
 /** The format this tvcwatch writes, and the newest it reads. */
 export const CHECKPOINT_FORMAT = 3;
@@ -44,10 +51,32 @@ export interface ReadCheckpoint {
   outputFile?: OutputFileRecord | undefined;
 }
 
-const FIX = "delete it to start over, or name another file";
+const FIX = "pass --start-over to set it aside and start from --since, or name another file";
 const NOT_OURS = `is not a tvcwatch checkpoint (fields missing): ${FIX}`;
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+/** The first millisecond of the year 10000: RFC 3339's times end before it. */
+const END_OF_TIMES = 253_402_300_800_000;
+/** A time a checkpoint can hold: epoch ms from 1970 into the year 9999. */
+const isTime = (v: number) => v >= 0 && v < END_OF_TIMES;
+
+/** Why a record's numbers are not ones a follow writes, or undefined when they are. */
+function implausible(r: HandledRecord): string | undefined {
+  const bad = (field: string, value: number, is: string) =>
+    `is not a tvcwatch checkpoint (its ${field}, ${value}, is ${is}): ${FIX}`;
+  if (!isTime(r.resumeFromMs)) return bad("resumeFromMs", r.resumeFromMs, "no time");
+  if (r.slackMs > MAX_RESUME_SLACK_MS)
+    return bad("slackMs", r.slackMs, `more than a follow allows (${MAX_RESUME_SLACK_MS} ms)`);
+  if (r.serverMinusWallMs !== undefined && Math.abs(r.serverMinusWallMs) > MAX_CLOCK_OFFSET_MS)
+    return bad(
+      "serverMinusWallMs",
+      r.serverMinusWallMs,
+      "no clock offset a server and this machine can have: more than the 7 days the server keeps logs",
+    );
+  if (r.gap && !(isTime(r.gap.fromMs) && isTime(r.gap.toMs) && r.gap.fromMs <= r.gap.toMs))
+    return bad("gap", r.gap.fromMs, `no time before its end (${r.gap.toMs})`);
+  return undefined;
+}
 const DIGESTS = /^[A-Za-z0-9_-]*$/;
 const DECIMAL = /^\d{1,30}$/;
 
@@ -87,7 +116,7 @@ function recordOf(v: unknown): HandledRecord | string {
   const gap = r.gap as { fromMs?: unknown; toMs?: unknown } | undefined;
   if (gap !== undefined && (!gap || !isFiniteNumber(gap.fromMs) || !isFiniteNumber(gap.toMs)))
     return NOT_OURS;
-  return {
+  const record: HandledRecord = {
     deploymentId: r.deploymentId,
     resumeFromMs: r.resumeFromMs,
     slackMs: r.slackMs,
@@ -96,6 +125,7 @@ function recordOf(v: unknown): HandledRecord | string {
     lines: r.lines,
     ...(gap ? { gap: { fromMs: gap.fromMs as number, toMs: gap.toMs as number } } : {}),
   };
+  return implausible(record) ?? record;
 }
 
 interface LegacyRecord {
@@ -110,6 +140,8 @@ function legacyRecordOf(v: unknown, marginMs: number, wallNow: number): ReadReco
   if (!c || typeof c !== "object") return NOT_OURS;
   if (typeof c.deploymentId !== "string" || typeof c.newest !== "number" || !Array.isArray(c.lines))
     return NOT_OURS;
+  if (!isTime(c.newest))
+    return `is not a tvcwatch checkpoint (its newest, ${c.newest}, is no time): ${FIX}`;
   const digests: string[] = [];
   for (const l of c.lines) {
     const ok =
@@ -125,7 +157,7 @@ function legacyRecordOf(v: unknown, marginMs: number, wallNow: number): ReadReco
     digests.push(digestOf(recordedLineKey(l)));
   }
   if (c.newest > wallNow + LEGACY_AHEAD_MS) {
-    return `was written by an older tvcwatch from a line stamped ${new Date(c.newest).toISOString()}, ahead of this machine's clock, so it would skip lines: delete it to start over from --since, or name another file`;
+    return `was written by an older tvcwatch from a line stamped ${new Date(c.newest).toISOString()}, ahead of this machine's clock, so it would skip lines: ${FIX}`;
   }
   return {
     deploymentId: c.deploymentId,

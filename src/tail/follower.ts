@@ -24,7 +24,7 @@ import { Deduplicator } from "./deduplicator.js";
 import { entryKey, lineKey } from "./line-identity.js";
 import { MergeBuffer } from "./merge-buffer.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs, sleep } from "./poll-loop.js";
-import type { RecordClock, ResumePoint } from "./resume-point.js";
+import type { RecordClock, ResumePoint, ResumeRefusal, TimeBounds } from "./resume-point.js";
 import { ServerClockEstimate } from "./server-clock.js";
 import { TailFloor } from "./tail-floor.js";
 import type { LogRequest, WindowPlan } from "./window-plan.js";
@@ -147,6 +147,30 @@ export class FollowerStopError extends Error {
   constructor(message: string, unreachable = false, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.unreachable = unreachable;
+  }
+}
+
+/**
+ * A follow resumed from a point that cannot be resumed from (./resume-point.ts): ahead of the
+ * record's clock at the first answer, or further back than the server keeps logs. Nothing of
+ * the answer was taken.
+ */
+export class ResumeRefusedError extends FollowerStopError {
+  constructor(
+    readonly refusal: ResumeRefusal,
+    /** The point, epoch ms on the record's clock. */
+    readonly fromMs: number,
+    /** That clock when the answer was made. */
+    readonly answeredAt: TimeBounds,
+    /** Whether that clock is the server's by its Date header (else the record's stand-in). */
+    readonly byDateHeader: boolean,
+    readonly retentionMs: number,
+  ) {
+    super(
+      refusal === "ahead"
+        ? "the checkpoint's point is ahead of the server's clock"
+        : "the checkpoint's point is older than the server keeps logs",
+    );
   }
 }
 
@@ -394,6 +418,7 @@ export class LogFollower {
     const recvMono = this.clock.monotonic();
     this.serverClock.observe(sentMono, recvMono, response.meta.serverDate);
     const judged = this.planner.judgeResume(plan, sentMono, recvMono);
+    if (judged && "refused" in judged) throw this.refuse(judged);
     if (judged?.verdict === "set-aside") return this.setAside(sentMono, recvMono, entries.length);
     if (judged?.floorMs !== undefined) this.floorMs = judged.floorMs;
     const initial = !this.planner.started();
@@ -461,6 +486,23 @@ export class LogFollower {
     this.floorMs = undefined;
     this.emit(this.merge.deliver(events, sentMono + low, recvMono + high, recvMono));
     return { ok: true, covered, newLines };
+  }
+
+  /** A resume point refused by an answer: the follow stops, nothing of the answer taken. */
+  private refuse(judged: {
+    refused: ResumeRefusal;
+    answeredAt: TimeBounds;
+    retentionMs: number;
+  }): ResumeRefusedError {
+    const error = new ResumeRefusedError(
+      judged.refused,
+      this.resume?.fromMs ?? Number.NaN,
+      judged.answeredAt,
+      this.resume?.clock === "server" && this.serverClock.known(),
+      judged.retentionMs,
+    );
+    this.setState({ phase: "failed", lastError: error.message, nextPollAt: undefined });
+    return error;
   }
 
   /**

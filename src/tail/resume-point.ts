@@ -12,7 +12,18 @@
  * which cannot be told from new ones: the answer is set aside, and the window asked again with the
  * server's clock as that answer showed it). Whether it did is judged from the answer's `Date`
  * header, never from a line's timestamp.
+ *
+ * A checkpoint is input like any other: a point ahead of the server's clock at the answer (a
+ * follow resumed from it would take a window of a second and skip every line since the real
+ * point), or further back than the server keeps logs (no window reaches it), is refused, never
+ * taken as it is or turned into a gap. Without `Date` headers the record's clock stands in.
  */
+
+/**
+ * The largest clock offset (server minus this machine) a record may hold: no larger than the
+ * server keeps logs (Turnkey: 7 days), for a window further back than that reaches nothing.
+ */
+export const MAX_CLOCK_OFFSET_MS = 7 * 24 * 3_600_000;
 
 /** The clock a checkpoint's times are on. */
 export type RecordClock = "server" | "client";
@@ -55,6 +66,27 @@ export type ResumeVerdict =
   | "short"
   /** Past the slack: set it aside and ask again. */
   | "set-aside";
+
+/** Why a resume point is refused: ahead of the clock it was recorded on, or out of reach. */
+export type ResumeRefusal = "ahead" | "expired";
+
+/**
+ * Whether `point` can be resumed from at all, judged by an answer made (on the record's clock)
+ * within `answeredAt` to a window of `windowMs`, when no window may be longer than `retentionMs`.
+ */
+export function refuseResume(
+  point: ResumePoint,
+  windowMs: number,
+  answeredAt: TimeBounds,
+  retentionMs: number,
+): ResumeRefusal | undefined {
+  if (point.fromMs > answeredAt.high) return "ahead";
+  if (point.fromMs < answeredAt.low - retentionMs) return "expired";
+  // The longest window there is fell short of the point: no window reaches it.
+  if (windowMs >= retentionMs && judgeResumeWindow(point, windowMs, answeredAt) === "short")
+    return "expired";
+  return undefined;
+}
 
 /** Whole seconds a resumed first window asks for, sent when the record's clock reads `now`. */
 export function resumeWindowSeconds(point: ResumePoint, now: TimeBounds, allowanceMs: number) {

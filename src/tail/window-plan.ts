@@ -31,7 +31,9 @@ import { formatDuration } from "../text/duration.js";
 import {
   judgeResumeWindow,
   type ResumePoint,
+  type ResumeRefusal,
   type ResumeVerdict,
+  refuseResume,
   resumeWindowSeconds,
   type TimeBounds,
 } from "./resume-point.js";
@@ -39,6 +41,16 @@ import type { ServerClockEstimate } from "./server-clock.js";
 
 /** The most a window adds for its request's way to the server (see allowance). */
 export const MAX_ALLOWANCE_MS = 15_000;
+/**
+ * The most slack a follow records (see resumeSlackMs): whole seconds, a `Date` header's second,
+ * and the way to the server and back at the largest allowance. A record holding more is refused.
+ */
+export const MAX_RESUME_SLACK_MS = slackWith(MAX_ALLOWANCE_MS);
+
+/** A record's slack, with `allowanceMs` for the way to the server (see resumeSlackMs). */
+function slackWith(allowanceMs: number): number {
+  return 2500 + 2 * allowanceMs;
+}
 /**
  * How far a window reaches back behind `coveredFrom`, beyond the overlap, at most: the largest
  * allowance, a second of rounding to whole seconds, and a second for the two clocks drifting apart.
@@ -60,8 +72,8 @@ export interface WindowPlan {
   overlapMs: number;
   /** `coveredFrom` when planned (undefined for the first window). */
   coveredFrom?: number;
-  /** A resumed first window (see ./resume-point.ts); "gap": one cut to the server's retention. */
-  resume?: "window" | "gap";
+  /** A resumed first window (see ./resume-point.ts). */
+  resume?: "window";
 }
 
 export interface WindowPlannerOptions {
@@ -110,7 +122,7 @@ export class WindowPlanner {
    * the server and back (see ./resume-point.ts).
    */
   resumeSlackMs(): number {
-    return 2500 + 2 * this.allowance();
+    return slackWith(this.allowance());
   }
 
   /** Room in a window for its request's way to the server: twice the usual latency, bounded. */
@@ -137,48 +149,47 @@ export class WindowPlanner {
     return { low: sentMono + wall, high: recvMono + wall };
   }
 
-  /** The resumed first window: back to the resume point (see ./resume-point.ts). */
+  /**
+   * The resumed first window: back to the resume point (see ./resume-point.ts), never longer
+   * than the server keeps logs (a point further back is refused by the answer).
+   */
   private planResume(point: ResumePoint, overlapMs: number): WindowPlan {
     const mono = this.o.clock.monotonic();
     const now = this.recordClock(mono, mono);
-    const seconds = resumeWindowSeconds(point, now, this.allowance());
-    const retentionMs = point.retentionMs ?? this.o.retentionMs;
-    if (seconds * 1000 <= retentionMs) {
-      return {
-        request: { sinceSeconds: String(seconds) },
-        windowMs: seconds * 1000,
-        overlapMs,
-        resume: "window",
-      };
-    }
-    const to = now.low - retentionMs;
+    const retentionSeconds = Math.floor(this.resumeRetentionMs(point) / 1000);
+    const seconds = Math.min(resumeWindowSeconds(point, now, this.allowance()), retentionSeconds);
     return {
-      request: { sinceSeconds: String(Math.floor(retentionMs / 1000)) },
-      windowMs: Math.floor(retentionMs / 1000) * 1000,
+      request: { sinceSeconds: String(seconds) },
+      windowMs: seconds * 1000,
       overlapMs,
-      resume: "gap",
-      gap: {
-        kind: "gap",
-        from: point.fromMs,
-        to,
-        reason: "the checkpoint is older than the server keeps logs",
-        sortKey: to,
-      },
+      resume: "window",
     };
+  }
+
+  private resumeRetentionMs(point: ResumePoint): number {
+    return point.retentionMs ?? this.o.retentionMs;
   }
 
   /**
    * The verdict on an answer to a resumed first window (before its lines are taken), and, once
-   * answers were set aside too often, the point before which its new lines are dropped.
+   * answers were set aside too often, the point before which its new lines are dropped; or why
+   * the point cannot be resumed from at all, with the record's clock at the answer.
    */
   judgeResume(
     plan: WindowPlan,
     sentMono: number,
     recvMono: number,
-  ): { verdict: ResumeVerdict; floorMs?: number } | undefined {
+  ):
+    | { verdict: ResumeVerdict; floorMs?: number }
+    | { refused: ResumeRefusal; answeredAt: TimeBounds; retentionMs: number }
+    | undefined {
     const point = this.o.resume;
     if (!point || plan.resume !== "window" || plan.windowMs === undefined) return undefined;
-    const verdict = judgeResumeWindow(point, plan.windowMs, this.recordClock(sentMono, recvMono));
+    const answeredAt = this.recordClock(sentMono, recvMono);
+    const retentionMs = this.resumeRetentionMs(point);
+    const refused = refuseResume(point, plan.windowMs, answeredAt, retentionMs);
+    if (refused) return { refused, answeredAt, retentionMs };
+    const verdict = judgeResumeWindow(point, plan.windowMs, answeredAt);
     if (verdict !== "set-aside") return { verdict };
     this.setAside += 1;
     if (this.setAside <= (point.maxSetAside ?? MAX_SET_ASIDE)) return { verdict };

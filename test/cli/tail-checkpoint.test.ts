@@ -7,7 +7,9 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -467,7 +469,7 @@ describe("tail -f --checkpoint --output-file", () => {
       expect(corrupt.code).toBe(2);
       expect(corrupt.stderr.trim().split("\n")).toHaveLength(1);
       expect(corrupt.stderr).toMatch(
-        /is not a tvcwatch checkpoint \(not JSON\): delete it to start over/,
+        /is not a tvcwatch checkpoint \(not JSON\): pass --start-over to set it aside/,
       );
       const newer = await run(JSON.stringify({ format: 4 }));
       expect(newer.stderr).toMatch(
@@ -483,4 +485,273 @@ describe("tail -f --checkpoint --output-file", () => {
       await server.close();
     }
   }, 30_000);
+
+  it("lets one follow at a time write a checkpoint and an output file: a second exits 2 naming the first's PID; a killed one's lock is taken over", async () => {
+    const server = await startLogServer({ replicas: 2, rate: 20, historyMs: 2000 });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const out = join(dir, "out.ndjson");
+    const checkpoint = join(dir, "dep.checkpoint");
+    const flags = (cp: string, file: string) => [
+      "--base-url",
+      server.url,
+      "tail",
+      "--deployment",
+      "dep",
+      "-o",
+      "json",
+      "--interval",
+      "250ms",
+      "--checkpoint",
+      cp,
+      "--output-file",
+      file,
+    ];
+    const first = startTail([...flags(checkpoint, out), "-f"], ENV);
+    try {
+      await until(dir, () => existsSync(checkpoint) && sizeOf(out) > 0, first);
+      const second = await runCli([...flags(checkpoint, join(dir, "other.ndjson")), "-f"], {
+        env: ENV,
+      });
+      expect(second.code).toBe(2);
+      expect(second.stderr.trim()).toMatch(
+        new RegExp(
+          `^tvcwatch: checkpoint \\S+ is in use by tvcwatch PID ${first.pid} \\(since [^)]+\\): stop it first, or name another file$`,
+        ),
+      );
+      const third = await runCli([...flags(join(dir, "other.checkpoint"), out), "-f"], {
+        env: ENV,
+      });
+      expect(third.code).toBe(2);
+      expect(third.stderr.trim()).toMatch(
+        new RegExp(`^tvcwatch: --output-file \\S+ is in use by tvcwatch PID ${first.pid} `),
+      );
+      // Neither wrote anything.
+      expect(existsSync(join(dir, "other.ndjson"))).toBe(false);
+      expect(existsSync(join(dir, "other.checkpoint"))).toBe(false);
+      // Killed with SIGKILL, it leaves its locks: the next follow finds their holder gone.
+      const exited = new Promise((r) => first.once("close", r));
+      first.kill("SIGKILL");
+      await exited;
+      expect(existsSync(`${checkpoint}.lock`)).toBe(true);
+      const after = await runCli(flags(checkpoint, out), { env: ENV });
+      expect(after.stderr).toBe("");
+      expect(after.code).toBe(0);
+      // Ended, a follow leaves no lock behind.
+      expect(readdirSync(dir).filter((n) => n.includes(".lock"))).toEqual([]);
+    } finally {
+      first.kill("SIGKILL");
+      await server.close();
+    }
+  }, 30_000);
+
+  it("refuses --checkpoint and --output-file naming one file, by any name: the same path, a symlink, a hard link", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const file = join(dir, "x");
+    writeFileSync(file, '{"kept":true}\n');
+    symlinkSync(file, join(dir, "link"));
+    linkSync(file, join(dir, "hard"));
+    for (const [checkpoint, out] of [
+      [file, file],
+      [join(dir, "link"), file],
+      [file, join(dir, "link")],
+      [join(dir, "hard"), join(dir, ".", "x")],
+      [join(dir, "new"), join(dir, "new")],
+    ] as const) {
+      const r = await runCli(
+        [
+          "--base-url",
+          "http://127.0.0.1:9",
+          "tail",
+          "--deployment",
+          "dep",
+          "-f",
+          "-o",
+          "json",
+          "--checkpoint",
+          checkpoint,
+          "--output-file",
+          out,
+        ],
+        { env: ENV },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(
+        `tvcwatch: --checkpoint ${checkpoint} and --output-file ${out} are the same file: each record would replace the lines written; name two files`,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe('{"kept":true}\n');
+    expect(existsSync(join(dir, "new"))).toBe(false);
+  });
+
+  it("refuses a checkpoint whose point is ahead of the server's clock or older than it keeps logs, exit 2, before writing anything; --start-over starts afresh, saying what it skips", async () => {
+    const server = await startLogServer({ replicas: 1, rate: 20, historyMs: 30_000 });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const out = join(dir, "out.ndjson");
+    const checkpoint = join(dir, "dep.checkpoint");
+    writeFileSync(out, '{"content":"kept"}\n{"content":"written after the last record"}\n');
+    const st = statSync(out, { bigint: true });
+    const write = (record: Record<string, unknown>) =>
+      writeFileSync(
+        checkpoint,
+        JSON.stringify({
+          format: 3,
+          deployments: [
+            {
+              deploymentId: "dep",
+              slackMs: 3000,
+              clock: "server",
+              serverMinusWallMs: 0,
+              lines: "",
+              ...record,
+            },
+          ],
+          // Were the record taken, the file would be cut back to its first line.
+          outputFile: { dev: String(st.dev), ino: String(st.ino), length: 19 },
+        }),
+      );
+    const run = (extra: string[] = []) =>
+      runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep",
+          "-o",
+          "json",
+          "--interval",
+          "250ms",
+          "--checkpoint",
+          checkpoint,
+          "--output-file",
+          out,
+          ...extra,
+        ],
+        { env: ENV },
+      );
+    const before = readFileSync(out, "utf8");
+    const startOver =
+      "pass --start-over to set it aside and start from the last 10m (lines before that it had not handed on are skipped), or name another file";
+    try {
+      // 30 s ahead: a follow that took it would ask for one second and skip the 30 s between.
+      write({ resumeFromMs: server.now() + 30_000 });
+      const written = readFileSync(checkpoint, "utf8");
+      const ahead = await run(["-f"]);
+      expect(ahead.code).toBe(2);
+      expect(ahead.stderr.trim()).toMatch(
+        new RegExp(
+          `^tvcwatch: checkpoint \\S+ resumes from \\S+Z, \\d+s ahead of the server's clock by its Date header \\(\\S+Z\\), so resuming would skip the lines since its real point: ${literally(startOver)}$`,
+        ),
+      );
+      expect(readFileSync(out, "utf8")).toBe(before);
+      expect(readFileSync(checkpoint, "utf8")).toBe(written);
+      // Eight days back: further than the server keeps logs. Never a gap, never a guess.
+      write({ resumeFromMs: server.now() - 8 * 86_400_000 });
+      const expired = await run();
+      expect(expired.code).toBe(2);
+      expect(expired.stderr.trim()).toMatch(
+        new RegExp(
+          `^tvcwatch: checkpoint \\S+ resumes from \\S+Z, (8d|7d23h) before the server's clock by its Date header \\(\\S+Z\\), further back than the server keeps logs \\(7d\\): those lines can no longer be read; ${literally(startOver)}$`,
+        ),
+      );
+      expect(readFileSync(out, "utf8")).toBe(before);
+      // Numbers no follow writes are refused as they are read, naming the field.
+      for (const [record, field] of [
+        [{ resumeFromMs: -1e300 }, "resumeFromMs, -1e\\+300, is no time"],
+        [{ resumeFromMs: server.now(), serverMinusWallMs: 1e300 }, "serverMinusWallMs, 1e\\+300"],
+      ] as const) {
+        write(record);
+        const implausible = await run(["-f"]);
+        expect(implausible.code).toBe(2);
+        expect(implausible.stderr.trim()).toMatch(
+          new RegExp(`^tvcwatch: checkpoint \\S+ is not a tvcwatch checkpoint \\(its ${field}`),
+        );
+        expect(implausible.stderr).not.toContain("invalid-timestamp");
+        expect(readFileSync(out, "utf8")).toBe(before);
+      }
+      // --start-over: the record set aside, said with what it skips; the file appended to.
+      write({ resumeFromMs: server.now() + 30_000 });
+      const fresh = await run(["--start-over", "--since", "1m"]);
+      expect(fresh.stderr.trim()).toBe(
+        `tvcwatch: checkpoint ${checkpoint}: set aside (--start-over), starting from the last 1m: lines before that it had not handed on are skipped, and lines within it that it had handed on come again`,
+      );
+      expect(fresh.code).toBe(0);
+      const after = readFileSync(out, "utf8");
+      expect(after.startsWith(before)).toBe(true);
+      const lines = after.slice(before.length).trim().split("\n");
+      expect(lines.length).toBeGreaterThanOrEqual(500);
+      expect(after).not.toContain("invalid-timestamp");
+      const rewritten = JSON.parse(readFileSync(checkpoint, "utf8"));
+      expect(rewritten.deployments[0].resumeFromMs).toBeLessThanOrEqual(server.now());
+      // It resumes from what it wrote.
+      const resumed = await run();
+      expect(resumed.stderr).toBe("");
+      expect(resumed.code).toBe(0);
+      // --start-over alone names what it needs.
+      const alone = await runCli(
+        ["--base-url", server.url, "tail", "--deployment", "dep", "--start-over"],
+        { env: ENV },
+      );
+      expect(alone.code).toBe(2);
+      expect(alone.stderr.trim()).toBe(
+        "tvcwatch: --start-over sets aside what --checkpoint FILE records: name the FILE",
+      );
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("over several deployments, refuses the checkpoint when one deployment's record is ahead of the server's clock, naming that deployment", async () => {
+    const server = await startLogServer({ replicas: 1, rate: 10, historyMs: 5000 });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const checkpoint = join(dir, "many.checkpoint");
+    const record = (deploymentId: string, resumeFromMs: number) => ({
+      deploymentId,
+      resumeFromMs,
+      slackMs: 3000,
+      clock: "server",
+      serverMinusWallMs: 0,
+      lines: "",
+    });
+    writeFileSync(
+      checkpoint,
+      JSON.stringify({
+        format: 3,
+        deployments: [record("dep-a", server.now() - 2000), record("dep-b", server.now() + 60_000)],
+      }),
+    );
+    const written = readFileSync(checkpoint, "utf8");
+    try {
+      const r = await runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep-a",
+          "--deployment",
+          "dep-b",
+          "-f",
+          "-o",
+          "json",
+          "--checkpoint",
+          checkpoint,
+        ],
+        { env: ENV },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split("\n").at(-1)).toMatch(
+        /^tvcwatch: checkpoint \S+ resumes deployment dep-b from \S+Z, \d+s ahead of the server's clock by its Date header \(\S+Z\), so resuming would skip the lines since its real point: pass --start-over/,
+      );
+      expect(r.stdout).toBe("");
+      expect(readFileSync(checkpoint, "utf8")).toBe(written);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });
+
+/** `text` matched literally in a RegExp. */
+function literally(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

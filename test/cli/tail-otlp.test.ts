@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -180,7 +180,11 @@ describe("tail -o otlp", () => {
       // Down: the collector refused what it was sent.
       const down = await follow(() => receiver.requests > 0, "an export the collector refuses");
       expect(down.code).toBe(1);
-      expect(down.stderr).toMatch(/checkpoint \S+ stays at the last line the collector took/);
+      // The very first batch was not taken: no checkpoint exists to restart with.
+      expect(down.stderr).toMatch(
+        /checkpoint \S+ was not written \(the collector took no line\): a restart starts from --since again/,
+      );
+      expect(down.stderr).not.toMatch(/restart with it/);
       expect(existsSync(checkpoint)).toBe(false);
       receiver.down = false;
       const first = await follow(
@@ -205,6 +209,91 @@ describe("tail -o otlp", () => {
       const have = new Set(got());
       expect(truth.filter((id) => !have.has(id))).toEqual([]);
     } finally {
+      await receiver.close();
+      await server.close();
+    }
+  }, 120_000);
+
+  it("after failed exports, moves the checkpoint again once the collector takes lines: lines refused for good named as lost, lines not taken sent again", async () => {
+    const server = await startLogServer({ replicas: 2, rate: 20 });
+    const receiver = await startOtlpReceiver();
+    const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-otlp-")), "dep.checkpoint");
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        "--base-url",
+        server.url,
+        "tail",
+        "--deployment",
+        "dep",
+        "-f",
+        "--since",
+        "1h",
+        "--interval",
+        "250ms",
+        "-o",
+        "otlp",
+        "--otlp-endpoint",
+        receiver.url,
+        "--checkpoint",
+        checkpoint,
+      ],
+      { env: { ...process.env, ...ENV } },
+    );
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((r) => child.on("close", r));
+    const detail = { detail: () => err.slice(-400) };
+    const mtime = () => (existsSync(checkpoint) ? statSync(checkpoint).mtimeMs : 0);
+    try {
+      // Refused for good (400): those lines are lost, and said to be when the checkpoint moves
+      // past them, once the collector takes the next ones.
+      receiver.failWith = 400;
+      await waitFor(() => /refused \d+ lines for good/.test(err), "a refusal for good", detail);
+      receiver.failWith = undefined;
+      await waitFor(
+        () => /moved past \d+ lines the collector did not take \(stamped \S+Z/.test(err),
+        "the checkpoint moving past the lost lines",
+        detail,
+      );
+      const lost = Number(/moved past (\d+) lines/.exec(err)?.[1]);
+      // Down (503): the lines are sent again, and the checkpoint moves once they are taken.
+      receiver.down = true;
+      await waitFor(() => /lines .*: they will be sent again/.test(err), "a failed export", detail);
+      const frozen = mtime();
+      const downSince = server.now();
+      receiver.down = false;
+      const until = server.now() + 1000;
+      const truth = () =>
+        server.truth(until).map((l) => JSON.stringify([l.replicaLabel, l.content]));
+      const got = () =>
+        receiver.records.map((x) => JSON.stringify([x.attributes["tvc.replica"], x.body]));
+      await waitFor(
+        () => server.now() > until && mtime() !== frozen && got().length + lost >= truth().length,
+        "every line but the lost ones, and the checkpoint moved",
+        detail,
+      );
+      child.kill("SIGINT");
+      expect(await exited).toBe(1);
+      expect(new Set(got()).size).toBe(got().length);
+      const have = new Set(got());
+      const missing = truth().filter((id) => !have.has(id));
+      expect(missing).toHaveLength(lost);
+      // Those refused for good came before the collector went down; none after it is missing.
+      const downAt = server.truth(downSince).length;
+      expect(
+        truth()
+          .slice(downAt)
+          .filter((id) => !have.has(id)),
+      ).toEqual([]);
+      expect(err).toMatch(/\d+ lines were not exported to \S+\n$/);
+      expect(
+        JSON.parse(readFileSync(checkpoint, "utf8")).deployments[0].resumeFromMs,
+      ).toBeGreaterThan(downSince - 10_000);
+    } finally {
+      child.kill("SIGKILL");
       await receiver.close();
       await server.close();
     }

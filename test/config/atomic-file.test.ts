@@ -31,9 +31,8 @@ vi.mock("node:crypto", async (importOriginal) => {
   };
 });
 
-const { removeStaleTempFiles, tempPathOf, writeFileAtomically, writeNewFile } = await import(
-  "../../src/config/atomic-file.js"
-);
+const { claimName, removeStaleTempFiles, tempPathOf, writeFileAtomically, writeNewFile } =
+  await import("../../src/config/atomic-file.js");
 
 afterEach(() => {
   fixed.bytes = undefined;
@@ -127,6 +126,29 @@ describe("writeNewFile", () => {
     expect(() => writeNewFile(dangling, "view")).toThrow(/EEXIST/);
     expect(readdirSync(dir)).not.toContain("nowhere");
     expect(readFileSync(target, "utf8")).toBe("someone else's data\n");
+  });
+});
+
+describe("claimName", () => {
+  it("makes the file whole under a name nothing has, and leaves any name that is taken as it is, a symlink included", () => {
+    const dir = sharedDir();
+    const path = join(dir, "dep.checkpoint.lock");
+    expect(claimName(path, '{"pid":1}\n')).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe('{"pid":1}\n');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(claimName(path, "another")).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe('{"pid":1}\n');
+    const target = victim(dir);
+    const planted = join(dir, "planted.lock");
+    symlinkSync(target, planted);
+    expect(claimName(planted, "lock")).toBe(false);
+    const dangling = join(dir, "dangling.lock");
+    symlinkSync(join(dir, "nowhere"), dangling);
+    expect(claimName(dangling, "lock")).toBe(false);
+    expect(readdirSync(dir)).not.toContain("nowhere");
+    expect(readFileSync(target, "utf8")).toBe("someone else's data\n");
+    // No temporary file is left behind, whatever happened.
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
  * A local OTLP/HTTP logs receiver on a loopback port: it decodes each request (OTLP/JSON, as the
  * OpenTelemetry JS exporter sends it) into the official ExportLogsServiceRequest message, loaded
  * with protobufjs from the OTLP definitions in test/fixtures/opentelemetry-proto, and keeps every
- * log record with its resource. It can refuse requests (503) to play a collector that is down.
+ * log record with its resource. It can refuse requests (503) to play a collector that is down,
+ * or answer them with another status (a 400: a refusal for good), or hold them on their way.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,13 @@ export interface OtlpReceiver {
   requests: number;
   /** Answer 503 to every request while true. */
   down: boolean;
+  /** Answer every request with this status while set. */
+  failWith: number | undefined;
+  /**
+   * While set, a request that arrives is answered only once this settles, as the receiver is
+   * then (down or not): an export held on its way.
+   */
+  held: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +63,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     records: [],
     requests: 0,
     down: false,
+    failWith: undefined,
+    held: undefined,
     close: async () => {},
   };
   const server = createServer((req, res) => {
@@ -62,8 +72,16 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       receiver.requests += 1;
-      if (receiver.down || req.url !== "/v1/logs" || req.method !== "POST") {
-        res.writeHead(receiver.down ? 503 : 404).end();
+      if (receiver.held) void receiver.held.then(answer);
+      else answer();
+    });
+    const answer = () => {
+      if (receiver.down || receiver.failWith !== undefined) {
+        res.writeHead(receiver.down ? 503 : (receiver.failWith as number)).end();
+        return;
+      }
+      if (req.url !== "/v1/logs" || req.method !== "POST") {
+        res.writeHead(404).end();
         return;
       }
       const raw = Buffer.concat(chunks);
@@ -113,7 +131,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         }
       }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

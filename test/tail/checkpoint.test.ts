@@ -71,7 +71,7 @@ describe("checkpoint files", () => {
     );
     expect(ahead).toEqual({
       error: expect.stringMatching(
-        /^was written by an older tvcwatch from a line stamped 2027-\S+, ahead of this machine's clock, so it would skip lines: delete it to start over from --since, or name another file$/,
+        /^was written by an older tvcwatch from a line stamped 2027-\S+, ahead of this machine's clock, so it would skip lines: pass --start-over to set it aside and start from --since, or name another file$/,
       ),
     });
   });
@@ -118,5 +118,44 @@ describe("checkpoint files", () => {
       JSON.stringify({ format: 3, deployments: [], outputFile: { dev: "1", ino: "2", length: 0 } }),
     );
     expect(empty).toEqual({ records: new Map(), outputFile: { dev: "1", ino: "2", length: 0 } });
+  });
+
+  it("refuses numbers no follow writes, naming the field: a point that is no time, an offset of 1e300, a slack past what any follow allows, a gap of no times", () => {
+    const record = {
+      deploymentId: "dep",
+      resumeFromMs: NOW,
+      slackMs: 3000,
+      clock: "server",
+      serverMinusWallMs: 12,
+      lines: "",
+    };
+    const refusal = (patch: Record<string, unknown>) => {
+      const read = parse(JSON.stringify({ format: 3, deployments: [{ ...record, ...patch }] }));
+      return "error" in read ? read.error : "read";
+    };
+    const fix = "pass --start-over to set it aside and start from --since, or name another file";
+    expect(refusal({ resumeFromMs: -1e300 })).toBe(
+      `is not a tvcwatch checkpoint (its resumeFromMs, -1e+300, is no time): ${fix}`,
+    );
+    expect(refusal({ resumeFromMs: 1e300 })).toMatch(/its resumeFromMs, 1e\+300, is no time/);
+    expect(refusal({ serverMinusWallMs: 1e300 })).toBe(
+      `is not a tvcwatch checkpoint (its serverMinusWallMs, 1e+300, is no clock offset a server and this machine can have: more than the 7 days the server keeps logs): ${fix}`,
+    );
+    expect(refusal({ serverMinusWallMs: -8 * 86_400_000 })).toMatch(/its serverMinusWallMs/);
+    expect(refusal({ slackMs: 1e12 })).toBe(
+      `is not a tvcwatch checkpoint (its slackMs, 1000000000000, is more than a follow allows (32500 ms)): ${fix}`,
+    );
+    expect(refusal({ gap: { fromMs: -1e300, toMs: NOW } })).toMatch(
+      /its gap, -1e\+300, is no time/,
+    );
+    expect(refusal({ gap: { fromMs: NOW, toMs: NOW - 1 } })).toMatch(/its gap/);
+    // What a follow writes at most is read.
+    expect(refusal({ slackMs: 32_500, serverMinusWallMs: -7 * 86_400_000 })).toBe("read");
+    const legacy = parse(
+      JSON.stringify({ format: 1, deploymentId: "dep", newest: -1e300, lines: [] }),
+    );
+    expect(legacy).toEqual({
+      error: `is not a tvcwatch checkpoint (its newest, -1e+300, is no time): ${fix}`,
+    });
   });
 });

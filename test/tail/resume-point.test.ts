@@ -4,9 +4,9 @@
  * that reached too far is set aside, one that fell short is followed at once by a wider window.
  */
 import { describe, expect, it } from "vitest";
-import type { LogLine } from "../../src/logs/model/log-line.js";
-import { LogFollower } from "../../src/tail/follower.js";
-import { judgeResumeWindow, type ResumePoint } from "../../src/tail/resume-point.js";
+import type { LogEvent, LogLine } from "../../src/logs/model/log-line.js";
+import { LogFollower, ResumeRefusedError } from "../../src/tail/follower.js";
+import { judgeResumeWindow, type ResumePoint, refuseResume } from "../../src/tail/resume-point.js";
 import type { ModelLine } from "./model-server.js";
 import { ModelServer, SimTime } from "./model-server.js";
 
@@ -22,6 +22,18 @@ describe("judging a resumed first window", () => {
   });
   it("is set aside when its front may be before the slack", () => {
     expect(judgeResumeWindow(point, 10_000, { low: 106_000, high: 107_000 })).toBe("set-aside");
+  });
+});
+
+describe("refusing a point that cannot be resumed from", () => {
+  const point: ResumePoint = { fromMs: 100_000, slackMs: 3000, clock: "server" };
+  it("refuses a point ahead of the clock at the answer, and one no window the server keeps reaches", () => {
+    expect(refuseResume(point, 1000, { low: 70_000, high: 71_000 }, 3_600_000)).toBe("ahead");
+    expect(refuseResume(point, 1000, { low: 99_000, high: 100_000 }, 3_600_000)).toBeUndefined();
+    expect(refuseResume(point, 60_000, { low: 200_000, high: 201_000 }, 60_000)).toBe("expired");
+    // The longest window there is, answered a little late, falls short: expired too.
+    expect(refuseResume(point, 60_000, { low: 159_000, high: 161_000 }, 60_000)).toBe("expired");
+    expect(refuseResume(point, 60_000, { low: 157_000, high: 158_000 }, 60_000)).toBeUndefined();
   });
 });
 
@@ -166,6 +178,89 @@ describe("a follow resumed from a point", () => {
     const placed = emitted.filter((e) => e.content !== "in 1970");
     expect(Math.min(...placed.map((e) => e.sortKey))).toBeGreaterThanOrEqual(WALL + 19_500);
     expect(Math.min(...placed.map((e) => e.sortKey))).toBeLessThanOrEqual(WALL + 20_000);
+    expect(new Set(placed.map((e) => e.content)).size).toBe(placed.length);
+  });
+
+  /** A follow resumed from `resume` at server time WALL + 30 s; its requests and events. */
+  async function firstAnswer(resume: ResumePoint) {
+    const time = new SimTime(WALL);
+    time.mono = 30_000;
+    const server = new ModelServer(lines, time, {
+      skewMs: 0,
+      failureRate: 0,
+      maxLatencyMs: 40,
+      random: () => 0.5,
+    });
+    const asked: string[] = [];
+    const follower = new LogFollower({
+      clock: time.clock,
+      holdBackMs: 0,
+      resume,
+      fetchLogs: async (request, options) => {
+        asked.push(request.sinceSeconds ?? "-");
+        return server.fetchLogs(request, options);
+      },
+    });
+    const events: LogEvent[] = [];
+    follower.onEvents((e) => events.push(...e));
+    let error: unknown;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const result = await follower.pollOnce();
+        time.mono += follower.nextDelayMs(result);
+      }
+    } catch (err) {
+      error = err;
+    }
+    return { asked, events, error, follower };
+  }
+
+  it("refuses, at the first answer, a point ahead of the server's clock by its Date header: nothing handed on", async () => {
+    // 30 s ahead of the server, with an offset that says the server's clock agrees.
+    const { asked, events, error, follower } = await firstAnswer({
+      fromMs: WALL + 60_000,
+      slackMs: 3000,
+      clock: "server",
+      serverMinusWallMs: 30_000,
+    });
+    expect(asked).toHaveLength(1);
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(ResumeRefusedError);
+    const refused = error as ResumeRefusedError;
+    expect(refused.refusal).toBe("ahead");
+    expect(refused.byDateHeader).toBe(true);
+    expect(refused.fromMs - refused.answeredAt.high).toBeGreaterThan(28_000);
+    expect(follower.getState().phase).toBe("failed");
+  });
+
+  it("refuses a point older than the server keeps logs, never turning it into a gap", async () => {
+    const { asked, events, error } = await firstAnswer({
+      fromMs: WALL - 2 * 3_600_000,
+      slackMs: 3000,
+      clock: "server",
+      serverMinusWallMs: 0,
+      retentionMs: 3_600_000,
+    });
+    // The window asked is the most the server keeps, never more.
+    expect(asked).toEqual(["3600"]);
+    expect(events).toEqual([]);
+    expect((error as ResumeRefusedError).refusal).toBe("expired");
+  });
+
+  it("asks no more than the server keeps when the recorded offset is days off, then places the window by the Date header", async () => {
+    const { asked, events, error } = await firstAnswer({
+      fromMs: WALL + 20_000,
+      slackMs: 3000,
+      clock: "server",
+      serverMinusWallMs: 6 * 86_400_000,
+      retentionMs: 5 * 86_400_000,
+    });
+    expect(error).toBeUndefined();
+    expect(asked[0]).toBe(String(5 * 86_400));
+    expect(Number(asked[1])).toBeLessThanOrEqual(12);
+    const placed = events.filter((e): e is LogLine => e.kind === "line");
+    expect(events.filter((e) => e.kind === "gap")).toEqual([]);
+    expect(Math.min(...placed.map((e) => e.sortKey))).toBeGreaterThanOrEqual(WALL + 17_000);
     expect(new Set(placed.map((e) => e.content)).size).toBe(placed.length);
   });
 });

@@ -18,6 +18,7 @@ import {
 } from "../../../tail/follow-set/deployment-cap.js";
 import { FollowSet } from "../../../tail/follow-set/follow-set.js";
 import type { FollowSetListener } from "../../../tail/follow-set/follow-set-listener.js";
+import { ResumeRefusedError } from "../../../tail/follower.js";
 import { StatusReporter } from "../../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
 import { debugLogFetch } from "../../../tail/wire/debug-log-fetch.js";
@@ -26,11 +27,12 @@ import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { deploymentsToFollow } from "../../deployment-scope.js";
 import { fatalAdvice } from "../../follow-advice.js";
-import { CheckpointWriter, readCheckpoint } from "./checkpoint-file.js";
+import { CheckpointWriter, checkpointToResume, refusedCheckpoint } from "./checkpoint-file.js";
 import { MergedOutput } from "./merged-output.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import { checkOutputFlags, openOutputFile } from "./output-file.js";
 import type { TailFlags } from "./tail-flags.js";
+import { lockTailFiles } from "./tail-locks.js";
 import { checkpointMargin, firstWindow, resumeOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 
 /** How often merged lines are let out. */
@@ -41,17 +43,17 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const client = clientFor(config);
   const say = sayOnStderr;
   checkOutputFlags(flags);
+  // One writer per file: held until the program exits.
+  const locks = lockTailFiles(flags);
   // One limit on requests in flight: the followers' polls and the deployments' listings.
   const limit = new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
   const { ids, listing } = await deploymentsToFollow(client, flags, undefined, limit);
   // --checkpoint: each deployment resumes from its record (one of an older tvcwatch with its
   // margin, the merge's interval included).
   const path = flags.checkpoint;
-  const read = path
-    ? readCheckpoint(path, ids, checkpointMargin(flags, flags.interval))
-    : undefined;
-  // --output-file: cut back to what the checkpoint recorded of it, before anything else.
-  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
+  const read = checkpointToResume(flags, ids, checkpointMargin(flags, flags.interval), say);
+  // --output-file: cut back to what the checkpoint recorded of it before anything is written.
+  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), locks.output);
   const otlp =
     flags.output === "otlp"
       ? await (await import("./otlp-output.js")).openOtlpOutput(
@@ -67,7 +69,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const set = followSetOf(flags, client, limit, { listing, read, otlp });
   const stop = () => void set.stop();
   // A failure to write the checkpoint ends the follow (said once, at the end).
-  const writer = path ? new CheckpointWriter(path, stop) : undefined;
+  const writer = path ? new CheckpointWriter(path, stop, locks.checkpoint) : undefined;
   const printer = new MergedOutput({
     flags,
     say,
@@ -80,6 +82,8 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     serverNow: () => serverNow(set),
   });
   const failures: string[] = [];
+  // A checkpoint's record refused by a deployment's first answer ends the whole follow, exit 2.
+  let refused: CliError | undefined;
   set.listen({
     onAdded(member) {
       printer.follow(member);
@@ -90,6 +94,11 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     },
     onBatch: (member, events) => printer.push(member.deploymentId, events),
     onFailed(member, err) {
+      if (err instanceof ResumeRefusedError && path !== undefined) {
+        refused ??= refusedCheckpoint(err, path, flags, member.deploymentId);
+        stop();
+        return;
+      }
       const advice = fatalAdvice(err.cause) ?? err.message;
       failures.push(`${member.label}: ${advice}`);
       say(`${member.deploymentId}: ${advice}`);
@@ -100,7 +109,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   printer.recordStart();
   set.start();
   const releaser = setInterval(() => {
-    if (set.firstAnswersIn()) printer.release(flags.interval);
+    if (set.firstAnswersIn() && !refused) printer.release(flags.interval);
   }, RELEASE_EVERY_MS);
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -111,11 +120,13 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     await set.stop();
-    printer.drain();
+    // A refused checkpoint: nothing is handed on (its record, and the file, stay as they were).
+    if (!refused) printer.drain();
   }
   output.opened?.file.close();
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   await otlp?.close();
+  if (refused) throw refused;
   if (writer?.error !== undefined) throw writer.error;
   if (failures.length === ids.length && failures.length > 0) {
     throw new CliError(failures[0] as string, 1);

@@ -3,7 +3,8 @@
  *
  * With `--checkpoint`, each batch is written and flushed to disk (fsync) before the checkpoint
  * records FILE's identity (device, inode) and length; a follow resumed from that checkpoint cuts
- * FILE back to the recorded length before anything else, so whatever moment a follow was killed
+ * FILE back to the recorded length before it writes or records anything (not before: a
+ * checkpoint the server's first answer refuses leaves FILE as it was), so whatever moment a follow was killed
  * at (SIGKILL, power), the lines written after its last record are gone from FILE and written
  * again, once. A FILE that is not the one recorded (rotated: another inode, or gone) or is shorter
  * than recorded (another program cut it) is never cut: the follow appends to the FILE there is
@@ -18,11 +19,14 @@
  */
 import { type BigIntStats, statSync } from "node:fs";
 import { AppendFile, AppendFileError } from "../../../config/append-file.js";
+import type { FileLock } from "../../../config/file-lock.js";
 import { fileProblem } from "../../../config/file-problem.js";
+import { sameFile } from "../../../config/resolved-path.js";
 import type { GapMarker } from "../../../logs/model/log-line.js";
 import type { OutputFileRecord } from "../../../tail/checkpoint.js";
 import { CliError } from "../../cli-error.js";
 import type { TailFlags } from "./tail-flags.js";
+import { lostLock } from "./tail-locks.js";
 
 /** What opening FILE found: lines to say on stderr, and whether lines may be missing from it. */
 export interface OutputFileOpened {
@@ -32,18 +36,22 @@ export interface OutputFileOpened {
   cut?: string | undefined;
 }
 
-function sameFile(st: BigIntStats, r: OutputFileRecord): boolean {
+function isRecordedFile(st: BigIntStats, r: OutputFileRecord): boolean {
   return String(st.dev) === r.dev && String(st.ino) === r.ino;
 }
 
 export class OutputFile {
   private length: number;
+  /** The length FILE is cut back to before it is first written or recorded (see open). */
+  private cutTo: number | undefined;
 
   private constructor(
     private readonly path: string,
     private file: AppendFile,
     private st: BigIntStats,
     private readonly durable: boolean,
+    /** FILE's lock (./tail-locks.ts), checked before each batch. */
+    private readonly lock: FileLock | undefined,
   ) {
     this.length = Number(st.size);
   }
@@ -56,6 +64,7 @@ export class OutputFile {
     path: string,
     recorded: OutputFileRecord | undefined,
     durable: boolean,
+    lock?: FileLock | undefined,
   ): OutputFileOpened {
     const notes: string[] = [];
     let cut: string | undefined;
@@ -65,15 +74,16 @@ export class OutputFile {
       notes.push(
         `output file ${path} is gone since the checkpoint was written (rotated?): starting a new one; lines after the last record are written to it again`,
       );
-    } else if (recorded && !sameFile(st, recorded)) {
+    } else if (recorded && !isRecordedFile(st, recorded)) {
       notes.push(
         `output file ${path} is another file than the checkpoint recorded (rotated?): appending to it; lines after the last record are written to it again`,
       );
     }
-    if (recorded && sameFile(st, recorded)) {
+    let cutTo: number | undefined;
+    if (recorded && isRecordedFile(st, recorded)) {
       if (st.size >= BigInt(recorded.length)) {
-        // What was written after the last record: written again below, once.
-        if (st.size > BigInt(recorded.length)) cli(2, () => file.truncate(recorded.length));
+        // What was written after the last record: written again, once.
+        if (st.size > BigInt(recorded.length)) cutTo = recorded.length;
       } else {
         cut = `output file ${path} holds ${st.size} bytes, less than the ${recorded.length} recorded: something cut it, and lines written to it before may be missing from it`;
         notes.push(`${cut}; appending`);
@@ -84,7 +94,9 @@ export class OutputFile {
       file,
       cli(2, () => file.stat()),
       durable,
+      lock,
     );
+    opened.cutTo = cutTo;
     return { file: opened, notes, cut };
   }
 
@@ -94,24 +106,28 @@ export class OutputFile {
    * cut, a gap marker's reason.
    */
   check(): { notes: string[]; cut?: string | undefined } {
+    if (this.lock && !this.lock.held()) throw lostLock(this.lock, `--output-file ${this.path}`);
     const now = statOf(this.path);
     if (now === undefined || now.dev !== this.st.dev || now.ino !== this.st.ino) {
       this.file.close();
       this.file = openFile(this.path);
       this.st = cli(2, () => this.file.stat());
       this.length = Number(this.st.size);
+      this.cutTo = undefined;
       return {
         notes: [`output file ${this.path} was moved or removed (rotated?): writing to a new one`],
       };
     }
-    if (Number(now.size) >= this.length) return { notes: [] };
+    if (Number(now.size) >= (this.cutTo ?? this.length)) return { notes: [] };
     const cut = `output file ${this.path} was cut to ${now.size} bytes (it held ${this.length}) by another program: lines written to it before may be missing from it`;
     this.length = Number(now.size);
+    this.cutTo = undefined;
     return { notes: [cut], cut };
   }
 
   /** Appends a batch's text (flushed to disk when durable). */
   write(text: string | Buffer): void {
+    this.cutBack();
     const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
     cli(1, () => this.file.append(bytes, this.durable));
     // Its length as it is (another program may append to it too).
@@ -120,7 +136,17 @@ export class OutputFile {
 
   /** FILE's identity and length, for the checkpoint. */
   record(): OutputFileRecord {
+    this.cutBack();
     return { dev: String(this.st.dev), ino: String(this.st.ino), length: this.length };
+  }
+
+  /** Cuts FILE back to what the checkpoint recorded of it, once. */
+  private cutBack(): void {
+    const to = this.cutTo;
+    if (to === undefined) return;
+    cli(2, () => this.file.truncate(to));
+    this.cutTo = undefined;
+    this.length = to;
   }
 
   close(): void {
@@ -129,10 +155,26 @@ export class OutputFile {
 }
 
 /** Refuses flags that do not go together (before anything is read or sent). */
-export function checkOutputFlags(flags: Pick<TailFlags, "output" | "outputFile">): void {
+export function checkOutputFlags(
+  flags: Pick<TailFlags, "output" | "outputFile" | "checkpoint" | "startOver">,
+): void {
+  if (flags.startOver && flags.checkpoint === undefined) {
+    throw new CliError("--start-over sets aside what --checkpoint FILE records: name the FILE", 2);
+  }
   if (flags.outputFile !== undefined && flags.output === "otlp") {
     throw new CliError(
       "--output-file takes the lines of -o text or -o json; with -o otlp they go to the collector: leave one of them out",
+      2,
+    );
+  }
+  // Each batch appended to the file would be replaced by the checkpoint's rewrite.
+  if (
+    flags.outputFile !== undefined &&
+    flags.checkpoint !== undefined &&
+    sameFile(flags.checkpoint, flags.outputFile)
+  ) {
+    throw new CliError(
+      `--checkpoint ${flags.checkpoint} and --output-file ${flags.outputFile} are the same file: each record would replace the lines written; name two files`,
       2,
     );
   }
@@ -148,10 +190,11 @@ export function openOutputFile(
   recorded: OutputFileRecord | undefined,
   say: (line: string) => void,
   serverNow: () => number,
+  lock?: FileLock | undefined,
 ): { opened: OutputFileOpened | undefined; gap: GapMarker | undefined } {
   if (flags.outputFile === undefined) return { opened: undefined, gap: undefined };
   const durable = flags.checkpoint !== undefined;
-  const opened = OutputFile.open(flags.outputFile, durable ? recorded : undefined, durable);
+  const opened = OutputFile.open(flags.outputFile, durable ? recorded : undefined, durable, lock);
   for (const n of opened.notes) say(n);
   return { opened, gap: opened.cut === undefined ? undefined : cutGap(opened.cut, serverNow()) };
 }

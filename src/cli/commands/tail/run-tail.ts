@@ -6,20 +6,21 @@
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
-import { FollowerStopError, LogFollower } from "../../../tail/follower.js";
+import { FollowerStopError, LogFollower, ResumeRefusedError } from "../../../tail/follower.js";
 import { StatusReporter } from "../../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
 import { sayOnStderr } from "../../../text/stderr.js";
 import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { governHeap } from "../../heap-governor.js";
-import { CheckpointWriter } from "./checkpoint-file.js";
+import { CheckpointWriter, refusedCheckpoint } from "./checkpoint-file.js";
 import { FirstDescription } from "./first-description.js";
 import { checkOutputFlags } from "./output-file.js";
 import { TailBatches } from "./tail-batches.js";
 import { TailFetch } from "./tail-fetch.js";
 import { changesLines } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
+import { lockTailFiles } from "./tail-locks.js";
 import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 import { resumeTail } from "./tail-resume.js";
 import { TailStdout } from "./tail-stdout.js";
@@ -54,7 +55,7 @@ async function followUntilStopped(
   follower: LogFollower,
   controller: AbortController,
   follow: boolean,
-  fetch: TailFetch,
+  stopError: (err: FollowerStopError) => unknown,
 ): Promise<void> {
   const stopGoverning = follow ? governHeap() : () => {};
   const stop = () => controller.abort();
@@ -63,7 +64,7 @@ async function followUntilStopped(
   try {
     await follower.run(controller.signal, follow);
   } catch (err) {
-    throw err instanceof FollowerStopError ? fetch.stopError(err) : err;
+    throw err instanceof FollowerStopError ? stopError(err) : err;
   } finally {
     stopGoverning();
     process.off("SIGINT", stop);
@@ -98,10 +99,12 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     );
   }
   checkOutputFlags(flags);
+  // One writer per file: held until the program exits.
+  const locks = lockTailFiles(flags);
   // --checkpoint: resume from what the file records, and record after each batch handed on.
   const checkpointPath = flags.checkpoint;
   const say = sayOnStderr;
-  const resume = resumeTail(flags, deploymentId, say);
+  const resume = resumeTail(flags, deploymentId, say, locks.output);
   const { handled, output } = resume;
   const { sinceMs, tailLines } = firstWindow(flags);
   const client = clientFor(config);
@@ -144,7 +147,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const stdout = new TailStdout(() => controller.abort());
   // A failure to write the checkpoint ends the follow (said once, at the end).
   const checkpoint = checkpointPath
-    ? new CheckpointWriter(checkpointPath, () => controller.abort())
+    ? new CheckpointWriter(checkpointPath, () => controller.abort(), locks.checkpoint)
     : undefined;
   const batches = new TailBatches({
     flags,
@@ -164,11 +167,16 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => status.see(follower.getState(), performance.now()));
   try {
-    await followUntilStopped(follower, controller, flags.follow === true, fetch);
+    await followUntilStopped(follower, controller, flags.follow === true, (err) =>
+      err instanceof ResumeRefusedError && checkpointPath !== undefined
+        ? refusedCheckpoint(err, checkpointPath, flags)
+        : fetch.stopError(err),
+    );
     await described?.settled();
   } finally {
     described?.stop();
   }
+  batches.finish();
   await otlp?.close();
   if (checkpoint?.error !== undefined) throw checkpoint.error;
   const state = follower.getState();

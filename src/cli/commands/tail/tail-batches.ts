@@ -62,14 +62,20 @@ export class TailBatches {
 
   /**
    * Before the first lines: the checkpoint records FILE's length (a follow killed before its
-   * first record cuts FILE back to it), and what may be missing is said at once.
+   * first record cuts FILE back to it). What may be missing is said with the first batch, once
+   * the first answer has shown the checkpoint can be resumed from (see finish).
    */
   start(recordOutputFile: boolean): void {
     const file = this.o.outputFile;
     if (file && recordOutputFile) {
       this.record({ format: 3, deployments: this.snapshot() ?? [], outputFile: file.record() });
     }
-    if (this.startGaps.length > 0) this.handOn([]);
+  }
+
+  /** At the end: what may be missing, if no batch said it, once the follow got past its point. */
+  finish(): void {
+    if (this.startGaps.length > 0 && this.o.follower.progress()?.resuming === false)
+      this.handOn([]);
   }
 
   /** Hands a batch on: to the collector, or to stdout or FILE, then records it. */

@@ -140,6 +140,11 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
     parse: textFlag,
   },
   {
+    flags: "--start-over",
+    description:
+      "with --checkpoint, set aside what FILE records (one refused: ahead of the server's clock, older than the server keeps logs, or corrupt) and start afresh from --since or --tail: lines before that window that it had not handed on are skipped, lines within it that it had handed on come again; FILE is then written anew",
+  },
+  {
     flags: "--output-file <file>",
     description:
       "append the lines (-o text or json) to FILE instead of stdout; with --checkpoint, each line is in FILE exactly once across restarts, even after a kill -9 (see the README)",

@@ -33,5 +33,7 @@ export interface TailFlags {
   overlap: number;
   verbose?: boolean;
   checkpoint?: string;
+  /** With --checkpoint: its record set aside, a fresh start. */
+  startOver?: boolean;
   outputFile?: string;
 }

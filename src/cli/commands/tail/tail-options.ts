@@ -7,6 +7,7 @@
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
 import { shouldColour } from "../../../text/colour.js";
+import { formatDuration } from "../../../text/duration.js";
 import { withHighlight } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 
@@ -41,6 +42,15 @@ export function firstWindow(flags: Pick<TailFlags, "since" | "tail">): {
     sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
     tailLines: flags.tail,
   };
+}
+
+/** The first window in words: "the last 10m", "the last 50 lines of each replica". */
+export function firstWindowWords(flags: Pick<TailFlags, "since" | "tail">): string {
+  const { sinceMs, tailLines } = firstWindow(flags);
+  const lines = tailLines === undefined ? "" : `the last ${tailLines} lines of each replica`;
+  if (sinceMs === undefined) return lines;
+  const since = `the last ${formatDuration(sinceMs)}`;
+  return lines === "" ? since : `${lines} within ${since}`;
 }
 
 /**

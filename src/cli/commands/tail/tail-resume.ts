@@ -3,11 +3,11 @@
  * and of --output-file (FILE cut back to it before anything else), the lines already handed on,
  * and what may be missing, said before the first lines.
  */
-
+import type { FileLock } from "../../../config/file-lock.js";
 import type { LogEvent } from "../../../logs/model/log-line.js";
 import type { ReadRecord } from "../../../tail/checkpoint.js";
 import { HandledLines } from "../../../tail/handled-lines.js";
-import { readCheckpoint } from "./checkpoint-file.js";
+import { checkpointToResume } from "./checkpoint-file.js";
 import type { OutputFileOpened } from "./output-file.js";
 import { openOutputFile } from "./output-file.js";
 import type { TailFlags } from "./tail-flags.js";
@@ -30,14 +30,15 @@ export function resumeTail(
   flags: TailFlags,
   deploymentId: string,
   say: (line: string) => void,
+  /** --output-file's lock (./tail-locks.ts). */
+  outputLock?: FileLock | undefined,
 ): TailResume {
   const checkpointPath = flags.checkpoint;
-  const read = checkpointPath
-    ? readCheckpoint(checkpointPath, [deploymentId], checkpointMargin(flags))
-    : undefined;
+  const read = checkpointToResume(flags, [deploymentId], checkpointMargin(flags), say);
   const recorded = read?.records.get(deploymentId);
-  // --output-file: cut back to what the checkpoint recorded of it, before anything else.
-  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now());
+  // --output-file: cut back to what the checkpoint recorded of it before anything is written to
+  // it (once the first answer has shown the checkpoint's point can be resumed from).
+  const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), outputLock);
   const handled = checkpointPath
     ? new HandledLines(deploymentId, {
         resumedFrom: recorded,
