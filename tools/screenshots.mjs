@@ -104,7 +104,10 @@ class Screen {
 
   kill() {
     try {
+      const socketPath = this.tmux("display-message", "-p", "#{socket_path}").trim();
       this.tmux("kill-server");
+      // tmux leaves its socket file behind.
+      if (socketPath) rmSync(socketPath, { force: true });
     } catch {
       // already gone
     }
