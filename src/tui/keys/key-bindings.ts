@@ -1,6 +1,6 @@
 /**
  * The one table of key bindings: which key does what, where. It drives the key handling
- * (key-step.ts), the `?` help and the README's key table (a test keeps them in agreement).
+ * (key-step.ts), the `?` help and docs/keys.md (`npm run docs:keys`; a test keeps them in agreement).
  *
  * Scopes, innermost first: `input` while a search or filter is typed; `overlay` while the help,
  * a detail view or the error heatmap is open; `logs` or `lists` for the focused pane; then `dashboard`; `anywhere`
@@ -76,7 +76,7 @@ export type KeyAction =
 export interface Binding {
   /** Key names as keyName() gives them. */
   keys: readonly string[];
-  /** The keys as the help and the README show them. */
+  /** The keys as the help and docs/keys.md show them. */
   label: string;
   scope: Scope;
   action: KeyAction;
@@ -528,7 +528,7 @@ export function lookup(scopes: readonly Scope[], name: string | undefined): Bind
   return undefined;
 }
 
-/** Headings of the scopes in the help and the README. */
+/** Headings of the scopes in the help and docs/keys.md. */
 export const SCOPE_TITLES: Record<Scope, string> = {
   anywhere: "anywhere",
   dashboard: "dashboard",
@@ -540,7 +540,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   picker: "deployment picker",
 };
 
-/** The README's key table, made from the bindings. */
+/** The key table of docs/keys.md, made from the bindings. */
 export function keyTableMarkdown(): string {
   // A `|` in a cell (a regex's `a|b`) is escaped, or it would end the cell.
   const cell = (text: string) => text.replaceAll("|", "\\|");

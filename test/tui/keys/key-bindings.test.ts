@@ -6,12 +6,29 @@ import type { Binding, KeyInfo, Scope } from "../../../src/tui/keys/key-bindings
 import { BINDINGS, keyName, keyTableMarkdown } from "../../../src/tui/keys/key-bindings.js";
 import type { KeyContext } from "../../../src/tui/keys/key-step.js";
 import { keyStep, scopesFor } from "../../../src/tui/keys/key-step.js";
+import { keysPageMarkdown } from "../../../src/tui/keys/keys-page.js";
 import { logNavigator } from "../../../src/tui/log-view/log-navigator.js";
 import type { UiState } from "../../../src/tui/state/ui-state.js";
 import { initialUiState } from "../../../src/tui/state/ui-state.js";
 import { line } from "../fixtures.js";
 
 const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const KEYS_PAGE = readFileSync(new URL("../../../docs/keys.md", import.meta.url), "utf8");
+
+/** The rows of the README's table of the keys that matter: `| key | does |` under "## Keys". */
+function readmeKeyRows(): { label: string; does: string }[] {
+  const section = README.split(/^## /m).find((s) => s.startsWith("Keys")) ?? "";
+  return section
+    .split("\n")
+    .filter((l) => l.startsWith("| ") && !l.startsWith("| key ") && !l.startsWith("|---"))
+    .map((l) => {
+      const [label = "", does = ""] = l
+        .slice(2, -2)
+        .split(" | ")
+        .map((c) => c.replaceAll("`", "").trim());
+      return { label, does };
+    });
+}
 
 /** The key press a key name stands for. */
 function pressOf(name: string): { input: string; key: KeyInfo } {
@@ -103,8 +120,18 @@ const ctx: KeyContext = {
 };
 
 describe("the key table", () => {
-  it("is the README's key table, row for row", () => {
-    expect(README).toContain(keyTableMarkdown());
+  it("is docs/keys.md, row for row (npm run docs:keys writes it)", () => {
+    expect(KEYS_PAGE).toContain(keyTableMarkdown());
+    expect(KEYS_PAGE, "docs/keys.md is out of date: run npm run docs:keys").toBe(
+      keysPageMarkdown(),
+    );
+  });
+
+  it("has every key of the README's short table, bound on the dashboard", () => {
+    const rows = readmeKeyRows();
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    const labels = new Set(BINDINGS.filter((b) => b.scope !== "picker").map((b) => b.label));
+    for (const row of rows) expect(labels.has(row.label), row.label).toBe(true);
   });
 
   it("is the help: every binding's keys and description are listed", () => {
