@@ -100,7 +100,7 @@ describe("tvcwatch open in a real terminal", () => {
         expect(lastLine(s)).toMatch(/search \/replica 2\/3 \(stopped\|back\)\/ 2\/2/);
         expect(s).toMatch(/── replica 2\/3 back after \d+\.\ds silent \(restarted\?\) ──/);
       });
-      tmux.keys("n");
+      tmux.keys("N");
       await tmux.waitFor("the older one", (s) => {
         expect(lastLine(s)).toContain(" 1/2");
         expect(s).toMatch(/── replica 2\/3 stopped sending \(last line 05:00:4\d+Z\) ──/);

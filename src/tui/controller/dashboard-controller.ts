@@ -16,7 +16,7 @@ import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import type { KeyInfo } from "../keys/key-bindings.js";
-import { findTarget, type KeyEffect, keyStep } from "../keys/key-step.js";
+import { findTarget, type KeyEffect, keyStep, READING_NOTICE } from "../keys/key-step.js";
 import { copyLines } from "../log-view/copy-text.js";
 import type { Target } from "../log-view/log-navigator.js";
 import { OutageRecord } from "../saving/outage-record.js";
@@ -294,13 +294,20 @@ export class DashboardController {
         const { target, direction } = this.findLater;
         this.findLater = undefined;
         const { keys } = this.current();
-        for (const step of [
+        const steps = [
           findTarget(this.ui, { ...keys, now: this.clock.now() }, target, direction),
-        ].flat()) {
+        ].flat();
+        // What the key said while the rows were judged gives way to what it found.
+        const again = steps.some((step) => step.type === "findWhenJudged");
+        if (!again && this.ui.notice === READING_NOTICE)
+          this.apply({ type: "notice", text: undefined });
+        for (const step of steps) {
           if (step.type === "findWhenJudged") this.findLater = step;
           else if (step.type !== "notice" || this.findLater === undefined)
             this.apply(step as UiAction);
         }
+        // Rows came meanwhile and the find ran out on them: judged in the next slices.
+        if (this.findLater) this.judgeLater();
       }
     });
   }

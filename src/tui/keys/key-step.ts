@@ -149,29 +149,44 @@ const TARGET_WORDS: Record<Target, string> = {
   mark: "marked line",
 };
 
-/** The next `target` in `direction`; following, e and w start from the newest line backwards. */
+/** What a find that ran out of its budget says while the rows are judged. */
+export const READING_NOTICE = "reading the lines for the filters and search… (any key cancels)";
+
+/**
+ * The next `target` in `direction`. Following (at the live end), every one of them lands on the
+ * newest: e and w on the latest error or warning, / n N on the newest match. Paused, a search
+ * wraps around the buffer (as less and lnav do, saying so), so it finds a match whenever one is
+ * shown; the others stop at the ends.
+ */
 export function findTarget(
   state: UiState,
   ctx: KeyContext,
   target: Target,
   direction: 1 | -1,
 ): Step | Step[] {
-  const dir = state.following && target !== "match" ? -1 : direction;
-  const move = ctx.log.find(state, target, dir);
-  if (move) return moveTo(move, ctx);
+  const dir = state.following ? -1 : direction;
+  const search = target === "match";
+  const move = ctx.log.find(state, target, dir, search && !state.following);
+  if (move) {
+    if (!move.wrapped) return moveTo(move, ctx);
+    const end = dir === 1 ? "oldest" : "newest";
+    return [moveTo(move, ctx), { type: "notice", text: `search wrapped to the ${end} line` }];
+  }
   if (ctx.log.unfinished()) {
     return [
-      { type: "notice", text: "reading the lines for the filters and search… (any key cancels)" },
+      { type: "notice", text: READING_NOTICE },
       { type: "findWhenJudged", target, direction },
     ];
+  }
+  if (search) {
+    // Wrapped, none anywhere: said of the buffer, or of the lines the filters leave shown.
+    const where = ctx.log.hides(state) ? "in the lines shown" : "in the buffer";
+    return { type: "notice", text: `no match for /${state.search ?? ""}/ ${where}` };
   }
   const where = dir === 1 ? "newer" : "older";
   return {
     type: "notice",
-    text:
-      target === "match"
-        ? `no ${where} match for /${state.search ?? ""}/`
-        : `no ${where} ${TARGET_WORDS[target]}${state.following ? " in the buffer" : ""}`,
+    text: `no ${where} ${TARGET_WORDS[target]}${state.following ? " in the buffer" : ""}`,
   };
 }
 
@@ -202,11 +217,12 @@ function applyInput(state: UiState, ctx: KeyContext): Step[] {
     return [{ type: "inputDone" }, { type: "save", path }];
   }
   if (input.mode === "search" && input.text !== "") {
-    // As in less: Enter goes to the nearest match (older than the cursor or the newest line).
+    // As in less and lnav: Enter goes to the nearest match newer than the cursor, wrapping past
+    // the newest line; from the live end, to the newest match.
     const after = uiReducer(state, { type: "submitInput" });
     if (after.input) return [{ type: "submitInput" }];
     const submit: Step = { type: "submitInput" };
-    return [submit, ...[findTarget(after, ctx, "match", -1)].flat()];
+    return [submit, ...[findTarget(after, ctx, "match", 1)].flat()];
   }
   return [{ type: "submitInput" }];
 }
@@ -343,7 +359,7 @@ function findKey(action: KeyAction, state: UiState, ctx: KeyContext): Resolved {
       return findTarget(state, ctx, "mark", action === "nextMark" ? 1 : -1);
     default:
       if (!state.search) return { type: "notice", text: "no search: press / to search first" };
-      return findTarget(state, ctx, "match", action === "olderMatch" ? -1 : 1);
+      return findTarget(state, ctx, "match", action === "newerMatch" ? 1 : -1);
   }
 }
 

@@ -24,6 +24,8 @@ export interface Move {
   anchor: LogAnchor;
   cursor: number | undefined;
   match?: MatchPosition | undefined;
+  /** A find that wrapped: none lay that way, so it went on from the other end of the buffer. */
+  wrapped?: true | undefined;
 }
 
 /** What `find` looks for: a search match, an error (or fatal) line, a warning, a marked line. */
@@ -42,9 +44,11 @@ export interface LogNavigator {
   moveCursor(state: UiState, by: number): Move | undefined;
   /**
    * The nearest `target` newer (+1) or older (-1) than the cursor (the newest line while
-   * following), placed a third from the top with what follows it below.
+   * following), placed a third from the top with what follows it below. With `wrap`, when none
+   * lies that way the find goes on from the other end of the buffer (the move says `wrapped`),
+   * so it finds one whenever one is shown.
    */
-  find(state: UiState, target: Target, direction: 1 | -1): Move | undefined;
+  find(state: UiState, target: Target, direction: 1 | -1, wrap?: boolean): Move | undefined;
   /**
    * The line at store `index` placed a third from the top, the cursor on it; undefined when the
    * view does not show it (its replica hidden, or filtered out).
@@ -58,6 +62,8 @@ export interface LogNavigator {
   shownRows(state: UiState): StoredRow[];
   /** The sort key (epoch ms) of the newest line held. */
   newestTime(): number | undefined;
+  /** Whether the state's filters may hide lines (replicas, include, exclude, level...). */
+  hides(state: UiState): boolean;
   /**
    * Whether the last move ran out of its budget before it had judged every row it needed: what
    * it found (or did not) is not the whole answer yet; the rows are judged meanwhile.
@@ -157,12 +163,38 @@ function above(list: Uint32Array, value: number): number {
   return lo;
 }
 
-/** The nearest shown match newer (+1) or older (-1) than `from`, from the store's matches. */
+/**
+ * The nearest shown match newer (+1) or older (-1) than `from`, from the store's matches; -1
+ * when none is (or the budget ran out first: a match past a row not judged is not the nearest).
+ */
 function nextMatch(f: Frame, matches: Uint32Array, from: number, direction: 1 | -1): number {
   let k = direction === 1 ? above(matches, from) : above(matches, from - 1) - 1;
   for (; k >= 0 && k < matches.length; k += direction) {
     const i = matches[k] as number;
-    if (shown(f, i)) return i;
+    const yes = shown(f, i);
+    if (f.budget?.exhausted) return -1;
+    if (yes) return i;
+  }
+  return -1;
+}
+
+/** The nearest shown `target` newer (+1) or older (-1) than `from`, read row by row; or -1. */
+function nextTarget(
+  f: Frame,
+  target: Target,
+  from: number,
+  direction: 1 | -1,
+  marks: ReadonlySet<number>,
+): number {
+  for (
+    let i = nearestShown(f, from + direction, direction);
+    i >= 0;
+    i = nearestShown(f, i + direction, direction)
+  ) {
+    const yes = isTarget(f, i, target, marks);
+    // Past a row the budget left unjudged, a remembered one is not the nearest.
+    if (f.budget?.exhausted) return -1;
+    if (yes) return i;
   }
   return -1;
 }
@@ -297,7 +329,7 @@ export function logNavigator(
       }
       return at(f, reveal(f, index), index);
     },
-    find(state, target, direction) {
+    find(state, target, direction, wrap = false) {
       const f = frame(state);
       if (target === "match" && !f.filters.search) return undefined;
       const marks = new Set(state.marks);
@@ -307,25 +339,21 @@ export function logNavigator(
       const from = current >= 0 ? current : state.following && direction < 0 ? bottom + 1 : bottom;
       const matches = target === "match" ? storeMatches(f) : undefined;
       if (matches === "reading") return undefined;
-      if (matches) {
-        const i = nextMatch(f, matches, from, direction);
-        return i < 0
-          ? undefined
-          : { anchor: third(f, i), cursor: idAt(f, i), match: matchPosition(f, i) };
-      }
-      for (
-        let i = nearestShown(f, from + direction, direction);
-        i >= 0;
-        i = nearestShown(f, i + direction, direction)
-      ) {
-        if (!isTarget(f, i, target, marks)) continue;
-        return {
-          anchor: third(f, i),
-          cursor: idAt(f, i),
-          match: target === "match" ? matchPosition(f, i) : undefined,
-        };
-      }
-      return undefined;
+      const next = (start: number) =>
+        matches
+          ? nextMatch(f, matches, start, direction)
+          : nextTarget(f, target, start, direction, marks);
+      let i = next(from);
+      // None that way: on from the other end (past it, so the end's own line counts).
+      const wrapped = i < 0 && wrap && !f.budget?.exhausted;
+      if (wrapped) i = next(direction === 1 ? -1 : store.size());
+      if (i < 0) return undefined;
+      return {
+        anchor: third(f, i),
+        cursor: idAt(f, i),
+        match: target === "match" ? matchPosition(f, i) : undefined,
+        ...(wrapped ? { wrapped: true as const } : {}),
+      };
     },
     toIndex(state, index) {
       const f = frame(state);
@@ -352,6 +380,9 @@ export function logNavigator(
     },
     newestTime() {
       return store.at(store.size() - 1)?.event.sortKey;
+    },
+    hides(state) {
+      return filtersOf(state).narrows;
     },
     unfinished() {
       return last?.exhausted === true;

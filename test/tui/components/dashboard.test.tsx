@@ -127,7 +127,7 @@ describe("the dashboard", () => {
     expect(frame()).toMatch(/\d\d:\d\d:\d\d\.\d{6}/);
   });
 
-  it("arrows, PgUp, g and G scroll; / and n find matches", async () => {
+  it("arrows, PgUp, g and G scroll; / and N find matches", async () => {
     const { frame, type } = await setup();
     await type("g");
     expect(frame()).toContain("INFO request 1 ");
@@ -144,7 +144,7 @@ describe("the dashboard", () => {
     await type("G");
     await type("/");
     await type("request 3\r");
-    await type("n");
+    await type("N");
     expect(frame()).toContain("request 39");
   });
 

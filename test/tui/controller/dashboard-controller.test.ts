@@ -18,6 +18,7 @@ import type { DashboardPorts, FileSink } from "../../../src/tui/controller/ports
 import { savedLogs } from "../../../src/tui/controller/ports.js";
 import type { Segment } from "../../../src/tui/rows/segment.js";
 import { settle } from "../../helpers/settle.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { activity, dashboardParts, line, NOW } from "../fixtures.js";
 import { stoppedClock } from "../render-dashboard.js";
 
@@ -489,6 +490,45 @@ describe("the dashboard over saved lines (no follow, no side panes, no voting)",
     c.start();
     return { c, store };
   }
+
+  it("a search that runs out of its budget goes on once the rows are judged, wrapping as it would have", async () => {
+    const lines = 20_000;
+    const store = new LogStore({ maxLines: lines });
+    store.append(
+      Array.from({ length: lines }, (_, i) =>
+        line(i, 1, i === lines / 2 ? "ERROR the needle" : `INFO hay ${i}`),
+      ),
+    );
+    // Every reading of the clock moves it on a millisecond: each budget runs out after its
+    // fixed minimum of rows, so the key's find cannot judge the buffer at once.
+    let t = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (t += 1));
+    const c = new DashboardController(
+      { logs: savedLogs(store), clock: stoppedClock(), quit: vi.fn() },
+      { heading: { kind: "named", name: "hay.log", deploymentId: "dep-1" } },
+    );
+    try {
+      c.start();
+      press(c, " ");
+      expect(c.state.cursor).toBe(lines);
+      press(c, "/needle\r");
+      expect(c.state.notice).toMatch(/^reading the lines for the filters and search/);
+      await waitFor(() => c.state.cursor === lines / 2 + 1, "the find went on once judged");
+      expect(c.state).toMatchObject({
+        notice: "search wrapped to the oldest line",
+        matchPosition: { index: 1, total: 1 },
+      });
+      // Judged, the next one is found at once; round to the same line, it says so again.
+      press(c, "N");
+      expect(c.state).toMatchObject({
+        cursor: lines / 2 + 1,
+        notice: "search wrapped to the newest line",
+      });
+    } finally {
+      c.stop();
+      clock.mockRestore();
+    }
+  });
 
   it("shows only the log, names what the caller named, and says the lines are saved", async () => {
     const { c } = await saved();

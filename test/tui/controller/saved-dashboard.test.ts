@@ -156,10 +156,10 @@ describe("the dashboard over a saved file", () => {
     const { c } = await open(incident(undefined));
     press(c, "/upstream timeout\r");
     expect(status(c.getSnapshot())).toContain("search /upstream timeout/ 10/10");
-    press(c, "n");
+    press(c, "N");
     expect(status(c.getSnapshot())).toContain("9/10");
     press(c, "g");
-    press(c, "N");
+    press(c, "n");
     expect(status(c.getSnapshot())).toContain("1/10");
   });
 

@@ -117,7 +117,8 @@ describe("the key step", () => {
     expect(press(initialUiState, ctx, { downArrow: true }).state.cursor).toBe(500);
   });
 
-  it("/ goes to the nearest match, a third from the top, with a counter; n and N move; no match says so", () => {
+  it("/ goes to the nearest match, a third from the top, with a counter; N and n move; no match says so", () => {
+    // From the live end, the newest match.
     const s = press(initialUiState, ctx, "/timeout\r").state;
     expect(s).toMatchObject({
       search: "timeout",
@@ -125,17 +126,106 @@ describe("the key step", () => {
       anchor: { line: 463, rowsBelow: 0 },
       matchPosition: { index: 10, total: 10 },
     });
-    const n1 = press(s, ctx, "n").state;
+    const n1 = press(s, ctx, "N").state;
     expect(n1).toMatchObject({ cursor: 401, matchPosition: { index: 9, total: 10 } });
-    const n2 = press(n1, ctx, "n").state;
+    const n2 = press(n1, ctx, "N").state;
     expect(n2.cursor).toBe(351);
-    expect(press(n2, ctx, "N").state.cursor).toBe(401);
-    const oldest = press(s, ctx, "g", "n").state;
-    expect(oldest.notice).toBe("no older match for /timeout/");
+    expect(press(n2, ctx, "n").state.cursor).toBe(401);
+    const oldest = press(s, ctx, "g", "N").state;
+    expect(oldest).toMatchObject({ cursor: 451, notice: "search wrapped to the newest line" });
     expect(press(oldest, ctx, "t").state.notice).toBeUndefined();
     expect(press(initialUiState, ctx, "n").state.notice).toMatch(/no search/);
     expect(press(initialUiState, ctx, "/nothing-like-it\r").state.notice).toBe(
-      "no older match for /nothing-like-it/",
+      "no match for /nothing-like-it/ in the buffer",
+    );
+  });
+
+  it("/ searches toward newer lines from the cursor, as less does: n goes on newer, N back older", () => {
+    // The cursor on the oldest line (itself a match): the nearest newer one.
+    const s = press(initialUiState, ctx, "g", "/timeout\r").state;
+    expect(s).toMatchObject({ cursor: 51, matchPosition: { index: 2, total: 10 } });
+    expect(s.notice).toBeUndefined();
+    const n = press(s, ctx, "n").state;
+    expect(n).toMatchObject({ cursor: 101, matchPosition: { index: 3, total: 10 } });
+    expect(press(n, ctx, "n").state.cursor).toBe(151);
+    expect(press(n, ctx, "N").state).toMatchObject({ cursor: 51, matchPosition: { index: 2 } });
+    // Past the newest match (the cursor 30 lines up from the newest), / wraps to the oldest.
+    const high = press(initialUiState, ctx, ...Array(30).fill({ upArrow: true })).state;
+    expect(high.cursor).toBe(470);
+    expect(press(high, ctx, "/timeout\r").state).toMatchObject({
+      cursor: 1,
+      matchPosition: { index: 1, total: 10 },
+      notice: "search wrapped to the oldest line",
+    });
+  });
+
+  it("n past the newest match wraps to the oldest, N past the oldest to the newest, saying so", () => {
+    // From the live end, the newest match, no wrap said.
+    const s = press(initialUiState, ctx, "/timeout\r").state;
+    expect(s).toMatchObject({ cursor: 451, matchPosition: { index: 10, total: 10 } });
+    expect(s.notice).toBeUndefined();
+    const wrapped = press(s, ctx, "n").state;
+    expect(wrapped).toMatchObject({
+      cursor: 1,
+      matchPosition: { index: 1, total: 10 },
+      notice: "search wrapped to the oldest line",
+    });
+    const on = press(wrapped, ctx, "n").state;
+    expect(on).toMatchObject({ cursor: 51, notice: undefined });
+    const back = press(on, ctx, "N", "N").state;
+    expect(back).toMatchObject({
+      cursor: 451,
+      matchPosition: { index: 10, total: 10 },
+      notice: "search wrapped to the newest line",
+    });
+  });
+
+  it("never says no match while one is shown: / n N reach the one match from anywhere", () => {
+    const store = new LogStore({ maxLines: 1000 });
+    store.append(
+      Array.from({ length: 300 }, (_, i) => line(i, 1, i === 150 ? "ERROR lonely" : `INFO ${i}`)),
+    );
+    const c = context(store);
+    const starts: Record<string, UiState> = {
+      following: initialUiState,
+      "the oldest line": press(initialUiState, c, "g").state,
+      "the line before it": { ...press(initialUiState, c, "g").state, cursor: 150 },
+      "the line after it": { ...press(initialUiState, c, "g").state, cursor: 152 },
+      "the newest line": press(initialUiState, c, " ").state,
+    };
+    const searched = press(initialUiState, c, "/lonely\r").state;
+    for (const [where, start] of Object.entries(starts)) {
+      const withSearch = { ...start, search: "lonely" };
+      for (const [keys, from] of [
+        ["/lonely\r", start],
+        ["n", withSearch],
+        ["N", withSearch],
+      ] as const) {
+        const after = press(from, c, keys).state;
+        expect({ where, keys, cursor: after.cursor, match: after.matchPosition }).toEqual({
+          where,
+          keys,
+          cursor: 151,
+          match: { index: 1, total: 1 },
+        });
+        expect(after.notice ?? "").not.toMatch(/no match/);
+      }
+    }
+    // On the one match, n comes round to it again.
+    expect(press(searched, c, "n").state).toMatchObject({
+      cursor: 151,
+      notice: "search wrapped to the oldest line",
+    });
+    // Following again, n and N land on the newest match, as the first / does.
+    const live = press(searched, c, "G").state;
+    expect(press(live, c, "n").state).toMatchObject({ cursor: 151, notice: undefined });
+    expect(press(live, c, "N").state).toMatchObject({ cursor: 151, notice: undefined });
+    // None at all: said of the buffer, or of the lines shown when a filter hides the match.
+    expect(press(initialUiState, c, "/zzz\r").state.notice).toBe(
+      "no match for /zzz/ in the buffer",
+    );
+    expect(press(initialUiState, c, "Flonely\r", "/lonely\r").state.notice).toBe(
+      "no match for /lonely/ in the lines shown",
     );
   });
 

@@ -7,7 +7,12 @@
 import { describe, expect, it } from "vitest";
 import { LogStore } from "../../../src/logs/model/log-store.js";
 import { WorkBudget } from "../../../src/logs/work-budget.js";
-import { compileFilters, isShown, judgeRest } from "../../../src/tui/log-view/log-filters.js";
+import {
+  compileFilters,
+  isShown,
+  judgeRest,
+  matchesSearchAt,
+} from "../../../src/tui/log-view/log-filters.js";
 import { logNavigator } from "../../../src/tui/log-view/log-navigator.js";
 import { computeLogView } from "../../../src/tui/log-view/log-view.js";
 import { initialUiState } from "../../../src/tui/state/ui-state.js";
@@ -27,6 +32,17 @@ function buffer(): LogStore {
   store.append(
     Array.from({ length: LINES }, (_, i) =>
       line(i, 1 + (i % 3), i === 0 ? "ERROR the needle" : `INFO hay ${i}`),
+    ),
+  );
+  return store;
+}
+
+/** A buffer whose lines at these indexes hold the needle. */
+function needles(...at: number[]): LogStore {
+  const store = new LogStore({ maxLines: LINES });
+  store.append(
+    Array.from({ length: LINES }, (_, i) =>
+      line(i, 1, at.includes(i) ? "ERROR the needle" : `INFO hay ${i}`),
     ),
   );
   return store;
@@ -81,6 +97,37 @@ describe("filters and search over a large buffer, in slices", () => {
     expect(store.at(store.indexOfId(move?.cursor ?? -1))?.event).toMatchObject({
       content: "ERROR the needle",
     });
+  });
+
+  it("a search that runs out before it wraps is unfinished, not no match; judged, it wraps", () => {
+    const store = needles(LINES / 2);
+    const state = { ...initialUiState, search: "needle", following: false, cursor: LINES };
+    const filters = compileFilters(state);
+    const nav = logNavigator(store, 80, 10, () => filters, spent);
+    // Nothing newer than the newest line: on from the oldest, where the budget runs out.
+    expect(nav.find(state, "match", 1, true)).toBeUndefined();
+    expect(nav.unfinished()).toBe(true);
+    while (!judgeRest(store, filters, spent())) {}
+    const move = nav.find(state, "match", 1, true);
+    expect(nav.unfinished()).toBe(false);
+    expect(move).toMatchObject({
+      cursor: LINES / 2 + 1,
+      wrapped: true,
+      match: { index: 1, total: 1 },
+    });
+  });
+
+  it("a find whose budget runs out does not take a match judged before, past rows it did not judge", () => {
+    const store = needles(0, LINES / 2);
+    const state = { ...initialUiState, search: "needle", following: false, cursor: LINES };
+    const filters = compileFilters(state);
+    // The oldest line was judged (a view showed it); the nearer match in the middle was not.
+    expect(matchesSearchAt(store, 0, filters)).toBe(true);
+    const nav = logNavigator(store, 80, 10, () => filters, spent);
+    expect(nav.find(state, "match", -1)).toBeUndefined();
+    expect(nav.unfinished()).toBe(true);
+    const judged = logNavigator(store, 80, 10, () => filters).find(state, "match", -1);
+    expect(judged?.cursor).toBe(LINES / 2 + 1);
   });
 
   it("a late line merged in moves the rows: every verdict is dropped and judged again", () => {
