@@ -308,7 +308,7 @@ describe("random OTLP collector answers", () => {
     );
     expectInert(r);
     expect(r.stderr).toContain(
-      "tvcwatch: OTLP: the collector did not take 3 lines: \\x1b]0;PWNED\\x07\\x1b[2J\\x9b31mEVIL",
+      "tvcwatch: OTLP: the collector refused 3 lines for good (\\x1b]0;PWNED\\x07\\x1b[2J\\x9b31mEVIL): they are lost",
     );
     expect(r.code).toBe(1);
   });
