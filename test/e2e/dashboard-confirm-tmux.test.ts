@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeApi } from "./fake-api.js";
 import {
-  CALM_DEPLOYMENT_ID,
   CROWDED_ACTIVITY_ID,
   CROWDED_FINGERPRINT,
   CROWDED_TARGET_KEY,
+  calmDashboard,
   KEYS,
   startCrowdedVoteApi,
 } from "./fake-api.js";
@@ -54,19 +54,7 @@ function decidedShown(s: string): boolean {
 
 describe("the vote confirmation at 80x24, in a real terminal", () => {
   it("keeps what is decided on screen while 40 votes scroll; stray keys do nothing; y votes", async () => {
-    tmux.start(
-      [
-        "--base-url",
-        api.url,
-        "--organization",
-        "org-1",
-        "--deployment",
-        CALM_DEPLOYMENT_ID,
-        "--no-bell",
-      ],
-      { columns: 80, rows: 24 },
-      KEYS,
-    );
+    tmux.start(calmDashboard(api, "--no-bell"), { columns: 80, rows: 24 }, KEYS);
     await tmux.waitFor("the activity awaiting my vote", (s) => s.includes("⚑ 1"), {
       timeoutMs: 30_000,
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeLayout } from "../../src/tui/panes/layout.js";
 import type { FakeApi } from "./fake-api.js";
-import { CALM_DEPLOYMENT_ID, KEYS, startCorpusApi } from "./fake-api.js";
+import { calmDashboard, KEYS, startCorpusApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -41,19 +41,14 @@ describe("the dashboard's frame in a real terminal, whatever the log lines hold"
       const tmux = new Tmux();
       sessions.push(tmux);
       tmux.start(
-        [
-          "--base-url",
-          api.url,
-          "--organization",
-          "org-1",
-          "--deployment",
-          CALM_DEPLOYMENT_ID,
+        calmDashboard(
+          api,
           "--email",
           "ops@example.com",
           "--interval",
           // The fastest poll: a new line (and frame) every quarter of a second to judge.
           "250ms",
-        ],
+        ),
         { columns, rows },
         KEYS,
       );

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeApi } from "./fake-api.js";
-import { CALM_DEPLOYMENT_ID, KEYS, startReadingApi } from "./fake-api.js";
+import { CALM_DEPLOYMENT_ID, calmDashboard, KEYS, startReadingApi } from "./fake-api.js";
 import { requireTmux, Tmux } from "./tmux.js";
 
 /**
@@ -48,20 +48,7 @@ describe("reading the log in a real terminal", () => {
         tmux = new Tmux();
         sessions.push(tmux);
         dir = mkdtempSync(join(tmpdir(), "tvcwatch-save-"));
-        tmux.start(
-          [
-            "--base-url",
-            api.url,
-            "--organization",
-            "org-1",
-            "--deployment",
-            CALM_DEPLOYMENT_ID,
-            "--interval",
-            "1s",
-          ],
-          { columns, rows },
-          KEYS,
-        );
+        tmux.start(calmDashboard(api, "--interval", "1s"), { columns, rows }, KEYS);
         await tmux.waitFor("the log", (s) => s.includes("● live") && logRows(s).length > 3, {
           timeoutMs: 30_000,
         });
@@ -323,17 +310,7 @@ describe("reading the log in a real terminal", () => {
     const tmux = new Tmux();
     sessions.push(tmux);
     tmux.start(
-      [
-        "--base-url",
-        api.url,
-        "--organization",
-        "org-1",
-        "--deployment",
-        CALM_DEPLOYMENT_ID,
-        "--interval",
-        "1s",
-        "--clipboard",
-      ],
+      calmDashboard(api, "--interval", "1s", "--clipboard"),
       { columns: 80, rows: 24 },
       KEYS,
       [["set-clipboard", "on"]],

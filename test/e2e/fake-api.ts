@@ -29,6 +29,17 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
+/** The dashboard's arguments over `api`'s calm deployment, then `flags`. */
+export const calmDashboard = (api: FakeApi, ...flags: string[]): string[] => [
+  "--base-url",
+  api.url,
+  "--organization",
+  "org-1",
+  "--deployment",
+  CALM_DEPLOYMENT_ID,
+  ...flags,
+];
+
 const ts = (ms: number) => ({
   seconds: String(Math.floor(ms / 1000)),
   nanos: String(Math.round((ms % 1000) * 1e6)),
