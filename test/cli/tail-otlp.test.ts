@@ -19,6 +19,32 @@ const ENV = {
   TURNKEY_ORGANIZATION_ID: "org-otlp",
 };
 
+/** `tail -f -o otlp --checkpoint` from the server at `logsUrl` to the collector at `collectorUrl`. */
+const otlpFollow = (logsUrl: string, collectorUrl: string, checkpoint: string) =>
+  spawn(
+    process.execPath,
+    [
+      BIN,
+      "--base-url",
+      logsUrl,
+      "tail",
+      "--deployment",
+      "dep",
+      "-f",
+      "--since",
+      "1h",
+      "--interval",
+      "250ms",
+      "-o",
+      "otlp",
+      "--otlp-endpoint",
+      collectorUrl,
+      "--checkpoint",
+      checkpoint,
+    ],
+    { env: { ...process.env, ...ENV } },
+  );
+
 describe("tail -o otlp", () => {
   it("sends every line once as an OTLP log record with its time, severity, replica and resource", async () => {
     const server = await startLogServer({ replicas: 3, rate: 40, historyMs: 1500 });
@@ -140,29 +166,7 @@ describe("tail -o otlp", () => {
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-otlp-")), "dep.checkpoint");
     /** One `tail -f -o otlp --checkpoint` run, ended with Ctrl-C once `done` holds. */
     const follow = async (done: () => boolean, what: string) => {
-      const child = spawn(
-        process.execPath,
-        [
-          BIN,
-          "--base-url",
-          server.url,
-          "tail",
-          "--deployment",
-          "dep",
-          "-f",
-          "--since",
-          "1h",
-          "--interval",
-          "250ms",
-          "-o",
-          "otlp",
-          "--otlp-endpoint",
-          receiver.url,
-          "--checkpoint",
-          checkpoint,
-        ],
-        { env: { ...process.env, ...ENV } },
-      );
+      const child = otlpFollow(server.url, receiver.url, checkpoint);
       let err = "";
       child.stderr.on("data", (d) => (err += d));
       child.stdout.resume();
@@ -218,29 +222,7 @@ describe("tail -o otlp", () => {
     const server = await startLogServer({ replicas: 2, rate: 20 });
     const receiver = await startOtlpReceiver();
     const checkpoint = join(mkdtempSync(join(tmpdir(), "tvcwatch-otlp-")), "dep.checkpoint");
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "--base-url",
-        server.url,
-        "tail",
-        "--deployment",
-        "dep",
-        "-f",
-        "--since",
-        "1h",
-        "--interval",
-        "250ms",
-        "-o",
-        "otlp",
-        "--otlp-endpoint",
-        receiver.url,
-        "--checkpoint",
-        checkpoint,
-      ],
-      { env: { ...process.env, ...ENV } },
-    );
+    const child = otlpFollow(server.url, receiver.url, checkpoint);
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     child.stdout.resume();
