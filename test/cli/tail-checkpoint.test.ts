@@ -717,7 +717,7 @@ describe("tail -f --checkpoint --output-file", () => {
       checkpoint,
       JSON.stringify({
         format: 3,
-        deployments: [record("dep-a", server.now() - 2000), record("dep-b", server.now() + 60_000)],
+        deployments: [record("dep-a", server.now() - 2000), record("dep-b", server.now() + 30_000)],
       }),
     );
     const written = readFileSync(checkpoint, "utf8");
