@@ -11,7 +11,10 @@
  * none). A gap is `{event: "gap", from, to, reason, time, level: null}`, its `time` being where it
  * sorts (its `to`). A line whose deployment Turnkey's records describe (one followed alone or
  * among several) adds `deploymentVersion` (its QOS version) and `deploymentRole` (`live`, or
- * `canary` when its app names another deployment live), each only when known. A line continuing
+ * `canary` when its app names another deployment live), each only when known; `replica` and
+ * `replicas`, the numbers in a `replica 2/3` label (the replica's number, which stays when
+ * replicas join or leave, and the count then; only when the label says them: `replicaLabel` keeps
+ * the server's text). A line continuing
  * an event (a stack frame, ../line-groups.ts) carries its event's `level` and adds
  * `"continues": true`. New fields only ever come after these.
  */
@@ -28,6 +31,7 @@ import {
 } from "../../text/timestamp.js";
 import type { DeploymentDescription } from "../model/deployment-labels.js";
 import { isStamped, type LogEvent, type LogLine } from "../model/log-line.js";
+import { replicaPosition } from "../replicas.js";
 
 export interface StreamFormat {
   output: "text" | "json";
@@ -52,6 +56,12 @@ function describedFields(d: DeploymentDescription | undefined): string {
   const version = d.version === undefined ? "" : `,"deploymentVersion":${jsonString(d.version)}`;
   const role = d.role === undefined ? "" : `,"deploymentRole":"${d.role}"`;
   return version + role;
+}
+
+/** `,"replica":2,"replicas":3` from a `replica 2/3` label; nothing when it says neither. */
+function positionFields(label: string): string {
+  const p = replicaPosition(label);
+  return p ? `,"replica":${p.replica},"replicas":${p.replicas}` : "";
 }
 
 /**
@@ -88,7 +98,7 @@ export function formatEvent(
     const level = levelOfContent((head ?? event).content);
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
-    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}${describedFields(deployment)}${head ? ',"continues":true' : ""}}`;
+    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}${describedFields(deployment)}${positionFields(event.replicaLabel)}${head ? ',"continues":true' : ""}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;
