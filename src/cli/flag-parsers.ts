@@ -3,6 +3,7 @@
  * InvalidArgumentError, which commander prints naming the flag.
  */
 import { InvalidArgumentError } from "commander";
+import { type FieldQuery, parseQuery } from "../logs/field-query.js";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { formatDuration, parseDuration } from "../text/duration.js";
 import { compilePattern, type Pattern } from "../text/pattern.js";
@@ -108,6 +109,15 @@ export function regexFlag(value: string): Pattern {
 /** A repeatable pattern (as regexFlag). */
 export function collectRegex(value: string, previous: Pattern[] | undefined): Pattern[] {
   return [...(previous ?? []), regexFlag(value)];
+}
+
+/** A repeatable field query (src/logs/field-query.ts); a malformed one names its token. */
+export function collectQuery(value: string, previous: FieldQuery[] | undefined): FieldQuery[] {
+  try {
+    return [...(previous ?? []), parseQuery(value)];
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 /** A size (`64MiB`) from `min` to `max` bytes. */

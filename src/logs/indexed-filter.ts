@@ -1,13 +1,13 @@
 /**
  * A filter over a buffer read at any index (the dashboard's log, a file opened whole): whether
- * the line at an index is kept, judged by its group's head (./line-groups.ts), or shown as a
- * context line. It keeps exactly what ./filter-stream.ts prints of the same events in the same
+ * the line at an index is kept, its event judged whole (./line-groups.ts: the lines the buffer holds
+ * of it when first asked), or shown as a context line. It keeps exactly what ./filter-stream.ts prints of the same events in the same
  * order; the verdict on each head is remembered (per filter: a new filter judges afresh), so a
  * view over a buffer of 100k lines asks each head once.
  */
 
 import type { LineFilter } from "./line-filter.js";
-import { groupHeadAt, type IndexedEvents } from "./line-groups.js";
+import { eventLinesAt, groupHeadAt, type IndexedEvents } from "./line-groups.js";
 import type { LogLine } from "./model/log-line.js";
 
 export class IndexedFilter {
@@ -29,7 +29,7 @@ export class IndexedFilter {
     const head = groupHeadAt(source, index) ?? event;
     let kept = this.verdicts.get(head);
     if (kept === undefined) {
-      kept = this.filter.keepsGroupOf(head);
+      kept = this.filter.keepsEvent(eventLinesAt(source, index) ?? [head]);
       this.verdicts.set(head, kept);
     }
     return kept;

@@ -1,13 +1,16 @@
 /**
  * What a filter keeps of a log, one grammar for `tail`, the dashboard and whatever else reads
- * logs: which replicas are read (`select`), then, judged on the head of each line's group
- * (./line-groups.ts) so a stack trace is kept or hidden whole:
+ * logs: which replicas are read (`select`), then, judged on each whole event (a line and the lines
+ * that continue it, ./line-groups.ts) so a stack trace is kept or hidden whole:
  *
- * - include groups: every group must match, and within a group any pattern. `tail --grep a
- *   --grep b` is one group of two (either, as `grep -e`); each of the dashboard's `f` filters is a
- *   group of one (they narrow), whose regex takes `a|b` for either;
- * - exclude: a line is hidden when any pattern matches (`--exclude` repeated);
- * - a minimum level: a line's level as src/text/log-level.ts reads it, info when it states none.
+ * - include groups: every group must be matched by some line of the event, and within a group any
+ *   pattern. `tail --grep a --grep b` is one group of two (either, as `grep -e`); each of the
+ *   dashboard's `f` filters is a group of one (they narrow), whose regex takes `a|b` for either;
+ * - field queries (./field-query.ts: `tail --where`, the dashboard's `=`): every one must hold for
+ *   some line of the event, each line read with its event's level;
+ * - exclude: an event is hidden when any pattern matches any of its lines (`--exclude` repeated);
+ * - a minimum level: the event's level (its first line's) as src/text/log-level.ts reads it, info
+ *   when it states none.
  *
  * Patterns are the one matcher's (src/text/pattern.ts: linear time, smart case) and see at most
  * FILTERED_CHARS of a line.
@@ -23,6 +26,8 @@ import {
   readPart,
 } from "../text/log-level.js";
 import { compilePattern as compile, type Pattern } from "../text/pattern.js";
+import type { FieldQuery } from "./field-query.js";
+import { LineFields } from "./line-fields.js";
 import type { LogLine } from "./model/log-line.js";
 
 /** The most of one line patterns and the level reading see (the dashboard renders as much). */
@@ -33,6 +38,8 @@ export interface LineFilterSpec {
   select?: ((line: LogLine) => boolean) | undefined;
   /** Every group must match; within a group, any pattern. */
   include?: readonly (readonly Pattern[])[];
+  /** Every query must hold for some line of the event. */
+  where?: readonly FieldQuery[];
   /** Any match hides the line. */
   exclude?: readonly Pattern[];
   minLevel?: LogLevel | undefined;
@@ -61,6 +68,7 @@ export function compilePattern(source: string): Pattern {
 /** A compiled filter: the spec and the verdict on a group's head. */
 export class LineFilter {
   readonly include: readonly (readonly Pattern[])[];
+  readonly where: readonly FieldQuery[];
   readonly exclude: readonly Pattern[];
   readonly minLevel: LogLevel | undefined;
   readonly before: number;
@@ -74,6 +82,7 @@ export class LineFilter {
 
   constructor(spec: LineFilterSpec = {}) {
     this.include = (spec.include ?? []).filter((group) => group.length > 0);
+    this.where = spec.where ?? [];
     this.exclude = spec.exclude ?? [];
     this.minLevel = spec.minLevel;
     this.before = Math.max(0, spec.before ?? 0);
@@ -81,7 +90,10 @@ export class LineFilter {
     this.select = spec.select;
     this.levelOfLine = spec.levelOfLine ?? filteredLevel;
     this.narrows =
-      this.include.length > 0 || this.exclude.length > 0 || this.minLevel !== undefined;
+      this.include.length > 0 ||
+      this.where.length > 0 ||
+      this.exclude.length > 0 ||
+      this.minLevel !== undefined;
   }
 
   /** Whether context lines are kept at all. */
@@ -105,15 +117,27 @@ export class LineFilter {
     return ok;
   }
 
-  /** Whether a group whose head is `head` is kept by the include, exclude and level filters. */
-  keepsGroupOf(head: LogLine): boolean {
-    if (this.minLevel !== undefined && !isAtLeast(this.levelOfLine(head) ?? "info", this.minLevel))
-      return false;
-    if (this.include.length === 0 && this.exclude.length === 0) return true;
-    const text = filteredText(head);
+  /**
+   * Whether the event made of `lines` (its first line first, the lines continuing it after) is
+   * kept by the include, query, exclude and level filters.
+   */
+  keepsEvent(lines: readonly LogLine[]): boolean {
+    const head = lines[0];
+    if (head === undefined) return false;
+    const level = this.levelOfLine(head) ?? "info";
+    if (this.minLevel !== undefined && !isAtLeast(level, this.minLevel)) return false;
+    if (this.include.length === 0 && this.where.length === 0 && this.exclude.length === 0)
+      return true;
+    const texts = lines.map(filteredText);
+    if (this.exclude.some((p) => texts.some((t) => p.test(t)))) return false;
     for (const group of this.include) {
-      if (!group.some((p) => p.test(text))) return false;
+      if (!texts.some((t) => group.some((p) => p.test(t)))) return false;
     }
-    return !this.exclude.some((p) => p.test(text));
+    if (this.where.length === 0) return true;
+    const read = lines.map((line) => {
+      const fields = new LineFields(line.content);
+      return { field: (path: string) => fields.get(path), level: () => level };
+    });
+    return this.where.every((q) => read.some((line) => q.matches(line)));
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Multi-line events: a line that continues the previous line of the same replica (a stack frame,
  * an indented or closing line, `Caused by:`, `... 12 more`) belongs to that line's group, whose
- * head is the first line of the event. Every filter judges a group by its head (./line-filter.ts),
- * so an error keeps its `at …` frames under `tail --level error`, `--grep ERROR`, `f` and `L`.
+ * head is the first line of the event. Every filter judges a group whole (./line-filter.ts): its
+ * level is its head's, and a pattern matching any of its lines matches it, so an error keeps its
+ * `at …` frames under `tail --level error`, `--grep ERROR`, `f` and `L`, and `--grep fetchNonce`
+ * finds the trace one of whose frames names it.
  *
  * The rule, the same for a stream (`tail`, ./filter-stream.ts) and a buffer read at any index (the
  * dashboard, ./indexed-filter.ts): a line is a continuation when its text reads as one and its
@@ -112,4 +114,34 @@ export function groupHeadAt(source: IndexedEvents, index: number): LogLine | und
     before = { head, continued: continues };
   }
   return heads.get(event);
+}
+
+/**
+ * The lines of the event the line at `index` belongs to, its head first, as the buffer holds
+ * them now (undefined when it is no line): walked back to the head, then on while lines of the
+ * same key continue it, each at most GROUP_LOOKBACK events after the one before.
+ */
+export function eventLinesAt(source: IndexedEvents, index: number): LogLine[] | undefined {
+  const head = groupHeadAt(source, index);
+  if (head === undefined) return undefined;
+  const key = groupKey(head);
+  let start = index;
+  while (source.at(start)?.event !== head) {
+    const prev = previousOfGroup(source, start, key);
+    if (prev < 0) break;
+    start = prev;
+  }
+  const lines: LogLine[] = [head];
+  let last = start;
+  let continued = false;
+  const size = source.size();
+  for (let i = start + 1; i < size && i - last <= GROUP_LOOKBACK; i++) {
+    const e = source.at(i)?.event;
+    if (e?.kind !== "line" || groupKey(e) !== key) continue;
+    if (!continuesPrevious(e.content, continued)) break;
+    lines.push(e);
+    last = i;
+    continued = true;
+  }
+  return lines;
 }

@@ -10,6 +10,15 @@ export function replicaNumber(label: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/**
+ * `replica 2/3` as numbers: the replica's number and the count of replicas when it was labelled
+ * (undefined when the label says neither). The number stays when the count changes.
+ */
+export function replicaPosition(label: string): { replica: number; replicas: number } | undefined {
+  const m = /(\d{1,9})\s*\/\s*(\d{1,9})/.exec(label.slice(0, 100));
+  return m ? { replica: Number(m[1]), replicas: Number(m[2]) } : undefined;
+}
+
 /** Whether one `--replica` value names this label. */
 export function namesReplica(wanted: string, label: string): boolean {
   return /^\d+$/.test(wanted)

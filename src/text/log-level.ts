@@ -88,6 +88,11 @@ const NAMES: ReadonlyMap<string, LevelName> = new Map<string, LevelName>([
   ["emergency", { level: "fatal", severityNumber: 23 }],
 ]);
 
+/** The level a name stands for (`warning`, `ERR`, `crit`), as lines are read; undefined: none. */
+export function levelNamed(text: string): LogLevel | undefined {
+  return NAMES.get(text.toLowerCase())?.level;
+}
+
 function named(text: string): DetectedLevel | undefined {
   const name = NAMES.get(text.toLowerCase());
   return name && { level: name.level, severityNumber: name.severityNumber, text };

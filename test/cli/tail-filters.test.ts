@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import { formatEvent } from "../../src/logs/formats/stream-format.js";
+import { groupHeadAt } from "../../src/logs/line-groups.js";
 import type { LogLine } from "../../src/logs/model/log-line.js";
 import { LogStore } from "../../src/logs/model/log-store.js";
 import { computeLogView } from "../../src/tui/log-view/log-view.js";
@@ -46,6 +47,7 @@ interface Printed {
   content: string;
   time: string | null;
   level: string | null;
+  continues?: true;
 }
 
 async function tailJson(flags: string[]): Promise<Printed[]> {
@@ -160,6 +162,33 @@ describe("tail's filter flags", () => {
   });
 });
 
+describe("tail --where", () => {
+  it("keeps the lines whose fields match, compares numbers as numbers, and reads key=value lines", async () => {
+    const warnOrWorse = await tailJson(["--where", "level >= warn"]);
+    expect(warnOrWorse.length).toBeGreaterThan(0);
+    expect(
+      warnOrWorse.every((p) => p.level === "warn" || p.level === "error" || p.level === "fatal"),
+    ).toBe(true);
+    const retry = await tailJson(["--where", "attempt = 2"]);
+    expect(retry.map((p) => p.content)).toContain('level=warn msg="retrying" attempt=2');
+    const json = await tailJson(["--where", "requestId = r1 and msg ~ payment"]);
+    expect(json.map((p) => p.content)).toContain(
+      '{"level":"error","msg":"payment failed","requestId":"r1"}',
+    );
+    expect(await tailJson(["--where", "requestId = r1", "--where", "msg = nothing"])).toEqual([]);
+  });
+
+  it("a malformed query exits 2 with one line naming the token", async () => {
+    const r = await tail(["--where", "latencyMs >> 3"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    // The one line, then commander's usage hint, as for every flag.
+    const lines = r.stderr.trim().split("\n");
+    expect(lines[0]).toMatch(/--where.*expected a value, found ">" at column 12$/);
+    expect(lines.slice(1)).toEqual(["(run with --help for usage)"]);
+  });
+});
+
 describe("tail and the dashboard keep the same lines", () => {
   /** What the follower delivered, unfiltered, as the dashboard's store holds it. */
   let store: LogStore;
@@ -188,8 +217,12 @@ describe("tail and the dashboard keep the same lines", () => {
     const json = { output: "json", timestamps: false, utc: true, colour: false } as const;
     return view.rows.map((row) => {
       const id = Number(row.key.split(":")[0]);
-      const line = store.at(store.indexOfId(id))?.event as LogLine;
-      return JSON.parse(formatEvent(line, json)) as Printed;
+      const index = store.indexOfId(id);
+      const line = store.at(index)?.event as LogLine;
+      const head = groupHeadAt(store, index);
+      return JSON.parse(
+        formatEvent(line, json, undefined, head === line ? undefined : head),
+      ) as Printed;
     });
   }
 
@@ -213,6 +246,16 @@ describe("tail and the dashboard keep the same lines", () => {
       { hiddenReplicas: [1, 3], minLevel: "error", context: 1 },
     ],
     [
+      "field queries, each must hold",
+      ["--where", "level >= warn", "--where", "msg ~ fail or requestId = r1"],
+      { where: ["level >= warn", "msg ~ fail or requestId = r1"] },
+    ],
+    [
+      "a field query over key=value lines",
+      ["--where", "attempt >= 2"],
+      { where: ["attempt >= 2"] },
+    ],
+    [
       "a pattern in lower case (smart case)",
       ["--grep", "charge|settle"],
       { include: ["charge|settle"] },
@@ -225,8 +268,25 @@ describe("tail and the dashboard keep the same lines", () => {
     expect(printed).toEqual(dashboard(ui));
   });
 
-  it("a pattern only a frame matches keeps nothing in either: a frame goes with its head", async () => {
-    expect(await tailJson(["--grep", "fetchNonce"])).toEqual([]);
-    expect(dashboard({ include: ["fetchNonce"] })).toEqual([]);
+  it("a pattern only a frame matches keeps its whole event in both: head, frames and all", async () => {
+    const printed = await tailJson(["--grep", "fetchNonce"]);
+    expect(printed.length).toBeGreaterThan(1);
+    expect(printed[0]?.continues).toBeUndefined();
+    expect(printed.slice(1).every((p) => p.continues === true)).toBe(true);
+    expect(printed.some((p) => p.content.includes("fetchNonce"))).toBe(true);
+    expect(printed).toEqual(dashboard({ include: ["fetchNonce"] }));
+    const excluded = await tailJson(["--exclude", "fetchNonce"]);
+    expect(excluded.some((p) => p.content === printed[0]?.content)).toBe(false);
+    expect(excluded).toEqual(dashboard({ exclude: "fetchNonce" }));
+  });
+
+  it("in -o json a line continuing an event carries its level and continues: true", async () => {
+    const all = await tailJson([]);
+    const frames = all.filter((p) => p.continues === true);
+    expect(frames.length).toBeGreaterThan(5);
+    expect(frames.some((p) => p.content.startsWith("    at fetchNonce"))).toBe(true);
+    // jq 'select(.level=="error")' keeps what --level error keeps.
+    const errors = await tailJson(["--level", "error"]);
+    expect(all.filter((p) => p.level === "error" || p.level === "fatal")).toEqual(errors);
   });
 });

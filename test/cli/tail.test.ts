@@ -49,7 +49,8 @@ describe("tvcwatch tail", () => {
     for (const e of events) {
       // What the deployment is, as its records say (the simulator's: 0.7.2, its app's live one),
       // last, as over several deployments.
-      expect(Object.keys(e)).toEqual([
+      // A line continuing an event (a stack frame) adds continues, last.
+      expect(Object.keys(e).filter((k) => k !== "continues")).toEqual([
         "replicaLabel",
         "ts",
         "content",
@@ -57,6 +58,8 @@ describe("tvcwatch tail", () => {
         "level",
         "deploymentVersion",
         "deploymentRole",
+        "replica",
+        "replicas",
       ]);
       expect([e.deploymentVersion, e.deploymentRole]).toEqual(["0.7.2", "live"]);
       // time is ts as RFC 3339 (UTC, nanoseconds); level as --level reads the content.
@@ -116,22 +119,30 @@ describe("tvcwatch tail", () => {
       expect(r.stderr).toBe("");
       const lines = r.stdout.trim().split("\n");
       expect(lines.length).toBeGreaterThan(5);
-      const keys = new Set(lines.map((l) => Object.keys(JSON.parse(l)).join(",")));
+      // A stack frame's line adds "continues" at the end: the same fields otherwise.
+      const keys = new Set(
+        lines.map((l) =>
+          Object.keys(JSON.parse(l))
+            .filter((k) => k !== "continues")
+            .join(","),
+        ),
+      );
       return { keys: [...keys], ms: Date.now() - started };
     };
     try {
       const plain = "replicaLabel,ts,content,time,level";
-      expect((await keysOf()).keys).toEqual([plain]);
+      const position = "replica,replicas";
+      expect((await keysOf()).keys).toEqual([`${plain},${position}`]);
       answer = "other";
-      expect((await keysOf()).keys).toEqual([plain]);
+      expect((await keysOf()).keys).toEqual([`${plain},${position}`]);
       answer = "slow";
       const slow = await keysOf();
-      expect(slow.keys).toEqual([`${plain},deploymentVersion,deploymentRole`]);
+      expect(slow.keys).toEqual([`${plain},deploymentVersion,deploymentRole,${position}`]);
       expect(slow.ms).toBeGreaterThan(1500);
       // No answer at all: the lines wait 10 s for it, then go without, and the program ends.
       answer = "never";
       const never = await keysOf();
-      expect(never.keys).toEqual([plain]);
+      expect(never.keys).toEqual([`${plain},${position}`]);
       expect(never.ms).toBeGreaterThan(9_500);
       expect(never.ms).toBeLessThan(14_000);
     } finally {

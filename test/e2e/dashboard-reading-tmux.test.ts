@@ -327,4 +327,62 @@ describe("reading the log in a real terminal", () => {
     );
     expect(buffer[1]).toMatch(/^\S+ \[replica \d\/\d\] {5}at fetchNonce /);
   });
+
+  it("= filters by field (nested JSON, key=value, level); f finds a trace by its frame", {
+    timeout: 60_000,
+  }, async () => {
+    const api = await startReadingApi();
+    apis.push(api);
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(
+      [
+        "--base-url",
+        api.url,
+        "--organization",
+        "org-1",
+        "--deployment",
+        CALM_DEPLOYMENT_ID,
+        "--interval",
+        "1s",
+      ],
+      { columns: 160, rows: 48 },
+      KEYS,
+    );
+    await tmux.waitFor("the log", (s) => s.includes("● live") && logRows(s).length > 3, {
+      timeoutMs: 30_000,
+    });
+    tmux.keys("=");
+    tmux.type("fields.service = ledger");
+    tmux.keys("Enter");
+    await tmux.waitFor("only the JSON lines whose nested service is ledger", (s) => {
+      expect(lastLine(s)).toContain("=[fields.service = ledger]");
+      const rows = logRows(s);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row).toContain('"service":"ledger"');
+    });
+    tmux.keys("Escape");
+    await tmux.waitFor("Esc removes it", (s) => !lastLine(s).includes("=["));
+    // key=value (seq=N) and the level: errors with their frames, the event kept whole.
+    tmux.keys("=");
+    tmux.type("level >= error and seq >= 0");
+    tmux.keys("Enter");
+    await tmux.waitFor("errors and their frames", (s) => {
+      expect(lastLine(s)).toContain("=[level >= error and seq >= 0]");
+      const rows = logRows(s);
+      expect(rows.some((r) => r.includes("at fetchNonce"))).toBe(true);
+      for (const row of rows) expect(row).toMatch(/ERROR payment|^\[\d\][ >*] +at /);
+    });
+    tmux.keys("X");
+    await tmux.waitFor("cleared", (s) => !lastLine(s).includes("=["));
+    tmux.keys("f");
+    tmux.type("evaluatePolicy");
+    tmux.keys("Enter");
+    await tmux.waitFor("a frame's pattern keeps its whole trace", (s) => {
+      const rows = logRows(s);
+      expect(rows.some((r) => r.includes("ERROR payment"))).toBe(true);
+      expect(rows.some((r) => r.includes("at handleRequest"))).toBe(true);
+      for (const row of rows) expect(row).toMatch(/ERROR payment|^\[\d\][ >*] +at /);
+    });
+  });
 });

@@ -157,6 +157,94 @@ describe("tvcwatch open in a real terminal", () => {
     await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
   });
 
+  it("= sets a field query over the file; S records it; open restores it", {
+    timeout: 60_000,
+  }, async () => {
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(["open", incident.path], { columns: 160, rows: 48 });
+    await tmux.waitFor("the newest lines", (s) => expect(lastLine(s)).toContain("○ saved lines"));
+    const latencies = (s: string) => [...s.matchAll(/"latencyMs":(\d+)/g)].map((m) => Number(m[1]));
+    tmux.keys("=");
+    tmux.type("latencyMs >");
+    tmux.keys("Enter");
+    await tmux.waitFor("a malformed query: the prompt stays, naming the token", (s) => {
+      expect(lastLine(s)).toContain("expected a value, found the end of the query at column 12");
+    });
+    tmux.type(" 350");
+    tmux.keys("Enter");
+    await tmux.waitFor("only lines whose latencyMs is over 350, the query listed", (s) => {
+      expect(lastLine(s)).toContain("=[latencyMs > 350]");
+      const shown = latencies(s);
+      expect(shown.length).toBeGreaterThan(0);
+      for (const ms of shown) expect(ms).toBeGreaterThan(350);
+      expect(s).not.toMatch(/\[\d\] (INFO|WARN|ERROR) /);
+    });
+    const file = join(dir, "where.ndjson");
+    tmux.keys("S");
+    await tmux.waitFor("which lines", (s) => lastLine(s).includes("save which lines?"));
+    tmux.keys("Enter");
+    await tmux.waitFor("the file prompt", (s) => /save [\d,]+ lines/.test(lastLine(s)));
+    tmux.type(file);
+    tmux.keys("Enter");
+    await tmux.waitFor("saved", (s) => expect(lastLine(s)).toContain("saved"));
+    const header = JSON.parse(readFileSync(file, "utf8").split("\n")[0] as string);
+    expect(header.tvcwatch.filters.where).toEqual(["latencyMs > 350"]);
+    tmux.keys("Escape");
+    await tmux.waitFor("Esc removes the query", (s) => {
+      expect(lastLine(s)).not.toContain("=[");
+      expect(latencies(s).some((ms) => ms <= 350)).toBe(true);
+    });
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+
+    const reopened = new Tmux();
+    sessions.push(reopened);
+    reopened.start(["open", file], { columns: 80, rows: 24 });
+    await reopened.waitFor("the query restored from the header", (s) => {
+      expect(lastLine(s)).toMatch(/=\[latencyMs >/);
+    });
+    reopened.keys("q");
+    await reopened.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+  });
+
+  it("open --where opens with field queries set; a malformed one exits 2 in one line", {
+    timeout: 60_000,
+  }, async () => {
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(
+      ["open", incident.path, "--where", "level >= error", "--where", "service = signer"],
+      {
+        columns: 160,
+        rows: 48,
+      },
+    );
+    await tmux.waitFor("errors of the signer service only, both queries listed", (s) => {
+      expect(lastLine(s)).toContain("=[level >= error]");
+      expect(lastLine(s)).toContain("=[service = signer]");
+      // Log rows, not the sparkline strip (tags and bars only).
+      const rows = s
+        .split("\n")
+        .filter((l) => /^[║│]\[\d\] /.test(l) && !/^[║│](\[\d\][ ▁▂▃▄▅▆▇█!]*)+[║│]?$/.test(l));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows)
+        expect(row).toMatch(/"level":"error".*"service":"signer"|^[║│]\[\d\] +at /);
+    });
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+    const bad = new Tmux();
+    sessions.push(bad);
+    bad.start(["open", incident.path, "--where", "level >= loud"], { columns: 160, rows: 48 });
+    await bad.waitFor("one line naming the token, exit 2", (s) => {
+      // The one line, wrapped by the terminal.
+      expect(s.replaceAll("\n", "")).toMatch(
+        /--where.*expected a level \(trace, debug, info, warn, error, fatal\), found "loud" at column 10/,
+      );
+      expect(s).toContain("TVCWATCH-EXITED 2");
+    });
+  });
+
   it("the same file named twice is read once, the title says so", { timeout: 60_000 }, async () => {
     const tmux = new Tmux();
     sessions.push(tmux);

@@ -113,6 +113,50 @@ describe("a filter over a stream of lines", () => {
     ]);
   });
 
+  it("judges each event by all of its lines: a frame that matches keeps its trace whole", () => {
+    const events = one([
+      "INFO start",
+      "ERROR boom",
+      "    at fetchNonce (a.js:1:1)",
+      "    at main (b.js:1:1)",
+      "INFO next",
+    ]);
+    const whole = ["ERROR boom", "    at fetchNonce (a.js:1:1)", "    at main (b.js:1:1)"];
+    expect(printed({ include: [[compilePattern("fetchNonce")]] }, events)).toEqual(whole);
+    expect(printed({ exclude: [compilePattern("fetchNonce")] }, events)).toEqual([
+      "INFO start",
+      "INFO next",
+    ]);
+  });
+
+  it("judges an event split over two batches by the part in the first; the rest follows it", () => {
+    const [head, frame, other] = one(["ERROR boom", "    at fetchNonce (a.js:1:1)", "INFO x"]) as [
+      LogLine,
+      LogLine,
+      LogLine,
+    ];
+    const stream = new FilterStream(new LineFilter({ include: [[compilePattern("boom")]] }));
+    expect(stream.pushAll([head]).map((s) => s.kind === "event" && s.event)).toEqual([head]);
+    expect(stream.pushAll([frame, other]).map((s) => s.kind === "event" && s.event)).toEqual([
+      frame,
+    ]);
+    const late = new FilterStream(new LineFilter({ include: [[compilePattern("fetchNonce")]] }));
+    expect(late.pushAll([head])).toEqual([]);
+    expect(late.pushAll([frame, other])).toEqual([]);
+  });
+
+  it("tells which lines continue an event and whose (JSON says so), filtering or not", () => {
+    const events = one(["ERROR boom", "    at a (a.js:1:1)", "INFO x"]);
+    for (const spec of [{}, { minLevel: "info" as const }]) {
+      const out = new FilterStream(new LineFilter(spec), true).pushAll(events);
+      expect(out.map((s) => (s.kind === "event" ? s.head?.content : "--"))).toEqual([
+        undefined,
+        "ERROR boom",
+        undefined,
+      ]);
+    }
+  });
+
   it("judges each replica's continuation lines with its own head when replicas interleave", () => {
     const events = [
       logLine("replica 1/2", "ERROR boom", 1),
@@ -138,6 +182,8 @@ const PATTERNS = [
   "HTTP",
   "\\d{3}",
   "Error",
+  "fetchNonce",
+  "Caused",
 ];
 
 /** A random filter spec over the corpus's words. */

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { parseQuery } from "../../src/logs/field-query.js";
 import { compilePattern, FILTERED_CHARS, LineFilter } from "../../src/logs/line-filter.js";
 import { logLine } from "./corpus.js";
 
 const keeps = (f: LineFilter, content: string) =>
-  f.keepsGroupOf(logLine("replica 1/2", content, 0));
+  f.keepsEvent([logLine("replica 1/2", content, 0)]);
+const keepsEvent = (f: LineFilter, ...contents: string[]) =>
+  f.keepsEvent(contents.map((c, i) => logLine("replica 1/2", c, i)));
 const re = (...sources: string[]) => sources.map(compilePattern);
 
-describe("what a filter keeps of a group's head", () => {
+describe("what a filter keeps of an event", () => {
   it("include groups: every group must match, any pattern within one", () => {
     const either = new LineFilter({ include: [re("WARN", "ERROR")] });
     expect(keeps(either, "WARN slow")).toBe(true);
@@ -73,5 +76,35 @@ describe("what a filter keeps of a group's head", () => {
       expect(f.selects(logLine("replica 2/2", "x", i))).toBe(false);
     }
     expect(asked).toBe(2);
+  });
+
+  it("judges an event by all its lines: any line matches an include, any hides it for an exclude", () => {
+    const trace = ["ERROR boom", "    at fetchNonce (a.js:1:1)", "    at main (b.js:2:2)"];
+    expect(keepsEvent(new LineFilter({ include: [re("fetchNonce")] }), ...trace)).toBe(true);
+    expect(keepsEvent(new LineFilter({ include: [re("fetchNonce")] }), "ERROR boom")).toBe(false);
+    expect(keepsEvent(new LineFilter({ exclude: re("main") }), ...trace)).toBe(false);
+    // Each include group may be met by a different line.
+    expect(keepsEvent(new LineFilter({ include: [re("boom"), re("main")] }), ...trace)).toBe(true);
+    expect(keepsEvent(new LineFilter({ include: [re("boom"), re("other")] }), ...trace)).toBe(
+      false,
+    );
+    // The level is the event's first line's.
+    expect(keepsEvent(new LineFilter({ minLevel: "error" }), ...trace)).toBe(true);
+    expect(keepsEvent(new LineFilter({ minLevel: "error" }), "INFO x", "    ERROR inside")).toBe(
+      false,
+    );
+  });
+
+  it("field queries: each must hold for some line, read with the event's level", () => {
+    const where = (...q: string[]) => new LineFilter({ where: q.map(parseQuery) });
+    const slow = '{"level":"warn","latencyMs":312,"service":"signer"}';
+    expect(where("latencyMs > 300").narrows).toBe(true);
+    expect(keeps(where("latencyMs > 300"), slow)).toBe(true);
+    expect(keeps(where("latencyMs > 300", "service = ledger"), slow)).toBe(false);
+    expect(keeps(where("latencyMs > 300", "service = signer"), slow)).toBe(true);
+    expect(keeps(where("latencyMs > 300"), "latencyMs 400")).toBe(false);
+    expect(keeps(where("latencyMs > 300"), "took latencyMs=400")).toBe(true);
+    expect(keepsEvent(where("level >= warn and service = signer"), slow, "  detail")).toBe(true);
+    expect(keepsEvent(where("level >= error"), "ERROR x", "    at y")).toBe(true);
   });
 });

@@ -11,8 +11,12 @@
  * none). A gap is `{event: "gap", from, to, reason, time, level: null}`, its `time` being where it
  * sorts (its `to`). A line whose deployment Turnkey's records describe (one followed alone or
  * among several) adds `deploymentVersion` (its QOS version) and `deploymentRole` (`live`, or
- * `canary` when its app names another deployment live), each only when known. New fields only ever come
- * after these.
+ * `canary` when its app names another deployment live), each only when known; `replica` and
+ * `replicas`, the numbers in a `replica 2/3` label (the replica's number, which stays when
+ * replicas join or leave, and the count then; only when the label says them: `replicaLabel` keeps
+ * the server's text). A line continuing
+ * an event (a stack frame, ../line-groups.ts) carries its event's `level` and adds
+ * `"continues": true`. New fields only ever come after these.
  */
 
 import { ansi, replicaColour } from "../../text/colour.js";
@@ -26,7 +30,8 @@ import {
   utcRfc3339,
 } from "../../text/timestamp.js";
 import type { DeploymentDescription } from "../model/deployment-labels.js";
-import { isStamped, type LogEvent } from "../model/log-line.js";
+import { isStamped, type LogEvent, type LogLine } from "../model/log-line.js";
+import { replicaPosition } from "../replicas.js";
 
 export interface StreamFormat {
   output: "text" | "json";
@@ -53,11 +58,21 @@ function describedFields(d: DeploymentDescription | undefined): string {
   return version + role;
 }
 
-/** One event as `tail` prints it; `deployment` is what its deployment is, when known (JSON). */
+/** `,"replica":2,"replicas":3` from a `replica 2/3` label; nothing when it says neither. */
+function positionFields(label: string): string {
+  const p = replicaPosition(label);
+  return p ? `,"replica":${p.replica},"replicas":${p.replicas}` : "";
+}
+
+/**
+ * One event as `tail` prints it; `deployment` is what its deployment is, when known (JSON);
+ * `head` the first line of the event a line continues (JSON: its level, and `continues`).
+ */
 export function formatEvent(
   event: LogEvent,
   f: StreamFormat,
   deployment?: DeploymentDescription,
+  head?: LogLine,
 ): string {
   if (f.output === "json") {
     if (event.kind === "gap") {
@@ -80,10 +95,10 @@ export function formatEvent(
     const rfc3339 = stamped ? utcRfc3339(event.seconds, event.nanos) : undefined;
     // Digits, '-', 'T', ':', '.' and 'Z' only: nothing to escape.
     const time = rfc3339 === undefined ? "null" : `"${rfc3339}"`;
-    const level = levelOfContent(event.content);
+    const level = levelOfContent((head ?? event).content);
     const from =
       event.deploymentId === undefined ? "" : `"deploymentId":${jsonString(event.deploymentId)},`;
-    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}${describedFields(deployment)}}`;
+    return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}${describedFields(deployment)}${positionFields(event.replicaLabel)}${head ? ',"continues":true' : ""}}`;
   }
   if (event.kind === "gap") {
     const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;

@@ -9,12 +9,15 @@
  */
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
+import { queryProblem } from "../field-query.js";
 
 /** The filters a view was saved with, as the dashboard's state holds them. */
 export interface SavedFilters {
   /** Regex sources; a line must match every one. */
   include: string[];
   exclude: string | undefined;
+  /** Field queries (../field-query.ts); a line's event must satisfy every one. */
+  where: string[];
   minLevel: LogLevel | undefined;
   /** Lines of context around each kept line. */
   context: number;
@@ -287,6 +290,7 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
   const filters: SavedFilters = {
     include: [],
     exclude: undefined,
+    where: [],
     minLevel: undefined,
     context: 0,
     hiddenReplicas: [],
@@ -313,6 +317,18 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
       if (usable("filters.exclude", f.exclude as string)) filters.exclude = f.exclude as string;
     } else
       problems.push(`filters.exclude is not a pattern of at most ${MAX_PATTERN_CHARS} characters`);
+  }
+  if (f.where !== undefined) {
+    if (Array.isArray(f.where) && f.where.length <= MAX_PATTERNS && f.where.every(pattern))
+      filters.where = (f.where as string[]).filter((q) => {
+        const problem = queryProblem(q);
+        if (problem) problems.push(`filters.where ${JSON.stringify(q)}: ${problem}`);
+        return problem === undefined;
+      });
+    else
+      problems.push(
+        `filters.where is not a list of at most ${MAX_PATTERNS} queries of at most ${MAX_PATTERN_CHARS} characters`,
+      );
   }
   if (f.minLevel !== undefined && f.minLevel !== null) {
     if ((LOG_LEVELS as readonly unknown[]).includes(f.minLevel))

@@ -20,6 +20,8 @@ export interface OpenRun {
   clipboard?: boolean | undefined;
   /** Told once the first screen is drawn (the rest of a large file is indexed after it). */
   drawn?: (() => void) | undefined;
+  /** Field queries the view opens with (`--where`). */
+  where?: readonly string[] | undefined;
 }
 
 /** Resolves when the person quits. */
@@ -36,6 +38,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
       quit: () => finish(),
     },
     { columns: process.stdout.columns || 100, rows: process.stdout.rows || 30 },
+    run.where,
   );
   const controller = saved.controller;
   const ink = render(<Dashboard controller={controller} colour={run.colour} />, {

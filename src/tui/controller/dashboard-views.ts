@@ -227,6 +227,7 @@ export class DashboardViews {
     (
       include: UiState["include"],
       exclude: UiState["exclude"],
+      where: UiState["where"],
       search: UiState["search"],
       hiddenReplicas: UiState["hiddenReplicas"],
       onlyReplica: UiState["onlyReplica"],
@@ -237,6 +238,7 @@ export class DashboardViews {
       compileFilters({
         include,
         exclude,
+        where,
         search,
         hiddenReplicas,
         onlyReplica,
@@ -372,6 +374,7 @@ export class DashboardViews {
     return this.filters(
       ui.include,
       ui.exclude,
+      ui.where,
       ui.search,
       ui.hiddenReplicas,
       ui.onlyReplica,

@@ -10,7 +10,7 @@
 
 import { MarkedLog } from "../../logs/saved/marked-log.js";
 import type { OpenedLogs } from "../../logs/saved/open-saved.js";
-import type { SavedHeader } from "../../logs/saved/saved-header.js";
+import type { SavedFilters, SavedHeader } from "../../logs/saved/saved-header.js";
 import {
   checkNotice,
   followedNow,
@@ -18,6 +18,7 @@ import {
   restoredState,
   savedTitle,
 } from "../saving/saved-title.js";
+import type { UiState } from "../state/ui-state.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
 import type { TerminalSize } from "./dashboard-views.js";
@@ -39,10 +40,26 @@ export interface SavedDashboard {
   stop(): void;
 }
 
+/**
+ * The state a saved view opens in: the filters its header recorded, and the field queries given
+ * on the command line (`open --where`) after those it recorded.
+ */
+function openingState(
+  filters: SavedFilters | undefined,
+  where: readonly string[],
+): Partial<UiState> | undefined {
+  if (!filters && where.length === 0) return undefined;
+  const restored = filters ? restoredState(filters) : {};
+  const recorded = filters?.where ?? [];
+  return { ...restored, where: [...recorded, ...where.filter((q) => !recorded.includes(q))] };
+}
+
 export function savedDashboard(
   opened: OpenedLogs,
   ports: SavedDashboardPorts,
   size: TerminalSize,
+  /** Field queries the view opens with (`open --where`), checked by the caller. */
+  where: readonly string[] = [],
 ): SavedDashboard {
   const { log } = opened;
   const heading = (): Heading => ({
@@ -63,7 +80,7 @@ export function savedDashboard(
     {
       heading: heading(),
       size,
-      initialState: header?.filters ? restoredState(header.filters) : undefined,
+      initialState: openingState(header?.filters, where),
     },
   );
   const notice = header && headerNotice(header);
@@ -86,7 +103,8 @@ export function savedDashboard(
     if (!header && log.header()) {
       // A stream's header comes with its first lines.
       header = log.header() as SavedHeader;
-      if (header.filters) controller.restore(restoredState(header.filters));
+      const state = openingState(header.filters, where);
+      if (header.filters && state) controller.restore(state);
       const said = headerNotice(header);
       if (said) controller.say(said);
     }

@@ -27,6 +27,7 @@ export type KeyAction =
   | "search"
   | "include"
   | "exclude"
+  | "where"
   | "olderMatch"
   | "newerMatch"
   | "replica"
@@ -93,7 +94,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "Esc",
     scope: "anywhere",
     action: "cancel",
-    does: "close one thing, the innermost: a prompt, the help, the heatmap, a detail; then the search, the last include filter, the exclude filter, the level, the context",
+    does: "close one thing, the innermost: a prompt, the help, the heatmap, a detail; then the search, the last include filter, the exclude filter, the last field query, the level, the context",
   },
   {
     keys: ["D"],
@@ -144,6 +145,13 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "exclude",
     does: "exclude filter: hide lines matching a regex (a|b: either)",
+  },
+  {
+    keys: ["="],
+    label: "=",
+    scope: "dashboard",
+    action: "where",
+    does: "add a field query: only lines whose fields match, e.g. latencyMs > 300 and service = signer, level >= warn, msg ~ timeout (= != > >= < <= ~, and or not, parentheses; JSON paths or key=value keys; a line without the field does not match)",
   },
   {
     keys: ["X"],

@@ -243,6 +243,7 @@ const PLAIN: Partial<Record<KeyAction, Step>> = {
   jumpToTime: { type: "startInput", mode: "jump" },
   save: { type: "startInput", mode: "saveRange" },
   include: { type: "startInput", mode: "include" },
+  where: { type: "startInput", mode: "where" },
   exclude: { type: "startInput", mode: "exclude" },
   clearFilters: { type: "clearFilters" },
   level: { type: "cycleLevel" },

@@ -1,7 +1,7 @@
 /**
  * Which lines of the store a view shows: replicas hidden with 1-9, the deployment shown alone
  * (`d`, when several are followed), the include filters (each `f` narrows: every one must match;
- * `a|b` in one takes either), the exclude filter, the minimum level, and the context lines kept
+ * `a|b` in one takes either), the exclude filter, the field queries (`=`: every one must hold), the minimum level, and the context lines kept
  * around each line those keep (grep -C). What a filter keeps is decided in src/logs (the same
  * core as `tail`): a line's group is judged by its head, so a stack trace stays whole. Search
  * does not hide lines; it marks them.
@@ -10,6 +10,7 @@
  * so the work over a whole buffer is done in slices (src/logs/work-budget.ts): a view, a key or
  * the background judging stops when its slice is spent and goes on later where it stopped.
  */
+import { parseQuery } from "../../logs/field-query.js";
 import { IndexedFilter } from "../../logs/indexed-filter.js";
 import { compilePattern, LineFilter } from "../../logs/line-filter.js";
 import type { StoreEvent } from "../../logs/model/log-line.js";
@@ -47,6 +48,7 @@ export type FilterState = Pick<
   UiState,
   | "include"
   | "exclude"
+  | "where"
   | "search"
   | "hiddenReplicas"
   | "onlyReplica"
@@ -65,6 +67,13 @@ export function compileFilters(state: FilterState): Filters {
     }
   };
   const include = state.include.map(compile).filter((r): r is Pattern => r !== undefined);
+  const where = state.where.flatMap((q) => {
+    try {
+      return [parseQuery(q)];
+    } catch {
+      return [];
+    }
+  });
   const exclude = compile(state.exclude);
   const hidden = new Set(state.hiddenReplicas);
   const deployment = state.onlyDeployment?.id;
@@ -78,6 +87,7 @@ export function compileFilters(state: FilterState): Filters {
           : (line) => !replicaHidden(line, f),
       include: include.map((r) => [r]),
       exclude: exclude ? [exclude] : [],
+      where,
       minLevel: state.minLevel,
       before: state.context,
       after: state.context,

@@ -145,6 +145,7 @@ function showsAll(f: Frame): boolean {
   return (
     x.include.length === 0 &&
     x.exclude === undefined &&
+    !x.lines.filter.where.length &&
     x.minLevel === undefined &&
     x.hidden.size === 0 &&
     x.deployment === undefined

@@ -167,6 +167,7 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   const narrowed =
     state.include.length > 0 ||
     state.exclude !== undefined ||
+    state.where.length > 0 ||
     state.minLevel !== undefined ||
     state.onlyDeployment !== undefined ||
     state.onlyReplica !== undefined ||
@@ -179,6 +180,7 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   }
   const parts: Safe[] = state.include.map((i) => lit`+/${safeBounded(i, 200)}/`);
   if (state.exclude) parts.push(lit`-/${safeBounded(state.exclude, 200)}/`);
+  for (const q of state.where) parts.push(lit`=[${safeBounded(q, 200)}]`);
   if (state.minLevel) parts.push(lit`level ≥ ${safe(state.minLevel)}`);
   if (parts.length > 0) {
     return lit`no line matches ${joinSafe(parts, lit` `)} (${safe(store.size().toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;

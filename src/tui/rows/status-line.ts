@@ -3,6 +3,8 @@
  * search, hidden replicas, the answer to the last key) stays; the rest (poll latency, rate,
  * buffer) is shortened first, then left out. Pure, so every width is testable.
  */
+
+import { queryProblem } from "../../logs/field-query.js";
 import type { FollowerState } from "../../tail/follower.js";
 import {
   lit,
@@ -89,6 +91,12 @@ const regexForms = (prefix: Safe, source: string): [Safe, Safe[]] => {
   return [full, [lit`${prefix}/${truncate(safeBounded(source, 500), 12)}/`]];
 };
 
+/** A field query as shown: `=[latencyMs > 300]`, cut when it does not fit. */
+const queryForms = (source: string): [Safe, Safe[]] => {
+  const full = lit`=[${safeBounded(source, 500)}]`;
+  return [full, [lit`=[${truncate(safeBounded(source, 500), 12)}]`]];
+};
+
 export interface StatusInput {
   /** The follow's state; undefined: saved lines, nothing followed. */
   follower: FollowerState | undefined;
@@ -144,6 +152,10 @@ export function statusItems({
   ];
   for (const [prefix, source] of regexes) {
     const [full, shorter] = regexForms(prefix, source);
+    items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
+  }
+  for (const query of ui.where) {
+    const [full, shorter] = queryForms(query);
     items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
   }
   if (ui.minLevel) {
@@ -351,6 +363,7 @@ const PROMPTS: Record<InputMode, Safe> = {
   search: lit`search /`,
   include: lit`include f /`,
   exclude: lit`exclude F /`,
+  where: lit`where = `,
   context: lit`context lines (0-50): `,
   jump: lit`go to time (-5m, 14:02:10): `,
   saveRange: lit`save which lines? `,
@@ -373,7 +386,13 @@ function saveLabel(offer: SaveOffer): Safe {
 export function promptLine(input: NonNullable<UiState["input"]>, width: number): Segment[] {
   const label = input.save ? saveLabel(input.save) : PROMPTS[input.mode];
   const regex = input.mode === "search" || input.mode === "include" || input.mode === "exclude";
-  const problem = input.error ?? (regex && input.text !== "" ? regexError(input.text) : undefined);
+  const problem =
+    input.error ??
+    (regex && input.text !== ""
+      ? regexError(input.text)
+      : input.mode === "where" && input.text.trim() !== ""
+        ? queryProblem(input.text.trim())
+        : undefined);
   const hint = problem
     ? lit`  ${safeBounded(problem, 300)}`
     : input.mode === "saveRange"

@@ -78,6 +78,7 @@ export function restoredState(filters: SavedFilters): Partial<UiState> {
   return {
     include: filters.include,
     exclude: filters.exclude,
+    where: filters.where,
     minLevel: filters.minLevel,
     context: filters.context,
     hiddenReplicas: filters.onlyReplica === undefined ? filters.hiddenReplicas : [],
@@ -94,6 +95,7 @@ export function filterWords(f: SavedFilters): string {
   return [
     ...f.include.map((i) => `+/${i}/`),
     ...(f.exclude !== undefined ? [`-/${f.exclude}/`] : []),
+    ...f.where.map((q) => `=[${q}]`),
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
     ...(f.onlyReplica !== undefined

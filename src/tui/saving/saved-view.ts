@@ -23,6 +23,7 @@ export type ViewFilters = Pick<
   UiState,
   | "include"
   | "exclude"
+  | "where"
   | "minLevel"
   | "context"
   | "hiddenReplicas"
@@ -34,6 +35,7 @@ function filterWords(f: ViewFilters): string {
   const parts = [
     ...f.include.map((i) => `+/${i}/`),
     ...(f.exclude ? [`-/${f.exclude}/`] : []),
+    ...f.where.map((q) => `=[${q}]`),
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
     ...(f.hiddenReplicas.length > 0 ? [`hidden replicas ${f.hiddenReplicas.join(",")}`] : []),
@@ -86,6 +88,7 @@ export function savedView(
           filters: {
             include: f.include,
             exclude: f.exclude ?? null,
+            where: f.where,
             minLevel: f.minLevel ?? null,
             context: f.context,
             hiddenReplicas: f.hiddenReplicas,

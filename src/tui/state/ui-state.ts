@@ -5,6 +5,7 @@
  */
 
 import { EMAIL_EVENT_TYPES } from "../../api/schemas.js";
+import { queryProblem } from "../../logs/field-query.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
 import type { Selected } from "./list-selection.js";
@@ -25,6 +26,7 @@ export type InputMode =
   | "search"
   | "include"
   | "exclude"
+  | "where"
   | "context"
   | "jump"
   | "saveRange"
@@ -84,6 +86,8 @@ export interface UiState {
   /** Regex sources of the include filters (a line must match every one) and the exclude one. */
   include: readonly string[];
   exclude: string | undefined;
+  /** Field queries (src/logs/field-query.ts; `=`): a line's event must satisfy every one. */
+  where: readonly string[];
   /** Only lines of this level or more severe (with their continuation lines). */
   minLevel: LogLevel | undefined;
   /** Lines shown around each line the filters keep, as grep -C. */
@@ -141,6 +145,7 @@ const NO_FILTERS = {
   matchPosition: undefined,
   include: [],
   exclude: undefined,
+  where: [],
   minLevel: undefined,
   context: 0,
 } as const satisfies Partial<UiState>;
@@ -434,6 +439,15 @@ function submitPrompt(state: UiState): UiState {
     // The help lists what the text finds (all of it for none), from its top.
     return { ...closeInput(state), helpFind: text.trim() === "" ? undefined : text, helpScroll: 0 };
   }
+  if (mode === "where") {
+    const query = text.trim();
+    const error = query === "" ? undefined : queryProblem(query);
+    if (error) return promptReducer(state, { type: "inputFailed", error });
+    const closed = { ...closeInput(state), inputError: undefined };
+    return query === "" || state.where.includes(query)
+      ? closed
+      : { ...closed, where: [...state.where, query] };
+  }
   if (mode !== "search" && mode !== "include" && mode !== "exclude") return state;
   const value = text.length === 0 ? undefined : text;
   const error = value === undefined ? undefined : regexError(value);
@@ -462,6 +476,7 @@ function cancelOne(state: UiState): UiState {
   if (state.search) return { ...state, search: undefined, matchPosition: undefined };
   if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
   if (state.exclude) return { ...state, exclude: undefined };
+  if (state.where.length > 0) return { ...state, where: state.where.slice(0, -1) };
   if (state.minLevel) return { ...state, minLevel: undefined };
   if (state.context > 0) return { ...state, context: 0 };
   return state;

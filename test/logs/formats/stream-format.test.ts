@@ -65,7 +65,7 @@ describe("formatEvent", () => {
   it("adds time (RFC 3339, UTC, nanoseconds) and level after the fields it always had", () => {
     const out = (over: Partial<LogLine>) => formatEvent(line(over), json);
     expect(out({ content: "ERROR boom", deploymentId: "dep-1" })).toBe(
-      '{"deploymentId":"dep-1","replicaLabel":"replica 2/3","ts":{"seconds":"1795000000","nanos":"5"},"content":"ERROR boom","time":"2026-11-18T11:06:40.000000005Z","level":"error"}',
+      '{"deploymentId":"dep-1","replicaLabel":"replica 2/3","ts":{"seconds":"1795000000","nanos":"5"},"content":"ERROR boom","time":"2026-11-18T11:06:40.000000005Z","level":"error","replica":2,"replicas":3}',
     );
     expect(Object.keys(JSON.parse(out({})))).toEqual([
       "replicaLabel",
@@ -73,6 +73,8 @@ describe("formatEvent", () => {
       "content",
       "time",
       "level",
+      "replica",
+      "replicas",
     ]);
     // Levels as the filters read them: JSON fields, logfmt, glog, words; none stated: null.
     const level = (content: string) => JSON.parse(out({ content })).level;
@@ -103,17 +105,42 @@ describe("formatEvent", () => {
       deploymentVersion: "0.8.0",
       deploymentRole: "canary",
     });
-    expect(Object.keys(keys({ version: "0.7.2", role: "live" })).slice(-3)).toEqual([
+    expect(Object.keys(keys({ version: "0.7.2", role: "live" })).slice(-5)).toEqual([
       "level",
       "deploymentVersion",
       "deploymentRole",
+      "replica",
+      "replicas",
     ]);
-    expect(Object.keys(keys({ role: "live" })).at(-1)).toBe("deploymentRole");
+    expect(Object.keys(keys({ role: "live" })).at(-3)).toBe("deploymentRole");
     expect(keys(undefined)).not.toHaveProperty("deploymentVersion");
     // A version is printed as received, escaped for a terminal.
     const hostile = formatEvent(e, json, { version: "0.8\u001b[2J" });
     expect(hostile).not.toMatch(TERMINAL_ACTIVE);
     expect(JSON.parse(hostile).deploymentVersion).toBe("0.8\u001b[2J");
+  });
+
+  it("adds replica and replicas from the label: the number stays when the count changes", () => {
+    const fields = (replicaLabel: string) => {
+      const { replica, replicas } = JSON.parse(formatEvent(line({ replicaLabel }), json));
+      return { replica, replicas };
+    };
+    expect(fields("replica 2/3")).toEqual({ replica: 2, replicas: 3 });
+    expect(fields("replica 2/4")).toEqual({ replica: 2, replicas: 4 });
+    expect(fields("pod-a")).toEqual({ replica: undefined, replicas: undefined });
+    expect(JSON.parse(formatEvent(line({ replicaLabel: "replica 2/4" }), json)).replicaLabel).toBe(
+      "replica 2/4",
+    );
+  });
+
+  it("says a continuation line continues an event, with its event's level", () => {
+    const head = line({ content: "ERROR boom" });
+    const frame = JSON.parse(
+      formatEvent(line({ content: "    at f (x.js:1:2)" }), json, undefined, head),
+    );
+    expect(frame).toMatchObject({ level: "error", continues: true });
+    expect(JSON.parse(formatEvent(head, json))).not.toHaveProperty("continues");
+    expect(Object.keys(frame).at(-1)).toBe("continues");
   });
 
   it("gives time the same instant as ts, to the nanosecond, as jq reads it", () => {

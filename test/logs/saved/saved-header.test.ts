@@ -20,6 +20,7 @@ describe("the header of a saved view", () => {
     ...initialUiState,
     include: ["boom|ok", "o"],
     exclude: "heartbeat",
+    where: ["latencyMs > 300 and service = signer"],
     minLevel: "warn" as const,
     context: 2,
     hiddenReplicas: [3],
@@ -36,6 +37,7 @@ describe("the header of a saved view", () => {
       filters: {
         include: ["boom|ok", "o"],
         exclude: "heartbeat",
+        where: ["latencyMs > 300 and service = signer"],
         minLevel: "warn",
         context: 2,
         hiddenReplicas: [3],
@@ -200,6 +202,7 @@ describe("the header of a saved view", () => {
         filters: {
           include: ["ok", 3],
           exclude: null,
+          where: ["a = 1", "a >"],
           minLevel: "loud",
           context: 1e9,
           hiddenReplicas: [1, "2"],
@@ -210,6 +213,7 @@ describe("the header of a saved view", () => {
     expect(h.filters).toEqual({
       include: [],
       exclude: undefined,
+      where: ["a = 1"],
       minLevel: undefined,
       context: 0,
       hiddenReplicas: [],
@@ -221,6 +225,7 @@ describe("the header of a saved view", () => {
       "deploymentId is not a string of at most 1024 characters",
       "lines is not a count",
       "filters.include is not a list of at most 64 patterns of at most 4096 characters",
+      'filters.where "a >": expected a value, found the end of the query at column 4',
       "filters.minLevel is not one of trace, debug, info, warn, error, fatal",
       "filters.context is not a number of lines from 0 to 10000",
       "filters.hiddenReplicas is not a list of replica numbers",

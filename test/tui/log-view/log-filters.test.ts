@@ -53,8 +53,9 @@ describe("the dashboard's filters over multi-line events", () => {
     expect(head(6)).toBe(content(6));
   });
 
-  it("a frame matching on its own: f keeps nothing (its head decides, as tail --grep), / finds it", () => {
-    expect(shown({ include: ["fetchNonce"] })).toEqual([]);
+  it("a frame matching on its own: f keeps its whole event (as tail --grep), F hides it, / finds the frame", () => {
+    expect(shown({ include: ["fetchNonce"] })).toEqual([1, 3, 5]);
+    expect(shown({ exclude: "fetchNonce" })).toEqual([0, 2, 4, 6, 7, 8]);
     const f = compileFilters({ ...initialUiState, search: "fetchNonce" });
     const found = Array.from({ length: store.size() }, (_, i) => i).filter((i) => {
       const event = store.at(i)?.event;
@@ -70,6 +71,14 @@ describe("the dashboard's filters over multi-line events", () => {
     // Several include filters: a line must match every one.
     expect(shown({ include: ["INFO", "re"] })).toEqual([2, 4, 6]);
     expect(shown({ exclude: "ERROR" })).toEqual([0, 2, 4, 6, 7, 8]);
+  });
+
+  it("field queries (=) judge each event whole, with its level: a frame goes with its head", () => {
+    expect(shown({ where: ["level >= error"] })).toEqual([1, 3, 5]);
+    expect(shown({ where: ["level >= warn", "level < error"] })).toEqual([7]);
+    // A query that names no field these lines have keeps none of them.
+    expect(shown({ where: ["latencyMs > 0"] })).toEqual([]);
+    expect(shown({ where: ["not latencyMs > 0"] })).toEqual([]);
   });
 
   it("shows context lines around the lines the filters keep, as grep -C", () => {

@@ -113,6 +113,7 @@ describe("a saved view's header", () => {
       filters: {
         include: ["timeout", "a|b"],
         exclude: "health",
+        where: ["latencyMs > 300"],
         minLevel: "warn",
         context: 2,
         hiddenReplicas: [3],
@@ -126,6 +127,7 @@ describe("a saved view's header", () => {
     expect(restoredState(header.filters)).toEqual({
       include: ["timeout", "a|b"],
       exclude: "health",
+      where: ["latencyMs > 300"],
       minLevel: "warn",
       context: 2,
       hiddenReplicas: [3],
@@ -133,7 +135,7 @@ describe("a saved view's header", () => {
       onlyDeployment: { id: "9463b1aa", label: "9463b1" },
     });
     expect(headerNotice(header)).toBe(
-      "the saved view's filters restored: +/timeout/ +/a|b/ -/health/ level>=warn context 2 replicas 3 hidden deployment 9463b1aa alone (X clears them)",
+      "the saved view's filters restored: +/timeout/ +/a|b/ -/health/ =[latencyMs > 300] level>=warn context 2 replicas 3 hidden deployment 9463b1aa alone (X clears them)",
     );
   });
 

@@ -1,10 +1,12 @@
 import { ReadStream } from "node:tty";
 import type { Command } from "commander";
 import { openTerminalForKeys } from "../../../config/named-file.js";
+import type { FieldQuery } from "../../../logs/field-query.js";
 import { type OpenedLogs, openSavedLogs } from "../../../logs/saved/open-saved.js";
 import { shouldColour } from "../../../text/colour.js";
 import { CliError } from "../../cli-error.js";
 import { commandSummary } from "../../command-summaries.js";
+import { collectQuery } from "../../flag-parsers.js";
 import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
 
 /** Said when standard output is no terminal: what reads saved lines without one. */
@@ -13,6 +15,7 @@ export const NO_TERMINAL =
 
 interface OpenFlags {
   follow?: boolean;
+  where?: FieldQuery[];
   clipboard?: boolean;
 }
 
@@ -43,6 +46,11 @@ export function registerOpenCommand(program: Command): void {
     )
     .argument("<file...>", "saved logs to read; - for standard input")
     .option("--follow", "read the files further as they grow (a pipe or a FIFO always is)")
+    .option(
+      "--where <query>",
+      "open with this field query set, as the = key sets one (FIELD OP VALUE with = != > >= < <= ~, and, or, not, parentheses, e.g. 'latencyMs > 300'; a line without the field does not match; repeatable: all must hold)",
+      collectQuery,
+    )
     .option(
       "--clipboard",
       "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
@@ -82,6 +90,7 @@ Examples:
           colour: shouldColour(process.stdout.isTTY),
           clipboard: flags.clipboard === true,
           drawn,
+          where: flags.where?.map((q) => q.source),
         });
       } finally {
         drawn();

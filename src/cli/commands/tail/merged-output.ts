@@ -10,7 +10,7 @@
 import type { FilterStream } from "../../../logs/filter-stream.js";
 import { formatEvent, type StreamFormat } from "../../../logs/formats/stream-format.js";
 import type { DeploymentDescription } from "../../../logs/model/deployment-labels.js";
-import type { GapMarker, LogEvent } from "../../../logs/model/log-line.js";
+import type { GapMarker, LogEvent, LogLine } from "../../../logs/model/log-line.js";
 import type { CheckpointFile, ReadCheckpoint } from "../../../tail/checkpoint.js";
 import { CrossMerge } from "../../../tail/cross-merge.js";
 import type { FollowMember } from "../../../tail/follow-set/follow-set-listener.js";
@@ -62,7 +62,7 @@ export class MergedOutput {
 
   constructor(private readonly o: MergedOutputOptions) {
     this.format = streamFormatOf(o.flags);
-    this.sieve = filterStreamOf<Tagged>(o.flags);
+    this.sieve = filterStreamOf<Tagged>(o.flags, this.format.output === "json");
     this.replicas = new ReplicaCheck(o.flags.replica);
     this.startGap = o.output.gap;
     this.sinks = lineSinks(o.output.opened?.file, o.say, (reason) => {
@@ -183,7 +183,7 @@ export class MergedOutput {
         if (this.format.output === "text") out.add(CONTEXT_SEPARATOR);
         continue;
       }
-      this.writeEvent(out, s.event, this.o.labelOf(s.event.deploymentId));
+      this.writeEvent(out, s.event, this.o.labelOf(s.event.deploymentId), s.head);
     }
     // Once what is written now is out, the record of it is written (in order).
     const deployments = checkpoint ? this.snapshot() : undefined;
@@ -202,7 +202,7 @@ export class MergedOutput {
   }
 
   /** A line labelled by its deployment; a gap on stderr (text) or in the stream (JSON). */
-  private writeEvent(out: LineSink, e: Tagged, label: string): void {
+  private writeEvent(out: LineSink, e: Tagged, label: string, head?: LogLine): void {
     const format = this.format;
     if (e.kind === "gap") {
       const text = formatEvent(e, { ...format, colour: false });
@@ -212,7 +212,7 @@ export class MergedOutput {
     }
     out.add(
       format.output === "json"
-        ? formatEvent(e, format, this.o.descriptionOf?.(e.deploymentId))
+        ? formatEvent(e, format, this.o.descriptionOf?.(e.deploymentId), head)
         : formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format),
     );
   }

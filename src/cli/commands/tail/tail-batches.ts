@@ -50,7 +50,7 @@ export class TailBatches {
 
   constructor(private readonly o: TailBatchesOptions) {
     this.startGaps = o.startGaps;
-    this.sieve = filterStreamOf(o.flags);
+    this.sieve = filterStreamOf(o.flags, o.format.output === "json");
     this.replicas = new ReplicaCheck(o.flags.replica);
     this.sinks = lineSinks(o.outputFile, o.say, (reason) => {
       const gap = cutGap(reason, Date.now() + (o.follower.getState().clockOffsetMs ?? 0));
@@ -115,7 +115,7 @@ export class TailBatches {
         continue;
       }
       if (e.kind === "line") this.printedLines++;
-      out.add(formatEvent(e, format, this.o.description?.()));
+      out.add(formatEvent(e, format, this.o.description?.(), s.head));
     }
     // Once what is written now (and before it) is out, the record of it is written.
     const deployments = this.snapshot();

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { LOG_LEVELS } from "../../../text/log-level.js";
 import { commandSummary } from "../../command-summaries.js";
 import {
+  collectQuery,
   collectRegex,
   collectText,
   integerFlag,
@@ -76,6 +77,12 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
     description:
       "drop lines matching this regular expression; repeat it to drop lines matching any (smart case)",
     parse: collectRegex,
+  },
+  {
+    flags: "--where <query>",
+    description:
+      "only lines whose fields match: FIELD OP VALUE with = != > >= < <= ~ (regex), joined by and, or, not and parentheses, e.g. 'latencyMs > 300 and fields.service = signer' or 'level >= warn'; JSON paths or key=value keys; a line without the field does not match (repeatable: all must hold)",
+    parse: collectQuery,
   },
   {
     flags: "--level <level>",

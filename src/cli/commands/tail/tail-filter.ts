@@ -1,6 +1,7 @@
 /**
  * `tail`'s flags for what it prints, onto the core that decides it (src/logs): `--replica`,
- * `--grep` (repeated: any), `--exclude` (repeated: any hides), `--level`, `-A`/`-B`/`-C`, and
+ * `--grep` (repeated: any), `--exclude` (repeated: any hides), `--where` (repeated: all hold),
+ * `--level`, `-A`/`-B`/`-C`, and
  * `--highlight`; and the one line said when `--replica` names no replica there is.
  */
 import { FilterStream, type Sieved } from "../../../logs/filter-stream.js";
@@ -15,7 +16,7 @@ import type { TailFlags } from "./tail-flags.js";
 
 export type FilterFlags = Pick<
   TailFlags,
-  "replica" | "grep" | "exclude" | "level" | "context" | "afterContext" | "beforeContext"
+  "replica" | "grep" | "exclude" | "where" | "level" | "context" | "afterContext" | "beforeContext"
 >;
 
 /** The core's filter for these flags; -A and -B each win over -C, as in grep. */
@@ -25,15 +26,22 @@ export function lineFilterOf(flags: FilterFlags): LineFilter {
     select: flags.replica?.length ? (line) => replicaOk(line.replicaLabel) : undefined,
     include: flags.grep?.length ? [flags.grep] : [],
     exclude: flags.exclude ?? [],
+    where: flags.where ?? [],
     minLevel: flags.level,
     before: flags.beforeContext ?? flags.context ?? 0,
     after: flags.afterContext ?? flags.context ?? 0,
   });
 }
 
-/** A stream judging `tail`'s events in the order they print. */
-export function filterStreamOf<E extends LogEvent = LogEvent>(flags: FilterFlags): FilterStream<E> {
-  return new FilterStream<E>(lineFilterOf(flags));
+/**
+ * A stream judging `tail`'s events in the order they print; `events`: each line's event is
+ * tracked even when nothing narrows (JSON says which lines continue one).
+ */
+export function filterStreamOf<E extends LogEvent = LogEvent>(
+  flags: FilterFlags,
+  events = false,
+): FilterStream<E> {
+  return new FilterStream<E>(lineFilterOf(flags), events);
 }
 
 /** Whether any flag leaves lines out, adds separators or marks text (no plain window then). */
@@ -42,6 +50,7 @@ export function changesLines(flags: FilterFlags & Pick<TailFlags, "highlight">):
     (flags.replica?.length ?? 0) > 0 ||
     (flags.grep?.length ?? 0) > 0 ||
     (flags.exclude?.length ?? 0) > 0 ||
+    (flags.where?.length ?? 0) > 0 ||
     flags.level !== undefined ||
     (flags.highlight?.length ?? 0) > 0 ||
     (flags.context ?? flags.afterContext ?? flags.beforeContext ?? 0) > 0

@@ -1,3 +1,4 @@
+import type { FieldQuery } from "../../../logs/field-query.js";
 import type { LogLevel } from "../../../text/log-level.js";
 import type { Pattern } from "../../../text/pattern.js";
 
@@ -18,6 +19,8 @@ export interface TailFlags {
   grep?: Pattern[];
   /** Repeatable: a line is hidden when any matches. */
   exclude?: Pattern[];
+  /** Repeatable: field queries, every one must hold. */
+  where?: FieldQuery[];
   level?: LogLevel;
   /** grep's -C, -A, -B: context lines around each kept line. */
   context?: number;
