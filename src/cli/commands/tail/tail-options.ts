@@ -7,6 +7,7 @@
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
 import { shouldColour } from "../../../text/colour.js";
+import { type TailWindow, tailWindow } from "../../time-range.js";
 import { withHighlight } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 
@@ -32,15 +33,15 @@ export function streamFormatOf(flags: TailFlags): StreamFormat {
   );
 }
 
-/** The first window: `--since` / `--tail` (10 minutes without either). */
-export function firstWindow(flags: Pick<TailFlags, "since" | "tail">): {
-  sinceMs: number | undefined;
-  tailLines: number | undefined;
-} {
-  return {
-    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
-    tailLines: flags.tail,
-  };
+/**
+ * The first window and the range of lines handed on: `--since` / `--until` / `--tail` (10 minutes
+ * without them), checked against each other (../../time-range.ts). `now`: when the command began.
+ */
+export function firstWindow(
+  flags: Pick<TailFlags, "since" | "until" | "tail" | "follow" | "utc">,
+  now: number,
+): TailWindow {
+  return tailWindow(flags, now);
 }
 
 /**
