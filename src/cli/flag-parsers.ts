@@ -7,6 +7,7 @@ import { type FieldQuery, parseQuery } from "../logs/field-query.js";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { formatDuration, parseDuration } from "../text/duration.js";
 import { compilePattern, type Pattern } from "../text/pattern.js";
+import { parseTimeBound, type TimeBound } from "../text/time-bound.js";
 
 export function durationFlag(value: string): number {
   try {
@@ -41,6 +42,25 @@ export function boundedDurationFlag(minMs: number, maxMs: number) {
 
 /** --since: at least a second, at most how long Turnkey keeps debug logs (7 days). */
 export const sinceFlag = boundedDurationFlag(1000, 7 * 86_400_000);
+/**
+ * --since and --until of `tail` and `open`: a duration back (`10m`, 1s to 7d for --since), a
+ * clock time or RFC 3339 (src/text/time-bound.ts); placed in time once every flag is known
+ * (src/cli/time-range.ts), as a clock time is today in the local zone or, with --utc, in UTC.
+ */
+export function timeBoundFlag(minAgoMs: number, maxAgoMs = 7 * 86_400_000) {
+  const range = boundedDurationFlag(minAgoMs, maxAgoMs);
+  return (value: string): TimeBound => {
+    let bound: TimeBound;
+    try {
+      bound = parseTimeBound(value);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+    if (bound.kind === "ago") range(value);
+    return bound;
+  };
+}
+
 /** --interval: no faster than 4 polls a second, no slower than one every 10 minutes. */
 export const intervalFlag = boundedDurationFlag(250, 10 * 60_000);
 /** --overlap: none, up to 5 minutes of lateness. */

@@ -98,6 +98,19 @@ export interface FollowerOptions {
    * answers' Date headers (./resume-point.ts); `sinceMs` and `tailLines` are not used.
    */
   resume?: ResumePoint | undefined;
+  /** Only lines stamped within this range are handed on (see TimeRange). */
+  range?: TimeRange | undefined;
+}
+
+/**
+ * A range of the lines' own timestamps (`tail --since 20:33 --until 20:40`): lines stamped before
+ * `fromMs` or after the end are not handed on (they are still seen, so never handed on later). The
+ * end is an instant, or a duration back from the server's time when it first answers. A follow
+ * stops polling once every line up to the end has been handed on (see reachedEnd).
+ */
+export interface TimeRange {
+  fromMs?: number | undefined;
+  until?: { atMs: number } | { agoMs: number } | undefined;
 }
 
 /**
@@ -200,6 +213,10 @@ export class LogFollower {
   private readonly eventListeners = new Set<(events: LogEvent[]) => void>();
   private readonly responseListeners = new Set<(s: ResponseSighting) => void>();
   private readonly resume: ResumePoint | undefined;
+  private readonly fromMs: number;
+  /** The range's end, once placed (a duration back: at the first answer). */
+  private untilMs: number | undefined;
+  private readonly untilAgoMs: number | undefined;
   /** The last progress reported (it never moves back). */
   private lastProgress: FollowProgress | undefined;
   /**
@@ -244,6 +261,10 @@ export class LogFollower {
     this.random = options.random ?? Math.random;
     const maxOverlap = Math.max(0, options.overlapMs ?? 5000);
     this.resume = options.resume;
+    this.fromMs = options.range?.fromMs ?? Number.NEGATIVE_INFINITY;
+    const until = options.range?.until;
+    if (until && "atMs" in until) this.untilMs = until.atMs;
+    else this.untilAgoMs = until?.agoMs;
     this.pendingInitial = this.resume
       ? {}
       : { sinceMs: options.sinceMs, tailLines: options.tailLines };
@@ -417,6 +438,8 @@ export class LogFollower {
     const { entries } = response.data;
     const recvMono = this.clock.monotonic();
     this.serverClock.observe(sentMono, recvMono, response.meta.serverDate);
+    if (this.untilMs === undefined && this.untilAgoMs !== undefined)
+      this.untilMs = this.serverNowEstimate() - this.untilAgoMs;
     const judged = this.planner.judgeResume(plan, sentMono, recvMono);
     if (judged && "refused" in judged) throw this.refuse(judged);
     if (judged?.verdict === "set-aside") return this.setAside(sentMono, recvMono, entries.length);
@@ -627,10 +650,31 @@ export class LogFollower {
         continue;
       }
       if (ts !== undefined) newKeys.push(sortKey);
+      if (!this.inRange(sortKey)) continue;
       events.push(line);
       newLines += 1;
     }
     return { events, newKeys, newLines };
+  }
+
+  /** Whether a line of this sort key is within the range (see TimeRange). */
+  private inRange(sortKey: number): boolean {
+    return sortKey >= this.fromMs && (this.untilMs === undefined || sortKey <= this.untilMs);
+  }
+
+  /**
+   * Whether the range has an end and every line stamped up to it has been handed on, or comes
+   * later than this follow waits for (as FollowProgress measures it): no poll can bring more.
+   */
+  reachedEnd(): boolean {
+    if (this.untilMs === undefined) return false;
+    const covered = this.planner.coveredSince();
+    if (covered === undefined) return false;
+    const toServer = this.serverClock.known()
+      ? this.serverClock.lowOffset()
+      : this.clock.now() - this.clock.monotonic();
+    // What the merge hold-back still holds goes out when the follow ends.
+    return covered + toServer - this.meter.overlapMs() - this.planner.allowance() > this.untilMs;
   }
 
   /**
@@ -767,7 +811,7 @@ export class LogFollower {
     let offset = Math.max(0, offsetMs);
     while (!signal.aborted) {
       const result = await this.pollOnce(signal);
-      if (signal.aborted) break;
+      if (signal.aborted || this.reachedEnd()) break;
       const delay = this.nextDelayMs(result) + offset;
       offset = 0;
       if (result.ok) this.setState({ nextPollAt: this.clock.monotonic() + delay });

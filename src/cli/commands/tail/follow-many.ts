@@ -27,6 +27,7 @@ import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { deploymentsToFollow } from "../../deployment-scope.js";
 import { fatalAdvice } from "../../follow-advice.js";
+import type { TailWindow } from "../../time-range.js";
 import { CheckpointWriter, checkpointToResume, refusedCheckpoint } from "./checkpoint-file.js";
 import { MergedOutput } from "./merged-output.js";
 import type { OtlpOutput } from "./otlp-output.js";
@@ -39,6 +40,8 @@ import { checkpointMargin, firstWindow, resumeOf, TAIL_HOLD_BACK_MS } from "./ta
 const RELEASE_EVERY_MS = 250;
 
 export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void> {
+  // The flags are checked before the configuration is read.
+  const window = firstWindow(flags, Date.now());
   const config = await configFromCommand(cmd);
   const client = clientFor(config);
   const say = sayOnStderr;
@@ -66,7 +69,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
           limit,
         )
       : undefined;
-  const set = followSetOf(flags, client, limit, { listing, read, otlp });
+  const set = followSetOf(flags, client, limit, { listing, read, otlp, window });
   const stop = () => void set.stop();
   // A failure to write the checkpoint ends the follow (said once, at the end).
   const writer = path ? new CheckpointWriter(path, stop, locks.checkpoint) : undefined;
@@ -147,15 +150,17 @@ function followSetOf(
     listing: ListingCount | undefined;
     read: ReadCheckpoint | undefined;
     otlp: OtlpOutput | undefined;
+    /** The first window and the range of lines handed on (--since, --until, --tail). */
+    window: TailWindow;
   },
 ): FollowSet {
-  const { listing, read, otlp } = from;
+  const { listing, read, otlp, window } = from;
   return new FollowSet({
     followerOptions: (id) => ({
       fetchLogs: debugLogFetch(client, id),
       intervalMs: flags.interval,
       overlapMs: flags.overlap,
-      ...firstWindow(flags),
+      ...window,
       // Resumed from its checkpoint record; a checkpoint older than Turnkey keeps logs, a gap.
       resume: resumeOf(read?.records.get(id)),
       holdBackMs: TAIL_HOLD_BACK_MS,

@@ -13,6 +13,7 @@ import { sayOnStderr } from "../../../text/stderr.js";
 import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { governHeap } from "../../heap-governor.js";
+import type { TailWindow } from "../../time-range.js";
 import { CheckpointWriter, refusedCheckpoint } from "./checkpoint-file.js";
 import { FirstDescription } from "./first-description.js";
 import { checkOutputFlags } from "./output-file.js";
@@ -28,16 +29,18 @@ import { TailStdout } from "./tail-stdout.js";
 /**
  * Whether `tail` prints one window as plain `[replica] content` lines (timestamps or not), nothing
  * left out or added: no -f, text without colour, no filter, context or highlight, no --tail (its
- * gap), no checkpoint.
+ * gap), no checkpoint, no range of times (--since a time, --until).
  */
 export function isPlainWindow(
   flags: TailFlags,
   format: StreamFormat,
-  tailLines: number | undefined,
+  window: TailWindow,
   checkpointPath: string | undefined,
 ): boolean {
+  const tailLines = window.tailLines;
   return (
     flags.follow !== true &&
+    window.range === undefined &&
     flags.output === "text" &&
     !format.colour &&
     tailLines === undefined &&
@@ -90,6 +93,8 @@ function describeOne(
 }
 
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
+  // The flags are checked before the configuration is read.
+  const window = firstWindow(flags, Date.now());
   const config = await configFromCommand(cmd);
   const deploymentId = config.deploymentId;
   if (!deploymentId) {
@@ -106,10 +111,10 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const say = sayOnStderr;
   const resume = resumeTail(flags, deploymentId, say, locks.output);
   const { handled, output } = resume;
-  const { sinceMs, tailLines } = firstWindow(flags);
+  const { sinceMs, tailLines } = window;
   const client = clientFor(config);
   const format = streamFormatOf(flags);
-  const plain = isPlainWindow(flags, format, tailLines, checkpointPath);
+  const plain = isPlainWindow(flags, format, window, checkpointPath);
   const fetch = new TailFetch(
     client,
     deploymentId,
@@ -121,6 +126,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     overlapMs: flags.overlap,
     sinceMs,
     tailLines,
+    range: window.range,
     resume: resumeOf(resume.recorded),
     // A stream cannot move a line once printed: hold the newest second back so a replica
     // whose lines reach the server a little late still prints in timestamp order.

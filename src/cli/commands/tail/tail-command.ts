@@ -6,13 +6,12 @@ import {
   collectRegex,
   collectText,
   integerFlag,
-  intervalFlag,
   overlapFlag,
-  sinceFlag,
   textFlag,
 } from "../../flag-parsers.js";
 import type { FlagRow } from "../../flag-table.js";
 import { addFlags } from "../../flag-table.js";
+import { followFlags } from "../../follow-flags.js";
 import type { TailFlags } from "./tail-flags.js";
 
 /** The most context lines -A, -B and -C take. */
@@ -20,42 +19,9 @@ const MAX_TAIL_CONTEXT = 1000;
 
 /** `tvcwatch tail`'s flags, in the order its help lists them. */
 const TAIL_FLAG_TABLE: readonly FlagRow[] = [
-  {
-    flags: "--deployment <id>",
-    description:
-      "deployment ID (default: deploymentId from the config file); repeat it to merge several",
-    parse: collectText,
-  },
-  {
-    flags: "--app <app-id>",
-    description:
-      "every debug-mode deployment of this app (its id or name), new ones as they appear",
-    parse: textFlag,
-    conflicts: ["deployment", "all"],
-  },
-  {
-    flags: "--all",
-    description: "every debug-mode deployment of the organization, new ones as they appear",
-    conflicts: "deployment",
-  },
-  {
-    flags: "--max-deployments <n>",
-    description:
-      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
-    parse: integerFlag(1, 10_000),
-  },
-  {
-    flags: "--max-concurrent <n>",
-    description:
-      "with several deployments, the most requests in flight at once (1 to 64, default 4)",
-    parse: integerFlag(1, 64),
-  },
+  ...followFlags("tail", "deployment", "app", "all", "maxDeployments", "maxConcurrent"),
   { flags: "-f, --follow", description: "keep polling for new lines until interrupted" },
-  {
-    flags: "--since <duration>",
-    description: "only lines newer than this, e.g. 30s, 10m, 1h (1s to 7d)",
-    parse: sinceFlag,
-  },
+  ...followFlags("tail", "since", "until"),
   {
     flags: "--tail <n>",
     description: "only the last N lines of each replica to start with",
@@ -113,7 +79,11 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
     parse: collectRegex,
   },
   { flags: "--timestamps", description: "prefix each line with its RFC 3339 timestamp" },
-  { flags: "--utc", description: "timestamps in UTC instead of the local zone" },
+  {
+    flags: "--utc",
+    description:
+      "timestamps, and the clock times of --since and --until, in UTC instead of the local zone",
+  },
   {
     flags: "-o, --output <format>",
     description:
@@ -121,12 +91,7 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
     choices: ["text", "json", "otlp"],
     default: { value: "text" },
   },
-  {
-    flags: "--interval <duration>",
-    description: "base poll interval (250ms to 10m)",
-    parse: intervalFlag,
-    default: { value: 2000, shown: "2s" },
-  },
+  ...followFlags("tail", "interval"),
   {
     flags: "--overlap <duration>",
     description:

@@ -1,6 +1,7 @@
 import type { FieldQuery } from "../../../logs/field-query.js";
 import type { LogLevel } from "../../../text/log-level.js";
 import type { Pattern } from "../../../text/pattern.js";
+import type { TimeBound } from "../../../text/time-bound.js";
 
 /** `tvcwatch tail`'s flags as commander parses them (declared in commands/tail.ts). */
 export interface TailFlags {
@@ -12,7 +13,10 @@ export interface TailFlags {
   /** With --app / --all: the most deployments followed. */
   maxDeployments?: number;
   follow?: boolean;
-  since?: number;
+  /** A duration back, a clock time or RFC 3339 (src/text/time-bound.ts). */
+  since?: TimeBound;
+  /** The end: the same forms; refused with -f or in the future. */
+  until?: TimeBound;
   tail?: number;
   replica?: string[];
   /** Repeatable: a line is kept when any matches. */

@@ -8,6 +8,7 @@ import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
 import { shouldColour } from "../../../text/colour.js";
 import { formatDuration } from "../../../text/duration.js";
+import { DEFAULT_SINCE_MS, type TailWindow, tailWindow } from "../../time-range.js";
 import { withHighlight } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 
@@ -33,24 +34,29 @@ export function streamFormatOf(flags: TailFlags): StreamFormat {
   );
 }
 
-/** The first window: `--since` / `--tail` (10 minutes without either). */
-export function firstWindow(flags: Pick<TailFlags, "since" | "tail">): {
-  sinceMs: number | undefined;
-  tailLines: number | undefined;
-} {
-  return {
-    sinceMs: flags.since ?? (flags.tail === undefined ? 600_000 : undefined),
-    tailLines: flags.tail,
-  };
+/**
+ * The first window and the range of lines handed on: `--since` / `--until` / `--tail` (10 minutes
+ * without them), checked against each other (../../time-range.ts). `now`: when the command began.
+ */
+export function firstWindow(
+  flags: Pick<TailFlags, "since" | "until" | "tail" | "follow" | "utc">,
+  now: number,
+): TailWindow {
+  return tailWindow(flags, now);
 }
 
-/** The first window in words: "the last 10m", "the last 50 lines of each replica". */
+/** The first window in words: "the last 10m", "20:33:05", "the last 50 lines of each replica". */
 export function firstWindowWords(flags: Pick<TailFlags, "since" | "tail">): string {
-  const { sinceMs, tailLines } = firstWindow(flags);
-  const lines = tailLines === undefined ? "" : `the last ${tailLines} lines of each replica`;
-  if (sinceMs === undefined) return lines;
-  const since = `the last ${formatDuration(sinceMs)}`;
-  return lines === "" ? since : `${lines} within ${since}`;
+  const { since, tail } = flags;
+  const lines = tail === undefined ? "" : `the last ${tail} lines of each replica`;
+  if (since === undefined && lines !== "") return lines;
+  const from =
+    since === undefined
+      ? `the last ${formatDuration(DEFAULT_SINCE_MS)}`
+      : since.kind === "ago"
+        ? `the last ${formatDuration(since.ms)}`
+        : since.text;
+  return lines === "" ? from : `${lines} within ${from}`;
 }
 
 /**

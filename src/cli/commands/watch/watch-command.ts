@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { Option } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
 import { SOLANA_CAIP2 } from "../../../api/schemas.js";
 import { createDashboardSources, type DeploymentWatch } from "../../../feeds/dashboard-sources.js";
@@ -10,7 +9,9 @@ import { toCliError } from "../../client-errors.js";
 import { commandSummary } from "../../command-summaries.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { deploymentsToFollow, deploymentWatch } from "../../deployment-scope.js";
-import { collectText, integerFlag, intervalFlag, sinceFlag, textFlag } from "../../flag-parsers.js";
+import { collectText, integerFlag, textFlag } from "../../flag-parsers.js";
+import { addFlags, type FlagRow } from "../../flag-table.js";
+import { followFlags } from "../../follow-flags.js";
 import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
 
 export interface WatchCommandFlags {
@@ -49,63 +50,36 @@ export function checkCaip2(value: string | undefined): string {
   return caip2;
 }
 
+/** `tvcwatch watch`'s flags, in the order its help lists them (the follow flags: ../../follow-flags.ts). */
+const WATCH_FLAG_TABLE: readonly FlagRow[] = [
+  ...followFlags("watch", "deployment", "app", "all"),
+  {
+    flags: "--email <addr>",
+    description: "recipient whose email events to show (repeatable)",
+    parse: collectText,
+  },
+  {
+    flags: "--sol-address <addr>",
+    description: "wallet-account address whose Solana transfers to show (repeatable)",
+    parse: collectText,
+  },
+  {
+    flags: "--caip2 <network>",
+    description: `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+    parse: textFlag,
+  },
+  ...followFlags("watch", "since", "interval"),
+  {
+    flags: "--buffer-lines <n>",
+    description: "log lines kept in memory",
+    parse: integerFlag(100, 10_000_000),
+    default: { value: 100_000 },
+  },
+  ...followFlags("watch", "maxDeployments", "maxConcurrent", "bell", "clipboard"),
+];
+
 export function addWatchOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      "--deployment <id>",
-      "deployment to tail (default: deploymentId from the config file; else a picker); repeat it to merge several",
-      collectText,
-    )
-    .addOption(
-      new Option(
-        "--app <app-id>",
-        "every debug-mode deployment of this app (its id or name), merged (d shows one alone)",
-      )
-        .argParser(textFlag)
-        .conflicts(["deployment", "all"]),
-    )
-    .addOption(
-      new Option("--all", "every debug-mode deployment of the organization, merged").conflicts(
-        "deployment",
-      ),
-    )
-    .option("--email <addr>", "recipient whose email events to show (repeatable)", collectText)
-    .option(
-      "--sol-address <addr>",
-      "wallet-account address whose Solana transfers to show (repeatable)",
-      collectText,
-    )
-    .option(
-      "--caip2 <network>",
-      `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
-      textFlag,
-    )
-    .addOption(
-      new Option("--since <duration>", "log history to start with (1s to 7d)")
-        .argParser(sinceFlag)
-        .default(600_000, "10m"),
-    )
-    .addOption(
-      new Option("--interval <duration>", "base poll interval (250ms to 10m)")
-        .argParser(intervalFlag)
-        .default(2000, "2s"),
-    )
-    .option("--buffer-lines <n>", "log lines kept in memory", integerFlag(100, 10_000_000), 100_000)
-    .option(
-      "--max-deployments <n>",
-      "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line",
-      integerFlag(1, 10_000),
-    )
-    .option(
-      "--max-concurrent <n>",
-      "with several deployments, the most requests in flight at once (1 to 64, default 4)",
-      integerFlag(1, 64),
-    )
-    .option("--no-bell", "do not ring the terminal bell when activities newly await votes")
-    .option(
-      "--clipboard",
-      "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
-    );
+  return addFlags(cmd, WATCH_FLAG_TABLE);
 }
 
 /** Opens the dashboard for a client and settings; starts at the picker when no deployment is set. */
