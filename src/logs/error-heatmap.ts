@@ -17,11 +17,16 @@
  *   error there came first). A replica with lines in fewer than MIN_BASELINE_BUCKETS buckets has
  *   no baseline yet, and no rise.
  *
- * One pass over the events (sorted by sort key, as a LogStore holds them); memory is replicas x
- * buckets, both capped.
+ * - Where the incident began within the rise (`!` goes there) is ./error-onset.ts's: the first
+ *   error of a message the replica did not print before the rise, or of the message that rose
+ *   most.
+ *
+ * One pass over the events (sorted by sort key, as a LogStore holds them), and one more up to the
+ * rise for its onset; memory is replicas x buckets, both capped.
  */
 
 import type { LogLevel } from "../text/log-level.js";
+import { type ErrorOnset, errorOnset } from "./error-onset.js";
 import { filteredLevel } from "./line-filter.js";
 import type { IndexedEvents } from "./line-groups.js";
 import type { LogLine, StoreEvent } from "./model/log-line.js";
@@ -79,6 +84,8 @@ export interface ErrorRise {
   errors: number;
   /** The store index of the first error line of that replica in that bucket. */
   index: number;
+  /** Where the incident began within it (./error-onset.ts): where `!` goes. */
+  onset: ErrorOnset | undefined;
 }
 
 export interface ErrorHeatmap {
@@ -222,6 +229,19 @@ export function errorHeatmap(
     if (row.firstError[b] === -1) row.firstError[b] = i;
   }
   const replicas = sortedRows([...rows.values()].map(finish));
+  const rise = firstRise(replicas, start, bucketMs);
+  if (rise) {
+    rise.onset = errorOnset(source, {
+      key: rise.replica.key,
+      firstBucket: rise.replica.firstBucket,
+      bucket: rise.bucket,
+      start,
+      bucketMs,
+      levelOf: levelOfLine,
+      keyOf: (line) =>
+        named.get(line.deploymentId)?.get(line.replicaLabel)?.key ?? replicaRow(line).key,
+    });
+  }
   return {
     start,
     bucketMs,
@@ -230,7 +250,7 @@ export function errorHeatmap(
     to: span.to,
     replicas,
     omitted,
-    rise: firstRise(replicas, start, bucketMs),
+    rise,
   };
 }
 
@@ -279,6 +299,7 @@ function firstRise(
       to: start + (bucket + 1) * bucketMs,
       errors: replica.errors[bucket] as number,
       index,
+      onset: undefined,
     };
   }
   return best;

@@ -285,7 +285,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "!",
     scope: "dashboard",
     action: "errorRise",
-    does: "go to where errors first rose: the first error line of the first 20 s in which a replica had 3× its median errors and at least 5",
+    does: "go to where the incident began: in the first 20 s in which a replica had 3× its median errors and at least 5, its first error of a message (numbers, hex and ids masked) it had not printed before, else the first of the message that rose most; the status line says which",
   },
   {
     keys: ["up"],

@@ -1,7 +1,9 @@
 /**
- * `H` and `!`: the error heatmap opened and closed, and the cursor put on the first error line
- * where errors first rose above baseline (src/logs/error-heatmap.ts has the rule), said in the
- * status line; or why not (no rise, no baseline yet, the line hidden by the view).
+ * `H` and `!`: the error heatmap opened and closed, and the cursor put where the incident began:
+ * in the bucket where errors first rose above baseline (src/logs/error-heatmap.ts has the rule),
+ * the first error new to that replica, or of the message that rose most (src/logs/error-onset.ts),
+ * said in the status line with the rule that picked it; or why not (no rise, no baseline yet, the
+ * line hidden by the view).
  */
 import type { ErrorHeatmap } from "../../logs/error-heatmap.js";
 import type { LogNavigator } from "../log-view/log-navigator.js";
@@ -29,13 +31,13 @@ function hiddenBy(state: UiState, replica: number | undefined): string {
   return "X clears the filters";
 }
 
-/** !: the cursor on the first error line of the first rise, the heatmap closed; or why not. */
+/** !: the cursor on the onset of the first rise, the heatmap closed; or why not. */
 export function riseKey(b: Binding, state: UiState, ctx: RiseContext): UiAction[] {
   if (b.scope === "overlay" && (!state.heatmap || state.help)) return [];
   const map = ctx.errors?.();
   const rise = map?.rise;
   if (!map || !rise) return [{ type: "notice", text: noRiseText(map) }];
-  const move = ctx.log.toIndex(state, rise.index);
+  const move = ctx.log.toIndex(state, rise.onset?.index ?? rise.index);
   if (!move) {
     const hint = hiddenBy(state, rise.replica.number);
     return [{ type: "notice", text: riseNotice(map, rise, hint) }];

@@ -66,14 +66,37 @@ export function riseText(map: ErrorHeatmap, rise: ErrorRise): string {
 }
 
 /**
- * What `!` says in the status line, who and when first (the rest is cut at 80 columns); `hidden`
- * says why the cursor did not go there.
+ * Which rule of src/logs/error-onset.ts picked the line `!` goes to, in a few words: the status
+ * line's, first in it so that it shows at 80 columns.
+ */
+export function onsetRule(rise: ErrorRise): string {
+  const onset = rise.onset;
+  if (!onset) return "its first error";
+  return onset.rule === "new"
+    ? "first message new to it"
+    : "first of the message that rose most (none new)";
+}
+
+/** The rule that picked the line with its figures (the heatmap's, which has the room). */
+export function onsetWords(map: ErrorHeatmap, rise: ErrorRise): string {
+  const onset = rise.onset;
+  if (!onset) return "its first error";
+  const per = formatDuration(map.bucketMs);
+  if (onset.rule === "new")
+    return `its first error of a message not in its baseline (${onset.count} of it in ${per}, numbers, hex and ids masked)`;
+  const before = Math.round(onset.before * 10) / 10;
+  return `the first error of the message that rose most, every message having come before (${onset.count} in ${per}, ${before} per ${per} before)`;
+}
+
+/**
+ * What `!` says in the status line: on which replica, the rule that picked the line, then when
+ * errors rose and the figures (the rest is cut at 80 columns); `hidden` says why the cursor did
+ * not go there.
  */
 export function riseNotice(map: ErrorHeatmap, rise: ErrorRise, hidden?: string): string {
-  const where = `errors rose: ${rise.replica.name} at ${times(map)(rise.from)}`;
-  return hidden
-    ? `${where}, a line the view hides (${hidden}) · ${riseFigures(map, rise)}`
-    : `${where} · ${riseFigures(map, rise)}`;
+  const rule = `${rise.replica.name}: ${onsetRule(rise)}`;
+  const when = `errors rose at ${times(map)(rise.from)}: ${riseFigures(map, rise)}`;
+  return hidden ? `${rule}, a line the view hides (${hidden}) · ${when}` : `${rule} · ${when}`;
 }
 
 /** The rule `!` follows, in one sentence. */
@@ -179,7 +202,9 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
   rows.push([{ text: lit` ` }]);
   if (map.rise) {
     rows.push(
-      ...text(`${riseText(map, map.rise)}: ! goes to its first error line`, { bold: true }),
+      ...text(`${riseText(map, map.rise)}: ! goes to ${onsetWords(map, map.rise)}`, {
+        bold: true,
+      }),
     );
     rows.push(...text(`(${riseRule(map)})`, { dim: true }));
   } else {

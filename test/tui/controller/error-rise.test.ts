@@ -1,7 +1,8 @@
 /**
  * `H` and `!` through the dashboard controller, without a terminal: the heatmap opened and
- * closed, and the cursor put on the first error line where errors first rose, by its row id,
- * over saved lines and over a store a follow fills.
+ * closed, and the cursor put where the incident began (the first error of a message the replica
+ * had not printed before, not the usual error that opened the bucket), by its row id, over saved
+ * lines and over a store a follow fills.
  */
 import { describe, expect, it, vi } from "vitest";
 import type { LogLine } from "../../../src/logs/model/log-line.js";
@@ -30,7 +31,8 @@ function line(ms: number, replica: number, content: string): LogLine {
 
 /**
  * 12 buckets of 20 s: every replica logs 2 errors and 4 info lines in each; with `storm`,
- * replica 3 logs 20 errors more in bucket 8 (from T0 + 160 s), the first named `first of it`.
+ * replica 3 logs 20 errors more in bucket 8 (from T0 + 160 s), after its usual first one there:
+ * `ERROR upstream timeout after 5000ms`, then the same with other figures.
  */
 function lines(storm: boolean): LogLine[] {
   const out: LogLine[] = [];
@@ -45,7 +47,7 @@ function lines(storm: boolean): LogLine[] {
       if (storm && b === 8 && r === 3) {
         for (let k = 0; k < 20; k++) {
           out.push(
-            line(from + 500 + k * 700, r, `ERROR upstream timeout ${k ? k : "first of it"}`),
+            line(from + 500 + k * 700, r, `ERROR upstream timeout after ${5000 + k * 10}ms`),
           );
         }
       }
@@ -53,6 +55,9 @@ function lines(storm: boolean): LogLine[] {
   }
   return out.sort((a, b) => a.sortKey - b.sortKey);
 }
+
+/** The storm's first line. */
+const FIRST_NEW = "ERROR upstream timeout after 5000ms";
 
 const text = (segments: readonly Segment[]) => segments.map((s) => s.text).join("");
 const status = (s: DashboardSnapshot) => text(s.status);
@@ -88,26 +93,25 @@ function idOf(store: LogStore, content: string): number {
 }
 
 describe("the error heatmap and the rise, through the controller", () => {
-  it("! puts the cursor on the first error line where errors first rose, and says where", () => {
+  it("! puts the cursor on the first new error where errors first rose, and says where and why", () => {
     const { c, store } = dashboard(true);
     expect(c.state.following).toBe(true);
     press(c, "!");
     expect(c.state.following).toBe(false);
-    // Replica 3's bucket from T0 + 160 s: its first error there is its usual one, then the storm.
-    expect(c.state.cursor).toBe(idOf(store, "ERROR usual 3:8.0"));
+    // Replica 3's bucket from T0 + 160 s: its first error there is its usual one (`ERROR usual
+    // 3:8.0`, the same message as before but for its figures), then the storm's first.
+    expect(c.state.cursor).toBe(idOf(store, FIRST_NEW));
     const row = store.rowById(c.state.cursor ?? -1);
     expect(row?.event.kind === "line" && row.event.replicaLabel).toBe("replica 3/3");
     expect(c.state.notice).toMatch(
-      /^errors rose: replica 3 at \d\d:\d\d:\d\d · 22 errors in 20s, 11× its median of 2$/,
+      /^replica 3: first message new to it · errors rose at \d\d:\d\d:\d\d: 22 errors in 20s, 11× its median of 2$/,
     );
-    // The status line says as much as fits at 80 columns.
-    expect(status(c.getSnapshot())).toMatch(/errors rose: replica 3 at \d\d:\d\d:\d\d/);
+    // The status line says as much as fits at 80 columns: where, and the rule.
+    expect(status(c.getSnapshot())).toContain("replica 3: first message new to it · ");
     // The cursor's line is on screen.
     const body = c.getSnapshot().body;
     if (body.kind !== "panes") throw new Error("no log pane");
-    expect(body.log.view.rows.some((r) => text(r.segments).includes("ERROR usual 3:8.0"))).toBe(
-      true,
-    );
+    expect(body.log.view.rows.some((r) => text(r.segments).includes(FIRST_NEW))).toBe(true);
   });
 
   it("H opens the heatmap over the log, Esc or H closes it, and ! in it goes there too", () => {
@@ -121,13 +125,14 @@ describe("the error heatmap and the rise, through the controller", () => {
     expect(rows.find((r) => r.startsWith("replica 3"))).toContain("█");
     expect(rows.find((r) => r.startsWith("replica 1"))).not.toContain("█");
     expect(rows.join("\n")).toMatch(/errors first rose on replica 3 at \d\d:\d\d:\d\d: 22 errors/);
+    expect(rows.join(" ")).toMatch(/! goes to its first error of a message not in its baseline/);
     press(c, "\u001b");
     expect(c.getSnapshot().body.kind).toBe("panes");
     press(c, "HH");
     expect(c.getSnapshot().body.kind).toBe("panes");
     press(c, "H!");
     expect(c.state.heatmap).toBe(false);
-    expect(c.state.cursor).toBe(idOf(store, "ERROR usual 3:8.0"));
+    expect(c.state.cursor).toBe(idOf(store, FIRST_NEW));
   });
 
   it("says so when the view hides that line, and when there is no rise", () => {
@@ -135,7 +140,7 @@ describe("the error heatmap and the rise, through the controller", () => {
     press(c, "3!");
     expect(c.state.following).toBe(true);
     expect(c.state.notice).toMatch(
-      /^errors rose: replica 3 at \d\d:\d\d:\d\d, a line the view hides \(3 shows replica 3\) · 22 errors/,
+      /^replica 3: first message new to it, a line the view hides \(3 shows replica 3\) · errors rose at \d\d:\d\d:\d\d: 22 errors/,
     );
     const calm = dashboard(false).c;
     press(calm, "!");
@@ -156,12 +161,12 @@ describe("the error heatmap and the rise, through the controller", () => {
     );
     c.start();
     // Up to bucket 8's first lines: the storm has not come yet.
-    const cut = all.findIndex((l) => l.content === "ERROR upstream timeout first of it");
+    const cut = all.findIndex((l) => l.content === FIRST_NEW);
     store.append(all.slice(0, cut));
     press(c, "!");
     expect(c.state.notice).toContain("no rise above baseline");
     store.append(all.slice(cut));
     press(c, "!");
-    expect(c.state.cursor).toBe(idOf(store, "ERROR usual 3:8.0"));
+    expect(c.state.cursor).toBe(idOf(store, FIRST_NEW));
   });
 });
