@@ -496,7 +496,7 @@ describe("the dashboard over saved lines (no follow, no side panes, no voting)",
     expect(text([{ text: s.title }])).toBe("tvcwatch · errors.ndjson · 30 lines");
     if (s.body.kind !== "panes") throw new Error("no panes");
     expect(s.body.side).toBeUndefined();
-    expect(s.body.log.width).toBe(160);
+    expect(s.body.log.box.outer.width).toBe(160);
     expect(s.body.log.view.rows.length).toBeGreaterThan(20);
     expect(status(s)).toContain("○ saved lines");
   });
