@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { lit, type Safe } from "../../text/safe-text.js";
+import { lit, type Safe, widthOf } from "../../text/safe-text.js";
 import type { PaneBox } from "../panes/layout.js";
 import { followedTime, type NearTime, type PaneClock } from "../panes/pane-clock.js";
 import { visibleWindow } from "../panes/visible-window.js";
@@ -50,10 +50,16 @@ export function ListPane<T>(props: {
     props.anchor,
     Math.floor(listRows / (props.rowsPerItem ?? 1)),
   );
+  const title = lit`${props.title}${followedTime(props.clock)}`;
+  // The time followed is what the title is for: in a narrow pane the feed's state gives way.
+  const crowded =
+    props.clock.at !== undefined &&
+    props.right !== undefined &&
+    widthOf(title) + 1 + widthOf(props.right) > props.box.inner.width;
   return (
     <PaneFrame
-      title={lit`${props.title}${followedTime(props.clock)}`}
-      right={props.right}
+      title={title}
+      right={crowded ? undefined : props.right}
       box={props.box}
       focused={props.focused}
     >

@@ -14,6 +14,7 @@ import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js"
 import type { HealthView } from "../../feeds/deployment-health.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
+import { isStamped } from "../../logs/model/log-line.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../logs/model/replica-activity.js";
 import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
 import type { FollowerState } from "../../tail/follower.js";
@@ -354,6 +355,14 @@ export class DashboardViews {
             ),
           },
   );
+  private readonly cursorTime = memoized(
+    (_version: number, logs: LogSource, cursor: number | undefined): number | undefined => {
+      if (cursor === undefined) return undefined;
+      const event = logs.store.rowById(cursor)?.event;
+      if (!event || (event.kind === "line" && !isStamped(event))) return undefined;
+      return event.sortKey;
+    },
+  );
   private readonly voteShown = memoized(voteFrame);
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
     logNavigator(
@@ -531,8 +540,9 @@ export class DashboardViews {
       return { all, lists, summaries, awaiting: mine.awaiting, view: undefined };
     }
     const selection = this.selections(ui.selection, lists);
-    const at = undefined;
-    const clock = this.clock("off", now, at);
+    // Paused with a cursor in the log, the panes follow its time; following live, none.
+    const at = ui.following ? undefined : this.cursorTime(input.version, input.logs, ui.cursor);
+    const clock = this.clock(ui.time, now, at);
     const near = this.near(at, mine.shown, messages, transfers.rows, now);
     const anchor = (pane: ListPane, kept: NearTime | undefined) =>
       ui.focus === pane || !kept ? selection[pane].anchor : kept.anchor;

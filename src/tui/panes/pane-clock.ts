@@ -120,7 +120,7 @@ export function markCell(clock: PaneClock, marked: boolean): Safe {
   return safe(marked ? "> " : "  ");
 }
 
-/** What a pane's title says of the time it follows: ` · at 20:33:05`, or nothing. */
+/** What a pane's title says of the time it follows: ` at 20:33:05`, or nothing. */
 export function followedTime(clock: PaneClock): Safe {
-  return safe(clock.at === undefined ? "" : ` · at ${timeOfDay(clock.at)}`);
+  return safe(clock.at === undefined ? "" : ` at ${timeOfDay(clock.at)}`);
 }
