@@ -71,46 +71,21 @@ export function DashboardScreen(props: {
  * the panes.
  */
 function Body(props: { body: DashboardBody; layout: Layout }) {
-  const { body } = props;
-  const width = props.layout.total.width;
-  const height = props.layout.body.height;
+  const { body, layout } = props;
+  const box = layout.boxes.overlay;
   switch (body.kind) {
     case "vote":
-      return <VoteOverlay vote={body.vote} frame={body.frame} width={width} height={height} />;
+      return <VoteOverlay vote={body.vote} frame={body.frame} box={box} />;
     case "help":
-      return (
-        <HelpOverlay
-          width={width}
-          height={height}
-          scroll={body.scroll}
-          rows={body.rows}
-          find={body.find}
-        />
-      );
+      return <HelpOverlay box={box} scroll={body.scroll} rows={body.rows} find={body.find} />;
     case "heatmap":
-      return (
-        <HeatmapOverlay
-          title={body.title}
-          rows={body.rows}
-          width={width}
-          height={height}
-          scroll={body.scroll}
-        />
-      );
+      return <HeatmapOverlay title={body.title} rows={body.rows} box={box} scroll={body.scroll} />;
     case "copy":
-      return <CopyView lines={body.lines} width={width} height={height} />;
+      return <CopyView lines={body.lines} width={layout.body.width} height={layout.body.height} />;
     case "detail":
-      return (
-        <DetailPane
-          view={body.view}
-          gone={GONE}
-          width={width}
-          height={height}
-          scroll={body.scroll}
-        />
-      );
+      return <DetailPane view={body.view} gone={GONE} box={box} scroll={body.scroll} />;
     case "panes":
-      return <Panes log={body.log} side={body.side} height={height} />;
+      return <Panes log={body.log} side={body.side} height={layout.body.height} />;
   }
 }
 

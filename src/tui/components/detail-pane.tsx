@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import { lit, type Safe } from "../../text/safe-text.js";
 import { detailRows } from "../panes/detail-layout.js";
 import type { DetailView } from "../panes/detail-view.js";
+import type { PaneBox } from "../panes/layout.js";
 import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
 
 /** A detail view full size: every field wrapped in full, scrolled with ↑ ↓ PgUp PgDn. */
@@ -9,16 +10,15 @@ export function DetailPane(props: {
   view: DetailView | undefined;
   /** Shown when the item left the loaded list. */
   gone: Safe;
-  width: number;
-  height: number;
+  box: PaneBox;
   scroll: number;
 }) {
-  const inner = Math.max(10, props.width - 4);
+  const inner = props.box.inner.width;
   const rows = useMemo(
     () => (props.view ? detailRows(props.view, inner) : [[{ text: props.gone }]]),
     [props.view, props.gone, inner],
   );
-  const room = Math.max(1, props.height - 3);
+  const room = props.box.inner.height;
   const top = Math.max(0, Math.min(props.scroll, rows.length - room));
   const hint =
     rows.length > room
@@ -32,14 +32,5 @@ export function DetailPane(props: {
       colour="magenta"
     />
   );
-  return (
-    <OverlayFrame
-      width={props.width}
-      height={props.height}
-      colour="magenta"
-      heading={heading}
-      rows={rows}
-      top={top}
-    />
-  );
+  return <OverlayFrame box={props.box} colour="magenta" heading={heading} rows={rows} top={top} />;
 }

@@ -1,5 +1,6 @@
 import type { Safe } from "../../text/safe-text.js";
 import { lit } from "../../text/safe-text.js";
+import type { PaneBox } from "../panes/layout.js";
 import type { Segment } from "../rows/segment.js";
 import { OverlayFrame } from "./overlay-frame.js";
 import { Line } from "./safe-text.js";
@@ -11,12 +12,11 @@ import { Line } from "./safe-text.js";
 export function HeatmapOverlay(props: {
   title: Safe;
   rows: readonly Segment[][];
-  width: number;
-  height: number;
+  box: PaneBox;
   scroll: number;
 }) {
   const { rows } = props;
-  const room = Math.max(1, props.height - 3);
+  const room = props.box.inner.height;
   const top = Math.max(0, Math.min(props.scroll, rows.length - room));
   const more = rows.length > room;
   const heading = (
@@ -32,14 +32,5 @@ export function HeatmapOverlay(props: {
       ]}
     />
   );
-  return (
-    <OverlayFrame
-      width={props.width}
-      height={props.height}
-      colour="red"
-      heading={heading}
-      rows={rows}
-      top={top}
-    />
-  );
+  return <OverlayFrame box={props.box} colour="red" heading={heading} rows={rows} top={top} />;
 }

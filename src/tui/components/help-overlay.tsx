@@ -1,5 +1,6 @@
 import { lit, safeBounded } from "../../text/safe-text.js";
 import { HELP_TITLE } from "../keys/help-content.js";
+import type { PaneBox } from "../panes/layout.js";
 import type { Segment } from "../rows/segment.js";
 import { OverlayFrame } from "./overlay-frame.js";
 import { Line } from "./safe-text.js";
@@ -9,14 +10,13 @@ import { Line } from "./safe-text.js";
  * PgUp PgDn when they do not fit; `/` finds in it, and the heading says what was found by.
  */
 export function HelpOverlay(props: {
-  width: number;
-  height: number;
+  box: PaneBox;
   scroll: number;
   rows: readonly Segment[][];
   find: string;
 }) {
   const { rows } = props;
-  const room = Math.max(1, props.height - 3);
+  const room = props.box.inner.height;
   const top = Math.max(0, Math.min(props.scroll, rows.length - room));
   const more = rows.length > room;
   const found = props.find.trim() === "" ? lit`` : lit` · "${safeBounded(props.find.trim(), 40)}"`;
@@ -33,14 +33,5 @@ export function HelpOverlay(props: {
       ]}
     />
   );
-  return (
-    <OverlayFrame
-      width={props.width}
-      height={props.height}
-      colour="cyan"
-      heading={heading}
-      rows={rows}
-      top={top}
-    />
-  );
+  return <OverlayFrame box={props.box} colour="cyan" heading={heading} rows={rows} top={top} />;
 }

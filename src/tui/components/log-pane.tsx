@@ -1,9 +1,8 @@
-import { Box } from "ink";
 import { memo } from "react";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 import type { LogPaneView } from "../controller/dashboard-views.js";
 import type { LogView } from "../log-view/log-view.js";
-import { contentRows, PaneFrame } from "./pane-frame.js";
+import { PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
 
 const count = (n: number) => safe(n.toLocaleString("en-US"));
@@ -20,33 +19,24 @@ export function pausedMarker(view: LogView, cap: number): Safe {
 }
 
 export const LogPane = memo(function LogPane(props: LogPaneView) {
-  const rows = contentRows(props.height);
   const marker = props.following ? undefined : pausedMarker(props.view, props.cap);
   const shown = props.view.rows;
   return (
-    <PaneFrame
-      title={props.title}
-      right={props.right}
-      width={props.width}
-      height={props.height}
-      focused={props.focused}
-    >
-      <Box flexDirection="column" height={rows} overflowY="hidden">
-        {props.strip && props.strip.length > 0 ? <Line segments={props.strip} /> : null}
-        {props.view.empty ? (
-          <SafeText dim wrap="wrap">
-            {props.view.empty}
-          </SafeText>
-        ) : null}
-        {shown.map((row) => (
-          <Line key={row.key} segments={row.segments} />
-        ))}
-        {marker ? (
-          <SafeText colour="black" background="yellow">
-            {marker}
-          </SafeText>
-        ) : null}
-      </Box>
+    <PaneFrame title={props.title} right={props.right} box={props.box} focused={props.focused}>
+      {props.strip && props.strip.length > 0 ? <Line segments={props.strip} /> : null}
+      {props.view.empty ? (
+        <SafeText dim wrap="wrap">
+          {props.view.empty}
+        </SafeText>
+      ) : null}
+      {shown.map((row) => (
+        <Line key={row.key} segments={row.segments} />
+      ))}
+      {marker ? (
+        <SafeText colour="black" background="yellow">
+          {marker}
+        </SafeText>
+      ) : null}
     </PaneFrame>
   );
 });

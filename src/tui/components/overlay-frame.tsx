@@ -1,28 +1,28 @@
 import { Box } from "ink";
 import type { ReactNode } from "react";
 import { type Safe, truncate, widthOf } from "../../text/safe-text.js";
+import type { PaneBox } from "../panes/layout.js";
 import type { Colour, Segment } from "../rows/segment.js";
 import { Line, SafeText } from "./safe-text.js";
 
 /**
  * What takes the body's place (the help, a detail view, a vote's confirmation): a rounded border
- * in the overlay's colour, a heading row, then the rows from `top` that fit. Only those rows
- * reach React.
+ * in the overlay's colour, a heading row, then the rows from `top` that fit the box's inner rows.
+ * Only those rows reach React.
  */
 export function OverlayFrame(props: {
-  width: number;
-  height: number;
+  box: PaneBox;
   colour: Colour;
   heading: ReactNode;
   rows: readonly Segment[][];
   top: number;
 }) {
-  const room = Math.max(1, props.height - 3);
+  const room = props.box.inner.height;
   return (
     <Box
       flexDirection="column"
-      width={props.width}
-      height={props.height}
+      width={props.box.outer.width}
+      height={props.box.outer.height}
       borderStyle="round"
       borderColor={props.colour}
       paddingX={1}

@@ -2,22 +2,24 @@ import { Box } from "ink";
 import type { ReactNode } from "react";
 import { useContext } from "react";
 import { lit, type Safe, truncate, widthOf } from "../../text/safe-text.js";
+import type { PaneBox } from "../panes/layout.js";
 import { ColourContext, SafeText } from "./safe-text.js";
 
 /**
- * A bordered pane of exactly `width` x `height` with a title line. Focus is shown by a marker
- * before the title and a double border, and (with colours on) a cyan border.
+ * A bordered pane of exactly the box's outer size with a title line; its children get the box's
+ * inner rows. Focus is shown by a marker before the title and a double border, and (with colours
+ * on) a cyan border.
  */
 export function PaneFrame(props: {
   title: Safe;
   right?: Safe | undefined;
-  width: number;
-  height: number;
+  box: PaneBox;
   focused: boolean;
   children: ReactNode;
 }) {
   const colour = useContext(ColourContext);
-  const inner = Math.max(1, props.width - 2);
+  const { outer, inner: room } = props.box;
+  const inner = room.width;
   const titled = props.focused ? lit`▸ ${props.title}` : props.title;
   // What is said at the right (a cause while retrying can be long) leaves the title its first
   // 10 cells at least.
@@ -28,8 +30,8 @@ export function PaneFrame(props: {
   return (
     <Box
       flexDirection="column"
-      width={props.width}
-      height={props.height}
+      width={outer.width}
+      height={outer.height}
       borderStyle={props.focused ? "double" : "single"}
       borderColor={colour ? (props.focused ? "cyan" : "gray") : undefined}
       overflowY="hidden"
@@ -41,12 +43,9 @@ export function PaneFrame(props: {
         <Box flexGrow={1} />
         <SafeText dim>{right}</SafeText>
       </Box>
-      {props.children}
+      <Box flexDirection="column" height={room.height} overflowY="hidden">
+        {props.children}
+      </Box>
     </Box>
   );
-}
-
-/** Rows a pane of this height holds below its border and title. */
-export function contentRows(height: number): number {
-  return Math.max(0, height - 3);
 }

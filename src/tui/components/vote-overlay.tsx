@@ -1,4 +1,5 @@
 import { lit } from "../../text/safe-text.js";
+import type { PaneBox } from "../panes/layout.js";
 import type { VoteFrame } from "../rows/vote-rows.js";
 import type { VoteUi } from "../state/vote-state.js";
 import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
@@ -10,26 +11,15 @@ import { OverlayFrame, OverlayHeading } from "./overlay-frame.js";
  * vote, `n` or Esc cancels. Then the vote in flight and its result. `frame` is the overlay's
  * rows at this size (../vote-rows.ts), as the key step measured them.
  */
-export function VoteOverlay(props: {
-  vote: VoteUi;
-  frame: VoteFrame;
-  width: number;
-  height: number;
-}) {
+export function VoteOverlay(props: { vote: VoteUi; frame: VoteFrame; box: PaneBox }) {
   const title =
     props.vote.action === "approve" ? lit`Approve an activity` : lit`Reject an activity`;
   const heading = (
-    <OverlayHeading
-      title={title}
-      hint={lit``}
-      width={Math.max(10, props.width - 4)}
-      colour="yellow"
-    />
+    <OverlayHeading title={title} hint={lit``} width={props.box.inner.width} colour="yellow" />
   );
   return (
     <OverlayFrame
-      width={props.width}
-      height={props.height}
+      box={props.box}
       colour="yellow"
       heading={heading}
       rows={props.frame.rows}

@@ -14,6 +14,7 @@ import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js"
 import type { HealthView } from "../../feeds/deployment-health.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
+import { isStamped } from "../../logs/model/log-line.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../logs/model/replica-activity.js";
 import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
 import type { FollowerState } from "../../tail/follower.js";
@@ -38,7 +39,8 @@ import { detailRows } from "../panes/detail-layout.js";
 import { type DetailView, field } from "../panes/detail-view.js";
 import { type EmailMessage, emailDetail, groupEmailEvents } from "../panes/email-timeline.js";
 import { followerDetail, savedLinesDetail } from "../panes/follower-detail.js";
-import { computeLayout, type Layout } from "../panes/layout.js";
+import { computeLayout, type Layout, type PaneBox } from "../panes/layout.js";
+import { type NearTime, nearTime, type PaneClock, paneTimes } from "../panes/pane-clock.js";
 import { activityListRows, emailListRows, transferListRows } from "../panes/pane-lists.js";
 import {
   type NetFlow,
@@ -49,7 +51,7 @@ import {
 import { HEATMAP_TITLE, heatmapRows } from "../rows/heatmap-rows.js";
 import type { Segment } from "../rows/segment.js";
 import { promptLine, statusLine } from "../rows/status-line.js";
-import { type VoteFrame, voteFrame, voteRoom } from "../rows/vote-rows.js";
+import { type VoteFrame, voteFrame } from "../rows/vote-rows.js";
 import { type PaneSelection, paneSelection } from "../state/list-selection.js";
 import type { ListPane, Pane, UiState } from "../state/ui-state.js";
 import type { VoteUi } from "../state/vote-state.js";
@@ -99,8 +101,7 @@ export interface ViewInputs {
 
 export interface LogPaneView {
   view: LogView;
-  width: number;
-  height: number;
+  box: PaneBox;
   focused: boolean;
   title: Safe;
   /** Said at the title's right: following, paused, or retrying and why while polls fail. */
@@ -113,24 +114,31 @@ export interface LogPaneView {
 export interface ActivitiesView {
   summary: ActivitySummary;
   snapshot: FeedSnapshot<Activity[]>;
-  width: number;
-  height: number;
+  box: PaneBox;
   focused: boolean;
   selection: PaneSelection;
   now: number;
   needsMyVote: boolean;
+  /** The panes' clock: how times are shown, and the log cursor's time followed. */
+  clock: PaneClock;
+  /** The records nearest the cursor's time, when one is followed. */
+  near: NearTime | undefined;
+  /** The row the pane's window is kept around: the selection while focused, else the nearest. */
+  anchor: number;
 }
 
 export interface EmailView {
   configured: boolean;
   messages: readonly EmailMessage[];
   snapshot: FeedSnapshot<EmailEvent[]> | undefined;
-  width: number;
-  height: number;
+  box: PaneBox;
   focused: boolean;
   selection: PaneSelection;
   now: number;
   filter: UiState["emailFilter"];
+  clock: PaneClock;
+  near: NearTime | undefined;
+  anchor: number;
 }
 
 export interface SolanaView {
@@ -138,11 +146,13 @@ export interface SolanaView {
   rows: readonly TransferRow[];
   net: readonly NetFlow[];
   snapshot: FeedSnapshot<Map<string, SolTransaction[]>> | undefined;
-  width: number;
-  height: number;
+  box: PaneBox;
   focused: boolean;
   selection: PaneSelection;
   now: number;
+  clock: PaneClock;
+  near: NearTime | undefined;
+  anchor: number;
 }
 
 export interface SidePanesView {
@@ -315,6 +325,46 @@ export class DashboardViews {
       solana: paneSelection(selection.solana, lists.solana),
     }),
   );
+  private readonly clock = memoized(
+    (time: UiState["time"], now: number, at: number | undefined): PaneClock => ({
+      times: paneTimes(time),
+      now,
+      at,
+    }),
+  );
+  private readonly near = memoized(
+    (
+      at: number | undefined,
+      activities: ActivitySummary,
+      messages: readonly EmailMessage[],
+      transfers: readonly TransferRow[],
+      now: number,
+    ) =>
+      at === undefined
+        ? undefined
+        : {
+            activities: nearTime(
+              activities.rows.map((r) => ({ from: now - r.ageMs, to: now - r.ageMs })),
+              at,
+            ),
+            email: nearTime(
+              messages.map((m) => ({ from: m.firstAt, to: m.lastAt })),
+              at,
+            ),
+            solana: nearTime(
+              transfers.map((t) => ({ from: t.at, to: t.at })),
+              at,
+            ),
+          },
+  );
+  private readonly cursorTime = memoized(
+    (_version: number, logs: LogSource, cursor: number | undefined): number | undefined => {
+      if (cursor === undefined) return undefined;
+      const event = logs.store.rowById(cursor)?.event;
+      if (!event || (event.kind === "line" && !isStamped(event))) return undefined;
+      return event.sortKey;
+    },
+  );
   private readonly voteShown = memoized(voteFrame);
   private readonly navigator = memoized((logs: LogSource, width: number, height: number) =>
     logNavigator(
@@ -387,14 +437,15 @@ export class DashboardViews {
   build(input: ViewInputs): Built {
     const { ui, logs } = input;
     const layout = this.layout(input.size.columns, input.size.rows, ui.sidePanes && !!input.feeds);
+    const { boxes } = layout;
     // The replicas' sparkline takes the pane's first row when it has rows to spare.
-    const showStrip = logs.replicas !== undefined && layout.logs.height - 3 >= 8;
+    const showStrip = logs.replicas !== undefined && boxes.logs.inner.height >= 8;
     // Paused, the pane's last row is the marker counting new lines: the view keeps one row less.
     const logRows = Math.max(
       1,
-      layout.logs.height - 3 - (ui.following ? 0 : 1) - (showStrip ? 1 : 0),
+      boxes.logs.inner.height - (ui.following ? 0 : 1) - (showStrip ? 1 : 0),
     );
-    const logWidth = layout.logs.width - 2;
+    const logWidth = boxes.logs.inner.width;
     const replicas = this.replicaNumbers(input.version, logs);
     const stats = this.replicaStats(input.version, logs, ui.onlyDeployment?.label);
     const log: LogPaneView = {
@@ -410,8 +461,7 @@ export class DashboardViews {
         ui.time === "relative" ? input.now : 0,
         input.round ?? 0,
       ),
-      width: layout.logs.width,
-      height: layout.logs.height,
+      box: boxes.logs,
       focused: ui.focus === "logs",
       title: logTitle(ui),
       right: logPaneState(ui, input.follow),
@@ -422,16 +472,16 @@ export class DashboardViews {
     const side = this.sideViews(input, layout);
     const several = this.several(input.members);
     const detail = this.detail(input, side.summaries, stats);
-    const overlayRows = Math.max(1, layout.body.height - 3);
-    // The heatmap's rows for the overlay's inner width (its border and padding take 4).
+    // The overlays (the heatmap, the help, a detail, a vote) lay out their rows inside its box.
+    const overlay = boxes.overlay.inner;
+    const overlayRows = overlay.height;
     const heatmap = ui.heatmap
-      ? this.heatmapRows(this.errors(input.version, logs), Math.max(10, layout.total.width - 4))
+      ? this.heatmapRows(this.errors(input.version, logs), overlay.width)
       : undefined;
-    // Inside the overlay's border and padding; typing in its prompt finds as it goes.
+    // Typing in the help's prompt finds as it goes.
     const helpFind = ui.input?.mode === "helpFind" ? ui.input.text : (ui.helpFind ?? "");
-    const help = ui.help ? this.help(Math.max(10, layout.total.width - 4), helpFind) : [];
-    const room = voteRoom(layout.total.width, layout.body.height);
-    const vote = ui.vote ? this.voteShown(ui.vote, room.width, room.rows) : undefined;
+    const help = ui.help ? this.help(overlay.width, helpFind) : [];
+    const vote = ui.vote ? this.voteShown(ui.vote, overlay.width, overlay.height) : undefined;
     const keys: KeyContext = {
       panes: layout.side.arrangement === "hidden" ? LOGS_ONLY : ALL_PANES,
       log: this.navigator(logs, logWidth, logRows),
@@ -439,7 +489,8 @@ export class DashboardViews {
       pageRows:
         ui.help || ui.detail || ui.heatmap
           ? overlayRows
-          : Math.max(1, layout.side.panes.activities.height - 5),
+          : // A page of a list pane: its rows less its counts and header lines.
+            Math.max(1, boxes.activities.inner.height - 2),
       replicas,
       deployments: several,
       overlayMax: ui.help
@@ -447,10 +498,7 @@ export class DashboardViews {
         : heatmap
           ? Math.max(0, heatmap.rows.length - overlayRows)
           : detail
-            ? Math.max(
-                0,
-                this.detailRowCount(detail, Math.max(10, layout.total.width - 4)) - overlayRows,
-              )
+            ? Math.max(0, this.detailRowCount(detail, overlay.width) - overlayRows)
             : 0,
       lists: side.lists,
       now: input.now,
@@ -495,37 +543,52 @@ export class DashboardViews {
       return { all, lists, summaries, awaiting: mine.awaiting, view: undefined };
     }
     const selection = this.selections(ui.selection, lists);
-    const p = layout.side.panes;
+    // Paused with a cursor in the log, the panes follow its time; following live, none.
+    const at = ui.following ? undefined : this.cursorTime(input.version, input.logs, ui.cursor);
+    const clock = this.clock(ui.time, now, at);
+    const near = this.near(at, mine.shown, messages, transfers.rows, now);
+    const anchor = (pane: ListPane, kept: NearTime | undefined) =>
+      ui.focus === pane || !kept ? selection[pane].anchor : kept.anchor;
+    const { boxes } = layout;
     const view: SidePanesView = {
       arrangement: layout.side.arrangement,
       activities: {
         summary: mine.shown,
         snapshot: feeds.activities,
-        ...p.activities,
+        box: boxes.activities,
         focused: ui.focus === "activities",
         selection: selection.activities,
         now,
         needsMyVote: ui.needsMyVote,
+        clock,
+        near: near?.activities,
+        anchor: anchor("activities", near?.activities),
       },
       email: {
         configured: feeds.email !== undefined,
         messages,
         snapshot: feeds.email,
-        ...p.email,
+        box: boxes.email,
         focused: ui.focus === "email",
         selection: selection.email,
         now,
         filter: ui.emailFilter,
+        clock,
+        near: near?.email,
+        anchor: anchor("email", near?.email),
       },
       solana: {
         configured: feeds.solana !== undefined,
         rows: transfers.rows,
         net: transfers.net,
         snapshot: feeds.solana,
-        ...p.solana,
+        box: boxes.solana,
         focused: ui.focus === "solana",
         selection: selection.solana,
         now,
+        clock,
+        near: near?.solana,
+        anchor: anchor("solana", near?.solana),
       },
     };
     return { all, lists, summaries, awaiting: mine.awaiting, view };

@@ -207,7 +207,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "J",
     scope: "dashboard",
     action: "jumpToTime",
-    does: "jump to a time: -5m, -90s, 14:02:10 (local, as shown), or a full RFC 3339 time",
+    does: "jump to a time: -5m, -90s, 14:02:10 (local, as shown), or a full RFC 3339 time; the side panes mark what is nearest the cursor's time",
   },
   {
     keys: ["S"],
@@ -242,7 +242,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "T, t",
     scope: "dashboard",
     action: "timestamps",
-    does: "timestamps: off, absolute (local zone), relative to now",
+    does: "timestamps: off, absolute (local zone), relative to now; the side panes' times with them (age, time of day, relative)",
   },
   {
     keys: ["ctrl+w"],

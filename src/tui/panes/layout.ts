@@ -10,6 +10,35 @@ export interface Rect {
 
 export type SidePane = "activities" | "email" | "solana";
 
+/**
+ * A bordered box as the layout gives it: its size on screen (`outer`) and what is left inside for
+ * rows (`inner`). Components draw the frame at `outer` and lay their rows out in `inner`; nothing
+ * else does frame arithmetic.
+ */
+export interface PaneBox {
+  outer: Rect;
+  inner: Rect;
+}
+
+/** A pane's box: a border all round and its title line below the top border. */
+export function paneBox(outer: Rect): PaneBox {
+  return {
+    outer,
+    inner: { width: Math.max(1, outer.width - 2), height: Math.max(0, outer.height - 3) },
+  };
+}
+
+/**
+ * An overlay's box (the help, a detail, the heatmap, a vote): a border and a column of padding
+ * each side, and its heading line below the top border.
+ */
+export function overlayBox(outer: Rect): PaneBox {
+  return {
+    outer,
+    inner: { width: Math.max(10, outer.width - 4), height: Math.max(1, outer.height - 3) },
+  };
+}
+
 export interface Layout {
   /** The whole live area: never taller than rows - 1 (Ink redraws everything otherwise). */
   total: Rect;
@@ -20,6 +49,8 @@ export interface Layout {
     arrangement: "column" | "row" | "hidden";
     panes: Record<SidePane, Rect>;
   };
+  /** Each pane's box (the log's and the side panes'), and the overlays' over the body. */
+  boxes: Record<"logs" | SidePane, PaneBox> & { overlay: PaneBox };
 }
 
 /** `total` split into `parts` sizes that add up to it, the larger ones first. */
@@ -31,6 +62,21 @@ export function split(total: number, parts: number): number[] {
 const NONE: Rect = { width: 0, height: 0 };
 
 export function computeLayout(columns: number, rows: number, sidePanes: boolean): Layout {
+  const layout = arrange(columns, rows, sidePanes);
+  const { panes } = layout.side;
+  return {
+    ...layout,
+    boxes: {
+      logs: paneBox(layout.logs),
+      activities: paneBox(panes.activities),
+      email: paneBox(panes.email),
+      solana: paneBox(panes.solana),
+      overlay: overlayBox(layout.body),
+    },
+  };
+}
+
+function arrange(columns: number, rows: number, sidePanes: boolean): Omit<Layout, "boxes"> {
   const width = Math.max(20, columns);
   const height = Math.max(6, rows - 1);
   // One title line and one status line around the panes.

@@ -88,11 +88,6 @@ function footerRows(vote: VoteUi, width: number): Segment[][] {
   ];
 }
 
-/** The overlay's inner width and rows for a body of `width` x `height` (border, padding, heading). */
-export function voteRoom(width: number, height: number): { width: number; rows: number } {
-  return { width: Math.max(10, width - 4), rows: Math.max(1, height - 3) };
-}
-
 export interface VoteFrame {
   /** The rows to draw, at most the room given. */
   rows: Segment[][];

@@ -8,6 +8,7 @@ import type { LogLine } from "../../../src/logs/model/log-line.js";
 import { lit, safe } from "../../../src/text/safe-text.js";
 import { HeatmapOverlay } from "../../../src/tui/components/heatmap-overlay.js";
 import { ColourContext } from "../../../src/tui/components/safe-text.js";
+import { overlayBox } from "../../../src/tui/panes/layout.js";
 import { NOW } from "../fixtures.js";
 import { renderDashboard } from "../render-dashboard.js";
 
@@ -84,8 +85,7 @@ describe("the error heatmap overlay", () => {
           <HeatmapOverlay
             title={lit`errors per replica`}
             rows={rows}
-            width={60}
-            height={10}
+            box={overlayBox({ width: 60, height: 10 })}
             scroll={scroll}
           />
         </ColourContext.Provider>,

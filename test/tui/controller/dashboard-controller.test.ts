@@ -536,7 +536,7 @@ describe("the dashboard over saved lines (no follow, no side panes, no voting)",
     expect(text([{ text: s.title }])).toBe("tvcwatch · errors.ndjson · 30 lines");
     if (s.body.kind !== "panes") throw new Error("no panes");
     expect(s.body.side).toBeUndefined();
-    expect(s.body.log.width).toBe(160);
+    expect(s.body.log.box.outer.width).toBe(160);
     expect(s.body.log.view.rows.length).toBeGreaterThan(20);
     expect(status(s)).toContain("○ saved lines");
   });
@@ -562,5 +562,99 @@ describe("the dashboard over saved lines (no follow, no side panes, no voting)",
     const detail = c.getSnapshot().body;
     expect(detail.kind).toBe("detail");
     if (detail.kind === "detail") expect(detail.view?.title).toBe("Log");
+  });
+});
+
+describe("the side panes on the log's clock", () => {
+  /** Lines at NOW-200s and NOW-95s, then the usual 20 from NOW-60s. */
+  async function clocked() {
+    const parts = await dashboardParts();
+    parts.store.append([
+      line(-1400, 1, "INFO long ago"),
+      line(-350, 2, "ERROR near the failure"),
+      ...Array.from({ length: 20 }, (_, i) => line(i, (i % 3) + 1, `INFO req ${i}`)),
+    ]);
+    const c = new DashboardController(
+      {
+        logs: { store: parts.store, follow: new FakeFollow() },
+        feeds: parts.feeds,
+        clock: stoppedClock(),
+        quit: vi.fn(),
+      },
+      { heading: { kind: "deployments", deploymentId: "dep-1" }, size: { columns: 160, rows: 48 } },
+    );
+    c.start();
+    await settle();
+    return c;
+  }
+  const side = (c: DashboardController) => {
+    const body = c.getSnapshot().body;
+    if (body.kind !== "panes" || !body.side) throw new Error("no side panes");
+    return body.side;
+  };
+
+  it("T switches the panes' times with the log's: ages, local times of day, relative", async () => {
+    const c = await clocked();
+    expect(side(c).activities.clock.times).toBe("age");
+    press(c, "T");
+    expect(c.getSnapshot().ui.time).toBe("absolute");
+    for (const pane of ["activities", "email", "solana"] as const)
+      expect(side(c)[pane].clock.times).toBe("absolute");
+    press(c, "T");
+    expect(side(c).solana.clock.times).toBe("relative");
+    press(c, "T");
+    expect(side(c).email.clock.times).toBe("age");
+  });
+
+  it("following live, the panes follow no time and keep their window on the selection", async () => {
+    const c = await clocked();
+    const s = side(c);
+    for (const pane of ["activities", "email", "solana"] as const) {
+      expect(s[pane].clock.at).toBeUndefined();
+      expect(s[pane].near).toBeUndefined();
+      expect(s[pane].anchor).toBe(s[pane].selection.anchor);
+    }
+  });
+
+  it("J puts the log's cursor on a time, and every pane marks the records nearest it", async () => {
+    const c = await clocked();
+    press(c, "J-95s\r");
+    const ui = c.getSnapshot().ui;
+    expect(ui.following).toBe(false);
+    const s = side(c);
+    const at = NOW - 95_000;
+    for (const pane of ["activities", "email", "solana"] as const)
+      expect(s[pane].clock.at).toBe(at);
+    // Activities a1 (30 s old), a2 (90 s), a3 (200 s): a2 is nearest, a3 the last before.
+    const ids = s.activities.summary.rows.map((r) => r.id);
+    expect(s.activities.anchor).toBe(ids.indexOf("a2"));
+    expect([...(s.activities.near?.marked ?? [])].map((i) => ids[i]).sort()).toEqual(["a2", "a3"]);
+    // One email message and one transfer: each is the nearest of its pane.
+    expect(s.email.near?.anchor).toBe(0);
+    expect(s.solana.near?.anchor).toBe(0);
+  });
+
+  it("the cursor moved, the panes follow it; back to following live, they follow nothing", async () => {
+    const c = await clocked();
+    press(c, "J-95s\r");
+    press(c, "J-200s\r");
+    const s = side(c);
+    const ids = s.activities.summary.rows.map((r) => r.id);
+    expect(s.activities.clock.at).toBe(NOW - 200_000);
+    expect(s.activities.anchor).toBe(ids.indexOf("a3"));
+    expect([...(s.activities.near?.marked ?? [])]).toEqual([ids.indexOf("a3")]);
+    press(c, " ");
+    expect(c.getSnapshot().ui.following).toBe(true);
+    expect(side(c).activities.clock.at).toBeUndefined();
+  });
+
+  it("a focused pane keeps its window on its own selection while it marks the nearest", async () => {
+    const c = await clocked();
+    press(c, "J-200s\r");
+    press(c, "\t");
+    expect(c.getSnapshot().ui.focus).toBe("activities");
+    const s = side(c).activities;
+    expect(s.anchor).toBe(s.selection.anchor);
+    expect(s.near?.anchor).not.toBe(s.selection.anchor);
   });
 });

@@ -9,6 +9,23 @@ import { fitItems, planColumns } from "../../../src/tui/panes/columns.js";
 import { computeLayout, split } from "../../../src/tui/panes/layout.js";
 
 describe("the layout", () => {
+  it("hands each pane the box inside its frame, and the overlays theirs inside border and padding", () => {
+    for (const [columns, rows] of [
+      [80, 24],
+      [160, 48],
+    ] as const) {
+      const l = computeLayout(columns, rows, true);
+      for (const pane of ["logs", "activities", "email", "solana"] as const) {
+        const { outer, inner } = l.boxes[pane];
+        expect(outer).toEqual(pane === "logs" ? l.logs : l.side.panes[pane]);
+        // A border all round, and the title line below the top border.
+        expect(inner).toEqual({ width: outer.width - 2, height: outer.height - 3 });
+      }
+      expect(l.boxes.overlay.outer).toEqual(l.body);
+      expect(l.boxes.overlay.inner).toEqual({ width: columns - 4, height: l.body.height - 3 });
+    }
+  });
+
   it("is never taller than rows - 1, and gives every row and column of the body to one pane", () => {
     for (const [columns, rows] of [
       [80, 24],
