@@ -35,7 +35,7 @@ describe("tvcwatch demo in a real terminal", () => {
     tmux.keys("?");
     await tmux.waitFor(
       "the help",
-      (s) => s.includes("tvcwatch keys") && s.includes("hide / show replica N"),
+      (s) => s.includes("tvcwatch keys") && /q, Ctrl-C +quit/.test(s) && /↑↓ 1-\d+ of \d+/.test(s),
     );
     tmux.keys("Escape");
     await tmux.waitFor("the help to close", (s) => !s.includes("tvcwatch keys"));

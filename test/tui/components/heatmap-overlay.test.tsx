@@ -71,8 +71,11 @@ describe("the error heatmap overlay", () => {
       await d.type("!");
       const after = d.frame();
       expect(after).not.toContain("errors per replica");
-      // The cursor (>) on replica 3's first error of that bucket.
-      expect(after).toMatch(/\[3\]> ?ERROR usual 3:8\.0/);
+      // The cursor (>) on replica 3's first error of a message new to it in that bucket (the
+      // storm), not on its usual error that opens the bucket; the status line says the rule.
+      expect(after).toMatch(/\[3\]> ?ERROR storm 0\b/);
+      expect(after).not.toMatch(/\[3\]> ?ERROR usual/);
+      expect(after).toContain("replica 3: first message new to it");
       d.unmount();
     });
   }
