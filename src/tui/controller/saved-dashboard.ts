@@ -63,8 +63,7 @@ function openingState(
 }
 
 /** What `A` and `R` say over a bundle's activities. */
-export const BUNDLE_READ_ONLY =
-  "a saved bundle is read-only: its activities are as they were when it was written (vote with tvcwatch on the live organization)";
+export const BUNDLE_READ_ONLY = "a saved bundle is read-only";
 
 /** A pane's records as a feed that never polls: the bundle's, as of when it was saved. */
 function savedFeed<T>(data: T, at: number): Poller<T> {
