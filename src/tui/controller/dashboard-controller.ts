@@ -296,6 +296,7 @@ export class DashboardController {
       round: this.round,
       decoder: this.ports.decoder,
       decoded: this.ports.decoder?.version ?? 0,
+      readOnly: this.ports.readOnly !== undefined,
     });
     this.judgeLater();
     return this.built;

@@ -98,6 +98,8 @@ export interface ViewInputs {
   /** What activities ask to sign, decoded; `decoded` counts the decodings it finished. */
   decoder?: IntentDecoder | undefined;
   decoded?: number | undefined;
+  /** The records shown cannot be acted on (a saved bundle): none awaits a vote from here. */
+  readOnly?: boolean | undefined;
 }
 
 export interface LogPaneView {
@@ -552,7 +554,7 @@ export class DashboardViews {
               buffered: logs.store.size(),
               cap: logs.store.maxLines,
               nowMono: input.monoNow,
-              awaitingVotes: side.awaiting,
+              awaitingVotes: input.readOnly ? 0 : side.awaiting,
             },
             layout.total.width,
           ),

@@ -150,6 +150,7 @@ async function reopen(text: string, name: string) {
   return d.controller;
 }
 
+const text = (segments: readonly { text: string }[]) => segments.map((s) => s.text).join("");
 const detail = (s: DashboardSnapshot) => {
   if (s.body.kind !== "detail" || !s.body.view) throw new Error(`no detail: ${s.body.kind}`);
   return s.body.view.fields.map((f) => `${f.label} ${f.lines.join(" | ")}`).join("\n");
@@ -179,7 +180,8 @@ describe("a ticket bundle holds the incident", () => {
     // The marks are back on the lines they were on.
     await waitFor(() => c.state.marks.length === 2, "the bundle's marks restored");
 
-    // A and R say why they cannot act here.
+    // A and R say why they cannot act here, and nothing is said to await a vote from here.
+    expect(text(c.getSnapshot().status)).not.toContain("awaiting");
     c.press("\t", { tab: true });
     c.press("A", {});
     expect(c.state.notice).toBe(`cannot approve: ${BUNDLE_READ_ONLY}`);
