@@ -97,6 +97,11 @@ export interface SavedHeader {
   follow?: SavedFollowFigures | undefined;
   outages?: readonly SavedOutage[] | undefined;
   votes?: readonly SavedVote[] | undefined;
+  /**
+   * A bundle's incident (the side panes' records, the marks, `!`'s finding) as it is in the file,
+   * unread: src/tui/saving/ticket-bundle.ts, which writes it, checks and reads it.
+   */
+  incident?: unknown;
   /** What could not be read in it, one phrase each ("filters.context is not a number"). */
   problems: string[];
 }
@@ -284,6 +289,7 @@ function readBundle(h: Record<string, unknown>, header: SavedHeader, problems: s
   header.follow = readFollow(h.follow, problems);
   header.outages = readList("outages", h.outages, readOutage, problems);
   header.votes = readList("votes", h.votes, readVote, problems);
+  if (h.incident !== undefined && h.incident !== null) header.incident = h.incident;
 }
 
 function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilters {

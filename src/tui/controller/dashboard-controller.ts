@@ -19,6 +19,7 @@ import type { KeyInfo } from "../keys/key-bindings.js";
 import { findTarget, type KeyEffect, keyStep, READING_NOTICE } from "../keys/key-step.js";
 import { copyLines } from "../log-view/copy-text.js";
 import type { Target } from "../log-view/log-navigator.js";
+import { riseNotice } from "../rows/heatmap-rows.js";
 import { OutageRecord } from "../saving/outage-record.js";
 import {
   countRows,
@@ -28,7 +29,8 @@ import {
   type SaveChoice,
 } from "../saving/save-range.js";
 import { savedFormat, savedView } from "../saving/saved-view.js";
-import { bundleFields } from "../saving/ticket-bundle.js";
+import { SeenEvents } from "../saving/seen-events.js";
+import { bundleFields, type IncidentSource, incidentFields } from "../saving/ticket-bundle.js";
 import { initialUiState, type UiAction, type UiState, uiReducer } from "../state/ui-state.js";
 import { AwaitingBell } from "./awaiting-bell.js";
 import type { Heading } from "./dashboard-title.js";
@@ -78,6 +80,8 @@ export class DashboardController {
   /** The lines `S` chose and counted, written as they were when the file prompt opened. */
   private saving: { choice: SaveChoice; rows: StoredRow[] } | undefined;
   private readonly outages = new OutageRecord();
+  /** What the side panes saw happen (status changes, votes, deployment changes), for a bundle. */
+  private readonly seen = new SeenEvents();
   /** When the notice shown was given (the clock's ms): it goes NOTICE_MS later. */
   private noticeAt = 0;
   /** The next slice of judging the log's rows against the filters, when one is due. */
@@ -138,18 +142,46 @@ export class DashboardController {
         }),
       );
     }
-    if (logs.health) this.detach.push(logs.health.store.subscribe(changed));
-    if (feeds) {
-      const activities = feeds.activities.store;
-      this.bell.observe(activities.getSnapshot().data);
+    const health = logs.health?.store;
+    if (health) {
+      this.seen.health(health.getSnapshot().data?.changes);
       this.detach.push(
-        activities.subscribe(() => {
-          this.bell.observe(activities.getSnapshot().data);
+        health.subscribe(() => {
+          this.seen.health(health.getSnapshot().data?.changes);
           this.changed();
         }),
       );
-      if (feeds.email) this.detach.push(feeds.email.store.subscribe(changed));
-      if (feeds.solana) this.detach.push(feeds.solana.store.subscribe(changed));
+    }
+    if (feeds) {
+      const activities = feeds.activities.store;
+      this.bell.observe(activities.getSnapshot().data);
+      this.seen.activities(activities.getSnapshot().data);
+      this.detach.push(
+        activities.subscribe(() => {
+          this.bell.observe(activities.getSnapshot().data);
+          this.seen.activities(activities.getSnapshot().data);
+          this.changed();
+        }),
+      );
+      const { email, solana } = feeds;
+      if (email) {
+        this.seen.email(email.store.getSnapshot().data);
+        this.detach.push(
+          email.store.subscribe(() => {
+            this.seen.email(email.store.getSnapshot().data);
+            this.changed();
+          }),
+        );
+      }
+      if (solana) {
+        this.seen.solana(solana.store.getSnapshot().data);
+        this.detach.push(
+          solana.store.subscribe(() => {
+            this.seen.solana(solana.store.getSnapshot().data);
+            this.changed();
+          }),
+        );
+      }
     }
     if (this.ports.decoder) this.detach.push(this.ports.decoder.subscribe(changed));
     this.detach.push(
@@ -264,6 +296,7 @@ export class DashboardController {
       round: this.round,
       decoder: this.ports.decoder,
       decoded: this.ports.decoder?.version ?? 0,
+      readOnly: this.ports.readOnly !== undefined,
     });
     this.judgeLater();
     return this.built;
@@ -349,7 +382,8 @@ export class DashboardController {
         this.judgeLater();
         break;
       case "startVote":
-        this.votes.begin(effect.action, effect.key);
+        if (this.ports.readOnly) this.notice(`cannot ${effect.action}: ${this.ports.readOnly}`);
+        else this.votes.begin(effect.action, effect.key);
         break;
       case "sendVote":
         this.votes.send();
@@ -453,6 +487,36 @@ export class DashboardController {
     });
   }
 
+  /**
+   * What a bundle records of the panes and the view: the panes' records and what they saw
+   * happen, the marked lines, and where `!` goes with its rule (over the whole buffer, as `!`).
+   */
+  private incident(): IncidentSource {
+    const { feeds, logs } = this.ports;
+    const store = logs.store;
+    const map = this.current().keys.errors?.();
+    const rise = map?.rise;
+    const row = rise && store.at(rise.onset?.index ?? rise.index);
+    return {
+      activities: feeds?.activities.store.getSnapshot().data ?? [],
+      email: feeds?.email ? (feeds.email.store.getSnapshot().data ?? []) : undefined,
+      solana: feeds?.solana ? (feeds.solana.store.getSnapshot().data ?? new Map()) : undefined,
+      events: this.seen.events(),
+      marks: this.ui.marks
+        .map((id) => store.rowById(id))
+        .filter((r): r is StoredRow => r !== undefined)
+        .sort((a, b) => a.event.sortKey - b.event.sortKey),
+      onset:
+        map && rise && row
+          ? {
+              row,
+              rule: rise.onset?.rule ?? "first error of the rise",
+              said: riseNotice(map, rise),
+            }
+          : undefined,
+    };
+  }
+
   /** The lines chosen written to a new file, never over one that exists; the notice counts them. */
   private async save(path: string): Promise<void> {
     const saving = this.saving;
@@ -465,12 +529,15 @@ export class DashboardController {
       savedAt: this.clock.now(),
       range: choice.range,
       bundle: choice.bundle
-        ? bundleFields(
-            rows,
-            this.ports.logs.follow?.getState(),
-            this.cast,
-            this.outages.spans(this.clock.now()),
-          )
+        ? {
+            ...bundleFields(
+              rows,
+              this.ports.logs.follow?.getState(),
+              this.cast,
+              this.outages.spans(this.clock.now()),
+            ),
+            ...incidentFields(rows, this.incident()),
+          }
         : undefined,
     });
     try {

@@ -39,6 +39,7 @@ import { detailRows } from "../panes/detail-layout.js";
 import { type DetailView, field } from "../panes/detail-view.js";
 import { type EmailMessage, emailDetail, groupEmailEvents } from "../panes/email-timeline.js";
 import { followerDetail, savedLinesDetail } from "../panes/follower-detail.js";
+import { type KnownIds, knownIds, type Mention, mentionsIn } from "../panes/known-ids.js";
 import { computeLayout, type Layout, type PaneBox } from "../panes/layout.js";
 import { type NearTime, nearTime, type PaneClock, paneTimes } from "../panes/pane-clock.js";
 import { activityListRows, emailListRows, transferListRows } from "../panes/pane-lists.js";
@@ -97,6 +98,8 @@ export interface ViewInputs {
   /** What activities ask to sign, decoded; `decoded` counts the decodings it finished. */
   decoder?: IntentDecoder | undefined;
   decoded?: number | undefined;
+  /** The records shown cannot be acted on (a saved bundle): none awaits a vote from here. */
+  readOnly?: boolean | undefined;
 }
 
 export interface LogPaneView {
@@ -197,6 +200,7 @@ export interface Built {
 }
 
 const NO_ACTIVITIES: readonly Activity[] = [];
+const NO_MENTIONS: readonly Mention[] = [];
 const NO_EMAIL: readonly EmailEvent[] = [];
 const NO_TRANSFERS: ReadonlyMap<string, readonly SolTransaction[]> = new Map();
 const ALL_PANES: readonly Pane[] = ["logs", "activities", "email", "solana"];
@@ -386,9 +390,32 @@ export class DashboardViews {
     ) => listDetail(pane, key, side, names, decoder),
   );
   private readonly lineDetail = memoized(
-    (key: string, _version: number, logs: LogSource, now: number) => {
+    (
+      key: string,
+      _version: number,
+      logs: LogSource,
+      now: number,
+      mentions: readonly Mention[],
+      chosen: string | undefined,
+    ) => {
       const row = logs.store.rowById(Number(key));
-      return row && lineDetail(logs.store, row, now);
+      return row && lineDetail(logs.store, row, now, mentions, chosen);
+    },
+  );
+  /** The ids the side panes' records have, looked up in a line's tokens (../panes/known-ids.ts). */
+  private readonly knownIds = memoized(
+    (side: SideSummaries): KnownIds =>
+      knownIds({
+        activities: side.activities.rows,
+        messages: side.messages,
+        transfers: side.transfers.rows,
+      }),
+  );
+  /** The records a line (by its row id) mentions, when the panes know them. */
+  private readonly mentions = memoized(
+    (key: string, _version: number, logs: LogSource, known: KnownIds): readonly Mention[] => {
+      const event = logs.store.rowById(Number(key))?.event;
+      return event?.kind === "line" ? mentionsIn(event.content, known) : NO_MENTIONS;
     },
   );
   private readonly detailRowCount = memoized(
@@ -471,7 +498,12 @@ export class DashboardViews {
     };
     const side = this.sideViews(input, layout);
     const several = this.several(input.members);
-    const detail = this.detail(input, side.summaries, stats);
+    const open = ui.detail;
+    const mentions =
+      open?.pane === "line"
+        ? this.mentions(open.key, input.version, logs, this.knownIds(side.summaries))
+        : NO_MENTIONS;
+    const detail = this.detail(input, side.summaries, stats, mentions);
     // The overlays (the heatmap, the help, a detail, a vote) lay out their rows inside its box.
     const overlay = boxes.overlay.inner;
     const overlayRows = overlay.height;
@@ -505,6 +537,7 @@ export class DashboardViews {
       vote,
       sidePanes: input.feeds !== undefined,
       errors: () => this.errors(input.version, logs),
+      mentions,
     };
     const snapshot: DashboardSnapshot = {
       ui,
@@ -521,7 +554,7 @@ export class DashboardViews {
               buffered: logs.store.size(),
               cap: logs.store.maxLines,
               nowMono: input.monoNow,
-              awaitingVotes: side.awaiting,
+              awaitingVotes: input.readOnly ? 0 : side.awaiting,
             },
             layout.total.width,
           ),
@@ -599,6 +632,7 @@ export class DashboardViews {
     input: ViewInputs,
     side: SideSummaries,
     stats: readonly ReplicaStats[],
+    mentions: readonly Mention[],
   ): DetailView | undefined {
     const open = input.ui.detail;
     if (!open) return undefined;
@@ -615,7 +649,7 @@ export class DashboardViews {
         : savedLinesDetail(input.logs.store, stats, input.now, input.logs.saved);
     }
     if (open.pane === "line")
-      return this.lineDetail(open.key, input.version, input.logs, input.now);
+      return this.lineDetail(open.key, input.version, input.logs, input.now, mentions, open.chosen);
     const voteContext = input.voteContext;
     const names = voteContext.state === "loaded" ? voteContext.context.names : undefined;
     return this.listDetail(

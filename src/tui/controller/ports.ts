@@ -95,6 +95,11 @@ export interface DashboardPorts {
   feeds?: Feeds | undefined;
   /** Approving and rejecting (`A`, `R`); absent: the keys say it is not available. */
   voting?: ActivityVoting | undefined;
+  /**
+   * Why the records shown cannot be acted on (a saved bundle's panes): `A` and `R` say it.
+   * Absent: they act through `voting`.
+   */
+  readOnly?: string | undefined;
   /** What activities ask to sign, decoded; absent: the detail and confirmation show the intent. */
   decoder?: IntentDecoder | undefined;
   /** Puts text on the terminal's clipboard (OSC 52, --clipboard); absent: `c` shows the line. */

@@ -5,9 +5,16 @@
  * are read (and how far indexing is), a saved view's filters restored and said in the status
  * line (also when a stream's header comes after the dashboard opened), what is still followed
  * (standard input, --follow) in the status line and `i` until it ends, and what reading said
- * (a stream ended, a file cut) said there too. Tested without a terminal.
+ * (a stream ended, a file cut) said there too. A ticket bundle's incident (its side panes'
+ * records, read by src/tui/saving/ticket-bundle.ts) fills the same side panes, read-only (`A`
+ * and `R` say why), its marks are put back on their lines, and `i` lists what the panes saw
+ * happen and `!`'s finding as recorded. Tested without a terminal.
  */
 
+import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
+import type { Feeds } from "../../feeds/feeds.js";
+import { Poller } from "../../feeds/poller.js";
+import type { LogRows } from "../../logs/model/log-store.js";
 import { MarkedLog } from "../../logs/saved/marked-log.js";
 import type { OpenedLogs } from "../../logs/saved/open-saved.js";
 import type { SavedFilters, SavedHeader } from "../../logs/saved/saved-header.js";
@@ -18,6 +25,7 @@ import {
   restoredState,
   savedTitle,
 } from "../saving/saved-title.js";
+import { readIncident, type SavedIncident, type SavedLineRef } from "../saving/ticket-bundle.js";
 import type { UiState } from "../state/ui-state.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
@@ -54,6 +62,50 @@ function openingState(
   return { ...restored, where: [...recorded, ...where.filter((q) => !recorded.includes(q))] };
 }
 
+/** What `A` and `R` say over a bundle's activities. */
+export const BUNDLE_READ_ONLY = "a saved bundle is read-only";
+
+/** A pane's records as a feed that never polls: the bundle's, as of when it was saved. */
+function savedFeed<T>(data: T, at: number): Poller<T> {
+  const feed = new Poller<T>({ intervalMs: 60_000, fetch: async () => data });
+  feed.store.succeed(data, at, 0);
+  return feed;
+}
+
+/** The side panes of a bundle's incident (empty panes for those it has no records of). */
+function incidentFeeds(incident: SavedIncident, savedAt: number): Feeds {
+  return {
+    activities: savedFeed<Activity[]>(incident.activities, savedAt),
+    email: savedFeed<EmailEvent[]>(incident.email ?? [], savedAt),
+    solana: savedFeed<Map<string, SolTransaction[]>>(incident.solana ?? new Map(), savedAt),
+  };
+}
+
+/** How many rows with the same time a marked line is looked for among. */
+const MARK_LOOKAHEAD = 256;
+
+/** The row ids of the saved lines a bundle marked (by time, replica and text), those found. */
+function markedRows(store: LogRows, marks: readonly SavedLineRef[]): number[] {
+  const ids: number[] = [];
+  for (const m of marks) {
+    const from = store.firstAtOrAfter(m.at);
+    for (let i = from; i < Math.min(store.size(), from + MARK_LOOKAHEAD); i++) {
+      const e = store.at(i)?.event;
+      // `at` is to the millisecond; a sort key may have a fraction of one.
+      if (!e || e.sortKey >= m.at + 1) break;
+      if (
+        e.kind === "line" &&
+        e.replicaLabel === m.replicaLabel &&
+        e.content.startsWith(m.content)
+      ) {
+        ids.push(store.at(i)?.id as number);
+        break;
+      }
+    }
+  }
+  return ids;
+}
+
 export function savedDashboard(
   opened: OpenedLogs,
   ports: SavedDashboardPorts,
@@ -69,21 +121,52 @@ export function savedDashboard(
   });
   let header = log.header();
   const marked = new MarkedLog(log);
+  // A bundle's incident: read once, everything in it checked (what is not is said).
+  const incidentProblems: string[] = [];
+  const incident = header?.bundle ? readIncident(header.incident, incidentProblems) : undefined;
   const about = {
     summary: () => log.summary(),
     header: () => log.header(),
     following: () => followedNow(log.summary(), opened.followed),
     headerCheck: () => log.headerCheck(),
+    incident: () => incident,
   };
+  const savedAt = header?.savedAt === undefined ? Number.NaN : Date.parse(header.savedAt);
   const controller = new DashboardController(
-    { logs: savedLogs(marked, marked, about, () => marked.replicaNumbers()), ...ports },
+    {
+      logs: savedLogs(marked, marked, about, () => marked.replicaNumbers()),
+      ...ports,
+      ...(incident
+        ? {
+            feeds: incidentFeeds(incident, Number.isFinite(savedAt) ? savedAt : Date.now()),
+            readOnly: BUNDLE_READ_ONLY,
+          }
+        : {}),
+    },
     {
       heading: heading(),
       size,
       initialState: openingState(header?.filters, where),
     },
   );
-  const notice = header && headerNotice(header);
+  // The bundle's marks back on their lines once those are read (a large file: when indexed).
+  let marksDone = !incident || incident.marks.length === 0;
+  const restoreMarks = () => {
+    if (marksDone || !incident) return;
+    const ids = markedRows(marked, incident.marks);
+    if (ids.length === incident.marks.length || log.summary().complete) marksDone = true;
+    const marks = [...new Set([...controller.state.marks, ...ids])];
+    if (marks.length > controller.state.marks.length) controller.restore({ marks });
+  };
+  restoreMarks();
+  const notice = [
+    header && headerNotice(header),
+    incidentProblems.length > 0
+      ? `bundle records not read in part: ${incidentProblems.join("; ")}`
+      : undefined,
+  ]
+    .filter((n): n is string => n !== undefined)
+    .join(" · ");
   // Where the header's claims and the lines disagree, said once, when its file is read whole.
   let checkSaid = false;
   const sayCheck = (): string | undefined => {
@@ -93,10 +176,11 @@ export function savedDashboard(
     checkSaid = true;
     return checkNotice(check);
   };
-  const first = [notice, sayCheck()].filter((n): n is string => n !== undefined);
+  const first = [notice || undefined, sayCheck()].filter((n): n is string => n !== undefined);
   if (first.length > 0) controller.say(first.join(" · "));
   let notesSaid = log.summary().notes.length;
   const stopFollowing = log.subscribe(() => {
+    restoreMarks();
     const check = sayCheck();
     if (check) controller.say(check);
     controller.retitle(heading());

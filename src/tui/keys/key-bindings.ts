@@ -62,6 +62,8 @@ export type KeyAction =
   | "oldest"
   | "newest"
   | "open"
+  | "openMention"
+  | "mention"
   | "apply"
   | "erase"
   | "pick"
@@ -372,7 +374,13 @@ export const BINDINGS: readonly Binding[] = [
     action: "open",
     does: "details of the selected activity, email or transfer",
   },
-  { keys: ["up"], label: "↑", scope: "overlay", action: "up", does: "scroll up" },
+  {
+    keys: ["up"],
+    label: "↑",
+    scope: "overlay",
+    action: "up",
+    does: "scroll up; in a log line's detail listing the ids it mentions, choose the one above",
+  },
   {
     keys: ["/"],
     label: "/",
@@ -380,7 +388,27 @@ export const BINDINGS: readonly Binding[] = [
     action: "findInHelp",
     does: "in the help: find a key (o, /, Enter) or a word; only what matches is listed as you type, Enter keeps it, Esc shows all again",
   },
-  { keys: ["down"], label: "↓", scope: "overlay", action: "down", does: "scroll down" },
+  {
+    keys: ["down"],
+    label: "↓",
+    scope: "overlay",
+    action: "down",
+    does: "scroll down; in a log line's detail listing the ids it mentions, choose the one below",
+  },
+  {
+    keys: ["enter"],
+    label: "Enter",
+    scope: "overlay",
+    action: "openMention",
+    does: "in a log line's detail: open the record of the id chosen (the detail its pane's Enter opens; Esc comes back)",
+  },
+  {
+    keys: DIGITS,
+    label: "1-9",
+    scope: "overlay",
+    action: "mention",
+    does: "in a log line's detail: open the record of the id with that number",
+  },
   { keys: ["pageup"], label: "PgUp", scope: "overlay", action: "pageUp", does: "scroll up a page" },
   {
     keys: ["pagedown"],

@@ -8,6 +8,7 @@ import type { ErrorHeatmap } from "../../logs/error-heatmap.js";
 import { parseTimeTarget } from "../../text/time-target.js";
 import type { LogNavigator, Move, Target } from "../log-view/log-navigator.js";
 import { replicaNumber } from "../log-view/log-view.js";
+import { type Mention, mentionIdentity } from "../panes/known-ids.js";
 import { parseSaveChoice, type SaveChoice } from "../saving/save-range.js";
 import { savedFormat } from "../saving/saved-view.js";
 import type { ListRow } from "../state/list-selection.js";
@@ -46,6 +47,11 @@ export interface KeyContext {
   sidePanes?: boolean | undefined;
   /** The error heatmap of the whole buffer (`!`), computed when asked. */
   errors?: (() => ErrorHeatmap | undefined) | undefined;
+  /**
+   * The records the open log line's detail lists (the ids it mentions that a pane knows), in
+   * order, each by its pane and key; absent or empty: none listed.
+   */
+  mentions?: readonly Pick<Mention, "pane" | "key">[] | undefined;
 }
 
 export type KeyEffect =
@@ -286,6 +292,9 @@ function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Res
       return scrollKey(b, state, ctx);
     case "apply":
       return applyInput(state, ctx);
+    case "openMention":
+    case "mention":
+      return mentionKey(b.action, name, state, ctx);
     case "pick":
     case "retry":
       return undefined;
@@ -369,6 +378,8 @@ function scrollKey(b: Binding, state: UiState, ctx: KeyContext): Resolved {
   const page = (rows: number) => Math.max(1, rows - 1);
   const sign = b.action === "up" || b.action === "pageUp" ? 1 : -1;
   const paged = b.action === "pageUp" || b.action === "pageDown";
+  if (b.scope === "overlay" && !paged && state.detail?.pane === "line" && ctx.mentions?.length)
+    return chooseMention(state, ctx, ctx.mentions, -sign);
   if (b.scope === "overlay") {
     return {
       type: "scrollOverlay",
@@ -448,6 +459,60 @@ function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContex
     default:
       return undefined;
   }
+}
+
+/** ↑ ↓ in a log line's detail listing mentions: the one above or below chosen, by identity. */
+function chooseMention(
+  state: UiState,
+  ctx: KeyContext,
+  mentions: readonly Pick<Mention, "pane" | "key">[],
+  by: number,
+): Resolved {
+  const ids = mentions.map(mentionIdentity);
+  const at = state.detail?.chosen === undefined ? -1 : ids.indexOf(state.detail.chosen);
+  // Nothing chosen yet (or the chosen record left): ↓ takes the first, ↑ the last.
+  const next =
+    at < 0 ? (by > 0 ? 0 : ids.length - 1) : Math.max(0, Math.min(ids.length - 1, at + by));
+  // The list is the detail's first field: its row is kept in view (one row per mention).
+  let scroll = Math.min(state.detailScroll, next);
+  if (next >= scroll + ctx.pageRows) scroll = next - ctx.pageRows + 1;
+  return {
+    type: "chooseMention",
+    chosen: ids[next] as string,
+    scroll: Math.min(scroll, ctx.overlayMax),
+  };
+}
+
+/** Enter or 1-9 in a log line's detail: the record of the id chosen, or of that number, opened. */
+function mentionKey(
+  action: "openMention" | "mention",
+  name: string,
+  state: UiState,
+  ctx: KeyContext,
+): Resolved {
+  const detail = state.detail;
+  if (detail?.pane !== "line") return undefined;
+  const mentions = ctx.mentions ?? [];
+  if (mentions.length === 0)
+    return { type: "notice", text: "this line mentions no id a pane knows" };
+  const m =
+    action === "mention"
+      ? mentions[Number(name) - 1]
+      : mentions.find((x) => mentionIdentity(x) === detail.chosen);
+  if (!m)
+    return {
+      type: "notice",
+      text:
+        action === "mention"
+          ? `no id ${name}: the line mentions ${mentions.length}`
+          : "choose an id first: ↑↓ then Enter, or its number",
+    };
+  return {
+    type: "openDetail",
+    pane: m.pane,
+    key: m.key,
+    from: { ...detail, chosen: mentionIdentity(m) },
+  };
 }
 
 /** Enter: the cursor's line, or the focused list's selected record, in a detail view. */

@@ -1,7 +1,8 @@
 /**
  * A log line's detail view (Enter on the cursor's line): its replica, time absolute and relative,
  * level, the whole text wrapped, the lines that continue it (a stack trace), and for a JSON line
- * its fields pretty-printed.
+ * its fields pretty-printed. First, the records of the side panes the line mentions (their ids:
+ * ../panes/known-ids.ts), numbered, the one chosen marked: Enter or its number opens it.
  */
 
 import { groupHeadAt } from "../../logs/line-groups.js";
@@ -10,13 +11,31 @@ import type { LogRows, StoredRow } from "../../logs/model/log-store.js";
 import { lit, safeBounded } from "../../text/safe-text.js";
 import { formatRfc3339 } from "../../text/timestamp.js";
 import { type DetailField, type DetailView, field, jsonField } from "../panes/detail-view.js";
+import { type Mention, mentionIdentity } from "../panes/known-ids.js";
 import { relativeTime } from "./line-rows.js";
 import { renderedLine } from "./rendered-line.js";
 
 /** Continuation lines gathered into one detail view at most. */
 const MAX_CONTINUATION = 200;
 
-export function lineDetail(store: LogRows, row: StoredRow, now: number): DetailView {
+/** The mentions' field: one line each (numbered, the chosen one marked), then how to open one. */
+function mentionsField(mentions: readonly Mention[], chosen: string | undefined): DetailField {
+  const lines = mentions.map((m, i) => {
+    const mark = mentionIdentity(m) === chosen ? "▸" : " ";
+    const n = i < 9 ? String(i + 1) : " ";
+    return safeBounded(`${mark} ${n} ${m.label}`, 4096);
+  });
+  lines.push(lit`  ↑↓ choose · Enter or 1-9 opens its detail · Esc back`);
+  return { label: lit`mentions`, lines };
+}
+
+export function lineDetail(
+  store: LogRows,
+  row: StoredRow,
+  now: number,
+  mentions: readonly Mention[] = [],
+  chosen?: string,
+): DetailView {
   const event = row.event;
   if (event.kind === "gap") return { title: lit`Gap`, fields: [field(lit`reason`, event.reason)] };
   if (event.kind === "replica") {
@@ -24,6 +43,7 @@ export function lineDetail(store: LogRows, row: StoredRow, now: number): DetailV
   }
   const r = renderedLine(event);
   const fields: DetailField[] = [
+    ...(mentions.length > 0 ? [mentionsField(mentions, chosen)] : []),
     field(lit`replica`, event.replicaLabel),
     field(
       lit`time`,

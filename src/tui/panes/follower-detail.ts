@@ -11,6 +11,7 @@
 import type { HealthView } from "../../feeds/deployment-health.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import type { LogRows } from "../../logs/model/log-store.js";
+import { EVENT_GLYPHS } from "../../logs/model/pane-event.js";
 import type { ReplicaStats } from "../../logs/model/replica-activity.js";
 import type { HeaderCheck } from "../../logs/saved/header-claim.js";
 import { MAX_LINE_BYTES } from "../../logs/saved/saved-file.js";
@@ -27,6 +28,7 @@ import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower
 import { formatByteSize } from "../../text/byte-size.js";
 import { lit, safeBounded } from "../../text/safe-text.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
+import type { SavedIncident } from "../saving/ticket-bundle.js";
 import type { DetailField, DetailView } from "./detail-view.js";
 import { field } from "./detail-view.js";
 import { healthFields } from "./health-detail.js";
@@ -167,6 +169,61 @@ export interface SavedAbout {
   following?: (() => string | undefined) | undefined;
   /** The header's claims checked against its lines (undefined while its file is read). */
   headerCheck?: (() => (HeaderCheck & { sofar: boolean }) | undefined) | undefined;
+  /** A ticket bundle's incident as read (../saving/ticket-bundle.ts); absent: none. */
+  incident?: (() => SavedIncident | undefined) | undefined;
+}
+
+/** The most events of a bundle `i` lists (the newest are left out, counted). */
+const MAX_EVENTS_SHOWN = 500;
+
+/** What a bundle's incident recorded: its records, what the panes saw happen, marks, `!`. */
+function incidentDetail(incident: SavedIncident): DetailField[] {
+  const count = (n: number, one: string, many: string) =>
+    `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  const txs = [...(incident.solana?.values() ?? [])].reduce((n, l) => n + l.length, 0);
+  const left = Object.entries(incident.left).map(([k, n]) => `${k} ${n}`);
+  const fields: DetailField[] = [
+    field(
+      lit`recorded`,
+      [
+        count(incident.activities.length, "activity", "activities"),
+        incident.email
+          ? count(incident.email.length, "email event", "email events")
+          : "no email pane",
+        incident.solana
+          ? count(txs, "Solana transaction", "Solana transactions")
+          : "no Solana pane",
+        count(incident.marks.length, "mark", "marks"),
+        ...(left.length > 0 ? [`left out by the writer's caps: ${left.join(", ")}`] : []),
+      ].join(" · "),
+    ),
+  ];
+  const shown = incident.events.slice(0, MAX_EVENTS_SHOWN);
+  fields.push({
+    label: lit`events seen`,
+    lines: [
+      NOT_VERIFIED,
+      ...(shown.length === 0
+        ? [lit`none`]
+        : shown.map((e) =>
+            safeBounded(`${formatMsRfc3339(e.at, true)} ${EVENT_GLYPHS[e.kind]} ${e.text}`, 1200),
+          )),
+      ...(incident.events.length > shown.length
+        ? [lit`… ${incident.events.length - shown.length} more`]
+        : []),
+    ],
+  });
+  if (incident.onset) {
+    const o = incident.onset;
+    fields.push({
+      label: lit`! found`,
+      lines: [
+        safeBounded(`${o.time} ${o.replicaLabel}: ${o.content}`, 1200),
+        safeBounded(`rule: ${o.rule} · ${o.said}`, 1200),
+      ],
+    });
+  }
+  return fields;
 }
 
 /** One file: "incident.ndjson: ndjson, 1,234 lines, 2 not read (kept as text), indexing 40%". */
@@ -393,6 +450,8 @@ export function savedLinesDetail(
       fields.push(field(lit`header`, `not read in part: ${header.problems.join("; ")}`));
     if (saved?.headerCheck) fields.push(checkedField(saved.headerCheck()));
     fields.push(...bundleDetail(header));
+    const incident = saved?.incident?.();
+    if (incident) fields.push(...incidentDetail(incident));
   }
   if (summary && summary.notes.length > 0) {
     fields.push({

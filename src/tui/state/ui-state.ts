@@ -19,6 +19,18 @@ export type ListPane = Exclude<Pane, "logs">;
 export type DetailSource = ListPane | "follow" | "line";
 
 /**
+ * A detail view open: its pane and key; in a log line's detail, the id it mentions chosen (its
+ * record's identity, ../panes/known-ids.ts); a record opened from a line's detail goes back to
+ * it (`from`) on Esc.
+ */
+export interface DetailOpen {
+  pane: DetailSource;
+  key: string;
+  chosen?: string | undefined;
+  from?: DetailOpen | undefined;
+}
+
+/**
  * What a prompt asks for: a search or filter regex, context lines, a time to go to, which lines
  * to save (`S`), then the file to save them to, or a key or word to find in the help.
  */
@@ -124,7 +136,7 @@ export interface UiState {
   /** What `/` in the help found it by: only the keys and marks it matches are listed. */
   helpFind: string | undefined;
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
-  detail: { pane: DetailSource; key: string } | undefined;
+  detail: DetailOpen | undefined;
   detailScroll: number;
   /** The selected record of each list pane, by its key (never a row number); none at first. */
   selection: Record<ListPane, Selected | undefined>;
@@ -226,7 +238,9 @@ export type UiAction =
   | { type: "toggleHelp" }
   | { type: "toggleHeatmap" }
   | { type: "scrollOverlay"; by: number; max: number }
-  | { type: "openDetail"; pane: DetailSource; key: string }
+  | { type: "openDetail"; pane: DetailSource; key: string; from?: DetailOpen | undefined }
+  /** In a log line's detail: the record mentioned chosen (↑↓), by its identity. */
+  | { type: "chooseMention"; chosen: string; scroll: number }
   | { type: "toggleMark"; id: number }
   | { type: "openCopy"; id: number }
   | { type: "cycleEmailFilter" }
@@ -351,6 +365,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "toggleHeatmap":
     case "scrollOverlay":
     case "openDetail":
+    case "chooseMention":
       return overlayReducer(state, action);
     case "toggleMark":
       return {
@@ -471,7 +486,7 @@ function cancelOne(state: UiState): UiState {
   if (state.help) return { ...state, help: false };
   if (state.heatmap) return { ...state, heatmap: false };
   if (state.copy !== undefined) return { ...state, copy: undefined };
-  if (state.detail) return { ...state, detail: undefined };
+  if (state.detail) return { ...state, detail: state.detail.from, detailScroll: 0 };
   if (state.inputError) return { ...state, inputError: undefined };
   if (state.search) return { ...state, search: undefined, matchPosition: undefined };
   if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
@@ -514,7 +529,7 @@ function overlayReducer(
   state: UiState,
   action: Extract<
     UiAction,
-    { type: "toggleHelp" | "toggleHeatmap" | "scrollOverlay" | "openDetail" }
+    { type: "toggleHelp" | "toggleHeatmap" | "scrollOverlay" | "openDetail" | "chooseMention" }
   >,
 ): UiState {
   switch (action.type) {
@@ -529,6 +544,21 @@ function overlayReducer(
       return { ...state, detailScroll: clamp(state.detailScroll + action.by) };
     }
     case "openDetail":
-      return { ...state, detail: { pane: action.pane, key: action.key }, detailScroll: 0 };
+      return {
+        ...state,
+        detail: {
+          pane: action.pane,
+          key: action.key,
+          ...(action.from ? { from: action.from } : {}),
+        },
+        detailScroll: 0,
+      };
+    case "chooseMention":
+      if (state.detail?.pane !== "line") return state;
+      return {
+        ...state,
+        detail: { ...state.detail, chosen: action.chosen },
+        detailScroll: Math.max(0, action.scroll),
+      };
   }
 }

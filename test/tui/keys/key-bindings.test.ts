@@ -74,11 +74,14 @@ function stateFor(b: Binding): UiState {
         solana: undefined,
       },
     },
-    // H and ! act in the overlay only when it is the heatmap; the other keys there, in any.
+    // H and ! act in the overlay only when it is the heatmap, Enter and 1-9 in a log line's
+    // detail; the other keys there, in any.
     overlay:
       b.action === "heatmap" || b.action === "errorRise"
         ? { ...base, heatmap: true, heatmapScroll: 2 }
-        : { ...base, help: true, helpScroll: 2 },
+        : b.action === "openMention" || b.action === "mention"
+          ? { ...base, detail: { pane: "line", key: "141" } }
+          : { ...base, help: true, helpScroll: 2 },
     input: { ...base, input: { mode: "search", text: "ab", recall: 1 } },
     vote: {
       ...base,
