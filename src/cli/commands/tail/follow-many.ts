@@ -11,6 +11,15 @@
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
 import { debugDeployments, describeDeployments } from "../../../feeds/deployment-list.js";
+import {
+  CheckpointWriter,
+  checkpointToResume,
+  refusedCheckpoint,
+} from "../../../ship/checkpoint-file.js";
+import { MergedOutput } from "../../../ship/merged-output.js";
+import type { OtlpOutput } from "../../../ship/otlp-output.js";
+import { checkOutputFlags, openOutputFile } from "../../../ship/output-file.js";
+import { lockTailFiles } from "../../../ship/tail-locks.js";
 import type { ReadCheckpoint } from "../../../tail/checkpoint.js";
 import {
   DEFAULT_MAX_DEPLOYMENTS,
@@ -28,12 +37,7 @@ import { clientFor, configFromCommand } from "../../context.js";
 import { deploymentsToFollow } from "../../deployment-scope.js";
 import { fatalAdvice } from "../../follow-advice.js";
 import type { TailWindow } from "../../time-range.js";
-import { CheckpointWriter, checkpointToResume, refusedCheckpoint } from "./checkpoint-file.js";
-import { MergedOutput } from "./merged-output.js";
-import type { OtlpOutput } from "./otlp-output.js";
-import { checkOutputFlags, openOutputFile } from "./output-file.js";
 import type { TailFlags } from "./tail-flags.js";
-import { lockTailFiles } from "./tail-locks.js";
 import { checkpointMargin, firstWindow, resumeOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 
 /** How often merged lines are let out. */
@@ -59,7 +63,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), locks.output);
   const otlp =
     flags.output === "otlp"
-      ? await (await import("./otlp-output.js")).openOtlpOutput(
+      ? await (await import("../../../ship/otlp-output.js")).openOtlpOutput(
           flags.otlpEndpoint,
           config.organizationId,
           ids,

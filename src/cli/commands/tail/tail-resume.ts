@@ -5,11 +5,11 @@
  */
 import type { FileLock } from "../../../config/file-lock.js";
 import type { LogEvent } from "../../../logs/model/log-line.js";
+import { checkpointToResume } from "../../../ship/checkpoint-file.js";
+import type { OutputFileOpened } from "../../../ship/output-file.js";
+import { openOutputFile } from "../../../ship/output-file.js";
 import type { ReadRecord } from "../../../tail/checkpoint.js";
 import { HandledLines } from "../../../tail/handled-lines.js";
-import { checkpointToResume } from "./checkpoint-file.js";
-import type { OutputFileOpened } from "./output-file.js";
-import { openOutputFile } from "./output-file.js";
 import type { TailFlags } from "./tail-flags.js";
 import { checkpointMargin } from "./tail-options.js";
 

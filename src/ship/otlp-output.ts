@@ -10,15 +10,15 @@
  * end, lines not taken are said with what a restart does about them: with a checkpoint written,
  * it sends them again; with none written yet, it starts from --since again.
  */
-import type { TurnkeyClient } from "../../../api/client.js";
-import { entryExists } from "../../../config/named-file.js";
-import type { GapMarker, LogEvent, LogLine } from "../../../logs/model/log-line.js";
-import { otlpLogsEndpoint } from "../../../ship/otlp-endpoint.js";
-import type { LostLines, OtlpProblem } from "../../../ship/otlp-sink.js";
-import { OtlpSink } from "../../../ship/otlp-sink.js";
-import type { RequestLimit } from "../../../tail/request-limit.js";
-import { msToUtcRfc3339 } from "../../../text/timestamp.js";
-import { CliError } from "../../cli-error.js";
+import type { TurnkeyClient } from "../api/client.js";
+import { CliError } from "../cli/cli-error.js";
+import { entryExists } from "../config/named-file.js";
+import type { GapMarker, LogEvent, LogLine } from "../logs/model/log-line.js";
+import type { RequestLimit } from "../tail/request-limit.js";
+import { msToUtcRfc3339 } from "../text/timestamp.js";
+import { otlpLogsEndpoint } from "./otlp-endpoint.js";
+import type { LostLines, OtlpProblem } from "./otlp-sink.js";
+import { OtlpSink } from "./otlp-sink.js";
 
 /** How often a recurring collector problem is said again on stderr. */
 const SAY_AGAIN_MS = 10_000;

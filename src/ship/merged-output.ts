@@ -7,23 +7,28 @@
  * out (format 3).
  */
 
-import type { FilterStream } from "../../../logs/filter-stream.js";
-import { formatEvent, type StreamFormat } from "../../../logs/formats/stream-format.js";
-import type { DeploymentDescription } from "../../../logs/model/deployment-labels.js";
-import type { GapMarker, LogEvent, LogLine } from "../../../logs/model/log-line.js";
-import type { CheckpointFile, ReadCheckpoint } from "../../../tail/checkpoint.js";
-import { CrossMerge } from "../../../tail/cross-merge.js";
-import type { FollowMember } from "../../../tail/follow-set/follow-set-listener.js";
-import type { FollowProgress, LogFollower } from "../../../tail/follower.js";
-import { HandledLines } from "../../../tail/handled-lines.js";
-import { stringifyForTerminal } from "../../../text/terminal-json.js";
+import {
+  CONTEXT_SEPARATOR,
+  filterStreamOf,
+  ReplicaCheck,
+  sievedEvents,
+} from "../cli/commands/tail/tail-filter.js";
+import type { TailFlags } from "../cli/commands/tail/tail-flags.js";
+import { streamFormatOf, TAIL_HOLD_BACK_MS } from "../cli/commands/tail/tail-options.js";
+import type { FilterStream } from "../logs/filter-stream.js";
+import { formatEvent, type StreamFormat } from "../logs/formats/stream-format.js";
+import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
+import type { GapMarker, LogEvent, LogLine } from "../logs/model/log-line.js";
+import type { CheckpointFile, ReadCheckpoint } from "../tail/checkpoint.js";
+import { CrossMerge } from "../tail/cross-merge.js";
+import type { FollowMember } from "../tail/follow-set/follow-set-listener.js";
+import type { FollowProgress, LogFollower } from "../tail/follower.js";
+import { HandledLines } from "../tail/handled-lines.js";
+import { stringifyForTerminal } from "../text/terminal-json.js";
 import type { CheckpointWriter } from "./checkpoint-file.js";
 import { type LineSink, lineSinks } from "./line-sink.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import { cutGap, type OutputFileOpened } from "./output-file.js";
-import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
-import type { TailFlags } from "./tail-flags.js";
-import { streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 
 /** A line or gap with the deployment it came from. */
 type Tagged = LogEvent & { deploymentId: string };

@@ -6,10 +6,11 @@
  * symlink at the name is replaced, not followed), the output file by the file its name leads to
  * (it is appended to through symlinks).
  */
-import { FileLock, FileLockError } from "../../../config/file-lock.js";
-import { resolvedFile, resolvedName } from "../../../config/resolved-path.js";
-import { CliError } from "../../cli-error.js";
-import type { TailFlags } from "./tail-flags.js";
+
+import { CliError } from "../cli/cli-error.js";
+import type { TailFlags } from "../cli/commands/tail/tail-flags.js";
+import { FileLock, FileLockError } from "../config/file-lock.js";
+import { resolvedFile, resolvedName } from "../config/resolved-path.js";
 
 export interface TailLocks {
   checkpoint: FileLock | undefined;

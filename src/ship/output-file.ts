@@ -18,14 +18,14 @@
  * (../../config/append-file.ts): refused at once when it is not a regular file.
  */
 import { type BigIntStats, statSync } from "node:fs";
-import { AppendFile, AppendFileError } from "../../../config/append-file.js";
-import type { FileLock } from "../../../config/file-lock.js";
-import { fileProblem } from "../../../config/file-problem.js";
-import { sameFile } from "../../../config/resolved-path.js";
-import type { GapMarker } from "../../../logs/model/log-line.js";
-import type { OutputFileRecord } from "../../../tail/checkpoint.js";
-import { CliError } from "../../cli-error.js";
-import type { TailFlags } from "./tail-flags.js";
+import { CliError } from "../cli/cli-error.js";
+import type { TailFlags } from "../cli/commands/tail/tail-flags.js";
+import { AppendFile, AppendFileError } from "../config/append-file.js";
+import type { FileLock } from "../config/file-lock.js";
+import { fileProblem } from "../config/file-problem.js";
+import { sameFile } from "../config/resolved-path.js";
+import type { GapMarker } from "../logs/model/log-line.js";
+import type { OutputFileRecord } from "../tail/checkpoint.js";
 import { lostLock } from "./tail-locks.js";
 
 /** What opening FILE found: lines to say on stderr, and whether lines may be missing from it. */

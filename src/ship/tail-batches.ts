@@ -4,23 +4,29 @@
  * continuation lines across batches), then the collector, stdout or FILE, and the checkpoint
  * written once the batch is out.
  */
-import type { FilterStream } from "../../../logs/filter-stream.js";
-import { formatEvent, type StreamFormat } from "../../../logs/formats/stream-format.js";
-import type { DeploymentDescription } from "../../../logs/model/deployment-labels.js";
-import type { GapMarker, LogEvent } from "../../../logs/model/log-line.js";
-import type { CheckpointFile } from "../../../tail/checkpoint.js";
-import type { LogFollower } from "../../../tail/follower.js";
-import type { HandledLines } from "../../../tail/handled-lines.js";
-import { writeStderr } from "../../../text/stderr.js";
+
+import {
+  CONTEXT_SEPARATOR,
+  filterStreamOf,
+  ReplicaCheck,
+  sievedEvents,
+} from "../cli/commands/tail/tail-filter.js";
+import type { TailFlags } from "../cli/commands/tail/tail-flags.js";
+import type { TailStdout } from "../cli/commands/tail/tail-stdout.js";
+import type { FilterStream } from "../logs/filter-stream.js";
+import { formatEvent, type StreamFormat } from "../logs/formats/stream-format.js";
+import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
+import type { GapMarker, LogEvent } from "../logs/model/log-line.js";
+import type { CheckpointFile } from "../tail/checkpoint.js";
+import type { LogFollower } from "../tail/follower.js";
+import type { HandledLines } from "../tail/handled-lines.js";
+import { writeStderr } from "../text/stderr.js";
 import type { CheckpointWriter } from "./checkpoint-file.js";
 import type { LineSink } from "./line-sink.js";
 import { lineSinks } from "./line-sink.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import type { OutputFile } from "./output-file.js";
 import { cutGap } from "./output-file.js";
-import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
-import type { TailFlags } from "./tail-flags.js";
-import type { TailStdout } from "./tail-stdout.js";
 
 export interface TailBatchesOptions {
   flags: TailFlags;

@@ -7,21 +7,18 @@
  * clock or older than the server keeps logs ends the follow before anything is written, exit 2,
  * naming `--start-over`, which sets FILE's record aside (said on stderr, with what it skips).
  */
-import { removeStaleTempFiles, writeFileAtomically } from "../../../config/atomic-file.js";
-import type { FileLock } from "../../../config/file-lock.js";
-import {
-  type NamedFileError,
-  READ_LIMITS,
-  readNamedFileIfExists,
-} from "../../../config/named-file.js";
-import type { CheckpointFile, ReadCheckpoint } from "../../../tail/checkpoint.js";
-import { parseCheckpoint, serializeCheckpoint } from "../../../tail/checkpoint.js";
-import type { ResumeRefusedError } from "../../../tail/follower.js";
-import { formatDuration } from "../../../text/duration.js";
-import { CliError } from "../../cli-error.js";
-import type { TailFlags } from "./tail-flags.js";
+
+import { CliError } from "../cli/cli-error.js";
+import type { TailFlags } from "../cli/commands/tail/tail-flags.js";
+import { firstWindowWords } from "../cli/commands/tail/tail-options.js";
+import { removeStaleTempFiles, writeFileAtomically } from "../config/atomic-file.js";
+import type { FileLock } from "../config/file-lock.js";
+import { type NamedFileError, READ_LIMITS, readNamedFileIfExists } from "../config/named-file.js";
+import type { CheckpointFile, ReadCheckpoint } from "../tail/checkpoint.js";
+import { parseCheckpoint, serializeCheckpoint } from "../tail/checkpoint.js";
+import type { ResumeRefusedError } from "../tail/follower.js";
+import { formatDuration } from "../text/duration.js";
 import { lostLock } from "./tail-locks.js";
-import { firstWindowWords } from "./tail-options.js";
 
 /**
  * What FILE holds for the deployments followed (absent: nothing, a fresh follow).
