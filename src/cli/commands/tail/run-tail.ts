@@ -20,9 +20,15 @@ import { governHeap } from "../../heap-governor.js";
 import type { TailWindow } from "../../time-range.js";
 import { FirstDescription } from "./first-description.js";
 import { TailFetch } from "./tail-fetch.js";
-import { changesLines } from "./tail-filter.js";
+import { changesLines, lineFilterOf } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
-import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
+import {
+  firstWindow,
+  firstWindowWords,
+  resumeOf,
+  streamFormatOf,
+  TAIL_HOLD_BACK_MS,
+} from "./tail-options.js";
 import { resumeTail } from "./tail-resume.js";
 import { TailStdout } from "./tail-stdout.js";
 
@@ -157,6 +163,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     : undefined;
   const batches = new TailBatches({
     flags,
+    filter: lineFilterOf(flags),
     format,
     follower,
     handled,
@@ -175,7 +182,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   try {
     await followUntilStopped(follower, controller, flags.follow === true, (err) =>
       err instanceof ResumeRefusedError && checkpointPath !== undefined
-        ? refusedCheckpoint(err, checkpointPath, flags)
+        ? refusedCheckpoint(err, checkpointPath, firstWindowWords(flags))
         : fetch.stopError(err),
     );
     await described?.settled();
