@@ -21,6 +21,7 @@
 
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
 import { parseRfc3339 } from "../../text/timestamp.js";
+import { GAP_LINE_PREFIX, readGapLine } from "../formats/gap-line.js";
 import { filteredLevel, filteredText } from "../line-filter.js";
 import type { GapMarker, LogLine } from "../model/log-line.js";
 import { packNanos, timestampSortKey } from "../model/log-line.js";
@@ -199,8 +200,6 @@ export function readJsonValue(value: unknown): SavedLine | undefined {
   return { kind: "line", line, level };
 }
 
-/** `[label] content` after the time (or the `-` of a line without one) of `--timestamps`. */
-const GAP_LINE = /^--- gap: ([\s\S]*) \((\S+) to (\S+)\) ---$/;
 /**
  * A label `tail` prefixed with a deployment's short id when following several, and its version
  * and role when known (`0c7e55 0.8.0 canary replica 2/3`).
@@ -220,7 +219,7 @@ export function readTextLine(text: string): SavedLine | undefined {
     at = space + 1;
   } else if (c === 45 /* - */) {
     if (text === "--") return { kind: "skip" };
-    if (text.startsWith("--- gap: ")) return readTextGap(text);
+    if (text.startsWith(GAP_LINE_PREFIX)) return readTextGap(text);
     at = 1;
     while (text.charCodeAt(at) === 32) at++;
     if (at < 2) return undefined;
@@ -251,14 +250,8 @@ export function readTextLine(text: string): SavedLine | undefined {
 }
 
 function readTextGap(text: string): SavedLine | undefined {
-  const m = GAP_LINE.exec(text);
-  const from = m && parseRfc3339(m[2] as string);
-  const to = m && parseRfc3339(m[3] as string);
-  if (!m || !from || !to) return undefined;
-  return {
-    kind: "gap",
-    gap: { kind: "gap", from: msOf(from), to: msOf(to), reason: m[1] as string, sortKey: msOf(to) },
-  };
+  const gap = readGapLine(text);
+  return gap ? { kind: "gap", gap } : undefined;
 }
 
 /** Whether a text line reads as `tail` text (for telling the format): a replica label, a gap. */
