@@ -10,13 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TurnkeyClient } from "../dist/api/client.js";
 import { writeFileAtomically } from "../dist/config/atomic-file.js";
+import { formatEvent } from "../dist/logs/formats/stream-format.js";
 import { OutputFile } from "../dist/ship/output-file.js";
 import { startSimulator } from "../dist/sim/server.js";
 import { serializeCheckpoint } from "../dist/tail/checkpoint.js";
-import { debugLogFetch } from "../dist/tail/debug-log-fetch.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { HandledLines } from "../dist/tail/handled-lines.js";
-import { formatEvent } from "../dist/tail/stream-format.js";
+import { debugLogFetch } from "../dist/tail/wire/debug-log-fetch.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = 1000;

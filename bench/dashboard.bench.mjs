@@ -27,8 +27,8 @@ const { render } = await import("ink");
 const { default: React } = await import("react");
 const { Poller } = await import("../dist/feeds/poller.js");
 const { LogFollower } = await import("../dist/tail/follower.js");
-const { LogStore } = await import("../dist/tail/log-store.js");
-const { ReplicaActivity } = await import("../dist/tail/replica-activity.js");
+const { LogStore } = await import("../dist/logs/model/log-store.js");
+const { ReplicaActivity } = await import("../dist/logs/model/replica-activity.js");
 const { Dashboard } = await import("../dist/tui/components/dashboard.js");
 const { DashboardController } = await import("../dist/tui/controller/dashboard-controller.js");
 const arg = (name) => {

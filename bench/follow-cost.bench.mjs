@@ -16,9 +16,9 @@ import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TurnkeyClient } from "../dist/api/client.js";
+import { lineTimestamp } from "../dist/logs/model/log-line.js";
 import { startSimulator } from "../dist/sim/server.js";
 import { LogFollower } from "../dist/tail/follower.js";
-import { lineTimestamp } from "../dist/tail/log-line.js";
 import { debugLogFetch } from "../dist/tail/wire/debug-log-fetch.js";
 import { DEBUG_LOG_FAST_PATH } from "../dist/tail/wire/guards.js";
 

@@ -36,11 +36,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatEvent } from "../dist/logs/formats/stream-format.js";
 import { lnavFormatText } from "../dist/logs/lnav-format.js";
+import { packNanos, timestampSortKey } from "../dist/logs/model/log-line.js";
 import { Random } from "../dist/sim/random.js";
 import { DebugLogs } from "../dist/sim/traffic/debug-logs.js";
-import { packNanos, timestampSortKey } from "../dist/tail/log-line.js";
-import { formatEvent } from "../dist/tail/stream-format.js";
 
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 3);

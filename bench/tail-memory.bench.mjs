@@ -6,8 +6,8 @@
 // <= 200 MB). Then the bytes each buffered line costs beyond its content: the heap with the
 // buffer full, less the heap with it emptied, per line, less the content's own characters.
 
+import { LogStore } from "../dist/logs/model/log-store.js";
 import { LogFollower } from "../dist/tail/follower.js";
-import { LogStore } from "../dist/tail/log-store.js";
 import { OverlapDecoder } from "../dist/tail/wire/overlap-decoder.js";
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);

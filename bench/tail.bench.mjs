@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { formatEvent } from "../dist/logs/formats/stream-format.js";
 import { LogFollower } from "../dist/tail/follower.js";
-import { formatEvent } from "../dist/tail/stream-format.js";
 import { OverlapDecoder } from "../dist/tail/wire/overlap-decoder.js";
 
 const TOTAL = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
