@@ -1,4 +1,5 @@
 import { Command, CommanderError, Help } from "commander";
+import { ShipError } from "../ship/ship-error.js";
 import { sayOnStderr, writeStderr } from "../text/stderr.js";
 import { CliError, shortenQuotedArguments } from "./cli-error.js";
 import { COMMANDS, type CommandName, DEFAULT_COMMAND, isCommandName } from "./command-table.js";
@@ -93,7 +94,7 @@ async function loadRegisters(
 
 /** The last line of defence: whatever an error says, a key's hex is not echoed (text/stderr.ts). */
 function printError(err: unknown): number {
-  if (err instanceof CliError) {
+  if (err instanceof CliError || err instanceof ShipError) {
     sayOnStderr(err.message);
     return err.exitCode;
   }

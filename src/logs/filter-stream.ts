@@ -169,3 +169,13 @@ export class FilterStream<E extends LogEvent = LogEvent> {
     return group;
   }
 }
+
+/** The separator between context groups in text (grep's); JSON and OTLP have none. */
+export const CONTEXT_SEPARATOR = "--";
+
+/** The events of what a stream let out: separators dropped (JSON, OTLP). */
+export function sievedEvents<E extends LogEvent>(out: readonly Sieved<E>[]): E[] {
+  const events: E[] = [];
+  for (const s of out) if (s.kind === "event") events.push(s.event);
+  return events;
+}

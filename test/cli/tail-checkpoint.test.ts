@@ -431,11 +431,17 @@ describe("tail -f --checkpoint --output-file", () => {
         ["/dev/null", "is a character device, not a regular file"],
         [join(dir, "loop-a"), "is a symlink loop (too many levels of symbolic links)"],
       ];
-      for (const [path, is] of refusals) {
-        const refused = await runCli(
-          ["--base-url", server.url, "tail", "-f", "--deployment", "dep", "--output-file", path],
-          { env: ENV },
-        );
+      // Each refusal is its own run, independent of the others: run at once.
+      const answers = await Promise.all(
+        refusals.map(([path]) =>
+          runCli(
+            ["--base-url", server.url, "tail", "-f", "--deployment", "dep", "--output-file", path],
+            { env: ENV },
+          ),
+        ),
+      );
+      for (const [k, [path, is]] of refusals.entries()) {
+        const refused = answers[k] as (typeof answers)[number];
         expect(refused.code).toBe(2);
         expect(refused.stderr.trim()).toBe(
           `tvcwatch: --output-file ${path} ${is}: name a file to append the lines to`,

@@ -261,7 +261,8 @@ describe("tail and the dashboard keep the same lines", () => {
       { include: ["charge|settle"] },
     ],
   ];
-  it.each(cases)("%s", async (_name, flags, ui) => {
+  // Each case is its own run of tail over the same lines, independent of the others: at once.
+  it.concurrent.each(cases)("%s", async (_name, flags, ui) => {
     const printed = await tailJson(flags);
     expect(printed.length).toBeGreaterThan(0);
     expect(printed.length).toBeLessThan(store.size());

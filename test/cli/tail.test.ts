@@ -70,49 +70,54 @@ describe("tvcwatch tail", () => {
   });
 
   it("-o json leaves the description out when the records fail or answer about another deployment, and waits for a slow one (10 s at most)", async () => {
-    // A proxy in front of the simulator: get_tvc_deployment as `answer` says.
-    let answer: "fail" | "other" | "slow" | "never" = "fail";
-    const proxy = createServer((req, res) => {
-      const body: Buffer[] = [];
-      req.on("data", (d: Buffer) => body.push(d));
-      req.on("end", () => {
-        const described = req.url?.endsWith("/get_tvc_deployment") === true;
-        const apps = req.url?.endsWith("/list_tvc_apps") === true;
-        if (answer === "never" && described) return;
-        if (answer === "fail" && (described || apps)) {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end('{"code":13,"message":"internal"}');
-          return;
-        }
-        const upstream = request(
-          `${sim.url}${req.url}`,
-          { method: req.method, headers: req.headers },
-          (up) => {
-            const got: Buffer[] = [];
-            up.on("data", (d: Buffer) => got.push(d));
-            up.on("end", () => {
-              let text = Buffer.concat(got).toString();
-              if (described && answer === "other")
-                text = text.replaceAll(sim.config.deploymentId, "dep-other");
-              const send = () => {
-                const headers = { ...up.headers };
-                delete headers["content-length"];
-                res.writeHead(up.statusCode ?? 502, headers);
-                res.end(text);
-              };
-              if (described && answer === "slow") setTimeout(send, 1500);
-              else send();
-            });
-          },
-        );
-        upstream.end(Buffer.concat(body));
+    // A proxy in front of the simulator for each answer: get_tvc_deployment as `answer` says.
+    // The four runs are independent, so they run at once (the one that waits 10 s sets the pace).
+    type Answer = "fail" | "other" | "slow" | "never";
+    const proxyFor = (answer: Answer) =>
+      createServer((req, res) => {
+        const body: Buffer[] = [];
+        req.on("data", (d: Buffer) => body.push(d));
+        req.on("end", () => {
+          const described = req.url?.endsWith("/get_tvc_deployment") === true;
+          const apps = req.url?.endsWith("/list_tvc_apps") === true;
+          if (answer === "never" && described) return;
+          if (answer === "fail" && (described || apps)) {
+            res.writeHead(500, { "content-type": "application/json" });
+            res.end('{"code":13,"message":"internal"}');
+            return;
+          }
+          const upstream = request(
+            `${sim.url}${req.url}`,
+            { method: req.method, headers: req.headers },
+            (up) => {
+              const got: Buffer[] = [];
+              up.on("data", (d: Buffer) => got.push(d));
+              up.on("end", () => {
+                let text = Buffer.concat(got).toString();
+                if (described && answer === "other")
+                  text = text.replaceAll(sim.config.deploymentId, "dep-other");
+                const send = () => {
+                  const headers = { ...up.headers };
+                  delete headers["content-length"];
+                  res.writeHead(up.statusCode ?? 502, headers);
+                  res.end(text);
+                };
+                if (described && answer === "slow") setTimeout(send, 1500);
+                else send();
+              });
+            },
+          );
+          upstream.end(Buffer.concat(body));
+        });
       });
-    });
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-    const proxied = join(dir, "proxied.json");
-    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    writeFileSync(proxied, JSON.stringify({ ...sim.config, baseUrl: url }), { mode: 0o600 });
-    const keysOf = async () => {
+    const answers: Answer[] = ["fail", "other", "slow", "never"];
+    const proxies = answers.map(proxyFor);
+    await Promise.all(proxies.map((p) => new Promise<void>((r) => p.listen(0, "127.0.0.1", r))));
+    const keysOf = async (answer: Answer) => {
+      const proxy = proxies[answers.indexOf(answer)] as ReturnType<typeof proxyFor>;
+      const proxied = join(dir, `proxied-${answer}.json`);
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      writeFileSync(proxied, JSON.stringify({ ...sim.config, baseUrl: url }), { mode: 0o600 });
       const started = Date.now();
       const r = await runCli(["--config", proxied, "tail", "--since", "10s", "-o", "json"]);
       expect(r.code).toBe(0);
@@ -132,22 +137,20 @@ describe("tvcwatch tail", () => {
     try {
       const plain = "replicaLabel,ts,content,time,level";
       const position = "replica,replicas";
-      expect((await keysOf()).keys).toEqual([`${plain},${position}`]);
-      answer = "other";
-      expect((await keysOf()).keys).toEqual([`${plain},${position}`]);
-      answer = "slow";
-      const slow = await keysOf();
-      expect(slow.keys).toEqual([`${plain},deploymentVersion,deploymentRole,${position}`]);
-      expect(slow.ms).toBeGreaterThan(1500);
+      const [failed, other, slow, never] = await Promise.all(answers.map(keysOf));
+      expect(failed?.keys).toEqual([`${plain},${position}`]);
+      expect(other?.keys).toEqual([`${plain},${position}`]);
+      expect(slow?.keys).toEqual([`${plain},deploymentVersion,deploymentRole,${position}`]);
+      expect(slow?.ms).toBeGreaterThan(1500);
       // No answer at all: the lines wait 10 s for it, then go without, and the program ends.
-      answer = "never";
-      const never = await keysOf();
-      expect(never.keys).toEqual([`${plain},${position}`]);
-      expect(never.ms).toBeGreaterThan(9_500);
-      expect(never.ms).toBeLessThan(14_000);
+      expect(never?.keys).toEqual([`${plain},${position}`]);
+      expect(never?.ms).toBeGreaterThan(9_500);
+      expect(never?.ms).toBeLessThan(14_000);
     } finally {
-      proxy.closeAllConnections();
-      proxy.close();
+      for (const p of proxies) {
+        p.closeAllConnections();
+        p.close();
+      }
     }
   }, 40_000);
 

@@ -1,11 +1,11 @@
 /**
- * Fake Turnkey APIs on loopback for the dashboard's end-to-end tests (they do not check stamps):
+ * Fake Turnkey APIs on loopback for the dashboard's end-to-end tests (they do not check stamps),
+ * served by the tests' one fake server (../helpers/log-server.ts):
  * a hostile one, whose well-formed responses carry escape sequences in their strings, a megabyte
  * log line and Solana amounts sized to freeze a quadratic formatter; and one streaming log lines
  * from a corpus of text that terminals draw at widths libraries disagree on.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLogServer } from "../helpers/log-server.js";
 
 /** Sets the terminal title (OSC 0), writes the clipboard (OSC 52), clears the screen (CSI). */
 export const ATTACK =
@@ -185,32 +185,9 @@ function corpusResponses(now: number): Record<string, unknown> {
   };
 }
 
-async function start(responses: (now: number) => Record<string, unknown>): Promise<FakeApi> {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const name = (req.url ?? "").split("/").pop() ?? "";
-      const body = responses(Date.now())[name];
-      if (body === undefined) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ code: 5, message: `no ${name} here`, details: [] }));
-        return;
-      }
-      res.writeHead(200, { "content-type": "application/json", date: new Date().toUTCString() });
-      res.end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+/** The one fake server (../helpers/log-server.ts), answering every operation from `responses`. */
+const start = (responses: (now: number) => Record<string, unknown>): Promise<FakeApi> =>
+  startLogServer({ operations: responses });
 
 /**
  * A deployment's log to read as on-call does, one line per 200 ms slot over the last 30 s: plain

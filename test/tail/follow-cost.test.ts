@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { LogFollower } from "../../src/tail/follower.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 import { mulberry } from "../helpers/seeded-random.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
 

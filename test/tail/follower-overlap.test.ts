@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LogLine } from "../../src/logs/model/log-line.js";
 import { LogFollower } from "../../src/tail/follower.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 import { mulberry } from "./hostile-entries.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
 

@@ -7,9 +7,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LogLine } from "../../src/logs/model/log-line.js";
 import { LogFollower, type TimeRange } from "../../src/tail/follower.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 import { mulberry } from "../helpers/seeded-random.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
 /** The lines span a minute of server time from the follow's start. */

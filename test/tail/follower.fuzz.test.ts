@@ -11,9 +11,9 @@ import { formatEvent } from "../../src/logs/formats/stream-format.js";
 import type { LogEvent } from "../../src/logs/model/log-line.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { RAW_UNSAFE } from "../api/hostile-samples.js";
+import { SimTime } from "../helpers/log-server.js";
 import { responseMeta } from "../helpers/response-meta.js";
 import { hostileEntries, mulberry } from "./hostile-entries.js";
-import { SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
 

@@ -4,10 +4,10 @@ import { TurnkeyApiError } from "../../src/api/errors.js";
 import type { LogLine } from "../../src/logs/model/log-line.js";
 import { LogStore } from "../../src/logs/model/log-store.js";
 import { FollowerStopError, LogFollower } from "../../src/tail/follower.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 import { responseMeta } from "../helpers/response-meta.js";
 import { mulberry } from "../helpers/seeded-random.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
 
 /** Lines of one replica; `percentWithTs` of them carry a timestamp, contents from `contents`. */
 const lineSpec = (percentWithTs: number, contents: string[]) =>

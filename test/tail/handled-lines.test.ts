@@ -8,9 +8,9 @@ import type { LogLine } from "../../src/logs/model/log-line.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { HandledLines, type HandledRecord } from "../../src/tail/handled-lines.js";
 import { DIGEST_CHARS, digestOf, lineKey } from "../../src/tail/line-identity.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 import { mulberry } from "../helpers/seeded-random.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
 const YEAR = 365 * 24 * 3_600_000;

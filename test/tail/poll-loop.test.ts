@@ -3,9 +3,9 @@ import { TurnkeyApiError } from "../../src/api/errors.js";
 import { LogFollower } from "../../src/tail/follower.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../src/tail/follower-status.js";
 import { endsFollow, failedPollDelayMs, nextPollDelayMs } from "../../src/tail/poll-loop.js";
+import { SimTime } from "../helpers/log-server.js";
 import { responseMeta } from "../helpers/response-meta.js";
 import { waitFor } from "../helpers/wait-for.js";
-import { SimTime } from "./model-server.js";
 
 describe("the wait after failed polls", () => {
   it("counts failed polls, doubles from 0.5-1 s, is capped at max(5 s, interval) and jittered", () => {

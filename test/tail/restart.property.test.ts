@@ -21,9 +21,9 @@ import {
 import { LogFollower } from "../../src/tail/follower.js";
 import { HandledLines } from "../../src/tail/handled-lines.js";
 import { lineKey } from "../../src/tail/line-identity.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 import { mulberry } from "../helpers/seeded-random.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
 
 const WALL = 1_790_000_000_000;
 const YEAR = 365 * 24 * 3_600_000;

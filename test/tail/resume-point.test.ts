@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { LogEvent, LogLine } from "../../src/logs/model/log-line.js";
 import { LogFollower, ResumeRefusedError } from "../../src/tail/follower.js";
 import { judgeResumeWindow, type ResumePoint, refuseResume } from "../../src/tail/resume-point.js";
-import type { ModelLine } from "./model-server.js";
-import { ModelServer, SimTime } from "./model-server.js";
+import type { ModelLine } from "../helpers/log-server.js";
+import { ModelServer, SimTime } from "../helpers/log-server.js";
 
 const WALL = 1_790_000_000_000;
 

@@ -92,8 +92,7 @@ describe("the seams, by construction", () => {
       // Their own sequences (alternate screen, bell, OSC 52 of base64) and Ink's frame of Safe text.
       "tui/app/run-dashboard.tsx": "Ink renders only Safe strings",
       "tui/app/run-open.tsx": "Ink renders only Safe strings (the dashboard over saved logs)",
-      "cli/commands/tail/stdout-batch.ts":
-        "lines made by formatEvent (sanitized text, escaped JSON)",
+      "ship/stdout-batch.ts": "lines made by formatEvent (sanitized text, escaped JSON)",
       "cli/commands/tail/tail-stdout.ts": "renderPlainWindow's lines (sanitized), the pipe's state",
       "cli/commands/tail/follow-many.ts": "flushes nothing but what stdout-batch wrote",
       "cli/commands/call/run-call.ts":

@@ -32,6 +32,7 @@ import {
 import type { DeploymentDescription } from "../model/deployment-labels.js";
 import { isStamped, type LogEvent, type LogLine } from "../model/log-line.js";
 import { replicaPosition } from "../replicas.js";
+import { formatGapLine } from "./gap-line.js";
 
 export interface StreamFormat {
   output: "text" | "json";
@@ -101,7 +102,7 @@ export function formatEvent(
     return `{${from}"replicaLabel":${jsonString(event.replicaLabel)},"ts":${ts},"content":${jsonString(event.content)},"time":${time},"level":${level === undefined ? "null" : `"${level}"`}${describedFields(deployment)}${positionFields(event.replicaLabel)}${head ? ',"continues":true' : ""}}`;
   }
   if (event.kind === "gap") {
-    const text = `--- gap: ${event.reason} (${formatMsRfc3339(event.from, f.utc)} to ${formatMsRfc3339(event.to, f.utc)}) ---`;
+    const text = formatGapLine(event, f.utc);
     return f.colour ? `\u001b[2m${text}\u001b[22m` : text;
   }
   const label = renderReplicaLabel(event.replicaLabel, f.colour);

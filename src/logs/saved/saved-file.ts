@@ -17,6 +17,7 @@
 
 import { formatByteSize } from "../../text/byte-size.js";
 import type { ByteSource, FileBytes, HeldBytes } from "./byte-source.js";
+import { JsonLineWalker } from "./json-line-walker.js";
 import {
   ESCAPED,
   IS_GAP,
@@ -87,6 +88,8 @@ class Indexer {
   /** Lines at the start without a time, waiting for the first timed line's key. */
   private pending = 0;
   private readonly scan: LineScan = newLineScan();
+  /** Walks this file's NDJSON lines (one walker per reader). */
+  private readonly walker = new JsonLineWalker();
 
   constructor(
     private readonly format: SavedFormat,
@@ -101,7 +104,7 @@ class Indexer {
   line(buffer: Buffer, s: number, e: number, offset: number): void {
     if (e > s && buffer[e - 1] === 0x0d) e--;
     const scan = this.scan;
-    scanLine(buffer, s, e, this.format, this.streams, scan);
+    scanLine(buffer, s, e, this.format, this.streams, scan, this.walker);
     if (scan.what === SKIP) return;
     if (scan.what === HEADER) {
       this.header ??= scan.header;

@@ -1,5 +1,5 @@
 /**
- * The first line the dashboard's `S` writes (src/tui/saving/saved-view.ts): in NDJSON a `{"tvcwatch":
+ * The first line the dashboard's `S` writes (src/tui/saving/saved-view.ts), written and read here: in NDJSON a `{"tvcwatch":
  * {deploymentId, savedAt, filters, from, to, lines, gaps, range}}` object, in text a `# tvcwatch ·
  * deployment … · filters: … · range · from to to · N lines` comment. Reading a saved view back
  * restores its filters from the NDJSON header (the text one names them in words only). A ticket
@@ -363,6 +363,55 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
     else problems.push("filters.onlyDeployment is not a deployment id");
   }
   return filters;
+}
+
+/** What the NDJSON header records (written by formatJsonHeader, read by readJsonHeader). */
+export interface JsonHeaderFields {
+  deploymentId: string;
+  /** RFC 3339. */
+  savedAt: string;
+  filters: {
+    include: readonly string[];
+    exclude: string | null;
+    where: readonly string[];
+    minLevel: LogLevel | null;
+    context: number;
+    hiddenReplicas: readonly number[];
+    onlyReplica: number | null;
+    onlyDeployment: string | null;
+  };
+  /** The span of the lines (RFC 3339), null without lines. */
+  from: string | null;
+  to: string | null;
+  lines: number;
+  gaps: number;
+  range: { kind: string; minutes?: number };
+}
+
+/** The NDJSON header line: `{"tvcwatch": …}`, a bundle's own fields after the others. */
+export function formatJsonHeader(
+  fields: JsonHeaderFields,
+  bundle?: Record<string, unknown> | undefined,
+): string {
+  return JSON.stringify({ tvcwatch: { ...fields, ...bundle } });
+}
+
+/** What the text header says, in words (its reader finds the deployment, span and lines again). */
+export interface TextHeaderWords {
+  deploymentId: string;
+  filters: string;
+  range: string;
+  /** The span of the lines (RFC 3339), undefined without lines. */
+  span: { from: string; to: string } | undefined;
+  lines: number;
+  gaps: number;
+}
+
+/** The text header line: `# tvcwatch · deployment … · filters: … · range · from to to · N lines`. */
+export function formatTextHeader(w: TextHeaderWords): string {
+  const spanText = w.span ? `${w.span.from} to ${w.span.to}` : "no lines";
+  const gapText = w.gaps > 0 ? ` · ${w.gaps} gaps` : "";
+  return `${TEXT_HEADER_PREFIX}deployment ${w.deploymentId} · filters: ${w.filters} · ${w.range} · ${spanText} · ${w.lines} lines${gapText}`;
 }
 
 /** Reads a text header line, or undefined when `line` is not one. */

@@ -13,16 +13,19 @@
  *
  * Indexing a file reads each line once with `scanLine`, which writes what the index keeps (the
  * line's time, level, stream, whether it could be read) into one reused object; an NDJSON line
- * is walked byte by byte without making strings of it when it has the shape tail writes. Showing a
+ * is walked byte by byte without making strings of it when it has the shape tail writes
+ * (./json-line-walker.ts). Showing a
  * line decodes it again, in full, with `decodeLine`. A line that cannot be read as its file's
  * format is kept as text, without a replica, and counted.
  */
 
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
 import { parseRfc3339 } from "../../text/timestamp.js";
+import { GAP_LINE_PREFIX, readGapLine } from "../formats/gap-line.js";
 import { filteredLevel, filteredText } from "../line-filter.js";
 import type { GapMarker, LogLine } from "../model/log-line.js";
 import { packNanos, timestampSortKey } from "../model/log-line.js";
+import { JsonLineWalker } from "./json-line-walker.js";
 import {
   isJsonHeader,
   readJsonHeader,
@@ -197,8 +200,6 @@ export function readJsonValue(value: unknown): SavedLine | undefined {
   return { kind: "line", line, level };
 }
 
-/** `[label] content` after the time (or the `-` of a line without one) of `--timestamps`. */
-const GAP_LINE = /^--- gap: ([\s\S]*) \((\S+) to (\S+)\) ---$/;
 /**
  * A label `tail` prefixed with a deployment's short id when following several, and its version
  * and role when known (`0c7e55 0.8.0 canary replica 2/3`).
@@ -218,7 +219,7 @@ export function readTextLine(text: string): SavedLine | undefined {
     at = space + 1;
   } else if (c === 45 /* - */) {
     if (text === "--") return { kind: "skip" };
-    if (text.startsWith("--- gap: ")) return readTextGap(text);
+    if (text.startsWith(GAP_LINE_PREFIX)) return readTextGap(text);
     at = 1;
     while (text.charCodeAt(at) === 32) at++;
     if (at < 2) return undefined;
@@ -249,14 +250,8 @@ export function readTextLine(text: string): SavedLine | undefined {
 }
 
 function readTextGap(text: string): SavedLine | undefined {
-  const m = GAP_LINE.exec(text);
-  const from = m && parseRfc3339(m[2] as string);
-  const to = m && parseRfc3339(m[3] as string);
-  if (!m || !from || !to) return undefined;
-  return {
-    kind: "gap",
-    gap: { kind: "gap", from: msOf(from), to: msOf(to), reason: m[1] as string, sortKey: msOf(to) },
-  };
+  const gap = readGapLine(text);
+  return gap ? { kind: "gap", gap } : undefined;
 }
 
 /** Whether a text line reads as `tail` text (for telling the format): a replica label, a gap. */
@@ -351,277 +346,17 @@ export function detectFormat(lines: readonly string[]): SavedFormat {
 // ---------------------------------------------------------------------------------------------
 // Indexing: one line read into a LineScan
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/** A cursor over one line's bytes (one at a time: indexing is not reentrant). */
-let b: Buffer = Buffer.alloc(0);
-let i = 0;
-let end = 0;
-/** The last string walked: [strStart, strEnd) between its quotes; whether it holds an escape. */
-let strStart = 0;
-let strEnd = 0;
-let strEscaped = false;
-
-function spaces(): void {
-  while (i < end) {
-    const c = b[i] as number;
-    if (c === 0x20 || c === 0x09 || c === 0x0d) i++;
-    else break;
-  }
-}
-
-/** At a quote: walks past the closing one; false when the string does not end in the line. */
-function walkString(): boolean {
-  let k = i + 1;
-  strEscaped = false;
-  while (k < end) {
-    const c = b[k] as number;
-    if (c === QUOTE) {
-      strStart = i + 1;
-      strEnd = k;
-      i = k + 1;
-      return true;
-    }
-    if (c === BACKSLASH) {
-      strEscaped = true;
-      k += 2;
-    } else {
-      k++;
-    }
-  }
-  return false;
-}
-
-/** Walks past any value; false when the line ends (or is no JSON) first. */
-function walkValue(): boolean {
-  const c = b[i];
-  if (c === QUOTE) return walkString();
-  if (c === 0x7b || c === 0x5b) {
-    let depth = 0;
-    while (i < end) {
-      const d = b[i] as number;
-      if (d === QUOTE) {
-        if (!walkString()) return false;
-        continue;
-      }
-      if (d === 0x7b || d === 0x5b) depth++;
-      else if (d === 0x7d || d === 0x5d) {
-        depth--;
-        if (depth === 0) {
-          i++;
-          return true;
-        }
-      }
-      i++;
-    }
-    return false;
-  }
-  const from = i;
-  while (i < end) {
-    const d = b[i] as number;
-    if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0d) break;
-    i++;
-  }
-  return i > from;
-}
-
-/** Whether the bytes [s, e) are `word` (ASCII). */
-function bytesAre(s: number, e: number, word: string): boolean {
-  if (e - s !== word.length) return false;
-  for (let k = 0; k < word.length; k++) if (b[s + k] !== word.charCodeAt(k)) return false;
-  return true;
-}
-
-/** A string's value: its bytes as they are, or JSON-decoded when it has escapes. */
-function stringValue(): string {
-  return strEscaped
-    ? (JSON.parse(b.toString("utf8", strStart - 1, strEnd + 1)) as string)
-    : b.toString("utf8", strStart, strEnd);
-}
-
-/** Plain digits [s, e) as a number, or NaN. */
-function digits(s: number, e: number): number {
-  if (e <= s || e - s > 20) return Number.NaN;
-  let v = 0;
-  for (let k = s; k < e; k++) {
-    const d = (b[k] as number) - 48;
-    if (d < 0 || d > 9) return Number.NaN;
-    v = v * 10 + d;
-  }
-  return v;
-}
-
-/** Where the fields of the line last walked are. */
-const at = {
-  label: -1,
-  labelEnd: 0,
-  labelEscaped: false,
-  deployment: -1,
-  deploymentEnd: 0,
-  deploymentEscaped: false,
-  content: -1,
-  contentEnd: 0,
-  contentEscaped: false,
-  seconds: Number.NaN,
-  nanos: Number.NaN,
-  /** ts was null (or absent): the line has no timestamp of its own. */
-  tsNull: true,
-  level: -1,
-  levelEnd: 0,
-  levelNull: false,
-  time: -1,
-  timeEnd: 0,
-  /** A field that makes the line need a full read: event, tvcwatch, a ts not as tail writes it. */
-  other: false,
-};
-
-/** ts as tail writes it: {"seconds":"digits","nanos":"digits"}; false otherwise. */
-function walkTs(): boolean {
-  if (b[i] !== 0x7b) return false;
-  i++;
-  for (;;) {
-    spaces();
-    if (b[i] !== QUOTE || !walkString() || strEscaped) return false;
-    const ks = strStart;
-    const ke = strEnd;
-    spaces();
-    if (b[i] !== 0x3a) return false;
-    i++;
-    spaces();
-    if (b[i] !== QUOTE || !walkString() || strEscaped) return false;
-    if (bytesAre(ks, ke, "seconds")) at.seconds = digits(strStart, strEnd);
-    else if (bytesAre(ks, ke, "nanos")) at.nanos = digits(strStart, strEnd);
-    else return false;
-    spaces();
-    if (b[i] === 0x2c) {
-      i++;
-      continue;
-    }
-    if (b[i] === 0x7d) {
-      i++;
-      return !Number.isNaN(at.seconds) && !Number.isNaN(at.nanos);
-    }
-    return false;
-  }
-}
-
-/** Walks a line's top-level fields into `at`; false when it is not one JSON object. */
-function walkJsonLine(): boolean {
-  at.label = -1;
-  at.deployment = -1;
-  at.content = -1;
-  at.seconds = Number.NaN;
-  at.nanos = Number.NaN;
-  at.tsNull = true;
-  at.level = -1;
-  at.levelNull = false;
-  at.time = -1;
-  at.other = false;
-  spaces();
-  if (b[i] !== 0x7b) return false;
-  i++;
-  spaces();
-  if (b[i] === 0x7d) {
-    i++;
-    spaces();
-    return i === end;
-  }
-  for (;;) {
-    spaces();
-    if (b[i] !== QUOTE || !walkString()) return false;
-    const ks = strStart;
-    const ke = strEnd;
-    const keyEscaped = strEscaped;
-    spaces();
-    if (b[i] !== 0x3a) return false;
-    i++;
-    spaces();
-    const c = b[i];
-    if (keyEscaped) {
-      at.other = true;
-      if (!walkValue()) return false;
-    } else if (c === QUOTE && bytesAre(ks, ke, "content")) {
-      if (!walkString()) return false;
-      at.content = strStart;
-      at.contentEnd = strEnd;
-      at.contentEscaped = strEscaped;
-    } else if (c === QUOTE && bytesAre(ks, ke, "replicaLabel")) {
-      if (!walkString()) return false;
-      at.label = strStart;
-      at.labelEnd = strEnd;
-      at.labelEscaped = strEscaped;
-    } else if (c === QUOTE && bytesAre(ks, ke, "deploymentId")) {
-      if (!walkString()) return false;
-      at.deployment = strStart;
-      at.deploymentEnd = strEnd;
-      at.deploymentEscaped = strEscaped;
-    } else if (bytesAre(ks, ke, "ts")) {
-      if (c === 0x6e /* null */) {
-        if (!walkValue()) return false;
-      } else {
-        const from = i;
-        at.tsNull = false;
-        if (!walkTs()) {
-          at.other = true;
-          i = from;
-          if (!walkValue()) return false;
-        }
-      }
-    } else if (bytesAre(ks, ke, "level")) {
-      if (c === QUOTE) {
-        if (!walkString()) return false;
-        at.level = strStart;
-        at.levelEnd = strEnd;
-      } else {
-        const from = i;
-        if (!walkValue()) return false;
-        at.levelNull = bytesAre(from, i, "null");
-      }
-    } else if (c === QUOTE && bytesAre(ks, ke, "time")) {
-      if (!walkString()) return false;
-      at.time = strStart;
-      at.timeEnd = strEnd;
-    } else if (bytesAre(ks, ke, "event") || bytesAre(ks, ke, "tvcwatch")) {
-      at.other = true;
-      if (!walkValue()) return false;
-    } else if (!walkValue()) {
-      return false;
-    }
-    spaces();
-    if (b[i] === 0x2c) {
-      i++;
-      continue;
-    }
-    if (b[i] === 0x7d) {
-      i++;
-      spaces();
-      return i === end;
-    }
-    return false;
-  }
-}
-
-/** The level field's code, or -1 when it names no level tvcwatch writes. */
-function levelFieldCode(): number {
-  const len = at.levelEnd - at.level;
-  for (let r = 0; r < LOG_LEVELS.length; r++) {
-    const name = LOG_LEVELS[r] as string;
-    if (name.length === len && bytesAre(at.level, at.levelEnd, name)) return r + 1;
-  }
-  return -1;
-}
-
-function contentString(): string {
-  strStart = at.content;
-  strEnd = at.contentEnd;
-  strEscaped = at.contentEscaped;
-  return stringValue();
-}
-
-function scanJson(streams: StreamTable, out: LineScan): void {
-  if (!walkJsonLine() || at.other || at.label < 0 || at.content < 0) {
-    const text = b.toString("utf8", lineStart, end);
+function scanJson(
+  walker: JsonLineWalker,
+  buffer: Buffer,
+  s: number,
+  e: number,
+  streams: StreamTable,
+  out: LineScan,
+): void {
+  const at = walker.at;
+  if (!walker.walk(buffer, s, e) || at.other || at.label < 0 || at.content < 0) {
+    const text = buffer.toString("utf8", s, e);
     let value: unknown;
     try {
       value = text.trim() === "" ? undefined : JSON.parse(text);
@@ -635,32 +370,26 @@ function scanJson(streams: StreamTable, out: LineScan): void {
     fromSavedLine(value === undefined ? undefined : readJsonValue(value), text, streams, out);
     return;
   }
-  strStart = at.label;
-  strEnd = at.labelEnd;
-  strEscaped = at.labelEscaped;
-  const label = stringValue();
-  let deployment: string | undefined;
-  if (at.deployment >= 0) {
-    strStart = at.deployment;
-    strEnd = at.deploymentEnd;
-    strEscaped = at.deploymentEscaped;
-    deployment = stringValue();
-  }
+  const label = walker.fieldString(at.label, at.labelEnd, at.labelEscaped);
+  const deployment =
+    at.deployment >= 0
+      ? walker.fieldString(at.deployment, at.deploymentEnd, at.deploymentEscaped)
+      : undefined;
   out.stream = streams.id(deployment, label);
-  out.contentFrom = at.content - lineStart;
-  out.contentAfter = end - at.contentEnd;
+  out.contentFrom = at.content - s;
+  out.contentAfter = e - at.contentEnd;
   out.contentEscaped = at.contentEscaped;
   if (!at.tsNull) {
     out.timed = true;
     out.key = timestampSortKey(at.seconds, at.nanos);
   } else {
     // No ts: a time alone (another program's NDJSON) places the line.
-    const time = at.time >= 0 ? parseRfc3339(b.toString("latin1", at.time, at.timeEnd)) : undefined;
+    const time = at.time >= 0 ? parseRfc3339(walker.latin1(at.time, at.timeEnd)) : undefined;
     out.timed = time !== undefined;
     out.key = time ? msOf(time) : 0;
   }
-  const code = at.level >= 0 ? levelFieldCode() : at.levelNull ? 0 : -1;
-  out.level = code >= 0 ? code : levelCode(levelOfContent(contentString()));
+  const code = at.level >= 0 ? walker.levelFieldCode() : at.levelNull ? 0 : -1;
+  out.level = code >= 0 ? code : levelCode(levelOfContent(walker.contentString()));
 }
 
 /** The level the filters read in a line's content. */
@@ -713,11 +442,10 @@ function fromSavedLine(
         : levelCode(levelOfContent(line.content));
 }
 
-let lineStart = 0;
-
 /**
  * Reads the line in bytes [s, e) of `buffer` (without its newline; a trailing CR is dropped) as
- * `format` into `out`. Labels met are numbered in `streams`.
+ * `format` into `out`. Labels met are numbered in `streams`. `walker`: the reader's own (an
+ * index reads every line of a file with one).
  */
 export function scanLine(
   buffer: Buffer,
@@ -726,6 +454,7 @@ export function scanLine(
   format: SavedFormat,
   streams: StreamTable,
   out: LineScan,
+  walker: JsonLineWalker = new JsonLineWalker(),
 ): void {
   if (e > s && buffer[e - 1] === 0x0d) e--;
   out.what = LINE;
@@ -739,11 +468,7 @@ export function scanLine(
   out.contentAfter = -1;
   out.contentEscaped = false;
   if (format === "ndjson") {
-    b = buffer;
-    i = s;
-    end = e;
-    lineStart = s;
-    scanJson(streams, out);
+    scanJson(walker, buffer, s, e, streams, out);
   } else {
     const text = buffer.toString("utf8", s, e);
     const read = format === "text" ? readTextLine(text) : readPlainLine(text);
@@ -796,16 +521,15 @@ export function lineContent(
   e: number,
   format: SavedFormat,
   unreadable: boolean,
+  walker: JsonLineWalker = new JsonLineWalker(),
 ): string | undefined {
   if (e > s && buffer[e - 1] === 0x0d) e--;
   let content: string | undefined;
   if (unreadable || format === "plain") {
     content = buffer.toString("utf8", s, e);
   } else if (format === "ndjson") {
-    b = buffer;
-    i = s;
-    end = e;
-    if (walkJsonLine() && !at.other && at.content >= 0) content = contentString();
+    const at = walker.at;
+    if (walker.walk(buffer, s, e) && !at.other && at.content >= 0) content = walker.contentString();
     else {
       const read = decodeLine(buffer.toString("utf8", s, e), format, false);
       content = read.kind === "line" ? read.line.content : undefined;

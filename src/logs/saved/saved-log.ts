@@ -22,6 +22,7 @@ import type { GapMarker, LogLine, StoreEvent } from "../model/log-line.js";
 import type { StoredRow } from "../model/log-store.js";
 import { HeldBytes } from "./byte-source.js";
 import { checkHeader, type HeaderCheck } from "./header-claim.js";
+import { JsonLineWalker } from "./json-line-walker.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
 import type { SavedFile } from "./saved-file.js";
 import type { SavedHeader } from "./saved-header.js";
@@ -110,6 +111,8 @@ export class SavedLog {
   private cache = new Map<number, StoreEvent>();
   private older = new Map<number, StoreEvent>();
   private readonly levels = new WeakMap<LogLine, number>();
+  /** Walks NDJSON lines read again (search). */
+  private readonly walker = new JsonLineWalker();
   private labels: Map<string, string> | undefined;
   private deploymentCount = 0;
   /** The last header check, by the version and whether its file was read to its end. */
@@ -580,7 +583,7 @@ export class SavedLog {
           const before = index.contentStart(k);
           const content =
             before === NO_SPAN
-              ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0)
+              ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0, this.walker)
               : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
           if (content === undefined) continue;
           if (pattern.test(content)) {

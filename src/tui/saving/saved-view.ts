@@ -3,19 +3,22 @@
  * ending in `.ndjson` or `.json` (the lines as `tail -o json` prints them), text otherwise (with
  * times). The first line records where the lines come from: the deployment, the filters, the
  * range and its time span, how many log lines and how many gap markers follow (`#` comment in
- * text, a `tvcwatch` object in NDJSON, read back by src/logs/saved/saved-header.ts). A ticket
+ * text, a `tvcwatch` object in NDJSON, both written and read by src/logs/saved/saved-header.ts). A ticket
  * bundle (./ticket-bundle.ts) adds its fields to that object.
  */
 
 import { formatEvent } from "../../logs/formats/stream-format.js";
 import type { StoredRow } from "../../logs/model/log-store.js";
+import { formatJsonHeader, formatTextHeader } from "../../logs/saved/saved-header.js";
+import type { SavedFormat } from "../../logs/saved/saved-line.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
 import type { UiState } from "../state/ui-state.js";
 import { countRows, rangeRecord, rangeWords, type SaveRange } from "./save-range.js";
 
-export type SavedFormat = "ndjson" | "text";
+/** The formats `S` writes (of those src/logs/saved reads): NDJSON, or text. */
+export type WrittenFormat = Exclude<SavedFormat, "plain">;
 
-export function savedFormat(path: string): SavedFormat {
+export function savedFormat(path: string): WrittenFormat {
   return /\.(nd)?json$/i.test(path) ? "ndjson" : "text";
 }
 
@@ -65,7 +68,7 @@ export interface SavedText {
 /** The file's text: the header line, then one line per row (replica lifecycle markers left out). */
 export function savedView(
   rows: readonly StoredRow[],
-  format: SavedFormat,
+  format: WrittenFormat,
   header: SavedViewHeader,
 ): SavedText {
   rows = rows.filter((r) => r.event.kind === "line" || r.event.kind === "gap");
@@ -81,8 +84,8 @@ export function savedView(
   if (format === "ndjson") {
     const f = header.filters;
     out.push(
-      JSON.stringify({
-        tvcwatch: {
+      formatJsonHeader(
+        {
           deploymentId: header.deploymentId,
           savedAt: formatMsRfc3339(header.savedAt, true),
           filters: {
@@ -100,15 +103,20 @@ export function savedView(
           lines,
           gaps: markers,
           range: rangeRecord(range),
-          ...header.bundle,
         },
-      }),
+        header.bundle,
+      ),
     );
   } else {
-    const spanText = span ? `${span.from} to ${span.to}` : "no lines";
-    const gapText = markers > 0 ? ` · ${markers} gaps` : "";
     out.push(
-      `# tvcwatch · deployment ${header.deploymentId} · filters: ${filterWords(header.filters)} · ${rangeWords(range)} · ${spanText} · ${lines} lines${gapText}`,
+      formatTextHeader({
+        deploymentId: header.deploymentId,
+        filters: filterWords(header.filters),
+        range: rangeWords(range),
+        span,
+        lines,
+        gaps: markers,
+      }),
     );
   }
   const look = {

@@ -4,13 +4,23 @@
  * within one limit on requests in flight (`--max-concurrent`), and with `--app` or `--all` lists
  * them again every 30 s; what it tells (a deployment appeared, went away or failed, how many
  * `--max-deployments` leaves out, each one's status) is said here on stderr. Their lines are
- * merged by timestamp and printed by ./merged-output.ts once every deployment has answered first
+ * merged by timestamp and printed by src/ship/merged-output.ts once every deployment has answered first
  * (10 s at most), with `--checkpoint` recording every deployment's progress and `-o otlp` giving
  * each its resource.
  */
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
 import { debugDeployments, describeDeployments } from "../../../feeds/deployment-list.js";
+import {
+  CheckpointWriter,
+  checkpointToResume,
+  refusedCheckpoint,
+} from "../../../ship/checkpoint-file.js";
+import { MergedOutput } from "../../../ship/merged-output.js";
+import type { OtlpOutput } from "../../../ship/otlp-output.js";
+import { checkOutputFlags, openOutputFile } from "../../../ship/output-file.js";
+import type { ShipError } from "../../../ship/ship-error.js";
+import { lockTailFiles } from "../../../ship/tail-locks.js";
 import type { ReadCheckpoint } from "../../../tail/checkpoint.js";
 import {
   DEFAULT_MAX_DEPLOYMENTS,
@@ -28,13 +38,16 @@ import { clientFor, configFromCommand } from "../../context.js";
 import { deploymentsToFollow } from "../../deployment-scope.js";
 import { fatalAdvice } from "../../follow-advice.js";
 import type { TailWindow } from "../../time-range.js";
-import { CheckpointWriter, checkpointToResume, refusedCheckpoint } from "./checkpoint-file.js";
-import { MergedOutput } from "./merged-output.js";
-import type { OtlpOutput } from "./otlp-output.js";
-import { checkOutputFlags, openOutputFile } from "./output-file.js";
+import { lineFilterOf } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
-import { lockTailFiles } from "./tail-locks.js";
-import { checkpointMargin, firstWindow, resumeOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
+import {
+  checkpointMargin,
+  firstWindow,
+  firstWindowWords,
+  resumeOf,
+  streamFormatOf,
+  TAIL_HOLD_BACK_MS,
+} from "./tail-options.js";
 
 /** How often merged lines are let out. */
 const RELEASE_EVERY_MS = 250;
@@ -54,12 +67,17 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   // --checkpoint: each deployment resumes from its record (one of an older tvcwatch with its
   // margin, the merge's interval included).
   const path = flags.checkpoint;
-  const read = checkpointToResume(flags, ids, checkpointMargin(flags, flags.interval), say);
+  const read = checkpointToResume(
+    { ...flags, firstWindow: firstWindowWords(flags) },
+    ids,
+    checkpointMargin(flags, flags.interval),
+    say,
+  );
   // --output-file: cut back to what the checkpoint recorded of it before anything is written.
   const output = openOutputFile(flags, read?.outputFile, say, () => Date.now(), locks.output);
   const otlp =
     flags.output === "otlp"
-      ? await (await import("./otlp-output.js")).openOtlpOutput(
+      ? await (await import("../../../ship/otlp-output.js")).openOtlpOutput(
           flags.otlpEndpoint,
           config.organizationId,
           ids,
@@ -75,6 +93,9 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const writer = path ? new CheckpointWriter(path, stop, locks.checkpoint) : undefined;
   const printer = new MergedOutput({
     flags,
+    format: streamFormatOf(flags),
+    filter: lineFilterOf(flags),
+    holdBackMs: TAIL_HOLD_BACK_MS,
     say,
     output,
     otlp,
@@ -86,7 +107,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   });
   const failures: string[] = [];
   // A checkpoint's record refused by a deployment's first answer ends the whole follow, exit 2.
-  let refused: CliError | undefined;
+  let refused: ShipError | undefined;
   set.listen({
     onAdded(member) {
       printer.follow(member);
@@ -98,7 +119,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     onBatch: (member, events) => printer.push(member.deploymentId, events),
     onFailed(member, err) {
       if (err instanceof ResumeRefusedError && path !== undefined) {
-        refused ??= refusedCheckpoint(err, path, flags, member.deploymentId);
+        refused ??= refusedCheckpoint(err, path, firstWindowWords(flags), member.deploymentId);
         stop();
         return;
       }

@@ -6,6 +6,10 @@
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
+import { CheckpointWriter, refusedCheckpoint } from "../../../ship/checkpoint-file.js";
+import { checkOutputFlags } from "../../../ship/output-file.js";
+import { TailBatches } from "../../../ship/tail-batches.js";
+import { lockTailFiles } from "../../../ship/tail-locks.js";
 import { FollowerStopError, LogFollower, ResumeRefusedError } from "../../../tail/follower.js";
 import { StatusReporter } from "../../../tail/follower-status.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
@@ -14,15 +18,17 @@ import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { governHeap } from "../../heap-governor.js";
 import type { TailWindow } from "../../time-range.js";
-import { CheckpointWriter, refusedCheckpoint } from "./checkpoint-file.js";
 import { FirstDescription } from "./first-description.js";
-import { checkOutputFlags } from "./output-file.js";
-import { TailBatches } from "./tail-batches.js";
 import { TailFetch } from "./tail-fetch.js";
-import { changesLines } from "./tail-filter.js";
+import { changesLines, lineFilterOf } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
-import { lockTailFiles } from "./tail-locks.js";
-import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
+import {
+  firstWindow,
+  firstWindowWords,
+  resumeOf,
+  streamFormatOf,
+  TAIL_HOLD_BACK_MS,
+} from "./tail-options.js";
 import { resumeTail } from "./tail-resume.js";
 import { TailStdout } from "./tail-stdout.js";
 
@@ -135,7 +141,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   if (handled) follower.onResponse((sighting) => handled.sighted(sighting));
   const otlp =
     flags.output === "otlp"
-      ? await (await import("./otlp-output.js")).openOtlpOutput(
+      ? await (await import("../../../ship/otlp-output.js")).openOtlpOutput(
           flags.otlpEndpoint,
           config.organizationId,
           [deploymentId],
@@ -157,6 +163,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     : undefined;
   const batches = new TailBatches({
     flags,
+    filter: lineFilterOf(flags),
     format,
     follower,
     handled,
@@ -175,7 +182,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   try {
     await followUntilStopped(follower, controller, flags.follow === true, (err) =>
       err instanceof ResumeRefusedError && checkpointPath !== undefined
-        ? refusedCheckpoint(err, checkpointPath, flags)
+        ? refusedCheckpoint(err, checkpointPath, firstWindowWords(flags))
         : fetch.stopError(err),
     );
     await described?.settled();

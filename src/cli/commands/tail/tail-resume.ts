@@ -5,13 +5,13 @@
  */
 import type { FileLock } from "../../../config/file-lock.js";
 import type { LogEvent } from "../../../logs/model/log-line.js";
+import { checkpointToResume } from "../../../ship/checkpoint-file.js";
+import type { OutputFileOpened } from "../../../ship/output-file.js";
+import { openOutputFile } from "../../../ship/output-file.js";
 import type { ReadRecord } from "../../../tail/checkpoint.js";
 import { HandledLines } from "../../../tail/handled-lines.js";
-import { checkpointToResume } from "./checkpoint-file.js";
-import type { OutputFileOpened } from "./output-file.js";
-import { openOutputFile } from "./output-file.js";
 import type { TailFlags } from "./tail-flags.js";
-import { checkpointMargin } from "./tail-options.js";
+import { checkpointMargin, firstWindowWords } from "./tail-options.js";
 
 export interface TailResume {
   /** What the checkpoint recorded of the deployment. */
@@ -30,11 +30,16 @@ export function resumeTail(
   flags: TailFlags,
   deploymentId: string,
   say: (line: string) => void,
-  /** --output-file's lock (./tail-locks.ts). */
+  /** --output-file's lock (src/ship/tail-locks.ts). */
   outputLock?: FileLock | undefined,
 ): TailResume {
   const checkpointPath = flags.checkpoint;
-  const read = checkpointToResume(flags, [deploymentId], checkpointMargin(flags), say);
+  const read = checkpointToResume(
+    { ...flags, firstWindow: firstWindowWords(flags) },
+    [deploymentId],
+    checkpointMargin(flags),
+    say,
+  );
   const recorded = read?.records.get(deploymentId);
   // --output-file: cut back to what the checkpoint recorded of it before anything is written to
   // it (once the first answer has shown the checkpoint's point can be resumed from).

@@ -1,15 +1,15 @@
 /**
  * One writer per checkpoint and per output file: `tail` locks `--checkpoint FILE` and
- * `--output-file FILE` (../../config/file-lock.ts) before it reads either, and holds the locks
+ * `--output-file FILE` (../config/file-lock.ts) before it reads either, and holds the locks
  * until it exits. A second follow of either file is refused at its start, exit 2, naming the
  * process that holds it. The checkpoint is locked by its name (it is replaced by rename: a
  * symlink at the name is replaced, not followed), the output file by the file its name leads to
  * (it is appended to through symlinks).
  */
-import { FileLock, FileLockError } from "../../../config/file-lock.js";
-import { resolvedFile, resolvedName } from "../../../config/resolved-path.js";
-import { CliError } from "../../cli-error.js";
-import type { TailFlags } from "./tail-flags.js";
+
+import { FileLock, FileLockError } from "../config/file-lock.js";
+import { resolvedFile, resolvedName } from "../config/resolved-path.js";
+import { ShipError } from "./ship-error.js";
 
 export interface TailLocks {
   checkpoint: FileLock | undefined;
@@ -18,7 +18,10 @@ export interface TailLocks {
 }
 
 /** Takes the locks `flags` call for, or throws the one line why not (exit 2). */
-export function lockTailFiles(flags: Pick<TailFlags, "checkpoint" | "outputFile">): TailLocks {
+export function lockTailFiles(flags: {
+  checkpoint?: string | undefined;
+  outputFile?: string | undefined;
+}): TailLocks {
   const taken: FileLock[] = [];
   const take = (path: string, what: string) => {
     try {
@@ -27,7 +30,7 @@ export function lockTailFiles(flags: Pick<TailFlags, "checkpoint" | "outputFile"
       return lock;
     } catch (err) {
       for (const l of taken) l.release();
-      if (err instanceof FileLockError) throw new CliError(err.message, 2);
+      if (err instanceof FileLockError) throw new ShipError(err.message, 2);
       throw err;
     }
   };
@@ -49,8 +52,8 @@ export function lockTailFiles(flags: Pick<TailFlags, "checkpoint" | "outputFile"
 }
 
 /** The error a follow stops with when its lock was removed or taken while it ran. */
-export function lostLock(lock: FileLock, what: string): CliError {
-  return new CliError(
+export function lostLock(lock: FileLock, what: string): ShipError {
+  return new ShipError(
     `${what}: its lock ${lock.path} was removed or taken by another process while following: stopped, so that two followers never write one file`,
     1,
   );

@@ -1,14 +1,14 @@
 /**
- * `tail -o otlp` with --checkpoint (src/cli/commands/tail/otlp-output.ts) against a loopback
+ * `tail -o otlp` with --checkpoint (src/ship/otlp-output.ts) against a loopback
  * collector: one flush runs at a time, so batches that come while the collector is down wait
  * for it and are recorded by the latest snapshot once it takes lines, not one by one.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { TurnkeyClient } from "../../../../src/api/client.js";
-import { openOtlpOutput } from "../../../../src/cli/commands/tail/otlp-output.js";
-import type { LogLine } from "../../../../src/logs/model/log-line.js";
-import { type OtlpReceiver, startOtlpReceiver } from "../../../helpers/otlp-receiver.js";
-import { waitFor } from "../../../helpers/wait-for.js";
+import type { TurnkeyClient } from "../../src/api/client.js";
+import type { LogLine } from "../../src/logs/model/log-line.js";
+import { openOtlpOutput } from "../../src/ship/otlp-output.js";
+import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const T0 = 1_790_000_000;
 

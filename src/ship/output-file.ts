@@ -15,17 +15,16 @@
  * Without `--checkpoint`, FILE is only appended to.
  *
  * FILE is opened, written, flushed and cut the one way a file is appended to
- * (../../config/append-file.ts): refused at once when it is not a regular file.
+ * (../config/append-file.ts): refused at once when it is not a regular file.
  */
 import { type BigIntStats, statSync } from "node:fs";
-import { AppendFile, AppendFileError } from "../../../config/append-file.js";
-import type { FileLock } from "../../../config/file-lock.js";
-import { fileProblem } from "../../../config/file-problem.js";
-import { sameFile } from "../../../config/resolved-path.js";
-import type { GapMarker } from "../../../logs/model/log-line.js";
-import type { OutputFileRecord } from "../../../tail/checkpoint.js";
-import { CliError } from "../../cli-error.js";
-import type { TailFlags } from "./tail-flags.js";
+import { AppendFile, AppendFileError } from "../config/append-file.js";
+import type { FileLock } from "../config/file-lock.js";
+import { fileProblem } from "../config/file-problem.js";
+import { sameFile } from "../config/resolved-path.js";
+import type { GapMarker } from "../logs/model/log-line.js";
+import type { OutputFileRecord } from "../tail/checkpoint.js";
+import { ShipError } from "./ship-error.js";
 import { lostLock } from "./tail-locks.js";
 
 /** What opening FILE found: lines to say on stderr, and whether lines may be missing from it. */
@@ -154,15 +153,21 @@ export class OutputFile {
   }
 }
 
+/** Where `tail`'s lines and its record go: `-o`, `--output-file`, `--checkpoint`, `--start-over`. */
+export interface OutputFlags {
+  output: "text" | "json" | "otlp";
+  outputFile?: string | undefined;
+  checkpoint?: string | undefined;
+  startOver?: boolean | undefined;
+}
+
 /** Refuses flags that do not go together (before anything is read or sent). */
-export function checkOutputFlags(
-  flags: Pick<TailFlags, "output" | "outputFile" | "checkpoint" | "startOver">,
-): void {
+export function checkOutputFlags(flags: OutputFlags): void {
   if (flags.startOver && flags.checkpoint === undefined) {
-    throw new CliError("--start-over sets aside what --checkpoint FILE records: name the FILE", 2);
+    throw new ShipError("--start-over sets aside what --checkpoint FILE records: name the FILE", 2);
   }
   if (flags.outputFile !== undefined && flags.output === "otlp") {
-    throw new CliError(
+    throw new ShipError(
       "--output-file takes the lines of -o text or -o json; with -o otlp they go to the collector: leave one of them out",
       2,
     );
@@ -173,7 +178,7 @@ export function checkOutputFlags(
     flags.checkpoint !== undefined &&
     sameFile(flags.checkpoint, flags.outputFile)
   ) {
-    throw new CliError(
+    throw new ShipError(
       `--checkpoint ${flags.checkpoint} and --output-file ${flags.outputFile} are the same file: each record would replace the lines written; name two files`,
       2,
     );
@@ -186,7 +191,7 @@ export function checkOutputFlags(
  * may be missing from it.
  */
 export function openOutputFile(
-  flags: Pick<TailFlags, "outputFile" | "checkpoint">,
+  flags: Pick<OutputFlags, "outputFile" | "checkpoint">,
   recorded: OutputFileRecord | undefined,
   say: (line: string) => void,
   serverNow: () => number,
@@ -209,25 +214,25 @@ function statOf(path: string): BigIntStats | undefined {
     return statSync(path, { bigint: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new CliError(
+    throw new ShipError(
       `cannot use --output-file ${path}: ${fileProblem(err as NodeJS.ErrnoException)}`,
       2,
     );
   }
 }
 
-/** FILE opened to append to (see ../../config/append-file.ts), or the one line why not (exit 2). */
+/** FILE opened to append to (see ../config/append-file.ts), or the one line why not (exit 2). */
 function openFile(path: string): AppendFile {
   return cli(2, () => AppendFile.open(path, "--output-file"));
 }
 
-/** `f`'s AppendFileError as the CLI's error, exiting `code` (not a regular file: name another). */
+/** `f`'s AppendFileError as a ShipError, exiting `code` (not a regular file: name another). */
 function cli<T>(code: number, f: () => T): T {
   try {
     return f();
   } catch (err) {
     if (!(err instanceof AppendFileError)) throw err;
     const hint = err.notRegular ? ": name a file to append the lines to" : "";
-    throw new CliError(`${err.message}${hint}`, err.notRegular ? 2 : code);
+    throw new ShipError(`${err.message}${hint}`, err.notRegular ? 2 : code);
   }
 }

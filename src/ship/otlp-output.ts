@@ -10,15 +10,15 @@
  * end, lines not taken are said with what a restart does about them: with a checkpoint written,
  * it sends them again; with none written yet, it starts from --since again.
  */
-import type { TurnkeyClient } from "../../../api/client.js";
-import { entryExists } from "../../../config/named-file.js";
-import type { GapMarker, LogEvent, LogLine } from "../../../logs/model/log-line.js";
-import { otlpLogsEndpoint } from "../../../ship/otlp-endpoint.js";
-import type { LostLines, OtlpProblem } from "../../../ship/otlp-sink.js";
-import { OtlpSink } from "../../../ship/otlp-sink.js";
-import type { RequestLimit } from "../../../tail/request-limit.js";
-import { msToUtcRfc3339 } from "../../../text/timestamp.js";
-import { CliError } from "../../cli-error.js";
+import type { TurnkeyClient } from "../api/client.js";
+import { entryExists } from "../config/named-file.js";
+import type { GapMarker, LogEvent, LogLine } from "../logs/model/log-line.js";
+import type { RequestLimit } from "../tail/request-limit.js";
+import { msToUtcRfc3339 } from "../text/timestamp.js";
+import { otlpLogsEndpoint } from "./otlp-endpoint.js";
+import type { LostLines, OtlpProblem } from "./otlp-sink.js";
+import { OtlpSink } from "./otlp-sink.js";
+import { ShipError } from "./ship-error.js";
 
 /** How often a recurring collector problem is said again on stderr. */
 const SAY_AGAIN_MS = 10_000;
@@ -67,7 +67,7 @@ export async function openOtlpOutput(
   try {
     endpoint = otlpLogsEndpoint(endpointFlag, process.env);
   } catch (err) {
-    throw new CliError((err as Error).message, 2);
+    throw new ShipError((err as Error).message, 2);
   }
   // Lines lost, and lines to be sent again, are each said at most every SAY_AGAIN_MS.
   const saidAt = { lost: Number.NEGATIVE_INFINITY, again: Number.NEGATIVE_INFINITY };
@@ -154,7 +154,7 @@ export async function openOtlpOutput(
       if (notExported === 0) return;
       const advice = checkpointPath && restartAdvice(checkpointPath, sinks.values());
       if (advice) say(advice);
-      throw new CliError(`${notExported} lines were not exported to ${endpoint}`, 1);
+      throw new ShipError(`${notExported} lines were not exported to ${endpoint}`, 1);
     },
   };
 }

@@ -1,27 +1,22 @@
 /**
  * `tail --checkpoint FILE` on disk: read at start (absent: a fresh follow; anything unusable: a
  * one-line error naming the fix), written after each batch has been handed on, atomically
- * (temporary file, fsync, rename; mode 0600). See ../../tail/checkpoint.ts for what it holds.
+ * (temporary file, fsync, rename; mode 0600). See ../tail/checkpoint.ts for what it holds.
  *
- * Its point is judged by the first answer (../../tail/resume-point.ts): one ahead of the server's
+ * Its point is judged by the first answer (../tail/resume-point.ts): one ahead of the server's
  * clock or older than the server keeps logs ends the follow before anything is written, exit 2,
  * naming `--start-over`, which sets FILE's record aside (said on stderr, with what it skips).
  */
-import { removeStaleTempFiles, writeFileAtomically } from "../../../config/atomic-file.js";
-import type { FileLock } from "../../../config/file-lock.js";
-import {
-  type NamedFileError,
-  READ_LIMITS,
-  readNamedFileIfExists,
-} from "../../../config/named-file.js";
-import type { CheckpointFile, ReadCheckpoint } from "../../../tail/checkpoint.js";
-import { parseCheckpoint, serializeCheckpoint } from "../../../tail/checkpoint.js";
-import type { ResumeRefusedError } from "../../../tail/follower.js";
-import { formatDuration } from "../../../text/duration.js";
-import { CliError } from "../../cli-error.js";
-import type { TailFlags } from "./tail-flags.js";
+
+import { removeStaleTempFiles, writeFileAtomically } from "../config/atomic-file.js";
+import type { FileLock } from "../config/file-lock.js";
+import { type NamedFileError, READ_LIMITS, readNamedFileIfExists } from "../config/named-file.js";
+import type { CheckpointFile, ReadCheckpoint } from "../tail/checkpoint.js";
+import { parseCheckpoint, serializeCheckpoint } from "../tail/checkpoint.js";
+import type { ResumeRefusedError } from "../tail/follower.js";
+import { formatDuration } from "../text/duration.js";
+import { ShipError } from "./ship-error.js";
 import { lostLock } from "./tail-locks.js";
-import { firstWindowWords } from "./tail-options.js";
 
 /**
  * What FILE holds for the deployments followed (absent: nothing, a fresh follow).
@@ -42,11 +37,21 @@ export function readCheckpoint(
   } catch (err) {
     const e = err as NamedFileError;
     const fix = e.failure === "unreadable" ? ": fix its permissions, or name another file" : "";
-    throw new CliError(`${e.message}${fix}`, 2);
+    throw new ShipError(`${e.message}${fix}`, 2);
   }
   const parsed = parseCheckpoint(text, deploymentIds, legacyMarginMs, Date.now());
-  if ("error" in parsed) throw new CliError(`checkpoint ${path} ${parsed.error}`, 2);
+  if ("error" in parsed) throw new ShipError(`checkpoint ${path} ${parsed.error}`, 2);
   return parsed;
+}
+
+/**
+ * `--checkpoint FILE`, `--start-over`, and where a follow starts without a record in words ("the
+ * last 10m"), said when the record is set aside.
+ */
+export interface CheckpointChoice {
+  checkpoint?: string | undefined;
+  startOver?: boolean | undefined;
+  firstWindow: string;
 }
 
 /**
@@ -54,7 +59,7 @@ export function readCheckpoint(
  * or with `--start-over` (said on stderr, with what that skips).
  */
 export function checkpointToResume(
-  flags: Pick<TailFlags, "checkpoint" | "startOver" | "since" | "tail">,
+  flags: CheckpointChoice,
   deploymentIds: readonly string[],
   legacyMarginMs: number,
   say: (line: string) => void,
@@ -64,35 +69,36 @@ export function checkpointToResume(
   if (!flags.startOver) return readCheckpoint(path, deploymentIds, legacyMarginMs);
   removeStaleTempFiles(path);
   say(
-    `checkpoint ${path}: set aside (--start-over), starting from ${firstWindowWords(flags)}: lines before that it had not handed on are skipped, and lines within it that it had handed on come again`,
+    `checkpoint ${path}: set aside (--start-over), starting from ${flags.firstWindow}: lines before that it had not handed on are skipped, and lines within it that it had handed on come again`,
   );
   return undefined;
 }
 
 /**
  * The one line a follow ends with when the checkpoint's point was refused (exit 2), naming
- * `--start-over` and what it would skip. `deploymentId`: over several deployments, whose record.
+ * `--start-over` and what it would skip: `firstWindow`, where a follow without the record starts,
+ * in words. `deploymentId`: over several deployments, whose record.
  */
 export function refusedCheckpoint(
   err: ResumeRefusedError,
   path: string,
-  flags: Pick<TailFlags, "since" | "tail">,
+  firstWindow: string,
   deploymentId?: string,
-): CliError {
+): ShipError {
   const at = err.answeredAt;
   const clock = err.byDateHeader
     ? "the server's clock by its Date header"
     : "the clock it was recorded on (the server sends no Date header: this machine's, with the offset recorded)";
   const whose = deploymentId === undefined ? "" : ` deployment ${deploymentId}`;
-  const fix = `pass --start-over to set it aside and start from ${firstWindowWords(flags)} (lines before that it had not handed on are skipped), or name another file`;
+  const fix = `pass --start-over to set it aside and start from ${firstWindow} (lines before that it had not handed on are skipped), or name another file`;
   const point = `checkpoint ${path} resumes${whose} from ${timeText(err.fromMs)}`;
   if (err.refusal === "ahead") {
-    return new CliError(
+    return new ShipError(
       `${point}, ${spanText(err.fromMs - at.high)} ahead of ${clock} (${timeText(at.high)}), so resuming would skip the lines since its real point: ${fix}`,
       2,
     );
   }
-  return new CliError(
+  return new ShipError(
     `${point}, ${spanText(at.low - err.fromMs)} before ${clock} (${timeText(at.low)}), further back than the server keeps logs (${spanText(err.retentionMs)}): those lines can no longer be read; ${fix}`,
     2,
   );
@@ -115,7 +121,7 @@ export function writeCheckpoint(path: string, checkpoint: CheckpointFile): void 
     writeFileAtomically(path, serializeCheckpoint(checkpoint));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw new CliError(`cannot write checkpoint ${path}: ${e.code ?? e.message}`, 1);
+    throw new ShipError(`cannot write checkpoint ${path}: ${e.code ?? e.message}`, 1);
   }
 }
 

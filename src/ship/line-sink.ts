@@ -2,7 +2,7 @@
  * Where a batch of `tail`'s lines goes: stdout (./stdout-batch.ts), or `--output-file`
  * (./output-file.ts), and what is known once it is there, for the checkpoint.
  */
-import type { OutputFileRecord } from "../../../tail/checkpoint.js";
+import type { OutputFileRecord } from "../tail/checkpoint.js";
 import type { OutputFile } from "./output-file.js";
 import { StdoutBatch } from "./stdout-batch.js";
 

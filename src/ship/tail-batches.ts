@@ -4,26 +4,36 @@
  * continuation lines across batches), then the collector, stdout or FILE, and the checkpoint
  * written once the batch is out.
  */
-import type { FilterStream } from "../../../logs/filter-stream.js";
-import { formatEvent, type StreamFormat } from "../../../logs/formats/stream-format.js";
-import type { DeploymentDescription } from "../../../logs/model/deployment-labels.js";
-import type { GapMarker, LogEvent } from "../../../logs/model/log-line.js";
-import type { CheckpointFile } from "../../../tail/checkpoint.js";
-import type { LogFollower } from "../../../tail/follower.js";
-import type { HandledLines } from "../../../tail/handled-lines.js";
-import { writeStderr } from "../../../text/stderr.js";
+
+import { CONTEXT_SEPARATOR, FilterStream, sievedEvents } from "../logs/filter-stream.js";
+import { formatEvent, type StreamFormat } from "../logs/formats/stream-format.js";
+import type { LineFilter } from "../logs/line-filter.js";
+import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
+import type { GapMarker, LogEvent } from "../logs/model/log-line.js";
+import { ReplicaCheck } from "../logs/replica-check.js";
+import type { CheckpointFile } from "../tail/checkpoint.js";
+import type { LogFollower } from "../tail/follower.js";
+import type { HandledLines } from "../tail/handled-lines.js";
+import { writeStderr } from "../text/stderr.js";
 import type { CheckpointWriter } from "./checkpoint-file.js";
 import type { LineSink } from "./line-sink.js";
 import { lineSinks } from "./line-sink.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import type { OutputFile } from "./output-file.js";
 import { cutGap } from "./output-file.js";
-import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
-import type { TailFlags } from "./tail-flags.js";
-import type { TailStdout } from "./tail-stdout.js";
+
+/** What of `tail`'s flags its batches go by (the CLI's TailFlags has them). */
+export interface TailBatchesFlags {
+  follow?: boolean | undefined;
+  output: "text" | "json" | "otlp";
+  /** `--replica`: said once when it names no replica seen. */
+  replica?: readonly string[] | undefined;
+}
 
 export interface TailBatchesOptions {
-  flags: TailFlags;
+  flags: TailBatchesFlags;
+  /** What is printed of the lines (the CLI's filter flags), judged across batches. */
+  filter: LineFilter;
   format: StreamFormat;
   follower: LogFollower;
   /** The lines handed on so far, with --checkpoint. */
@@ -33,7 +43,8 @@ export interface TailBatchesOptions {
   otlp: OtlpOutput | undefined;
   outputFile: OutputFile | undefined;
   checkpoint: CheckpointWriter | undefined;
-  stdout: TailStdout;
+  /** Whether the reader closed stdout (nothing more is handed on then). */
+  stdout: { readonly closed: boolean };
   say: (line: string) => void;
   /** What the deployment is (version, live or canary), once its records said it (`-o json`). */
   description?: (() => DeploymentDescription | undefined) | undefined;
@@ -50,7 +61,7 @@ export class TailBatches {
 
   constructor(private readonly o: TailBatchesOptions) {
     this.startGaps = o.startGaps;
-    this.sieve = filterStreamOf(o.flags, o.format.output === "json");
+    this.sieve = new FilterStream(o.filter, o.format.output === "json");
     this.replicas = new ReplicaCheck(o.flags.replica);
     this.sinks = lineSinks(o.outputFile, o.say, (reason) => {
       const gap = cutGap(reason, Date.now() + (o.follower.getState().clockOffsetMs ?? 0));

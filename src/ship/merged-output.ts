@@ -1,35 +1,47 @@
 /**
- * What `tail` over several deployments prints (./follow-many.ts): their lines merged by
- * timestamp (../../tail/cross-merge.ts), let out once the merge's clock has passed them, judged
+ * What `tail` over several deployments prints (src/cli/commands/tail/follow-many.ts): their lines
+ * merged by timestamp (../tail/cross-merge.ts), let out once the merge's clock has passed them, judged
  * by the filters in the merged order, and handed on to stdout, `--output-file` or `-o otlp`, each
  * labelled by its deployment (`-o json`: `deploymentId`). With `--checkpoint`, each deployment's
  * lines handed on are recorded, and the record of every deployment is written once a batch is
  * out (format 3).
  */
 
-import type { FilterStream } from "../../../logs/filter-stream.js";
-import { formatEvent, type StreamFormat } from "../../../logs/formats/stream-format.js";
-import type { DeploymentDescription } from "../../../logs/model/deployment-labels.js";
-import type { GapMarker, LogEvent, LogLine } from "../../../logs/model/log-line.js";
-import type { CheckpointFile, ReadCheckpoint } from "../../../tail/checkpoint.js";
-import { CrossMerge } from "../../../tail/cross-merge.js";
-import type { FollowMember } from "../../../tail/follow-set/follow-set-listener.js";
-import type { FollowProgress, LogFollower } from "../../../tail/follower.js";
-import { HandledLines } from "../../../tail/handled-lines.js";
-import { stringifyForTerminal } from "../../../text/terminal-json.js";
+import { CONTEXT_SEPARATOR, FilterStream, sievedEvents } from "../logs/filter-stream.js";
+import { formatEvent, type StreamFormat } from "../logs/formats/stream-format.js";
+import type { LineFilter } from "../logs/line-filter.js";
+import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
+import type { GapMarker, LogEvent, LogLine } from "../logs/model/log-line.js";
+import { ReplicaCheck } from "../logs/replica-check.js";
+import type { CheckpointFile, ReadCheckpoint } from "../tail/checkpoint.js";
+import { CrossMerge } from "../tail/cross-merge.js";
+import type { FollowMember } from "../tail/follow-set/follow-set-listener.js";
+import type { FollowProgress, LogFollower } from "../tail/follower.js";
+import { HandledLines } from "../tail/handled-lines.js";
+import { stringifyForTerminal } from "../text/terminal-json.js";
 import type { CheckpointWriter } from "./checkpoint-file.js";
 import { type LineSink, lineSinks } from "./line-sink.js";
 import type { OtlpOutput } from "./otlp-output.js";
 import { cutGap, type OutputFileOpened } from "./output-file.js";
-import { CONTEXT_SEPARATOR, filterStreamOf, ReplicaCheck, sievedEvents } from "./tail-filter.js";
-import type { TailFlags } from "./tail-flags.js";
-import { streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
 
 /** A line or gap with the deployment it came from. */
 type Tagged = LogEvent & { deploymentId: string };
 
+/** What of `tail`'s flags the merged output goes by (the CLI's TailFlags has them). */
+export interface MergedOutputFlags {
+  follow?: boolean | undefined;
+  /** `--replica`: said once when it names no replica seen. */
+  replica?: readonly string[] | undefined;
+}
+
 export interface MergedOutputOptions {
-  flags: TailFlags;
+  flags: MergedOutputFlags;
+  /** How lines print (text or JSON; -o otlp prints gaps as text). */
+  format: StreamFormat;
+  /** What is printed of the lines (the CLI's filter flags), judged in the merged order. */
+  filter: LineFilter;
+  /** A single follow's hold-back: lines are let out once the merge's clock is this much past. */
+  holdBackMs: number;
   say: (line: string) => void;
   /** `--output-file` as opened, and the gap to start with when lines may be missing from it. */
   output: { opened: OutputFileOpened | undefined; gap: GapMarker | undefined };
@@ -61,8 +73,8 @@ export class MergedOutput {
   private releasedUpTo = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly o: MergedOutputOptions) {
-    this.format = streamFormatOf(o.flags);
-    this.sieve = filterStreamOf<Tagged>(o.flags, this.format.output === "json");
+    this.format = o.format;
+    this.sieve = new FilterStream<Tagged>(o.filter, this.format.output === "json");
     this.replicas = new ReplicaCheck(o.flags.replica);
     this.startGap = o.output.gap;
     this.sinks = lineSinks(o.output.opened?.file, o.say, (reason) => {
@@ -114,7 +126,7 @@ export class MergedOutput {
    */
   release(heldMs: number): void {
     const now = this.o.serverNow();
-    this.releasedUpTo = now - TAIL_HOLD_BACK_MS - heldMs;
+    this.releasedUpTo = now - this.o.holdBackMs - heldMs;
     this.print(this.merge.release(this.releasedUpTo, now + 1000));
   }
 
