@@ -25,6 +25,12 @@ export class LineFields {
     return this.pairs?.get(path);
   }
 
+  /** Whether the line has fields: a JSON object, or at least one `key=value` pair. */
+  structured(): boolean {
+    if (!this.read) this.readLine();
+    return this.json !== undefined || (this.pairs?.size ?? 0) > 0;
+  }
+
   private readLine(): void {
     this.read = true;
     const text = readPart(this.content);

@@ -45,7 +45,9 @@ export function filterStreamOf<E extends LogEvent = LogEvent>(
 }
 
 /** Whether any flag leaves lines out, adds separators or marks text (no plain window then). */
-export function changesLines(flags: FilterFlags & Pick<TailFlags, "highlight">): boolean {
+export function changesLines(
+  flags: FilterFlags & Pick<TailFlags, "highlight" | "fields">,
+): boolean {
   return (
     (flags.replica?.length ?? 0) > 0 ||
     (flags.grep?.length ?? 0) > 0 ||
@@ -53,6 +55,7 @@ export function changesLines(flags: FilterFlags & Pick<TailFlags, "highlight">):
     (flags.where?.length ?? 0) > 0 ||
     flags.level !== undefined ||
     (flags.highlight?.length ?? 0) > 0 ||
+    flags.fields !== undefined ||
     (flags.context ?? flags.afterContext ?? flags.beforeContext ?? 0) > 0
   );
 }
