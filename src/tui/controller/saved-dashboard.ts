@@ -46,20 +46,32 @@ export interface SavedDashboard {
  */
 function openingState(
   filters: SavedFilters | undefined,
-  where: readonly string[],
+  given: OpeningFlags,
 ): Partial<UiState> | undefined {
-  if (!filters && where.length === 0) return undefined;
+  const where = given.where ?? [];
+  const range = given.timeRange ? { timeRange: given.timeRange } : {};
+  if (!filters && where.length === 0) return given.timeRange ? range : undefined;
   const restored = filters ? restoredState(filters) : {};
   const recorded = filters?.where ?? [];
-  return { ...restored, where: [...recorded, ...where.filter((q) => !recorded.includes(q))] };
+  return {
+    ...restored,
+    ...range,
+    where: [...recorded, ...where.filter((q) => !recorded.includes(q))],
+  };
+}
+
+/** What the command line opens the view with (`open --where`, `--since`, `--until`). */
+export interface OpeningFlags {
+  where?: readonly string[] | undefined;
+  timeRange?: UiState["timeRange"];
 }
 
 export function savedDashboard(
   opened: OpenedLogs,
   ports: SavedDashboardPorts,
   size: TerminalSize,
-  /** Field queries the view opens with (`open --where`), checked by the caller. */
-  where: readonly string[] = [],
+  /** Field queries and a range the view opens with (`open --where`, `--since`), checked by the caller. */
+  given: OpeningFlags = {},
 ): SavedDashboard {
   const { log } = opened;
   const heading = (): Heading => ({
@@ -80,7 +92,7 @@ export function savedDashboard(
     {
       heading: heading(),
       size,
-      initialState: openingState(header?.filters, where),
+      initialState: openingState(header?.filters, given),
     },
   );
   const notice = header && headerNotice(header);
@@ -103,7 +115,7 @@ export function savedDashboard(
     if (!header && log.header()) {
       // A stream's header comes with its first lines.
       header = log.header() as SavedHeader;
-      const state = openingState(header.filters, where);
+      const state = openingState(header.filters, given);
       if (header.filters && state) controller.restore(state);
       const said = headerNotice(header);
       if (said) controller.say(said);

@@ -168,6 +168,15 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (ui.timeRange) {
+    items.push({
+      full: safe(ui.timeRange.words),
+      shorter: [lit`⏱`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (ui.context > 0) {
     items.push({
       full: lit`context ${ui.context}`,

@@ -6,6 +6,7 @@
 
 import { EMAIL_EVENT_TYPES } from "../../api/schemas.js";
 import { queryProblem } from "../../logs/field-query.js";
+import type { TimeWindow } from "../../logs/line-filter.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
 import type { Selected } from "./list-selection.js";
@@ -92,6 +93,8 @@ export interface UiState {
   minLevel: LogLevel | undefined;
   /** Lines shown around each line the filters keep, as grep -C. */
   context: number;
+  /** Only events from / until these times (`open --since / --until`), and the range in words. */
+  timeRange: (TimeWindow & { words: string }) | undefined;
   /** The line cursor of a paused view: a row id of the store. */
   cursor: number | undefined;
   /** Marked lines (row ids), `m`. */
@@ -148,6 +151,7 @@ const NO_FILTERS = {
   where: [],
   minLevel: undefined,
   context: 0,
+  timeRange: undefined,
 } as const satisfies Partial<UiState>;
 
 export const initialUiState: UiState = {
@@ -479,6 +483,7 @@ function cancelOne(state: UiState): UiState {
   if (state.where.length > 0) return { ...state, where: state.where.slice(0, -1) };
   if (state.minLevel) return { ...state, minLevel: undefined };
   if (state.context > 0) return { ...state, context: 0 };
+  if (state.timeRange) return { ...state, timeRange: undefined };
   return state;
 }
 
