@@ -25,10 +25,10 @@ export class LineFields {
     return this.pairs?.get(path);
   }
 
-  /** Whether the line has fields: a JSON object, or at least one `key=value` pair. */
-  structured(): boolean {
+  /** Whether the line is a JSON object (else it is read as `key=value` pairs). */
+  isJson(): boolean {
     if (!this.read) this.readLine();
-    return this.json !== undefined || (this.pairs?.size ?? 0) > 0;
+    return this.json !== undefined;
   }
 
   private readLine(): void {

@@ -6,8 +6,8 @@
  * - `time`: its timestamp, RFC 3339 in the local zone or UTC (as `--timestamps` prints it);
  * - `replica`: its replica's label;
  * - `level`: the level its content states (a continuing line: its event's), as `-o json` says it;
- * - `msg` / `message`: the line's own `msg` or `message` field, else (a line that is not
- *   structured) its whole text.
+ * - `msg` / `message`: the line's own `msg` or `message` field (JSON, or a `msg=` pair), else (a
+ *   line that is not JSON) its whole text.
  *
  * A line without a field has an empty cell. Every cell goes through the one sanitizer. The
  * layout is bounded: a column is as wide as the widest of its cells seen so far, at most
@@ -95,6 +95,11 @@ export class FieldColumns {
     this.maxWidth = Math.max(1, options.maxWidth ?? CELL_MAX_WIDTH);
   }
 
+  /** What the rows look like now (the fields and the widths): rows laid out before differ when it does. */
+  key(): string {
+    return this.widths.join(",");
+  }
+
   /** A line's cells, each sanitized; `head`: the first line of the event it continues. */
   cellsOf(line: LogLine, head?: LogLine): Safe[] {
     const fields = new LineFields(line.content);
@@ -122,7 +127,7 @@ export class FieldColumns {
         return (
           valueText(fields.get("msg")) ??
           valueText(fields.get("message")) ??
-          (fields.structured() ? undefined : line.content)
+          (fields.isJson() ? undefined : line.content)
         );
       default:
         return undefined;

@@ -286,6 +286,10 @@ function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Res
       return scrollKey(b, state, ctx);
     case "apply":
       return applyInput(state, ctx);
+    case "columns":
+      return state.columns
+        ? { type: "setColumns", fields: undefined }
+        : { type: "startInput", mode: "columns" };
     case "pick":
     case "retry":
       return undefined;

@@ -168,6 +168,15 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (ui.columns) {
+    items.push({
+      full: lit`columns ${safeBounded(ui.columns.join(","), 60)}`,
+      shorter: [lit`|${ui.columns.length}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (ui.timeRange) {
     items.push({
       full: safe(ui.timeRange.words),
@@ -373,6 +382,7 @@ const PROMPTS: Record<InputMode, Safe> = {
   include: lit`include f /`,
   exclude: lit`exclude F /`,
   where: lit`where = `,
+  columns: lit`columns | (fields, e.g. time,level,msg): `,
   context: lit`context lines (0-50): `,
   jump: lit`go to time (-5m, 14:02:10): `,
   saveRange: lit`save which lines? `,

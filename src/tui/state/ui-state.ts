@@ -6,6 +6,7 @@
 
 import { EMAIL_EVENT_TYPES } from "../../api/schemas.js";
 import { queryProblem } from "../../logs/field-query.js";
+import { parseFieldList } from "../../logs/formats/field-columns.js";
 import type { TimeWindow } from "../../logs/line-filter.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
@@ -28,6 +29,7 @@ export type InputMode =
   | "include"
   | "exclude"
   | "where"
+  | "columns"
   | "context"
   | "jump"
   | "saveRange"
@@ -93,6 +95,8 @@ export interface UiState {
   minLevel: LogLevel | undefined;
   /** Lines shown around each line the filters keep, as grep -C. */
   context: number;
+  /** Lines shown as columns of these fields (`|`, src/logs/formats/field-columns.ts); off: undefined. */
+  columns: readonly string[] | undefined;
   /** Only events from / until these times (`open --since / --until`), and the range in words. */
   timeRange: (TimeWindow & { words: string }) | undefined;
   /** The line cursor of a paused view: a row id of the store. */
@@ -161,6 +165,7 @@ export const initialUiState: UiState = {
   anchor: undefined,
   ...NO_FILTERS,
   cursor: undefined,
+  columns: undefined,
   marks: [],
   copy: undefined,
   history: {},
@@ -218,6 +223,7 @@ export type UiAction =
   | { type: "cancel" }
   /** X: every filter, the level, the context, the search and the replicas hidden cleared at once. */
   | { type: "clearFilters" }
+  | { type: "setColumns"; fields: readonly string[] | undefined }
   /** 1-9; `known` are the replicas seen, for leaving a replica shown alone (`o`). */
   | { type: "toggleReplica"; replica: number; known?: readonly number[] }
   /** o: this replica alone, or (undefined) every replica again. */
@@ -320,6 +326,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "toggleNeedsMyVote":
       // The selection stays on its activity, shown or not (the pane says when it is not).
       return { ...state, needsMyVote: !state.needsMyVote };
+    case "setColumns":
+      return { ...state, columns: action.fields };
     case "clearFilters":
       return {
         ...state,
@@ -443,6 +451,16 @@ function submitPrompt(state: UiState): UiState {
     // The help lists what the text finds (all of it for none), from its top.
     return { ...closeInput(state), helpFind: text.trim() === "" ? undefined : text, helpScroll: 0 };
   }
+  if (mode === "columns") {
+    if (text.trim() === "") return { ...closeInput(state), inputError: undefined };
+    let fields: string[];
+    try {
+      fields = parseFieldList(text);
+    } catch (err) {
+      return promptReducer(state, { type: "inputFailed", error: (err as Error).message });
+    }
+    return { ...closeInput(state), inputError: undefined, columns: fields };
+  }
   if (mode === "where") {
     const query = text.trim();
     const error = query === "" ? undefined : queryProblem(query);
@@ -477,6 +495,7 @@ function cancelOne(state: UiState): UiState {
   if (state.copy !== undefined) return { ...state, copy: undefined };
   if (state.detail) return { ...state, detail: undefined };
   if (state.inputError) return { ...state, inputError: undefined };
+  if (state.columns) return { ...state, columns: undefined };
   if (state.search) return { ...state, search: undefined, matchPosition: undefined };
   if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
   if (state.exclude) return { ...state, exclude: undefined };

@@ -67,9 +67,11 @@ describe("FieldColumns", () => {
     expect(row).toBe('2026-11-18T11:06:40.000000005Z  replica 2/3  warn  {"id":7}  retrying');
   });
 
-  it("takes a line that is not structured whole as its msg, and leaves other fields empty", () => {
+  it("takes a line that is not JSON whole as its msg (unless it has a msg pair), and leaves other fields empty", () => {
     const columns = new FieldColumns(["service", "msg"], { utc: true });
     expect(rows(columns, [line("plain text, no fields")])).toEqual(["  plain text, no fields"]);
+    expect(rows(columns, [line("INFO request ok seq=4")])).toEqual(["  INFO request ok seq=4"]);
+    expect(rows(columns, [line("service=api msg=ok")])).toEqual(["api  ok"]);
     const structured = new FieldColumns(["msg", "service"], { utc: true });
     expect(rows(structured, [line('{"service":"s"}')])).toEqual(["  s"]);
   });
