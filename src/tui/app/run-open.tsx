@@ -25,6 +25,8 @@ export interface OpenRun {
   where?: readonly string[] | undefined;
   /** The range of times the view opens with (`--since`, `--until`). */
   range?: UiState["timeRange"];
+  /** The fields the view opens showing as columns (`--fields`). */
+  columns?: readonly string[] | undefined;
 }
 
 /** Resolves when the person quits. */
@@ -41,7 +43,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
       quit: () => finish(),
     },
     { columns: process.stdout.columns || 100, rows: process.stdout.rows || 30 },
-    { where: run.where, timeRange: run.range },
+    { where: run.where, timeRange: run.range, columns: run.columns },
   );
   const controller = saved.controller;
   const ink = render(<Dashboard controller={controller} colour={run.colour} />, {

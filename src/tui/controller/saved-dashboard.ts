@@ -49,8 +49,11 @@ function openingState(
   given: OpeningFlags,
 ): Partial<UiState> | undefined {
   const where = given.where ?? [];
-  const range = given.timeRange ? { timeRange: given.timeRange } : {};
-  if (!filters && where.length === 0) return given.timeRange ? range : undefined;
+  const range = {
+    ...(given.timeRange ? { timeRange: given.timeRange } : {}),
+    ...(given.columns ? { columns: given.columns } : {}),
+  };
+  if (!filters && where.length === 0) return given.timeRange || given.columns ? range : undefined;
   const restored = filters ? restoredState(filters) : {};
   const recorded = filters?.where ?? [];
   return {
@@ -60,10 +63,11 @@ function openingState(
   };
 }
 
-/** What the command line opens the view with (`open --where`, `--since`, `--until`). */
+/** What the command line opens the view with (`open --where`, `--since`, `--until`, `--fields`). */
 export interface OpeningFlags {
   where?: readonly string[] | undefined;
   timeRange?: UiState["timeRange"];
+  columns?: UiState["columns"];
 }
 
 export function savedDashboard(

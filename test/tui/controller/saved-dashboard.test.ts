@@ -113,6 +113,19 @@ function press(c: SavedDashboard["controller"], keys: string): void {
 }
 
 describe("the dashboard over a saved file", () => {
+  it("opens with --fields: the lines as columns, said in the status line, Esc shows them whole", async () => {
+    const { c } = await open(incident(undefined), "columns.ndjson", {
+      columns: ["replica", "msg"],
+    });
+    let s = await settled(c);
+    expect(status(s)).toContain("columns replica,msg");
+    expect(shown(s).at(-1)).toMatch(/^\[3\] replica 3\/3 {2}INFO request 199 served$/);
+    press(c, "\u001b");
+    s = await settled(c);
+    expect(status(s)).not.toContain("columns");
+    expect(shown(s).at(-1)).toBe("[3] INFO request 199 served");
+  });
+
   it("opens on --since / --until: a duration back from the newest line, a clock time on its day; said in the status line, X shows every line again", async () => {
     const { c } = await open(incident(undefined), "range.ndjson", (o) => ({
       timeRange: openRange({ since: parseTimeBound("10s") }, o.log.summary().to, Date.now()),

@@ -7,7 +7,7 @@ import { shouldColour } from "../../../text/colour.js";
 import type { TimeBound } from "../../../text/time-bound.js";
 import { CliError } from "../../cli-error.js";
 import { commandSummary } from "../../command-summaries.js";
-import { collectQuery, timeBoundFlag } from "../../flag-parsers.js";
+import { collectQuery, fieldListFlag, timeBoundFlag } from "../../flag-parsers.js";
 import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
 import { type OpenRange, openRange } from "./open-range.js";
 
@@ -20,6 +20,7 @@ interface OpenFlags {
   where?: FieldQuery[];
   since?: TimeBound;
   until?: TimeBound;
+  fields?: string[];
   clipboard?: boolean;
 }
 
@@ -66,6 +67,11 @@ export function registerOpenCommand(program: Command): void {
       timeBoundFlag(0, 366 * 86_400_000),
     )
     .option(
+      "--fields <list>",
+      "open with the lines shown as columns of these fields, as the | key shows them (e.g. time,replica,level,msg,service,latencyMs; a column is at most 40 wide, cut with …; Enter shows a line whole)",
+      fieldListFlag,
+    )
+    .option(
       "--clipboard",
       "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
     )
@@ -109,6 +115,7 @@ Examples:
           drawn,
           where: flags.where?.map((q) => q.source),
           range,
+          columns: flags.fields,
         });
       } finally {
         drawn();
