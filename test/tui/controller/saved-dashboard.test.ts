@@ -126,6 +126,22 @@ describe("the dashboard over a saved file", () => {
     expect(shown(s).at(-1)).toBe("[3] INFO request 199 served");
   });
 
+  it("restores the columns S recorded in the header", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        savedAt: "2026-11-27T05:02:00Z",
+        filters: { include: [], columns: ["level", "msg"] },
+        lines: 522,
+      }),
+      "recorded-columns.ndjson",
+    );
+    const s = await settled(c);
+    expect(c.state.columns).toEqual(["level", "msg"]);
+    expect(status(s)).toContain("columns level,msg");
+    expect(shown(s).at(-1)).toBe("[3] info  INFO request 199 served");
+  });
+
   it("opens on --since / --until: a duration back from the newest line, a clock time on its day; said in the status line, X shows every line again", async () => {
     const { c } = await open(incident(undefined), "range.ndjson", (o) => ({
       timeRange: openRange({ since: parseTimeBound("10s") }, o.log.summary().to, Date.now()),
