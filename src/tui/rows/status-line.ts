@@ -111,41 +111,9 @@ export interface StatusInput {
   awaitingVotes?: number | undefined;
 }
 
-/** Saved lines: still read from a pipe or a followed file, or read to their end. */
-function savedConnection(reading: string | undefined) {
-  if (reading === undefined)
-    return { text: lit`○ saved lines`, shorter: [lit`○ saved`, lit`○`], colour: "gray" as const };
-  // A long path keeps its end: the file's name.
-  const name = truncateStart(safeBounded(reading, 500), 40);
-  return {
-    text: lit`○ reading ${name}`,
-    shorter: [lit`○ reading`, lit`○`],
-    colour: "green" as const,
-  };
-}
-
-export function statusItems({
-  follower,
-  reading,
-  ui,
-  buffered,
-  cap,
-  nowMono,
-  awaitingVotes,
-}: StatusInput): Item[] {
+/** The filters and view settings in force, as status items: regexes, queries, level, columns, range, context. */
+function filterItems(ui: UiState): Item[] {
   const items: Item[] = [];
-  const c = follower ? connection(follower, nowMono) : savedConnection(reading);
-  items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
-  const cause = follower ? causeItem(follower) : undefined;
-  // Why polls fail, next to the connection: the rest gives way before it is cut below 30 cells.
-  if (cause) items.push(cause);
-  items.push({
-    full: ui.following ? lit`following` : lit`⏸ paused`,
-    shorter: ui.following ? [lit`follow`] : [lit`⏸`],
-    colour: ui.following ? "green" : "yellow",
-    priority: 10,
-    droppable: false,
-  });
   const regexes: [Safe, string][] = [
     ...ui.include.map((i): [Safe, string] => [lit`+`, i]),
     ...(ui.exclude ? [[lit`-`, ui.exclude] as [Safe, string]] : []),
@@ -195,6 +163,45 @@ export function statusItems({
       droppable: false,
     });
   }
+  return items;
+}
+
+/** Saved lines: still read from a pipe or a followed file, or read to their end. */
+function savedConnection(reading: string | undefined) {
+  if (reading === undefined)
+    return { text: lit`○ saved lines`, shorter: [lit`○ saved`, lit`○`], colour: "gray" as const };
+  // A long path keeps its end: the file's name.
+  const name = truncateStart(safeBounded(reading, 500), 40);
+  return {
+    text: lit`○ reading ${name}`,
+    shorter: [lit`○ reading`, lit`○`],
+    colour: "green" as const,
+  };
+}
+
+export function statusItems({
+  follower,
+  reading,
+  ui,
+  buffered,
+  cap,
+  nowMono,
+  awaitingVotes,
+}: StatusInput): Item[] {
+  const items: Item[] = [];
+  const c = follower ? connection(follower, nowMono) : savedConnection(reading);
+  items.push({ full: c.text, shorter: c.shorter, colour: c.colour, priority: 9, droppable: false });
+  const cause = follower ? causeItem(follower) : undefined;
+  // Why polls fail, next to the connection: the rest gives way before it is cut below 30 cells.
+  if (cause) items.push(cause);
+  items.push({
+    full: ui.following ? lit`following` : lit`⏸ paused`,
+    shorter: ui.following ? [lit`follow`] : [lit`⏸`],
+    colour: ui.following ? "green" : "yellow",
+    priority: 10,
+    droppable: false,
+  });
+  items.push(...filterItems(ui));
   if (ui.search) {
     const [full, shorter] = regexForms(lit`search `, ui.search);
     const m = ui.matchPosition;
