@@ -3,11 +3,18 @@
 // follow windows do. Prints both rates and the ratio (target: >= 0.8x), and jq on the same data
 // when installed. The memory of a long follow is measured by tail-memory.bench.mjs. BENCH_DEBUG=1
 // prints each round's two times.
+//
+// `--where`: the same follow with a field query judging every line (as `tail --where` does, through
+// the filter stream), against `jq -c 'select(...)'` of the same query over the same 1M lines as
+// NDJSON (tail -o json's shape) in the same run; the lines each keeps are counted and must agree.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseQuery } from "../dist/logs/field-query.js";
+import { FilterStream } from "../dist/logs/filter-stream.js";
 import { formatEvent } from "../dist/logs/formats/stream-format.js";
+import { LineFilter } from "../dist/logs/line-filter.js";
 import { LogFollower } from "../dist/tail/follower.js";
 import { OverlapDecoder } from "../dist/tail/wire/overlap-decoder.js";
 
@@ -68,7 +75,8 @@ async function timeAsync(fn) {
 
 // Only the recorded responses are kept: the million entry objects they were made from would sit in
 // the heap and make every major GC of the measured run mark them, which a real follower never has.
-const responses = makeResponses(makeEntries());
+const entries = makeEntries();
+const responses = makeResponses(entries);
 const bytes = responses.reduce((n, r) => n + r.length, 0);
 const sent = sentCounts.reduce((n, c) => n + c, 0);
 console.log(
@@ -86,7 +94,8 @@ function bareParse() {
   });
 }
 
-function followAll() {
+/** The follow of every response; with `where`, its lines judged by that field query first. */
+function followAll(where) {
   return timeAsync(async () => {
     let mono = 0;
     let index = 0;
@@ -121,17 +130,25 @@ function followAll() {
     const fmt = { output: "text", timestamps: true, utc: true, colour: false };
     let emitted = 0;
     let outBytes = 0;
+    let kept = 0;
+    const sieve = where && new FilterStream(new LineFilter({ where: [parseQuery(where)] }));
     follower.onEvents((events) => {
       let out = "";
-      for (const e of events) {
-        if (e.kind === "line") emitted += 1;
-        out += `${formatEvent(e, fmt)}\n`;
+      for (const e of events) if (e.kind === "line") emitted += 1;
+      if (sieve) {
+        for (const s of sieve.pushAll(events)) {
+          if (s.kind !== "event") continue;
+          if (s.event.kind === "line") kept += 1;
+          out += `${formatEvent(s.event, fmt)}\n`;
+        }
+      } else {
+        for (const e of events) out += `${formatEvent(e, fmt)}\n`;
       }
       outBytes += out.length;
     });
     while (index < responses.length) await follower.pollOnce();
     follower.flush();
-    return { emitted, outBytes, counts: decoder.counts };
+    return { emitted, outBytes, kept, counts: decoder.counts };
   });
 }
 
@@ -171,6 +188,18 @@ console.log(
   `ratio follower / bare parse: ${(followRate / bareRate).toFixed(2)}x (target >= 0.80x); each round: ${roundRatios.join(", ")}`,
 );
 
+// --where against jq's select on the same lines, in the same run.
+const WHERE = "latencyMs > 300";
+const JQ_SELECT = "select((.content | fromjson? | .latencyMs) > 300)";
+let whereRun;
+for (let round = 0; round < ROUNDS; round++) {
+  const w = await followAll(WHERE);
+  if (!whereRun || w.ms < whereRun.ms) whereRun = w;
+}
+const whereRate = TOTAL / (whereRun.ms / 1000);
+console.log(
+  `follower + --where '${WHERE}': ${(whereRate / 1e6).toFixed(2)} M lines/s (best of ${ROUNDS}: ${whereRun.ms.toFixed(0)} ms, start-up excluded), kept ${whereRun.result.kept.toLocaleString()} of ${whereRun.result.emitted.toLocaleString()}; ${(follow.ms / whereRun.ms).toFixed(2)}x the follow without it`,
+);
 const jq = spawnSync("jq", ["--version"], { encoding: "utf8" });
 if (jq.status === 0) {
   const dir = mkdtempSync(join(tmpdir(), "tvcwatch-bench-"));
@@ -187,6 +216,31 @@ if (jq.status === 0) {
   console.log(
     `jq -r (format only, no de-duplication):   ${(jqRate / 1e6).toFixed(2)} M entries/s (${ms.toFixed(0)} ms, exit ${run.status}); follower is ${(followRate / jqRate).toFixed(1)}x jq`,
   );
+  // The same lines as tail -o json prints them, once each: jq's select over them.
+  const lines = join(dir, "lines.ndjson");
+  writeFileSync(
+    lines,
+    `${entries.map((e) => JSON.stringify({ replicaLabel: e.replicaLabel, content: e.line.content })).join("\n")}\n`,
+  );
+  const s0 = process.hrtime.bigint();
+  const sel = spawnSync("jq", ["-c", JQ_SELECT, lines], {
+    maxBuffer: 1024 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  const selMs = Number(process.hrtime.bigint() - s0) / 1e6;
+  const selKept = sel.stdout.split("\n").filter(Boolean).length;
+  const selRate = TOTAL / (selMs / 1000);
+  console.log(
+    `jq -c '${JQ_SELECT}' on the same ${TOTAL.toLocaleString()} lines: ${(selRate / 1e6).toFixed(2)} M lines/s (${selMs.toFixed(0)} ms, exit ${sel.status}), kept ${selKept.toLocaleString()}`,
+  );
+  console.log(
+    `ratio follower + --where / jq select: ${(whereRate / selRate).toFixed(1)}x (the follower also decodes ${sent.toLocaleString()} served entries, de-duplicates, merges and formats)`,
+  );
+  if (selKept !== whereRun.result.kept) {
+    console.error(`ERROR: --where kept ${whereRun.result.kept} lines, jq ${selKept}`);
+    process.exitCode = 1;
+  }
+  rmSync(dir, { recursive: true, force: true });
 } else {
   console.log("jq: not installed, skipped");
 }

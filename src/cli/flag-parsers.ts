@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from "commander";
 import { type FieldQuery, parseQuery } from "../logs/field-query.js";
+import { parseFieldList } from "../logs/formats/field-columns.js";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { formatDuration, parseDuration } from "../text/duration.js";
 import { compilePattern, type Pattern } from "../text/pattern.js";
@@ -135,6 +136,15 @@ export function collectRegex(value: string, previous: Pattern[] | undefined): Pa
 export function collectQuery(value: string, previous: FieldQuery[] | undefined): FieldQuery[] {
   try {
     return [...(previous ?? []), parseQuery(value)];
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+/** `--fields`: field names separated by commas (src/logs/formats/field-columns.ts). */
+export function fieldListFlag(value: string): string[] {
+  try {
+    return parseFieldList(value);
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }

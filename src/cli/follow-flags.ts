@@ -5,14 +5,7 @@
  * commands take it, and what differs in each (the help's words, a default, a parser). A command
  * picks its rows by name, in the order its help lists them, among its own (./flag-table.ts).
  */
-import {
-  collectText,
-  integerFlag,
-  intervalFlag,
-  sinceFlag,
-  textFlag,
-  timeBoundFlag,
-} from "./flag-parsers.js";
+import { collectText, integerFlag, intervalFlag, textFlag, timeBoundFlag } from "./flag-parsers.js";
 import type { FlagRow } from "./flag-table.js";
 
 export type FollowCommand = "tail" | "watch" | "demo";
@@ -25,6 +18,10 @@ interface FollowFlag extends Omit<FlagRow, "description"> {
 
 const MAX_DEPLOYMENTS =
   "with --app or --all, the most deployments followed (1 to 10000, default 50): the first by app, live first, newest first; the rest are left out, said in one line";
+const DASHBOARD_SINCE =
+  "log history to start with: a duration back (30s, 10m, 1h; 1s to 7d; default 10m), a clock time (20:33, 20:33:05; today, local zone) or RFC 3339 (2026-11-25T20:33:05Z)";
+const DASHBOARD_UNTIL =
+  "refused: the dashboard follows new lines; read a range with tail --since … --until … or open FILE --until …";
 const CLIPBOARD =
   "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)";
 
@@ -99,10 +96,12 @@ const FOLLOW_FLAGS = {
         parse: timeBoundFlag(1000),
       },
       watch: {
-        flags: "--since <duration>",
-        description: "log history to start with (1s to 7d)",
-        parse: sinceFlag,
-        default: { value: 600_000, shown: "10m" },
+        description: DASHBOARD_SINCE,
+        parse: timeBoundFlag(1000),
+      },
+      demo: {
+        description: DASHBOARD_SINCE,
+        parse: timeBoundFlag(1000),
       },
     },
   },
@@ -114,6 +113,8 @@ const FOLLOW_FLAGS = {
           "only lines up to this time (as --since: 5m, 20:40, RFC 3339); not in the future, not with -f; without --since, the 10 minutes before it",
         parse: timeBoundFlag(0),
       },
+      watch: { description: DASHBOARD_UNTIL, parse: timeBoundFlag(0) },
+      demo: { description: DASHBOARD_UNTIL, parse: timeBoundFlag(0) },
     },
   },
   interval: {

@@ -110,3 +110,20 @@ export function tailWindow(flags: TimeRangeFlags, now: number): TailWindow {
   const sinceMs = Math.min(RETENTION_MS, Math.max(1000, now - fromMs + SINCE_CLOCK_MARGIN_MS));
   return { sinceMs, tailLines: flags.tail, range: { fromMs, until: end } };
 }
+
+/**
+ * The dashboard's first window (`watch`, `demo`): `--since` as `tail -f` takes it (a duration
+ * back, measured by the server; a time, from the lines' own timestamps), 10 minutes without it;
+ * `--until` refused, the dashboard following new lines.
+ */
+export function followWindow(
+  flags: Pick<TimeRangeFlags, "since" | "until">,
+  now: number,
+): { sinceMs: number; range: TimeRange | undefined } {
+  if (flags.until)
+    refuse(
+      `--until ${flags.until.text}: the dashboard follows new lines; read a range with tail --since … --until …, or open FILE --until …`,
+    );
+  const w = tailWindow({ since: flags.since, follow: true }, now);
+  return { sinceMs: w.sinceMs ?? DEFAULT_SINCE_MS, range: w.range };
+}

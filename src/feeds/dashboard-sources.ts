@@ -16,6 +16,7 @@ import type { LogStore } from "../logs/model/log-store.js";
 import type { ReplicaSnapshots } from "../logs/model/replica-activity.js";
 import type { ListingCount } from "../tail/follow-set/deployment-cap.js";
 import { FollowSet } from "../tail/follow-set/follow-set.js";
+import type { TimeRange } from "../tail/follower.js";
 import type { FollowSource } from "../tail/follower-group.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../tail/request-limit.js";
 import { debugLogFetch } from "../tail/wire/debug-log-fetch.js";
@@ -95,6 +96,8 @@ export interface SourceOptions {
   caip2: string;
   intervalMs: number;
   sinceMs: number;
+  /** Only lines stamped from a time on (`--since 20:33`): the follower's range. */
+  range?: TimeRange | undefined;
   bufferLines: number;
   /** Requests in flight at once over several deployments (`--max-concurrent`); default 4. */
   maxConcurrent?: number | undefined;
@@ -149,6 +152,7 @@ export function createDashboardSources(
           fetchLogs: debugLogFetch(client, deploymentId),
           intervalMs: options.intervalMs,
           sinceMs: options.sinceMs,
+          range: options.range,
           // The buffer keeps bufferLines lines: the first window (--since of history) need not
           // bring more per replica, however busy the deployment. Older lines cut off are
           // reported as a gap.

@@ -25,6 +25,12 @@ export class LineFields {
     return this.pairs?.get(path);
   }
 
+  /** Whether the line is a JSON object (else it is read as `key=value` pairs). */
+  isJson(): boolean {
+    if (!this.read) this.readLine();
+    return this.json !== undefined;
+  }
+
   private readLine(): void {
     this.read = true;
     const text = readPart(this.content);
@@ -57,9 +63,15 @@ function valueAt(root: Record<string, unknown>, path: string): FieldValue | unde
   return at as FieldValue;
 }
 
-/** A key: a letter, `_`, `@` or `$`, then word characters, dots, dashes. */
-const KEY_START = /[A-Za-z_@$]/;
-const KEY_CHAR = /[\w.@$-]/;
+/** A key starts with a letter, `_`, `@` or `$` (char codes: no regex per character). */
+function isKeyStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 64 || c === 36;
+}
+
+/** Then word characters, dots, `@`, `$` and dashes. */
+function isKeyChar(c: number): boolean {
+  return isKeyStart(c) || (c >= 48 && c <= 57) || c === 46 || c === 45;
+}
 
 /**
  * The `key=value` pairs of a line, the first of a key kept: values end at a space, or are
@@ -71,13 +83,13 @@ export function keyValuePairs(text: string): Map<string, string> {
   let i = 0;
   while (i < n) {
     // A key starts a word: at the start or after a space.
-    if (!KEY_START.test(text[i] as string) || (i > 0 && !isSpace(text[i - 1] as string))) {
+    if (!isKeyStart(text.charCodeAt(i)) || (i > 0 && !isSpace(text[i - 1] as string))) {
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < n && KEY_CHAR.test(text[j] as string)) j++;
-    if (text[j] !== "=") {
+    while (j < n && isKeyChar(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) !== 61) {
       i = j;
       continue;
     }

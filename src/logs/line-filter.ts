@@ -43,11 +43,19 @@ export interface LineFilterSpec {
   /** Any match hides the line. */
   exclude?: readonly Pattern[];
   minLevel?: LogLevel | undefined;
+  /** Only events whose first line's time (epoch ms) is within, both ends kept (`open --since`). */
+  range?: TimeWindow | undefined;
   /** Context lines kept before and after each kept line (grep -B, -A). */
   before?: number;
   after?: number;
   /** How a line's level is read: a reader that caches it can hand it in (the same reading). */
   levelOfLine?: (line: LogLine) => LogLevel | undefined;
+}
+
+/** A stretch of time, epoch ms; an end left out is open. */
+export interface TimeWindow {
+  fromMs?: number | undefined;
+  untilMs?: number | undefined;
 }
 
 /** What a line's filters test: its content, up to FILTERED_CHARS. */
@@ -71,6 +79,7 @@ export class LineFilter {
   readonly where: readonly FieldQuery[];
   readonly exclude: readonly Pattern[];
   readonly minLevel: LogLevel | undefined;
+  readonly range: TimeWindow | undefined;
   readonly before: number;
   readonly after: number;
   /** True when include, exclude or a level narrows what is kept (context applies only then). */
@@ -85,6 +94,10 @@ export class LineFilter {
     this.where = spec.where ?? [];
     this.exclude = spec.exclude ?? [];
     this.minLevel = spec.minLevel;
+    this.range =
+      spec.range?.fromMs === undefined && spec.range?.untilMs === undefined
+        ? undefined
+        : spec.range;
     this.before = Math.max(0, spec.before ?? 0);
     this.after = Math.max(0, spec.after ?? 0);
     this.select = spec.select;
@@ -93,7 +106,8 @@ export class LineFilter {
       this.include.length > 0 ||
       this.where.length > 0 ||
       this.exclude.length > 0 ||
-      this.minLevel !== undefined;
+      this.minLevel !== undefined ||
+      this.range !== undefined;
   }
 
   /** Whether context lines are kept at all. */
@@ -124,6 +138,7 @@ export class LineFilter {
   keepsEvent(lines: readonly LogLine[]): boolean {
     const head = lines[0];
     if (head === undefined) return false;
+    if (this.range && !within(head.sortKey, this.range)) return false;
     const level = this.levelOfLine(head) ?? "info";
     if (this.minLevel !== undefined && !isAtLeast(level, this.minLevel)) return false;
     if (this.include.length === 0 && this.where.length === 0 && this.exclude.length === 0)
@@ -140,4 +155,12 @@ export class LineFilter {
     });
     return this.where.every((q) => read.some((line) => q.matches(line)));
   }
+}
+
+/** Whether `ms` is within the range (both ends kept). */
+export function within(ms: number, range: TimeWindow): boolean {
+  return (
+    (range.fromMs === undefined || ms >= range.fromMs) &&
+    (range.untilMs === undefined || ms <= range.untilMs)
+  );
 }

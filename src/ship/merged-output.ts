@@ -7,7 +7,12 @@
  * out (format 3).
  */
 
-import { CONTEXT_SEPARATOR, FilterStream, sievedEvents } from "../logs/filter-stream.js";
+import {
+  CONTEXT_SEPARATOR,
+  FilterStream,
+  type Sieved,
+  sievedEvents,
+} from "../logs/filter-stream.js";
 import { formatEvent, type StreamFormat } from "../logs/formats/stream-format.js";
 import type { LineFilter } from "../logs/line-filter.js";
 import type { DeploymentDescription } from "../logs/model/deployment-labels.js";
@@ -74,7 +79,10 @@ export class MergedOutput {
 
   constructor(private readonly o: MergedOutputOptions) {
     this.format = o.format;
-    this.sieve = new FilterStream<Tagged>(o.filter, this.format.output === "json");
+    this.sieve = new FilterStream<Tagged>(
+      o.filter,
+      this.format.output === "json" || this.format.columns !== undefined,
+    );
     this.replicas = new ReplicaCheck(o.flags.replica);
     this.startGap = o.output.gap;
     this.sinks = lineSinks(o.output.opened?.file, o.say, (reason) => {
@@ -190,7 +198,9 @@ export class MergedOutput {
     }
     const out = this.sinks();
     this.writeStartGap(out);
-    for (const s of sieved) {
+    const labelled = this.format.columns ? sieved.map((s) => this.labelled(s)) : sieved;
+    for (const [i, s] of labelled.entries()) {
+      this.format.columns?.measureAt(labelled, i);
       if (s.kind === "separator") {
         if (this.format.output === "text") out.add(CONTEXT_SEPARATOR);
         continue;
@@ -202,6 +212,13 @@ export class MergedOutput {
     out.end(
       deployments ? (file) => this.record({ format: 3, deployments, outputFile: file }) : undefined,
     );
+  }
+
+  /** Columns: a line with its deployment's label in its replica's, as it prints. */
+  private labelled(s: Sieved<Tagged>): Sieved<Tagged> {
+    if (s.kind !== "event" || s.event.kind !== "line") return s;
+    const label = this.o.labelOf(s.event.deploymentId);
+    return { ...s, event: { ...s.event, replicaLabel: `${label} ${s.event.replicaLabel}` } };
   }
 
   /** What may be missing from FILE, said before the first lines written to it. */
@@ -225,7 +242,9 @@ export class MergedOutput {
     out.add(
       format.output === "json"
         ? formatEvent(e, format, this.o.descriptionOf?.(e.deploymentId), head)
-        : formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format),
+        : format.columns
+          ? format.columns.row(e, head)
+          : formatEvent({ ...e, replicaLabel: `${label} ${e.replicaLabel}` }, format),
     );
   }
 }

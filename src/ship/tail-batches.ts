@@ -61,7 +61,10 @@ export class TailBatches {
 
   constructor(private readonly o: TailBatchesOptions) {
     this.startGaps = o.startGaps;
-    this.sieve = new FilterStream(o.filter, o.format.output === "json");
+    this.sieve = new FilterStream(
+      o.filter,
+      o.format.output === "json" || o.format.columns !== undefined,
+    );
     this.replicas = new ReplicaCheck(o.flags.replica);
     this.sinks = lineSinks(o.outputFile, o.say, (reason) => {
       const gap = cutGap(reason, Date.now() + (o.follower.getState().clockOffsetMs ?? 0));
@@ -115,7 +118,8 @@ export class TailBatches {
       return;
     }
     const out = this.sinks();
-    for (const s of sieved) {
+    for (const [i, s] of sieved.entries()) {
+      format.columns?.measureAt(sieved, i);
       if (s.kind === "separator") {
         if (flags.output === "text") out.add(CONTEXT_SEPARATOR);
         continue;

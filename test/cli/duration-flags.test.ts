@@ -23,6 +23,7 @@ describe("duration flags out of range", () => {
     ["tail", "--until", "8d", "0 to 7d"],
     ["watch", "--interval", "0", "250ms to 10m"],
     ["watch", "--since", "30d", "1s to 7d"],
+    ["demo", "--since", "30d", "1s to 7d"],
   ])("%s %s %s is refused, naming the range", async (command, flag, shown, range) => {
     const value = shown === "400 nines" ? "9".repeat(400) : shown;
     // Against a port nothing listens on: nothing may be sent before the flags are checked.
@@ -30,13 +31,38 @@ describe("duration flags out of range", () => {
       env: credentials,
     });
     expect(r.code).toBe(2);
-    const named = ["--since", "--until"].includes(flag) && command === "tail" ? "time" : "duration";
+    const named = ["--since", "--until"].includes(flag) ? "time" : "duration";
     expect(r.stderr).toMatch(new RegExp(`^tvcwatch: error: option '${flag} <${named}>'`));
     expect(r.stderr).toContain(`expected a duration from ${range}`);
     // One short line: a pasted long value is quoted cut, not whole.
     expect(r.stderr.split("\n")[0]?.length).toBeLessThan(200);
     expect(r.stderr).not.toMatch(/TimeoutOverflowWarning|\n\s+at /);
   });
+
+  it.each([
+    ["watch", "--since", "90", "90 what? e.g. 90s or 90m"],
+    ["demo", "--since", "90", "90 what? e.g. 90s or 90m"],
+    ["watch", "--since", "soon", '"soon" is not a time'],
+  ])("%s %s %s is refused naming what to type", async (command, flag, value, said) => {
+    const r = await runCli(["--base-url", "http://127.0.0.1:9", command, flag, value], {
+      env: credentials,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toContain(said);
+  });
+
+  it.each(["watch", "demo"])(
+    "%s --until is refused in one line: the dashboard follows",
+    async (command) => {
+      const r = await runCli(["--base-url", "http://127.0.0.1:9", command, "--until", "5m"], {
+        env: credentials,
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        "tvcwatch: --until 5m: the dashboard follows new lines; read a range with tail --since … --until …, or open FILE --until …\n",
+      );
+    },
+  );
 
   it("accepts the bounds themselves", async () => {
     const asked: string[] = [];

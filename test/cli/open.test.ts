@@ -29,6 +29,21 @@ describe("tvcwatch open", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("--since / --until: a bare number is refused naming units, a start after the end in one line; exit 2", async () => {
+    const bare = await runCli(["open", saved, "--since", "90"]);
+    expect(bare.code).toBe(2);
+    expect(oneLine(bare.stderr)[0]).toContain("'90' is invalid. 90 what? e.g. 90s or 90m");
+    const word = await runCli(["open", saved, "--until", "yesterday"]);
+    expect(word.code).toBe(2);
+    expect(oneLine(word.stderr)[0]).toContain('"yesterday" is not a time');
+    const crossed = await runCli(["open", saved, "--since", "20:40", "--until", "20:30"]);
+    expect(crossed.code).toBe(2);
+    expect(oneLine(crossed.stderr)).toHaveLength(1);
+    expect(crossed.stderr).toMatch(
+      /^tvcwatch: --since 20:40 \(\d{4}-\d\d-\d\d 20:40:00\) is after --until 20:30 \(\d{4}-\d\d-\d\d 20:30:00\): nothing is between them\n$/,
+    );
+  });
+
   it("a directory or a device: exit 2, one line naming it and what it is", async () => {
     const d = await runCli(["open", dir]);
     expect(d.code).toBe(2);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CliError } from "../../src/cli/cli-error.js";
 import {
   DEFAULT_SINCE_MS,
+  followWindow,
   SINCE_CLOCK_MARGIN_MS,
   type TimeRangeFlags,
   tailWindow,
@@ -80,6 +81,28 @@ describe("tail's first window from --since, --until and --tail", () => {
     expect(refusal({ until: "1m", tail: 5 })).toMatch(/^--tail counts back from now/);
     expect(refusal({ since: "2026-11-20T00:00:00Z" })).toBe(
       "--since 2026-11-20T00:00:00Z is more than 7d ago: Turnkey keeps debug logs 7 days",
+    );
+  });
+});
+
+describe("followWindow (watch, demo)", () => {
+  it("takes tail -f's --since: a duration the server measures, a time from the lines' own timestamps", () => {
+    expect(followWindow({}, NOW)).toEqual({ sinceMs: DEFAULT_SINCE_MS, range: undefined });
+    expect(followWindow({ since: parseTimeBound("1h") }, NOW)).toEqual({
+      sinceMs: 3_600_000,
+      range: undefined,
+    });
+    const at = followWindow({ since: parseTimeBound("2026-12-02T11:30:00Z") }, NOW);
+    expect(at.range?.fromMs).toBe(NOW - 1_800_000);
+    expect(at.sinceMs).toBe(1_800_000 + SINCE_CLOCK_MARGIN_MS);
+  });
+
+  it("refuses --until (the dashboard follows) and a start in the future, in one line", () => {
+    expect(() => followWindow({ until: parseTimeBound("5m") }, NOW)).toThrow(
+      "--until 5m: the dashboard follows new lines; read a range with tail --since … --until …, or open FILE --until …",
+    );
+    expect(() => followWindow({ since: parseTimeBound("2026-12-03T00:00:00Z") }, NOW)).toThrow(
+      /is in the future/,
     );
   });
 });

@@ -385,4 +385,66 @@ describe("reading the log in a real terminal", () => {
       for (const row of rows) expect(row).toMatch(/ERROR payment|^\[\d\][ >*] +at /);
     });
   });
+
+  it("| shows chosen fields as columns in place of each line, Enter the line whole, | again the lines", {
+    timeout: 60_000,
+  }, async () => {
+    const api = await startReadingApi();
+    apis.push(api);
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(
+      [
+        "--base-url",
+        api.url,
+        "--organization",
+        "org-1",
+        "--deployment",
+        CALM_DEPLOYMENT_ID,
+        "--interval",
+        "1s",
+      ],
+      { columns: 160, rows: 48 },
+      KEYS,
+    );
+    await tmux.waitFor("the log", (s) => s.includes("● live") && logRows(s).length > 3, {
+      timeoutMs: 30_000,
+    });
+    tmux.keys("|");
+    tmux.type("level,fields.service,seq,msg");
+    tmux.keys("Enter");
+    await tmux.waitFor("columns: a nested JSON path, a key=value key, the level and msg", (s) => {
+      expect(lastLine(s)).toContain("columns level,fields.service,seq,msg");
+      const rows = logRows(s);
+      const ledger = rows.find((r) => r.includes("ledger"));
+      expect(ledger).toMatch(/warn +ledger +\d+ +settled transfer/);
+      // A text line: no service (an empty cell), its seq pair, its whole text as msg.
+      expect(rows.some((r) => /info +\d+ +INFO {2}http: request ok seq=\d+/.test(r))).toBe(true);
+      expect(rows.some((r) => r.includes("at fetchNonce"))).toBe(true);
+      for (const row of rows) expect(row).not.toContain('{"msg"');
+    });
+    // Only the ledger's lines, the cursor on one: Enter shows it whole.
+    tmux.keys("=");
+    tmux.type("fields.service = ledger");
+    tmux.keys("Enter");
+    await tmux.waitFor("the ledger's lines as columns", (s) => {
+      const rows = logRows(s);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row).toMatch(/warn +ledger +\d+ +settled transfer/);
+    });
+    tmux.keys("Up");
+    tmux.keys("Enter");
+    await tmux.waitFor("the line whole in its detail", (s) =>
+      s.includes('"fields":{"level":"warn","service":"ledger"}'),
+    );
+    tmux.keys("Escape");
+    await tmux.waitFor("the detail closed", (s) => !s.includes('"fields":{"level":"warn"'));
+    tmux.keys("|");
+    await tmux.waitFor("| again: the lines as they are", (s) => {
+      expect(lastLine(s)).not.toContain("columns ");
+      const rows = logRows(s);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row).toContain('{"msg":"settled transfer"');
+    });
+  });
 });

@@ -32,6 +32,7 @@ import {
 import type { DeploymentDescription } from "../model/deployment-labels.js";
 import { isStamped, type LogEvent, type LogLine } from "../model/log-line.js";
 import { replicaPosition } from "../replicas.js";
+import type { FieldColumns } from "./field-columns.js";
 import { formatGapLine } from "./gap-line.js";
 
 export interface StreamFormat {
@@ -41,6 +42,8 @@ export interface StreamFormat {
   colour: boolean;
   /** How a line's content is made printable in text (default: sanitized); `--highlight` marks it. */
   content?: ((content: string) => string) | undefined;
+  /** `--fields`: text lines as columns of these fields (./field-columns.ts), in place of the line. */
+  columns?: FieldColumns | undefined;
 }
 
 /** In place of the timestamp of a line that has none, as wide as one (UTC ends in Z, local in +hh:mm). */
@@ -67,7 +70,8 @@ function positionFields(label: string): string {
 
 /**
  * One event as `tail` prints it; `deployment` is what its deployment is, when known (JSON);
- * `head` the first line of the event a line continues (JSON: its level, and `continues`).
+ * `head` the first line of the event a line continues (JSON: its level, and `continues`;
+ * columns: printed whole under it).
  */
 export function formatEvent(
   event: LogEvent,
@@ -105,6 +109,7 @@ export function formatEvent(
     const text = formatGapLine(event, f.utc);
     return f.colour ? `\u001b[2m${text}\u001b[22m` : text;
   }
+  if (f.columns) return f.columns.row(event, head);
   const label = renderReplicaLabel(event.replicaLabel, f.colour);
   const content = f.content ? f.content(event.content) : sanitizeForTerminal(event.content);
   if (!f.timestamps) return `${label} ${content}`;

@@ -10,6 +10,7 @@
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
 import { queryProblem } from "../field-query.js";
+import { parseFieldList } from "../formats/field-columns.js";
 
 /** The filters a view was saved with, as the dashboard's state holds them. */
 export interface SavedFilters {
@@ -18,6 +19,8 @@ export interface SavedFilters {
   exclude: string | undefined;
   /** Field queries (../field-query.ts); a line's event must satisfy every one. */
   where: string[];
+  /** The fields the view showed as columns (`|`), when it did. */
+  columns?: string[] | undefined;
   minLevel: LogLevel | undefined;
   /** Lines of context around each kept line. */
   context: number;
@@ -335,6 +338,15 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
       problems.push(
         `filters.where is not a list of at most ${MAX_PATTERNS} queries of at most ${MAX_PATTERN_CHARS} characters`,
       );
+  }
+  if (f.columns !== undefined) {
+    try {
+      if (!Array.isArray(f.columns) || !f.columns.every((c) => typeof c === "string"))
+        throw new Error("not a list of field names");
+      filters.columns = parseFieldList(f.columns.join(","));
+    } catch (err) {
+      problems.push(`filters.columns: ${(err as Error).message}`);
+    }
   }
   if (f.minLevel !== undefined && f.minLevel !== null) {
     if ((LOG_LEVELS as readonly unknown[]).includes(f.minLevel))

@@ -9,6 +9,7 @@ import { render } from "ink";
 import type { OpenedLogs } from "../../logs/saved/open-saved.js";
 import { Dashboard } from "../components/dashboard.js";
 import { savedDashboard } from "../controller/saved-dashboard.js";
+import type { UiState } from "../state/ui-state.js";
 import { enterFullScreen, osc52 } from "./terminal-session.js";
 
 export interface OpenRun {
@@ -22,6 +23,10 @@ export interface OpenRun {
   drawn?: (() => void) | undefined;
   /** Field queries the view opens with (`--where`). */
   where?: readonly string[] | undefined;
+  /** The range of times the view opens with (`--since`, `--until`). */
+  range?: UiState["timeRange"];
+  /** The fields the view opens showing as columns (`--fields`). */
+  columns?: readonly string[] | undefined;
 }
 
 /** Resolves when the person quits. */
@@ -38,7 +43,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
       quit: () => finish(),
     },
     { columns: process.stdout.columns || 100, rows: process.stdout.rows || 30 },
-    run.where,
+    { where: run.where, timeRange: run.range, columns: run.columns },
   );
   const controller = saved.controller;
   const ink = render(<Dashboard controller={controller} colour={run.colour} />, {

@@ -248,6 +248,7 @@ export class DashboardViews {
       onlyDeployment: UiState["onlyDeployment"],
       minLevel: UiState["minLevel"],
       context: UiState["context"],
+      timeRange: UiState["timeRange"],
     ): Filters =>
       compileFilters({
         include,
@@ -259,6 +260,7 @@ export class DashboardViews {
         onlyDeployment,
         minLevel,
         context,
+        timeRange,
       }),
   );
   private readonly replicaNumbers = memoized(
@@ -458,6 +460,7 @@ export class DashboardViews {
       ui.onlyDeployment,
       ui.minLevel,
       ui.context,
+      ui.timeRange,
     );
   }
 

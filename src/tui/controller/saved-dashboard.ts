@@ -54,12 +54,28 @@ export interface SavedDashboard {
  */
 function openingState(
   filters: SavedFilters | undefined,
-  where: readonly string[],
+  given: OpeningFlags,
 ): Partial<UiState> | undefined {
-  if (!filters && where.length === 0) return undefined;
+  const where = given.where ?? [];
+  const range = {
+    ...(given.timeRange ? { timeRange: given.timeRange } : {}),
+    ...(given.columns ? { columns: given.columns } : {}),
+  };
+  if (!filters && where.length === 0) return given.timeRange || given.columns ? range : undefined;
   const restored = filters ? restoredState(filters) : {};
   const recorded = filters?.where ?? [];
-  return { ...restored, where: [...recorded, ...where.filter((q) => !recorded.includes(q))] };
+  return {
+    ...restored,
+    ...range,
+    where: [...recorded, ...where.filter((q) => !recorded.includes(q))],
+  };
+}
+
+/** What the command line opens the view with (`open --where`, `--since`, `--until`, `--fields`). */
+export interface OpeningFlags {
+  where?: readonly string[] | undefined;
+  timeRange?: UiState["timeRange"];
+  columns?: UiState["columns"];
 }
 
 /** What `A` and `R` say over a bundle's activities. */
@@ -110,8 +126,8 @@ export function savedDashboard(
   opened: OpenedLogs,
   ports: SavedDashboardPorts,
   size: TerminalSize,
-  /** Field queries the view opens with (`open --where`), checked by the caller. */
-  where: readonly string[] = [],
+  /** Field queries and a range the view opens with (`open --where`, `--since`), checked by the caller. */
+  given: OpeningFlags = {},
 ): SavedDashboard {
   const { log } = opened;
   const heading = (): Heading => ({
@@ -146,7 +162,7 @@ export function savedDashboard(
     {
       heading: heading(),
       size,
-      initialState: openingState(header?.filters, where),
+      initialState: openingState(header?.filters, given),
     },
   );
   // The bundle's marks back on their lines once those are read (a large file: when indexed).
@@ -187,7 +203,7 @@ export function savedDashboard(
     if (!header && log.header()) {
       // A stream's header comes with its first lines.
       header = log.header() as SavedHeader;
-      const state = openingState(header.filters, where);
+      const state = openingState(header.filters, given);
       if (header.filters && state) controller.restore(state);
       const said = headerNotice(header);
       if (said) controller.say(said);

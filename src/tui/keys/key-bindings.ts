@@ -74,7 +74,8 @@ export type KeyAction =
   | "reject"
   | "confirmVote"
   | "cancelVote"
-  | "needsMyVote";
+  | "needsMyVote"
+  | "columns";
 
 export interface Binding {
   /** Key names as keyName() gives them. */
@@ -154,6 +155,13 @@ export const BINDINGS: readonly Binding[] = [
     scope: "dashboard",
     action: "where",
     does: "add a field query: only lines whose fields match, e.g. latencyMs > 300 and service = signer, level >= warn, msg ~ timeout (= != > >= < <= ~, and or not, parentheses; JSON paths or key=value keys; a line without the field does not match)",
+  },
+  {
+    keys: ["|"],
+    label: "|",
+    scope: "dashboard",
+    action: "columns",
+    does: "show chosen fields as columns in place of each line: asks for the fields, e.g. time,level,msg,service,latencyMs (JSON paths or key=value keys, and time, replica, level, msg); a line without a field has an empty cell, a column is at most 40 wide (cut with …); Enter shows a line whole; | again or Esc shows lines again",
   },
   {
     keys: ["X"],

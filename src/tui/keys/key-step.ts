@@ -295,6 +295,10 @@ function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Res
     case "openMention":
     case "mention":
       return mentionKey(b.action, name, state, ctx);
+    case "columns":
+      return state.columns
+        ? { type: "setColumns", fields: undefined }
+        : { type: "startInput", mode: "columns" };
     case "pick":
     case "retry":
       return undefined;

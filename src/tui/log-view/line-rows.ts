@@ -7,6 +7,7 @@
  * more it holds), its rows are found in one linear pass (cached per line and width).
  */
 
+import type { FieldColumns } from "../../logs/formats/field-columns.js";
 import { isStamped, type StoreEvent } from "../../logs/model/log-line.js";
 import { replicaColour } from "../../text/colour.js";
 import type { LogLevel } from "../../text/log-level.js";
@@ -37,6 +38,8 @@ export interface RowLook {
   wrap: boolean;
   now?: number | undefined;
   mark?: "cursor" | "mark" | undefined;
+  /** Lines as columns of chosen fields (`|`), in place of their text. */
+  fieldColumns?: FieldColumns | undefined;
 }
 
 function levelColour(level: LogLevel | undefined): Colour | undefined {
@@ -54,6 +57,8 @@ interface Laid {
   width: number;
   wrap: boolean;
   search: string | undefined;
+  /** The column layout the text was made with (`|`), if any. */
+  columns: string | undefined;
   text: Safe;
   starts: number[];
   /** Where the "more characters" marker begins in `text` (styled dim), or text.length. */
@@ -70,10 +75,26 @@ function findMatches(text: string, search: Pattern | undefined): [number, number
   return search ? search.matches(text) : [];
 }
 
-function layOut(event: StoreEvent, width: number, wrap: boolean, filters: Filters): Laid {
+function layOut(
+  event: StoreEvent,
+  width: number,
+  wrap: boolean,
+  filters: Filters,
+  fieldColumns?: FieldColumns,
+): Laid {
   const search = filters.search?.key;
+  const columns =
+    fieldColumns && event.kind === "line"
+      ? `${fieldColumns.fields.join(",")} ${fieldColumns.key()}`
+      : undefined;
   const cached = layoutCache.get(event);
-  if (cached && cached.width === width && cached.wrap === wrap && cached.search === search) {
+  if (
+    cached &&
+    cached.width === width &&
+    cached.wrap === wrap &&
+    cached.search === search &&
+    cached.columns === columns
+  ) {
     return cached;
   }
   let text: Safe;
@@ -86,6 +107,11 @@ function layOut(event: StoreEvent, width: number, wrap: boolean, filters: Filter
   } else if (event.kind === "replica") {
     text = safe(`── ${event.text} ──`);
     markerAt = text.length;
+  } else if (fieldColumns) {
+    const late = event.late ? lit` (late)` : lit``;
+    const row = fieldColumns.row(event);
+    text = lit`${row}${late}`;
+    markerAt = row.length;
   } else {
     const r = renderedLine(event);
     const tail =
@@ -101,6 +127,7 @@ function layOut(event: StoreEvent, width: number, wrap: boolean, filters: Filter
     width,
     wrap,
     search,
+    columns,
     text,
     starts,
     markerAt,
@@ -249,7 +276,8 @@ export function lineRowCount(
   width: number,
 ): number {
   if (!state.wrap) return 1;
-  return layOut(event, contentWidthFor(event, state, width), true, filters).starts.length;
+  return layOut(event, contentWidthFor(event, state, width), true, filters, state.fieldColumns)
+    .starts.length;
 }
 
 /**
@@ -265,7 +293,7 @@ export function formatRows(
   const head = gutter(event, state);
   const headWidth = head.reduce((n, s) => n + widthOf(s.text), 0);
   const contentWidth = Math.max(4, width - headWidth);
-  const laid = layOut(event, contentWidth, state.wrap, filters);
+  const laid = layOut(event, contentWidth, state.wrap, filters, state.fieldColumns);
   const base: TextStyle =
     event.kind === "gap"
       ? { colour: "yellow", dim: true }

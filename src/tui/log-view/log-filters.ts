@@ -12,7 +12,7 @@
  */
 import { parseQuery } from "../../logs/field-query.js";
 import { IndexedFilter } from "../../logs/indexed-filter.js";
-import { compilePattern, LineFilter } from "../../logs/line-filter.js";
+import { compilePattern, LineFilter, within } from "../../logs/line-filter.js";
 import type { StoreEvent } from "../../logs/model/log-line.js";
 import type { LogRows } from "../../logs/model/log-store.js";
 import { replicaNumber } from "../../logs/replicas.js";
@@ -55,6 +55,7 @@ export type FilterState = Pick<
   | "onlyDeployment"
   | "minLevel"
   | "context"
+  | "timeRange"
 >;
 
 export function compileFilters(state: FilterState): Filters {
@@ -89,6 +90,7 @@ export function compileFilters(state: FilterState): Filters {
       exclude: exclude ? [exclude] : [],
       where,
       minLevel: state.minLevel,
+      range: state.timeRange,
       before: state.context,
       after: state.context,
       // The level the line's rendering read (cached with it): the same reading as the core's.
@@ -155,7 +157,10 @@ export function isShown(
 function shownNow(store: LogRows, index: number, f: Filters): boolean {
   const event = store.at(index)?.event;
   if (!event) return false;
-  if (event.kind !== "line") return !deploymentHidden(event, f);
+  if (event.kind !== "line") {
+    const range = f.lines.filter.range;
+    return !deploymentHidden(event, f) && (range === undefined || within(event.sortKey, range));
+  }
   return f.lines.shows(store, index);
 }
 

@@ -7,6 +7,7 @@
 import type { LogRows, StoredRow } from "../../logs/model/log-store.js";
 import type { WorkBudget } from "../../logs/work-budget.js";
 import type { LogAnchor, UiState } from "../state/ui-state.js";
+import { columnsFor } from "./column-view.js";
 import { lineRowCount } from "./line-rows.js";
 import { type Filters, isShown, skipHidden } from "./log-filters.js";
 
@@ -21,7 +22,12 @@ export interface Frame {
 }
 
 export const rowsOf = (f: Frame, index: number) =>
-  lineRowCount((f.store.at(index) as StoredRow).event, f.state, f.filters, f.width);
+  lineRowCount(
+    (f.store.at(index) as StoredRow).event,
+    f.state.columns ? { ...f.state, fieldColumns: columnsFor(f.state.columns) } : f.state,
+    f.filters,
+    f.width,
+  );
 
 export const shown = (f: Frame, index: number) => isShown(f.store, index, f.filters, f.budget);
 

@@ -4,11 +4,13 @@
  * never the buffer.
  */
 
+import type { LogLine } from "../../logs/model/log-line.js";
 import type { LogRows, StoredRow } from "../../logs/model/log-store.js";
 import type { WorkBudget } from "../../logs/work-budget.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
 import type { Segment } from "../rows/segment.js";
 import type { UiState } from "../state/ui-state.js";
+import { columnsFor, settleColumns } from "./column-view.js";
 import { formatRows, lineRowCount, type RowLook } from "./line-rows.js";
 import { compileFilters, type Filters } from "./log-filters.js";
 import { bottomOf, type Frame, nearestShown, shown } from "./log-frame.js";
@@ -70,11 +72,14 @@ export function computeLogView(
   const bottom = bottomOf(f);
   const marks = new Set(state.marks);
   const cursor = state.following ? undefined : state.cursor;
+  const fieldColumns = columnsFor(state.columns);
+  if (fieldColumns) settleColumns(fieldColumns, linesAbove(f, bottom.index));
   const look = (row: StoredRow): RowLook => ({
     time: state.time,
     wrap: state.wrap,
     now: options.now,
     mark: row.id === cursor ? "cursor" : marks.has(row.id) ? "mark" : undefined,
+    fieldColumns,
   });
   const lines: ViewRow[] = [];
   /** Whether a log line is among the rows (lifecycle markers and gaps alone leave it empty). */
@@ -94,7 +99,7 @@ export function computeLogView(
       count: height - lines.length,
       skipEnd: skip,
     });
-    const n = lineRowCount(row.event, state, f.filters, width);
+    const n = lineRowCount(row.event, look(row), f.filters, width);
     for (let i = laid.length - 1; i >= 0; i--) {
       lines.push({
         key: `${row.id}:${n - skip - (laid.length - i)}`,
@@ -109,7 +114,7 @@ export function computeLogView(
     const row = store.at(bottom.index) as StoredRow;
     const below = bottom.rowsBelow;
     if (below > 0) {
-      const n = lineRowCount(row.event, state, f.filters, width);
+      const n = lineRowCount(row.event, look(row), f.filters, width);
       const count = Math.min(below, height - lines.length);
       const more = formatRows(row.event, look(row), f.filters, width, {
         from: "end",
@@ -192,4 +197,19 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
     return lit`no line from replica ${state.onlyReplica} here (o shows every replica again)`;
   }
   return lit`no line from the replicas shown (hidden: ${safe(state.hiddenReplicas.join(", "))})`;
+}
+
+/** The lines shown from `index` up, at most a pane's height of them (the columns' widths). */
+function linesAbove(f: Frame, index: number): LogLine[] {
+  const lines: LogLine[] = [];
+  for (
+    let i = index;
+    i >= 0 && lines.length < f.height && !f.budget?.exhausted;
+    i = nearestShown(f, i - 1, -1)
+  ) {
+    if (!shown(f, i)) continue;
+    const event = f.store.at(i)?.event;
+    if (event?.kind === "line") lines.push(event);
+  }
+  return lines;
 }

@@ -111,6 +111,61 @@ export interface StatusInput {
   awaitingVotes?: number | undefined;
 }
 
+/** The filters and view settings in force, as status items: regexes, queries, level, columns, range, context. */
+function filterItems(ui: UiState): Item[] {
+  const items: Item[] = [];
+  const regexes: [Safe, string][] = [
+    ...ui.include.map((i): [Safe, string] => [lit`+`, i]),
+    ...(ui.exclude ? [[lit`-`, ui.exclude] as [Safe, string]] : []),
+  ];
+  for (const [prefix, source] of regexes) {
+    const [full, shorter] = regexForms(prefix, source);
+    items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
+  }
+  for (const query of ui.where) {
+    const [full, shorter] = queryForms(query);
+    items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
+  }
+  if (ui.minLevel) {
+    const level = safe(ui.minLevel);
+    items.push({
+      full: lit`level ≥ ${level}`,
+      shorter: [lit`≥${level}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.columns) {
+    items.push({
+      full: lit`columns ${safeBounded(ui.columns.join(","), 60)}`,
+      shorter: [lit`|${ui.columns.length}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.timeRange) {
+    items.push({
+      full: safe(ui.timeRange.words),
+      shorter: [lit`⏱`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.context > 0) {
+    items.push({
+      full: lit`context ${ui.context}`,
+      shorter: [lit`C${ui.context}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  return items;
+}
+
 /** Saved lines: still read from a pipe or a followed file, or read to their end. */
 function savedConnection(reading: string | undefined) {
   if (reading === undefined)
@@ -146,37 +201,7 @@ export function statusItems({
     priority: 10,
     droppable: false,
   });
-  const regexes: [Safe, string][] = [
-    ...ui.include.map((i): [Safe, string] => [lit`+`, i]),
-    ...(ui.exclude ? [[lit`-`, ui.exclude] as [Safe, string]] : []),
-  ];
-  for (const [prefix, source] of regexes) {
-    const [full, shorter] = regexForms(prefix, source);
-    items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
-  }
-  for (const query of ui.where) {
-    const [full, shorter] = queryForms(query);
-    items.push({ full, shorter, colour: "cyan", priority: 8, droppable: false });
-  }
-  if (ui.minLevel) {
-    const level = safe(ui.minLevel);
-    items.push({
-      full: lit`level ≥ ${level}`,
-      shorter: [lit`≥${level}`],
-      colour: "cyan",
-      priority: 8,
-      droppable: false,
-    });
-  }
-  if (ui.context > 0) {
-    items.push({
-      full: lit`context ${ui.context}`,
-      shorter: [lit`C${ui.context}`],
-      colour: "cyan",
-      priority: 8,
-      droppable: false,
-    });
-  }
+  items.push(...filterItems(ui));
   if (ui.search) {
     const [full, shorter] = regexForms(lit`search `, ui.search);
     const m = ui.matchPosition;
@@ -364,6 +389,7 @@ const PROMPTS: Record<InputMode, Safe> = {
   include: lit`include f /`,
   exclude: lit`exclude F /`,
   where: lit`where = `,
+  columns: lit`columns | (fields, e.g. time,level,msg): `,
   context: lit`context lines (0-50): `,
   jump: lit`go to time (-5m, 14:02:10): `,
   saveRange: lit`save which lines? `,

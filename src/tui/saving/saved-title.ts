@@ -79,6 +79,7 @@ export function restoredState(filters: SavedFilters): Partial<UiState> {
     include: filters.include,
     exclude: filters.exclude,
     where: filters.where,
+    ...(filters.columns ? { columns: filters.columns } : {}),
     minLevel: filters.minLevel,
     context: filters.context,
     hiddenReplicas: filters.onlyReplica === undefined ? filters.hiddenReplicas : [],
@@ -96,6 +97,7 @@ export function filterWords(f: SavedFilters): string {
     ...f.include.map((i) => `+/${i}/`),
     ...(f.exclude !== undefined ? [`-/${f.exclude}/`] : []),
     ...f.where.map((q) => `=[${q}]`),
+    ...(f.columns ? [`columns ${f.columns.join(",")}`] : []),
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
     ...(f.onlyReplica !== undefined

@@ -27,6 +27,7 @@ export type ViewFilters = Pick<
   | "include"
   | "exclude"
   | "where"
+  | "columns"
   | "minLevel"
   | "context"
   | "hiddenReplicas"
@@ -39,6 +40,7 @@ function filterWords(f: ViewFilters): string {
     ...f.include.map((i) => `+/${i}/`),
     ...(f.exclude ? [`-/${f.exclude}/`] : []),
     ...f.where.map((q) => `=[${q}]`),
+    ...(f.columns ? [`columns ${f.columns.join(",")}`] : []),
     ...(f.minLevel ? [`level>=${f.minLevel}`] : []),
     ...(f.context > 0 ? [`context ${f.context}`] : []),
     ...(f.hiddenReplicas.length > 0 ? [`hidden replicas ${f.hiddenReplicas.join(",")}`] : []),
@@ -97,6 +99,7 @@ export function savedView(
             hiddenReplicas: f.hiddenReplicas,
             onlyReplica: f.onlyReplica ?? null,
             onlyDeployment: f.onlyDeployment?.id ?? null,
+            ...(f.columns ? { columns: f.columns } : {}),
           },
           from: span?.from ?? null,
           to: span?.to ?? null,

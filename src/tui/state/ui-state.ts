@@ -6,6 +6,8 @@
 
 import { EMAIL_EVENT_TYPES } from "../../api/schemas.js";
 import { queryProblem } from "../../logs/field-query.js";
+import { parseFieldList } from "../../logs/formats/field-columns.js";
+import type { TimeWindow } from "../../logs/line-filter.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
 import type { Selected } from "./list-selection.js";
@@ -39,6 +41,7 @@ export type InputMode =
   | "include"
   | "exclude"
   | "where"
+  | "columns"
   | "context"
   | "jump"
   | "saveRange"
@@ -104,6 +107,10 @@ export interface UiState {
   minLevel: LogLevel | undefined;
   /** Lines shown around each line the filters keep, as grep -C. */
   context: number;
+  /** Lines shown as columns of these fields (`|`, src/logs/formats/field-columns.ts); off: undefined. */
+  columns: readonly string[] | undefined;
+  /** Only events from / until these times (`open --since / --until`), and the range in words. */
+  timeRange: (TimeWindow & { words: string }) | undefined;
   /** The line cursor of a paused view: a row id of the store. */
   cursor: number | undefined;
   /** Marked lines (row ids), `m`. */
@@ -160,6 +167,7 @@ const NO_FILTERS = {
   where: [],
   minLevel: undefined,
   context: 0,
+  timeRange: undefined,
 } as const satisfies Partial<UiState>;
 
 export const initialUiState: UiState = {
@@ -169,6 +177,7 @@ export const initialUiState: UiState = {
   anchor: undefined,
   ...NO_FILTERS,
   cursor: undefined,
+  columns: undefined,
   marks: [],
   copy: undefined,
   history: {},
@@ -226,6 +235,7 @@ export type UiAction =
   | { type: "cancel" }
   /** X: every filter, the level, the context, the search and the replicas hidden cleared at once. */
   | { type: "clearFilters" }
+  | { type: "setColumns"; fields: readonly string[] | undefined }
   /** 1-9; `known` are the replicas seen, for leaving a replica shown alone (`o`). */
   | { type: "toggleReplica"; replica: number; known?: readonly number[] }
   /** o: this replica alone, or (undefined) every replica again. */
@@ -330,6 +340,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "toggleNeedsMyVote":
       // The selection stays on its activity, shown or not (the pane says when it is not).
       return { ...state, needsMyVote: !state.needsMyVote };
+    case "setColumns":
+      return { ...state, columns: action.fields };
     case "clearFilters":
       return {
         ...state,
@@ -454,6 +466,16 @@ function submitPrompt(state: UiState): UiState {
     // The help lists what the text finds (all of it for none), from its top.
     return { ...closeInput(state), helpFind: text.trim() === "" ? undefined : text, helpScroll: 0 };
   }
+  if (mode === "columns") {
+    if (text.trim() === "") return { ...closeInput(state), inputError: undefined };
+    let fields: string[];
+    try {
+      fields = parseFieldList(text);
+    } catch (err) {
+      return promptReducer(state, { type: "inputFailed", error: (err as Error).message });
+    }
+    return { ...closeInput(state), inputError: undefined, columns: fields };
+  }
   if (mode === "where") {
     const query = text.trim();
     const error = query === "" ? undefined : queryProblem(query);
@@ -488,12 +510,14 @@ function cancelOne(state: UiState): UiState {
   if (state.copy !== undefined) return { ...state, copy: undefined };
   if (state.detail) return { ...state, detail: state.detail.from, detailScroll: 0 };
   if (state.inputError) return { ...state, inputError: undefined };
+  if (state.columns) return { ...state, columns: undefined };
   if (state.search) return { ...state, search: undefined, matchPosition: undefined };
   if (state.include.length > 0) return { ...state, include: state.include.slice(0, -1) };
   if (state.exclude) return { ...state, exclude: undefined };
   if (state.where.length > 0) return { ...state, where: state.where.slice(0, -1) };
   if (state.minLevel) return { ...state, minLevel: undefined };
   if (state.context > 0) return { ...state, context: 0 };
+  if (state.timeRange) return { ...state, timeRange: undefined };
   return state;
 }
 

@@ -194,6 +194,21 @@ describe("the header of a saved view", () => {
     expect(readTextHeader("# something else")).toBeUndefined();
   });
 
+  it("records the columns shown (|) and reads them back; a malformed list is said and left out", () => {
+    const shown = { ...filters, columns: ["time", "level", "msg"] };
+    const json = savedView(rows, "ndjson", { deploymentId: "dep-1", filters: shown, savedAt: 0 });
+    const value = JSON.parse(json.text.split("\n")[0] as string);
+    expect(value.tvcwatch.filters.columns).toEqual(["time", "level", "msg"]);
+    expect(readJsonHeader(value).filters?.columns).toEqual(["time", "level", "msg"]);
+    const plain = savedView(rows, "ndjson", { deploymentId: "dep-1", filters, savedAt: 0 });
+    expect(JSON.parse(plain.text.split("\n")[0] as string).tvcwatch.filters).not.toHaveProperty(
+      "columns",
+    );
+    const bad = readJsonHeader({ tvcwatch: { filters: { columns: ["msg", "msg"] } } });
+    expect(bad.filters?.columns).toBeUndefined();
+    expect(bad.problems).toEqual(['filters.columns: field "msg" is named twice']);
+  });
+
   it("leaves out and says what is of the wrong type or out of bounds", () => {
     const h = readJsonHeader({
       tvcwatch: {

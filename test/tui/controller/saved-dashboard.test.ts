@@ -10,10 +10,14 @@ import { closeSync, constants, mkdtempSync, openSync, writeFileSync, writeSync }
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { format } from "date-fns";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { openRange } from "../../../src/cli/commands/open/open-range.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import { parseTimeBound } from "../../../src/text/time-bound.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import {
+  type OpeningFlags,
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
@@ -70,7 +74,11 @@ function incident(header: Record<string, unknown> | undefined): string {
   return `${out.join("\n")}\n`;
 }
 
-async function open(content: string, name = "incident.ndjson") {
+async function open(
+  content: string,
+  name = "incident.ndjson",
+  given?: OpeningFlags | ((o: OpenedLogs) => OpeningFlags),
+) {
   const path = join(dir, name);
   writeFileSync(path, content);
   const o = await openSavedLogs([path]);
@@ -80,6 +88,7 @@ async function open(content: string, name = "incident.ndjson") {
     o,
     { clock: stoppedClock(START + 200_000), quit },
     { columns: 160, rows: 48 },
+    typeof given === "function" ? given(o) : given,
   );
   running.push({ o, d });
   return { c: d.controller, quit, path };
@@ -104,6 +113,73 @@ function press(c: SavedDashboard["controller"], keys: string): void {
 }
 
 describe("the dashboard over a saved file", () => {
+  it("opens with --fields: the lines as columns, said in the status line, Esc shows them whole", async () => {
+    const { c } = await open(incident(undefined), "columns.ndjson", {
+      columns: ["replica", "msg"],
+    });
+    let s = await settled(c);
+    expect(status(s)).toContain("columns replica,msg");
+    expect(shown(s).at(-1)).toMatch(/^\[3\] replica 3\/3 {2}INFO request 199 served$/);
+    press(c, "\u001b");
+    s = await settled(c);
+    expect(status(s)).not.toContain("columns");
+    expect(shown(s).at(-1)).toBe("[3] INFO request 199 served");
+  });
+
+  it("restores the columns S recorded in the header", async () => {
+    const { c } = await open(
+      incident({
+        deploymentId: "dep-1",
+        savedAt: "2026-11-27T05:02:00Z",
+        filters: { include: [], columns: ["level", "msg"] },
+        lines: 522,
+      }),
+      "recorded-columns.ndjson",
+    );
+    const s = await settled(c);
+    expect(c.state.columns).toEqual(["level", "msg"]);
+    expect(status(s)).toContain("columns level,msg");
+    expect(shown(s).at(-1)).toBe("[3] info  INFO request 199 served");
+  });
+
+  it("opens on --since / --until: a duration back from the newest line, a clock time on its day; said in the status line, X shows every line again", async () => {
+    const { c } = await open(incident(undefined), "range.ndjson", (o) => ({
+      timeRange: openRange({ since: parseTimeBound("10s") }, o.log.summary().to, Date.now()),
+    }));
+    let s = await settled(c);
+    expect(status(s)).toContain("since 10s");
+    press(c, "g");
+    s = await settled(c);
+    // The newest line is request 199 of replica 3; ten seconds before it, request 179 of replica 3.
+    press(c, "g");
+    s = await settled(c);
+    expect(shown(s)[0]).toContain("INFO request 179 served");
+    expect(shown(s).some((r) => r.includes("request 178 "))).toBe(false);
+    press(c, "X");
+    press(c, "g");
+    s = await settled(c);
+    expect(status(s)).not.toContain("since 10s");
+    expect(shown(s)[0]).toContain("INFO request 0 served");
+
+    const clock = (t: string) => format(new Date(t), "HH:mm:ss");
+    const between = await open(incident(undefined), "between.ndjson", (o) => ({
+      timeRange: openRange(
+        {
+          since: parseTimeBound(clock("2026-11-27T05:00:10Z")),
+          until: parseTimeBound("2026-11-27T05:00:12Z"),
+        },
+        o.log.summary().to,
+        Date.now(),
+      ),
+    }));
+    press(between.c, "g");
+    s = await settled(between.c);
+    const rows = shown(s).filter((r) => r.includes("request"));
+    expect(rows[0]).toContain("request 20 ");
+    expect(rows.at(-1)).toContain("request 23 ");
+    expect(rows).toHaveLength(11);
+  });
+
   it("names the file, its lines and time range, and shows the log alone, newest last", async () => {
     const { c, path } = await open(incident(undefined));
     const s = c.getSnapshot();

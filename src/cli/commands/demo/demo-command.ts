@@ -3,11 +3,13 @@ import { TurnkeyClient } from "../../../api/client.js";
 import { SCENARIOS, type ScenarioName } from "../../../sim/scenario.js";
 import { startSimulator } from "../../../sim/server.js";
 import { sayAs } from "../../../text/stderr.js";
+import type { TimeBound } from "../../../text/time-bound.js";
 import { commandSummary } from "../../command-summaries.js";
 import { deploymentsToFollow, deploymentWatch } from "../../deployment-scope.js";
 import { integerFlag } from "../../flag-parsers.js";
 import { addFlags, type FlagRow } from "../../flag-table.js";
 import { followFlags } from "../../follow-flags.js";
+import { followWindow } from "../../time-range.js";
 import type { WatchCommandFlags } from "../watch/watch-command.js";
 import { openDashboard, requireTerminal } from "../watch/watch-command.js";
 
@@ -27,7 +29,8 @@ const DEMO_FLAG_TABLE: readonly FlagRow[] = [
     choices: SCENARIOS,
     default: { value: "demo" },
   },
-  ...followFlags("demo", "deployment", "app", "all", "maxDeployments", "bell", "clipboard"),
+  ...followFlags("demo", "deployment", "app", "all", "maxDeployments", "since", "until"),
+  ...followFlags("demo", "bell", "clipboard"),
 ];
 
 export function registerDemoCommand(program: Command): void {
@@ -47,7 +50,11 @@ export function registerDemoCommand(program: Command): void {
       app?: string;
       all?: boolean;
       maxDeployments?: number;
+      since?: TimeBound;
+      until?: TimeBound;
     }) => {
+      // The flags are checked before anything starts.
+      followWindow(flags, Date.now());
       requireTerminal();
       // What the simulator reports would tear the full-screen dashboard: kept (the latest 100)
       // and printed once the terminal is restored.
@@ -71,7 +78,7 @@ export function registerDemoCommand(program: Command): void {
         authProxyConfigId: c.authProxyConfigId,
       });
       const watchFlags: WatchCommandFlags = {
-        since: 600_000,
+        since: flags.since,
         interval: 1000,
         bufferLines: 100_000,
         bell: flags.bell !== false,

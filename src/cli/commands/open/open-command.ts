@@ -4,10 +4,12 @@ import { openTerminalForKeys } from "../../../config/named-file.js";
 import type { FieldQuery } from "../../../logs/field-query.js";
 import { type OpenedLogs, openSavedLogs } from "../../../logs/saved/open-saved.js";
 import { shouldColour } from "../../../text/colour.js";
+import type { TimeBound } from "../../../text/time-bound.js";
 import { CliError } from "../../cli-error.js";
 import { commandSummary } from "../../command-summaries.js";
-import { collectQuery } from "../../flag-parsers.js";
+import { collectQuery, fieldListFlag, timeBoundFlag } from "../../flag-parsers.js";
 import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
+import { type OpenRange, openRange } from "./open-range.js";
 
 /** Said when standard output is no terminal: what reads saved lines without one. */
 export const NO_TERMINAL =
@@ -16,6 +18,9 @@ export const NO_TERMINAL =
 interface OpenFlags {
   follow?: boolean;
   where?: FieldQuery[];
+  since?: TimeBound;
+  until?: TimeBound;
+  fields?: string[];
   clipboard?: boolean;
 }
 
@@ -52,6 +57,21 @@ export function registerOpenCommand(program: Command): void {
       collectQuery,
     )
     .option(
+      "--since <time>",
+      "show only events from this time: a duration back from the newest line read (10m, 1h30m), a clock time (20:33, 20:33:05: on the newest line's day, local zone) or RFC 3339 (2026-11-25T20:33:05Z); Esc or X shows every line again",
+      timeBoundFlag(1000, 366 * 86_400_000),
+    )
+    .option(
+      "--until <time>",
+      "show only events until this time, the same forms as --since",
+      timeBoundFlag(0, 366 * 86_400_000),
+    )
+    .option(
+      "--fields <list>",
+      "open with the lines shown as columns of these fields, as the | key shows them (e.g. time,replica,level,msg,service,latencyMs; a column is at most 40 wide, cut with …; Enter shows a line whole)",
+      fieldListFlag,
+    )
+    .option(
       "--clipboard",
       "c copies the cursor's log line to the terminal's clipboard (OSC 52; some terminals refuse it)",
     )
@@ -61,6 +81,8 @@ export function registerOpenCommand(program: Command): void {
 Examples:
   tvcwatch open incident.ndjson
   tvcwatch open app-1.log.gz app-2.log.gz
+  tvcwatch open incident.ndjson --since 20:33 --until 20:40
+  tvcwatch open incident.ndjson --since 15m --where 'level >= warn' --fields time,level,msg
   tvcwatch tail -f -o json | tvcwatch open -`,
     )
     .action(async (files: string[], flags: OpenFlags) => {
@@ -80,6 +102,7 @@ Examples:
       }
       let keys: ReturnType<typeof keyboard> | undefined;
       try {
+        const range: OpenRange | undefined = openRange(flags, opened.log.summary().to, Date.now());
         if (!process.stdout.isTTY) throw new CliError(NO_TERMINAL, 2);
         keys = keyboard();
         governHeap();
@@ -91,6 +114,8 @@ Examples:
           clipboard: flags.clipboard === true,
           drawn,
           where: flags.where?.map((q) => q.source),
+          range,
+          columns: flags.fields,
         });
       } finally {
         drawn();

@@ -5,6 +5,7 @@ import {
   collectQuery,
   collectRegex,
   collectText,
+  fieldListFlag,
   integerFlag,
   overlapFlag,
   textFlag,
@@ -77,6 +78,12 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
     description:
       "mark what this regular expression matches, on a terminal with colour (repeatable; smart case)",
     parse: collectRegex,
+  },
+  {
+    flags: "--fields <list>",
+    description:
+      "print these fields as aligned columns in place of each line, e.g. time,replica,level,msg,service,latencyMs: JSON paths or key=value keys, and time, replica, level and msg (the line's msg or message field, else the text of a line that is not JSON); a line without a field has an empty cell; a column is at most 40 wide (a longer value is cut with …, the last column never); stack frames print whole under their line",
+    parse: fieldListFlag,
   },
   { flags: "--timestamps", description: "prefix each line with its RFC 3339 timestamp" },
   {

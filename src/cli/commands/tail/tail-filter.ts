@@ -1,15 +1,6 @@
-/**
- * `tail`'s flags for what it prints, onto the core that decides it (src/logs): `--replica`,
- * `--grep` (repeated: any), `--exclude` (repeated: any hides), `--where` (repeated: all hold),
- * `--level`, `-A`/`-B`/`-C`, and
- * `--highlight` (the one line said when `--replica` names no replica there is:
- * src/logs/replica-check.ts).
- */
-import { FilterStream } from "../../../logs/filter-stream.js";
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { highlightForTerminal } from "../../../logs/highlight.js";
 import { LineFilter } from "../../../logs/line-filter.js";
-import type { LogEvent } from "../../../logs/model/log-line.js";
 import { replicaMatcher } from "../../../logs/replicas.js";
 import type { Pattern } from "../../../text/pattern.js";
 import type { TailFlags } from "./tail-flags.js";
@@ -33,19 +24,10 @@ export function lineFilterOf(flags: FilterFlags): LineFilter {
   });
 }
 
-/**
- * A stream judging `tail`'s events in the order they print; `events`: each line's event is
- * tracked even when nothing narrows (JSON says which lines continue one).
- */
-export function filterStreamOf<E extends LogEvent = LogEvent>(
-  flags: FilterFlags,
-  events = false,
-): FilterStream<E> {
-  return new FilterStream<E>(lineFilterOf(flags), events);
-}
-
 /** Whether any flag leaves lines out, adds separators or marks text (no plain window then). */
-export function changesLines(flags: FilterFlags & Pick<TailFlags, "highlight">): boolean {
+export function changesLines(
+  flags: FilterFlags & Pick<TailFlags, "highlight" | "fields">,
+): boolean {
   return (
     (flags.replica?.length ?? 0) > 0 ||
     (flags.grep?.length ?? 0) > 0 ||
@@ -53,6 +35,7 @@ export function changesLines(flags: FilterFlags & Pick<TailFlags, "highlight">):
     (flags.where?.length ?? 0) > 0 ||
     flags.level !== undefined ||
     (flags.highlight?.length ?? 0) > 0 ||
+    flags.fields !== undefined ||
     (flags.context ?? flags.afterContext ?? flags.beforeContext ?? 0) > 0
   );
 }

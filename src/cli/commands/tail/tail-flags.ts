@@ -32,6 +32,8 @@ export interface TailFlags {
   beforeContext?: number;
   /** Repeatable: matches marked on a terminal. */
   highlight?: Pattern[];
+  /** `--fields`: text lines as columns of these fields. */
+  fields?: string[];
   timestamps?: boolean;
   utc?: boolean;
   output: "text" | "json" | "otlp";

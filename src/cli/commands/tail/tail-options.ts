@@ -4,10 +4,12 @@
  * checkpoint resumes, and the stream's format.
  */
 
+import { FieldColumns } from "../../../logs/formats/field-columns.js";
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
 import { shouldColour } from "../../../text/colour.js";
 import { formatDuration } from "../../../text/duration.js";
+import { CliError } from "../../cli-error.js";
 import { DEFAULT_SINCE_MS, type TailWindow, tailWindow } from "../../time-range.js";
 import { withHighlight } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
@@ -17,9 +19,27 @@ export const TAIL_HOLD_BACK_MS = 1000;
 /** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
 
+/** `--fields` makes text columns: refused with -o json or otlp, and with --timestamps. */
+function columnsOf(flags: TailFlags): FieldColumns | undefined {
+  const fields = flags.fields;
+  if (fields === undefined) return undefined;
+  if (flags.output !== "text")
+    throw new CliError(
+      `--fields prints text columns; -o ${flags.output} prints every field: leave one of them out`,
+      2,
+    );
+  if (flags.timestamps)
+    throw new CliError(
+      "--fields takes time as a column: name it (--fields time,...) instead of --timestamps",
+      2,
+    );
+  return new FieldColumns(fields, { utc: flags.utc === true });
+}
+
 /** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
 export function streamFormatOf(flags: TailFlags): StreamFormat {
-  return withHighlight(
+  const columns = columnsOf(flags);
+  const format = withHighlight(
     {
       output: flags.output === "json" ? "json" : "text",
       timestamps: flags.timestamps === true,
@@ -32,6 +52,7 @@ export function streamFormatOf(flags: TailFlags): StreamFormat {
     },
     flags.highlight,
   );
+  return columns ? { ...format, columns } : format;
 }
 
 /**

@@ -4,6 +4,7 @@ import { SOLANA_CAIP2 } from "../../../api/schemas.js";
 import { createDashboardSources, type DeploymentWatch } from "../../../feeds/dashboard-sources.js";
 import { DEFAULT_MAX_CONCURRENT, RequestLimit } from "../../../tail/request-limit.js";
 import { shouldColour } from "../../../text/colour.js";
+import type { TimeBound } from "../../../text/time-bound.js";
 import { CliError } from "../../cli-error.js";
 import { toCliError } from "../../client-errors.js";
 import { commandSummary } from "../../command-summaries.js";
@@ -13,6 +14,7 @@ import { collectText, integerFlag, textFlag } from "../../flag-parsers.js";
 import { addFlags, type FlagRow } from "../../flag-table.js";
 import { followFlags } from "../../follow-flags.js";
 import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
+import { followWindow } from "../../time-range.js";
 
 export interface WatchCommandFlags {
   deployment?: string[];
@@ -21,7 +23,10 @@ export interface WatchCommandFlags {
   email?: string[];
   solAddress?: string[];
   caip2?: string;
-  since: number;
+  /** A duration back, a clock time or RFC 3339 (src/text/time-bound.ts); default 10 minutes. */
+  since?: TimeBound | undefined;
+  /** Refused: the dashboard follows (src/cli/time-range.ts followWindow). */
+  until?: TimeBound | undefined;
   interval: number;
   bufferLines: number;
   maxConcurrent?: number;
@@ -68,7 +73,7 @@ const WATCH_FLAG_TABLE: readonly FlagRow[] = [
     description: `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
     parse: textFlag,
   },
-  ...followFlags("watch", "since", "interval"),
+  ...followFlags("watch", "since", "until", "interval"),
   {
     flags: "--buffer-lines <n>",
     description: "log lines kept in memory",
@@ -102,11 +107,13 @@ export async function openDashboard(
   holdYoungGeneration();
   governHeap();
   const { runDashboard } = await import("../../../tui/app/run-dashboard.js");
+  const window = followWindow(flags, Date.now());
   const sources = createDashboardSources(client, {
     emails: settings.emails,
     solanaAddresses: settings.solanaAddresses,
     caip2: checkCaip2(settings.caip2),
-    sinceMs: flags.since,
+    sinceMs: window.sinceMs,
+    range: window.range,
     intervalMs: flags.interval,
     bufferLines: flags.bufferLines,
     maxConcurrent: flags.maxConcurrent,
@@ -131,6 +138,8 @@ export function registerWatchCommand(program: Command): void {
       "Open the dashboard: the deployment's merged log tail beside the activity queue, email delivery events and Solana transfers. Press ? inside for every key. Without a deployment, pick one.",
     );
   addWatchOptions(cmd).action(async (flags: WatchCommandFlags, command: Command) => {
+    // The flags are checked before the configuration is read.
+    followWindow(flags, Date.now());
     const config = await configFromCommand(command);
     checkCaip2(config.caip2);
     requireTerminal();
