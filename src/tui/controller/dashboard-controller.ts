@@ -8,10 +8,13 @@
  * (`subscribe`, `getSnapshot`). Tested without a terminal.
  *
  * Its log is a port too (./ports.ts): a live follow (store, follower, replicas) or saved lines
- * with nothing followed, no side panes and no voting (`tvcwatch open FILE`).
+ * with nothing followed, no side panes and no voting (`tvcwatch open FILE`). A live log gets the
+ * side panes' events among its lines (../../feeds/pane-event-feed.ts), shown while `I` is on.
  */
 
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { PaneEventFeed } from "../../feeds/pane-event-feed.js";
+import { eventMarker } from "../../logs/model/log-line.js";
 import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
@@ -139,6 +142,18 @@ export class DashboardController {
       );
     }
     if (logs.health) this.detach.push(logs.health.store.subscribe(changed));
+    // The side panes' events go among the live log's lines as they come, shown while `I` is on
+    // (the view hides them otherwise): the store's caps bound them with the lines.
+    if (follow && (feeds || logs.health)) {
+      const events = new PaneEventFeed({
+        activities: feeds?.activities.store,
+        email: feeds?.email?.store,
+        solana: feeds?.solana?.store,
+        health: logs.health?.store,
+      });
+      const store = logs.store;
+      this.detach.push(events.watch((batch) => store.append(batch.map(eventMarker))));
+    }
     if (feeds) {
       const activities = feeds.activities.store;
       this.bell.observe(activities.getSnapshot().data);

@@ -244,6 +244,7 @@ export class DashboardViews {
       onlyDeployment: UiState["onlyDeployment"],
       minLevel: UiState["minLevel"],
       context: UiState["context"],
+      events: UiState["events"],
     ): Filters =>
       compileFilters({
         include,
@@ -255,6 +256,7 @@ export class DashboardViews {
         onlyDeployment,
         minLevel,
         context,
+        events,
       }),
   );
   private readonly replicaNumbers = memoized(
@@ -431,6 +433,7 @@ export class DashboardViews {
       ui.onlyDeployment,
       ui.minLevel,
       ui.context,
+      ui.events,
     );
   }
 

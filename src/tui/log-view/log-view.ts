@@ -77,7 +77,7 @@ export function computeLogView(
     mark: row.id === cursor ? "cursor" : marks.has(row.id) ? "mark" : undefined,
   });
   const lines: ViewRow[] = [];
-  /** Whether a log line is among the rows (lifecycle markers and gaps alone leave it empty). */
+  /** Whether a line or an event is among the rows (lifecycle markers and gaps alone leave it empty). */
   let sawLine = false;
   let skip = bottom.rowsBelow;
   let index = bottom.index;
@@ -88,7 +88,7 @@ export function computeLogView(
   ) {
     if (!shown(f, index)) continue;
     const row = store.at(index) as StoredRow;
-    if (row.event.kind === "line") sawLine = true;
+    if (row.event.kind === "line" || row.event.kind === "event") sawLine = true;
     const laid = formatRows(row.event, look(row), f.filters, width, {
       from: "end",
       count: height - lines.length,
@@ -127,7 +127,7 @@ export function computeLogView(
     ) {
       if (!shown(f, i)) continue;
       const next = store.at(i) as StoredRow;
-      if (next.event.kind === "line") sawLine = true;
+      if (next.event.kind === "line" || next.event.kind === "event") sawLine = true;
       const laid = formatRows(next.event, look(next), f.filters, width, {
         from: "start",
         count: height - lines.length,

@@ -208,6 +208,15 @@ export function statusItems({
       droppable: false,
     });
   }
+  if (ui.events) {
+    items.push({
+      full: lit`◆ events`,
+      shorter: [lit`◆`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (ui.hiddenReplicas.length > 0) {
     const list = safe(ui.hiddenReplicas.join(","));
     items.push({
