@@ -1,10 +1,12 @@
 /**
  * The follow flags, written once for the commands that follow deployments' logs (`tail`, `watch`,
  * `demo`): what to follow (--deployment, --app, --all, --max-deployments), how (--since,
- * --interval, --max-concurrent) and the dashboard's (--no-bell, --clipboard). Each row says which
+ * --interval, --max-concurrent), the side panes' sources (--email, --sol-address, --caip2: the
+ * dashboard's panes, `tail --events`) and the dashboard's (--no-bell, --clipboard). Each row says which
  * commands take it, and what differs in each (the help's words, a default, a parser). A command
  * picks its rows by name, in the order its help lists them, among its own (./flag-table.ts).
  */
+import { SOLANA_CAIP2 } from "../api/schemas.js";
 import {
   collectText,
   integerFlag,
@@ -122,6 +124,34 @@ const FOLLOW_FLAGS = {
     parse: intervalFlag,
     default: { value: 2000, shown: "2s" },
     in: { tail: {}, watch: {} },
+  },
+  email: {
+    flags: "--email <addr>",
+    parse: collectText,
+    in: {
+      watch: { description: "recipient whose email events to show (repeatable)" },
+      tail: {
+        description:
+          "with --events, recipient whose email events to print (repeatable; default: the config file's emails)",
+      },
+    },
+  },
+  solAddress: {
+    flags: "--sol-address <addr>",
+    parse: collectText,
+    in: {
+      watch: { description: "wallet-account address whose Solana transfers to show (repeatable)" },
+      tail: {
+        description:
+          "with --events, wallet-account address whose Solana transfers to print (repeatable; default: the config file's)",
+      },
+    },
+  },
+  caip2: {
+    flags: "--caip2 <network>",
+    description: `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+    parse: textFlag,
+    in: { watch: {}, tail: {} },
   },
   bell: {
     flags: "--no-bell",
