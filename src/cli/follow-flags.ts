@@ -6,7 +6,6 @@
  * commands take it, and what differs in each (the help's words, a default, a parser). A command
  * picks its rows by name, in the order its help lists them, among its own (./flag-table.ts).
  */
-import { SOLANA_CAIP2 } from "../api/schemas.js";
 import {
   collectText,
   integerFlag,
@@ -149,7 +148,10 @@ const FOLLOW_FLAGS = {
   },
   caip2: {
     flags: "--caip2 <network>",
-    description: `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
+    // The networks are named by the check (watch-command.ts's checkCaip2) and completion, so
+    // that `tail --help` loads no schemas.
+    description:
+      "Solana network as a CAIP-2 id: solana:mainnet (the default), solana:devnet or their genesis-hash forms",
     parse: textFlag,
     in: { watch: {}, tail: {} },
   },

@@ -14,7 +14,6 @@
 
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
 import { PaneEventFeed } from "../../feeds/pane-event-feed.js";
-import { eventMarker } from "../../logs/model/log-line.js";
 import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
@@ -41,6 +40,7 @@ import {
   DashboardViews,
   type TerminalSize,
 } from "./dashboard-views.js";
+import { EventMarkers } from "./event-markers.js";
 import { type DashboardPorts, newFiles, systemTicker, type Ticker } from "./ports.js";
 import { VoteFlow } from "./vote-flow.js";
 
@@ -92,6 +92,8 @@ export class DashboardController {
   /** A find that ran out of its budget, done again once every row is judged (a key cancels). */
   private findLater: { target: Target; direction: 1 | -1 } | undefined;
   private stopped = false;
+  /** The side panes' events waiting for the live log to reach their time. */
+  private markers: EventMarkers | undefined;
 
   constructor(
     private readonly ports: DashboardPorts,
@@ -151,8 +153,10 @@ export class DashboardController {
         solana: feeds?.solana?.store,
         health: logs.health?.store,
       });
-      const store = logs.store;
-      this.detach.push(events.watch((batch) => store.append(batch.map(eventMarker))));
+      const markers = new EventMarkers(logs.store, () => this.clock.now());
+      this.markers = markers;
+      this.detach.push(logs.store.subscribe(() => markers.flush()));
+      this.detach.push(events.watch((batch) => markers.take(batch)));
     }
     if (feeds) {
       const activities = feeds.activities.store;
@@ -174,6 +178,7 @@ export class DashboardController {
           this.ui = uiReducer(this.ui, { type: "notice", text: undefined });
         }
         this.votes.tick();
+        this.markers?.flush();
         this.changed();
       }),
     );

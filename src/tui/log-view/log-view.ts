@@ -144,7 +144,7 @@ export function computeLogView(
   const empty = sawLine
     ? undefined
     : pending
-      ? lit`filtering ${safe(store.size().toLocaleString("en-US"))} lines… (keys and q answer meanwhile)`
+      ? lit`filtering ${safe((store.size() - (store.eventCount?.() ?? 0)).toLocaleString("en-US"))} lines… (keys and q answer meanwhile)`
       : emptyReason(f, options.replicas);
   if (empty && lines.length > height - EMPTY_REASON_ROWS)
     lines.splice(0, lines.length - Math.max(0, height - EMPTY_REASON_ROWS));
@@ -183,7 +183,7 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   for (const q of state.where) parts.push(lit`=[${safeBounded(q, 200)}]`);
   if (state.minLevel) parts.push(lit`level ≥ ${safe(state.minLevel)}`);
   if (parts.length > 0) {
-    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe(store.size().toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;
+    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe((store.size() - (store.eventCount?.() ?? 0)).toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;
   }
   if (state.onlyDeployment) {
     return lit`no line from deployment ${safeBounded(state.onlyDeployment.label, 40)} here (d shows the next, then all)`;

@@ -34,6 +34,8 @@ async function dashboard() {
   // Lines from 60 s to 58 s before NOW; the activities 200, 90 and 30 s before, the email
   // events 5 and 4.2 s before, the transfer 3 s before.
   parts.store.append(Array.from({ length: 20 }, (_, i) => line(i, (i % 3) + 1, `INFO req ${i}`)));
+  // A line after every event (10 s after NOW): the events wait for the log to reach their time.
+  parts.store.append([line(700, 1, "INFO newest")]);
   const c = new DashboardController(
     {
       logs: { store: parts.store, follow: parts.follower },
@@ -52,7 +54,7 @@ describe("the side panes' events in the log (I)", () => {
   it("are hidden until I, then shown in time order among the lines; I again hides them", async () => {
     const { c } = await dashboard();
     expect(eventRows(c.getSnapshot())).toEqual([]);
-    expect(rows(c.getSnapshot())).toHaveLength(20);
+    expect(rows(c.getSnapshot())).toHaveLength(21);
     press(c, "I");
     const s = c.getSnapshot();
     expect(text(s.status)).toContain("◆ events");
@@ -78,7 +80,7 @@ describe("the side panes' events in the log (I)", () => {
     ];
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
-    expect(eventRows(s).length).toBe(all.length - 20);
+    expect(eventRows(s).length).toBe(all.length - 21);
     press(c, "I");
     expect(eventRows(c.getSnapshot())).toEqual([]);
     expect(text(c.getSnapshot().status)).not.toContain("◆ events");
@@ -158,6 +160,36 @@ describe("the side panes' events in the log (I)", () => {
     expect(after.at(-1)?.trim()).toMatch(
       /^◇ activity a1 sign_transaction v2: CONSENSUS_NEEDED → COMPLETED/,
     );
+  });
+
+  it("wait for the log to reach their time before going among its lines", async () => {
+    const parts = await dashboardParts();
+    // Lines up to 58 s before NOW: the email events (5 s before) and the transfer wait.
+    parts.store.append(Array.from({ length: 20 }, (_, i) => line(i, 1, `INFO req ${i}`)));
+    const c = new DashboardController(
+      {
+        logs: { store: parts.store, follow: parts.follower },
+        feeds: parts.feeds,
+        clock: stoppedClock(),
+        quit: () => {},
+      },
+      { heading: { kind: "deployments", deploymentId: "d" }, size: { columns: 160, rows: 48 } },
+    );
+    c.start();
+    await settle();
+    press(c, "I");
+    const before = rows(c.getSnapshot()).map((r) => r.trim());
+    expect(before.some((r) => r.startsWith("◆ activity a3 created"))).toBe(true);
+    expect(before.some((r) => r.startsWith("✉ "))).toBe(false);
+    expect(parts.store.eventCount()).toBe(eventRows(c.getSnapshot()).length);
+    // A line 4.5 s before NOW: the first email event (5 s before) goes in before it.
+    parts.store.append([line(555, 2, "INFO later")]);
+    const after = rows(c.getSnapshot()).map((r) => r.trim());
+    expect(after.slice(-2)).toEqual([
+      expect.stringMatching(/^✉ email Send/),
+      expect.stringMatching(/^\[2\] INFO later/),
+    ]);
+    expect(after.some((r) => r.startsWith("✉ email Bounce"))).toBe(false);
   });
 
   it("are toggled by a pure reducer action", () => {

@@ -19,12 +19,17 @@ import { CheckpointWriter, refusedCheckpoint } from "./checkpoint-file.js";
 import { FirstDescription } from "./first-description.js";
 import { checkOutputFlags } from "./output-file.js";
 import { TailBatches } from "./tail-batches.js";
-import { eventsProblem } from "./tail-events.js";
 import { TailFetch } from "./tail-fetch.js";
 import { changesLines, lineFilterOf } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 import { lockTailFiles } from "./tail-locks.js";
-import { firstWindow, resumeOf, streamFormatOf, TAIL_HOLD_BACK_MS } from "./tail-options.js";
+import {
+  eventsProblem,
+  firstWindow,
+  resumeOf,
+  streamFormatOf,
+  TAIL_HOLD_BACK_MS,
+} from "./tail-options.js";
 import { resumeTail } from "./tail-resume.js";
 import { TailStdout } from "./tail-stdout.js";
 

@@ -63,24 +63,6 @@ export interface TailEventOptions {
   now?: () => number;
 }
 
-/**
- * Why `--events` cannot be used with these flags (undefined: it can): the events go to stdout
- * beside the lines of one deployment, and are not recorded by a checkpoint.
- */
-export function eventsProblem(flags: {
-  events?: boolean | undefined;
-  output: string;
-  outputFile?: string | undefined;
-  checkpoint?: string | undefined;
-}): string | undefined {
-  if (!flags.events) return undefined;
-  if (flags.output === "otlp") return "--events prints to stdout: not with -o otlp";
-  if (flags.outputFile !== undefined) return "--events prints to stdout: not with --output-file";
-  if (flags.checkpoint !== undefined)
-    return "--events is not recorded by a checkpoint: not with --checkpoint";
-  return undefined;
-}
-
 /** The sources polled for `tail --events` and the stage that lets lines and events out in order. */
 export class TailEvents {
   private readonly feeds: Feeds;
