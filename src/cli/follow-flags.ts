@@ -1,7 +1,8 @@
 /**
  * The follow flags, written once for the commands that follow deployments' logs (`tail`, `watch`,
  * `demo`): what to follow (--deployment, --app, --all, --max-deployments), how (--since,
- * --interval, --max-concurrent) and the dashboard's (--no-bell, --clipboard). Each row says which
+ * --interval, --max-concurrent), the side panes' sources (--email, --sol-address, --caip2: the
+ * dashboard's panes, `tail --events`) and the dashboard's (--no-bell, --clipboard). Each row says which
  * commands take it, and what differs in each (the help's words, a default, a parser). A command
  * picks its rows by name, in the order its help lists them, among its own (./flag-table.ts).
  */
@@ -123,6 +124,37 @@ const FOLLOW_FLAGS = {
     parse: intervalFlag,
     default: { value: 2000, shown: "2s" },
     in: { tail: {}, watch: {} },
+  },
+  email: {
+    flags: "--email <addr>",
+    parse: collectText,
+    in: {
+      watch: { description: "recipient whose email events to show (repeatable)" },
+      tail: {
+        description:
+          "with --events, recipient whose email events to print (repeatable; default: the config file's emails)",
+      },
+    },
+  },
+  solAddress: {
+    flags: "--sol-address <addr>",
+    parse: collectText,
+    in: {
+      watch: { description: "wallet-account address whose Solana transfers to show (repeatable)" },
+      tail: {
+        description:
+          "with --events, wallet-account address whose Solana transfers to print (repeatable; default: the config file's)",
+      },
+    },
+  },
+  caip2: {
+    flags: "--caip2 <network>",
+    // The networks are named by the check (watch-command.ts's checkCaip2) and completion, so
+    // that `tail --help` loads no schemas.
+    description:
+      "Solana network as a CAIP-2 id: solana:mainnet (the default), solana:devnet or their genesis-hash forms",
+    parse: textFlag,
+    in: { watch: {}, tail: {} },
   },
   bell: {
     flags: "--no-bell",

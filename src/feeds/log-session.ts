@@ -62,7 +62,7 @@ export class FollowSetSession implements FollowSetListener {
 
   onBatch(m: FollowMember, events: LogEvent[]): void {
     const markers = this.activity.get(m.deploymentId)?.observe(events) ?? [];
-    const all: StoreEvent[] = [...events, ...markers];
+    const all = [...events, ...markers];
     const tagged: StoreEvent[] = this.several
       ? all.map((e) =>
           e.kind === "gap"

@@ -155,6 +155,23 @@ export class LineFilter {
     });
     return this.where.every((q) => read.some((line) => q.matches(line)));
   }
+
+  /**
+   * Whether a record that is not a log line (a side pane's event among the lines) is kept by the
+   * same filters: its one text read by the patterns, its fields by the queries, its level by the
+   * minimum level.
+   */
+  keepsRecord(text: string, fields: Readonly<Record<string, string>>, level: LogLevel): boolean {
+    if (this.minLevel !== undefined && !isAtLeast(level, this.minLevel)) return false;
+    const t = readPart(text);
+    if (this.exclude.some((p) => p.test(t))) return false;
+    if (!this.include.every((group) => group.some((p) => p.test(t)))) return false;
+    const read = {
+      field: (path: string) => (Object.hasOwn(fields, path) ? fields[path] : undefined),
+      level: () => level,
+    };
+    return this.where.every((q) => q.matches(read));
+  }
 }
 
 /** Whether `ms` is within the range (both ends kept). */

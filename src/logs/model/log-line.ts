@@ -1,3 +1,5 @@
+import type { PaneEvent } from "./pane-event.js";
+
 /** One log line as the follower emits it. */
 export interface LogLine {
   kind: "line";
@@ -84,5 +86,31 @@ export interface ReplicaMarker {
   deploymentId?: string | undefined;
 }
 
+/**
+ * A side pane's event (./pane-event.ts) among the dashboard's lines, at its time (the server's
+ * clock): an activity created, a status changing, a vote, an email event, a Solana transfer, a
+ * deployment's health changing. Shown while the events are on (`I`); `tail --events` prints them.
+ */
+export interface EventMarker {
+  kind: "event";
+  event: PaneEvent;
+  /** The event's text (what search and the filters read). */
+  text: string;
+  sortKey: number;
+  /** A deployment event's deployment (`d` shows it with that deployment's lines). */
+  deploymentId?: string | undefined;
+}
+
+/** A pane event as a marker among the lines. */
+export function eventMarker(event: PaneEvent): EventMarker {
+  return {
+    kind: "event",
+    event,
+    text: event.text,
+    sortKey: event.at,
+    deploymentId: event.kind === "deployment" ? event.fields.deploymentId : undefined,
+  };
+}
+
 /** What the dashboard's log store holds. */
-export type StoreEvent = LogEvent | ReplicaMarker;
+export type StoreEvent = LogEvent | ReplicaMarker | EventMarker;

@@ -34,6 +34,8 @@ export interface LogRows {
   size(): number;
   /** Rows let go before the oldest held. */
   evicted(): number;
+  /** Of the rows held, the side panes' events (absent: none). */
+  eventCount?(): number;
   /** Rows [start, end), 0 = oldest held. */
   slice(start: number, end: number): StoredRow[];
   at(index: number): StoredRow | undefined;
@@ -77,6 +79,7 @@ export class LogStore implements LogRows {
   private nextId = 1;
   private version = 0;
   private dropped = 0;
+  private heldEvents = 0;
   private readonly listeners = new Set<() => void>();
   readonly maxLines: number;
   readonly maxBytes: number;
@@ -99,6 +102,11 @@ export class LogStore implements LogRows {
 
   byteSize(): number {
     return this.bytes;
+  }
+
+  /** Of the rows held, the side panes' events. */
+  eventCount(): number {
+    return this.heldEvents;
   }
 
   /** Rows evicted by the caps so far. */
@@ -157,11 +165,13 @@ export class LogStore implements LogRows {
     for (let i = 0; i < events.length; i++) {
       ids[i] = this.nextId++;
       this.bytes += bytesOf(events[i] as StoreEvent);
+      if ((events[i] as StoreEvent).kind === "event") this.heldEvents += 1;
     }
     // Late lines land after every row with a key <= their own, so equal keys keep arrival order.
     insertSorted(this.events, this.head, events, keyOfEvent, { rows: this.ids, batch: ids });
     while (this.size() > this.maxLines || (this.bytes > this.maxBytes && this.size() > 1)) {
       this.bytes -= bytesOf(this.events[this.head] as StoreEvent);
+      if ((this.events[this.head] as StoreEvent).kind === "event") this.heldEvents -= 1;
       this.events[this.head] = undefined as unknown as StoreEvent;
       this.head += 1;
       this.dropped += 1;
@@ -180,6 +190,7 @@ export class LogStore implements LogRows {
     this.ids = [];
     this.head = 0;
     this.bytes = 0;
+    this.heldEvents = 0;
     this.version += 1;
     for (const l of this.listeners) l();
   }

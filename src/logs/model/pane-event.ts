@@ -35,3 +35,21 @@ export interface PaneEvent {
   /** The ids and values it names, for records (`tail -o json`) and a detail view. */
   fields: Readonly<Record<string, string>>;
 }
+
+/** Statuses that end an activity without doing it. */
+const FAILED_STATUSES = new Set(["ACTIVITY_STATUS_FAILED", "ACTIVITY_STATUS_REJECTED"]);
+
+/**
+ * The level an event counts as for the level filter (`L`): an activity failing or rejected is an
+ * error; a rejecting vote, and a deployment with fewer ready replicas than desired, a warning;
+ * every other event is info.
+ */
+export function eventLevel(event: PaneEvent): "info" | "warn" | "error" {
+  const f = event.fields;
+  if (event.kind === "status" && FAILED_STATUSES.has(f.status ?? "")) return "error";
+  if (event.kind === "vote" && f.selection === "VOTE_SELECTION_REJECTED") return "warn";
+  if (event.kind === "deployment" && f.ready !== undefined && f.desired !== undefined) {
+    if (Number(f.ready) < Number(f.desired)) return "warn";
+  }
+  return "info";
+}

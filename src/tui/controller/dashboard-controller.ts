@@ -8,10 +8,12 @@
  * (`subscribe`, `getSnapshot`). Tested without a terminal.
  *
  * Its log is a port too (./ports.ts): a live follow (store, follower, replicas) or saved lines
- * with nothing followed, no side panes and no voting (`tvcwatch open FILE`).
+ * with nothing followed, no side panes and no voting (`tvcwatch open FILE`). A live log gets the
+ * side panes' events among its lines (../../feeds/pane-event-feed.ts), shown while `I` is on.
  */
 
 import type { DeploymentChoice } from "../../feeds/deployment-list.js";
+import { PaneEventFeed } from "../../feeds/pane-event-feed.js";
 import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
@@ -40,6 +42,7 @@ import {
   DashboardViews,
   type TerminalSize,
 } from "./dashboard-views.js";
+import { EventMarkers } from "./event-markers.js";
 import { type DashboardPorts, newFiles, systemTicker, type Ticker } from "./ports.js";
 import { VoteFlow } from "./vote-flow.js";
 
@@ -93,6 +96,8 @@ export class DashboardController {
   /** A find that ran out of its budget, done again once every row is judged (a key cancels). */
   private findLater: { target: Target; direction: 1 | -1 } | undefined;
   private stopped = false;
+  /** The side panes' events waiting for the live log to reach their time. */
+  private markers: EventMarkers | undefined;
 
   constructor(
     private readonly ports: DashboardPorts,
@@ -152,6 +157,20 @@ export class DashboardController {
         }),
       );
     }
+    // The side panes' events go among the live log's lines as they come, shown while `I` is on
+    // (the view hides them otherwise): the store's caps bound them with the lines.
+    if (follow && (feeds || logs.health)) {
+      const events = new PaneEventFeed({
+        activities: feeds?.activities.store,
+        email: feeds?.email?.store,
+        solana: feeds?.solana?.store,
+        health: logs.health?.store,
+      });
+      const markers = new EventMarkers(logs.store, () => this.clock.now());
+      this.markers = markers;
+      this.detach.push(logs.store.subscribe(() => markers.flush()));
+      this.detach.push(events.watch((batch) => markers.take(batch)));
+    }
     if (feeds) {
       const activities = feeds.activities.store;
       this.bell.observe(activities.getSnapshot().data);
@@ -191,6 +210,7 @@ export class DashboardController {
           this.ui = uiReducer(this.ui, { type: "notice", text: undefined });
         }
         this.votes.tick();
+        this.markers?.flush();
         this.changed();
       }),
     );

@@ -249,6 +249,7 @@ export class DashboardViews {
       minLevel: UiState["minLevel"],
       context: UiState["context"],
       timeRange: UiState["timeRange"],
+      events: UiState["events"],
     ): Filters =>
       compileFilters({
         include,
@@ -261,6 +262,7 @@ export class DashboardViews {
         minLevel,
         context,
         timeRange,
+        events,
       }),
   );
   private readonly replicaNumbers = memoized(
@@ -461,6 +463,7 @@ export class DashboardViews {
       ui.minLevel,
       ui.context,
       ui.timeRange,
+      ui.events,
     );
   }
 

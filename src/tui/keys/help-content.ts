@@ -35,10 +35,15 @@ export const LEGEND: readonly (readonly [string, string])[] = [
   ["[2]>", "the line cursor (paused): Enter, m, c act on its line"],
   ["[2]*", "a marked line (m; u and U go between marks)"],
   ["level ≥ warn", "status: the minimum level (L); lines with no level count as info"],
+  ["◆ events", "status: the side panes' events are shown among the lines (I hides them)"],
   ["search /x/ 3/45", "status: the cursor is on the 3rd of 45 matches, oldest first"],
   ["(late)", "a line that came after newer ones"],
   ["── gap ──", "a stretch whose lines could not all be fetched"],
   ["── replica … ──", "a replica joined, stopped sending, came back, or the count changed"],
+  [
+    "◆ ◇ ✓ ✉ ◎ ▣",
+    "events among the lines (I): activity created, status changed, vote, email event, Solana transfer, deployment health",
+  ],
   [
     "[1]▂▅!█",
     "lines per 10 s of each replica (the height); ! where its share of errors rose above twice its usual (after 5 full intervals); dim: stopped; i lists counts",

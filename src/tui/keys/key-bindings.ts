@@ -54,6 +54,7 @@ export type KeyAction =
   | "recallNewer"
   | "wrap"
   | "sidePanes"
+  | "events"
   | "emailFilter"
   | "up"
   | "down"
@@ -262,6 +263,13 @@ export const BINDINGS: readonly Binding[] = [
     does: "wrap long lines / cut them",
   },
   { keys: ["s"], label: "s", scope: "dashboard", action: "sidePanes", does: "side panes on / off" },
+  {
+    keys: ["I"],
+    label: "I",
+    scope: "dashboard",
+    action: "events",
+    does: "the side panes' events among the log's lines, in time order (◆ created, ◇ status, ✓ vote, ✉ email, ◎ Solana, ▣ health); filters and search apply; I again hides them",
+  },
   {
     keys: ["M"],
     label: "M",

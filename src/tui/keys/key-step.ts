@@ -460,6 +460,10 @@ function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContex
       if (ctx.sidePanes === false)
         return { type: "notice", text: "no side panes here: only the log is shown" };
       return { type: "toggleSidePanes" };
+    case "events":
+      if (ctx.sidePanes === false)
+        return { type: "notice", text: "no side panes here: no events to show among the lines" };
+      return { type: "toggleEvents" };
     default:
       return undefined;
   }
@@ -554,7 +558,10 @@ function onlyReplicaKey(state: UiState, ctx: KeyContext): Resolved {
   const row =
     id === undefined ? undefined : ctx.log.cursorRow({ ...state, following: false, cursor: id });
   const event = row?.event;
-  const n = event && event.kind !== "gap" ? replicaNumber(event.replicaLabel) : undefined;
+  const n =
+    event && (event.kind === "line" || event.kind === "replica")
+      ? replicaNumber(event.replicaLabel)
+      : undefined;
   if (n === undefined)
     return {
       type: "notice",

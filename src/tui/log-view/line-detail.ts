@@ -6,14 +6,31 @@
  */
 
 import { groupHeadAt } from "../../logs/line-groups.js";
-import { isStamped } from "../../logs/model/log-line.js";
+import { type EventMarker, isStamped } from "../../logs/model/log-line.js";
 import type { LogRows, StoredRow } from "../../logs/model/log-store.js";
+import { EVENT_GLYPHS, eventLevel } from "../../logs/model/pane-event.js";
 import { lit, safeBounded } from "../../text/safe-text.js";
-import { formatRfc3339 } from "../../text/timestamp.js";
+import { formatMsRfc3339, formatRfc3339 } from "../../text/timestamp.js";
 import { type DetailField, type DetailView, field, jsonField } from "../panes/detail-view.js";
 import { type Mention, mentionIdentity } from "../panes/known-ids.js";
 import { relativeTime } from "./line-rows.js";
 import { renderedLine } from "./rendered-line.js";
+
+/** A side pane's event: what it is, when (absolute and ago), its text and every field it names. */
+function eventDetail(marker: EventMarker, now: number): DetailView {
+  const e = marker.event;
+  const fields: DetailField[] = [
+    field(lit`kind`, `${EVENT_GLYPHS[e.kind]} ${e.kind}`),
+    field(lit`time`, formatMsRfc3339(e.at, false)),
+    field(lit`ago`, relativeTime(e.at, now).replace(/^-/, "")),
+    field(lit`level`, eventLevel(e)),
+    { label: lit`text`, lines: [safeBounded(e.text, 16 * 1024)] },
+  ];
+  for (const [key, value] of Object.entries(e.fields).slice(0, 100)) {
+    if (value !== "") fields.push(field(lit`${safeBounded(key, 60)}`, value));
+  }
+  return { title: lit`Event · ${safeBounded(e.kind, 20)}`, fields };
+}
 
 /** Continuation lines gathered into one detail view at most. */
 const MAX_CONTINUATION = 200;
@@ -41,6 +58,7 @@ export function lineDetail(
   if (event.kind === "replica") {
     return { title: lit`Replica`, fields: [field(lit`replica`, event.text)] };
   }
+  if (event.kind === "event") return eventDetail(event, now);
   const r = renderedLine(event);
   const fields: DetailField[] = [
     ...(mentions.length > 0 ? [mentionsField(mentions, chosen)] : []),

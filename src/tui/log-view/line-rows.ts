@@ -8,7 +8,8 @@
  */
 
 import type { FieldColumns } from "../../logs/formats/field-columns.js";
-import { isStamped, type StoreEvent } from "../../logs/model/log-line.js";
+import { type EventMarker, isStamped, type StoreEvent } from "../../logs/model/log-line.js";
+import { EVENT_GLYPHS, eventLevel } from "../../logs/model/pane-event.js";
 import { replicaColour } from "../../text/colour.js";
 import type { LogLevel } from "../../text/log-level.js";
 import type { Pattern } from "../../text/pattern.js";
@@ -107,6 +108,9 @@ function layOut(
   } else if (event.kind === "replica") {
     text = safe(`── ${event.text} ──`);
     markerAt = text.length;
+  } else if (event.kind === "event") {
+    text = lit`${safe(EVENT_GLYPHS[event.event.kind])} ${safe(event.text)}`;
+    markerAt = text.length;
   } else if (fieldColumns) {
     const late = event.late ? lit` (late)` : lit``;
     const row = fieldColumns.row(event);
@@ -204,6 +208,7 @@ function gutter(event: StoreEvent, look: RowLook): Segment[] {
   if (event.kind === "replica" && look.mark === "cursor") {
     return [{ text: lit`>`, bold: true, inverse: true }];
   }
+  if (event.kind === "event") return eventGutter(event, look);
   if (event.kind !== "line") return [];
   const out: Segment[] = [];
   if (look.time === "absolute") {
@@ -226,6 +231,26 @@ function gutter(event: StoreEvent, look: RowLook): Segment[] {
   });
   out.push(
     cursor
+      ? { text: lit`>`, bold: true, inverse: true }
+      : look.mark === "mark"
+        ? { text: lit`*`, bold: true, colour: "magenta" }
+        : { text: lit` ` },
+  );
+  return out;
+}
+
+/** The gutter of a side pane's event: its time as a line's (on the log's clock), then the mark. */
+function eventGutter(event: EventMarker, look: RowLook): Segment[] {
+  const out: Segment[] = [];
+  if (look.time === "absolute") {
+    const time = formatMsRfc3339(event.sortKey, false).slice(11, 23);
+    out.push({ text: lit`${safe(time.padEnd(18))} `, dim: true });
+  } else if (look.time === "relative") {
+    const text = relativeTime(event.sortKey, look.now ?? Date.now());
+    out.push({ text: lit`${safe(text.padStart(7))} `, dim: true });
+  }
+  out.push(
+    look.mark === "cursor"
       ? { text: lit`>`, bold: true, inverse: true }
       : look.mark === "mark"
         ? { text: lit`*`, bold: true, colour: "magenta" }
@@ -299,7 +324,9 @@ export function formatRows(
       ? { colour: "yellow", dim: true }
       : event.kind === "replica"
         ? { colour: "magenta" }
-        : { colour: levelColour(renderedLine(event).level) };
+        : event.kind === "event"
+          ? { colour: levelColour(eventLevel(event.event)) ?? "cyan" }
+          : { colour: levelColour(renderedLine(event).level) };
   const n = laid.starts.length;
   const end =
     take.from === "start" ? Math.min(n, take.count) : Math.max(0, n - (take.skipEnd ?? 0));

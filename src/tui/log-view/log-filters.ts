@@ -13,8 +13,9 @@
 import { parseQuery } from "../../logs/field-query.js";
 import { IndexedFilter } from "../../logs/indexed-filter.js";
 import { compilePattern, LineFilter, within } from "../../logs/line-filter.js";
-import type { StoreEvent } from "../../logs/model/log-line.js";
+import type { EventMarker, StoreEvent } from "../../logs/model/log-line.js";
 import type { LogRows } from "../../logs/model/log-store.js";
+import { eventLevel } from "../../logs/model/pane-event.js";
 import { replicaNumber } from "../../logs/replicas.js";
 import { RowVerdicts } from "../../logs/row-verdicts.js";
 import type { WorkBudget } from "../../logs/work-budget.js";
@@ -34,6 +35,8 @@ export interface Filters {
   deployment: string | undefined;
   minLevel: LogLevel | undefined;
   context: number;
+  /** The side panes' events shown among the lines (`I`), judged by the same filters. */
+  events: boolean;
   /** The core's filter over the store; it remembers its verdict on each group head. */
   readonly lines: IndexedFilter;
   /** Whether anything is hidden at all (else every row is shown and nothing is judged). */
@@ -56,6 +59,7 @@ export type FilterState = Pick<
   | "minLevel"
   | "context"
   | "timeRange"
+  | "events"
 >;
 
 export function compileFilters(state: FilterState): Filters {
@@ -106,6 +110,7 @@ export function compileFilters(state: FilterState): Filters {
     deployment,
     minLevel: state.minLevel,
     context: state.context,
+    events: state.events,
     lines,
     narrows:
       lines.filter.narrows || hidden.size > 0 || only !== undefined || deployment !== undefined,
@@ -157,11 +162,27 @@ export function isShown(
 function shownNow(store: LogRows, index: number, f: Filters): boolean {
   const event = store.at(index)?.event;
   if (!event) return false;
+  const range = f.lines.filter.range;
+  if (event.kind === "event")
+    return (
+      f.events && keepsEvent(event, f) && (range === undefined || within(event.sortKey, range))
+    );
   if (event.kind !== "line") {
-    const range = f.lines.filter.range;
     return !deploymentHidden(event, f) && (range === undefined || within(event.sortKey, range));
   }
   return f.lines.shows(store, index);
+}
+
+/**
+ * A side pane's event is judged as a line is: the include, exclude and level filters and the
+ * field queries (on its fields and `kind`); the deployment shown alone hides another's.
+ */
+function keepsEvent(marker: EventMarker, f: Filters): boolean {
+  if (deploymentHidden(marker, f)) return false;
+  const filter = f.lines.filter;
+  if (!filter.narrows) return true;
+  const e = marker.event;
+  return filter.keepsRecord(e.text, { ...e.fields, kind: e.kind }, eventLevel(e));
 }
 
 /**

@@ -82,7 +82,7 @@ export function computeLogView(
     fieldColumns,
   });
   const lines: ViewRow[] = [];
-  /** Whether a log line is among the rows (lifecycle markers and gaps alone leave it empty). */
+  /** Whether a line or an event is among the rows (lifecycle markers and gaps alone leave it empty). */
   let sawLine = false;
   let skip = bottom.rowsBelow;
   let index = bottom.index;
@@ -93,7 +93,7 @@ export function computeLogView(
   ) {
     if (!shown(f, index)) continue;
     const row = store.at(index) as StoredRow;
-    if (row.event.kind === "line") sawLine = true;
+    if (row.event.kind === "line" || row.event.kind === "event") sawLine = true;
     const laid = formatRows(row.event, look(row), f.filters, width, {
       from: "end",
       count: height - lines.length,
@@ -132,7 +132,7 @@ export function computeLogView(
     ) {
       if (!shown(f, i)) continue;
       const next = store.at(i) as StoredRow;
-      if (next.event.kind === "line") sawLine = true;
+      if (next.event.kind === "line" || next.event.kind === "event") sawLine = true;
       const laid = formatRows(next.event, look(next), f.filters, width, {
         from: "start",
         count: height - lines.length,
@@ -149,7 +149,7 @@ export function computeLogView(
   const empty = sawLine
     ? undefined
     : pending
-      ? lit`filtering ${safe(store.size().toLocaleString("en-US"))} lines… (keys and q answer meanwhile)`
+      ? lit`filtering ${safe((store.size() - (store.eventCount?.() ?? 0)).toLocaleString("en-US"))} lines… (keys and q answer meanwhile)`
       : emptyReason(f, options.replicas);
   if (empty && lines.length > height - EMPTY_REASON_ROWS)
     lines.splice(0, lines.length - Math.max(0, height - EMPTY_REASON_ROWS));
@@ -188,7 +188,7 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   for (const q of state.where) parts.push(lit`=[${safeBounded(q, 200)}]`);
   if (state.minLevel) parts.push(lit`level ≥ ${safe(state.minLevel)}`);
   if (parts.length > 0) {
-    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe(store.size().toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;
+    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe((store.size() - (store.eventCount?.() ?? 0)).toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;
   }
   if (state.onlyDeployment) {
     return lit`no line from deployment ${safeBounded(state.onlyDeployment.label, 40)} here (d shows the next, then all)`;

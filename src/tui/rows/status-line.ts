@@ -179,6 +179,50 @@ function savedConnection(reading: string | undefined) {
   };
 }
 
+/** What narrows the lines shown, or adds to them: a deployment or replica alone, hidden ones, events. */
+function shownItems(ui: UiState): Item[] {
+  const items: Item[] = [];
+  if (ui.onlyDeployment) {
+    const label = safeBounded(ui.onlyDeployment.label, 40);
+    items.push({
+      full: lit`only ${label}`,
+      shorter: [lit`=${label}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.onlyReplica !== undefined) {
+    items.push({
+      full: lit`only replica ${ui.onlyReplica}`,
+      shorter: [lit`=r${ui.onlyReplica}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.events) {
+    items.push({
+      full: lit`◆ events`,
+      shorter: [lit`◆`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  if (ui.hiddenReplicas.length > 0) {
+    const list = safe(ui.hiddenReplicas.join(","));
+    items.push({
+      full: lit`hidden ${list}`,
+      shorter: [lit`h ${list}`],
+      colour: "cyan",
+      priority: 8,
+      droppable: false,
+    });
+  }
+  return items;
+}
+
 export function statusItems({
   follower,
   reading,
@@ -214,35 +258,7 @@ export function statusItems({
       droppable: false,
     });
   }
-  if (ui.onlyDeployment) {
-    const label = safeBounded(ui.onlyDeployment.label, 40);
-    items.push({
-      full: lit`only ${label}`,
-      shorter: [lit`=${label}`],
-      colour: "cyan",
-      priority: 8,
-      droppable: false,
-    });
-  }
-  if (ui.onlyReplica !== undefined) {
-    items.push({
-      full: lit`only replica ${ui.onlyReplica}`,
-      shorter: [lit`=r${ui.onlyReplica}`],
-      colour: "cyan",
-      priority: 8,
-      droppable: false,
-    });
-  }
-  if (ui.hiddenReplicas.length > 0) {
-    const list = safe(ui.hiddenReplicas.join(","));
-    items.push({
-      full: lit`hidden ${list}`,
-      shorter: [lit`h ${list}`],
-      colour: "cyan",
-      priority: 8,
-      droppable: false,
-    });
-  }
+  items.push(...shownItems(ui));
   if (awaitingVotes) {
     items.push({
       full: lit`⚑ ${awaitingVotes} awaiting your vote`,

@@ -114,8 +114,13 @@ export function rowsInRange(
 /** Log lines and markers among rows: only lines are counted as lines. */
 export function countRows(rows: readonly StoredRow[]): { lines: number; markers: number } {
   let lines = 0;
-  for (const r of rows) if (r.event.kind === "line") lines++;
-  return { lines, markers: rows.length - lines };
+  let markers = 0;
+  for (const r of rows) {
+    if (r.event.kind === "line") lines++;
+    // The side panes' events are not written among the lines (./saved-view.ts).
+    else if (r.event.kind !== "event") markers++;
+  }
+  return { lines, markers };
 }
 
 /** 2026-11-27T05:38:15.123Z as 20261127T053815Z. */

@@ -128,6 +128,8 @@ export function savedView(
     utc: true,
     colour: false,
   };
-  for (const { event } of rows) if (event.kind !== "replica") out.push(formatEvent(event, look));
+  // The side panes' events are the panes' records, not the log's lines: not written among them.
+  for (const { event } of rows)
+    if (event.kind !== "replica" && event.kind !== "event") out.push(formatEvent(event, look));
   return { text: `${out.join("\n")}\n`, lines, markers };
 }

@@ -135,6 +135,8 @@ export interface UiState {
   time: TimeMode;
   wrap: boolean;
   sidePanes: boolean;
+  /** The side panes' events shown among the log's lines, in time order (`I`). */
+  events: boolean;
   help: boolean;
   helpScroll: number;
   /** The error heatmap over the whole buffer (`H`), and how far it is scrolled. */
@@ -189,6 +191,7 @@ export const initialUiState: UiState = {
   time: "off",
   wrap: false,
   sidePanes: true,
+  events: false,
   help: false,
   helpScroll: 0,
   heatmap: false,
@@ -245,6 +248,7 @@ export type UiAction =
   | { type: "cycleLevel" }
   | { type: "toggleWrap" }
   | { type: "toggleSidePanes" }
+  | { type: "toggleEvents" }
   | { type: "toggleHelp" }
   | { type: "toggleHeatmap" }
   | { type: "scrollOverlay"; by: number; max: number }
@@ -367,6 +371,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       };
     case "toggleWrap":
       return { ...state, wrap: !state.wrap };
+    case "toggleEvents":
+      return { ...state, events: !state.events };
     case "toggleSidePanes":
       return {
         ...state,

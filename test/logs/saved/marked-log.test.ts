@@ -57,7 +57,7 @@ async function open(text: string) {
 }
 
 const eventText = (e: StoreEvent | undefined) =>
-  e === undefined ? "" : e.kind === "line" ? e.content : e.kind === "replica" ? e.text : e.reason;
+  e === undefined ? "" : e.kind === "line" ? e.content : e.kind === "gap" ? e.reason : e.text;
 
 describe("MarkedLog", () => {
   it("shows a replica that stops sending and comes back where a live follow would", async () => {

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import type { TurnkeyClient } from "../../../api/client.js";
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
+import type { LogEvent } from "../../../logs/model/log-line.js";
 import { CheckpointWriter, refusedCheckpoint } from "../../../ship/checkpoint-file.js";
 import { checkOutputFlags } from "../../../ship/output-file.js";
 import { TailBatches } from "../../../ship/tail-batches.js";
@@ -17,12 +18,13 @@ import { sayOnStderr } from "../../../text/stderr.js";
 import { CliError } from "../../cli-error.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { governHeap } from "../../heap-governor.js";
-import type { TailWindow } from "../../time-range.js";
+import { DEFAULT_SINCE_MS, type TailWindow } from "../../time-range.js";
 import { FirstDescription } from "./first-description.js";
 import { TailFetch } from "./tail-fetch.js";
 import { changesLines, lineFilterOf } from "./tail-filter.js";
 import type { TailFlags } from "./tail-flags.js";
 import {
+  eventsProblem,
   firstWindow,
   firstWindowWords,
   resumeOf,
@@ -46,6 +48,7 @@ export function isPlainWindow(
   const tailLines = window.tailLines;
   return (
     flags.follow !== true &&
+    flags.events !== true &&
     window.range === undefined &&
     flags.output === "text" &&
     !format.colour &&
@@ -98,6 +101,46 @@ function describeOne(
   }, signal);
 }
 
+/** Where the lines end (epoch ms), for the events; undefined: they do not. */
+function untilOf(window: TailWindow, now: number): number | undefined {
+  const until = window.range?.until;
+  if (!until) return undefined;
+  return "atMs" in until ? until.atMs : now - until.agoMs;
+}
+
+/** `--events`: the sources the config and flags name, polled at the follow's interval. */
+async function openTailEvents(
+  client: TurnkeyClient,
+  config: { emails: string[]; solanaAddresses: string[]; caip2?: string | undefined },
+  deploymentId: string,
+  flags: TailFlags,
+  window: TailWindow,
+  handOn: (batch: LogEvent[]) => void,
+  stdout: TailStdout,
+) {
+  const { TailEvents } = await import("./tail-events.js");
+  const { checkCaip2 } = await import("../watch/watch-command.js");
+  const now = Date.now();
+  return new TailEvents({
+    client,
+    deploymentId,
+    emails: config.emails,
+    solanaAddresses: config.solanaAddresses,
+    caip2: checkCaip2(config.caip2),
+    intervalMs: flags.interval,
+    limit: new RequestLimit(flags.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
+    fromMs: window.range?.fromMs ?? now - (window.sinceMs ?? DEFAULT_SINCE_MS),
+    untilMs: untilOf(window, now),
+    filter: lineFilterOf(flags),
+    handOn,
+    print: (line) => {
+      if (!stdout.closed) process.stdout.write(`${line}\n`);
+    },
+    output: flags.output === "json" ? "json" : "text",
+    utc: flags.utc === true,
+  });
+}
+
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // The flags are checked before the configuration is read.
   const window = firstWindow(flags, Date.now());
@@ -110,6 +153,8 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     );
   }
   checkOutputFlags(flags);
+  const eventsRefused = eventsProblem(flags);
+  if (eventsRefused) throw new CliError(eventsRefused, 2);
   // One writer per file: held until the program exits.
   const locks = lockTailFiles(flags);
   // --checkpoint: resume from what the file records, and record after each batch handed on.
@@ -176,7 +221,14 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     description: described && (() => described.description()),
   });
   batches.start(!resume.recordedOutputFile);
-  follower.onEvents(described ? described.holding(batches.handOn) : batches.handOn);
+  // --events: the lines wait for the side panes' sources to answer past them (./tail-events.ts).
+  const events = flags.events
+    ? await openTailEvents(client, config, deploymentId, flags, window, batches.handOn, stdout)
+    : undefined;
+  const handOn = events ? events.lines : batches.handOn;
+  follower.onEvents(described ? described.holding(handOn) : handOn);
+  if (flags.follow) events?.start();
+  const polled = flags.follow ? undefined : events?.once();
   const status = new StatusReporter(flags.verbose === true && flags.follow === true, say);
   follower.subscribe(() => status.see(follower.getState(), performance.now()));
   try {
@@ -186,8 +238,10 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
         : fetch.stopError(err),
     );
     await described?.settled();
+    await polled;
   } finally {
     described?.stop();
+    events?.finish();
   }
   batches.finish();
   await otlp?.close();

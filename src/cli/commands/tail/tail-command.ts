@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { LOG_LEVELS } from "../../../text/log-level.js";
+import { CliError } from "../../cli-error.js";
 import { commandSummary } from "../../command-summaries.js";
 import {
   collectQuery,
@@ -100,6 +101,12 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
   },
   ...followFlags("tail", "interval"),
   {
+    flags: "--events",
+    description:
+      "print the side panes' events among the lines, in time order: activities created, their status changes and votes (always), email events (with --email), Solana transfers (with --sol-address) and the deployment's health (ready replicas, the live deployment); text: glyph, time, text; -o json: records with a kind. Polled at most every --interval; one deployment, to stdout",
+  },
+  ...followFlags("tail", "email", "solAddress", "caip2"),
+  {
     flags: "--overlap <duration>",
     description:
       "the most a window reaches back for late-arriving lines; it stays small while none come late (0 to 5m)",
@@ -154,6 +161,11 @@ export function registerTailCommand(program: Command): void {
     )
     .action(async (flags: TailFlags, cmd: Command) => {
       if ((flags.deployment?.length ?? 0) > 1 || flags.app !== undefined || flags.all) {
+        if (flags.events)
+          throw new CliError(
+            "--events prints one deployment's events: not with several --deployment, --app or --all",
+            2,
+          );
         const { runManyTail } = await import("./follow-many.js");
         return runManyTail(flags, cmd);
       }

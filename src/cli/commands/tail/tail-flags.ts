@@ -45,4 +45,9 @@ export interface TailFlags {
   /** With --checkpoint: its record set aside, a fresh start. */
   startOver?: boolean;
   outputFile?: string;
+  /** The side panes' events printed among the lines (./tail-events.ts). */
+  events?: boolean;
+  email?: string[];
+  solAddress?: string[];
+  caip2?: string;
 }

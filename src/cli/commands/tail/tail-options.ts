@@ -92,3 +92,21 @@ export function checkpointMargin(flags: Pick<TailFlags, "overlap">, extraHoldMs 
 export function resumeOf(record: ReadRecord | undefined) {
   return record ? { ...resumePointOf(record), retentionMs: RETENTION_MS } : undefined;
 }
+
+/**
+ * Why `--events` cannot be used with these flags (undefined: it can): the events go to stdout
+ * beside the lines of one deployment, and are not recorded by a checkpoint.
+ */
+export function eventsProblem(flags: {
+  events?: boolean | undefined;
+  output: string;
+  outputFile?: string | undefined;
+  checkpoint?: string | undefined;
+}): string | undefined {
+  if (!flags.events) return undefined;
+  if (flags.output === "otlp") return "--events prints to stdout: not with -o otlp";
+  if (flags.outputFile !== undefined) return "--events prints to stdout: not with --output-file";
+  if (flags.checkpoint !== undefined)
+    return "--events is not recorded by a checkpoint: not with --checkpoint";
+  return undefined;
+}

@@ -10,7 +10,7 @@ import { toCliError } from "../../client-errors.js";
 import { commandSummary } from "../../command-summaries.js";
 import { clientFor, configFromCommand } from "../../context.js";
 import { deploymentsToFollow, deploymentWatch } from "../../deployment-scope.js";
-import { collectText, integerFlag, textFlag } from "../../flag-parsers.js";
+import { integerFlag } from "../../flag-parsers.js";
 import { addFlags, type FlagRow } from "../../flag-table.js";
 import { followFlags } from "../../follow-flags.js";
 import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
@@ -57,22 +57,7 @@ export function checkCaip2(value: string | undefined): string {
 
 /** `tvcwatch watch`'s flags, in the order its help lists them (the follow flags: ../../follow-flags.ts). */
 const WATCH_FLAG_TABLE: readonly FlagRow[] = [
-  ...followFlags("watch", "deployment", "app", "all"),
-  {
-    flags: "--email <addr>",
-    description: "recipient whose email events to show (repeatable)",
-    parse: collectText,
-  },
-  {
-    flags: "--sol-address <addr>",
-    description: "wallet-account address whose Solana transfers to show (repeatable)",
-    parse: collectText,
-  },
-  {
-    flags: "--caip2 <network>",
-    description: `Solana network: ${SOLANA_CAIP2.join(", ")} (default solana:mainnet)`,
-    parse: textFlag,
-  },
+  ...followFlags("watch", "deployment", "app", "all", "email", "solAddress", "caip2"),
   ...followFlags("watch", "since", "until", "interval"),
   {
     flags: "--buffer-lines <n>",
