@@ -19,7 +19,16 @@
  */
 
 import { levelOfContent } from "../../text/log-level.js";
-import { EMPTY, lit, padEnd, type Safe, safe, truncate, widthOf } from "../../text/safe-text.js";
+import {
+  EMPTY,
+  lit,
+  padEnd,
+  type Safe,
+  safe,
+  sliceSafe,
+  truncate,
+  widthOf,
+} from "../../text/safe-text.js";
 import { formatRfc3339 } from "../../text/timestamp.js";
 import type { Sieved } from "../filter-stream.js";
 import { LineFields } from "../line-fields.js";
@@ -34,7 +43,7 @@ export const CELL_MAX_WIDTH = 40;
 /** The most lines whose widths are settled together (`measure`). */
 export const LAYOUT_WINDOW = 256;
 /** Between two columns. */
-const GAP = "  ";
+const GAP = lit`  `;
 /** Before a line that continues an event. */
 export const CONTINUATION_INDENT = "    ";
 
@@ -168,16 +177,17 @@ export class FieldColumns {
 
   /** One line as a row: its cells padded to the widths, or a continuing line, indented. */
   row(line: LogLine, head?: LogLine): Safe {
-    if (head) return lit`${CONTINUATION_INDENT as Safe}${safe(line.content)}`;
+    if (head) return safe(`${CONTINUATION_INDENT}${line.content}`);
     const last = this.fields.length - 1;
     const cells = this.measured.get(line) ?? this.cellsOf(line);
     this.widen(cells, last);
-    let row = "";
+    let row = EMPTY;
     for (let i = 0; i < last; i++) {
       const width = this.widths[i] ?? 0;
-      row += padEnd(truncate(cells[i] ?? EMPTY, width), width) + GAP;
+      row = lit`${row}${padEnd(truncate(cells[i] ?? EMPTY, width), width)}${GAP}`;
     }
-    row += cells[last] ?? EMPTY;
-    return row.trimEnd() as Safe;
+    row = lit`${row}${cells[last] ?? EMPTY}`;
+    // Only spaces are cut off the end (an empty last cell's padding), never an escaped character.
+    return sliceSafe(row, 0, row.trimEnd().length);
   }
 }

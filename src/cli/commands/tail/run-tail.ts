@@ -133,9 +133,7 @@ async function openTailEvents(
     untilMs: untilOf(window, now),
     filter: lineFilterOf(flags),
     handOn,
-    print: (line) => {
-      if (!stdout.closed) process.stdout.write(`${line}\n`);
-    },
+    print: (line) => stdout.writeLine(line),
     output: flags.output === "json" ? "json" : "text",
     utc: flags.utc === true,
   });

@@ -24,6 +24,11 @@ export class TailStdout {
     if (!this.pipeClosed) process.stdout.write(rendered);
   }
 
+  /** One line `tail --events` made inert (src/cli/commands/tail/tail-events.ts), unless the reader is gone. */
+  writeLine(line: string): void {
+    if (!this.pipeClosed) process.stdout.write(`${line}\n`);
+  }
+
   /** Resolves once what was written is out (at once when the reader is gone). */
   drained(): Promise<void> {
     return new Promise<void>((resolve) =>
