@@ -147,60 +147,38 @@ export class DashboardController {
         }),
       );
     }
-    const health = logs.health?.store;
-    if (health) {
-      this.seen.health(health.getSnapshot().data?.changes);
-      this.detach.push(
-        health.subscribe(() => {
-          this.seen.health(health.getSnapshot().data?.changes);
-          this.changed();
-        }),
-      );
-    }
-    // The side panes' events go among the live log's lines as they come, shown while `I` is on
+    if (logs.health) this.detach.push(logs.health.store.subscribe(changed));
+    // The side panes' events, read once (src/feeds/pane-event-feed.ts): kept for a ticket bundle
+    // (S b), and with a live follow put among the log's lines as they come, shown while `I` is on
     // (the view hides them otherwise): the store's caps bound them with the lines.
-    if (follow && (feeds || logs.health)) {
+    if (feeds || logs.health) {
       const events = new PaneEventFeed({
         activities: feeds?.activities.store,
         email: feeds?.email?.store,
         solana: feeds?.solana?.store,
         health: logs.health?.store,
       });
-      const markers = new EventMarkers(logs.store, () => this.clock.now());
+      const markers = follow ? new EventMarkers(logs.store, () => this.clock.now()) : undefined;
       this.markers = markers;
-      this.detach.push(logs.store.subscribe(() => markers.flush()));
-      this.detach.push(events.watch((batch) => markers.take(batch)));
+      if (markers) this.detach.push(logs.store.subscribe(() => markers.flush()));
+      this.detach.push(
+        events.watch((batch) => {
+          this.seen.keep(batch);
+          markers?.take(batch);
+        }),
+      );
     }
     if (feeds) {
       const activities = feeds.activities.store;
       this.bell.observe(activities.getSnapshot().data);
-      this.seen.activities(activities.getSnapshot().data);
       this.detach.push(
         activities.subscribe(() => {
           this.bell.observe(activities.getSnapshot().data);
-          this.seen.activities(activities.getSnapshot().data);
           this.changed();
         }),
       );
-      const { email, solana } = feeds;
-      if (email) {
-        this.seen.email(email.store.getSnapshot().data);
-        this.detach.push(
-          email.store.subscribe(() => {
-            this.seen.email(email.store.getSnapshot().data);
-            this.changed();
-          }),
-        );
-      }
-      if (solana) {
-        this.seen.solana(solana.store.getSnapshot().data);
-        this.detach.push(
-          solana.store.subscribe(() => {
-            this.seen.solana(solana.store.getSnapshot().data);
-            this.changed();
-          }),
-        );
-      }
+      if (feeds.email) this.detach.push(feeds.email.store.subscribe(changed));
+      if (feeds.solana) this.detach.push(feeds.solana.store.subscribe(changed));
     }
     if (this.ports.decoder) this.detach.push(this.ports.decoder.subscribe(changed));
     this.detach.push(
