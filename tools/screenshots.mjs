@@ -253,6 +253,38 @@ async function dashboard() {
   }
 }
 
+/**
+ * "What happened first, and what else happened then", at 160x48 during the incident: `!` on the
+ * error that began it (the rule in the status line), times of day in the log and the side panes
+ * (`T`), each pane marking its records nearest the cursor's time, and the panes' events among the
+ * lines (`I`). `!` is pressed again until the buffer holds the baseline it needs.
+ */
+async function onset() {
+  const screen = new Screen("onset", 160, 48);
+  try {
+    screen.start();
+    const up = await screen.until(
+      (s) => s.includes("following") && s.includes("Activities"),
+      30_000,
+    );
+    if (!up) throw new Error(`the dashboard did not start:\n${screen.plain()}`);
+    screen.keys("T", "I");
+    const found = (s) => s.includes("first message new to it") && / at \d\d:\d\d:\d\d/.test(s);
+    const end = Date.now() + 180_000;
+    for (;;) {
+      screen.keys("!");
+      if (await screen.until(found, 3_000)) break;
+      if (Date.now() > end) throw new Error(`! found no onset:\n${screen.plain()}`);
+      screen.keys("Escape", "G");
+      await sleep(2_000);
+    }
+    const frame = await screen.settled("the onset, every pane at its time", found);
+    write("onset-160x48.svg", frame, screen, "! in tvcwatch demo --scenario incident at 160x48");
+  } finally {
+    screen.kill();
+  }
+}
+
 /** The vote confirmation at 80x24: the first activity awaiting my vote, approved with A. */
 async function vote() {
   const screen = new Screen("vote", 80, 24);
@@ -282,3 +314,4 @@ async function vote() {
 
 await vote();
 await dashboard();
+await onset();
