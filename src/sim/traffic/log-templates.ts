@@ -12,6 +12,8 @@ export interface LineBurst {
 }
 
 const SERVICES = ["signer", "policy", "http", "quorum", "ledger", "webhook"];
+/** The service whose background errors (a stack trace now and then) every replica prints. */
+const BACKGROUND_SERVICE = "ledger";
 const ROUTES = ["/v1/sign", "/v1/health", "/v1/transfers", "/v1/keys", "/v1/policies/evaluate"];
 const MESSAGES = [
   "processed batch",
@@ -49,8 +51,10 @@ export function nextBurst(rng: Random, seq: number): LineBurst {
   if (roll < 0.01) return { lines: [rng.pick(HOSTILE_LINES)], sameTimestamp: false };
   if (roll < 0.04) {
     const frames = rng.int(3, 6);
+    // The background error every replica prints all day, from the one service that rejects in
+    // the background (the incident's errors are other messages: ./debug-logs.ts).
     const lines = [
-      `ERROR ${rng.pick(SERVICES)}: unhandled rejection: Error: upstream timeout after 5000ms`,
+      `ERROR ${BACKGROUND_SERVICE}: unhandled rejection: Error: upstream timeout after 5000ms`,
     ];
     for (let i = 0; i < frames; i++) {
       lines.push(
