@@ -72,6 +72,12 @@ export function bottomOf(f: Frame): { index: number; rowsBelow: number; moved: b
       : { index: -1, rowsBelow: 0, moved: true };
   }
   const at = nearestShown(f, Math.min(index, store.size() - 1), -1);
+  if (at < 0 && !f.budget?.exhausted) {
+    // Nothing shown at or before where the view paused (a filter set while paused near the oldest
+    // line keeps only newer lines): the view starts at the first shown line after it, as less
+    // goes on to the next match, instead of an empty view saying that no line matches.
+    return { index: nearestShown(f, index + 1, 1), rowsBelow: 0, moved: false };
+  }
   return { index: at, rowsBelow: at === index ? state.anchor.rowsBelow : 0, moved: false };
 }
 

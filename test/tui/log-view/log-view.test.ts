@@ -135,6 +135,23 @@ describe("a paused view", () => {
     expect(texts(after)[0]).toBe("[1] line 250");
   });
 
+  it("paused before every line a filter keeps, shows the kept lines after it, never 'no line matches'", () => {
+    const store = new LogStore({ maxLines: 100 });
+    fill(store, 0, 40);
+    store.append([line(40, 1, "WARN slow quorum"), line(41, 1, "WARN slow again")]);
+    // Paused on the oldest line, then a filter none of the lines up to there matches.
+    const paused = {
+      ...state(),
+      following: false,
+      pausedAtTotal: 42,
+      anchor: { line: 0, rowsBelow: 0 },
+      include: ["WARN"],
+    };
+    const view = computeLogView(store, paused, 60, 5);
+    expect(texts(view)).toEqual(["[1] WARN slow quorum", "[1] WARN slow again"]);
+    expect(view.empty).toBeUndefined();
+  });
+
   it("scrolls a wrapped line a row at a time", () => {
     const store = storeWith("a".repeat(50), "b".repeat(200));
     const nav = logNavigator(store, 54, 3);
