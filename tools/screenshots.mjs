@@ -55,6 +55,13 @@ class Screen {
     this.tmux("set-option", "-t", "s", "remain-on-exit", "on");
   }
 
+  /** Starts the demo and waits for its dashboard to follow with the side panes drawn. */
+  async startDashboard() {
+    this.start();
+    const up = await this.until((s) => s.includes("following") && s.includes("Activities"), 30_000);
+    if (!up) throw new Error(`the dashboard did not start:\n${this.plain()}`);
+  }
+
   keys(...keys) {
     for (const key of keys) this.tmux("send-keys", "-t", "s", key);
   }
@@ -225,12 +232,7 @@ function write(name, frame, screen, title) {
 async function dashboard() {
   const screen = new Screen("dashboard", 160, 48);
   try {
-    screen.start();
-    const up = await screen.until(
-      (s) => s.includes("following") && s.includes("Activities"),
-      30_000,
-    );
-    if (!up) throw new Error(`the dashboard did not start:\n${screen.plain()}`);
+    await screen.startDashboard();
     const marker = (s) =>
       /── replica 2\/\d+ stopped sending/.test(s) &&
       !s.includes("no older match") &&
@@ -262,12 +264,7 @@ async function dashboard() {
 async function onset() {
   const screen = new Screen("onset", 160, 48);
   try {
-    screen.start();
-    const up = await screen.until(
-      (s) => s.includes("following") && s.includes("Activities"),
-      30_000,
-    );
-    if (!up) throw new Error(`the dashboard did not start:\n${screen.plain()}`);
+    await screen.startDashboard();
     screen.keys("T", "I");
     const found = (s) => s.includes("first message new to it") && / at \d\d:\d\d:\d\d/.test(s);
     const end = Date.now() + 180_000;
