@@ -22,6 +22,7 @@ import {
   ftruncateSync,
   openSync,
   statSync,
+  unlinkSync,
   writeSync,
 } from "node:fs";
 import { fileProblem } from "./file-problem.js";
@@ -100,6 +101,24 @@ export class AppendFile {
       closeSync(this.fd);
     } catch {
       // Closing after the last flush: nothing is lost.
+    }
+  }
+
+  /**
+   * Closes the file, and removes it when this open created it and it is still empty and still
+   * under its name: a run that wrote nothing leaves nothing behind.
+   */
+  closeRemovingIfUnused(): void {
+    try {
+      if (!this.created) return;
+      const held = fstatSync(this.fd, { bigint: true });
+      if (held.size !== 0n) return;
+      const named = statSync(this.path, { bigint: true });
+      if (named.dev === held.dev && named.ino === held.ino) unlinkSync(this.path);
+    } catch {
+      // Gone already, or not ours to remove: left as it is.
+    } finally {
+      this.close();
     }
   }
 

@@ -74,6 +74,8 @@ export class MergedOutput {
   private readonly handled = new Map<string, HandledLines>();
   private readonly sinks: () => LineSink;
   private startGap: GapMarker | undefined;
+  /** FILE's length as the follow started, recorded before the first lines (see recordStart). */
+  private startRecord: CheckpointFile | undefined;
   /** Where merged lines were let out up to last (server clock, estimated). */
   private releasedUpTo = Number.NEGATIVE_INFINITY;
 
@@ -119,13 +121,18 @@ export class MergedOutput {
   }
 
   /**
-   * The output file's length before the first line: a follow killed before its first record
-   * cuts FILE back to it.
+   * The output file's length before the first line, recorded when the first lines are let out
+   * (a follow killed before its first record cuts FILE back to it); a checkpoint refused by a
+   * first answer stays as it was.
    */
   recordStart(): void {
     const { opened } = this.o.output;
     if (opened && !this.o.checkpoint?.read?.outputFile)
-      this.record({ format: 3, deployments: this.snapshot(), outputFile: opened.file.record() });
+      this.startRecord = {
+        format: 3,
+        deployments: this.snapshot(),
+        outputFile: opened.file.record(),
+      };
   }
 
   /**
@@ -178,6 +185,10 @@ export class MergedOutput {
 
   private print(merged: Tagged[]): void {
     const { flags, say, otlp, checkpoint } = this.o;
+    if (this.startRecord) {
+      this.record(this.startRecord);
+      this.startRecord = undefined;
+    }
     // Every line let out of the merge is handled, printed or left out by the filters.
     const handed = this.handOn(merged);
     if (handed.length === 0 && this.startGap === undefined) return;

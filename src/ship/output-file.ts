@@ -151,6 +151,11 @@ export class OutputFile {
   close(): void {
     this.file.close();
   }
+
+  /** The run ends in an error: FILE is closed, and removed when this run created it and wrote nothing. */
+  abandon(): void {
+    this.file.closeRemovingIfUnused();
+  }
 }
 
 /** Where `tail`'s lines and its record go: `-o`, `--output-file`, `--checkpoint`, `--start-over`. */

@@ -56,6 +56,8 @@ export class TailBatches {
   /** Whether --replica names any replica seen. */
   readonly replicas: ReplicaCheck;
   private startGaps: LogEvent[];
+  /** FILE's length as the follow started, recorded with the first batch (see start). */
+  private startRecord: CheckpointFile | undefined;
   private readonly sieve: FilterStream;
   private readonly sinks: () => LineSink;
 
@@ -75,14 +77,20 @@ export class TailBatches {
   }
 
   /**
-   * Before the first lines: the checkpoint records FILE's length (a follow killed before its
-   * first record cuts FILE back to it). What may be missing is said with the first batch, once
-   * the first answer has shown the checkpoint can be resumed from (see finish).
+   * Before the first lines: FILE's length as the follow starts, which the checkpoint records
+   * with the first batch, before FILE is written (a follow killed before its first record cuts
+   * FILE back to it). Nothing is recorded before an answer has shown the checkpoint can be
+   * resumed from: a refused one stays as it was. What may be missing is said with the first
+   * batch too (see finish).
    */
   start(recordOutputFile: boolean): void {
     const file = this.o.outputFile;
     if (file && recordOutputFile) {
-      this.record({ format: 3, deployments: this.snapshot() ?? [], outputFile: file.record() });
+      this.startRecord = {
+        format: 3,
+        deployments: this.snapshot() ?? [],
+        outputFile: file.record(),
+      };
     }
   }
 
@@ -96,6 +104,10 @@ export class TailBatches {
   readonly handOn = (batch: LogEvent[]): void => {
     const { flags, handled, otlp, format, say } = this.o;
     if (this.o.stdout.closed) return;
+    if (this.startRecord) {
+      this.record(this.startRecord);
+      this.startRecord = undefined;
+    }
     // Lines handed on before a restart are dropped; every other line is recorded, printed or
     // left out by the filters.
     let events = handled ? handled.add(batch) : batch;

@@ -707,10 +707,68 @@ describe("tail -f --checkpoint --output-file", () => {
     }
   }, 60_000);
 
+  it("a refused checkpoint leaves no new output file behind: the file this run created, still empty, is removed; one that was there is kept", async () => {
+    const server = await startLogServer({ replicas: 1, rate: 20, historyMs: 30_000 });
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
+    const out = join(dir, "new.ndjson");
+    const checkpoint = join(dir, "dep.checkpoint");
+    const refused = () => {
+      writeFileSync(
+        checkpoint,
+        JSON.stringify({
+          format: 3,
+          deployments: [
+            {
+              deploymentId: "dep",
+              slackMs: 3000,
+              clock: "server",
+              serverMinusWallMs: 0,
+              lines: "",
+              resumeFromMs: server.now() + 30_000,
+            },
+          ],
+        }),
+      );
+      return runCli(
+        [
+          "--base-url",
+          server.url,
+          "tail",
+          "--deployment",
+          "dep",
+          "-f",
+          "--interval",
+          "250ms",
+          "--checkpoint",
+          checkpoint,
+          "--output-file",
+          out,
+        ],
+        { env: ENV },
+      );
+    };
+    try {
+      const first = await refused();
+      expect(first.code).toBe(2);
+      expect(first.stderr).toContain("ahead of the server's clock");
+      expect(existsSync(out)).toBe(false);
+      // Nor is the refused checkpoint rewritten (it would name a file that is not there).
+      expect(JSON.parse(readFileSync(checkpoint, "utf8")).outputFile).toBeUndefined();
+      // A file that was there before the run, even empty, is left as it was.
+      writeFileSync(out, "");
+      const second = await refused();
+      expect(second.code).toBe(2);
+      expect(readFileSync(out, "utf8")).toBe("");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("over several deployments, refuses the checkpoint when one deployment's record is ahead of the server's clock, naming that deployment", async () => {
     const server = await startLogServer({ replicas: 1, rate: 10, historyMs: 5000 });
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-checkpoint-"));
     const checkpoint = join(dir, "many.checkpoint");
+    const out = join(dir, "refused.ndjson");
     const record = (deploymentId: string, resumeFromMs: number) => ({
       deploymentId,
       resumeFromMs,
@@ -742,14 +800,17 @@ describe("tail -f --checkpoint --output-file", () => {
           "json",
           "--checkpoint",
           checkpoint,
+          "--output-file",
+          out,
         ],
         { env: ENV },
       );
       expect(r.code).toBe(2);
+      // The output file this run created, nothing written to it, is not left behind.
+      expect(existsSync(out)).toBe(false);
       expect(r.stderr.trim().split("\n").at(-1)).toMatch(
         /^tvcwatch: checkpoint \S+ resumes deployment dep-b from \S+Z, \d+s ahead of the server's clock by its Date header \(\S+Z\), so resuming would skip the lines since its real point: pass --start-over/,
       );
-      expect(r.stdout).toBe("");
       expect(readFileSync(checkpoint, "utf8")).toBe(written);
     } finally {
       await server.close();

@@ -36,7 +36,7 @@ function apiKeyCheck(sources: SettingSources, key: KeyInspection): CheckResult {
       "setting.apiKey",
       "API key",
       key.problem?.message ?? "no API key",
-      key.problem?.fix ?? "see README: Configuration",
+      key.problem?.fix ?? "see docs/configuration.md",
     );
   }
   // Shown in full only once it is known to be the private key's public key: a private key put

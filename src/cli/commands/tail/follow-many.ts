@@ -147,7 +147,9 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
     // A refused checkpoint: nothing is handed on (its record, and the file, stay as they were).
     if (!refused) printer.drain();
   }
-  output.opened?.file.close();
+  // Refused: a new --output-file nothing was written to is not left behind.
+  if (refused) output.opened?.file.abandon();
+  else output.opened?.file.close();
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   await otlp?.close();
   if (refused) throw refused;

@@ -237,6 +237,10 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
     );
     await described?.settled();
     await polled;
+  } catch (err) {
+    // A refused checkpoint, a lost lock: a new --output-file nothing was written to is not left.
+    output?.file.abandon();
+    throw err;
   } finally {
     described?.stop();
     events?.finish();

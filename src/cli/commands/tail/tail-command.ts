@@ -122,7 +122,7 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
   {
     flags: "--checkpoint <file>",
     description:
-      "with -f, record after each batch written what a restart needs, and resume from FILE when it exists: no line printed twice, none missed (see the README)",
+      "with -f, record after each batch written what a restart needs, and resume from FILE when it exists: no line printed twice, none missed (docs/tail.md#checkpoint-restart-safe-following)",
     parse: textFlag,
   },
   {
@@ -133,7 +133,7 @@ const TAIL_FLAG_TABLE: readonly FlagRow[] = [
   {
     flags: "--output-file <file>",
     description:
-      "append the lines (-o text or json) to FILE instead of stdout; with --checkpoint, each line is in FILE exactly once across restarts, even after a kill -9 (see the README)",
+      "append the lines (-o text or json) to FILE instead of stdout; with --checkpoint, each line is in FILE exactly once across restarts, even after a kill -9 (docs/tail.md#output-file-exactly-once-into-a-file)",
     parse: textFlag,
   },
   {
