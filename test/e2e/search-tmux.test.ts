@@ -43,9 +43,9 @@ describe("search in a real terminal", () => {
       sessions.push(tmux);
       tmux.start(["open", file], { columns, rows });
       await tmux.waitFor("the newest lines", (s) => s.includes("line 200 hay"));
-      // The status line cuts a notice at 80 columns; what it keeps says which way it wrapped.
+      // At 80 columns the notice is shortened to its own short form, which says which way.
       const wrapped = (end: "oldest" | "newest") =>
-        columns >= 160 ? `search wrapped to the ${end} line` : "search wrapped to t";
+        columns >= 160 ? `search wrapped to the ${end} line` : `wrapped to ${end}`;
       const at = (n: number, index: number, notice?: string) => (s: string) => {
         expect(cursorLine(s)).toBe(`line ${n} needle`);
         expect(lastLine(s)).toContain(`search /needle/ ${index}/3`);

@@ -176,7 +176,10 @@ export function findTarget(
   if (move) {
     if (!move.wrapped) return moveTo(move, ctx);
     const end = dir === 1 ? "oldest" : "newest";
-    return [moveTo(move, ctx), { type: "notice", text: `search wrapped to the ${end} line` }];
+    return [
+      moveTo(move, ctx),
+      { type: "notice", text: `search wrapped to the ${end} line`, short: `wrapped to ${end}` },
+    ];
   }
   if (ctx.log.unfinished()) {
     return [
@@ -614,7 +617,7 @@ export function keyStep(state: UiState, input: string, key: KeyInfo, ctx: KeyCon
   let s = state;
   const effects: KeyEffect[] = [];
   for (const press of splitInput(input, key)) {
-    if (s.notice) s = { ...s, notice: undefined };
+    if (s.notice) s = { ...s, notice: undefined, noticeShort: undefined };
     const name = keyName(press.input, press.key);
     // Ctrl-C quits whatever is open, even while typing.
     const binding = lookup(name === "ctrl+c" ? ["anywhere"] : scopesFor(s), name);

@@ -272,9 +272,13 @@ export function statusItems({
   const answer = ui.inputError ?? ui.notice;
   if (answer) {
     const text = safeBounded(answer, 500);
+    // A notice that says its own shorter form is shortened to it, not cut mid-word.
+    const short = ui.inputError === undefined && ui.noticeShort ? ui.noticeShort : undefined;
     items.push({
       full: text,
-      shorter: [truncate(text, 40), truncate(text, 20)],
+      shorter: short
+        ? [truncate(text, 40), safeBounded(short, 40)]
+        : [truncate(text, 40), truncate(text, 20)],
       colour: ui.inputError ? "red" : "yellow",
       priority: 7,
       // While polls fail, why they do stays before the answer to a key (it expires anyway).

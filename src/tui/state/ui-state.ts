@@ -126,6 +126,8 @@ export interface UiState {
    * key clears it, and the controller after a few seconds.
    */
   notice: string | undefined;
+  /** The notice's own shorter form, for a status line without room for it (else it is cut). */
+  noticeShort: string | undefined;
   /** Replica numbers hidden with the 1-9 keys. */
   hiddenReplicas: readonly number[];
   /** The replica shown alone (`o`): every other one hidden, those that join later too. */
@@ -185,6 +187,7 @@ export const initialUiState: UiState = {
   history: {},
   inputError: undefined,
   notice: undefined,
+  noticeShort: undefined,
   hiddenReplicas: [],
   onlyReplica: undefined,
   onlyDeployment: undefined,
@@ -259,7 +262,7 @@ export type UiAction =
   | { type: "openCopy"; id: number }
   | { type: "cycleEmailFilter" }
   /** The answer to a key (or a save) shown in the status line; undefined: it expired. */
-  | { type: "notice"; text: string | undefined }
+  | { type: "notice"; text: string | undefined; short?: string | undefined }
   | { type: "vote"; change: VoteUiAction }
   | { type: "toggleNeedsMyVote" };
 
@@ -399,7 +402,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, emailFilter: EMAIL_FILTERS[(i + 1) % EMAIL_FILTERS.length] };
     }
     case "notice":
-      return { ...state, notice: action.text };
+      return { ...state, notice: action.text, noticeShort: action.short };
   }
 }
 

@@ -132,8 +132,15 @@ describe("the key step", () => {
     expect(n2.cursor).toBe(351);
     expect(press(n2, ctx, "n").state.cursor).toBe(401);
     const oldest = press(s, ctx, "g", "N").state;
-    expect(oldest).toMatchObject({ cursor: 451, notice: "search wrapped to the newest line" });
-    expect(press(oldest, ctx, "t").state.notice).toBeUndefined();
+    expect(oldest).toMatchObject({
+      cursor: 451,
+      notice: "search wrapped to the newest line",
+      noticeShort: "wrapped to newest",
+    });
+    expect(press(oldest, ctx, "t").state).toMatchObject({
+      notice: undefined,
+      noticeShort: undefined,
+    });
     expect(press(initialUiState, ctx, "n").state.notice).toMatch(/no search/);
     expect(press(initialUiState, ctx, "/nothing-like-it\r").state.notice).toBe(
       "no match for /nothing-like-it/ in the buffer",

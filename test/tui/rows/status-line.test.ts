@@ -53,6 +53,23 @@ describe("the status line", () => {
     expect(line).not.toContain("buffered");
   });
 
+  it("shortens a notice that says its own shorter form to that form, never cutting it mid-word", () => {
+    const ui: Partial<UiState> = {
+      following: false,
+      include: ["ERROR"],
+      search: "timeout",
+      notice: "search wrapped to the oldest line",
+      noticeShort: "wrapped to oldest",
+    };
+    const at80 = text(ui, 80);
+    expect(displayWidth(at80)).toBeLessThanOrEqual(80);
+    expect(at80).toContain("  wrapped to oldest  ");
+    expect(at80).not.toContain("…");
+    expect(text(ui, 120)).toContain("search wrapped to the oldest line");
+    // Without a shorter form of its own, the notice is cut as before.
+    expect(text({ ...ui, noticeShort: undefined }, 80)).toContain("search wrapped to t…");
+  });
+
   it("keeps the answer to the last key and the follower's error, cut if it must be", () => {
     const line = text({ notice: "no replica 7 (only 1, 2, 3)" }, 80, {
       ...follower,
