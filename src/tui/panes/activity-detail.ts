@@ -69,6 +69,7 @@ function decodedField(decoding: DecodeLookup | undefined, names: OrganizationNam
       lines: [head.replace(/^decoded\s+/, ""), ...rest.map((l) => l.replace(/^ {2}/, ""))].map(
         (l) => safeBounded(l, MAX_FIELD_CHARS),
       ),
+      wrap: "words",
     },
   ];
 }

@@ -17,9 +17,9 @@ import type { Segment } from "./segment.js";
 /** Longest line drawn: a value as the decision shows it whole (its label and indent besides). */
 const MAX_LINE = MAX_SHOWN_VALUE + 1024;
 
-/** Where a `  label   value` line's value starts (0 when it is not such a line). */
+/** Where a `label   value` line's value starts, indented or not (0 when it is not such a line). */
 function valueColumn(line: string): number {
-  const m = /^(\s+\S+(?: \S+)*\s{2,})\S/.exec(line);
+  const m = /^(\s*\S+(?: \S+)*\s{2,})\S/.exec(line);
   return m?.[1] ? m[1].length : 0;
 }
 
