@@ -1,11 +1,10 @@
 /**
  * The simulated organization a scenario starts from: its root user and API key, TVC apps and
- * deployments, email recipients and Solana addresses. Everything derives from the seed.
+ * deployments and email recipients. Everything derives from the seed. (Its Solana addresses are
+ * its wallets' accounts: ./organization/wallet-queries.ts, solanaAccountAddresses.)
  */
-import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { base58 } from "@scure/base";
 import { publicKeyOf } from "../api/stamp.js";
 import type { Random } from "./random.js";
 import { uuidOf } from "./seeded.js";
@@ -53,19 +52,11 @@ export interface Scenario {
    */
   canaryDeploymentId: string;
   emails: string[];
-  solanaWalletAddresses: string[];
   caip2: string;
   /** Rough activity per minute, scaled by the scenario. */
   activityPerMinute: number;
   emailPerMinute: number;
   solPerMinute: number;
-}
-
-/** A wallet account's Solana address (an ed25519 public key) derived from a label. */
-function solanaWalletAddress(label: string): string {
-  return base58.encode(
-    ed25519.getPublicKey(sha256(new TextEncoder().encode(`tvcwatch-sim-wallet-${label}`))),
-  );
 }
 
 /** A P-256 key pair derived from the seed and a label (the same seed, the same keys). */
@@ -126,11 +117,6 @@ export function buildScenario(name: ScenarioName, seed: number, rng: Random): Sc
     deploymentId,
     canaryDeploymentId,
     emails: ["alice@example.com", "ops-alerts@example.com"],
-    // Real addresses (what signed transactions are from), derived from the draws they replace.
-    solanaWalletAddresses: [
-      solanaWalletAddress(rng.base58(44)),
-      solanaWalletAddress(rng.base58(43)),
-    ],
     caip2: "solana:devnet",
     activityPerMinute: 6 * busy,
     emailPerMinute: 4 * busy,

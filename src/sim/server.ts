@@ -28,7 +28,7 @@ function demoKeyConfig(url: string, service: SimService): SimConfig {
     apiPrivateKey: s.rootKey.privateKey,
     deploymentId: s.deploymentId,
     emails: s.emails,
-    solanaAddresses: s.solanaWalletAddresses,
+    solanaAddresses: [...service.solanaAddresses],
     caip2: s.caip2,
     signerPublicKey: service.signer.publicKey,
   };

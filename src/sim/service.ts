@@ -29,6 +29,7 @@ import { walletKitConfig } from "./organization/auth-proxy.js";
 import { seedOrganization } from "./organization/org-seed.js";
 import type { OrgState } from "./organization/org-state.js";
 import { OrgStore } from "./organization/org-store.js";
+import { solanaAccountAddresses } from "./organization/wallet-queries.js";
 import { isQuery, runQuery, type SimWorld } from "./query-handlers.js";
 import { Random } from "./random.js";
 import type { Scenario, ScenarioName } from "./scenario.js";
@@ -72,6 +73,11 @@ export class SimService {
   readonly store: OrgStore;
   /** The simulator's enclave key: signs export bundles, secret payloads, app proofs, sessions. */
   readonly signer: EnclaveSigner;
+  /**
+   * The organization's wallets' Solana accounts: what the generated queue signs from and the
+   * Solana pane's transfers are of (the config's solanaAddresses).
+   */
+  readonly solanaAddresses: readonly string[];
   private readonly queue: ActivityQueue;
   private readonly lifecycle: ActivityLifecycle;
   private readonly emails: EmailEvents;
@@ -119,15 +125,17 @@ export class SimService {
       startMs,
       options.retentionMs,
     );
+    this.solanaAddresses = solanaAccountAddresses(this.store.state);
     this.sol = new SolTransactions(
       rng.fork(4),
-      s.solanaWalletAddresses,
+      this.solanaAddresses,
       s.solPerMinute,
       startMs,
       options.retentionMs,
     );
     this.queue = new ActivityQueue(rng.fork(5), s, state, {
       perMinute: s.activityPerMinute,
+      solanaSigners: this.solanaAddresses,
       startMs,
       signSession: (claims) => signSessionJwt(this.signer, claims),
     });

@@ -65,6 +65,29 @@ describe("activity get shows what an activity signs, decoded, first", () => {
     }
   }, 120_000);
 
+  it("the decoded lines name the organization's own accounts and keys, as the intent's lines do", async () => {
+    const all = await listed();
+    const solana = all.find(
+      (a) =>
+        a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" &&
+        Object.values(a.intent)[0]?.type === "TRANSACTION_TYPE_SOLANA",
+    );
+    const ethereum = all.find(
+      (a) =>
+        a.type === "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" &&
+        Object.values(a.intent)[0]?.encoding === "PAYLOAD_ENCODING_EIP712",
+    );
+    expect(solana && ethereum).toBeTruthy();
+    const sol = (await cli("activity", "get", solana?.id ?? "")).stdout;
+    // The fee payer is a wallet account of the organization: named where it is decoded.
+    expect(sol).toMatch(
+      /^ {4}fee payer {3}\w{32,44} \(wallet account "[^"]+ m\/44'\/501'\/0'\/0'"\)$/m,
+    );
+    const permit = (await cli("activity", "get", ethereum?.id ?? "")).stdout;
+    // The permit's owner is the treasury key.
+    expect(permit).toMatch(/^ {6}owner {5}0x[0-9a-fA-F]{40} \(private key "treasury-eth"\)$/m);
+  }, 60_000);
+
   it("an activity that signs nothing has no decoding", async () => {
     const other = (await listed()).find((a) =>
       /EXPORT_WALLET|CREATE_INVITATIONS|SET_ORGANIZATION/.test(a.type),

@@ -2,13 +2,16 @@
  * The simulator's generated queue signs real things (issue 36 point 6): over an hour of traffic,
  * every sign_transaction (Solana and Ethereum), sol_send_transaction and sign_raw_payload is
  * decoded whole by the decoders tvcwatch uses, with the organization's stored ABI and IDL; its
- * Solana transactions are from the scenario's wallets, its Ethereum ones from the treasury key;
+ * Solana transactions are from the organization's own Solana addresses (a wallet account or a
+ * private key its lists name, so an approver sees whose funds move), its Ethereum ones from the
+ * treasury key;
  * and each kind the queue makes appears (SOL and USDC transfers, the escrow call, a lookup table;
  * ETH and USDC transfers, the payout vault call; a permit, a sign-in, a digest).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractInterfaceSource } from "../../src/activity/decode/contract-interfaces.js";
 import { decodeActivity } from "../../src/activity/decode/decode-activity.js";
+import { readOrganizationNames } from "../../src/activity/organization-names.js";
 import { TurnkeyClient } from "../../src/api/client.js";
 import type { Activity } from "../../src/api/schemas.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
@@ -53,7 +56,9 @@ describe("the generated queue's transactions and payloads", () => {
   it("are all decoded whole, from the organization's wallets and keys, every kind present", async () => {
     const interfaces = contractInterfaceSource(client);
     const summaries: string[] = [];
-    const s = sim.service.scenario;
+    const names = await readOrganizationNames(client, Date.now);
+    expect(names.notes).toEqual([]);
+    const solanaSigners = new Set<string>();
     const treasury = sim.service.state.privateKeys.find((k) => k.privateKeyName === "treasury-eth");
     expect(treasury).toBeDefined();
     for (const a of await everyActivity()) {
@@ -66,10 +71,16 @@ describe("the generated queue's transactions and payloads", () => {
         intent.type === "TRANSACTION_TYPE_SOLANA" ||
         a.type === "ACTIVITY_TYPE_SOL_SEND_TRANSACTION"
       ) {
-        expect(s.solanaWalletAddresses).toContain(intent.signWith);
-        expect(decoded.json.feePayer).toBe(intent.signWith);
+        const signer = String(intent.signWith);
+        expect(names.label(signer), `${a.type} signed by ${signer}`).toMatch(
+          /^(wallet account|private key) "/,
+        );
+        expect(decoded.json.feePayer).toBe(signer);
+        solanaSigners.add(signer);
       }
     }
+    // The Solana pane follows the addresses the queue signs from.
+    expect([...solanaSigners].sort()).toEqual([...sim.config.solanaAddresses].sort());
     const seen = (re: RegExp) => summaries.some((x) => re.test(x));
     expect(seen(/^sends [\d.,]+ SOL to \w{32,44}/)).toBe(true);
     expect(seen(/^sends [\d.,]+ SOL to a lookup-table account/)).toBe(true);

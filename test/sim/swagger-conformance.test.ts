@@ -163,7 +163,7 @@ describe("every response of the simulator validates against Turnkey's swagger", 
     for (const email of s.emails) {
       conforms("list_email_events", await root.listEmailEvents({ organizationId: org, email }));
     }
-    for (const address of s.solanaWalletAddresses) {
+    for (const address of sim.service.solanaAddresses) {
       conforms(
         "list_sol_transaction_history",
         await root.listSolTransactionHistory({
@@ -447,7 +447,6 @@ describe("the generated activity queue is made of real activities", () => {
     });
     const walletIds = state().wallets.map((w) => w.walletId);
     const userIds = state().users.map((u) => u.userId);
-    const s = sim.service.scenario;
     for (const a of page.activities) {
       const version = /_V(\d+)$/.exec(a.type)?.[1];
       const intentKeys = Object.keys(a.intent);
@@ -465,7 +464,7 @@ describe("the generated activity queue is made of real activities", () => {
         a.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" &&
         intent.type === "TRANSACTION_TYPE_SOLANA"
       )
-        expect(s.solanaWalletAddresses).toContain(intent.signWith);
+        expect(sim.service.solanaAddresses).toContain(intent.signWith);
       if (a.type === "ACTIVITY_TYPE_EXPORT_WALLET" && result)
         expect(result.walletId).toBe(intent.walletId);
       for (const v of a.votes) {

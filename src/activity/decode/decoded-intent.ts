@@ -70,15 +70,34 @@ export function summaryOf(...parts: SummaryPart[]): DecodedSummary {
 /** The label column of the rows at depth 0 (as the activity's own lines: `  type         `). */
 const LABEL = 13;
 
-/** The decoded rows as lines, each `indent` + label + value, terminal-safe and never cut. */
-export function decodedLines(decoded: DecodedIntent, indent = "  "): string[] {
+/** What names an id or address the organization lists (./organization-names.ts). */
+export interface NameLabels {
+  label(idOrAddress: string): string | undefined;
+}
+
+/** A row's value with the organization's name beside it, when the whole value is one it lists. */
+function namedValue(value: string, names: NameLabels | undefined): string {
+  const label = names && !value.includes("\n") ? names.label(value) : undefined;
+  return label ? `${value} (${label})` : value;
+}
+
+/**
+ * The decoded rows as lines, each `indent` + label + value, terminal-safe and never cut; a value
+ * that is an id or address the organization lists has its name beside it
+ * (`fee payer  G1m8… (wallet account "Default wallet m/44'/501'/0'/0'")`).
+ */
+export function decodedLines(
+  decoded: DecodedIntent,
+  indent = "  ",
+  names?: NameLabels | undefined,
+): string[] {
   const head = `${indent}${"decoded".padEnd(LABEL)}${decoded.what}`;
   const lines = [head, `${indent}  ${"summary".padEnd(LABEL - 2)} ${decoded.summary.whole}`];
   for (const row of decoded.rows) {
     const pad = `${indent}${"  ".repeat(row.depth + 1)}`;
     const width = Math.max(0, LABEL - 2 * (row.depth + 1));
     const label = row.label.length >= width ? `${row.label} ` : row.label.padEnd(width);
-    const [first = "", ...more] = row.value.split("\n");
+    const [first = "", ...more] = namedValue(row.value, names).split("\n");
     lines.push(`${pad}${label} ${first}`.trimEnd());
     const under = " ".repeat(pad.length + label.length + 1);
     for (const m of more) lines.push(`${under}${m}`.trimEnd());

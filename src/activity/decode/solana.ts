@@ -76,7 +76,14 @@ import {
   type SummaryPart,
   summaryOf,
 } from "./decoded-intent.js";
+import { solanaErrorText } from "./solana-error.js";
 import { knownMint } from "./well-known.js";
+
+/** Why a decoding stopped, in one line of words (kit's errors by their code's name). */
+const why = (err: unknown): string => {
+  const text = solanaErrorText(err);
+  return text === undefined ? reasonOf(err) : reasonOf(new Error(text));
+};
 
 const WHAT = "a Solana transaction";
 /** The most bytes of an undecoded instruction's data shown in hex (the count says the rest). */
@@ -562,7 +569,7 @@ function idlInstruction(
       rows.push({
         depth: 2,
         label: "arguments",
-        value: `not decoded: ${reasonOf(err)}; data ${hexOf(data)}`,
+        value: `not decoded: ${why(err)}; data ${hexOf(data)}`,
       });
     }
   } else if (found.args.length > 0) {
@@ -628,9 +635,9 @@ function decodeInstruction(
     const name = PROGRAMS[program] ?? `program ${program}`;
     const data = bytesOf(ix.data);
     return {
-      name: `${name}: not decoded (${reasonOf(err)})`,
+      name: `${name}: not decoded (${why(err)})`,
       rows: [{ depth: 2, label: "data", value: hexOf(data) }, ...accountRows(ix, say)],
-      json: { program, decoded: false, reason: reasonOf(err) },
+      json: { program, decoded: false, reason: why(err) },
       partly: true,
     };
   }
@@ -676,7 +683,7 @@ export function decodeSolanaTransaction(
       accounts.loaded,
     ) as unknown as InstructionView[];
   } catch (err) {
-    return notDecoded(WHAT, reasonOf(err), text);
+    return notDecoded(WHAT, why(err), text);
   }
   const { message, signatures } = read;
   const say: Say = (address) => accounts.said.get(address) ?? address;

@@ -2,7 +2,7 @@
  * The queries that name the organization's wallets, their accounts and its policies: list_wallets,
  * get_wallet, list_wallet_accounts (paged, newest first) and list_policies. Accounts are derived
  * from each wallet's seed as wallet apps derive them (../crypto/hd-keys.ts): Ethereum at
- * m/44'/60'/0'/0/0 and, for the default wallet, Solana at m/44'/501'/0'/0'. Policies are the
+ * m/44'/60'/0'/0/0 and Solana at m/44'/501'/0'/0'. Policies are the
  * seeded organization's own, made from its ids (no activity of the table changes them). Neither
  * draws from the scenario's generator, so adding them shifted no other seeded value.
  */
@@ -65,35 +65,40 @@ function seedOf(wallet: WalletRecord): Uint8Array {
   return seed;
 }
 
-function plansOf(wallet: WalletRecord, state: OrgState): AccountPlan[] {
-  return wallet === state.wallets[0] ? [ETHEREUM, SOLANA] : [ETHEREUM];
+const PLANS: readonly AccountPlan[] = [ETHEREUM, SOLANA];
+
+function accountOf(wallet: WalletRecord, plan: AccountPlan): WalletAccountRecord {
+  const publicKey = derivePublicKey(plan.curve, seedOf(wallet), plan.path);
+  const address = addressesFor(plan.curve, publicKey).find((a) => a.format === plan.addressFormat);
+  if (!address) throw new Error(`no ${plan.addressFormat} address for ${plan.curve}`);
+  return {
+    walletAccountId: uuidOf(
+      sha256(new TextEncoder().encode(`${wallet.walletId}|${plan.curve}|${plan.path}`)),
+    ),
+    walletId: wallet.walletId,
+    curve: plan.curve,
+    path: plan.path,
+    addressFormat: plan.addressFormat,
+    address: address.address,
+    publicKey: Array.from(publicKey, (b) => b.toString(16).padStart(2, "0")).join(""),
+    caip2Prefix: plan.caip2Prefix,
+    createdAt: wallet.createdAt,
+  };
 }
 
 /** Every wallet's accounts, the newest wallet's first (list order, newest first). */
 export function walletAccounts(state: OrgState): WalletAccountRecord[] {
   const wallets = [...state.wallets].sort((a, b) => b.createdAt - a.createdAt);
-  return wallets.flatMap((wallet) =>
-    plansOf(wallet, state).map((plan) => {
-      const publicKey = derivePublicKey(plan.curve, seedOf(wallet), plan.path);
-      const address = addressesFor(plan.curve, publicKey).find(
-        (a) => a.format === plan.addressFormat,
-      );
-      if (!address) throw new Error(`no ${plan.addressFormat} address for ${plan.curve}`);
-      return {
-        walletAccountId: uuidOf(
-          sha256(new TextEncoder().encode(`${wallet.walletId}|${plan.curve}|${plan.path}`)),
-        ),
-        walletId: wallet.walletId,
-        curve: plan.curve,
-        path: plan.path,
-        addressFormat: plan.addressFormat,
-        address: address.address,
-        publicKey: Array.from(publicKey, (b) => b.toString(16).padStart(2, "0")).join(""),
-        caip2Prefix: plan.caip2Prefix,
-        createdAt: wallet.createdAt,
-      };
-    }),
-  );
+  return wallets.flatMap((wallet) => PLANS.map((plan) => accountOf(wallet, plan)));
+}
+
+/**
+ * The Solana addresses of the organization's first wallets' accounts, the default wallet's first:
+ * what the generated queue signs from and the Solana pane follows, so each is named by the
+ * organization's own lists.
+ */
+export function solanaAccountAddresses(state: OrgState, count = 2): string[] {
+  return state.wallets.slice(0, count).map((wallet) => accountOf(wallet, SOLANA).address);
 }
 
 function walletJson(w: WalletRecord) {

@@ -46,6 +46,8 @@ interface Generation {
   rng: Random;
   state: OrgState;
   scenario: Scenario;
+  /** The organization's Solana addresses (its wallets' accounts) that Solana transactions are from. */
+  solanaSigners: readonly string[];
   at: number;
   signSession(claims: SessionClaims): string;
 }
@@ -135,8 +137,8 @@ const MAKERS: readonly Maker[] = [
     intentKey: "signTransactionIntentV2",
     resultKey: "signTransactionResult",
     consensus: true,
-    make: ({ rng, scenario, state }) => {
-      const from = rng.pick(scenario.solanaWalletAddresses);
+    make: ({ rng, state, solanaSigners }) => {
+      const from = rng.pick(solanaSigners);
       const unsigned = solanaTransaction(rng, from, state.smartContractInterfaces).hex;
       return {
         intent: { signWith: from, unsignedTransaction: unsigned, type: "TRANSACTION_TYPE_SOLANA" },
@@ -178,8 +180,8 @@ const MAKERS: readonly Maker[] = [
     intentKey: "solSendTransactionIntent",
     resultKey: "solSendTransactionResult",
     consensus: true,
-    make: ({ rng, scenario, state }) => {
-      const from = rng.pick(scenario.solanaWalletAddresses);
+    make: ({ rng, scenario, state, solanaSigners }) => {
+      const from = rng.pick(solanaSigners);
       return {
         intent: {
           // Base64, as the swagger has sol_send_transaction's unsignedTransaction.
@@ -405,6 +407,8 @@ export interface QueuedActivity {
 export interface ActivityQueueOptions {
   perMinute: number;
   startMs: number;
+  /** The Solana addresses its Solana transactions are from (the organization's wallets'). */
+  solanaSigners: readonly string[];
   signSession(claims: SessionClaims): string;
 }
 
@@ -430,6 +434,7 @@ export class ActivityQueue {
       rng: this.rng,
       state: this.state,
       scenario: this.scenario,
+      solanaSigners: this.options.solanaSigners,
       at,
       signSession: this.options.signSession,
     });

@@ -54,7 +54,7 @@ export class SolTransactions {
 
   constructor(
     private readonly rng: Random,
-    private readonly addresses: string[],
+    private readonly addresses: readonly string[],
     private readonly perMinute: number,
     startMs: number,
     private readonly retentionMs: number,

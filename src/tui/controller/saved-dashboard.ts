@@ -7,10 +7,12 @@
  * (standard input, --follow) in the status line and `i` until it ends, and what reading said
  * (a stream ended, a file cut) said there too. A ticket bundle's incident (its side panes'
  * records, read by src/tui/saving/ticket-bundle.ts) fills the same side panes, read-only (`A`
- * and `R` say why), its marks are put back on their lines, and `i` lists what the panes saw
- * happen and `!`'s finding as recorded. Tested without a terminal.
+ * and `R` say why), with what its activities sign decoded in their detail as live; its marks
+ * are put back on their lines, and `i` lists what the panes saw happen and `!`'s finding as
+ * recorded. Tested without a terminal.
  */
 
+import { IntentDecoder } from "../../activity/decode/intent-decoder.js";
 import type { Activity, EmailEvent, SolTransaction } from "../../api/schemas.js";
 import type { Feeds } from "../../feeds/feeds.js";
 import { Poller } from "../../feeds/poller.js";
@@ -156,6 +158,8 @@ export function savedDashboard(
         ? {
             feeds: incidentFeeds(incident, Number.isFinite(savedAt) ? savedAt : Date.now()),
             readOnly: BUNDLE_READ_ONLY,
+            // What its activities sign, decoded as live; no API here, so no stored ABI or IDL.
+            decoder: new IntentDecoder(),
           }
         : {}),
     },

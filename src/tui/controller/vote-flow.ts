@@ -180,7 +180,7 @@ export class VoteFlow {
         header,
         ...(decoded ? { summary: decoded.summary } : {}),
         details: [
-          ...(decoded ? decodedLines(decoded) : []),
+          ...(decoded ? decodedLines(decoded, "  ", context.names) : []),
           ...details,
           ...known.notes.map((n) => `  note         ${n}`),
         ],

@@ -59,16 +59,17 @@ function namedLines(values: readonly unknown[], names: OrganizationNames): strin
 }
 
 /** The decoded lines as the detail's first field (the view wraps them, never cuts). */
-function decodedField(decoding: DecodeLookup | undefined): DetailField[] {
+function decodedField(decoding: DecodeLookup | undefined, names: OrganizationNames): DetailField[] {
   if (!decoding || decoding.state === "none") return [];
   if (decoding.state === "decoding") return [field(lit`decoded`, "decoding…")];
-  const [head = "", ...rest] = decodedLines(decoding.decoded, "");
+  const [head = "", ...rest] = decodedLines(decoding.decoded, "", names);
   return [
     {
       label: lit`decoded`,
       lines: [head.replace(/^decoded\s+/, ""), ...rest.map((l) => l.replace(/^ {2}/, ""))].map(
         (l) => safeBounded(l, MAX_FIELD_CHARS),
       ),
+      wrap: "words",
     },
   ];
 }
@@ -83,7 +84,7 @@ export function activityDetail(
   const named = namedLines([intent.value, result.value], names);
   const hidden = [...new Set([...intent.fields, ...result.fields])];
   const fields: DetailField[] = [
-    ...decodedField(decoding),
+    ...decodedField(decoding, names),
     field(lit`id`, a.id),
     field(lit`type`, `${shortType(a.type)} (${a.type})`),
     field(lit`status`, shortStatus(a.status)),

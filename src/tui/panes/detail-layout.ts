@@ -1,11 +1,13 @@
 /**
  * A detail view laid out for a width: a label column, then each value's lines wrapped in full
- * (a fingerprint or a signature is never cut). Pure, so a detail's rows are testable.
+ * (a fingerprint or a signature is never cut; a field that asks for it at words, as the vote's
+ * confirmation wraps). Pure, so a detail's rows are testable.
  */
 
 import { lit, padEnd, truncate, widthOf } from "../../text/safe-text.js";
 import { rowStarts, rowText } from "../../text/wrap.js";
 import type { Segment } from "../rows/segment.js";
+import { hangingRows } from "../rows/vote-rows.js";
 import type { DetailView } from "./detail-view.js";
 
 export function detailRows(view: DetailView, width: number): Segment[][] {
@@ -20,13 +22,17 @@ export function detailRows(view: DetailView, width: number): Segment[][] {
   for (const f of view.fields) {
     let first = true;
     for (const line of f.lines) {
-      const starts = rowStarts(line, valueWidth);
-      for (let i = 0; i < starts.length; i++) {
+      const starts = f.wrap === "words" ? [] : rowStarts(line, valueWidth);
+      const parts =
+        f.wrap === "words"
+          ? hangingRows(line, valueWidth)
+          : starts.map((_, i) => rowText(line, starts, i));
+      for (const text of parts) {
         const label = first
           ? padEnd(truncate(f.label, labelWidth), labelWidth)
           : padEnd(lit``, labelWidth);
         first = false;
-        rows.push([{ text: lit`${label}  `, bold: true }, { text: rowText(line, starts, i) }]);
+        rows.push([{ text: lit`${label}  `, bold: true }, { text }]);
       }
     }
   }

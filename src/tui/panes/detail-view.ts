@@ -9,6 +9,12 @@ export interface DetailField {
   label: Safe;
   /** The value's lines (a JSON value pretty-printed has several). */
   lines: Safe[];
+  /**
+   * `words`: rows break after a space, each row going on under its line's value (as the vote's
+   * confirmation wraps: an address is not cut across rows where it fits one). By default a row
+   * is cut at the width.
+   */
+  wrap?: "words" | undefined;
 }
 
 export interface DetailView {

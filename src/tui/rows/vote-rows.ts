@@ -9,39 +9,60 @@
 import { summaryLines } from "../../activity/decode/decoded-intent.js";
 import { MAX_SHOWN_VALUE } from "../../activity/intent-summary.js";
 import { lit, type Safe, safe, safeBounded, sliceSafe } from "../../text/safe-text.js";
-import { isPlain } from "../../text/terminal-width.js";
-import { rowStarts, rowText } from "../../text/wrap.js";
+import { graphemes } from "../../text/terminal-width.js";
+import { rowText } from "../../text/wrap.js";
 import type { VoteUi } from "../state/vote-state.js";
 import type { Segment } from "./segment.js";
 
 /** Longest line drawn: a value as the decision shows it whole (its label and indent besides). */
 const MAX_LINE = MAX_SHOWN_VALUE + 1024;
 
-/** Where a `  label   value` line's value starts (0 when it is not such a line). */
+/** Where a `label   value` line's value starts, indented or not (0 when it is not such a line). */
 function valueColumn(line: string): number {
-  const m = /^(\s+\S+(?: \S+)*\s{2,})\S/.exec(line);
+  const m = /^(\s*\S+(?: \S+)*\s{2,})\S/.exec(line);
   return m?.[1] ? m[1].length : 0;
 }
 
 /**
- * Where rows of `width` start: after a space where a word fits (plain text), else anywhere (a
- * fingerprint, a key, text of wide or combining characters: cut as wrap.ts cuts it). A word
- * longer than the next rows (`nextWidth`) is not moved to one: it goes on where the row ends.
+ * Where rows of `width` start: after a space where a word fits, else anywhere (a fingerprint, a
+ * key: cut as wrap.ts cuts it, never inside a grapheme). A word longer than the next rows
+ * (`nextWidth`) is not moved to one: it goes on where the row ends. Widths are cells, so text
+ * with wide or combining characters (an ellipsis, an accent) breaks at its words too.
  */
 function wordStarts(text: Safe, width: number, nextWidth = width): number[] {
   const w = Math.max(2, Math.floor(width));
-  if (!isPlain(text)) return rowStarts(text, w);
+  const next = Math.max(2, Math.floor(nextWidth));
+  const cells = [...graphemes(text)];
+  // Each grapheme's cells, and where the word it is in ends (in cells from the text's start).
+  const startCol: number[] = [];
+  let col = 0;
+  for (const g of cells) {
+    startCol.push(col);
+    col += g.width;
+  }
+  const wordEnd: number[] = new Array(cells.length);
+  let end = col;
+  for (let i = cells.length - 1; i >= 0; i--) {
+    if (cells[i]?.text === " ") end = startCol[i] ?? end;
+    wordEnd[i] = end;
+  }
   const starts = [0];
-  let start = 0;
+  let rowStart = 0; // cells
   let room = w;
-  while (text.length - start > room) {
-    const space = text.lastIndexOf(" ", start + room);
-    const after = text.indexOf(" ", space + 1);
-    const word = (after < 0 ? text.length : after) - (space + 1);
-    const next = space > start && word <= nextWidth ? space + 1 : start + room;
-    starts.push(next);
-    start = next;
-    room = Math.max(2, Math.floor(nextWidth));
+  let space = -1; // the grapheme after the row's last space
+  for (let i = 0; i < cells.length; i++) {
+    const g = cells[i] as { index: number; text: string; width: number };
+    const at = startCol[i] ?? 0;
+    if (at + g.width - rowStart > room && at > rowStart) {
+      const after = cells[space];
+      const word = (wordEnd[space] ?? 0) - (startCol[space] ?? 0);
+      const breakAt = space > 0 && after && word <= next ? space : i;
+      starts.push(cells[breakAt]?.index ?? g.index);
+      rowStart = startCol[breakAt] ?? at;
+      room = next;
+      space = -1;
+    }
+    if (g.text === " " && i + 1 < cells.length && (startCol[i + 1] ?? 0) > rowStart) space = i + 1;
   }
   return starts;
 }

@@ -252,6 +252,25 @@ describe("what is not a Solana transaction", () => {
     expect(row(d, "raw")).toBe(raw);
   });
 
+  it("the library's reason as words, as the bundled program (NODE_ENV=production) meets it", () => {
+    // @solana/kit's production build says only `Solana error #N; Decode this error by running npx
+    // @solana/errors decode`: a person would have to leave the tool to read why.
+    const before = process.env.NODE_ENV;
+    process.env.NODE_ENV = "production";
+    try {
+      const raw = "ff".repeat(300);
+      const d = decodeSolanaTransaction(raw, NONE);
+      expect(d.outcome).toBe("not-decoded");
+      expect(d.what).not.toMatch(/npx|Solana error #/);
+      expect(d.what).toBe(
+        "not a Solana transaction: transaction version number not supported (unsupportedVersion 127)",
+      );
+      expect(row(d, "raw")).toBe(raw);
+    } finally {
+      process.env.NODE_ENV = before;
+    }
+  });
+
   it("bytes after a whole transaction are not ignored", () => {
     const d = decodeSolanaTransaction(`${hexOf58(WALLET_CORE.transfer)}00`, NONE);
     expect(d.what).toBe("not a Solana transaction: 1 byte after the message");

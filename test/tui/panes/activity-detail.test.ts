@@ -62,3 +62,27 @@ describe("the activity detail names what the organization lists (issue 36)", () 
     expect(activityDetail(exportWallet).fields.some((f) => f.label === "names")).toBe(false);
   });
 });
+
+describe("the activity detail's decoding names what the organization lists", () => {
+  it("a decoded value that is one of its accounts has the name beside it", () => {
+    const names = new OrganizationNames([
+      ["So1Address", { kind: "wallet account", name: "Default wallet m/44'/501'/0'/0'" }],
+    ]);
+    const decoded = {
+      what: "Solana transaction, legacy message, 1 instruction",
+      outcome: "decoded" as const,
+      summary: { whole: "sends 1 SOL to Other", short: "sends 1 SOL to Other", addresses: [] },
+      rows: [
+        { depth: 0, label: "fee payer", value: "So1Address" },
+        { depth: 1, label: "destination", value: "Other" },
+      ],
+      json: {},
+    };
+    const first = activityDetail(stampLogin, names, { state: "done", decoded }).fields[0];
+    expect(first?.label).toBe("decoded");
+    expect(first?.lines).toContain(
+      `fee payer   So1Address (wallet account "Default wallet m/44'/501'/0'/0'")`,
+    );
+    expect(first?.lines).toContain("  destination  Other");
+  });
+});

@@ -36,3 +36,36 @@ describe("detailRows", () => {
     for (const r of rows) expect(r.length).toBeLessThanOrEqual(40);
   });
 });
+
+describe("detailRows of decoded lines (a field that wraps at words)", () => {
+  const payer = "2ab8uuRCdLq8KZY2W2jebHUErGyydsWbrCkXnQVP3Xrt";
+  const decoded = {
+    title: lit`Activity`,
+    fields: [
+      {
+        label: lit`decoded`,
+        lines: [
+          safe(`fee payer   ${payer} (wallet account "Default wallet m/44'/501'/0'/0'")`),
+          safe(
+            "  destination  entry 0 of lookup table 9HSq1DdVTPdgKF5b4G1XW9v2GZmaiDhka3zdH5EBMK6F",
+          ),
+        ],
+        wrap: "words" as const,
+      },
+    ],
+  };
+  const rows = (width: number) =>
+    detailRows(decoded, width).map((row) => row.map((s) => s.text).join(""));
+
+  it("at 80 columns an address is never cut across rows; a row goes on under its value", () => {
+    const shown = rows(78);
+    for (const r of shown) expect(r.length).toBeLessThanOrEqual(78);
+    expect(shown.some((r) => r.includes(payer))).toBe(true);
+    expect(shown.some((r) => r.includes("9HSq1DdVTPdgKF5b4G1XW9v2GZmaiDhka3zdH5EBMK6F"))).toBe(
+      true,
+    );
+    // The continuation of the fee payer's line starts under its value, not at the label.
+    const at = shown.findIndex((r) => r.includes(payer));
+    expect(shown[at + 1]).toMatch(/^ {9}\s{12}\S/);
+  });
+});

@@ -9,6 +9,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { serializeTransaction } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Activity, EmailEvent, SolTransaction } from "../../../src/api/schemas.js";
 import type { Feeds } from "../../../src/feeds/feeds.js";
@@ -55,6 +56,17 @@ function feed<T>(data: T): Poller<T> {
 }
 
 const SIGNING = "0193a4b2-7c1d-7e00-9f3a-5b6c7d8e9f01";
+/** 0.25 ETH to 0x41E4…7e0B on Sepolia, nonce 1, EIP-1559 (viem's serializeTransaction). */
+const ETH_TRANSFER = serializeTransaction({
+  chainId: 11155111,
+  type: "eip1559",
+  to: "0x41E4a0F1996E2A13b65E68C224100594b20d7e0B",
+  value: 250_000_000_000_000_000n,
+  nonce: 1,
+  gas: 21_000n,
+  maxFeePerGas: 16_000_000_000n,
+  maxPriorityFeePerGas: 1_000_000_000n,
+}).slice(2);
 const TX = SOL[0] as SolTransaction;
 const LOGIN = {
   ...stampLogin,
@@ -200,6 +212,33 @@ describe("a ticket bundle holds the incident", () => {
     );
     expect(about).toMatch(/vote on activity .* approved by root-2/);
     expect(about).toMatch(/! found .*rule: (new|rose most) · /);
+  });
+
+  it("an activity's detail shows what it signs decoded first, as live (without the API: no stored IDL or ABI)", async () => {
+    const saved = await liveBundle();
+    const [first, ...rest] = saved.text.split("\n");
+    const header = JSON.parse(first as string);
+    const signing = header.tvcwatch.incident.activities[0];
+    signing.intent = {
+      signTransactionIntentV2: {
+        signWith: "0x3ee3fe38C584de9AA683f383bdF69F2B58DdEfE0",
+        // viem's serializeTransaction of 0.25 ETH on Sepolia (EIP-1559), as the simulator makes them.
+        unsignedTransaction: ETH_TRANSFER,
+        type: "TRANSACTION_TYPE_ETHEREUM",
+      },
+    };
+    const c = await reopen([JSON.stringify(header), ...rest].join("\n"), "decoded.ndjson");
+    c.press("\t", { tab: true });
+    c.press("", { return: true });
+    await waitFor(
+      () => detail(c.getSnapshot()).startsWith("decoded Ethereum transaction, EIP-1559"),
+      "the detail's first field: the decoding",
+    );
+    const said = detail(c.getSnapshot());
+    expect(said).toContain(
+      "summary     sends 0.25 ETH to 0x41E4a0F1996E2A13b65E68C224100594b20d7e0B",
+    );
+    expect(said).toContain("chain       11155111 (Sepolia)");
   });
 
   it("reads an older bundle (no incident) as before, and says a malformed record in one line", async () => {

@@ -4,10 +4,11 @@
  * 80x24, with 40 votes and an export's extra line, the verb, type, id, whole fingerprint and
  * quorum are all on screen with the question; too small, it says so and does not fit.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { confirmation, decideActivity } from "../../../src/activity/activity-decision.js";
 import type { Activity } from "../../../src/api/schemas.js";
-import { safe } from "../../../src/text/safe-text.js";
+import { safe, widthOf } from "../../../src/text/safe-text.js";
 import type { Segment } from "../../../src/tui/rows/segment.js";
 import { hangingRows, voteFrame } from "../../../src/tui/rows/vote-rows.js";
 import type { VoteUi } from "../../../src/tui/state/vote-state.js";
@@ -76,6 +77,45 @@ describe("the vote state", () => {
 });
 
 describe("the vote overlay's rows", () => {
+  it("any line: every row fits the width, and the rows are the line (property)", () => {
+    const piece = fc.constantFrom("a", "bc", " ", "  ", "…", "é", "漢", "0x41E4a0F1996E2A13", "—");
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 60 }),
+        fc.integer({ min: 4, max: 90 }),
+        (parts, w) => {
+          const line = safe(`  label  ${parts.join("")}`);
+          const rows = hangingRows(line, w);
+          for (const r of rows) expect(widthOf(r)).toBeLessThanOrEqual(Math.max(w, 2));
+          const strip = (t: string) => t.replace(/\s+/g, "");
+          expect(strip(rows.join(""))).toBe(strip(line));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("breaks at words in a line that is not plain ASCII too (a shortened address's …, a quote)", () => {
+    const line = safe(
+      "  decoded      calls release_escrow on Acme escrow (devnet) Fjmo9dW1… (1 more instruction)",
+    );
+    const rows = hangingRows(line, 78);
+    expect(rows).toEqual([
+      "  decoded      calls release_escrow on Acme escrow (devnet) Fjmo9dW1… (1 more",
+      "               instruction)",
+    ]);
+    const wide = hangingRows(safe("  text         héllo wörld ".repeat(4).trimEnd()), 30);
+    for (const r of wide) expect(r.length).toBeLessThanOrEqual(30);
+    // Every row ends at a whole word: no word is cut across rows.
+    const words = new Set(
+      wide
+        .join(" ")
+        .split(/\s+/)
+        .filter((w) => w !== ""),
+    );
+    expect([...words].every((w) => ["text", "héllo", "wörld"].includes(w))).toBe(true);
+  });
+
   it("wraps a long fingerprint whole, continuation rows under the value", () => {
     const fp = `sha256:${"0123456789abcdef".repeat(4)}`;
     const rows = hangingRows(safe(`  fingerprint  ${fp}`), 40);

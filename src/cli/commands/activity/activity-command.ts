@@ -163,7 +163,10 @@ function getText(
   decoded: DecodedIntent | undefined,
 ): string {
   const decision = decideActivity(activity, context);
-  const lines = [...(decoded ? decodedLines(decoded) : []), ...detailLines(decision, context)];
+  const lines = [
+    ...(decoded ? decodedLines(decoded, "  ", context.names) : []),
+    ...detailLines(decision, context),
+  ];
   if (Object.keys(activity.result).length > 0) {
     lines.push("  result");
     const names = { names: context.names, userNames: context.userNames };
@@ -295,7 +298,7 @@ async function vote(action: VoteAction, given: string, flags: VoteFlags, cmd: Co
         [
           ...header,
           ...(decoded ? summaryLines(decoded.summary, width) : []),
-          ...(decoded ? decodedLines(decoded) : []),
+          ...(decoded ? decodedLines(decoded, "  ", context.names) : []),
           ...details,
         ].join("\n"),
       );
