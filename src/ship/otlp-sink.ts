@@ -13,8 +13,11 @@
  *   are still to come, and `flush` says false until they are taken. While the collector is not
  *   taking lines, one export at a time finds out whether it is back, and the rest wait;
  * - an export the collector refused with any other status (a 400: retrying cannot help) is lost;
- * - while the lines waiting (queued, in flight or to be sent again) fill the queue, new lines are
- *   dropped: lost.
+ * - while the collector is not taking lines and the lines waiting (queued, in flight or to be
+ *   sent again) fill the queue, new lines are dropped: lost. While it takes lines (or none was
+ *   sent yet), a burst bigger than the queue (a restart's first poll, every line since the
+ *   recorded point) waits whole, up to OTLP_BURST_QUEUES queues, and goes to the SDK a queue at
+ *   a time as exports are taken.
  * Lost lines are said, and handed to the caller (`takeLost`: how many, and the span of their
  * times), so that a checkpoint moved past them says what a restart will not send.
  */
@@ -31,8 +34,13 @@ import {
 import { isStamped, type LogLine } from "../logs/model/log-line.js";
 import { detectLevel } from "../text/log-level.js";
 
-/** Lines held for the collector at most; beyond, the SDK drops them (and the sink says so). */
+/**
+ * Lines held for the collector at most while it is not taking lines; beyond, they are dropped
+ * (and said).
+ */
 export const OTLP_QUEUE_LINES = 8192;
+/** While the collector takes lines, a burst waits up to this many queues (a restart's catch-up). */
+export const OTLP_BURST_QUEUES = 8;
 
 export interface OtlpSource {
   organizationId: string;
@@ -174,12 +182,18 @@ export class OtlpSink {
     return lost;
   }
 
+  /** Whether the collector is known not to take lines: it did not take the last export. */
+  private down(): boolean {
+    return !this.taking && this.settled > 0;
+  }
+
   write(lines: readonly LogLine[], receivedAt: number): void {
     let dropped: LostLines | undefined;
+    const bound = this.down() ? this.queueLines : this.queueLines * OTLP_BURST_QUEUES;
     for (const line of lines) {
-      // The queue is bounded: while it is full (the collector down), lines are dropped here,
-      // counted, rather than inside the SDK, unseen.
-      if (this.pending() >= this.queueLines) {
+      // The lines waiting are bounded: past the bound, lines are dropped here, counted, rather
+      // than inside the SDK, unseen.
+      if (this.pending() >= bound) {
         const at = isStamped(line) ? Number(line.seconds) * 1000 : receivedAt;
         dropped = widen(dropped, 1, at, at);
         continue;
@@ -205,7 +219,11 @@ export class OtlpSink {
     if (this.droppedLines > this.droppedSaid) {
       this.report({
         lost: this.droppedLines - this.droppedSaid,
-        reason: `the collector at ${this.endpoint} is not taking lines and the queue (${this.queueLines} lines) is full: ${this.droppedLines} lines dropped, lost${this.lastError ? ` (${this.lastError})` : ""}`,
+        reason: `${
+          this.down()
+            ? `the collector at ${this.endpoint} is not taking lines and the queue (${this.queueLines} lines) is full`
+            : `the collector at ${this.endpoint} is not keeping up: ${bound} lines wait for it`
+        }: ${this.droppedLines} lines dropped, lost${this.lastError ? ` (${this.lastError})` : ""}`,
       });
       this.droppedSaid = this.droppedLines;
     }
@@ -291,7 +309,13 @@ export class OtlpSink {
     if (!this.taking && this.emitted > this.settled) return;
     // At the end, a collector that did not take the last export is not asked again.
     if (!this.taking && this.closing && this.settled > 0) return;
-    const n = this.taking ? waiting.length : Math.min(waiting.length, this.batchLines);
+    // Taking lines: up to a queue in the SDK at once (its own queue is never full), the rest as
+    // exports are taken.
+    const inSdk = this.emitted - this.settled;
+    const n = this.taking
+      ? Math.min(waiting.length, Math.max(0, this.queueLines - inSdk))
+      : Math.min(waiting.length, this.batchLines);
+    if (n === 0) return;
     this.waiting = waiting.slice(n);
     for (let i = 0; i < n; i++) this.logger.emit(waiting[i] as LogRecord);
     this.emitted += n;

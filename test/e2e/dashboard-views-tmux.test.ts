@@ -86,10 +86,11 @@ describe("the demo's views in a real terminal", () => {
         timeout: 60_000,
       }, async () => {
         // The title learns the deployment's app name from the API, then names it, its version and
-        // role whole at every width (at 80 columns without the word "deployment").
+        // role whole at every width (at 80 columns without the word "deployment"), and its health
+        // once the first get_app_status answers (which may come first).
         await tmux.waitFor("the app's name in the title", (s) =>
           expect(s.split("\n")[0]).toMatch(
-            /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{8}\S* \(0\.7\.2 live\)\s*$/,
+            /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{8}\S* \(0\.7\.2 live\)( · \d+\/\d+ ready)?\s*$/,
           ),
         );
       });
@@ -160,10 +161,25 @@ describe("the demo's views in a real terminal", () => {
         tmux.keys("Tab");
         await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
         tmux.keys("Enter");
-        await tmux.waitFor("the activity detail", (s) => {
-          expect(fieldValue(s, "fingerprint")).toMatch(/^sha256:[0-9a-f]{64}$/);
-          expect(s).toMatch(/votes +(none|(approved|rejected) by )/);
-        });
+        // A decoded transaction comes first: at 80x24 its fingerprint and votes may be further
+        // down (which activity is newest depends on when this runs), so the detail is scrolled.
+        let detail = await tmux.waitFor("the activity detail", (s) =>
+          expect(s).toMatch(/Activity .*Esc closes/),
+        );
+        let fingerprint = "";
+        let votes = false;
+        for (let i = 0; i < 80 && !(fingerprint && votes); i++) {
+          const value = fieldValue(detail, "fingerprint");
+          if (/^sha256:[0-9a-f]{64}$/.test(value)) fingerprint = value;
+          votes ||= /votes +(none|(approved|rejected) by )/.test(detail);
+          const range = helpRange(detail);
+          if (fingerprint && votes) break;
+          if (range === undefined || /^(\d+)-(\d+) of \2$/.test(range)) break;
+          tmux.keys("Down");
+          detail = await tmux.waitFor("the detail scrolled", (s) => helpRange(s) !== range);
+        }
+        expect(fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+        expect(votes).toBe(true);
         tmux.keys("Escape");
         await tmux.waitFor("the detail closed", (s) => !s.includes("fingerprint"));
         tmux.keys("Tab");

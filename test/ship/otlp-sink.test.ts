@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { LogLine } from "../../src/logs/model/log-line.js";
-import { type OtlpProblem, OtlpSink } from "../../src/ship/otlp-sink.js";
+import { OTLP_BURST_QUEUES, type OtlpProblem, OtlpSink } from "../../src/ship/otlp-sink.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { waitFor } from "../helpers/wait-for.js";
 
@@ -102,6 +102,24 @@ describe("OtlpSink", () => {
     );
     expect(sink.lost()).toBe(7);
     expect(await sink.close()).toBe(7);
+  });
+
+  it("a burst bigger than the queue while the collector takes lines (a restart's catch-up) waits whole, bounded, and none is lost", async () => {
+    const { sink, problems, receiver } = await sinkOf({ queueLines: 10 });
+    // The first poll of a restart: many times the queue at once, before any export.
+    sink.write(lines(0, 50), Date.now());
+    expect(sink.lost()).toBe(0);
+    expect(await sink.flush()).toBe(true);
+    expect(problems).toEqual([]);
+    expect(bodies(receiver)).toHaveLength(50);
+    expect(new Set(bodies(receiver)).size).toBe(50);
+    // Still bounded: past OTLP_BURST_QUEUES queues waiting, lines are dropped and said.
+    sink.write(lines(50, 10 * OTLP_BURST_QUEUES + 5), Date.now());
+    expect(sink.lost()).toBe(5);
+    expect(problems.at(-1)?.reason).toMatch(/5 lines dropped, lost/);
+    expect(await sink.flush()).toBe(true);
+    expect(bodies(receiver)).toHaveLength(50 + 10 * OTLP_BURST_QUEUES);
+    expect(await sink.close()).toBe(5);
   });
 
   it("while the collector is down, finds out whether it is back with one export, not everything again", async () => {

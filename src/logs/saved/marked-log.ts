@@ -7,21 +7,41 @@
  * of a stream past the table's end); the replica numbers (what 1-9 can hide) come from those
  * labels too. Linear in lines and replicas.
  *
- * Lines that come after (a stream followed, a file growing) are observed as they come; when the
- * order changed before what was observed (a late line, a rebuild), everything is observed again.
+ * Lines that come after (a stream followed, a file growing, the rest of a large file indexed) are
+ * observed as they come; when the order changed before what was observed (a late line, a
+ * rebuild), everything is observed again. Lines that come after it was made are observed in
+ * slices, a batch at least and a frame's share of time at most each (../work-budget.ts), the
+ * next one later, so that keys, q and signals are answered however many lines and replicas come
+ * at once; the markers they bring are placed once all of them are observed.
  */
 
 import type { Pattern } from "../../text/pattern.js";
 import type { LogLine, ReplicaMarker } from "../model/log-line.js";
 import type { LogRows, StoredRow } from "../model/log-store.js";
-import { ReplicaActivity, type ReplicaSnapshots } from "../model/replica-activity.js";
+import {
+  ReplicaActivity,
+  type ReplicaSnapshots,
+  type ReplicaStats,
+} from "../model/replica-activity.js";
 import { replicaNumber } from "../replicas.js";
-import type { WorkBudget } from "../work-budget.js";
+import { SLICE_MS, WorkBudget } from "../work-budget.js";
 import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
 /** Rows observed in one batch. */
 const BATCH = 8192;
+
+export interface MarkedLogOptions {
+  /** One slice's budget (default: SLICE_MS of the clock). */
+  budget?: () => WorkBudget;
+  /** Runs the next slice later (default: after the events waiting, setImmediate); a canceller. */
+  later?: (run: () => void) => () => void;
+}
+
+function afterEvents(run: () => void): () => void {
+  const id = setImmediate(run);
+  return () => clearImmediate(id);
+}
 
 export class MarkedLog implements LogRows, ReplicaSnapshots {
   readonly maxLines: number;
@@ -41,27 +61,63 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private running:
     | { key: string; steps: ReturnType<SavedLog["searchInSteps"]>; pattern: Pattern }
     | undefined;
+  /** Markers of rows observed in slices not yet all done: placed once they are. */
+  private unplaced: ReplicaMarker[] = [];
+  /**
+   * While a catch-up goes on in slices, the replicas as first read during it (by the buckets
+   * asked for), so that reading them does not count every replica again at each frame.
+   */
+  private frozen: Map<number | undefined, ReplicaStats[]> | undefined;
+  /** Cancels the next slice, while one is to come. */
+  private nextSlice: (() => void) | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly detach: () => void;
+  private readonly budget: () => WorkBudget;
+  private readonly later: (run: () => void) => () => void;
 
-  constructor(readonly log: SavedLog) {
+  constructor(
+    readonly log: SavedLog,
+    options: MarkedLogOptions = {},
+  ) {
     this.maxLines = log.maxLines;
-    this.catchUp();
-    this.detach = log.subscribe(() => {
-      this.catchUp();
-      this.version += 1;
-      for (const l of this.listeners) l();
-    });
+    this.budget = options.budget ?? (() => WorkBudget.of(SLICE_MS));
+    this.later = options.later ?? afterEvents;
+    // What is read when it is made (the end of a large file, a small file) is observed at once.
+    this.catchUp(WorkBudget.unlimited());
+    this.detach = log.subscribe(() => this.observeSlice());
   }
 
   close(): void {
     this.detach();
+    this.nextSlice?.();
+    this.nextSlice = undefined;
   }
+
+  /**
+   * One slice of observing; the next one later while rows are left. Listeners are told when the
+   * log changed (its rows are new) and when every row is observed, not between; the replicas
+   * they read meanwhile are counted once (see frozen).
+   */
+  private readonly observeSlice = (changed = true): void => {
+    this.nextSlice?.();
+    this.nextSlice = undefined;
+    this.frozen ??= new Map();
+    const done = this.catchUp(this.budget());
+    if (done) this.frozen = undefined;
+    else this.nextSlice = this.later(() => this.observeSlice(false));
+    if (!changed && !done) return;
+    this.version += 1;
+    for (const l of this.listeners) l();
+  };
 
   // -------------------------------------------------------------------------------------------
   // Observing the lines
 
-  private catchUp(): void {
+  /**
+   * Observes the rows not observed yet, a batch at least, within `budget`; true once every row
+   * is and the markers are placed.
+   */
+  private catchUp(budget: WorkBudget): boolean {
     const log = this.log;
     const size = log.size();
     const same =
@@ -70,11 +126,14 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     if (!same) {
       this.activity = new ReplicaActivity();
       this.markers = [];
+      this.unplaced = [];
+      this.places = new Int32Array(0);
       this.labels = new Map();
       this.numbers = new Set();
       this.observed = 0;
     }
-    for (let from = this.observed; from < size; from += BATCH) {
+    let from = this.observed;
+    for (; from < size && (from === this.observed || budget.allows(BATCH)); from += BATCH) {
       const to = Math.min(size, from + BATCH);
       const lines: LogLine[] = [];
       const errors: boolean[] = [];
@@ -93,11 +152,14 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
         const level = log.levelAt(row);
         errors.push(level === "error" || level === "fatal");
       }
-      this.markers.push(...this.activity.observe(lines, (i) => errors[i] === true));
+      for (const m of this.activity.observe(lines, (i) => errors[i] === true))
+        this.unplaced.push(m);
     }
-    this.observed = size;
-    this.lastId = size > 0 ? log.at(size - 1)?.id : undefined;
+    this.observed = Math.min(from, size);
+    this.lastId = this.observed > 0 ? log.at(this.observed - 1)?.id : undefined;
+    if (this.observed < size) return false;
     this.place();
+    return true;
   }
 
   /** The replica label a row is shown with; undefined for a gap or a line without a replica. */
@@ -126,6 +188,8 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
 
   /** Each marker before the first saved row not older than it, in order. */
   private place(): void {
+    for (const m of this.unplaced) this.markers.push(m);
+    this.unplaced = [];
     this.markers.sort((a, b) => a.sortKey - b.sortKey);
     this.places = Int32Array.from(this.markers, (m) => this.log.firstAtOrAfter(m.sortKey));
   }
@@ -152,7 +216,13 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   // ReplicaSnapshots
 
   snapshot(buckets?: number) {
-    return this.activity.snapshot(buckets);
+    if (this.frozen === undefined) return this.activity.snapshot(buckets);
+    let stats = this.frozen.get(buckets);
+    if (stats === undefined) {
+      stats = this.activity.snapshot(buckets);
+      this.frozen.set(buckets, stats);
+    }
+    return stats;
   }
 
   // -------------------------------------------------------------------------------------------

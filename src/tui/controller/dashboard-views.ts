@@ -6,6 +6,7 @@
  * Each part is memoized on its inputs (the store's version, the UI state, the size, the feeds'
  * snapshots, the clock's tick): a new log line rebuilds the log pane's view, not the side panes'.
  */
+import { CONFLICT_TEXT } from "../../activity/activity-identity.js";
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
 import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
@@ -30,11 +31,7 @@ import { computeLogView, type LogView } from "../log-view/log-view.js";
 import { ReplicaRoster } from "../log-view/replica-roster.js";
 import { replicaStrip } from "../log-view/replica-strip.js";
 import { activityDetail } from "../panes/activity-detail.js";
-import {
-  type ActivitySummary,
-  CONFLICT_TEXT,
-  summarizeActivities,
-} from "../panes/activity-summary.js";
+import { type ActivitySummary, summarizeActivities } from "../panes/activity-summary.js";
 import { detailRows } from "../panes/detail-layout.js";
 import { type DetailView, field } from "../panes/detail-view.js";
 import { type EmailMessage, emailDetail, groupEmailEvents } from "../panes/email-timeline.js";

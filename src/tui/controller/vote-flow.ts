@@ -9,6 +9,7 @@
  */
 import type { VoteAction } from "../../activity/activity-decision.js";
 import { confirmation, decideActivity } from "../../activity/activity-decision.js";
+import { CONFLICT_TEXT } from "../../activity/activity-identity.js";
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { type DecodedIntent, decodedLines } from "../../activity/decode/decoded-intent.js";
 import type { IntentDecoder } from "../../activity/decode/intent-decoder.js";
@@ -19,7 +20,6 @@ import type { FeedStore } from "../../feeds/feed-store.js";
 import { describeError } from "../../feeds/poller.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
-import { CONFLICT_TEXT } from "../panes/activity-summary.js";
 import type { UiAction, UiState } from "../state/ui-state.js";
 
 /** What the flow reads and changes of the dashboard around it. */

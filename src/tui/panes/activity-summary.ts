@@ -1,5 +1,6 @@
 /** The activity pane's view of list_activities: counts per status and the newest rows. */
 import { shortStatus, shortType, timestampMs } from "../../activity/activity-fields.js";
+import { activityContent as contentOf } from "../../activity/activity-identity.js";
 import type { Activity } from "../../api/schemas.js";
 import { keyMaker, onceEachRecord } from "../../feeds/unique-keys.js";
 import { type Safe, safeBounded } from "../../text/safe-text.js";
@@ -75,14 +76,6 @@ export interface ActivityRow {
    * more than one: each is shown, marked, and none can be voted on until the server settles it.
    */
   conflict: number | undefined;
-}
-
-/** What a row says of an id the server sent different activities under. */
-export const CONFLICT_TEXT = "the server sent two different activities with one id";
-
-/** What an activity is, beyond its id: two records under one id that differ here are two. */
-function contentOf(a: Activity): string {
-  return `${a.type}\u0000${a.fingerprint.toLowerCase()}`;
 }
 
 export interface ActivitySummary {

@@ -208,6 +208,60 @@ describe("many replicas", () => {
   }, 120_000);
 });
 
+describe("catching up in slices", () => {
+  it("lines indexed after it was made are observed a batch a slice, between which the event loop answers, to the markers made at once", async () => {
+    // A file over the MiB indexed first: the rest comes after the MarkedLog was made.
+    const count = 60_000;
+    const out: string[] = [];
+    for (let r = 1; r <= count; r++) {
+      const ms = START + r;
+      out.push(
+        JSON.stringify({
+          replicaLabel: `replica ${r}/${count}`,
+          ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+          content: `INFO hello from ${r}`,
+        }),
+      );
+    }
+    const path = join(dir, `f${++files}.ndjson`);
+    writeFileSync(path, `${out.join("\n")}\n`);
+    const o = await openSavedLogs([path]);
+    opened.push(o);
+    const before = o.log.size();
+    expect(before).toBeLessThan(count);
+    const slices: (() => void)[] = [];
+    let tick = 0;
+    const sliced = new MarkedLog(o.log, {
+      // A budget spent at once: each slice does its one batch, no more.
+      budget: () => WorkBudget.of(0, () => tick++),
+      later: (run) => {
+        slices.push(run);
+        return () => {};
+      },
+    });
+    marks.push(sliced);
+    let told = 0;
+    sliced.subscribe(() => told++);
+    await o.indexed;
+    expect(o.log.size()).toBe(count);
+    // The rest of the file was not observed in the step that indexed it.
+    expect(sliced.snapshot().length).toBeLessThan(count);
+    let ran = 0;
+    while (slices.length > 0) {
+      (slices.shift() as () => void)();
+      ran++;
+    }
+    expect(ran).toBeGreaterThan(1);
+    expect(told).toBeGreaterThan(0);
+    const whole = new MarkedLog(o.log);
+    marks.push(whole);
+    expect(sliced.size()).toBe(whole.size());
+    expect(sliced.snapshot().length).toBe(count);
+    const texts = (m: MarkedLog) => m.slice(0, m.size()).map((r) => eventText(r.event));
+    expect(texts(sliced)).toEqual(texts(whole));
+  }, 120_000);
+});
+
 async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {

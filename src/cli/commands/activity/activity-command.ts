@@ -15,7 +15,12 @@ import {
   statusLine,
   type VoteAction,
 } from "../../../activity/activity-decision.js";
-import { otherActivity, sameFingerprint, shownId } from "../../../activity/activity-identity.js";
+import {
+  CONFLICT_TEXT,
+  otherActivity,
+  sameFingerprint,
+  shownId,
+} from "../../../activity/activity-identity.js";
 import { loadDecisionContext } from "../../../activity/decision-context.js";
 import { contractInterfaceSource } from "../../../activity/decode/contract-interfaces.js";
 import { decodeActivity } from "../../../activity/decode/decode-activity.js";
@@ -246,6 +251,12 @@ async function vote(action: VoteAction, given: string, flags: VoteFlags, cmd: Co
   if (found.kind === "activity" && !isFingerprint(ref)) {
     const other = otherActivity(ref, found.activity);
     if (other) throw new CliError(`${other}; nothing was voted`, 1);
+  }
+  if (found.kind === "contested") {
+    throw new CliError(
+      `cannot ${action} activity ${shownId(found.activity.id)}: ${CONFLICT_TEXT} (activity list marks them); nothing was voted`,
+      1,
+    );
   }
   const pinned = flags.fingerprint;
   let fingerprint: string;

@@ -1,10 +1,13 @@
 /**
  * `tvcwatch activity list` as text: one row per activity, newest first, with the whole ID (to
  * copy into `activity get|approve|wait`), status, short type, votes, age, and whether it awaits
- * the caller's vote. Every cell is escaped for the terminal before any colour is added.
+ * the caller's vote. Two activities the server sent under one id (differing in type or
+ * fingerprint) are both listed, each marked as contested instead, as the dashboard marks them.
+ * Every cell is escaped for the terminal before any colour is added.
  */
 
 import { shortStatus, shortType, timestampMs } from "../../../activity/activity-fields.js";
+import { CONFLICT_TEXT, contestedIds } from "../../../activity/activity-identity.js";
 import type { Activity } from "../../../api/schemas.js";
 import { ansi, type TextColour } from "../../../text/colour.js";
 import { shortAge } from "../../../text/duration.js";
@@ -32,6 +35,7 @@ export function activityTable(
   colour: boolean,
 ): string {
   const header = ["ID", "STATUS", "TYPE", "VOTES", "AGE", ""];
+  const contested = contestedIds(activities);
   const rows = activities.map((a) => {
     const created = timestampMs(a.createdAt);
     return [
@@ -40,7 +44,11 @@ export function activityTable(
       shortType(a.type),
       votesCell(a),
       created === undefined ? "?" : shortAge(now - created),
-      a.canApprove || a.canReject ? "awaiting your vote" : "",
+      contested.has(a.id)
+        ? `contested: ${CONFLICT_TEXT}`
+        : a.canApprove || a.canReject
+          ? "awaiting your vote"
+          : "",
     ].map(sanitizeForTerminal);
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));

@@ -2,7 +2,11 @@
  * `tvcwatch activity approve ID|FINGERPRINT`: an ID is looked up with get_activity (its
  * fingerprint is what a vote names); a fingerprint is looked for among the organization's
  * newest activities, those awaiting consensus first, so the confirmation can show what it is.
+ * One found under an id the same page also lists a different activity under (another type or
+ * fingerprint) is contested: neither is voted on until the server settles it.
  */
+
+import { activityContent } from "../../../activity/activity-identity.js";
 import type { CallOptions, TurnkeyClient } from "../../../api/client.js";
 import type { Activity } from "../../../api/schemas.js";
 
@@ -15,6 +19,8 @@ export function isFingerprint(text: string): boolean {
 
 export type Found =
   | { kind: "activity"; activity: Activity }
+  /** Found under an id the server also sent a different activity under. */
+  | { kind: "contested"; activity: Activity }
   /** A fingerprint matched by none of the `searched` newest activities. */
   | { kind: "fingerprint-only"; fingerprint: string; searched: number };
 
@@ -29,7 +35,7 @@ async function search(
   statuses: string[] | undefined,
   pages: number,
   options: Pick<CallOptions, "onRetry" | "signal">,
-): Promise<{ activity?: Activity; searched: number }> {
+): Promise<{ activity?: Activity; contested?: boolean; searched: number }> {
   let after: string | undefined;
   let searched = 0;
   for (let page = 0; page < pages; page++) {
@@ -43,7 +49,11 @@ async function search(
     );
     searched += activities.length;
     const match = activities.find((a) => a.fingerprint.toLowerCase() === fingerprint.toLowerCase());
-    if (match) return { activity: match, searched };
+    if (match) {
+      const content = activityContent(match);
+      const contested = activities.some((a) => a.id === match.id && activityContent(a) !== content);
+      return { activity: match, contested, searched };
+    }
     if (activities.length < PAGE) break;
     after = activities.at(-1)?.id;
   }
@@ -67,8 +77,12 @@ export async function findActivity(
     PAGES_AWAITING,
     options,
   );
-  if (awaiting.activity) return { kind: "activity", activity: awaiting.activity };
+  const found = (r: { activity?: Activity; contested?: boolean }): Found | undefined =>
+    r.activity && { kind: r.contested ? "contested" : "activity", activity: r.activity };
+  const first = found(awaiting);
+  if (first) return first;
   const any = await search(client, ref, undefined, PAGES_ANY, options);
-  if (any.activity) return { kind: "activity", activity: any.activity };
+  const later = found(any);
+  if (later) return later;
   return { kind: "fingerprint-only", fingerprint: ref, searched: any.searched };
 }
