@@ -139,17 +139,20 @@ async function openTailEvents(
   });
 }
 
+/** The deployment followed, or the one line that says how to name it (exit 2). */
+function deploymentOf(config: { deploymentId?: string | undefined }): string {
+  if (config.deploymentId) return config.deploymentId;
+  throw new CliError(
+    "no deployment: pass --deployment ID or put deploymentId in the config file",
+    2,
+  );
+}
+
 export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   // The flags are checked before the configuration is read.
   const window = firstWindow(flags, Date.now());
   const config = await configFromCommand(cmd);
-  const deploymentId = config.deploymentId;
-  if (!deploymentId) {
-    throw new CliError(
-      "no deployment: pass --deployment ID or put deploymentId in the config file",
-      2,
-    );
-  }
+  const deploymentId = deploymentOf(config);
   checkOutputFlags(flags);
   const eventsRefused = eventsProblem(flags);
   if (eventsRefused) throw new CliError(eventsRefused, 2);
