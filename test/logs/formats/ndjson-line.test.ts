@@ -5,19 +5,11 @@ import {
   formatJsonLine,
   readJsonLine,
 } from "../../../src/logs/formats/ndjson-line.js";
-import type { GapMarker, LogLine } from "../../../src/logs/model/log-line.js";
+import type { GapMarker } from "../../../src/logs/model/log-line.js";
 import { LOG_LEVELS } from "../../../src/text/log-level.js";
+import { sampleLine } from "../corpus.js";
 
-const line = (over: Partial<LogLine> = {}): LogLine => ({
-  kind: "line",
-  replicaLabel: "replica 2/3",
-  seconds: "1795000000",
-  nanos: 5,
-  sortKey: 1_795_000_000_000,
-  content: "hello",
-  late: false,
-  ...over,
-});
+const line = sampleLine;
 
 const roundTrip = (written: string) => readJsonLine(JSON.parse(written));
 
