@@ -70,6 +70,30 @@ async function pageHelpUntil(tmux: Tmux, text: string): Promise<string[]> {
   return seen;
 }
 
+/** A detail's rows shown, "a-b of n" in its heading; undefined when it all fits. */
+const detailRange = (s: string) => /↑↓ (\d+)-(\d+) of (\d+) · Esc closes/.exec(s);
+
+/**
+ * Scrolls an open detail until `holds` is true of the screen: a page at a time (PgDn) while
+ * `near` is not, then a row at a time (↓), so a wrapped value is seen whole on one screen. The
+ * decoding comes first, so a field below it may be pages down at 80x24. The last screen seen.
+ */
+async function scrollDetailUntil(
+  tmux: Tmux,
+  what: string,
+  holds: (s: string) => boolean,
+  near: (s: string) => boolean,
+): Promise<string> {
+  let screen = await tmux.waitFor(`${what} open`, (s) => s.includes("Esc closes"));
+  for (let i = 0; i < 80 && !holds(screen); i++) {
+    const range = detailRange(screen);
+    if (!range || range[2] === range[3]) break;
+    tmux.keys(near(screen) ? "Down" : "PageDown");
+    screen = await tmux.waitFor(`${what}, scrolled`, (s) => detailRange(s)?.[1] !== range[1]);
+  }
+  return screen;
+}
+
 describe("the demo's views in a real terminal", () => {
   for (const [columns, rows] of [
     [80, 24],
@@ -161,10 +185,14 @@ describe("the demo's views in a real terminal", () => {
         tmux.keys("Tab");
         await tmux.waitFor("activities focused", (s) => s.includes("▸ Activities"));
         tmux.keys("Enter");
-        await tmux.waitFor("the activity detail", (s) => {
-          expect(fieldValue(s, "fingerprint")).toMatch(/^sha256:[0-9a-f]{64}$/);
-          expect(s).toMatch(/votes +(none|(approved|rejected) by )/);
-        });
+        const wholeFingerprint = (s: string) =>
+          /^sha256:[0-9a-f]{64}$/.test(fieldValue(s, "fingerprint")) &&
+          /votes +(none|(approved|rejected) by )/.test(s);
+        const detail = await scrollDetailUntil(tmux, "the activity detail", wholeFingerprint, (s) =>
+          /^[│║] ?(fingerprint|updated|created|status) /m.test(s),
+        );
+        expect(fieldValue(detail, "fingerprint")).toMatch(/^sha256:[0-9a-f]{64}$/);
+        expect(detail).toMatch(/votes +(none|(approved|rejected) by )/);
         tmux.keys("Escape");
         await tmux.waitFor("the detail closed", (s) => !s.includes("fingerprint"));
         tmux.keys("Tab");
