@@ -1,8 +1,14 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files that change what a process holds for all its modules, and so run in a process of
+ * their own: a module mock (node:crypto), and TZ set at run time (read by Node only from the
+ * real environment, which a shared process stands in for between files).
+ */
+const ISOLATED = ["test/config/atomic-file.test.ts", "test/text/time-bound.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     setupFiles: ["test/setup.ts"],
@@ -11,5 +17,19 @@ export default defineConfig({
     // need (never for a guessed while) and each terminal test has a tmux server of its own, so
     // they hold under a busy CPU.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+          exclude: ISOLATED,
+          // A worker runs file after file without loading every module again for each: the
+          // tests leave no state behind (a mock, a spy, a stubbed global is restored after each).
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "isolated", include: ISOLATED } },
+    ],
   },
 });

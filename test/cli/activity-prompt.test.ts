@@ -27,9 +27,6 @@ function run(args: string[], columns: number): Tmux {
 }
 
 /** The screen once `what` is on it, wrapped lines read whole. */
-const waitFor = (t: Tmux, what: RegExp) =>
-  t.waitFor(String(what), (screen) => what.test(screen), { joined: true });
-
 beforeAll(async () => {
   requireTmux();
   sim = await startSimulator({ port: 0, seed: 23 });
@@ -76,7 +73,11 @@ describe("the confirmation on a terminal", () => {
   }, async () => {
     const activity = await seededAwaiting();
     const first = run(cliIn("activity", "approve", activity.id), 80);
-    const shown = await waitFor(first, /Approve this activity\? \[y\/N\]/);
+    const shown = await first.waitFor(
+      "the vote's question",
+      (screen) => /Approve this activity\? \[y\/N\]/.test(screen),
+      { joined: true },
+    );
     // At 80 columns the fingerprint wraps, whole.
     expect(shown).toContain(`fingerprint  ${activity.fingerprint}`);
     expect(shown).toContain("set_organization_feature (ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE)");
@@ -88,15 +89,27 @@ describe("the confirmation on a terminal", () => {
       /your vote +approving makes it 2 of 2: the quorum is reached and the activity runs/,
     );
     first.keys("n", "Enter");
-    const cancelled = await waitFor(first, /TVCWATCH-EXITED \d+/);
+    const cancelled = await first.waitFor(
+      "the exit status",
+      (screen) => /TVCWATCH-EXITED \d+/.test(screen),
+      { joined: true },
+    );
     expect(cancelled).toContain("tvcwatch: not approved: cancelled, nothing was sent");
     expect(cancelled).toContain("TVCWATCH-EXITED 1");
     expect((await seededAwaiting()).votes).toHaveLength(1);
 
     const second = run(cliIn("activity", "approve", activity.id), 120);
-    await waitFor(second, /Approve this activity\? \[y\/N\]/);
+    await second.waitFor(
+      "the vote's question",
+      (screen) => /Approve this activity\? \[y\/N\]/.test(screen),
+      { joined: true },
+    );
     second.keys("y", "Enter");
-    const done = await waitFor(second, /TVCWATCH-EXITED \d+/);
+    const done = await second.waitFor(
+      "the exit status",
+      (screen) => /TVCWATCH-EXITED \d+/.test(screen),
+      { joined: true },
+    );
     expect(done).toContain(`approved activity ${activity.id}: COMPLETED`);
     expect(done).toContain("TVCWATCH-EXITED 0");
   });
@@ -124,13 +137,21 @@ describe("the confirmation on a terminal", () => {
       { mode: 0o600 },
     );
     const voter = run(cliWith(lead, "activity", "reject", id), 120);
-    const shown = await waitFor(voter, /Reject this activity\? \[y\/N\]/);
+    const shown = await voter.waitFor(
+      "the vote's question",
+      (screen) => /Reject this activity\? \[y\/N\]/.test(screen),
+      { joined: true },
+    );
     expect(shown).toMatch(/created +\d+s ago by oncall-root/);
     expect(shown).toMatch(
       /your vote +rejecting leaves too few root users to approve it: it is REJECTED/,
     );
     voter.keys("C-c");
-    const ended = await waitFor(voter, /TVCWATCH-EXITED \d+/);
+    const ended = await voter.waitFor(
+      "the exit status",
+      (screen) => /TVCWATCH-EXITED \d+/.test(screen),
+      { joined: true },
+    );
     expect(ended).toContain("tvcwatch: not rejected: interrupted");
     expect(ended).toContain("TVCWATCH-EXITED 130");
   });

@@ -81,11 +81,13 @@ describe("network failures, in plain words", () => {
     const s = await scriptedServer(() => {});
     await s.close();
     const where = new URL(s.url).host;
-    for (const c of commands) {
-      const r = await runCli(["--base-url", s.url, ...c.args], {
-        env: credentials,
-        timeoutMs: 60_000,
-      });
+    // Both commands at once: each waits out its retries' back-off, which takes no CPU.
+    const results = await Promise.all(
+      commands.map((c) =>
+        runCli(["--base-url", s.url, ...c.args], { env: credentials, timeoutMs: 60_000 }),
+      ),
+    );
+    for (const r of results) {
       expect(r.code).toBe(2);
       expect(lastLine(r.stderr)).toContain(`connection refused by ${where}`);
       expect(r.stderr).not.toMatch(/ECONNREFUSED|fetch failed/);

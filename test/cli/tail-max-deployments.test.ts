@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import { BIN, runCli } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 const APPS = ["gamma", "alpha", "beta"];
 const PER_APP = 40;
@@ -143,9 +144,11 @@ describe("tail --all over 120 deployments", () => {
       let stdout = "";
       child.stdout.on("data", (d) => (stdout += d));
       const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-      const deadline = Date.now() + 15_000;
-      while (!stdout.includes("\n") && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => stdout.includes("\n"), "a first line on stdout", {
+        timeoutMs: 15_000,
+        everyMs: 100,
+        detail: () => stdout,
+      });
       child.kill("SIGTERM");
       const code = await Promise.race([
         exited,

@@ -119,6 +119,17 @@ describe("the README", () => {
     expect(readme.trimEnd().split("\n").length).toBeLessThanOrEqual(300);
   });
 
+  it("lays out the rooms in a table, one row for each folder of src/, and links the architecture", () => {
+    const section = readme.split(/^## /m).find((part) => part.startsWith("Layout\n")) ?? "";
+    const rows = [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
+    const rooms = readdirSync(join(ROOT, "src"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `src/${d.name}`);
+    expect(rooms.length).toBeGreaterThan(0);
+    expect(rows).toEqual(expect.arrayContaining([...rooms, "test", "bench"]));
+    expect(section).toContain("(docs/architecture.md)");
+  });
+
   it("says how to run the demo and every check", () => {
     expect(readme).toContain("`npm ci && npm start` runs the demo");
     expect(readme).toContain("`npm test` runs every check");

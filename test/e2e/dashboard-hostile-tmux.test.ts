@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 describe("the dashboard against a hostile server, in a real terminal", () => {
-  it("sets no title, writes no clipboard, shows every field escaped, formats no huge amount, and quits at once with a megabyte line wrapped", async () => {
+  // One program, walked feature by feature: each it goes on from the screen the one before left.
+  let titleBefore = "";
+
+  it("shows the picker's fields escaped", async () => {
     tmux.start(
       [
         "--base-url",
@@ -33,7 +36,7 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
       KEYS,
       [["set-clipboard", "on"]],
     );
-    const titleBefore = tmux.title();
+    titleBefore = tmux.title();
 
     // The picker: the app name and the deployment id, escaped.
     await tmux.waitFor("the picker, its fields escaped", (s) => {
@@ -41,8 +44,10 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
       expect(s).toContain("payments");
       expect(s).toContain("\\x1b]0;PWNED-TITLE\\x07");
     });
-    tmux.keys("Enter");
+  }, 60_000);
 
+  it("shows every pane's fields escaped, and formats no huge amount", async () => {
+    tmux.keys("Enter");
     await tmux.waitFor(
       "every pane with the hostile fields, escaped",
       (s) => {
@@ -59,14 +64,18 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
       },
       { timeoutMs: 30_000 },
     );
+  }, 60_000);
 
-    // Wrap the megabyte line: the frame still comes, and q still quits at once.
+  it("wraps a megabyte line, and sets no title and writes no clipboard", async () => {
+    // Wrap the megabyte line: the frame still comes.
     tmux.keys("C-w");
     await tmux.waitFor("wrap on", (s) => s.includes("(wrap)") && s.includes("more characters"));
 
     expect(tmux.title()).toBe(titleBefore);
     expect(tmux.buffers()).toBe("");
+  }, 60_000);
 
+  it("quits at once on q with the megabyte line wrapped, still with no title or clipboard set", async () => {
     // At once: within 5 s, however big the line wrapped.
     tmux.keys("q");
     await tmux.waitFor("the program to exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"), {
@@ -74,5 +83,5 @@ describe("the dashboard against a hostile server, in a real terminal", () => {
     });
     expect(tmux.title()).toBe(titleBefore);
     expect(tmux.buffers()).toBe("");
-  }, 90_000);
+  }, 60_000);
 });

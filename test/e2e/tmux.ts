@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../helpers/run-cli.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 let sockets = 0;
 
@@ -155,26 +156,30 @@ export class Tmux {
       options.attributes
         ? this.screenWithAttributes()
         : this.screen({ joined: options.joined ?? false });
-    const until = Date.now() + (options.timeoutMs ?? 20_000);
     let last = "";
     let why = "";
-    for (;;) {
-      const screen = capture();
-      const verdict = judge(check, screen);
-      if (verdict === true) {
+    let settled = "";
+    await waitFor(
+      async () => {
+        const screen = capture();
+        const verdict = judge(check, screen);
+        if (verdict !== true) {
+          last = screen;
+          why = verdict;
+          return false;
+        }
         await sleep(40);
-        if (capture() === screen) return screen;
-        continue;
-      }
-      last = screen;
-      why = verdict;
-      if (Date.now() > until) {
-        throw new Error(
-          `timed out waiting for ${what}${why ? `: ${why}` : ""}; the screen was:\n${last}`,
-        );
-      }
-      await sleep(50);
-    }
+        if (capture() !== screen) return false;
+        settled = screen;
+        return true;
+      },
+      what,
+      {
+        timeoutMs: options.timeoutMs ?? 20_000,
+        detail: () => `${why ? `${why}; ` : ""}the screen was:\n${last}`,
+      },
+    );
+    return settled;
   }
 
   /** Keys as tmux names them (`Enter`, `C-w`, `PageDown`, `a`), sent in order. */
@@ -204,11 +209,7 @@ export class Tmux {
       this.session,
       `${quote(process.execPath)} ${quote(join(dir, "measure.mjs"))} ${quote(input)} ${quote(output)}`,
     );
-    const until = Date.now() + 20_000;
-    while (!existsSync(output)) {
-      if (Date.now() > until) throw new Error("the width measurement did not finish");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => existsSync(output), "the width measurement", { everyMs: 100 });
     const widths = JSON.parse(readFileSync(output, "utf8")) as [string, number][];
     return new Map(widths);
   }

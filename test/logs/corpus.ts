@@ -82,6 +82,20 @@ export function logLine(replicaLabel: string, content: string, ms: number): LogL
   };
 }
 
+/** One line of replica 2/3 at 2026-11-18T11:06:40.000000005Z saying "hello", changed by `over`. */
+export function sampleLine(over: Partial<LogLine> = {}): LogLine {
+  return {
+    kind: "line",
+    replicaLabel: "replica 2/3",
+    seconds: "1795000000",
+    nanos: 5,
+    sortKey: 1_795_000_000_000,
+    content: "hello",
+    late: false,
+    ...over,
+  };
+}
+
 /**
  * Replica `r` prints bursts `picks[r]` in turn; `order` says which replica's next line comes next
  * (one that has printed everything is passed over). Every burst of BURSTS is printed by some

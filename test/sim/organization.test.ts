@@ -30,11 +30,12 @@ import { mnemonicOf } from "../../src/sim/organization/export-activities.js";
 import { seededPasskeyPrivateKey } from "../../src/sim/organization/org-seed.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { movableClock } from "../helpers/movable-clock.js";
 import { makeOidcToken } from "../helpers/oidc-token.js";
 import { webAuthnStampHeader } from "../helpers/webauthn-assertion.js";
 
 /** The host's clock plus an offset the test moves, so keys can expire without waiting. */
-const clock = { offset: 0, now: () => Date.now() + clock.offset, monotonic: () => clock.now() };
+const clock = movableClock();
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-sim-state-"));
 const statePath = join(dir, "org.json");

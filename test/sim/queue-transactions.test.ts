@@ -16,14 +16,12 @@ import { TurnkeyClient } from "../../src/api/client.js";
 import type { Activity } from "../../src/api/schemas.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { movableClock } from "../helpers/movable-clock.js";
 
 let sim: RunningSimulator;
 let client: TurnkeyClient;
-const clock = {
-  offset: -3_600_000,
-  now: () => Date.now() + clock.offset,
-  monotonic: () => clock.now(),
-};
+const clock = movableClock();
+clock.offset = -3_600_000;
 
 beforeAll(async () => {
   // Started an hour ago: the queue has an hour of activities at once.

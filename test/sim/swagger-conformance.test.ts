@@ -14,6 +14,7 @@ import { operationNames } from "../../src/api/operations.js";
 import { generateKeyPair } from "../../src/api/stamp.js";
 import type { RunningSimulator } from "../../src/sim/server.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { movableClock } from "../helpers/movable-clock.js";
 import { makeOidcToken } from "../helpers/oidc-token.js";
 import {
   loadSwagger,
@@ -29,7 +30,7 @@ const publicValidator = swaggerValidator(publicApi, { closed: true });
 const authProxyValidator = swaggerValidator(authProxy, { closed: true });
 
 /** The host's clock plus an offset the test moves, so the generated queue has a history. */
-const clock = { offset: 0, now: () => Date.now() + clock.offset, monotonic: () => clock.now() };
+const clock = movableClock();
 
 let sim: RunningSimulator;
 let org: string;

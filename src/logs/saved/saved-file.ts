@@ -17,6 +17,7 @@
 
 import { formatByteSize } from "../../text/byte-size.js";
 import type { ByteSource, FileBytes, HeldBytes } from "./byte-source.js";
+import { FormatVote, SAMPLE_LINES } from "./format-vote.js";
 import { JsonLineWalker } from "./json-line-walker.js";
 import {
   ESCAPED,
@@ -30,12 +31,10 @@ import {
 } from "./line-index.js";
 import type { SavedHeader } from "./saved-header.js";
 import {
-  FormatVote,
   GAP,
   HEADER,
   type LineScan,
   newLineScan,
-  SAMPLE_LINES,
   type SavedFormat,
   SKIP,
   scanLine,

@@ -400,10 +400,35 @@ export interface JsonHeaderFields {
   range: { kind: string; minutes?: number };
 }
 
+/**
+ * What a ticket bundle's NDJSON header adds after the other fields (written by formatJsonHeader,
+ * read by readJsonHeader into SavedHeader's bundle fields); each list at most MAX_BUNDLE_ITEMS.
+ */
+export interface BundleHeaderFields {
+  bundle: true;
+  replicas: readonly SavedReplicaCount[];
+  /** The follow's figures, null when nothing was followed (saved lines reopened). */
+  follow: {
+    phase: string;
+    /** The window the last poll asked for, in whole seconds; null before the first. */
+    windowSeconds: number | null;
+    overlapMs: number;
+    linesEmitted: number;
+    lateLines: number;
+    gaps: number;
+    entriesServed: number;
+    failedPolls: number;
+  } | null;
+  outages: readonly SavedOutage[];
+  votes: readonly SavedVote[];
+  /** The incident part, kept unread here: src/tui/saving/ticket-bundle.ts writes and reads it. */
+  incident?: unknown;
+}
+
 /** The NDJSON header line: `{"tvcwatch": …}`, a bundle's own fields after the others. */
 export function formatJsonHeader(
   fields: JsonHeaderFields,
-  bundle?: Record<string, unknown> | undefined,
+  bundle?: BundleHeaderFields | undefined,
 ): string {
   return JSON.stringify({ tvcwatch: { ...fields, ...bundle } });
 }

@@ -1,15 +1,12 @@
 /**
- * The formats a saved log comes in, one line at a time:
+ * A line of a saved log, in the format its file comes in:
  *
- * - `ndjson`: as `tail -o json` prints it (`{deploymentId?, replicaLabel, ts, content, time?,
- *   level?}`, gap events), also the NDJSON the dashboard's `S` writes after its `{"tvcwatch": …}`
- *   header. Other fields are passed over, so later additions read too.
- * - `text`: as `tail` prints it, `[replica 2/3] content` or `[9463b1 replica 2/3] content`, with or
- *   without the RFC 3339 time of `--timestamps` (UTC or local; `-` and spaces for a line without
- *   one), its `--- gap: … ---` lines, grep's `--` between context groups, and `S`'s `# tvcwatch`
- *   header.
- * - `plain`: any other text, one stream without a replica; a line that starts with an RFC 3339
- *   time is placed at that time, its text kept whole.
+ * - `ndjson`: as `tail -o json` prints it (../formats/ndjson-line.ts), also the NDJSON the
+ *   dashboard's `S` writes after its `{"tvcwatch": …}` header (./saved-header.ts).
+ * - `text`: as `tail` prints it (../formats/text-line.ts), and `S`'s `# tvcwatch` header.
+ * - `plain`: any other text (../formats/plain-line.ts).
+ *
+ * Which format a file is in is told by ./format-vote.ts.
  *
  * Indexing a file reads each line once with `scanLine`, which writes what the index keeps (the
  * line's time, level, stream, whether it could be read) into one reused object; an NDJSON line
@@ -21,18 +18,15 @@
 
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
 import { parseRfc3339 } from "../../text/timestamp.js";
-import { GAP_LINE_PREFIX, readGapLine } from "../formats/gap-line.js";
+import type { LineRead } from "../formats/line-read.js";
+import { readJsonLine } from "../formats/ndjson-line.js";
+import { readPlainLine, textLine } from "../formats/plain-line.js";
+import { readTextLine } from "../formats/text-line.js";
 import { filteredLevel, filteredText } from "../line-filter.js";
-import type { GapMarker, LogLine } from "../model/log-line.js";
-import { packNanos, timestampSortKey } from "../model/log-line.js";
+import type { LogLine } from "../model/log-line.js";
+import { timestampSortKey } from "../model/log-line.js";
 import { JsonLineWalker } from "./json-line-walker.js";
-import {
-  isJsonHeader,
-  readJsonHeader,
-  readTextHeader,
-  type SavedHeader,
-  TEXT_HEADER_PREFIX,
-} from "./saved-header.js";
+import { isJsonHeader, readJsonHeader, readTextHeader, type SavedHeader } from "./saved-header.js";
 import { NO_STREAM, type StreamTable } from "./stream-table.js";
 
 export type SavedFormat = "ndjson" | "text" | "plain";
@@ -93,177 +87,21 @@ export function levelOfCode(code: number): LogLevel | undefined {
 // Reading one line, whatever its format, into events
 
 /** A line of a saved log, read: a log line, a gap, the header, or nothing to show. */
-export type SavedLine =
-  | { kind: "line"; line: LogLine; level: LogLevel | undefined | null }
-  | { kind: "gap"; gap: GapMarker }
-  | { kind: "header"; header: SavedHeader }
-  | { kind: "skip" };
+export type SavedLine = LineRead | { kind: "header"; header: SavedHeader };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function timeOfRfc3339(text: unknown): { seconds: number; nanos: number } | undefined {
-  return typeof text === "string" ? parseRfc3339(text) : undefined;
-}
-
-function msOf(t: { seconds: number; nanos: number }): number {
-  return timestampSortKey(t.seconds, t.nanos);
-}
-
-/** A line of text kept as it is, without a replica (any other text; a line not read). */
-export function textLine(content: string): LogLine {
-  const time = leadingTime(content);
-  return {
-    kind: "line",
-    replicaLabel: "",
-    seconds: time ? String(time.seconds) : undefined,
-    nanos: time ? time.nanos : undefined,
-    sortKey: time ? msOf(time) : 0,
-    content,
-    late: false,
-  };
-}
-
-const LEADING_TIME =
-  /^(\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:[Zz]|[+-]\d\d:\d\d))(?:[\s|,;\]]|$)/;
-
-/** The RFC 3339 time a line of any other text starts with, if any. */
-export function leadingTime(text: string): { seconds: number; nanos: number } | undefined {
-  const c = text.charCodeAt(0);
-  if (!(c >= 48 && c <= 57)) return undefined;
-  const m = LEADING_TIME.exec(text.length > 40 ? text.slice(0, 40) : text);
-  return m ? parseRfc3339(m[1] as string) : undefined;
-}
-
-/**
- * A parsed NDJSON value as tail writes it: a line, a gap or the header; undefined for anything
- * else (then the line is kept as text). `level` is the line's `level` field: a level, null when
- * it says none, undefined when it has none (or one tvcwatch does not write).
- */
+/** A parsed NDJSON value: the `{"tvcwatch": …}` header, or a line as tail writes it. */
 export function readJsonValue(value: unknown): SavedLine | undefined {
-  if (!isRecord(value)) return undefined;
   if (isJsonHeader(value)) return { kind: "header", header: readJsonHeader(value) };
-  if (value.event === "gap") {
-    const from = timeOfRfc3339(value.from);
-    const to = timeOfRfc3339(value.to);
-    if (!from || !to) return undefined;
-    const at = timeOfRfc3339(value.time) ?? to;
-    return {
-      kind: "gap",
-      gap: {
-        kind: "gap",
-        from: msOf(from),
-        to: msOf(to),
-        reason: typeof value.reason === "string" ? value.reason : "",
-        sortKey: msOf(at),
-      },
-    };
-  }
-  const { replicaLabel, content, ts, deploymentId } = value;
-  if (typeof replicaLabel !== "string" || typeof content !== "string") return undefined;
-  let seconds: string | undefined;
-  let nanos: number | string | undefined;
-  let sortKey = Number.NaN;
-  if (isRecord(ts) && (typeof ts.seconds === "string" || typeof ts.seconds === "number")) {
-    const n = ts.nanos;
-    if (typeof n === "string" || typeof n === "number") {
-      seconds = String(ts.seconds);
-      nanos = packNanos(String(n));
-      sortKey = timestampSortKey(Number(seconds), Number(nanos));
-    }
-  }
-  if (seconds === undefined) {
-    const time = timeOfRfc3339(value.time);
-    if (time) {
-      seconds = String(time.seconds);
-      nanos = time.nanos;
-      sortKey = msOf(time);
-    }
-  }
-  const level =
-    value.level === null
-      ? null
-      : (LOG_LEVELS as readonly unknown[]).includes(value.level)
-        ? (value.level as LogLevel)
-        : undefined;
-  const line: LogLine = {
-    kind: "line",
-    replicaLabel,
-    seconds,
-    nanos,
-    sortKey: Number.isFinite(sortKey) ? sortKey : Number.NaN,
-    content,
-    late: false,
-    ...(typeof deploymentId === "string" ? { deploymentId } : {}),
-  };
-  return { kind: "line", line, level };
+  return readJsonLine(value);
 }
 
-/**
- * A label `tail` prefixed with a deployment's short id when following several, and its version
- * and role when known (`0c7e55 0.8.0 canary replica 2/3`).
- */
-const DEPLOYMENT_LABEL = /^(\S+)(?: \S+){0,2} (replica \d+\s*\/\s*\d+)$/;
-
-/** A line as `tail` prints it in text; undefined when it is not one. */
-export function readTextLine(text: string): SavedLine | undefined {
-  let at = 0;
-  let time: { seconds: number; nanos: number } | undefined;
-  const c = text.charCodeAt(0);
-  if (c >= 48 && c <= 57) {
-    const space = text.indexOf(" ");
-    if (space < 0 || space > 40) return undefined;
-    time = parseRfc3339(text.slice(0, space));
-    if (!time) return undefined;
-    at = space + 1;
-  } else if (c === 45 /* - */) {
-    if (text === "--") return { kind: "skip" };
-    if (text.startsWith(GAP_LINE_PREFIX)) return readTextGap(text);
-    at = 1;
-    while (text.charCodeAt(at) === 32) at++;
-    if (at < 2) return undefined;
-  } else if (c === 35 /* # */) {
+/** A line of tail text, or `S`'s `# tvcwatch` header; undefined when it is neither. */
+function readSavedText(text: string): SavedLine | undefined {
+  if (text.charCodeAt(0) === 35 /* # */) {
     const header = readTextHeader(text);
     return header ? { kind: "header", header } : undefined;
   }
-  if (text.charCodeAt(at) !== 91 /* [ */) return undefined;
-  let close = text.indexOf("] ", at + 1);
-  if (close < 0) {
-    if (text.charCodeAt(text.length - 1) !== 93 /* ] */) return undefined;
-    close = text.length - 1;
-  }
-  const replicaLabel = text.slice(at + 1, close);
-  const content = text.slice(close + 2);
-  const prefixed = DEPLOYMENT_LABEL.exec(replicaLabel);
-  const line: LogLine = {
-    kind: "line",
-    replicaLabel,
-    seconds: time ? String(time.seconds) : undefined,
-    nanos: time ? time.nanos : undefined,
-    sortKey: time ? msOf(time) : Number.NaN,
-    content,
-    late: false,
-    ...(prefixed ? { deploymentId: prefixed[1] as string } : {}),
-  };
-  return { kind: "line", line, level: undefined };
-}
-
-function readTextGap(text: string): SavedLine | undefined {
-  const gap = readGapLine(text);
-  return gap ? { kind: "gap", gap } : undefined;
-}
-
-/** Whether a text line reads as `tail` text (for telling the format): a replica label, a gap. */
-function looksLikeTailText(text: string): boolean {
-  const read = readTextLine(text);
-  if (!read || read.kind === "header") return false;
-  return read.kind !== "line" || /replica \d+\s*\/\s*\d+/.test(read.line.replicaLabel);
-}
-
-/** A line of any other text. */
-export function readPlainLine(text: string): SavedLine {
-  return { kind: "line", line: textLine(text), level: undefined };
+  return readTextLine(text);
 }
 
 /**
@@ -280,67 +118,8 @@ export function decodeLine(text: string, format: SavedFormat, unreadable: boolea
       return readPlainLine(text);
     }
   }
-  if (format === "text") return readTextLine(text) ?? readPlainLine(text);
+  if (format === "text") return readSavedText(text) ?? readPlainLine(text);
   return readPlainLine(text);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Telling the format
-
-/** How many lines of a file's start tell its format. */
-export const SAMPLE_LINES = 64;
-
-/**
- * The format of a file from its first lines (up to SAMPLE_LINES, blank ones passed over): a
- * header says it; else NDJSON or tail text when more than half of the lines read as one (the
- * others are then kept as text and counted). The lines are given one at a time, as they are met
- * (a stream's come as it brings them); a line longer than a line's cap is not given (it is cut,
- * kept as text whatever the format).
- */
-export class FormatVote {
-  private judged = 0;
-  private json = 0;
-  private text = 0;
-  private header: SavedFormat | undefined;
-
-  /** Whether SAMPLE_LINES lines were judged: the verdict is then final. */
-  get full(): boolean {
-    return this.judged >= SAMPLE_LINES;
-  }
-
-  /** Lines judged so far. */
-  get lines(): number {
-    return this.judged;
-  }
-
-  add(line: string): void {
-    if (this.full || line.trim() === "") return;
-    if (this.judged === 0 && line.startsWith(TEXT_HEADER_PREFIX)) this.header = "text";
-    this.judged++;
-    if (line.charCodeAt(0) === 123 /* { */) {
-      try {
-        if (readJsonValue(JSON.parse(line))) this.json++;
-      } catch {
-        // Not JSON: counts for neither.
-      }
-    } else if (looksLikeTailText(line.endsWith("\r") ? line.slice(0, -1) : line)) {
-      this.text++;
-    }
-  }
-
-  verdict(): SavedFormat {
-    if (this.header) return this.header;
-    if (this.json * 2 > this.judged) return "ndjson";
-    if (this.text * 2 > this.judged) return "text";
-    return "plain";
-  }
-}
-
-/** The format of these first lines (see FormatVote). */
-export function detectFormat(lines: readonly string[]): SavedFormat {
-  const vote = new FormatVote();
-  for (const l of lines) vote.add(l);
-  return vote.verdict();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,7 +165,7 @@ function scanJson(
     // No ts: a time alone (another program's NDJSON) places the line.
     const time = at.time >= 0 ? parseRfc3339(walker.latin1(at.time, at.timeEnd)) : undefined;
     out.timed = time !== undefined;
-    out.key = time ? msOf(time) : 0;
+    out.key = time ? timestampSortKey(time.seconds, time.nanos) : 0;
   }
   const code = at.level >= 0 ? walker.levelFieldCode() : at.levelNull ? 0 : -1;
   out.level = code >= 0 ? code : levelCode(levelOfContent(walker.contentString()));
@@ -471,7 +250,7 @@ export function scanLine(
     scanJson(walker, buffer, s, e, streams, out);
   } else {
     const text = buffer.toString("utf8", s, e);
-    const read = format === "text" ? readTextLine(text) : readPlainLine(text);
+    const read = format === "text" ? readSavedText(text) : readPlainLine(text);
     fromSavedLine(read, text, streams, out);
     if (
       out.what === LINE &&

@@ -16,6 +16,7 @@
 
 import type { LogLevel } from "../../text/log-level.js";
 import type { Pattern } from "../../text/pattern.js";
+import { textLine } from "../formats/plain-line.js";
 import { filteredLevel } from "../line-filter.js";
 import { MIN_LABEL, shortLabels } from "../model/deployment-labels.js";
 import type { GapMarker, LogLine, StoreEvent } from "../model/log-line.js";
@@ -26,7 +27,7 @@ import { JsonLineWalker } from "./json-line-walker.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
 import type { SavedFile } from "./saved-file.js";
 import type { SavedHeader } from "./saved-header.js";
-import { decodeLine, levelOfCode, lineContent, spanContent, textLine } from "./saved-line.js";
+import { decodeLine, levelOfCode, lineContent, spanContent } from "./saved-line.js";
 import { NO_STREAM, OVERFLOW_STREAM, StreamTable } from "./stream-table.js";
 
 /** A row's file, times this, plus its line number: the order's references. */

@@ -10,7 +10,7 @@
  * the end given is looked at, so the block may be filled as the body arrives.
  */
 
-import { renderReplicaLabel } from "../../logs/formats/stream-format.js";
+import { renderReplicaLabel } from "../../logs/formats/text-line.js";
 import { timestampSortKey } from "../../logs/model/log-line.js";
 import {
   DECODE,

@@ -9,7 +9,11 @@
 
 import { formatEvent } from "../../logs/formats/stream-format.js";
 import type { StoredRow } from "../../logs/model/log-store.js";
-import { formatJsonHeader, formatTextHeader } from "../../logs/saved/saved-header.js";
+import {
+  type BundleHeaderFields,
+  formatJsonHeader,
+  formatTextHeader,
+} from "../../logs/saved/saved-header.js";
 import type { SavedFormat } from "../../logs/saved/saved-line.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
 import type { UiState } from "../state/ui-state.js";
@@ -57,7 +61,7 @@ export interface SavedViewHeader {
   /** Which lines (default: the view). */
   range?: SaveRange | undefined;
   /** A bundle's own fields, after the others in the NDJSON header. */
-  bundle?: Record<string, unknown> | undefined;
+  bundle?: BundleHeaderFields | undefined;
 }
 
 /** What was written: the file's text, and how many log lines and markers it holds. */

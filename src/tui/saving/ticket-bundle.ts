@@ -28,6 +28,7 @@ import {
   type PaneEventKind,
 } from "../../logs/model/pane-event.js";
 import {
+  type BundleHeaderFields,
   MAX_BUNDLE_ITEMS,
   type SavedOutage,
   type SavedVote,
@@ -64,7 +65,7 @@ export function bundleFields(
   follow: FollowerState | undefined,
   votes: readonly SavedVote[],
   spans: readonly NoAnswerSpan[] = [],
-): Record<string, unknown> {
+): BundleHeaderFields {
   const counts = new Map<string, { replicaLabel: string; deploymentId?: string; lines: number }>();
   const gaps: Timed[] = [];
   for (const { event: e } of rows) {
@@ -228,7 +229,7 @@ class Budget {
 export function incidentFields(
   rows: readonly StoredRow[],
   source: IncidentSource,
-): Record<string, unknown> {
+): { incident?: Record<string, unknown> } {
   const lines = rows.filter((r) => r.event.kind === "line" || r.event.kind === "gap");
   const first = lines[0]?.event.sortKey;
   const last = lines.at(-1)?.event.sortKey;

@@ -8,17 +8,10 @@ import {
   parseFieldList,
 } from "../../../src/logs/formats/field-columns.js";
 import type { LogLine } from "../../../src/logs/model/log-line.js";
+import { sampleLine } from "../corpus.js";
 
-const line = (content: string, over: Partial<LogLine> = {}): LogLine => ({
-  kind: "line",
-  replicaLabel: "replica 2/3",
-  seconds: "1795000000",
-  nanos: 5,
-  sortKey: 1_795_000_000_000,
-  content,
-  late: false,
-  ...over,
-});
+const line = (content: string, over: Partial<LogLine> = {}): LogLine =>
+  sampleLine({ content, ...over });
 
 /** Every row of a window, its widths settled over the window first. */
 function rows(columns: FieldColumns, lines: LogLine[]): string[] {

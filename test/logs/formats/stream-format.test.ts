@@ -4,17 +4,9 @@ import { formatEvent } from "../../../src/logs/formats/stream-format.js";
 import { type LogLine, packNanos } from "../../../src/logs/model/log-line.js";
 import { levelOf } from "../../../src/text/log-level.js";
 import { parseRfc3339, utcRfc3339 } from "../../../src/text/timestamp.js";
+import { sampleLine } from "../corpus.js";
 
-const line = (over: Partial<LogLine> = {}): LogLine => ({
-  kind: "line",
-  replicaLabel: "replica 2/3",
-  seconds: "1795000000",
-  nanos: 5,
-  sortKey: 1_795_000_000_000,
-  content: "hello",
-  late: false,
-  ...over,
-});
+const line = sampleLine;
 
 /** Raw characters a terminal could act on: controls, DEL, C1, bidi and zero-width characters. */
 const TERMINAL_ACTIVE =

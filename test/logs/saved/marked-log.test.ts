@@ -13,6 +13,7 @@ import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import { WorkBudget } from "../../../src/logs/work-budget.js";
 import { compilePattern } from "../../../src/text/pattern.js";
+import { waitFor } from "../../helpers/wait-for.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));
 let files = 0;
@@ -155,13 +156,19 @@ describe("MarkedLog", () => {
     const line = (ms: number, content: string) =>
       `${JSON.stringify({ replicaLabel: "replica 1/3", ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) }, content })}\n`;
     writeFileSync(path, ndjson({ count: 20 }) + line(later, "INFO appended"));
-    await waitUntil(() => followed.snapshot()[0]?.lines === 21);
+    await waitFor(() => followed.snapshot()[0]?.lines === 21, "21 lines followed", {
+      timeoutMs: 5000,
+      everyMs: 10,
+    });
     // A line older than what was observed: the order changes before it, all observed again.
     writeFileSync(
       path,
       ndjson({ count: 20 }) + line(later, "INFO appended") + line(START + 3, "INFO late"),
     );
-    await waitUntil(() => followed.snapshot()[0]?.lines === 22);
+    await waitFor(() => followed.snapshot()[0]?.lines === 22, "22 lines followed", {
+      timeoutMs: 5000,
+      everyMs: 10,
+    });
     const all = followed.slice(0, followed.size()).map((r) => eventText(r.event));
     expect(all.indexOf("INFO late")).toBeLessThan(all.indexOf("INFO line 1 of replica 1"));
     expect(told).toBeGreaterThanOrEqual(2);
@@ -261,11 +268,3 @@ describe("catching up in slices", () => {
     expect(texts(sliced)).toEqual(texts(whole));
   }, 120_000);
 });
-
-async function waitUntil(check: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { leadingTime } from "../../../src/logs/formats/plain-line.js";
 import { timestampSortKey } from "../../../src/logs/model/log-line.js";
 import {
   decodeLine,
-  detectFormat,
   GAP,
   HEADER,
   LINE,
-  leadingTime,
   lineContent,
   newLineScan,
   type SavedFormat,
@@ -169,22 +168,5 @@ describe("any other text", () => {
       line: { content: "x" },
     });
     expect(scan("[replica 1/1] x\r", "text")).toMatchObject({ readable: true });
-  });
-});
-
-describe("telling the format", () => {
-  const json = '{"replicaLabel":"replica 1/3","ts":null,"content":"x"}';
-  it.each([
-    [[json, json, ""], "ndjson"],
-    [['{"tvcwatch":{"deploymentId":"d"}}', json], "ndjson"],
-    [["[replica 1/3] a", "[9463b1 replica 2/3] b", "--"], "text"],
-    [[`${T} [replica 1/3] a`, `${"-".padEnd(T.length)} [replica 1/3] b`], "text"],
-    [["# tvcwatch · deployment d · filters: none · no lines · 0 lines"], "text"],
-    [["[INFO] not tail", "[main] also not"], "plain"],
-    [['{"msg":"another app"}', '{"msg":"again"}'], "plain"],
-    [["hello", json], "plain"],
-    [[], "plain"],
-  ] as const)("%j is %s", (lines, want) => {
-    expect(detectFormat(lines)).toBe(want);
   });
 });
