@@ -68,6 +68,13 @@ describe("the services' lines name the ids the side panes know", () => {
       ),
     );
     expect(decided.length).toBeGreaterThan(3);
+    // A signing or a send is allowed by the policy that allows signing, by its name.
+    const typeOf = new Map(created.map((x) => [x.id, x.type]));
+    const allowed = entries
+      .map((e) => /^INFO {2}policy: activity (\S+) allowed(.*)$/.exec(e.line.content))
+      .filter((m) => m !== null && /SIGN|SEND/.test(typeOf.get(m[1] as string) ?? ""));
+    expect(allowed.length).toBeGreaterThan(0);
+    for (const m of allowed) expect(m?.[2]).toBe(' by policy "ci-deployer signs with hot keys"');
   });
 
   it("mentions Solana transactions by their signatures when they confirm", async () => {

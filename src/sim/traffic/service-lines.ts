@@ -29,7 +29,8 @@ export interface ServiceLineSource {
 
 /** The policy that allows an activity of a type, by the action its condition names. */
 function allowingPolicy(state: OrgState, type: string): string | undefined {
-  const action = type.includes("EXPORT") ? "EXPORT" : type.includes("SIGN") ? "SIGN" : undefined;
+  // A send is signed before it is sent: the policy that allows signing allows it.
+  const action = type.includes("EXPORT") ? "EXPORT" : /SIGN|SEND/.test(type) ? "SIGN" : undefined;
   if (!action) return undefined;
   return policiesOf(state).find(
     (p) => p.effect === "EFFECT_ALLOW" && p.condition.includes(`activity.action == '${action}'`),
