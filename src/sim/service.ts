@@ -38,6 +38,7 @@ import { skewedClock } from "./server-clock.js";
 import { ActivityQueue } from "./traffic/activity-queue.js";
 import { DebugLogs } from "./traffic/debug-logs.js";
 import { EmailEvents } from "./traffic/email-events.js";
+import { ServiceLines } from "./traffic/service-lines.js";
 import { SolTransactions } from "./traffic/sol-transactions.js";
 import { TvcDirectory } from "./traffic/tvc-apps.js";
 
@@ -79,6 +80,11 @@ export class SimService {
    */
   readonly solanaAddresses: readonly string[];
   private readonly queue: ActivityQueue;
+  /**
+   * What the live deployment's signer, policy engine and ledger log about the queue's activities
+   * and the Solana transfers, with their ids (printed by `logs`).
+   */
+  readonly services: ServiceLines;
   private readonly lifecycle: ActivityLifecycle;
   private readonly emails: EmailEvents;
   private readonly sol: SolTransactions;
@@ -99,26 +105,16 @@ export class SimService {
       onSaveError: options.log,
     });
     this.signer = EnclaveSigner.fromSeed(options.seed);
-    this.logs = new DebugLogs(rng.fork(2), {
-      replicas: options.replicas,
-      logRate: options.logRate,
-      retentionMs: options.retentionMs,
-      ingestLagMs: options.ingestLagMs,
-      startMs,
-      incident: options.scenario === "incident",
-      truthFile: options.truthFile,
-    });
-    this.canaryLogs = new DebugLogs(rng.fork(9), {
-      replicas: 2,
-      logRate: Math.max(1, (options.logRate ?? 8) / 2),
-      retentionMs: options.retentionMs,
-      ingestLagMs: options.ingestLagMs,
-      startMs,
-      incident: false,
-    });
+    // Each feature's generator is forked in this order whatever order they are built in, so a
+    // seed's data stays what it was.
+    const logsRng = rng.fork(2);
+    const canaryRng = rng.fork(9);
+    const emailsRng = rng.fork(3);
+    const solRng = rng.fork(4);
+    const queueRng = rng.fork(5);
     const s = this.scenario;
     this.emails = new EmailEvents(
-      rng.fork(3),
+      emailsRng,
       s.organizationId,
       s.emails,
       s.emailPerMinute,
@@ -127,17 +123,36 @@ export class SimService {
     );
     this.solanaAddresses = solanaAccountAddresses(this.store.state);
     this.sol = new SolTransactions(
-      rng.fork(4),
+      solRng,
       this.solanaAddresses,
       s.solPerMinute,
       startMs,
       options.retentionMs,
     );
-    this.queue = new ActivityQueue(rng.fork(5), s, state, {
+    this.queue = new ActivityQueue(queueRng, s, state, {
       perMinute: s.activityPerMinute,
       solanaSigners: this.solanaAddresses,
       startMs,
       signSession: (claims) => signSessionJwt(this.signer, claims),
+    });
+    this.services = new ServiceLines(state, this.queue, this.sol);
+    this.logs = new DebugLogs(logsRng, {
+      replicas: options.replicas,
+      logRate: options.logRate,
+      retentionMs: options.retentionMs,
+      ingestLagMs: options.ingestLagMs,
+      startMs,
+      incident: options.scenario === "incident",
+      truthFile: options.truthFile,
+      services: this.services,
+    });
+    this.canaryLogs = new DebugLogs(canaryRng, {
+      replicas: 2,
+      logRate: Math.max(1, (options.logRate ?? 8) / 2),
+      retentionMs: options.retentionMs,
+      ingestLagMs: options.ingestLagMs,
+      startMs,
+      incident: false,
     });
     this.tvc = new TvcDirectory(s, startMs);
     this.lifecycle = new ActivityLifecycle(this.store, this.queue, this.signer, () => this.now());

@@ -404,6 +404,23 @@ export interface QueuedActivity {
   decided?: { status: "ACTIVITY_STATUS_COMPLETED" | "ACTIVITY_STATUS_REJECTED"; at: number };
 }
 
+/** The longest an activity takes from its creation to its outcome (doneAt). */
+const MAX_RUN_MS = 8000;
+
+/**
+ * A moment of a generated activity: its creation, or its outcome at doneAt (COMPLETED, FAILED,
+ * or held for the root quorum's consensus with the approvals it had then).
+ */
+export interface QueueMoment {
+  at: number;
+  id: string;
+  type: string;
+  kind: "created" | "completed" | "failed" | "consensus";
+  /** Approvals it had when the moment came, and how many the root quorum needs. */
+  approvals: number;
+  threshold: number;
+}
+
 export interface ActivityQueueOptions {
   perMinute: number;
   startMs: number;
@@ -457,7 +474,7 @@ export class ActivityQueue {
       fingerprint: `sha256:${bytesToHex(sha256(new TextEncoder().encode(body)))}`,
       createdAt,
       pendingAt: createdAt + this.rng.int(200, 1500),
-      doneAt: createdAt + this.rng.int(2000, 8000),
+      doneAt: createdAt + this.rng.int(2000, MAX_RUN_MS),
       outcome,
       votes: outcome === "CONSENSUS" ? this.submitterVote(body, createdAt) : [],
     });
@@ -490,6 +507,44 @@ export class ActivityQueue {
     }
     // Keep the queue bounded: the newest 2,000 activities.
     if (this.items.length > 2500) this.items.splice(0, this.items.length - 2000);
+  }
+
+  /**
+   * The moments of generated activities in [from, to), in time order: what the signer and policy
+   * services log (./service-lines.ts). The same for a seed whenever asked: generating ahead of
+   * the server's clock changes no draw, and a vote cast later does not count as an approval
+   * the activity had at its outcome.
+   */
+  momentsDuring(from: number, to: number): QueueMoment[] {
+    this.advance(to);
+    const out: QueueMoment[] = [];
+    const threshold = this.state.rootQuorum.threshold;
+    let lo = 0;
+    let hi = this.items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.items[mid] as QueuedActivity).createdAt < from - MAX_RUN_MS) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.items.length; i++) {
+      const a = this.items[i] as QueuedActivity;
+      if (a.createdAt >= to) break;
+      const moment = (at: number, kind: QueueMoment["kind"]) => ({
+        at,
+        id: a.id,
+        type: a.type,
+        kind,
+        approvals: a.votes.filter((v) => v.createdAt <= at).length,
+        threshold,
+      });
+      if (a.createdAt >= from) out.push(moment(a.createdAt, "created"));
+      if (a.doneAt >= from && a.doneAt < to) {
+        const kind =
+          a.outcome === "FAILED" ? "failed" : a.outcome === "CONSENSUS" ? "consensus" : "completed";
+        out.push(moment(a.doneAt, kind));
+      }
+    }
+    return out.sort((x, y) => x.at - y.at);
   }
 
   private statusAt(a: QueuedActivity, now: number): string {

@@ -18,6 +18,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { Random } from "../random.js";
 import { nextBurst } from "./log-templates.js";
+import type { ServiceLineSource } from "./service-lines.js";
 
 export interface StoredLine {
   /** Platform time in epoch ms (fractional), the sort key. */
@@ -53,6 +54,11 @@ export interface DebugLogOptions {
    */
   incident: boolean;
   truthFile?: string | undefined;
+  /**
+   * What the app's services print about the organization's traffic (./service-lines.ts), each
+   * line at its moment on one of the replicas running then; none when absent.
+   */
+  services?: ServiceLineSource | undefined;
 }
 
 /** One replica's generator state. */
@@ -209,8 +215,24 @@ export class DebugLogs {
       const burst = nextBurst(rng, bucket * 100_000 + n++);
       print(at, burst.lines, burst.sameTimestamp);
     }
+    for (const line of this.options.services?.linesDuring(from, to) ?? []) {
+      if (this.printerOf(line.id, line.at) === replica.index) print(line.at, [line.content], false);
+    }
     // Array.prototype.sort is stable: lines with equal timestamps keep their print order.
     return sorted ? out : out.sort((a, b) => a.key - b.key);
+  }
+
+  /** The replica that prints a service's line about record `id` at `at`: one running then. */
+  private printerOf(id: string, at: number): number | undefined {
+    const count = this.replicaCountAt(at);
+    const up = this.replicas.filter(
+      (r) =>
+        r.index <= count &&
+        (r.downFrom === undefined || r.downTo === undefined || at < r.downFrom || at >= r.downTo),
+    );
+    let h = 0;
+    for (let i = 0; i < id.length; i++) h = mix32(h ^ id.charCodeAt(i));
+    return up[h % up.length]?.index;
   }
 
   /** Generates every line due up to server time `now`, and drops what retention no longer keeps. */

@@ -94,6 +94,22 @@ export class SolTransactions {
     while (this.txs.length > 0 && (this.txs[0] as SimSolTransaction).at < cutoff) this.txs.shift();
   }
 
+  /** The transactions made in [from, to), in time order (what the ledger service logs). */
+  madeDuring(from: number, to: number): SimSolTransaction[] {
+    this.advance(to);
+    let lo = 0;
+    let hi = this.txs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.txs[mid] as SimSolTransaction).at < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SimSolTransaction[] = [];
+    for (let i = lo; i < this.txs.length && (this.txs[i] as SimSolTransaction).at < to; i++)
+      out.push(this.txs[i] as SimSolTransaction);
+    return out;
+  }
+
   list(now: number, address: string): SimSolTransaction[] {
     this.advance(now);
     return this.txs.filter((t) => t.address === address && t.at <= now).sort((a, b) => b.at - a.at);

@@ -38,7 +38,13 @@ import { type EmailMessage, emailDetail, groupEmailEvents } from "../panes/email
 import { followerDetail, savedLinesDetail } from "../panes/follower-detail.js";
 import { type KnownIds, knownIds, type Mention, mentionsIn } from "../panes/known-ids.js";
 import { computeLayout, type Layout, type PaneBox } from "../panes/layout.js";
-import { type NearTime, nearTime, type PaneClock, paneTimes } from "../panes/pane-clock.js";
+import {
+  type NearTime,
+  nearTime,
+  type PaneClock,
+  paneTimes,
+  type RestingTimes,
+} from "../panes/pane-clock.js";
 import { activityListRows, emailListRows, transferListRows } from "../panes/pane-lists.js";
 import {
   type NetFlow,
@@ -331,8 +337,13 @@ export class DashboardViews {
     }),
   );
   private readonly clock = memoized(
-    (time: UiState["time"], now: number, at: number | undefined): PaneClock => ({
-      times: paneTimes(time),
+    (
+      time: UiState["time"],
+      resting: RestingTimes,
+      now: number,
+      at: number | undefined,
+    ): PaneClock => ({
+      times: paneTimes(time, resting),
       now,
       at,
     }),
@@ -581,7 +592,7 @@ export class DashboardViews {
     const selection = this.selections(ui.selection, lists);
     // Paused with a cursor in the log, the panes follow its time; following live, none.
     const at = ui.following ? undefined : this.cursorTime(input.version, input.logs, ui.cursor);
-    const clock = this.clock(ui.time, now, at);
+    const clock = this.clock(ui.time, input.logs.paneTimes ?? "age", now, at);
     const near = this.near(at, mine.shown, messages, transfers.rows, now);
     const anchor = (pane: ListPane, kept: NearTime | undefined) =>
       ui.focus === pane || !kept ? selection[pane].anchor : kept.anchor;

@@ -14,6 +14,7 @@ import type { LogRows, LogStore } from "../../logs/model/log-store.js";
 import type { ReplicaSnapshots } from "../../logs/model/replica-activity.js";
 import type { FollowSource } from "../../tail/follower-group.js";
 import type { SavedAbout } from "../panes/follower-detail.js";
+import type { RestingTimes } from "../panes/pane-clock.js";
 
 /** The lines the dashboard shows, and what brings them. */
 /** What every log the dashboard shows has, followed or saved. */
@@ -27,6 +28,11 @@ interface LogSourceParts {
   replicaNumbers?: (() => ReadonlySet<number>) | undefined;
   /** Saved lines: their files and header, for `i`. */
   saved?: SavedAbout | undefined;
+  /**
+   * How the side panes show a record's time while the log shows none (`T` off): ages from now
+   * beside a live log, the local time of day beside saved lines. Absent: ages.
+   */
+  paneTimes?: RestingTimes | undefined;
 }
 
 /**
@@ -52,6 +58,7 @@ export function followedLogs(
     follow: session.follower,
     replicas: session.replicas,
     health: session.health,
+    paneTimes: "age",
   } satisfies LogSource;
 }
 
@@ -62,7 +69,7 @@ export function savedLogs(
   saved?: SavedAbout,
   replicaNumbers?: () => ReadonlySet<number>,
 ): LogSource {
-  return { store, replicas, saved, replicaNumbers };
+  return { store, replicas, saved, replicaNumbers, paneTimes: "absolute" };
 }
 
 /** Where `S` writes: a new file, never one that exists. */

@@ -1,6 +1,7 @@
 /**
  * The side panes on the log's clock. `T` switches the panes' times with the log's: ages while the
- * log shows none (as the panes always did), the local time of day beside absolute times, and how
+ * log shows none (the time of day over saved lines: RestingTimes), the local time of day beside
+ * absolute times, and how
  * long before now beside relative ones. With a cursor in the log, each pane follows the cursor's
  * time: the records nearest it are marked and kept in view, and the title says the time
  * followed. Following live, there is no time to follow. Pure: the views build it, the panes draw
@@ -24,9 +25,16 @@ export interface PaneClock {
   at: number | undefined;
 }
 
-/** The panes' times for the log's (`T`). */
-export function paneTimes(time: TimeMode): PaneTimes {
-  return time === "off" ? "age" : time;
+/**
+ * How the panes show times while the log shows none (`T` off), a property of the log's source
+ * (./../controller/ports.ts): ages for a live log, the local time of day for saved lines (a
+ * saved incident's records are days old; ages from now say nothing of them).
+ */
+export type RestingTimes = Extract<PaneTimes, "age" | "absolute">;
+
+/** The panes' times for the log's (`T`), `resting` while the log shows none. */
+export function paneTimes(time: TimeMode, resting: RestingTimes): PaneTimes {
+  return time === "off" ? resting : time;
 }
 
 /** Cells a time takes in a pane's time column. */

@@ -13,9 +13,12 @@ const NOW = Date.UTC(2026, 10, 27, 20, 33, 5);
 
 describe("the side panes' clock", () => {
   it("shows times as the log does: ages with none, times of day beside absolute, relative", () => {
-    expect(paneTimes("off")).toBe("age");
-    expect(paneTimes("absolute")).toBe("absolute");
-    expect(paneTimes("relative")).toBe("relative");
+    expect(paneTimes("off", "age")).toBe("age");
+    expect(paneTimes("absolute", "age")).toBe("absolute");
+    expect(paneTimes("relative", "age")).toBe("relative");
+    // Beside saved lines the panes rest on the time of day; T's other modes are the log's.
+    expect(paneTimes("off", "absolute")).toBe("absolute");
+    expect(paneTimes("relative", "absolute")).toBe("relative");
     const clock = (times: PaneClock["times"]): PaneClock => ({ times, now: NOW, at: undefined });
     expect(String(paneTime(clock("age"), NOW - 90_000))).toBe("1m");
     expect(String(paneTime(clock("relative"), NOW - 90_000))).toBe("-1m30s");

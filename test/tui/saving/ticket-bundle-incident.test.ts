@@ -9,6 +9,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createElement } from "react";
 import { serializeTransaction } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Activity, EmailEvent, SolTransaction } from "../../../src/api/schemas.js";
@@ -16,6 +17,7 @@ import type { Feeds } from "../../../src/feeds/feeds.js";
 import { Poller } from "../../../src/feeds/poller.js";
 import { LogStore } from "../../../src/logs/model/log-store.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
+import { Dashboard } from "../../../src/tui/components/dashboard.js";
 import { DashboardController } from "../../../src/tui/controller/dashboard-controller.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import {
@@ -23,11 +25,13 @@ import {
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
+import { timeOfDay } from "../../../src/tui/panes/pane-clock.js";
 import { INCIDENT_START, incidentRows } from "../../helpers/saved-incident.js";
 import { settle } from "../../helpers/settle.js";
 import { waitFor } from "../../helpers/wait-for.js";
 import { activity, EMAILS, JWT, SOL, stampLogin } from "../fixtures.js";
-import { stoppedClock } from "../render-dashboard.js";
+import { renderAt } from "../render-at.js";
+import { renderDashboard, stoppedClock } from "../render-dashboard.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-bundle-incident-"));
 const running: { o: OpenedLogs; d: SavedDashboard }[] = [];
@@ -274,5 +278,56 @@ describe("a ticket bundle holds the incident", () => {
     expect(rows.map((r) => r.id)).toEqual([SIGNING, "act-login"]);
     // A secret in a file is redacted as it is read.
     expect(JSON.stringify(rows[1]?.activity)).not.toContain(JWT);
+  });
+
+  it("the panes show their records' times of day from the start, not ages from now; the live dashboard ages", async () => {
+    const saved = await liveBundle();
+    // Reopened days later: ages from now would say "5d" of every record.
+    const path = join(dir, "days-later.ndjson");
+    writeFileSync(path, saved.text);
+    const o = await openSavedLogs([path]);
+    await o.indexed;
+    const d = savedDashboard(
+      o,
+      { clock: stoppedClock(INCIDENT_START + 5 * 86_400_000), quit: vi.fn() },
+      { columns: 160, rows: 48 },
+    );
+    running.push({ o, d });
+    const ui = renderAt(createElement(Dashboard, { controller: d.controller }), {
+      columns: 160,
+      rows: 48,
+    });
+    await settle(ui.frames);
+    const frame = () => ui.lastFrame() ?? "";
+    const panesAtTimesOfDay = (f: string) => {
+      expect(f).toMatch(/│status +id +type +time +votes/);
+      expect(f).toMatch(
+        new RegExp(
+          `│completed +0193a4b2 +sign_transaction v2 +${timeOfDay(INCIDENT_START + 14_000)} `,
+        ),
+      );
+      expect(f).toContain(`│${timeOfDay(INCIDENT_START + 15_000)} IN `);
+      expect(f).toContain(`│${timeOfDay(INCIDENT_START + 12_000)} Bounce `);
+      expect(f).not.toMatch(/│ *5d /);
+    };
+    panesAtTimesOfDay(frame());
+    expect(frame()).toContain("▸ Logs ");
+    // T gives the log absolute times and keeps the panes' times of day; then relative, as live.
+    d.controller.press("T", {});
+    await settle(ui.frames);
+    expect(frame()).toContain("Logs (absolute times)");
+    panesAtTimesOfDay(frame());
+    d.controller.press("T", {});
+    await settle(ui.frames);
+    expect(frame()).toMatch(/│completed +0193a4b2 +sign_transaction v2 +-[45]d /);
+    d.controller.press("T", {});
+    await settle(ui.frames);
+    panesAtTimesOfDay(frame());
+    ui.unmount();
+
+    // The live dashboard keeps ages counted from now.
+    const live = await renderDashboard({ size: { columns: 160, rows: 48 } });
+    expect(live.frame()).toMatch(/│status +id +type +age +votes/);
+    live.unmount();
   });
 });
