@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { joinSafe, lit, type Safe, safe } from "../../text/safe-text.js";
+import { joinSafe, lit, type Safe, safe, truncate } from "../../text/safe-text.js";
 import type { EmailView } from "../controller/dashboard-views.js";
 import { cell, planColumns } from "../panes/columns.js";
 import type { EmailMessage } from "../panes/email-timeline.js";
@@ -98,7 +98,9 @@ export const EmailPane = memo(function EmailPane(props: EmailView) {
             {lit`${markCell(clock, marked)}${joinSafe(cells, lit` `)}`}
           </SafeText>,
           <SafeText key={`t${m.messageId}`} dim inverse={selected}>
-            {lit`${markCell(clock, false)}  ${timeline(m)}`}
+            {/* Cut to the pane by the program's own widths, not left to Ink's, which count
+                some characters otherwise and let the row push the border out. */}
+            {truncate(lit`${markCell(clock, false)}  ${timeline(m)}`, props.box.inner.width)}
           </SafeText>,
         ];
       }}

@@ -202,7 +202,8 @@ describe("the dashboard's stores and render under random hostile responses", () 
           unmount();
         }
       }),
-      { numRuns: 25, endOnFailure: true },
+      // 366282572: an email timeline Ink cut by its own widths, a cell past the border.
+      { numRuns: 25, endOnFailure: true, examples: [[366282572]] },
     );
     const growth = process.memoryUsage().heapUsed - heapStart;
     expect(growth).toBeLessThan(512 * 1024 * 1024);
