@@ -18,8 +18,8 @@ import { ReplicaActivity, type ReplicaSnapshots } from "../model/replica-activit
 import { replicaNumber } from "../replicas.js";
 import type { WorkBudget } from "../work-budget.js";
 import { IS_GAP, LEVEL_MASK } from "./line-index.js";
-import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { levelCode } from "./saved-line.js";
+import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
 /** Rows observed in one batch. */
