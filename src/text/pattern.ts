@@ -27,6 +27,13 @@ export class Pattern {
   /** The same pattern read the same way has the same key (caches are keyed by it). */
   readonly key: string;
 
+  /**
+   * A pattern that is printable ASCII without one character of syntax is a literal: a line that
+   * cannot hold it (lower-cased, when either case matches) is passed over without RE2; one that
+   * can is still tested by RE2, so what matches is what RE2 says.
+   */
+  private readonly literal: string | undefined;
+
   private constructor(
     /** As written. */
     readonly source: string,
@@ -35,6 +42,7 @@ export class Pattern {
     private readonly re: RE2JS,
   ) {
     this.key = `${ignoreCase ? "i" : "-"}/${source}`;
+    this.literal = LITERAL.test(source) ? source : undefined;
   }
 
   /** `source` compiled, smart case. Throws PatternError, its message one line. */
@@ -54,6 +62,8 @@ export class Pattern {
 
   /** Whether the pattern matches anywhere in `text`. */
   test(text: string): boolean {
+    const literal = this.literal;
+    if (literal !== undefined && !mayHold(text, literal, this.ignoreCase)) return false;
     return this.re.test(text);
   }
 
@@ -72,6 +82,24 @@ export class Pattern {
 }
 
 /** `source` compiled (./pattern.ts: linear time, smart case); throws PatternError. */
+/** Printable ASCII without RE2's syntax characters: a pattern that matches itself only. */
+const LITERAL = /^[^\\.+*?()|[\]{}^$\x00-\x1f\x7f-\u{10ffff}]+$/u;
+/**
+ * The characters that are not ASCII and fold to an ASCII letter (KELVIN SIGN to k, LATIN SMALL
+ * LETTER LONG S to s): a text with one may match a case-blind literal that its lower case misses.
+ */
+const FOLDS_TO_ASCII = /[\u017f\u212a]/;
+
+/**
+ * Whether `text` may hold `literal`: false only when no match can be in it. Case-blind, an
+ * ASCII literal's match is made of ASCII letters of either case (lower-cased one to one) or of
+ * the two characters above.
+ */
+function mayHold(text: string, literal: string, ignoreCase: boolean): boolean {
+  if (!ignoreCase) return text.includes(literal);
+  return text.toLowerCase().includes(literal) || FOLDS_TO_ASCII.test(text);
+}
+
 export function compilePattern(source: string): Pattern {
   return Pattern.compile(source);
 }

@@ -77,3 +77,41 @@ describe("the one matcher: patterns from outside, matched in linear time", () =>
     expect(compilePattern("err").key).not.toBe(compilePattern("Err").key);
   });
 });
+
+describe("a literal pattern is passed over lines that cannot hold it", () => {
+  // What RE2 alone says, the literal's fast path aside: a pattern with a syntax character
+  // around the same letters (`(?:…)`) is never a literal.
+  const re2 = (source: string) => compilePattern(`(?:${source})`);
+  const texts = [
+    "an upstream timeout after 5000ms",
+    "AN UPSTREAM TIMEOUT",
+    "Upstream Timeout",
+    "upstream\ttimeout",
+    "upſtream timeout",
+    "\u212Aey rotated",
+    "key rotated",
+    "KEY ROTATED",
+    "İstanbul is",
+    "istanbul is",
+    "x y-z:1=2/q #tag",
+    "",
+    "nothing here",
+  ];
+  it.each([
+    "upstream timeout",
+    "Upstream Timeout",
+    "key",
+    "KEY",
+    "istanbul",
+    "s",
+    "x y-z:1=2/q #tag",
+  ])("%s matches exactly what RE2 matches", (source) => {
+    const literal = compilePattern(source);
+    for (const text of texts) expect(literal.test(text), text).toBe(re2(source).test(text));
+  });
+
+  it("the case-blind letters that are not ASCII still match (KELVIN SIGN, LONG S)", () => {
+    expect(compilePattern("key").test("\u212Aey")).toBe(true);
+    expect(compilePattern("upstream").test("upſtream")).toBe(true);
+  });
+});

@@ -98,7 +98,7 @@ export function readGapLine(text: string): GapMarker | undefined {
  * A label `tail` prefixed with a deployment's short id when following several, and its version
  * and role when known (`0c7e55 0.8.0 canary replica 2/3`).
  */
-const DEPLOYMENT_LABEL = /^(\S+)(?: \S+){0,2} (replica \d+\s*\/\s*\d+)$/;
+export const DEPLOYMENT_LABEL = /^(\S+)(?: \S+){0,2} (replica \d+\s*\/\s*\d+)$/;
 
 /** A line as `tail` prints it in text (without colour); undefined when it is not one. */
 export function readTextLine(text: string): LineRead | undefined {

@@ -20,6 +20,19 @@ export const LATE = 0x40;
 export const ESCAPED = 0x80;
 /** In the content columns: where the content is, not known (the line is read whole to find it). */
 export const NO_SPAN = 0xffff;
+
+/** An index's columns, as handed between threads (./piece-index.ts): `size` lines from slot 0. */
+export interface LineColumns {
+  size: number;
+  starts: Float64Array;
+  lengths: Uint32Array;
+  keys: Float64Array;
+  flags: Uint8Array;
+  streams: Uint16Array | Uint32Array;
+  contentFrom: Uint16Array;
+  contentAfter: Uint16Array;
+}
+
 export class LineIndex {
   private starts: Float64Array;
   private lengths: Uint32Array;
@@ -45,6 +58,73 @@ export class LineIndex {
     this.streamIds = new Uint16Array(n);
     this.contentFrom = new Uint16Array(n);
     this.contentAfter = new Uint16Array(n);
+  }
+
+  /** An index over columns made elsewhere (another thread's): their first `size` slots. */
+  static adopt(c: LineColumns): LineIndex {
+    const ix = new LineIndex(16);
+    ix.starts = c.starts;
+    ix.lengths = c.lengths;
+    ix.keys = c.keys;
+    ix.flagBytes = c.flags;
+    ix.streamIds = c.streams;
+    ix.contentFrom = c.contentFrom;
+    ix.contentAfter = c.contentAfter;
+    ix.used = c.size;
+    return ix;
+  }
+
+  /** The columns of the lines held (slot 0 the oldest), to hand to another thread. */
+  columns(): LineColumns {
+    if (this.head > 0) this.compact(this.starts.length);
+    return {
+      size: this.used,
+      starts: this.starts,
+      lengths: this.lengths,
+      keys: this.keys,
+      flags: this.flagBytes,
+      streams: this.streamIds,
+      contentFrom: this.contentFrom,
+      contentAfter: this.contentAfter,
+    };
+  }
+
+  /**
+   * Appends the lines of `c` as they are (their keys and flags already what they are to be), each
+   * stream number `s` read as `streamOf[s]`; returns the number of the first line appended.
+   */
+  append(c: LineColumns, streamOf: Uint32Array): number {
+    const first = this.next();
+    if (this.used + c.size > this.starts.length) this.compact(this.size() + c.size);
+    const at = this.used;
+    let widest = 0;
+    for (let k = 0; k < streamOf.length; k++)
+      if ((streamOf[k] as number) > widest) widest = streamOf[k] as number;
+    if (
+      (widest > 0xffff || c.streams instanceof Uint32Array) &&
+      this.streamIds instanceof Uint16Array
+    ) {
+      const wide = new Uint32Array(this.streamIds.length);
+      wide.set(this.streamIds);
+      this.streamIds = wide;
+    }
+    this.starts.set(c.starts.subarray(0, c.size), at);
+    this.lengths.set(c.lengths.subarray(0, c.size), at);
+    this.keys.set(c.keys.subarray(0, c.size), at);
+    this.flagBytes.set(c.flags.subarray(0, c.size), at);
+    this.contentFrom.set(c.contentFrom.subarray(0, c.size), at);
+    this.contentAfter.set(c.contentAfter.subarray(0, c.size), at);
+    const ids = this.streamIds;
+    for (let k = 0; k < c.size; k++) {
+      const s = c.streams[k] as number;
+      ids[at + k] = s < streamOf.length ? (streamOf[s] as number) : s;
+    }
+    this.used += c.size;
+    return first;
+  }
+
+  setFlags(number: number, flags: number): void {
+    this.flagBytes[this.head + number - this.firstNumber] = flags;
   }
 
   /** Lines held. */
@@ -95,8 +175,12 @@ export class LineIndex {
   }
 
   private grow(): void {
+    this.compact(Math.max(16, Math.ceil(this.size() * 1.5) + 16));
+  }
+
+  /** The lines held moved to the front of new columns of `capacity` slots. */
+  private compact(capacity: number): void {
     const live = this.size();
-    const capacity = Math.max(16, Math.ceil(live * 1.5) + 16);
     const move = <T extends Float64Array | Uint32Array | Uint8Array | Uint16Array>(
       from: T,
       make: (n: number) => T,

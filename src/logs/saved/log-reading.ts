@@ -11,6 +11,7 @@ import { logStream, readLogAt } from "../../config/named-file.js";
 import { FileBytes, HeldBytes } from "./byte-source.js";
 import { FollowedFile } from "./followed-file.js";
 import type { Opened } from "./named-inputs.js";
+import { workerPieces } from "./piece-index.js";
 import { SavedFile, type SavedLimits } from "./saved-file.js";
 import { SavedLog } from "./saved-log.js";
 import { GZIP_MAGIC, readStreamInto } from "./stream-reading.js";
@@ -42,6 +43,8 @@ export class LogReading {
   private readonly pending: Promise<void>[] = [];
   private closed = false;
   private scheduled = false;
+  /** Worker threads for a large file's pieces (none when the sources run untranspiled). */
+  private readonly pieces = workerPieces();
 
   constructor(private readonly options: LogReadingOptions) {
     this.log = new SavedLog(options.limits.maxLines);
@@ -95,7 +98,7 @@ export class LogReading {
       if (this.closed) return;
       for (const { file, opened } of this.tails) {
         if (this.closed) return;
-        await file.indexRest(this.pause);
+        await file.indexRest(this.pause, this.pieces?.run);
         this.follow(file, opened);
         this.log.update();
       }
@@ -123,6 +126,8 @@ export class LogReading {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    // The workers first: they read through the descriptors closed next.
+    this.pieces?.stop();
     for (const c of this.cleanups.reverse()) {
       try {
         c();
@@ -177,7 +182,7 @@ export class LogReading {
     file.startFile();
     this.log.update();
     try {
-      await file.indexRest(this.pause);
+      await file.indexRest(this.pause, this.pieces?.run);
     } catch (err) {
       if (!(err instanceof ClosedError)) throw err;
       return;

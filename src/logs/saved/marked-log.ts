@@ -25,11 +25,16 @@ import {
 } from "../model/replica-activity.js";
 import { replicaNumber } from "../replicas.js";
 import { SLICE_MS, WorkBudget } from "../work-budget.js";
+import { IS_GAP, LEVEL_MASK } from "./line-index.js";
+import { levelCode } from "./saved-line.js";
 import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
 /** Rows observed in one batch. */
 const BATCH = 8192;
+/** The index's level codes of the levels that count as errors. */
+const ERROR_CODE = levelCode("error");
+const FATAL_CODE = levelCode("fatal");
 
 export interface MarkedLogOptions {
   /** One slice's budget (default: SLICE_MS of the clock). */
@@ -132,28 +137,37 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
       this.numbers = new Set();
       this.observed = 0;
     }
+    // One batch's lines, made once and filled again for each batch (observe keeps none of them).
+    const pool: LogLine[] = [];
+    const lines: LogLine[] = [];
+    const errors = new Uint8Array(BATCH);
     let from = this.observed;
     for (; from < size && (from === this.observed || budget.allows(BATCH)); from += BATCH) {
       const to = Math.min(size, from + BATCH);
-      const lines: LogLine[] = [];
-      const errors: boolean[] = [];
+      lines.length = 0;
       for (let row = from; row < to; row++) {
         const label = this.labelAt(row);
         if (label === undefined) continue;
-        lines.push({
-          kind: "line",
-          replicaLabel: label,
-          seconds: undefined,
-          nanos: undefined,
-          sortKey: log.keyAt(row) ?? 0,
-          content: "",
-          late: false,
-        });
-        const level = log.levelAt(row);
-        errors.push(level === "error" || level === "fatal");
+        let line = pool[lines.length];
+        if (!line) {
+          line = {
+            kind: "line",
+            replicaLabel: "",
+            seconds: undefined,
+            nanos: undefined,
+            sortKey: 0,
+            content: "",
+            late: false,
+          };
+          pool.push(line);
+        }
+        line.replicaLabel = label;
+        line.sortKey = log.keyAt(row) ?? 0;
+        const level = log.flagsAt(row) & LEVEL_MASK;
+        errors[lines.length] = level === ERROR_CODE || level === FATAL_CODE ? 1 : 0;
+        lines.push(line);
       }
-      for (const m of this.activity.observe(lines, (i) => errors[i] === true))
-        this.unplaced.push(m);
+      for (const m of this.activity.observe(lines, (i) => errors[i] === 1)) this.unplaced.push(m);
     }
     this.observed = Math.min(from, size);
     this.lastId = this.observed > 0 ? log.at(this.observed - 1)?.id : undefined;
@@ -165,8 +179,7 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   /** The replica label a row is shown with; undefined for a gap or a line without a replica. */
   private labelAt(row: number): string | undefined {
     const log = this.log;
-    const kind = log.kindAt(row);
-    if (kind.gap) return undefined;
+    if ((log.flagsAt(row) & IS_GAP) !== 0) return undefined;
     const stream = log.streamAt(row);
     if (stream === NO_STREAM) return undefined;
     let label = this.labels.get(stream);

@@ -29,17 +29,19 @@ import {
   TIMED,
   UNREADABLE,
 } from "./line-index.js";
+import type { IndexedPiece, PieceFacts, PieceRequest, PieceRunner } from "./piece-index.js";
 import type { SavedHeader } from "./saved-header.js";
 import {
   GAP,
   HEADER,
+  LabelCache,
   type LineScan,
   newLineScan,
   type SavedFormat,
   SKIP,
   scanLine,
 } from "./saved-line.js";
-import { NO_STREAM, type StreamTable } from "./stream-table.js";
+import { NO_STREAM, StreamTable } from "./stream-table.js";
 
 export interface SavedLimits {
   /** Lines a file keeps at most; the oldest go first. */
@@ -61,6 +63,9 @@ export const TAIL_BYTES = 1024 * 1024;
 const SAMPLE_BYTES = 64 * 1024;
 /** What one piece of indexing reads. */
 const PIECE_BYTES = 4 * 1024 * 1024;
+/** A rest at least this long is indexed on other threads (./piece-index.ts), in PIECES pieces. */
+const PARALLEL_BYTES = 32 * 1024 * 1024;
+const PIECES = 2;
 
 /** Indexes lines in file order into one LineIndex: keys, late lines, the header, counts. */
 class Indexer {
@@ -89,21 +94,96 @@ class Indexer {
   private readonly scan: LineScan = newLineScan();
   /** Walks this file's NDJSON lines (one walker per reader). */
   private readonly walker = new JsonLineWalker();
+  /** The labels of this file's tail text last met (one cache per reader). */
+  private readonly labels = new LabelCache();
 
   constructor(
     private readonly format: SavedFormat,
     private readonly streams: StreamTable,
     private readonly maxLines: number,
-    capacity: number,
+    capacity: number | LineIndex,
   ) {
-    this.index = new LineIndex(capacity);
+    this.index = typeof capacity === "number" ? new LineIndex(capacity) : capacity;
+  }
+
+  /** What this reader counted, for the thread that puts the pieces together. */
+  facts(notRead: NotRead): PieceFacts {
+    const r = this.read;
+    return {
+      unreadable: this.unreadable,
+      revision: this.revision,
+      minTime: this.minTime,
+      maxTime: this.maxTime,
+      lines: r.lines,
+      gaps: r.gaps,
+      perStream: r.perStream,
+      first: r.first,
+      last: r.last,
+      cut: notRead.cut,
+      passedOver: notRead.passedOver,
+    };
+  }
+
+  /**
+   * Adds the lines of a piece of the file read on another thread after these, as if read now:
+   * the keys of its lines before its first timed one, and which lines are late, made again
+   * against the lines before it; its counts added. `streamOf`: its stream numbers as this log's.
+   */
+  appendPiece(piece: IndexedPiece, streamOf: Uint32Array): void {
+    const ix = this.index;
+    const first = ix.append(piece.columns, streamOf);
+    const next = ix.next();
+    let n = first;
+    while (n < next && (ix.flags(n) & TIMED) === 0) n++;
+    if (this.hasKey) {
+      for (let k = first; k < n; k++) ix.setKey(k, this.prevKey);
+    } else if (n === next) {
+      this.pending += next - first;
+    } else if (this.pending > 0) {
+      const key = ix.key(n);
+      for (let k = Math.max(ix.first(), first - this.pending); k < first; k++) ix.setKey(k, key);
+      this.pending = 0;
+      this.revision++;
+    }
+    for (let k = n; k < next; k++) {
+      const f = ix.flags(k);
+      if ((f & TIMED) === 0) continue;
+      const key = ix.key(k);
+      if (key < this.maxKey) {
+        this.sorted = false;
+        if ((f & IS_GAP) === 0) ix.setFlags(k, f | LATE);
+      } else {
+        this.maxKey = key;
+        if ((f & LATE) !== 0) ix.setFlags(k, f & ~LATE);
+      }
+      this.prevKey = key;
+      this.hasKey = true;
+    }
+    const p = piece.facts;
+    this.unreadable += p.unreadable;
+    this.revision += p.revision;
+    this.minTime = Math.min(this.minTime, p.minTime);
+    this.maxTime = Math.max(this.maxTime, p.maxTime);
+    const read = this.read;
+    read.lines += p.lines;
+    read.gaps += p.gaps;
+    read.first = Math.min(read.first, p.first);
+    read.last = Math.max(read.last, p.last);
+    p.perStream.forEach((count, s) => {
+      if (count === undefined) return;
+      const mine = s < streamOf.length ? (streamOf[s] as number) : s;
+      read.perStream[mine] = (read.perStream[mine] ?? 0) + count;
+    });
+    if (ix.size() > this.maxLines) {
+      ix.dropFront(ix.size() - this.maxLines + Math.ceil(this.maxLines / 16));
+    }
   }
 
   /** The line in bytes [s, e) of `buffer`, starting at byte `offset` of the file. */
   line(buffer: Buffer, s: number, e: number, offset: number): void {
     if (e > s && buffer[e - 1] === 0x0d) e--;
     const scan = this.scan;
-    scanLine(buffer, s, e, this.format, this.streams, scan, this.walker);
+    scanLine(buffer, s, e, this.format, this.streams, scan, this.walker, this.labels);
     if (scan.what === SKIP) return;
     if (scan.what === HEADER) {
       this.header ??= scan.header;
@@ -425,28 +505,46 @@ export class SavedFile {
   }
 
   /**
-   * Indexes what comes before the tail, a piece at a time (`pause` between pieces), then the
-   * tail again behind it. Afterwards the index holds the whole file.
+   * Indexes what comes before the tail, a piece at a time (`pause` between pieces), or (a large
+   * rest, `pieces` given) in pieces on other threads, then the tail again behind it. Afterwards
+   * the index holds the whole file.
    */
-  async indexRest(pause: () => Promise<void>): Promise<void> {
+  async indexRest(
+    pause: () => Promise<void>,
+    pieces?: PieceRunner,
+    /** The least a rest is that is indexed in pieces (tests give less). */
+    parallelBytes = PARALLEL_BYTES,
+  ): Promise<void> {
     const tailFrom = this.tailFrom;
     const tail = this.indexer;
     if (tailFrom === undefined || !tail || !this.format) return;
     const sample = sampleFile(this.source, tailFrom);
-    const whole = this.newIndexer(this.format, estimateLines(sample, this.source.end()));
+    const capacity = estimateLines(sample, this.source.end());
     // What the tail's reading counted is counted again as the rest is read, the tail replayed.
     const tailUnread = { ...this.notRead };
     this.notRead.cut = 0;
     this.notRead.passedOver = 0;
     const skippingAfterTail = this.skipping;
     this.skipping = false;
+    const inPieces =
+      pieces && tailFrom >= parallelBytes
+        ? await this.inPieces(pieces, tailFrom, capacity)
+        : undefined;
+    // Closed meanwhile: nothing more is read.
+    if (pieces) await pause();
+    let whole: Indexer;
     let pos = 0;
-    while (pos < tailFrom) {
-      const before = pos;
-      pos = this.ingest(whole, pos, Math.min(tailFrom, pos + PIECE_BYTES), false);
-      if (pos === before) break;
-      this.restIndexed = pos;
-      await pause();
+    if (inPieces) {
+      ({ whole, pos } = inPieces);
+    } else {
+      whole = this.newIndexer(this.format, capacity);
+      while (pos < tailFrom) {
+        const before = pos;
+        pos = this.ingest(whole, pos, Math.min(tailFrom, pos + PIECE_BYTES), false);
+        if (pos === before) break;
+        this.restIndexed = pos;
+        await pause();
+      }
     }
     whole.replay(tail.index);
     this.notRead.cut += tailUnread.cut;
@@ -461,6 +559,94 @@ export class SavedFile {
     this.tailFrom = undefined;
     this.markRead();
     if (this.ended) this.next = this.ingest(whole, this.next, this.source.end(), true);
+  }
+
+  /**
+   * Bytes [0, tailFrom) indexed in pieces on other threads (at most PIECES, cut after a newline),
+   * then put together in file order; undefined when they could not be (indexed here then).
+   */
+  private async inPieces(
+    run: PieceRunner,
+    tailFrom: number,
+    capacity: number,
+  ): Promise<{ whole: Indexer; pos: number } | undefined> {
+    const format = this.format as SavedFormat;
+    const bounds = [0];
+    for (let k = 1; k < PIECES; k++) {
+      const at = Math.floor((tailFrom * k) / PIECES);
+      const probe = this.source.read(at - 1, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES));
+      const nl = probe.indexOf(10);
+      if (nl >= 0 && at + nl > (bounds.at(-1) as number) && at + nl < tailFrom)
+        bounds.push(at + nl);
+    }
+    bounds.push(tailFrom);
+    const source = this.source as FileBytes;
+    const requests: PieceRequest[] = bounds.slice(0, -1).map((from, k) => ({
+      fd: source.fd,
+      size: source.end(),
+      name: this.name,
+      format,
+      from,
+      to: bounds[k + 1] as number,
+      // The first piece's columns become the whole file's.
+      capacity: k === 0 ? capacity : Math.ceil((capacity * 1.2) / PIECES),
+      maxLines: this.limits.maxLines,
+      maxHeldBytes: this.limits.maxHeldBytes,
+    }));
+    let done: IndexedPiece[];
+    try {
+      done = await run(requests, (bytes) => {
+        this.restIndexed = bytes;
+      });
+    } catch {
+      return undefined;
+    }
+    const firstColumns = (done[0] as IndexedPiece).columns;
+    const whole = new Indexer(
+      format,
+      this.streams,
+      this.limits.maxLines,
+      LineIndex.adopt({ ...firstColumns, size: 0 }),
+    );
+    for (const piece of done) {
+      const streamOf = Uint32Array.from(piece.streams, (st, k) =>
+        k === NO_STREAM ? NO_STREAM : this.streams.id(st.deploymentId, st.replicaLabel),
+      );
+      whole.appendPiece(piece, streamOf);
+      this.notRead.cut += piece.facts.cut;
+      this.notRead.passedOver += piece.facts.passedOver;
+    }
+    if (this.notRead.cut > 0) this.sayCut();
+    return { whole, pos: (done.at(-1) as IndexedPiece).next };
+  }
+
+  /**
+   * On another thread: the lines of bytes [from, to) of a file (`from` a line's start, `to` just
+   * after a newline), read as one reader of its own reads them (./piece-index.ts).
+   */
+  static indexPiece(
+    source: FileBytes,
+    request: PieceRequest,
+    progress: (bytes: number) => void,
+  ): IndexedPiece {
+    const streams = new StreamTable();
+    const limits = { maxLines: request.maxLines, maxHeldBytes: request.maxHeldBytes };
+    const file = new SavedFile(request.name, source, undefined, streams, limits);
+    file.format = request.format;
+    const ix = file.newIndexer(request.format, request.capacity);
+    let pos = request.from;
+    while (pos < request.to) {
+      const before = pos;
+      pos = file.ingest(ix, pos, Math.min(request.to, pos + PIECE_BYTES), false);
+      if (pos === before) break;
+      progress(pos - request.from);
+    }
+    return {
+      columns: ix.index.columns(),
+      streams: [...streams.all()],
+      facts: ix.facts(file.notRead),
+      next: pos,
+    };
   }
 
   /** A file: what was added since (a file still being written). */
@@ -699,12 +885,16 @@ export class SavedFile {
   private cutAt(ix: Indexer, offset: number): void {
     ix.cut(offset);
     this.notRead.cut++;
-    if (!this.cutSaid) {
-      this.cutSaid = true;
-      this.notes.push(
-        `${this.name}: a line longer than ${formatByteSize(MAX_LINE_BYTES)}: its first ${formatByteSize(MAX_LINE_BYTES)} kept, the rest of it not read (i counts every such line)`,
-      );
-    }
+    this.sayCut();
+  }
+
+  /** Said the first time a line is cut at MAX_LINE_BYTES. */
+  private sayCut(): void {
+    if (this.cutSaid) return;
+    this.cutSaid = true;
+    this.notes.push(
+      `${this.name}: a line longer than ${formatByteSize(MAX_LINE_BYTES)}: its first ${formatByteSize(MAX_LINE_BYTES)} kept, the rest of it not read (i counts every such line)`,
+    );
   }
 
   /**

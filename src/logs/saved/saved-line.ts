@@ -21,7 +21,7 @@ import { parseRfc3339 } from "../../text/timestamp.js";
 import type { LineRead } from "../formats/line-read.js";
 import { readJsonLine } from "../formats/ndjson-line.js";
 import { readPlainLine, textLine } from "../formats/plain-line.js";
-import { readTextLine } from "../formats/text-line.js";
+import { DEPLOYMENT_LABEL, readTextLine } from "../formats/text-line.js";
 import { filteredLevel, filteredText } from "../line-filter.js";
 import type { LogLine } from "../model/log-line.js";
 import { timestampSortKey } from "../model/log-line.js";
@@ -221,10 +221,99 @@ function fromSavedLine(
         : levelCode(levelOfContent(line.content));
 }
 
+/** The last labels a reader met in tail text, by their bytes: their stream and deployment. */
+export class LabelCache {
+  readonly bytes: Buffer[] = [];
+  readonly ids: number[] = [];
+  /** Where the next label met goes (the cache is a ring). */
+  next = 0;
+}
+
+const LABELS_KEPT = 16;
+
+/**
+ * A line of tail text in the shape tail writes it, read from its bytes (the time, the label's
+ * stream, where the content starts): what readTextLine and fromSavedLine make of it, without
+ * decoding the whole line. False for any other shape (a line without `] `, a gap, a header,
+ * grep's `--`, a time that does not read, bytes that are not UTF-8): read the long way.
+ */
+function scanTailText(
+  buffer: Buffer,
+  s: number,
+  e: number,
+  streams: StreamTable,
+  out: LineScan,
+  labels: LabelCache,
+): boolean {
+  let at = s;
+  const c = buffer[s] as number;
+  let time: { seconds: number; nanos: number } | undefined;
+  if (c >= 48 && c <= 57) {
+    const space = buffer.indexOf(32, s);
+    if (space < 0 || space - s > 40 || space >= e) return false;
+    time = parseRfc3339(buffer.toString("latin1", s, space));
+    if (!time) return false;
+    at = space + 1;
+  } else if (c === 45 /* - */) {
+    at = s + 1;
+    while (at < e && buffer[at] === 32) at++;
+    if (at < s + 2) return false;
+  } else if (c !== 91) {
+    return false;
+  }
+  if (buffer[at] !== 91 /* [ */) return false;
+  // `] ` after the label: bytes no UTF-8 sequence holds, so found among the bytes as in the text.
+  let close = at + 1;
+  for (;;) {
+    close = buffer.indexOf(93, close);
+    if (close < 0 || close + 1 >= e) return false;
+    if (buffer[close + 1] === 32) break;
+    close++;
+  }
+  const stream = labelStream(buffer, at + 1, close, streams, labels);
+  if (stream < 0) return false;
+  const content = buffer.toString("utf8", close + 2, e);
+  if (content.includes("\ufffd")) return false;
+  out.stream = stream;
+  out.timed = time !== undefined;
+  out.key = time ? timestampSortKey(time.seconds, time.nanos) : 0;
+  out.level = levelCode(levelOfContent(content));
+  out.contentFrom = close + 2 - s;
+  out.contentAfter = 0;
+  return true;
+}
+
+/** The stream of the label in bytes [from, to), as readTextLine reads it; -1: not UTF-8. */
+function labelStream(
+  buffer: Buffer,
+  from: number,
+  to: number,
+  streams: StreamTable,
+  labels: LabelCache,
+): number {
+  const length = to - from;
+  for (let k = 0; k < labels.bytes.length; k++) {
+    const b = labels.bytes[k] as Buffer;
+    if (b.length !== length) continue;
+    let i = 0;
+    while (i < length && b[i] === buffer[from + i]) i++;
+    if (i === length) return labels.ids[k] as number;
+  }
+  const label = buffer.toString("utf8", from, to);
+  if (label.includes("\ufffd")) return -1;
+  const prefixed = DEPLOYMENT_LABEL.exec(label);
+  const id = label === "" ? NO_STREAM : streams.id(prefixed ? prefixed[1] : undefined, label);
+  const slot = labels.next;
+  labels.bytes[slot] = Buffer.from(buffer.subarray(from, to));
+  labels.ids[slot] = id;
+  labels.next = (slot + 1) % LABELS_KEPT;
+  return id;
+}
+
 /**
  * Reads the line in bytes [s, e) of `buffer` (without its newline; a trailing CR is dropped) as
- * `format` into `out`. Labels met are numbered in `streams`. `walker`: the reader's own (an
- * index reads every line of a file with one).
+ * `format` into `out`. Labels met are numbered in `streams`. `walker` and `labels`: the
+ * reader's own (an index reads every line of a file with one of each).
  */
 export function scanLine(
   buffer: Buffer,
@@ -234,6 +323,7 @@ export function scanLine(
   streams: StreamTable,
   out: LineScan,
   walker: JsonLineWalker = new JsonLineWalker(),
+  labels: LabelCache = new LabelCache(),
 ): void {
   if (e > s && buffer[e - 1] === 0x0d) e--;
   out.what = LINE;
@@ -248,6 +338,8 @@ export function scanLine(
   out.contentEscaped = false;
   if (format === "ndjson") {
     scanJson(walker, buffer, s, e, streams, out);
+  } else if (format === "text" && scanTailText(buffer, s, e, streams, out, labels)) {
+    // Read from its bytes: the shape tail writes.
   } else {
     const text = buffer.toString("utf8", s, e);
     const read = format === "text" ? readSavedText(text) : readPlainLine(text);

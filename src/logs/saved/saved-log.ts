@@ -405,20 +405,27 @@ export class SavedLog {
 
   /** The row's sort key (epoch ms). */
   keyAt(row: number): number | undefined {
-    const w = this.fileOf(row);
-    return w ? w.file.index.key(w.number) : undefined;
+    if (row < 0 || row >= this.rows) return undefined;
+    return this.keyOf(this.order[row] as number);
+  }
+
+  /** The index's flags of the row's line (./line-index.ts: level, gap, timed, …); 0 for none. */
+  flagsAt(row: number): number {
+    if (row < 0 || row >= this.rows) return 0;
+    const ref = this.order[row] as number;
+    const f = Math.floor(ref / FILE_STRIDE);
+    return (this.files[f] as SavedFile).index.flags(ref - f * FILE_STRIDE);
   }
 
   /** The level read in the row's line (undefined: none stated, or a gap). */
   levelAt(row: number): LogLevel | undefined {
-    const w = this.fileOf(row);
-    return w ? levelOfCode(w.file.index.flags(w.number) & LEVEL_MASK) : undefined;
+    if (row < 0 || row >= this.rows) return undefined;
+    return levelOfCode(this.flagsAt(row) & LEVEL_MASK);
   }
 
   /** Whether the row is a gap, a line with a time of its own, a line kept as text, late. */
   kindAt(row: number): { gap: boolean; timed: boolean; unreadable: boolean; late: boolean } {
-    const w = this.fileOf(row);
-    const flags = w ? w.file.index.flags(w.number) : 0;
+    const flags = this.flagsAt(row);
     return {
       gap: (flags & IS_GAP) !== 0,
       timed: (flags & TIMED) !== 0,
@@ -429,8 +436,10 @@ export class SavedLog {
 
   /** The row's stream (./stream-table.ts), from the index. */
   streamAt(row: number): number {
-    const w = this.fileOf(row);
-    return w ? w.file.index.stream(w.number) : 0;
+    if (row < 0 || row >= this.rows) return 0;
+    const ref = this.order[row] as number;
+    const f = Math.floor(ref / FILE_STRIDE);
+    return (this.files[f] as SavedFile).index.stream(ref - f * FILE_STRIDE);
   }
 
   /**

@@ -40,6 +40,11 @@ export class StreamTable {
     return this.list.length;
   }
 
+  /** Every stream, by its number (0: lines without a replica). */
+  all(): readonly Stream[] {
+    return this.list;
+  }
+
   /** Every deployment id seen, in the order first seen. */
   deployments(): string[] {
     return [...this.deploymentIds];

@@ -6,6 +6,7 @@ import {
   GAP,
   HEADER,
   LINE,
+  levelCode,
   lineContent,
   newLineScan,
   type SavedFormat,
@@ -13,6 +14,7 @@ import {
   scanLine,
 } from "../../../src/logs/saved/saved-line.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
+import { levelOf } from "../../../src/text/log-level.js";
 
 const T = "2026-11-18T11:06:40.000000005Z";
 const KEY = timestampSortKey(1_795_000_000, 5);
@@ -143,6 +145,84 @@ describe("text as tail prints it", () => {
       line: { replicaLabel: "replica 2/3", content: "a ] b [c]", seconds: "1795000000", nanos: 5 },
     });
     expect(decodeLine("[replica 2/3] ", "text", false)).toMatchObject({ line: { content: "" } });
+  });
+});
+
+describe("tail text read from its bytes", () => {
+  /** What the long way (the line decoded whole, then read) makes of a line, as a scan says it. */
+  function longWay(bytes: Buffer) {
+    const text = bytes.toString("utf8");
+    const read = decodeLine(text, "text", false);
+    if (read.kind !== "line" || read.line.replicaLabel === "") return undefined;
+    const line = read.line;
+    const whole = !text.includes("\ufffd");
+    return {
+      timed: line.seconds !== undefined,
+      key: line.seconds !== undefined ? line.sortKey : 0,
+      level: levelCode(levelOf(line.content)),
+      label: line.replicaLabel,
+      deploymentId: line.deploymentId,
+      contentFrom: whole ? bytes.length - Buffer.byteLength(line.content) : -1,
+      contentAfter: whole ? 0 : -1,
+    };
+  }
+
+  const lines: (string | Buffer)[] = [
+    `${T} [replica 2/3] ERROR boom`,
+    `${T} [replica 2/3] a ] b [c] ] d`,
+    `${T} [replica 2/3] `,
+    "2026-11-18T12:06:40.000000005+01:00 [replica 1/3] WARN hi",
+    `${"-".padEnd(T.length)} [replica 2/3]     at f (x.js:1:2)`,
+    "- [replica 1/3] x",
+    "[replica 3/3] level=error msg=x",
+    "[9463b1 replica 2/3] hi",
+    "[0c7e55 0.8.0 canary replica 1/2] hi",
+    `${T} [réplica ✓ 1/2] ünïcode ✓ content`,
+    `${T} [replica 2/3]x no space after the label`,
+    `${T} [replica 2/3] {"level":"error","msg":"json content"}`,
+    `${T}  [replica 2/3] two spaces`,
+    "2026-13-18T11:06:40Z [replica 2/3] no such month",
+    `${T}[replica 2/3] no space after the time`,
+    `${T} [] an empty label`,
+    `${T} [replica 2/3]`,
+    "[replica 2/3] ]",
+    Buffer.concat([
+      Buffer.from(`${T} [replica 2/3] bad `),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(" bytes"),
+    ]),
+    Buffer.concat([
+      Buffer.from(`${T} [repl`),
+      Buffer.from([0xc3]),
+      Buffer.from("ica 2/3] bad label"),
+    ]),
+    `${T} [replica 2/3] a literal \ufffd`,
+  ];
+
+  it.each(lines.map((l) => [l.toString(), l]))("%s", (_, line) => {
+    const bytes = typeof line === "string" ? Buffer.from(line) : line;
+    const streams = new StreamTable();
+    const out = newLineScan();
+    const buf = Buffer.concat([Buffer.from("xx"), bytes, Buffer.from("\nyy")]);
+    // Twice: the second time its label is known by its bytes.
+    for (let k = 0; k < 2; k++) {
+      scanLine(buf, 2, 2 + bytes.length, "text", streams, out);
+      const want = longWay(bytes);
+      if (want === undefined) {
+        expect(out.readable && out.stream !== 0).toBe(false);
+        continue;
+      }
+      const stream = streams.get(out.stream);
+      expect({
+        timed: out.timed,
+        key: out.key,
+        level: out.level,
+        label: stream?.replicaLabel,
+        deploymentId: stream?.deploymentId,
+        contentFrom: out.contentFrom,
+        contentAfter: out.contentAfter,
+      }).toEqual(want);
+    }
   });
 });
 

@@ -1,0 +1,174 @@
+/**
+ * A large file indexed in pieces (src/logs/saved/piece-index.ts) reads as one reader reads it:
+ * the same lines, keys, flags (late lines too), streams and counts, whatever the pieces' edges
+ * fall on (lines without a time at the start of a piece, a piece without any timed line). The
+ * pieces run here on this thread, through the same functions the worker calls.
+ */
+import { closeSync, fstatSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { formatEvent, type StreamFormat } from "../../../src/logs/formats/stream-format.js";
+import { type LogEvent, packNanos, timestampSortKey } from "../../../src/logs/model/log-line.js";
+import { FileBytes } from "../../../src/logs/saved/byte-source.js";
+import type { PieceRunner } from "../../../src/logs/saved/piece-index.js";
+import { SavedFile } from "../../../src/logs/saved/saved-file.js";
+import { StreamTable } from "../../../src/logs/saved/stream-table.js";
+import { BURSTS } from "../corpus.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tvcwatch-pieces-"));
+const fds: number[] = [];
+afterAll(() => {
+  for (const fd of fds) closeSync(fd);
+});
+
+const JSON_OUT: StreamFormat = { output: "json", timestamps: false, utc: true, colour: false };
+const TEXT_UTC: StreamFormat = { output: "text", timestamps: true, utc: true, colour: false };
+
+/**
+ * About `count` events: a run without a time first, then lines of 5 replicas of 2 deployments
+ * (a few late, a few without a time, now and then a gap), the corpus's contents and unicode.
+ */
+function eventsOf(
+  count: number,
+  untimed: readonly [number, number] = [0, 0],
+  /** Lines from a third on a day older (two logs put together, the newer first). */
+  olderHalf = false,
+): LogEvent[] {
+  const out: LogEvent[] = [];
+  let ms = 1_795_000_000_000;
+  const line = (i: number, timed: boolean, at: number): LogEvent => {
+    const seconds = Math.floor(at / 1000);
+    const nanos = (at % 1000) * 1e6 + (i % 1000);
+    const burst = BURSTS[i % BURSTS.length] as readonly string[];
+    return {
+      kind: "line",
+      replicaLabel: `replica ${(i % 5) + 1}/5`,
+      ...(i % 7 === 0 ? { deploymentId: i % 2 === 0 ? "9463b1f2" : "0c7e55aa" } : {}),
+      seconds: timed ? String(seconds) : undefined,
+      nanos: timed ? packNanos(String(nanos)) : undefined,
+      sortKey: timed ? timestampSortKey(seconds, nanos) : 0,
+      content: `${burst[i % burst.length]} ${i % 11 === 0 ? "ünïcode ✓ " : ""}#${i}`,
+      late: false,
+    };
+  };
+  for (let i = 0; i < 40; i++) out.push(line(i, false, ms));
+  for (let i = 40; i < count; i++) {
+    ms += 3;
+    if (i % 997 === 0) {
+      out.push({ kind: "gap", from: ms - 1000, to: ms, reason: "no answer", sortKey: ms });
+      continue;
+    }
+    // A long run without a time: a piece's edge may fall inside it.
+    const inRun = i >= untimed[0] && i < untimed[1];
+    const back = (i % 101 === 0 ? 5_000 : 0) + (olderHalf && i >= count / 3 ? 86_400_000 : 0);
+    out.push(line(i, !inRun && i % 13 !== 0, ms - back));
+  }
+  return out;
+}
+
+function fileOf(name: string, events: readonly LogEvent[], format: StreamFormat): number {
+  const path = join(dir, name);
+  writeFileSync(path, `${events.map((e) => formatEvent(e, format)).join("\n")}\n`);
+  const fd = openSync(path, "r");
+  fds.push(fd);
+  return fd;
+}
+
+/** The pieces indexed here, one after another; how many there were. */
+let pieceCount = 0;
+const here: PieceRunner = async (requests, progress) => {
+  pieceCount = requests.length;
+  return requests.map((r) => SavedFile.indexPiece(new FileBytes(r.fd, r.size), r, progress));
+};
+
+const pause = () => Promise.resolve();
+
+async function read(fd: number, streams: StreamTable, pieces?: PieceRunner) {
+  const file = SavedFile.ofFile("f", new FileBytes(fd, fstatSync(fd).size), streams);
+  file.startFile();
+  await file.indexRest(pause, pieces, 1);
+  file.end();
+  return file;
+}
+
+/** Every line as the index holds it, its stream by its label. */
+function linesOf(file: SavedFile, streams: StreamTable) {
+  const ix = file.index;
+  const rows: string[] = [];
+  for (let n = ix.first(); n < ix.next(); n++) {
+    const s = streams.get(ix.stream(n));
+    rows.push(
+      [
+        ix.start(n),
+        ix.length(n),
+        ix.key(n),
+        ix.flags(n),
+        s?.deploymentId,
+        s?.replicaLabel,
+        ix.contentStart(n),
+        ix.contentTail(n),
+      ].join(" "),
+    );
+  }
+  return rows;
+}
+
+function factsOf(file: SavedFile, streams: StreamTable) {
+  const read = file.read;
+  const perStream: Record<string, number> = {};
+  read?.perStream.forEach((n, s) => {
+    const st = streams.get(s);
+    perStream[`${st?.deploymentId} ${st?.replicaLabel}`] = n;
+  });
+  return {
+    lines: read?.lines,
+    gaps: read?.gaps,
+    first: read?.first,
+    last: read?.last,
+    perStream,
+    sorted: file.sorted,
+    unreadable: file.unreadable,
+    range: file.timeRange(),
+    unread: file.unread,
+    state: file.state,
+  };
+}
+
+describe("a large file indexed in pieces", () => {
+  it.each([
+    ["text", TEXT_UTC, [0, 0], false],
+    ["text, a run without a time across the pieces' edge", TEXT_UTC, [20_000, 40_000], false],
+    ["text, the second piece without a time", TEXT_UTC, [22_000, 60_000], false],
+    ["text, two logs, the newer first", TEXT_UTC, [0, 0], true],
+    ["NDJSON", JSON_OUT, [0, 0], false],
+    ["NDJSON, a run without a time across the pieces' edge", JSON_OUT, [20_000, 40_000], false],
+    ["NDJSON, the second piece without a time", JSON_OUT, [22_000, 60_000], false],
+  ] as const)(
+    "%s: the same lines, keys, flags, streams and counts as one reader",
+    async (name, format, runs, older) => {
+      const fd = fileOf(`${name}.log`, eventsOf(60_000, runs, older), format);
+      const oneStreams = new StreamTable();
+      const one = await read(fd, oneStreams);
+      const piecesStreams = new StreamTable();
+      pieceCount = 0;
+      const inPieces = await read(fd, piecesStreams, here);
+      expect(pieceCount).toBe(2);
+      expect(one.index.size()).toBeGreaterThan(50_000);
+      expect(linesOf(inPieces, piecesStreams)).toEqual(linesOf(one, oneStreams));
+      expect(factsOf(inPieces, piecesStreams)).toEqual(factsOf(one, oneStreams));
+      expect(one.sorted).toBe(false);
+    },
+  );
+
+  it("pieces that cannot be indexed (a worker that failed) leave the file to be read here", async () => {
+    const fd = fileOf("failing.log", eventsOf(30_000), TEXT_UTC);
+    const oneStreams = new StreamTable();
+    const one = await read(fd, oneStreams);
+    const streams = new StreamTable();
+    const failed = await read(fd, streams, async () => {
+      throw new Error("no worker");
+    });
+    expect(linesOf(failed, streams)).toEqual(linesOf(one, oneStreams));
+  });
+});
