@@ -596,25 +596,13 @@ describe("tail -f --checkpoint --output-file", () => {
     const checkpoint = join(dir, "dep.checkpoint");
     writeFileSync(out, '{"content":"kept"}\n{"content":"written after the last record"}\n');
     const st = statSync(out, { bigint: true });
+    // Were the record taken, the file would be cut back to its first line.
     const write = (record: Record<string, unknown>) =>
-      writeFileSync(
-        checkpoint,
-        JSON.stringify({
-          format: 3,
-          deployments: [
-            {
-              deploymentId: "dep",
-              slackMs: 3000,
-              clock: "server",
-              serverMinusWallMs: 0,
-              lines: "",
-              ...record,
-            },
-          ],
-          // Were the record taken, the file would be cut back to its first line.
-          outputFile: { dev: String(st.dev), ino: String(st.ino), length: 19 },
-        }),
-      );
+      writeDepCheckpoint(checkpoint, record, {
+        dev: String(st.dev),
+        ino: String(st.ino),
+        length: 19,
+      });
     const run = (extra: string[] = []) =>
       runCli(
         [
@@ -713,22 +701,7 @@ describe("tail -f --checkpoint --output-file", () => {
     const out = join(dir, "new.ndjson");
     const checkpoint = join(dir, "dep.checkpoint");
     const refused = () => {
-      writeFileSync(
-        checkpoint,
-        JSON.stringify({
-          format: 3,
-          deployments: [
-            {
-              deploymentId: "dep",
-              slackMs: 3000,
-              clock: "server",
-              serverMinusWallMs: 0,
-              lines: "",
-              resumeFromMs: server.now() + 30_000,
-            },
-          ],
-        }),
-      );
+      writeDepCheckpoint(checkpoint, { resumeFromMs: server.now() + 30_000 });
       return runCli(
         [
           "--base-url",
@@ -817,6 +790,19 @@ describe("tail -f --checkpoint --output-file", () => {
     }
   }, 30_000);
 });
+
+/** A format 3 checkpoint of deployment "dep" on the server's clock: `record` over its defaults. */
+function writeDepCheckpoint(
+  path: string,
+  record: Record<string, unknown>,
+  outputFile?: { dev: string; ino: string; length: number },
+): void {
+  const dep = { deploymentId: "dep", slackMs: 3000, clock: "server", serverMinusWallMs: 0 };
+  writeFileSync(
+    path,
+    JSON.stringify({ format: 3, deployments: [{ ...dep, lines: "", ...record }], outputFile }),
+  );
+}
 
 /** `text` matched literally in a RegExp. */
 function literally(text: string): string {
