@@ -1,11 +1,17 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Test files that change what a process holds for all its modules, and so run in a process of
- * their own: a module mock (node:crypto), and TZ set at run time (read by Node only from the
- * real environment, which a shared process stands in for between files).
+ * Test files that change or measure what a process holds for all its modules, and so run in a
+ * process of their own: a module mock (node:crypto), TZ set at run time (read by Node only from
+ * the real environment, which a shared process stands in for between files), and the heap's
+ * growth (which the files before would add to).
  */
-const ISOLATED = ["test/config/atomic-file.test.ts", "test/text/time-bound.test.ts"];
+const ISOLATED = [
+  "test/config/atomic-file.test.ts",
+  "test/text/time-bound.test.ts",
+  "test/tui/components/dashboard-fuzz.test.tsx",
+  "test/tui/log-view/log-view.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -110,11 +110,12 @@ describe("the demo's views in a real terminal", () => {
         timeout: 60_000,
       }, async () => {
         // The title learns the deployment's app name from the API, then names it, its version and
-        // role whole at every width (at 80 columns without the word "deployment"); its replicas'
+        // role whole at every width (at 80 columns without the word "deployment", the id cut to six
+        // characters when the health needs the room); its replicas
         // health follows once polled, whether or not it came first.
         await tmux.waitFor("the app's name in the title", (s) =>
           expect(s.split("\n")[0]).toMatch(
-            /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{6,}\S* \(0\.7\.2 live\)( · \d+\/\d+ ready)?\s*$/,
+            /^tvcwatch · demo \(simulated\) · payments-signer · (deployment )?[0-9a-f]{6}\S* \(0\.7\.2 live\)( · \d+\/\d+ ready)?\s*$/,
           ),
         );
       });
