@@ -175,21 +175,26 @@ describe("MarkedLog", () => {
   });
 });
 
+/** NDJSON of `count` replicas with one line each, a millisecond apart. */
+function oneLineReplicas(count: number): string {
+  const out: string[] = [];
+  for (let r = 1; r <= count; r++) {
+    const ms = START + r;
+    out.push(
+      JSON.stringify({
+        replicaLabel: `replica ${r}/${count}`,
+        ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+        content: `INFO hello from ${r}`,
+      }),
+    );
+  }
+  return `${out.join("\n")}\n`;
+}
+
 describe("many replicas", () => {
   it("200,000 one-line replicas: counts, numbers and markers in work linear in lines and replicas", async () => {
     const count = 200_000;
-    const out: string[] = [];
-    for (let r = 1; r <= count; r++) {
-      const ms = START + r;
-      out.push(
-        JSON.stringify({
-          replicaLabel: `replica ${r}/${count}`,
-          ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
-          content: `INFO hello from ${r}`,
-        }),
-      );
-    }
-    const { m, o } = await open(`${out.join("\n")}\n`);
+    const { m, o } = await open(oneLineReplicas(count));
     expect(o.log.size()).toBe(count);
     const stats = m.snapshot();
     expect(stats.length).toBe(count);
@@ -219,19 +224,8 @@ describe("catching up in slices", () => {
   it("lines indexed after it was made are observed a batch a slice, between which the event loop answers, to the markers made at once", async () => {
     // A file over the MiB indexed first: the rest comes after the MarkedLog was made.
     const count = 60_000;
-    const out: string[] = [];
-    for (let r = 1; r <= count; r++) {
-      const ms = START + r;
-      out.push(
-        JSON.stringify({
-          replicaLabel: `replica ${r}/${count}`,
-          ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
-          content: `INFO hello from ${r}`,
-        }),
-      );
-    }
     const path = join(dir, `f${++files}.ndjson`);
-    writeFileSync(path, `${out.join("\n")}\n`);
+    writeFileSync(path, oneLineReplicas(count));
     const o = await openSavedLogs([path]);
     opened.push(o);
     const before = o.log.size();
