@@ -104,6 +104,9 @@ export class WindowPlanner {
   /** Answers of the resumed first window set aside so far. */
   private setAside = 0;
 
+  /** Monotonic ms of the first window's first try (see planFirst). */
+  private firstTriedMono: number | undefined;
+
   constructor(private readonly o: WindowPlannerOptions) {}
 
   /** Whether the first window has been answered. */
@@ -218,32 +221,12 @@ export class WindowPlanner {
   plan(overlapMs: number): WindowPlan {
     if (this.coveredFrom === undefined && this.o.resume)
       return this.planResume(this.o.resume, overlapMs);
-    if (this.coveredFrom === undefined) {
-      const request: LogRequest = {};
-      const { sinceMs, tailLines } = this.o;
-      if (sinceMs !== undefined && sinceMs > 0)
-        request.sinceSeconds = String(Math.max(1, Math.ceil(sinceMs / 1000)));
-      if (tailLines !== undefined && tailLines > 0) request.tailLines = tailLines;
-      return request.sinceSeconds !== undefined && request.tailLines === undefined
-        ? { request, windowMs: Number(request.sinceSeconds) * 1000, overlapMs }
-        : { request, overlapMs };
-    }
-    const { clock, serverClock, retentionMs } = this.o;
+    if (this.coveredFrom === undefined) return this.planFirst(overlapMs);
+    const { clock, retentionMs } = this.o;
     let windowMs = clock.monotonic() - this.coveredFrom + overlapMs + this.allowance();
     let gap: GapMarker | undefined;
     if (windowMs > retentionMs) {
-      const low = serverClock.lowOffset();
-      const toServer = Number.isFinite(low) ? low : clock.now() - clock.monotonic();
-      const now = clock.monotonic() + toServer;
-      const from = this.coveredFrom + toServer;
-      const to = now - retentionMs;
-      gap = {
-        kind: "gap",
-        from,
-        to,
-        reason: `no successful poll for ${formatDuration(now - from)}, longer than the server keeps logs (${formatDuration(retentionMs)})`,
-        sortKey: to,
-      };
+      gap = this.pastRetention(this.coveredFrom, "no successful poll");
       windowMs = retentionMs;
     }
     const seconds = Math.max(1, Math.ceil(windowMs / 1000));
@@ -253,6 +236,56 @@ export class WindowPlanner {
       overlapMs,
       coveredFrom: this.coveredFrom,
       ...(gap ? { gap } : {}),
+    };
+  }
+
+  /**
+   * The first window: `sinceMs` back from the follow's first try, not from this one, so that
+   * polls failing before the first answer do not move its start forward past lines it was asked
+   * for (cut to what the server keeps, with the gap said); or the `tailLines` asked for.
+   */
+  private planFirst(overlapMs: number): WindowPlan {
+    const request: LogRequest = {};
+    const { sinceMs, tailLines, clock, retentionMs } = this.o;
+    const now = clock.monotonic();
+    this.firstTriedMono ??= now;
+    let gap: GapMarker | undefined;
+    if (sinceMs !== undefined && sinceMs > 0) {
+      let reachMs = sinceMs + (now - this.firstTriedMono);
+      if (reachMs > retentionMs && sinceMs <= retentionMs) {
+        gap = this.pastRetention(this.firstTriedMono - sinceMs, "no answer to the first poll");
+        reachMs = retentionMs;
+      }
+      request.sinceSeconds = String(Math.max(1, Math.ceil(reachMs / 1000)));
+    }
+    if (tailLines !== undefined && tailLines > 0) request.tailLines = tailLines;
+    if (request.sinceSeconds === undefined || request.tailLines !== undefined)
+      return { request, overlapMs };
+    return {
+      request,
+      windowMs: Number(request.sinceSeconds) * 1000,
+      overlapMs,
+      ...(gap ? { gap } : {}),
+    };
+  }
+
+  /**
+   * The stretch from `fromMono` (monotonic) to what the server still keeps, which no window can
+   * reach any more: said as a gap, `why` it was not asked for in time.
+   */
+  private pastRetention(fromMono: number, why: string): GapMarker {
+    const { clock, serverClock, retentionMs } = this.o;
+    const low = serverClock.lowOffset();
+    const toServer = Number.isFinite(low) ? low : clock.now() - clock.monotonic();
+    const now = clock.monotonic() + toServer;
+    const from = fromMono + toServer;
+    const to = now - retentionMs;
+    return {
+      kind: "gap",
+      from,
+      to,
+      reason: `${why} for ${formatDuration(now - from)}, longer than the server keeps logs (${formatDuration(retentionMs)})`,
+      sortKey: to,
     };
   }
 

@@ -115,6 +115,30 @@ describe("the follower's time range", () => {
     );
   });
 
+  it("hands on the range's first lines when every try fails for longer than --since (a found case)", async () => {
+    // Four failed tries over 10.5 s before the first answer: --since 10 s still reaches back to
+    // where the follow began, not to 10 s before that answer.
+    const s: RangeScenario = {
+      skewMs: 0,
+      lagMs: 0,
+      failureRate: 0.25,
+      maxLatencyMs: 0,
+      from: 0,
+      length: 0.01,
+      seed: 2073407998,
+    };
+    let fromMs = 0;
+    let untilMs = 0;
+    const { lines, emitted } = await follow(s, (start) => {
+      fromMs = start;
+      untilMs = fromMs + s.length * SPAN_MS;
+      return { fromMs, until: { atMs: untilMs } };
+    });
+    const want = lines.filter((l) => l.t >= fromMs && l.t <= untilMs).map((l) => l.content);
+    expect(want.length).toBeGreaterThan(5);
+    expect(emitted.map((l) => l.content).sort()).toEqual(want.sort());
+  });
+
   it("measures a duration back from the server's time when it first answers", async () => {
     const s: RangeScenario = {
       skewMs: 90_000,
