@@ -246,7 +246,10 @@ describe("reading the log in a real terminal", () => {
         tmux.keys("J");
         tmux.type("-10s");
         tmux.keys("Enter");
-        await tmux.waitFor("paused at the time", (s) => logRows(s).some((r) => /^\[\d\]>/.test(r)));
+        // The cursor lands on the row nearest the time: a line ("[2]>") or a marker (">──").
+        await tmux.waitFor("paused at the time", (s) =>
+          s.split("\n").some((l) => /^[║│](\[\d\]>|>──)/.test(l)),
+        );
         const file = join(dir, "incident.ndjson");
         // S, Enter: the view; then the name, and the notice counts the lines written.
         tmux.keys("S");
