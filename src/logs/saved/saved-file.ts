@@ -34,12 +34,12 @@ import type { SavedHeader } from "./saved-header.js";
 import {
   GAP,
   HEADER,
-  LabelCache,
   type LineScan,
   newLineScan,
   type SavedFormat,
   SKIP,
   scanLine,
+  TextReadCache,
 } from "./saved-line.js";
 import { NO_STREAM, StreamTable } from "./stream-table.js";
 
@@ -95,7 +95,7 @@ class Indexer {
   /** Walks this file's NDJSON lines (one walker per reader). */
   private readonly walker = new JsonLineWalker();
   /** The labels of this file's tail text last met (one cache per reader). */
-  private readonly labels = new LabelCache();
+  private readonly labels = new TextReadCache();
 
   constructor(
     private readonly format: SavedFormat,
