@@ -1,16 +1,17 @@
 /**
- * The level of a plain (not JSON) line read from its bytes, without making a string of it: the
- * same reading as ./log-level.ts's `levelOfContent` (a logfmt `level=…` first, then a glog/klog
- * prefix, then the earliest of a level word opening the line and ending with `:`, an upper-case
- * level word standing alone, and a bracketed `[error]`), for a line whose first PLAIN_PREFIX bytes
- * are ASCII (a character a byte) and hold no escape sequence. Any other line (a JSON object, bytes
- * beyond ASCII, an SGR sequence) is left to the string reading: `levelCodeOfAscii` says -1.
+ * The level of a line read from its bytes, without making a string of it: the same reading as
+ * ./log-level.ts's `levelOfContent` (a JSON object's level key, walked key by key; in any other
+ * line a logfmt `level=…` first, then a glog/klog prefix, then the earliest of a level word
+ * opening the line and ending with `:`, an upper-case level word standing alone, and a bracketed
+ * `[error]`), for a line of ASCII bytes (a character a byte). Any other line (bytes beyond ASCII,
+ * an SGR sequence where the text reading would take it out) is left to the string reading:
+ * `levelCodeOfAscii` says -1.
  *
  * The words each form takes are ./log-level.ts's own, as its patterns list them
  * (test/text/log-level-bytes.test.ts checks the two readings agree); the level a word names is
  * `levelNamed`'s.
  */
-import { levelNamed, levelRank, PLAIN_PREFIX } from "./log-level.js";
+import { JSON_SCAN_LIMIT, levelNamed, levelRank, PLAIN_PREFIX, READ_CHARS } from "./log-level.js";
 
 /** A level as an index keeps it: 0 none, 1 trace … 6 fatal. */
 function codeOf(word: string): number {
@@ -206,21 +207,213 @@ function leading(b: Uint8Array, from: number, end: number): { at: number; code: 
   return { at: -1, code: 0 };
 }
 
+/** log-level.ts's spaces before a JSON line's `{`, and between its tokens. */
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** log-level.ts's LEVEL_KEYS, lower case, as bytes. */
+const JSON_LEVEL_KEYS = ["level", "severity", "lvl", "levelname", "loglevel", "log.level"].map(
+  (k) => Uint8Array.from(k, (c) => c.charCodeAt(0)),
+);
+/** log-level.ts's NESTED_KEYS (their case as it is), as bytes. */
+const JSON_NESTED_KEYS = ["fields", "log"].map((k) => Uint8Array.from(k, (c) => c.charCodeAt(0)));
+/** An object's walk ended at a token it cannot read (or the end of what is read). */
+const NOT_OK = -1;
+/** An object's walk ended at its `}`, without a level of its own. */
+const OK = 0;
+
+/**
+ * log-level.ts's walk over a JSON line's keys (its Walk and walkObject) on ASCII bytes, up to
+ * `end`: strings skipped raw (not unescaped), a level key's value read as a name or a pino number.
+ */
+class JsonWalk {
+  i: number;
+  /** The level found in a `fields` or `log` object, for when the top level has none. */
+  inner = 0;
+
+  constructor(
+    private readonly b: Uint8Array,
+    start: number,
+    readonly end: number,
+  ) {
+    this.i = start;
+  }
+
+  private spaces(): void {
+    while (this.i < this.end && isJsonSpace(this.b[this.i] as number)) this.i++;
+  }
+
+  private peek(): number {
+    return this.i < this.end ? (this.b[this.i] as number) : -1;
+  }
+
+  /** At an opening quote: past the closing one; the first byte between, or -1 (none before end). */
+  private string(): number {
+    const open = this.i;
+    for (let q = open + 1; q < this.end; q++) {
+      if (this.b[q] !== 34) continue;
+      let backslashes = 0;
+      while (this.b[q - 1 - backslashes] === 0x5c) backslashes++;
+      if (backslashes % 2 === 0) {
+        this.i = q + 1;
+        return open + 1;
+      }
+    }
+    return -1;
+  }
+
+  private skipValue(): boolean {
+    const c = this.peek();
+    if (c === 34) return this.string() >= 0;
+    if (c === 0x7b || c === 0x5b) {
+      let depth = 0;
+      while (this.i < this.end) {
+        const d = this.b[this.i] as number;
+        if (d === 34) {
+          if (this.string() < 0) return false;
+          continue;
+        }
+        if (d === 0x7b || d === 0x5b) depth++;
+        else if (d === 0x7d || d === 0x5d) {
+          depth--;
+          if (depth === 0) {
+            this.i++;
+            return true;
+          }
+        }
+        this.i++;
+      }
+      return false;
+    }
+    while (this.i < this.end) {
+      const d = this.b[this.i] as number;
+      if (d === 0x2c || d === 0x7d || d === 0x5d || isJsonSpace(d)) return true;
+      this.i++;
+    }
+    return false;
+  }
+
+  /** A level key's value: the level a name or a pino/bunyan number says, else 0. */
+  private levelValue(): number {
+    const c = this.peek();
+    if (c === 34) {
+      const from = this.string();
+      const length = this.i - 1 - from;
+      if (from < 0 || length > 16) return 0;
+      let text = "";
+      for (let k = from; k < from + length; k++) text += String.fromCharCode(this.b[k] as number);
+      return codeOf(text);
+    }
+    if (c >= 0x30 && c <= 0x39) {
+      const from = this.i;
+      if (!this.skipValue()) return 0;
+      const length = this.i - from;
+      if (length > 6) return 0;
+      let value = 0;
+      for (let k = from; k < this.i; k++) {
+        const d = (this.b[k] as number) - 48;
+        if (d < 0 || d > 9) return 0;
+        value = value * 10 + d;
+      }
+      if (value < 10) return 0;
+      return Math.min(Math.floor(value / 10), 6);
+    }
+    this.skipValue();
+    return 0;
+  }
+
+  /** Whether the key in bytes [from, from + length) is one of `keys` (lower-cased first, `fold`). */
+  private isKey(from: number, length: number, keys: readonly Uint8Array[], fold: boolean): boolean {
+    for (const key of keys) {
+      if (key.length !== length) continue;
+      let k = 0;
+      while (k < length) {
+        let c = this.b[from + k] as number;
+        if (fold && c >= 65 && c <= 90) c += 32;
+        if (c !== key[k]) break;
+        k++;
+      }
+      if (k === length) return true;
+    }
+    return false;
+  }
+
+  /**
+   * From an object's `{` to past its `}`: the top level's level (a code, at once), OK, or NOT_OK;
+   * a level inside `fields` or `log` is kept in `inner`.
+   */
+  object(nested: boolean): number {
+    this.i++;
+    this.spaces();
+    if (this.peek() === 0x7d) {
+      this.i++;
+      return OK;
+    }
+    for (;;) {
+      this.spaces();
+      if (this.peek() !== 34) return NOT_OK;
+      const key = this.string();
+      if (key < 0) return NOT_OK;
+      const keyLength = this.i - 1 - key;
+      this.spaces();
+      if (this.peek() !== 0x3a) return NOT_OK;
+      this.i++;
+      this.spaces();
+      if (this.isKey(key, keyLength, JSON_LEVEL_KEYS, true)) {
+        const found = this.levelValue();
+        if (found > 0 && !nested) return found;
+        if (found > 0 && this.inner === 0) this.inner = found;
+      } else if (
+        !nested &&
+        this.isKey(key, keyLength, JSON_NESTED_KEYS, false) &&
+        this.peek() === 0x7b
+      ) {
+        if (this.object(true) === NOT_OK) return NOT_OK;
+      } else if (!this.skipValue()) {
+        return NOT_OK;
+      }
+      this.spaces();
+      const c = this.peek();
+      if (c === 0x2c) {
+        this.i++;
+        continue;
+      }
+      if (c === 0x7d) {
+        this.i++;
+        return OK;
+      }
+      return NOT_OK;
+    }
+  }
+}
+
 /**
  * The level code (0 none, 1 trace … 6 fatal) of the line in bytes [from, to) as
- * `levelOfContent` reads the same text, or -1 when it is not for this reading: a JSON object, a
- * byte beyond ASCII anywhere in it, an escape in its first PLAIN_PREFIX bytes.
+ * `levelOfContent` reads the same text, or -1 when it is not for this reading: a byte beyond
+ * ASCII anywhere in it, an escape in its first PLAIN_PREFIX bytes when it is read as text.
  */
 export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): number {
-  let start = from;
-  while (start < to) {
-    const c = b[start] as number;
-    if (!(c === 32 || c === 9 || c === 10 || c === 13)) break;
-    start++;
-  }
-  if (start < to && b[start] === 123 /* { */) return -1;
-  const end = Math.min(to, from + PLAIN_PREFIX);
   for (let i = from; i < to; i++) if ((b[i] as number) >= 0x80) return -1;
+  // What the string reading reads of a line: its first READ_CHARS.
+  const line = Math.min(to, from + READ_CHARS);
+  let start = from;
+  while (start < line && isJsonSpace(b[start] as number)) start++;
+  if (start < line && b[start] === 123 /* { */) {
+    const walk = new JsonWalk(b, start, Math.min(line, start + JSON_SCAN_LIMIT));
+    const result = walk.object(false);
+    if (result > 0) return result;
+    if (walk.inner > 0) return walk.inner;
+    // Not a JSON object after all (`{main} ERROR …`): read as text.
+    if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to);
+    return 0;
+  }
+  return plainCode(b, from, to);
+}
+
+/** The plain reading of an ASCII line; -1 when an escape is in its first PLAIN_PREFIX bytes. */
+function plainCode(b: Uint8Array, from: number, to: number): number {
+  const end = Math.min(to, from + PLAIN_PREFIX);
   for (let i = from; i < end; i++) if (b[i] === 0x1b) return -1;
   // One pass over the runs of word characters: the first logfmt match (whose value, when it names
   // a level, decides), the first upper-case level word, the first bracketed one.

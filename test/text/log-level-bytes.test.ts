@@ -46,8 +46,41 @@ describe("levelCodeOfAscii", () => {
     expect(byText(text)).toBe(code);
   });
 
-  it("leaves JSON objects, bytes past ASCII and escape sequences to the string reading", () => {
-    expect(levelCodeOfAscii(Buffer.from('  {"level":"warn"}'), 0, 18)).toBe(-1);
+  it.each([
+    ['{"level":"info","msg":"nonce reserved","seq":9300054}', 3],
+    ['  {"severity":"INFO","message":"processed batch","fields":{"service":"quorum"}}', 3],
+    ['{"msg":"x","fields":{"level":"warn"}}', 4],
+    ['{"fields":{"level":"warn"},"level":"error"}', 5],
+    ['{"log":{"level":"debug"},"msg":"y"', 2],
+    ['{"level":50,"msg":"pino"}', 5],
+    ['{"level":5,"msg":"low"}', 0],
+    ['{"level":1234567}', 0],
+    ['{"lvl":"WARNING"}', 4],
+    ['{"Level":"error"}', 5],
+    ['{"le\\u0076el":"error"}', 0],
+    ['{"msg":"say \\"hi\\"","level":"warn"}', 4],
+    ["{main} ERROR boom", 5],
+    ["{}", 0],
+    ['{"a":[1,{"b":"}"}],"level":"fatal"}', 6],
+  ])("reads the JSON line %j as level code %i, as the string reading does", (text, code) => {
+    expect(byBytes(text)).toBe(code);
+    expect(byText(text)).toBe(code);
+  });
+
+  it("reads a JSON line only as far as the string reading does (JSON_SCAN_LIMIT, READ_CHARS)", () => {
+    for (const text of [
+      `{${"a".repeat(20_000)} ERROR`,
+      `{"msg":"${"a".repeat(20_000)}","level":"warn"}`,
+      `{"level":"warn","msg":"${"a".repeat(70_000)}"}`,
+      `${" ".repeat(70_000)}{"level":"warn"}`,
+      `{x ${"a".repeat(16_000)} ERROR`,
+    ]) {
+      expect(byBytes(text)).toBe(byText(text));
+    }
+  });
+
+  it("leaves bytes past ASCII and escape sequences in text to the string reading", () => {
+    expect(levelCodeOfAscii(Buffer.from('  {"level":"warn"}'), 0, 18)).toBe(4);
     const utf8 = Buffer.from("ERROR café");
     expect(levelCodeOfAscii(utf8, 0, utf8.length)).toBe(-1);
     const sgr = Buffer.from("\u001b[31mERROR\u001b[0m x");
@@ -143,13 +176,53 @@ describe("levelCodeOfAscii", () => {
     );
   });
 
+  it("agrees with levelOfContent on lines made of JSON's pieces and level words", () => {
+    const piece = fc.constantFrom(
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      ":",
+      " ",
+      '"',
+      "\\",
+      '\\"',
+      '"level"',
+      '"Severity"',
+      '"lvl"',
+      '"log.level"',
+      '"fields"',
+      '"log"',
+      '"msg"',
+      '"warn"',
+      '"ERROR"',
+      '"bogus"',
+      '"informational"',
+      '"a very long value here"',
+      "50",
+      "30.5",
+      "9",
+      "1234567",
+      "true",
+      "null",
+      "ERROR",
+      "level=warn",
+      "[error]",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = `{${pieces.join("")}`;
+        expect(byBytes(text)).toBe(byText(text));
+      }),
+      { numRuns: 20_000, seed: 4105 },
+    );
+  });
+
   it("agrees with levelOfContent on any printable ASCII line", () => {
     fc.assert(
       fc.property(fc.string({ unit: printable, maxLength: 300 }), (text) => {
-        const code = byBytes(text);
-        // A line opening with `{` is the JSON reading's, left to the string.
-        if (/^[ \t\r\n]*\{/.test(text)) expect(code).toBe(-1);
-        else expect(code).toBe(byText(text));
+        expect(byBytes(text)).toBe(byText(text));
       }),
       { numRuns: 5_000, seed: 4102 },
     );
