@@ -197,3 +197,77 @@ function civilSeconds(text: string): number | undefined {
   lastParsed.seconds = seconds;
   return seconds;
 }
+
+/** Two digits of `b` at `at` as a number, or -1 when one is not a digit. */
+function twoDigitsAt(b: Uint8Array, at: number): number {
+  const h = (b[at] as number) - 48;
+  const l = (b[at + 1] as number) - 48;
+  return h >= 0 && h <= 9 && l >= 0 && l <= 9 ? h * 10 + l : -1;
+}
+
+/**
+ * `parseRfc3339` of bytes, read a byte a character (Latin-1), without making a string of them:
+ * what a line's time is to an index reading its bytes. The date and time to the second are kept
+ * from the last time read (lines come many to a second), by their bytes. `read` says whether the
+ * bytes hold one; `seconds` and `nanos` are then what parseRfc3339 gives for their text.
+ */
+export class Rfc3339Bytes {
+  seconds = 0;
+  nanos = 0;
+  private readonly prefix = new Uint8Array(19);
+  private prefixSeconds: number | undefined;
+
+  read(b: Buffer, s: number, e: number): boolean {
+    const len = e - s;
+    if (len < 20 || len > 35) return false;
+    let base = this.prefixSeconds;
+    if (base !== undefined) {
+      const prefix = this.prefix;
+      for (let k = 0; k < 19; k++) {
+        if (b[s + k] !== prefix[k]) {
+          base = undefined;
+          break;
+        }
+      }
+    }
+    if (base === undefined) {
+      base = civilSeconds(b.toString("latin1", s, s + 19));
+      if (base === undefined) return false;
+      this.prefix.set(b.subarray(s, s + 19));
+      this.prefixSeconds = base;
+    }
+    let at = s + 19;
+    let nanos = 0;
+    if (b[at] === 46 /* . */) {
+      at++;
+      let digits = 0;
+      while (digits < 10 && at < e) {
+        const c = (b[at] as number) - 48;
+        if (!(c >= 0 && c <= 9)) break;
+        nanos = nanos * 10 + c;
+        digits++;
+        at++;
+      }
+      if (digits === 0 || digits > 9) return false;
+      for (let k = digits; k < 9; k++) nanos *= 10;
+    }
+    let offset = 0;
+    const z = at < e ? (b[at] as number) : -1;
+    if (z === 90 || z === 122) {
+      at++;
+    } else if (z === 43 || z === 45) {
+      if (at + 6 > e) return false;
+      const oh = twoDigitsAt(b, at + 1);
+      const om = twoDigitsAt(b, at + 4);
+      if (oh < 0 || oh > 23 || om < 0 || om > 59 || b[at + 3] !== 58) return false;
+      offset = (z === 45 ? -1 : 1) * (oh * 3600 + om * 60);
+      at += 6;
+    } else {
+      return false;
+    }
+    if (at !== e) return false;
+    this.seconds = base - offset;
+    this.nanos = nanos;
+    return true;
+  }
+}

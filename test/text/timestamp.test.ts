@@ -4,6 +4,7 @@ import {
   formatRfc3339,
   msToUtcRfc3339,
   parseRfc3339,
+  Rfc3339Bytes,
   utcRfc3339,
 } from "../../src/text/timestamp.js";
 
@@ -53,6 +54,64 @@ describe("parseRfc3339", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("Rfc3339Bytes", () => {
+  /** What the byte reader reads of `text` put between other bytes, by the reader given. */
+  const byBytes = (reader: Rfc3339Bytes, text: string) => {
+    const bytes = Buffer.from(`9${text}12:00`, "latin1");
+    return reader.read(bytes, 1, 1 + text.length)
+      ? { seconds: reader.seconds, nanos: reader.nanos }
+      : undefined;
+  };
+
+  it("reads what parseRfc3339 reads, one time after another (the second kept between them)", () => {
+    const reader = new Rfc3339Bytes();
+    for (const text of [
+      "2026-11-27T01:23:43.966342041Z",
+      "2026-11-27T01:23:43.1Z",
+      "2026-11-27T01:23:43Z",
+      "2026-11-27T01:23:43.966342041+01:30",
+      "2026-11-27T01:23:43.966342041-05:00",
+      "2026-11-27T01:23:44.000000001z",
+      "2026-11-27 01:23:44.5Z",
+      "2026-11-27T01:23:44.Z",
+      "2026-11-27T01:23:44.1234567890Z",
+      "2026-11-27T01:23:44.12+01:3",
+      "2026-11-27T01:23:44.12+24:00",
+      "2026-11-27T01:23:44.12Zx",
+      "2026-02-30T01:23:44Z",
+      "2026-11-27T01:23:4",
+      "2026-11-27T01:23:44.966342041Z",
+    ]) {
+      expect(byBytes(reader, text), text).toEqual(parseRfc3339(text));
+    }
+  });
+
+  it("agrees with parseRfc3339 on times of any shape", () => {
+    const reader = new Rfc3339Bytes();
+    const digits = (n: number) =>
+      fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: n, maxLength: n });
+    const time = fc
+      .tuple(
+        fc.constantFrom(
+          "2026-11-27T01:23:4",
+          "2026-11-27T01:23:5",
+          "2024-02-29T23:59:5",
+          "2026-13-01T00:00:0",
+        ),
+        digits(1),
+        fc.constantFrom("", ".", ".5", ".123456789", ".1234567890", ","),
+        fc.constantFrom("Z", "z", "+01:00", "-23:59", "+1:00", "", "Z ", "+01:60"),
+      )
+      .map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.array(time, { minLength: 1, maxLength: 6 }), (times) => {
+        for (const text of times) expect(byBytes(reader, text)).toEqual(parseRfc3339(text));
+      }),
+      { numRuns: 2_000, seed: 4104 },
     );
   });
 });

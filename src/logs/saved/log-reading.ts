@@ -90,15 +90,26 @@ export class LogReading {
     this.tails.push({ file, opened: o });
   }
 
-  /** Indexes the regular files whole, one after another (once `from` resolves), then follows each. */
+  /**
+   * Indexes the regular files whole, one after another, then follows each: on this thread once
+   * `from` resolves; a first file's pieces on worker threads start at once (they take nothing
+   * from this thread's first screen).
+   */
   indexFiles(from?: Promise<void>): void {
+    const pieces = this.pieces?.run;
     const indexing = (async () => {
-      if (from) await from;
+      if (from && !pieces) await from;
       // Closed before indexing began (q on the first screen): the descriptors are closed.
       if (this.closed) return;
+      let drawn = false;
+      const pause = async () => {
+        if (from && !drawn) await from;
+        drawn = true;
+        await this.pause();
+      };
       for (const { file, opened } of this.tails) {
         if (this.closed) return;
-        await file.indexRest(this.pause, this.pieces?.run);
+        await file.indexRest(pause, pieces);
         this.follow(file, opened);
         this.log.update();
       }

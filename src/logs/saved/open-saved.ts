@@ -26,8 +26,9 @@ export interface OpenSavedOptions {
   /** How often a followed file is looked at. */
   pollMs?: number;
   /**
-   * The rest of a large file (before its end) is indexed once this resolves: the dashboard's
-   * first screen is drawn first, not between pieces of indexing. By default at once.
+   * The rest of a large file (before its end) is indexed on this thread once this resolves: the
+   * dashboard's first screen is drawn first, not between pieces of indexing (its pieces on
+   * worker threads start at once). By default at once.
    */
   indexFrom?: Promise<void>;
   /** Standard input, for `-`: its descriptor and a stream over it. */

@@ -34,12 +34,12 @@ import type { SavedHeader } from "./saved-header.js";
 import {
   GAP,
   HEADER,
-  LabelCache,
   type LineScan,
   newLineScan,
   type SavedFormat,
   SKIP,
   scanLine,
+  TextReadCache,
 } from "./saved-line.js";
 import { NO_STREAM, StreamTable } from "./stream-table.js";
 
@@ -95,7 +95,7 @@ class Indexer {
   /** Walks this file's NDJSON lines (one walker per reader). */
   private readonly walker = new JsonLineWalker();
   /** The labels of this file's tail text last met (one cache per reader). */
-  private readonly labels = new LabelCache();
+  private readonly labels = new TextReadCache();
 
   constructor(
     private readonly format: SavedFormat,
@@ -528,7 +528,7 @@ export class SavedFile {
     this.skipping = false;
     const inPieces =
       pieces && tailFrom >= parallelBytes
-        ? await this.inPieces(pieces, tailFrom, capacity)
+        ? await this.inPieces(pieces, tailFrom, capacity, pause)
         : undefined;
     // Closed meanwhile: nothing more is read.
     if (pieces) await pause();
@@ -569,6 +569,7 @@ export class SavedFile {
     run: PieceRunner,
     tailFrom: number,
     capacity: number,
+    pause: () => Promise<void>,
   ): Promise<{ whole: Indexer; pos: number } | undefined> {
     const format = this.format as SavedFormat;
     const bounds = [0];
@@ -595,9 +596,13 @@ export class SavedFile {
     }));
     let done: IndexedPiece[];
     try {
-      done = await run(requests, (bytes) => {
-        this.restIndexed = bytes;
-      });
+      done = await run(
+        requests,
+        (bytes) => {
+          this.restIndexed = bytes;
+        },
+        pause,
+      );
     } catch {
       return undefined;
     }
@@ -621,14 +626,42 @@ export class SavedFile {
   }
 
   /**
-   * On another thread: the lines of bytes [from, to) of a file (`from` a line's start, `to` just
-   * after a newline), read as one reader of its own reads them (./piece-index.ts).
+   * The lines of bytes [from, to) of a file (`from` a line's start, `to` just after a newline),
+   * read as one reader of its own reads them (./piece-index.ts), at once: on another thread.
    */
   static indexPiece(
     source: FileBytes,
     request: PieceRequest,
     progress: (bytes: number) => void,
   ): IndexedPiece {
+    const steps = SavedFile.pieceSteps(source, request, progress);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** The same piece read on this thread a read at a time, `pause` before each read. */
+  static async indexPieceInSlices(
+    source: FileBytes,
+    request: PieceRequest,
+    progress: (bytes: number) => void,
+    pause: () => Promise<void>,
+  ): Promise<IndexedPiece> {
+    const steps = SavedFile.pieceSteps(source, request, progress);
+    for (;;) {
+      await pause();
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** A piece's reading, yielding after each read of PIECE_BYTES. */
+  private static *pieceSteps(
+    source: FileBytes,
+    request: PieceRequest,
+    progress: (bytes: number) => void,
+  ): Generator<void, IndexedPiece> {
     const streams = new StreamTable();
     const limits = { maxLines: request.maxLines, maxHeldBytes: request.maxHeldBytes };
     const file = new SavedFile(request.name, source, undefined, streams, limits);
@@ -640,6 +673,7 @@ export class SavedFile {
       pos = file.ingest(ix, pos, Math.min(request.to, pos + PIECE_BYTES), false);
       if (pos === before) break;
       progress(pos - request.from);
+      if (pos < request.to) yield;
     }
     return {
       columns: ix.index.columns(),

@@ -17,7 +17,8 @@
  */
 
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
-import { parseRfc3339 } from "../../text/timestamp.js";
+import { levelCodeOfAscii } from "../../text/log-level-bytes.js";
+import { parseRfc3339, Rfc3339Bytes } from "../../text/timestamp.js";
 import type { LineRead } from "../formats/line-read.js";
 import { readJsonLine } from "../formats/ndjson-line.js";
 import { readPlainLine, textLine } from "../formats/plain-line.js";
@@ -221,12 +222,16 @@ function fromSavedLine(
         : levelCode(levelOfContent(line.content));
 }
 
-/** The last labels a reader met in tail text, by their bytes: their stream and deployment. */
-export class LabelCache {
+/**
+ * What a reader of tail text keeps from line to line: the last labels met, by their bytes (their
+ * stream and deployment), and the last time's date and second.
+ */
+export class TextReadCache {
   readonly bytes: Buffer[] = [];
   readonly ids: number[] = [];
   /** Where the next label met goes (the cache is a ring). */
   next = 0;
+  readonly time = new Rfc3339Bytes();
 }
 
 const LABELS_KEPT = 16;
@@ -243,16 +248,16 @@ function scanTailText(
   e: number,
   streams: StreamTable,
   out: LineScan,
-  labels: LabelCache,
+  cache: TextReadCache,
 ): boolean {
   let at = s;
   const c = buffer[s] as number;
-  let time: { seconds: number; nanos: number } | undefined;
+  let timed = false;
   if (c >= 48 && c <= 57) {
     const space = buffer.indexOf(32, s);
     if (space < 0 || space - s > 40 || space >= e) return false;
-    time = parseRfc3339(buffer.toString("latin1", s, space));
-    if (!time) return false;
+    if (!cache.time.read(buffer, s, space)) return false;
+    timed = true;
     at = space + 1;
   } else if (c === 45 /* - */) {
     at = s + 1;
@@ -270,14 +275,19 @@ function scanTailText(
     if (buffer[close + 1] === 32) break;
     close++;
   }
-  const stream = labelStream(buffer, at + 1, close, streams, labels);
+  const stream = labelStream(buffer, at + 1, close, streams, cache);
   if (stream < 0) return false;
-  const content = buffer.toString("utf8", close + 2, e);
-  if (content.includes("\ufffd")) return false;
+  // ASCII content (the usual line) is read from its bytes; other content as UTF-8 text.
+  let level = levelCodeOfAscii(buffer, close + 2, e);
+  if (level < 0) {
+    const content = buffer.toString("utf8", close + 2, e);
+    if (content.includes("\ufffd")) return false;
+    level = levelCode(levelOfContent(content));
+  }
   out.stream = stream;
-  out.timed = time !== undefined;
-  out.key = time ? timestampSortKey(time.seconds, time.nanos) : 0;
-  out.level = levelCode(levelOfContent(content));
+  out.timed = timed;
+  out.key = timed ? timestampSortKey(cache.time.seconds, cache.time.nanos) : 0;
+  out.level = level;
   out.contentFrom = close + 2 - s;
   out.contentAfter = 0;
   return true;
@@ -289,30 +299,30 @@ function labelStream(
   from: number,
   to: number,
   streams: StreamTable,
-  labels: LabelCache,
+  cache: TextReadCache,
 ): number {
   const length = to - from;
-  for (let k = 0; k < labels.bytes.length; k++) {
-    const b = labels.bytes[k] as Buffer;
+  for (let k = 0; k < cache.bytes.length; k++) {
+    const b = cache.bytes[k] as Buffer;
     if (b.length !== length) continue;
     let i = 0;
     while (i < length && b[i] === buffer[from + i]) i++;
-    if (i === length) return labels.ids[k] as number;
+    if (i === length) return cache.ids[k] as number;
   }
   const label = buffer.toString("utf8", from, to);
   if (label.includes("\ufffd")) return -1;
   const prefixed = DEPLOYMENT_LABEL.exec(label);
   const id = label === "" ? NO_STREAM : streams.id(prefixed ? prefixed[1] : undefined, label);
-  const slot = labels.next;
-  labels.bytes[slot] = Buffer.from(buffer.subarray(from, to));
-  labels.ids[slot] = id;
-  labels.next = (slot + 1) % LABELS_KEPT;
+  const slot = cache.next;
+  cache.bytes[slot] = Buffer.from(buffer.subarray(from, to));
+  cache.ids[slot] = id;
+  cache.next = (slot + 1) % LABELS_KEPT;
   return id;
 }
 
 /**
  * Reads the line in bytes [s, e) of `buffer` (without its newline; a trailing CR is dropped) as
- * `format` into `out`. Labels met are numbered in `streams`. `walker` and `labels`: the
+ * `format` into `out`. Labels met are numbered in `streams`. `walker` and `cache`: the
  * reader's own (an index reads every line of a file with one of each).
  */
 export function scanLine(
@@ -323,7 +333,7 @@ export function scanLine(
   streams: StreamTable,
   out: LineScan,
   walker: JsonLineWalker = new JsonLineWalker(),
-  labels: LabelCache = new LabelCache(),
+  cache: TextReadCache = new TextReadCache(),
 ): void {
   if (e > s && buffer[e - 1] === 0x0d) e--;
   out.what = LINE;
@@ -338,7 +348,7 @@ export function scanLine(
   out.contentEscaped = false;
   if (format === "ndjson") {
     scanJson(walker, buffer, s, e, streams, out);
-  } else if (format === "text" && scanTailText(buffer, s, e, streams, out, labels)) {
+  } else if (format === "text" && scanTailText(buffer, s, e, streams, out, cache)) {
     // Read from its bytes: the shape tail writes.
   } else {
     const text = buffer.toString("utf8", s, e);

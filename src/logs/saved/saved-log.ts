@@ -42,6 +42,8 @@ const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
 export const SEARCH_STEP_LINES = 256;
 /** More inserts than this (or this share of the rows) in one update: the order is made again. */
 const MAX_INSERTS = 2048;
+/** The order of a log whose rows are one file's lines as they are. */
+const NO_ORDER = new Float64Array(0);
 
 export interface SavedFileSummary {
   name: string;
@@ -103,6 +105,11 @@ export class SavedLog {
   /** The most lines a file keeps (what the dashboard says as the buffer's cap). */
   readonly maxLines: number;
   private order = new Float64Array(1024);
+  /**
+   * At least 0 while the order is one file's lines as they are (one file, its lines in key
+   * order): row r is its line `identityFirst + r`, and `order` holds nothing.
+   */
+  private identityFirst = -1;
   private rows = 0;
   private synced: Synced[] = [];
   private version = 0;
@@ -202,6 +209,20 @@ export class SavedLog {
     return (this.files[f] as SavedFile).index.key(ref - f * FILE_STRIDE);
   }
 
+  /** The reference of the line at `row` (0 ≤ row < rows). */
+  private refAt(row: number): number {
+    return this.identityFirst >= 0 ? this.identityFirst + row : (this.order[row] as number);
+  }
+
+  /** The order kept as references (it is no longer one sorted file's lines as they are). */
+  private materialize(): void {
+    if (this.identityFirst < 0) return;
+    const order = new Float64Array(Math.max(1024, Math.ceil(this.rows * 1.1)));
+    for (let r = 0; r < this.rows; r++) order[r] = this.identityFirst + r;
+    this.order = order;
+    this.identityFirst = -1;
+  }
+
   private ensure(capacity: number): void {
     if (capacity <= this.order.length) return;
     const grown = new Float64Array(Math.max(capacity, Math.ceil(this.order.length * 1.5)));
@@ -212,8 +233,21 @@ export class SavedLog {
   /** New lines after the order's end when not older than it, else where their key goes. */
   private insert(added: number[]): void {
     let inserts = 0;
-    this.ensure(this.rows + added.length);
-    for (const ref of added) {
+    let k = 0;
+    if (this.identityFirst >= 0 && this.files.length === 1) {
+      // The one file's next lines, in order: the order stays its lines as they are.
+      for (; k < added.length; k++) {
+        const ref = added[k] as number;
+        if (ref !== this.identityFirst + this.rows) break;
+        if (this.rows > 0 && this.keyOf(ref) < this.keyOf(ref - 1)) break;
+        this.rows++;
+      }
+      if (k === added.length) return;
+    }
+    this.materialize();
+    this.ensure(this.rows + added.length - k);
+    for (; k < added.length; k++) {
+      const ref = added[k] as number;
       const key = this.keyOf(ref);
       if (this.rows === 0 || key >= this.keyOf(this.order[this.rows - 1] as number)) {
         this.order[this.rows++] = ref;
@@ -254,12 +288,14 @@ export class SavedLog {
     });
     let total = 0;
     for (const r of runs) total += r.count;
-    const order = new Float64Array(Math.max(1024, Math.ceil(total * 1.1)));
     const refAt = (r: (typeof runs)[number]) =>
       r.f * FILE_STRIDE + r.first + (r.seq ? (r.seq[r.at] as number) : r.at);
-    if (runs.length === 1) {
-      const r = runs[0] as (typeof runs)[number];
-      for (; r.at < r.count; r.at++) order[r.at] = refAt(r);
+    const one = runs.length === 1 ? (runs[0] as (typeof runs)[number]) : undefined;
+    // One file in order: its lines as they are, no reference kept a row.
+    const identity = one !== undefined && one.seq === undefined;
+    const order = identity ? NO_ORDER : new Float64Array(Math.max(1024, Math.ceil(total * 1.1)));
+    if (one) {
+      if (!identity) for (; one.at < one.count; one.at++) order[one.at] = refAt(one);
     } else {
       const heads = runs.map((r) => (r.count > 0 ? this.keyOf(refAt(r)) : Number.NaN));
       for (let k = 0; k < total; k++) {
@@ -279,6 +315,7 @@ export class SavedLog {
       }
     }
     this.order = order;
+    this.identityFirst = identity ? (one as (typeof runs)[number]).first : -1;
     this.rows = total;
     // Lines let go by the caps, as the LogStore counts its evictions.
     this.evictedRows = this.files.reduce((n, f) => n + f.index.first(), 0);
@@ -290,7 +327,7 @@ export class SavedLog {
 
   private fileOf(row: number): { file: SavedFile; f: number; number: number } | undefined {
     if (row < 0 || row >= this.rows) return undefined;
-    const ref = this.order[row] as number;
+    const ref = this.refAt(row);
     const f = Math.floor(ref / FILE_STRIDE);
     return { file: this.files[f] as SavedFile, f, number: ref - f * FILE_STRIDE };
   }
@@ -365,7 +402,7 @@ export class SavedLog {
     if (this.inverse) return this.inverse;
     const inverse = this.files.map((file) => new Int32Array(file.index.size()).fill(-1));
     for (let row = 0; row < this.rows; row++) {
-      const ref = this.order[row] as number;
+      const ref = this.refAt(row);
       const f = Math.floor(ref / FILE_STRIDE);
       const index = (this.files[f] as SavedFile).index;
       (inverse[f] as Int32Array)[ref - f * FILE_STRIDE - index.first()] = row;
@@ -394,7 +431,7 @@ export class SavedLog {
     let hi = this.rows;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.keyOf(this.order[mid] as number) < key) lo = mid + 1;
+      if (this.keyOf(this.refAt(mid)) < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -406,13 +443,13 @@ export class SavedLog {
   /** The row's sort key (epoch ms). */
   keyAt(row: number): number | undefined {
     if (row < 0 || row >= this.rows) return undefined;
-    return this.keyOf(this.order[row] as number);
+    return this.keyOf(this.refAt(row));
   }
 
   /** The index's flags of the row's line (./line-index.ts: level, gap, timed, …); 0 for none. */
   flagsAt(row: number): number {
     if (row < 0 || row >= this.rows) return 0;
-    const ref = this.order[row] as number;
+    const ref = this.refAt(row);
     const f = Math.floor(ref / FILE_STRIDE);
     return (this.files[f] as SavedFile).index.flags(ref - f * FILE_STRIDE);
   }
@@ -437,7 +474,7 @@ export class SavedLog {
   /** The row's stream (./stream-table.ts), from the index. */
   streamAt(row: number): number {
     if (row < 0 || row >= this.rows) return 0;
-    const ref = this.order[row] as number;
+    const ref = this.refAt(row);
     const f = Math.floor(ref / FILE_STRIDE);
     return (this.files[f] as SavedFile).index.stream(ref - f * FILE_STRIDE);
   }

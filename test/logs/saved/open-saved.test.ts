@@ -614,6 +614,26 @@ describe("streams", () => {
       ["two", false],
     ]);
   });
+
+  it("one file in time order is read as it is, and stays right as lines come in order, late and in order again", async () => {
+    const path = write(lines([at(NOW, "a"), at(NOW + 10, "b"), untimed("b2")], TEXT_UTC));
+    const o = await open([path], { follow: true, pollMs: 20 });
+    const contents = () => events(o.log).map((e) => (e.kind === "line" ? e.content : e.kind));
+    expect(contents()).toEqual(["a", "b", "b2"]);
+    const idOfB = o.log.at(1)?.id as number;
+    appendFileSync(path, lines([at(NOW + 20, "c")], TEXT_UTC));
+    await rows(o.log, 4);
+    expect(contents()).toEqual(["a", "b", "b2", "c"]);
+    expect(o.log.indexOfId(idOfB)).toBe(1);
+    expect(o.log.firstAtOrAfter(NOW + 15)).toBe(3);
+    expect(o.log.keyAt(3)).toBe(NOW + 20);
+    appendFileSync(path, lines([at(NOW + 5, "late"), at(NOW + 30, "d")], TEXT_UTC));
+    await rows(o.log, 6);
+    expect(contents()).toEqual(["a", "late", "b", "b2", "c", "d"]);
+    expect(o.log.indexOfId(idOfB)).toBe(2);
+    expect(o.log.kindAt(1).late).toBe(true);
+    expect(o.log.firstAtOrAfter(NOW + 25)).toBe(5);
+  });
 });
 
 describe("bounded from the first byte", () => {

@@ -161,6 +161,27 @@ describe("a large file indexed in pieces", () => {
     },
   );
 
+  it("a piece read on this thread in slices (a pause between reads) is the piece read at once", async () => {
+    const fd = fileOf("slices.log", eventsOf(200_000, [20_000, 40_000]), TEXT_UTC);
+    const atOnceStreams = new StreamTable();
+    const atOnce = await read(fd, atOnceStreams, here);
+    let pauses = 0;
+    const inSlices: PieceRunner = (requests, progress, pause) =>
+      Promise.all(
+        requests.map((r) =>
+          SavedFile.indexPieceInSlices(new FileBytes(r.fd, r.size), r, progress, () => {
+            pauses++;
+            return pause();
+          }),
+        ),
+      );
+    const slicedStreams = new StreamTable();
+    const sliced = await read(fd, slicedStreams, inSlices);
+    expect(pauses).toBeGreaterThan(0);
+    expect(linesOf(sliced, slicedStreams)).toEqual(linesOf(atOnce, atOnceStreams));
+    expect(factsOf(sliced, slicedStreams)).toEqual(factsOf(atOnce, atOnceStreams));
+  });
+
   it("pieces that cannot be indexed (a worker that failed) leave the file to be read here", async () => {
     const fd = fileOf("failing.log", eventsOf(30_000), TEXT_UTC);
     const oneStreams = new StreamTable();

@@ -1,0 +1,490 @@
+/**
+ * The level of a line read from its bytes, without making a string of it: the same reading as
+ * ./log-level.ts's `levelOfContent` (a JSON object's level key, walked key by key; in any other
+ * line a logfmt `level=…` first, then a glog/klog prefix, then the earliest of a level word
+ * opening the line and ending with `:`, an upper-case level word standing alone, and a bracketed
+ * `[error]`), for a line of ASCII bytes (a character a byte). Any other line (bytes beyond ASCII,
+ * an SGR sequence where the text reading would take it out) is left to the string reading:
+ * `levelCodeOfAscii` says -1.
+ *
+ * The words each form takes are ./log-level.ts's own, as its patterns list them
+ * (test/text/log-level-bytes.test.ts checks the two readings agree); the level a word names is
+ * `levelNamed`'s.
+ */
+import { JSON_SCAN_LIMIT, levelNamed, levelRank, PLAIN_PREFIX, READ_CHARS } from "./log-level.js";
+
+/** A level as an index keeps it: 0 none, 1 trace … 6 fatal. */
+function codeOf(word: string): number {
+  const level = levelNamed(word);
+  return level === undefined ? 0 : levelRank(level) + 1;
+}
+
+/** A word of at most 11 letters as a number: 5 bits a letter (lower-cased), 1-based. */
+function wordKey(word: string): number {
+  let k = 0;
+  for (let i = 0; i < word.length; i++) k = k * 32 + ((word.charCodeAt(i) | 0x20) - 96);
+  return k;
+}
+
+function table(words: readonly string[]): Map<number, number> {
+  return new Map(words.map((w) => [wordKey(w), codeOf(w)]));
+}
+
+/** log-level.ts's LEADING_WORD (any case, then `:`). */
+const LEADING = table([
+  "trace",
+  "debug",
+  "info",
+  "notice",
+  "warn",
+  "warning",
+  "error",
+  "err",
+  "critical",
+  "fatal",
+  "panic",
+]);
+/** log-level.ts's UPPER_WORD (upper case only, standing alone). */
+const UPPER = table([
+  "TRACE",
+  "TRC",
+  "DEBUG",
+  "DBG",
+  "INFO",
+  "INF",
+  "NOTICE",
+  "WARNING",
+  "WARN",
+  "WRN",
+  "ERROR",
+  "ERR",
+  "CRITICAL",
+  "CRIT",
+  "FATAL",
+  "FTL",
+  "PANIC",
+  "PNC",
+]);
+/** log-level.ts's BRACKETED (any case, between `[<(` and `]>)`). */
+const BRACKETED = table([
+  "trace",
+  "debug",
+  "info",
+  "notice",
+  "warn",
+  "warning",
+  "error",
+  "err",
+  "critical",
+  "crit",
+  "fatal",
+  "panic",
+  "alert",
+  "emerg",
+]);
+/** The longest word of those three tables and of LOGFMT_KEYS. */
+const LONGEST = 8;
+/** log-level.ts's LOGFMT keys (any case, then `=`). */
+const LOGFMT_KEYS = new Set(["level", "lvl", "severity", "loglevel"].map(wordKey));
+const GLOG: Readonly<Record<number, number>> = {
+  73: codeOf("info"), // I
+  87: codeOf("warn"), // W
+  69: codeOf("error"), // E
+  70: codeOf("fatal"), // F
+};
+
+/** Each byte's classes, looked up once a byte in the scan. */
+const LETTER = 1;
+const UPPER_LETTER = 2;
+const OTHER_WORD = 4;
+/** Not for this reading: beyond ASCII. */
+const BEYOND = 8;
+const CLASSES = Uint8Array.from({ length: 256 }, (_, c) => {
+  if (c >= 0x80) return BEYOND;
+  if (c >= 65 && c <= 90) return LETTER | UPPER_LETTER;
+  if (c >= 97 && c <= 122) return LETTER;
+  return (c >= 48 && c <= 57) || c === 95 ? OTHER_WORD : 0;
+});
+
+function isLetter(c: number): boolean {
+  const l = c | 0x20;
+  return l >= 97 && l <= 122;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** `[A-Za-z0-9_]`: what `\b` and the look-arounds count as a word character. */
+function isWord(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === 95;
+}
+
+/** LEADING_WORD's class before the word: `[\d\s\-:.,+/TZ]`, case-blind (`\s` among ASCII). */
+function isLeadingFiller(c: number): boolean {
+  return (
+    isDigit(c) ||
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 45 ||
+    c === 58 ||
+    c === 46 ||
+    c === 44 ||
+    c === 43 ||
+    c === 47 ||
+    (c | 0x20) === 116 ||
+    (c | 0x20) === 122
+  );
+}
+
+/** The letters from `at` (to `end` at most): how many. */
+function lettersFrom(b: Uint8Array, at: number, end: number): number {
+  let i = at;
+  while (i < end && isLetter(b[i] as number)) i++;
+  return i - at;
+}
+
+/** The key of the `n` letters at `at` (wordKey's), or -1 when longer than LONGEST. */
+function keyAt(b: Uint8Array, at: number, n: number): number {
+  if (n > LONGEST) return -1;
+  let k = 0;
+  for (let i = at; i < at + n; i++) k = k * 32 + (((b[i] as number) | 0x20) - 96);
+  return k;
+}
+
+/**
+ * LOGFMT's value after its `=` at `at` (`"?[A-Za-z]{3,13}\b`): the level it names, 0 when it names
+ * none, -1 when there is no such value (the pattern is then looked for further on).
+ */
+function logfmtValue(b: Uint8Array, at: number, end: number): number {
+  let v = at;
+  if (v < end && b[v] === 34 /* " */) v++;
+  const n = lettersFrom(b, v, end);
+  const after = v + n;
+  if (n < 3 || n > 13 || (after < end && isWord(b[after] as number))) return -1;
+  return codeOf(String.fromCharCode(...b.subarray(v, after)));
+}
+
+/** GLOG: `[IWEF]MMDD hh:mm:ss` opening the line; its code, or 0. */
+function glog(b: Uint8Array, from: number, end: number): number {
+  const c = b[from] as number;
+  if (end - from < 14 || !(c === 73 || c === 87 || c === 69 || c === 70)) return 0;
+  const code = GLOG[c] as number;
+  const d = (k: number) => isDigit(b[from + k] as number);
+  const m1 = b[from + 1] as number;
+  const m2 = b[from + 2] as number;
+  const d1 = b[from + 3] as number;
+  const d2 = b[from + 4] as number;
+  const month = (m1 === 48 && m2 >= 49 && m2 <= 57) || (m1 === 49 && m2 >= 48 && m2 <= 50);
+  const day = (d1 >= 48 && d1 <= 50 && isDigit(d2)) || (d1 === 51 && (d2 === 48 || d2 === 49));
+  const clock =
+    b[from + 5] === 32 &&
+    d(6) &&
+    d(7) &&
+    b[from + 8] === 58 &&
+    d(9) &&
+    d(10) &&
+    b[from + 11] === 58 &&
+    d(12) &&
+    d(13);
+  return month && day && clock ? code : 0;
+}
+
+/**
+ * LEADING_WORD: a word opening the line after filler, then `:`, the longest filler first (as the
+ * pattern tries them): where the word starts (from `from`) and its code; -1 when none.
+ */
+function leading(b: Uint8Array, from: number, end: number): { at: number; code: number } {
+  let filler = 0;
+  while (from + filler < end && isLeadingFiller(b[from + filler] as number)) filler++;
+  for (let q = filler; q >= 0; q--) {
+    const at = from + q;
+    const n = lettersFrom(b, at, end);
+    if (n === 0 || at + n >= end || b[at + n] !== 58 /* : */) continue;
+    const code = LEADING.get(keyAt(b, at, n));
+    if (code !== undefined) return { at: q, code };
+  }
+  return { at: -1, code: 0 };
+}
+
+/** log-level.ts's spaces before a JSON line's `{`, and between its tokens. */
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** log-level.ts's LEVEL_KEYS, lower case, as bytes. */
+const JSON_LEVEL_KEYS = ["level", "severity", "lvl", "levelname", "loglevel", "log.level"].map(
+  (k) => Uint8Array.from(k, (c) => c.charCodeAt(0)),
+);
+/** log-level.ts's NESTED_KEYS (their case as it is), as bytes. */
+const JSON_NESTED_KEYS = ["fields", "log"].map((k) => Uint8Array.from(k, (c) => c.charCodeAt(0)));
+/** An object's walk ended at a token it cannot read (or the end of what is read). */
+const NOT_OK = -1;
+/** An object's walk ended at its `}`, without a level of its own. */
+const OK = 0;
+
+/**
+ * log-level.ts's walk over a JSON line's keys (its Walk and walkObject) on ASCII bytes, up to
+ * `end`: strings skipped raw (not unescaped), a level key's value read as a name or a pino number.
+ */
+class JsonWalk {
+  i: number;
+  /** The level found in a `fields` or `log` object, for when the top level has none. */
+  inner = 0;
+
+  constructor(
+    private readonly b: Uint8Array,
+    start: number,
+    readonly end: number,
+  ) {
+    this.i = start;
+  }
+
+  private spaces(): void {
+    while (this.i < this.end && isJsonSpace(this.b[this.i] as number)) this.i++;
+  }
+
+  private peek(): number {
+    return this.i < this.end ? (this.b[this.i] as number) : -1;
+  }
+
+  /** At an opening quote: past the closing one; the first byte between, or -1 (none before end). */
+  private string(): number {
+    const open = this.i;
+    for (let q = open + 1; q < this.end; q++) {
+      if (this.b[q] !== 34) continue;
+      let backslashes = 0;
+      while (this.b[q - 1 - backslashes] === 0x5c) backslashes++;
+      if (backslashes % 2 === 0) {
+        this.i = q + 1;
+        return open + 1;
+      }
+    }
+    return -1;
+  }
+
+  private skipValue(): boolean {
+    const c = this.peek();
+    if (c === 34) return this.string() >= 0;
+    if (c === 0x7b || c === 0x5b) {
+      let depth = 0;
+      while (this.i < this.end) {
+        const d = this.b[this.i] as number;
+        if (d === 34) {
+          if (this.string() < 0) return false;
+          continue;
+        }
+        if (d === 0x7b || d === 0x5b) depth++;
+        else if (d === 0x7d || d === 0x5d) {
+          depth--;
+          if (depth === 0) {
+            this.i++;
+            return true;
+          }
+        }
+        this.i++;
+      }
+      return false;
+    }
+    while (this.i < this.end) {
+      const d = this.b[this.i] as number;
+      if (d === 0x2c || d === 0x7d || d === 0x5d || isJsonSpace(d)) return true;
+      this.i++;
+    }
+    return false;
+  }
+
+  /** A level key's value: the level a name or a pino/bunyan number says, else 0. */
+  private levelValue(): number {
+    const c = this.peek();
+    if (c === 34) {
+      const from = this.string();
+      const length = this.i - 1 - from;
+      if (from < 0 || length > 16) return 0;
+      let text = "";
+      for (let k = from; k < from + length; k++) text += String.fromCharCode(this.b[k] as number);
+      return codeOf(text);
+    }
+    if (c >= 0x30 && c <= 0x39) {
+      const from = this.i;
+      if (!this.skipValue()) return 0;
+      const length = this.i - from;
+      if (length > 6) return 0;
+      let value = 0;
+      for (let k = from; k < this.i; k++) {
+        const d = (this.b[k] as number) - 48;
+        if (d < 0 || d > 9) return 0;
+        value = value * 10 + d;
+      }
+      if (value < 10) return 0;
+      return Math.min(Math.floor(value / 10), 6);
+    }
+    this.skipValue();
+    return 0;
+  }
+
+  /** Whether the key in bytes [from, from + length) is one of `keys` (lower-cased first, `fold`). */
+  private isKey(from: number, length: number, keys: readonly Uint8Array[], fold: boolean): boolean {
+    for (const key of keys) {
+      if (key.length !== length) continue;
+      let k = 0;
+      while (k < length) {
+        let c = this.b[from + k] as number;
+        if (fold && c >= 65 && c <= 90) c += 32;
+        if (c !== key[k]) break;
+        k++;
+      }
+      if (k === length) return true;
+    }
+    return false;
+  }
+
+  /**
+   * From an object's `{` to past its `}`: the top level's level (a code, at once), OK, or NOT_OK;
+   * a level inside `fields` or `log` is kept in `inner`.
+   */
+  object(nested: boolean): number {
+    this.i++;
+    this.spaces();
+    if (this.peek() === 0x7d) {
+      this.i++;
+      return OK;
+    }
+    for (;;) {
+      this.spaces();
+      if (this.peek() !== 34) return NOT_OK;
+      const key = this.string();
+      if (key < 0) return NOT_OK;
+      const keyLength = this.i - 1 - key;
+      this.spaces();
+      if (this.peek() !== 0x3a) return NOT_OK;
+      this.i++;
+      this.spaces();
+      if (this.isKey(key, keyLength, JSON_LEVEL_KEYS, true)) {
+        const found = this.levelValue();
+        if (found > 0 && !nested) return found;
+        if (found > 0 && this.inner === 0) this.inner = found;
+      } else if (
+        !nested &&
+        this.isKey(key, keyLength, JSON_NESTED_KEYS, false) &&
+        this.peek() === 0x7b
+      ) {
+        if (this.object(true) === NOT_OK) return NOT_OK;
+      } else if (!this.skipValue()) {
+        return NOT_OK;
+      }
+      this.spaces();
+      const c = this.peek();
+      if (c === 0x2c) {
+        this.i++;
+        continue;
+      }
+      if (c === 0x7d) {
+        this.i++;
+        return OK;
+      }
+      return NOT_OK;
+    }
+  }
+}
+
+/**
+ * The level code (0 none, 1 trace … 6 fatal) of the line in bytes [from, to) as
+ * `levelOfContent` reads the same text, or -1 when it is not for this reading: a byte beyond
+ * ASCII anywhere in it, an escape in its first PLAIN_PREFIX bytes when it is read as text.
+ */
+export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) if ((b[i] as number) >= 0x80) return -1;
+  // What the string reading reads of a line: its first READ_CHARS.
+  const line = Math.min(to, from + READ_CHARS);
+  let start = from;
+  while (start < line && isJsonSpace(b[start] as number)) start++;
+  if (start < line && b[start] === 123 /* { */) {
+    const walk = new JsonWalk(b, start, Math.min(line, start + JSON_SCAN_LIMIT));
+    const result = walk.object(false);
+    if (result > 0) return result;
+    if (walk.inner > 0) return walk.inner;
+    // Not a JSON object after all (`{main} ERROR …`): read as text.
+    if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to);
+    return 0;
+  }
+  return plainCode(b, from, to);
+}
+
+/** The plain reading of an ASCII line; -1 when an escape is in its first PLAIN_PREFIX bytes. */
+function plainCode(b: Uint8Array, from: number, to: number): number {
+  const end = Math.min(to, from + PLAIN_PREFIX);
+  for (let i = from; i < end; i++) if (b[i] === 0x1b) return -1;
+  // One pass over the runs of word characters: the first logfmt match (whose value, when it names
+  // a level, decides), the first upper-case level word, the first bracketed one.
+  let upperAt = -1;
+  let upperCode = 0;
+  let bracketAt = -1;
+  let bracketCode = 0;
+  let logfmtSeen = false;
+  let i = from;
+  while (i < end) {
+    if ((CLASSES[b[i] as number] as number) === 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    // The classes every byte of the run has, and any has.
+    let all = LETTER | UPPER_LETTER;
+    let any = 0;
+    let key = 0;
+    while (j < end) {
+      const c = b[j] as number;
+      const k = CLASSES[c] as number;
+      if (k === 0) break;
+      all &= k;
+      any |= k;
+      if (j - i < LONGEST) key = key * 32 + ((c | 0x20) - 96);
+      j++;
+    }
+    const n = j - i;
+    const letters = (any & OTHER_WORD) === 0;
+    const upper = (all & UPPER_LETTER) !== 0;
+    if (letters && n <= LONGEST) {
+      const before = i > from ? (b[i - 1] as number) : -1;
+      const after = j < end ? (b[j] as number) : -1;
+      if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(key)) {
+        const code = logfmtValue(b, j + 1, end);
+        if (code > 0) return code;
+        // The first match names no level: the other forms say.
+        if (code === 0) logfmtSeen = true;
+      }
+      if (upperAt < 0 && upper && n >= 3) {
+        const code = UPPER.get(key);
+        if (code !== undefined) {
+          upperAt = i - from;
+          upperCode = code;
+        }
+      }
+      if (
+        bracketAt < 0 &&
+        (before === 91 || before === 60 || before === 40) &&
+        (after === 93 || after === 62 || after === 41)
+      ) {
+        const code = BRACKETED.get(key);
+        if (code !== undefined) {
+          bracketAt = i - 1 - from;
+          bracketCode = code;
+        }
+      }
+    }
+    i = j;
+  }
+  const fromGlog = glog(b, from, end);
+  if (fromGlog > 0) return fromGlog;
+  // The earliest of the rest wins (ties: leading word, upper-case word, bracketed).
+  const lead = leading(b, from, end);
+  let best = lead.at;
+  let code = lead.code;
+  if (upperAt >= 0 && (best < 0 || upperAt < best)) {
+    best = upperAt;
+    code = upperCode;
+  }
+  if (bracketAt >= 0 && (best < 0 || bracketAt < best)) code = bracketCode;
+  return code;
+}

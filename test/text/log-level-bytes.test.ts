@@ -1,0 +1,230 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { levelOfContent, levelRank, PLAIN_PREFIX } from "../../src/text/log-level.js";
+import { levelCodeOfAscii } from "../../src/text/log-level-bytes.js";
+
+/** The string reading's answer as a code: 0 none, 1 trace … 6 fatal. */
+const byText = (text: string): number => {
+  const level = levelOfContent(text);
+  return level === undefined ? 0 : levelRank(level) + 1;
+};
+
+/** The byte reading's answer for text put in a buffer between other bytes. */
+const byBytes = (text: string): number => {
+  const bytes = Buffer.from(`xy${text}\nINFO`, "latin1");
+  return levelCodeOfAscii(bytes, 2, 2 + text.length);
+};
+
+const printable = fc.integer({ min: 32, max: 126 }).map((c) => String.fromCharCode(c));
+
+describe("levelCodeOfAscii", () => {
+  it.each([
+    ["INFO  signer: processed batch id=142300092 items=45 in 14ms", 3],
+    ["WARN disk at 91%", 4],
+    ["ERRORS were counted", 0],
+    ["heartbeat ok", 0],
+    ['10.0.9.136 - - "GET /v1/health HTTP/1.1" 200 5336 54.0ms', 0],
+    ["    at signTransaction (/app/dist/signer.js:363:39)", 0],
+    ["E0123 12:34:56.789 boom", 5],
+    ["W1231 01:02:03 slow", 4],
+    ["INFO but level=error", 5],
+    ['msg="x" lvl="warn" more', 4],
+    ["level=bogus then ERROR", 5],
+    ["level=x level=error", 5],
+    ['lvl="ab" severity=WARNING', 4],
+    ["level=error2 ERR", 5],
+    ["2024-05-01T12:00:00Z trace: entering", 1],
+    ["12:00:00 warning: low disk", 4],
+    ["12:00:00.123 [main] ERROR com.example.Api - boom", 5],
+    ["something (crit) happened", 5],
+    ["<emerg> now", 6],
+    ["[notice] the ERROR after", 3],
+    ["x.level=error", 0],
+    ["", 0],
+  ])("reads %j as level code %i, as the string reading does", (text, code) => {
+    expect(byBytes(text)).toBe(code);
+    expect(byText(text)).toBe(code);
+  });
+
+  it.each([
+    ['{"level":"info","msg":"nonce reserved","seq":9300054}', 3],
+    ['  {"severity":"INFO","message":"processed batch","fields":{"service":"quorum"}}', 3],
+    ['{"msg":"x","fields":{"level":"warn"}}', 4],
+    ['{"fields":{"level":"warn"},"level":"error"}', 5],
+    ['{"log":{"level":"debug"},"msg":"y"', 2],
+    ['{"level":50,"msg":"pino"}', 5],
+    ['{"level":5,"msg":"low"}', 0],
+    ['{"level":1234567}', 0],
+    ['{"lvl":"WARNING"}', 4],
+    ['{"Level":"error"}', 5],
+    ['{"le\\u0076el":"error"}', 0],
+    ['{"msg":"say \\"hi\\"","level":"warn"}', 4],
+    ["{main} ERROR boom", 5],
+    ["{}", 0],
+    ['{"a":[1,{"b":"}"}],"level":"fatal"}', 6],
+  ])("reads the JSON line %j as level code %i, as the string reading does", (text, code) => {
+    expect(byBytes(text)).toBe(code);
+    expect(byText(text)).toBe(code);
+  });
+
+  it("reads a JSON line only as far as the string reading does (JSON_SCAN_LIMIT, READ_CHARS)", () => {
+    for (const text of [
+      `{${"a".repeat(20_000)} ERROR`,
+      `{"msg":"${"a".repeat(20_000)}","level":"warn"}`,
+      `{"level":"warn","msg":"${"a".repeat(70_000)}"}`,
+      `${" ".repeat(70_000)}{"level":"warn"}`,
+      `{x ${"a".repeat(16_000)} ERROR`,
+    ]) {
+      expect(byBytes(text)).toBe(byText(text));
+    }
+  });
+
+  it("leaves bytes past ASCII and escape sequences in text to the string reading", () => {
+    expect(levelCodeOfAscii(Buffer.from('  {"level":"warn"}'), 0, 18)).toBe(4);
+    const utf8 = Buffer.from("ERROR café");
+    expect(levelCodeOfAscii(utf8, 0, utf8.length)).toBe(-1);
+    const sgr = Buffer.from("\u001b[31mERROR\u001b[0m x");
+    expect(levelCodeOfAscii(sgr, 0, sgr.length)).toBe(-1);
+  });
+
+  it("reads only the first PLAIN_PREFIX bytes, as the string reading reads characters", () => {
+    const pad = "a ".repeat(PLAIN_PREFIX / 2 - 2);
+    for (const tail of ["ERR", "ERROR", "WARNING", "[error]", "level=warn"]) {
+      const text = `${pad}${tail} more`;
+      expect(byBytes(text)).toBe(byText(text));
+    }
+  });
+
+  it("agrees with levelOfContent on lines made of level words, fillers and brackets", () => {
+    const words = [
+      "INFO",
+      "info",
+      "Info",
+      "WARN",
+      "warning",
+      "WARNING",
+      "ERR",
+      "err",
+      "ERROR",
+      "error",
+      "ERRORS",
+      "ERR_X",
+      "crit",
+      "CRIT",
+      "critical",
+      "fatal",
+      "FTL",
+      "panic",
+      "PNC",
+      "alert",
+      "emerg",
+      "notice",
+      "NOTICE",
+      "trace",
+      "TRC",
+      "DBG",
+      "debug",
+      "inf",
+      "information",
+      "level",
+      "lvl",
+      "severity",
+      "loglevel",
+      "LEVEL",
+      "bogus",
+      "t",
+      "z",
+      "T",
+      "Z",
+      "I",
+      "W",
+      "E",
+      "F",
+      "0123",
+      "1231",
+      "12:34:56",
+      "2024-05-01T12:00:00.123Z",
+      "a",
+      "xyz",
+      "abcdefghijklmn",
+      "_",
+      "9",
+    ];
+    const marks = [" ", "  ", ":", "=", '="', '"', "[", "]", "<", ">", "(", ")", ".", ",", "-"];
+    marks.push("+", "/", "\t", "_", "x");
+    const piece = fc.oneof(fc.constantFrom(...words), fc.constantFrom(...marks));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const text = pieces.join("");
+        expect(byBytes(text)).toBe(byText(text));
+      }),
+      { numRuns: 20_000, seed: 4101 },
+    );
+  });
+
+  it("agrees with levelOfContent on logfmt pairs", () => {
+    const key = fc.constantFrom("level", "LVL", "severity", "loglevel", ".level", "xlevel", "lev");
+    const value = fc.constantFrom("warn", '"error', "ab", "x", "bogus", "info_", "ERROR9", "");
+    const gap = fc.constantFrom(" ", ".", "_", "", " INFO ", "[warn]");
+    const pair = fc.tuple(key, fc.constantFrom("=", ":", ""), value, gap).map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 5 }), (pairs) => {
+        const text = pairs.join("");
+        expect(byBytes(text)).toBe(byText(text));
+      }),
+      { numRuns: 5_000, seed: 4103 },
+    );
+  });
+
+  it("agrees with levelOfContent on lines made of JSON's pieces and level words", () => {
+    const piece = fc.constantFrom(
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      ":",
+      " ",
+      '"',
+      "\\",
+      '\\"',
+      '"level"',
+      '"Severity"',
+      '"lvl"',
+      '"log.level"',
+      '"fields"',
+      '"log"',
+      '"msg"',
+      '"warn"',
+      '"ERROR"',
+      '"bogus"',
+      '"informational"',
+      '"a very long value here"',
+      "50",
+      "30.5",
+      "9",
+      "1234567",
+      "true",
+      "null",
+      "ERROR",
+      "level=warn",
+      "[error]",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = `{${pieces.join("")}`;
+        expect(byBytes(text)).toBe(byText(text));
+      }),
+      { numRuns: 20_000, seed: 4105 },
+    );
+  });
+
+  it("agrees with levelOfContent on any printable ASCII line", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: printable, maxLength: 300 }), (text) => {
+        expect(byBytes(text)).toBe(byText(text));
+      }),
+      { numRuns: 5_000, seed: 4102 },
+    );
+  });
+});
