@@ -30,9 +30,10 @@ export class Pattern {
   /**
    * A pattern that is printable ASCII without one character of syntax is a literal: a line that
    * cannot hold it (lower-cased, when either case matches) is passed over without RE2; one that
-   * can is still tested by RE2, so what matches is what RE2 says.
+   * can is still tested by RE2, so what matches is what RE2 says (a reader of bytes passes over
+   * lines the same way: src/logs/saved/byte-prefilter.ts).
    */
-  private readonly literal: string | undefined;
+  readonly literal: string | undefined;
 
   private constructor(
     /** As written. */

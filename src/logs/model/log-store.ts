@@ -51,6 +51,18 @@ export interface LogRows {
    * on where this one stopped).
    */
   matching?(pattern: Pattern, budget?: WorkBudget): Uint32Array | undefined;
+  /**
+   * How far the search `matching` runs in slices for `pattern` has read: what it found so far;
+   * undefined when none runs for it (not begun, or done).
+   */
+  searchProgress?(pattern: Pattern): SearchSoFar | undefined;
+}
+
+/** How far a search run in slices is: the matches found so far, the lines read, of how many. */
+export interface SearchSoFar {
+  found: number;
+  read: number;
+  lines: number;
 }
 
 export interface LogStoreOptions {

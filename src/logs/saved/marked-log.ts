@@ -17,7 +17,7 @@
 
 import type { Pattern } from "../../text/pattern.js";
 import type { LogLine, ReplicaMarker } from "../model/log-line.js";
-import type { LogRows, StoredRow } from "../model/log-store.js";
+import type { LogRows, SearchSoFar, StoredRow } from "../model/log-store.js";
 import {
   ReplicaActivity,
   type ReplicaSnapshots,
@@ -331,6 +331,11 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     const found = Uint32Array.from(rows);
     this.found = { key, rows: found };
     return found;
+  }
+
+  searchProgress(pattern: Pattern): SearchSoFar | undefined {
+    const key = `${this.version}\u0000${pattern.key}`;
+    return this.running?.key === key ? this.running.steps.sofar() : undefined;
   }
 
   firstAtOrAfter(key: number): number {

@@ -20,7 +20,8 @@ import { textLine } from "../formats/plain-line.js";
 import { filteredLevel } from "../line-filter.js";
 import { MIN_LABEL, shortLabels } from "../model/deployment-labels.js";
 import type { GapMarker, LogLine, StoreEvent } from "../model/log-line.js";
-import type { StoredRow } from "../model/log-store.js";
+import type { SearchSoFar, StoredRow } from "../model/log-store.js";
+import { BytePrefilter } from "./byte-prefilter.js";
 import { HeldBytes } from "./byte-source.js";
 import { checkHeader, type HeaderCheck } from "./header-claim.js";
 import { JsonLineWalker } from "./json-line-walker.js";
@@ -38,6 +39,8 @@ const ID_STRIDE = 2 ** 40;
 const EVENT_CACHE = 8192;
 /** What one step of a search reads of a file. */
 const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
+/** The same, when only the lines a literal may match are tested (their bytes searched at once). */
+const PREFILTERED_PIECE_BYTES = 1024 * 1024;
 /** The most lines one step of a search tests (a slice stops between steps). */
 export const SEARCH_STEP_LINES = 256;
 /** More inserts than this (or this share of the rows) in one update: the order is made again. */
@@ -90,6 +93,16 @@ export interface SearchResult {
   rows: Uint32Array;
   /** The version of the log the rows are of. */
   version: number;
+}
+
+export interface SearchSteps {
+  step(): boolean;
+  result(): SearchResult;
+  sofar(): SearchSoFar;
+}
+
+interface SearchProgress {
+  read: number;
 }
 
 interface Synced {
@@ -566,7 +579,7 @@ export class SavedLog {
   ): Promise<SearchResult> {
     const version = this.version;
     const hits: number[] = [];
-    for (const _piece of this.scan(pattern, hits)) {
+    for (const _piece of this.scan(pattern, hits, { read: 0 })) {
       if (options.signal?.aborted) break;
       if (options.pause) await options.pause();
     }
@@ -577,19 +590,22 @@ export class SavedLog {
   searchNow(pattern: Pattern): SearchResult {
     const version = this.version;
     const hits: number[] = [];
-    for (const _piece of this.scan(pattern, hits));
+    for (const _piece of this.scan(pattern, hits, { read: 0 }));
     return { rows: sortedRows(hits), version };
   }
 
   /**
    * The same search a step at a time, for a caller that runs it in slices between other work
    * (src/logs/work-budget.ts): `step` reads at most SEARCH_STEP_LINES lines and says whether the
-   * search is done; `result` is its rows once it is.
+   * search is done; `result` is its rows once it is; `sofar` what it found so far, and of how
+   * many lines it read how many.
    */
-  searchInSteps(pattern: Pattern): { step(): boolean; result(): SearchResult } {
+  searchInSteps(pattern: Pattern): SearchSteps {
     const version = this.version;
     const hits: number[] = [];
-    const steps = this.scan(pattern, hits);
+    const progress = { read: 0 };
+    const steps = this.scan(pattern, hits, progress);
+    const lines = this.files.reduce((n, f) => n + f.index.size(), 0);
     let done = false;
     return {
       step: () => {
@@ -597,53 +613,85 @@ export class SavedLog {
         return done;
       },
       result: () => ({ rows: sortedRows(hits), version }),
+      sofar: () => ({ found: hits.length, read: Math.min(progress.read, lines), lines }),
     };
   }
 
   /**
-   * Reads each file in order a piece at a time, adding the matching rows to `hits`; yields after
-   * each piece and every SEARCH_STEP_LINES lines.
+   * Reads each file in order a piece at a time, adding the matching rows to `hits` and counting
+   * the lines read in `progress`; yields after each piece and every SEARCH_STEP_LINES lines
+   * tested. A literal pattern tests only the lines its bytes may match (./byte-prefilter.ts).
    */
-  private *scan(pattern: Pattern, hits: number[]): Generator<void> {
+  private *scan(pattern: Pattern, hits: number[], progress: SearchProgress): Generator<void> {
     const inverse = this.rowsOf();
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
       const index = file.index;
       const rows = inverse[f] as Int32Array;
       const format = file.format ?? "plain";
+      const prefilter = BytePrefilter.of(pattern, format);
+      const pieceBytes = prefilter ? PREFILTERED_PIECE_BYTES : SEARCH_PIECE_BYTES;
       let n = index.first();
       const last = index.next();
       while (n < last) {
         // A run of lines whose bytes are read at once.
         const from = index.start(n);
         let m = n;
-        while (m < last && index.start(m) + index.length(m) - from <= SEARCH_PIECE_BYTES) m++;
+        while (m < last && index.start(m) + index.length(m) - from <= pieceBytes) m++;
         if (m === n) m = n + 1;
         const lastLine = m - 1;
         const bytes = file.source.read(from, index.start(lastLine) + index.length(lastLine));
-        for (let k = n; k < m; k++) {
+        const test = (k: number): void => {
           const flags = index.flags(k);
-          if ((flags & IS_GAP) !== 0) continue;
+          if ((flags & IS_GAP) !== 0) return;
           const s = index.start(k) - from;
           const e = s + index.length(k);
-          if (e > bytes.length) continue;
+          if (e > bytes.length) return;
           const before = index.contentStart(k);
           const content =
             before === NO_SPAN
               ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0, this.walker)
               : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
-          if (content === undefined) continue;
-          if (pattern.test(content)) {
-            const row = rows[k - index.first()] as number;
-            if (row >= 0) hits.push(row);
+          if (content === undefined || !pattern.test(content)) return;
+          const row = rows[k - index.first()] as number;
+          if (row >= 0) hits.push(row);
+        };
+        if (prefilter) {
+          // Only the lines holding a candidate's first byte, each once.
+          let k = n;
+          let tested = 0;
+          let previous = -1;
+          for (const at of prefilter.candidates(bytes)) {
+            k = lineHolding(index, k, m, from + at);
+            if (k === previous || from + at >= index.start(k) + index.length(k)) continue;
+            previous = k;
+            test(k);
+            if (++tested % SEARCH_STEP_LINES === 0) yield;
           }
-          if ((k - n) % SEARCH_STEP_LINES === SEARCH_STEP_LINES - 1) yield;
+        } else {
+          for (let k = n; k < m; k++) {
+            test(k);
+            if ((k - n) % SEARCH_STEP_LINES === SEARCH_STEP_LINES - 1) yield;
+          }
         }
+        progress.read += m - n;
         n = m;
         yield;
       }
     }
   }
+}
+
+/** The last line in [lo, hi) starting at or before byte `offset` (starts grow with the number). */
+function lineHolding(index: SavedFile["index"], lo: number, hi: number, offset: number): number {
+  let a = lo;
+  let b = hi - 1;
+  while (a < b) {
+    const mid = (a + b + 1) >>> 1;
+    if (index.start(mid) <= offset) a = mid;
+    else b = mid - 1;
+  }
+  return a;
 }
 
 function sortedRows(hits: number[]): Uint32Array {

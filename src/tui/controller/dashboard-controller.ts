@@ -312,9 +312,11 @@ export class DashboardController {
       if (this.stopped) return;
       const done = this.views.judgeSlice(this.ui, this.ports.logs);
       // A view waiting for rows is built again with what the slices judged, a few times a second
-      // (each build walks from the pane's bottom again) and once they are all judged.
+      // (each build walks from the pane's bottom again) and once they are all judged; so is the
+      // status line counting a search's matches while it reads.
       const now = performance.now();
-      if (this.built?.logPending && (done || now - this.redrawnAt >= REDRAW_MS)) {
+      const waiting = this.built?.logPending || this.built?.searching;
+      if (waiting && (done || now - this.redrawnAt >= REDRAW_MS)) {
         this.redrawnAt = now;
         this.round += 1;
         this.changed();

@@ -6,6 +6,7 @@
  * Each part is memoized on its inputs (the store's version, the UI state, the size, the feeds'
  * snapshots, the clock's tick): a new log line rebuilds the log pane's view, not the side panes'.
  */
+
 import { CONFLICT_TEXT } from "../../activity/activity-identity.js";
 import type { VoteContext } from "../../activity/awaiting-vote.js";
 import { awaitsMyVote } from "../../activity/awaiting-vote.js";
@@ -16,6 +17,7 @@ import type { HealthView } from "../../feeds/deployment-health.js";
 import type { FeedSnapshot } from "../../feeds/feed-store.js";
 import { type ErrorHeatmap, errorHeatmap } from "../../logs/error-heatmap.js";
 import { isStamped } from "../../logs/model/log-line.js";
+import type { LogRows } from "../../logs/model/log-store.js";
 import { type ReplicaStats, SPARK_BUCKETS } from "../../logs/model/replica-activity.js";
 import { SLICE_MS, WorkBudget } from "../../logs/work-budget.js";
 import type { FollowerState } from "../../tail/follower.js";
@@ -200,6 +202,8 @@ export interface Built {
   several: readonly { id: string; label: string }[];
   /** The log pane's rows are what its filters judged so far: the next slice adds to them. */
   logPending: boolean;
+  /** A search is still reading the lines: the status line counts what it found so far. */
+  searching: boolean;
 }
 
 const NO_ACTIVITIES: readonly Activity[] = [];
@@ -518,6 +522,9 @@ export class DashboardViews {
         ? this.mentions(open.key, input.version, logs, this.knownIds(side.summaries))
         : NO_MENTIONS;
     const detail = this.detail(input, side.summaries, stats, mentions);
+    const pattern = ui.search === undefined ? undefined : this.filtersOf(ui).search;
+    const rows: LogRows = logs.store;
+    const searching = pattern && rows.searchProgress?.(pattern);
     // The overlays (the heatmap, the help, a detail, a vote) lay out their rows inside its box.
     const overlay = boxes.overlay.inner;
     const overlayRows = overlay.height;
@@ -569,11 +576,19 @@ export class DashboardViews {
               cap: logs.store.maxLines,
               nowMono: input.monoNow,
               awaitingVotes: input.readOnly ? 0 : side.awaiting,
+              searching,
             },
             layout.total.width,
           ),
     };
-    return { snapshot, keys, activities: side.all, several, logPending: log.view.pending };
+    return {
+      snapshot,
+      keys,
+      activities: side.all,
+      several,
+      logPending: log.view.pending,
+      searching: searching !== undefined,
+    };
   }
 
   /** The side panes' view-models and their rows as selection sees them. */

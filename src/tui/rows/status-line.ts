@@ -5,6 +5,7 @@
  */
 
 import { queryProblem } from "../../logs/field-query.js";
+import type { SearchSoFar } from "../../logs/model/log-store.js";
 import type { FollowerState } from "../../tail/follower.js";
 import {
   lit,
@@ -39,6 +40,15 @@ export function compactCount(n: number): string {
   if (n < 10_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, "")}k`;
   if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+}
+
+/** A search still reading: its matches so far and how far it is, in full and shorter. */
+function searchingCounter(s: SearchSoFar): [Safe, Safe] {
+  const share = s.lines > 0 ? Math.min(99, Math.floor((s.read / s.lines) * 100)) : 0;
+  return [
+    lit` ${safe(s.found.toLocaleString("en-US"))} found… ${safe(String(share))}%`,
+    lit` ${safe(compactCount(s.found))}… ${safe(String(share))}%`,
+  ];
 }
 
 /** Seconds until the next try, rounded up (0: it is going out now); undefined if not known. */
@@ -109,6 +119,8 @@ export interface StatusInput {
   nowMono?: number | undefined;
   /** Activities awaiting my vote (CONSENSUS_NEEDED). */
   awaitingVotes?: number | undefined;
+  /** The search still reading the lines (saved lines, in slices): what it found so far. */
+  searching?: SearchSoFar | undefined;
 }
 
 /** The filters and view settings in force, as status items: regexes, queries, level, columns, range, context. */
@@ -231,6 +243,7 @@ export function statusItems({
   cap,
   nowMono,
   awaitingVotes,
+  searching,
 }: StatusInput): Item[] {
   const items: Item[] = [];
   const c = follower ? connection(follower, nowMono) : savedConnection(reading);
@@ -249,10 +262,14 @@ export function statusItems({
   if (ui.search) {
     const [full, shorter] = regexForms(lit`search `, ui.search);
     const m = ui.matchPosition;
-    const counter = m ? lit` ${m.index}/${m.total}` : lit``;
+    const [counter, short] = m
+      ? [lit` ${m.index}/${m.total}`, lit` ${m.index}/${m.total}`]
+      : searching
+        ? searchingCounter(searching)
+        : [lit``, lit``];
     items.push({
       full: lit`${full}${counter}`,
-      shorter: shorter.map((x) => lit`${x}${counter}`),
+      shorter: shorter.map((x) => lit`${x}${short}`),
       colour: "cyan",
       priority: 8,
       droppable: false,

@@ -451,6 +451,58 @@ describe("search", () => {
     );
   });
 
+  it("a literal finds what RE2 finds where the bytes spell it otherwise: JSON escapes, either case, the Kelvin sign and long s", async () => {
+    const contents = [
+      "upstream timeout at 1",
+      "UPSTREAM Timeout at 2",
+      "up\u0073tream timeout, written with an escape",
+      "up\u017ftream timeout: long s",
+      "upstream timeou\u212a? no: t is not k",
+      "\u212aey path/to/KEY",
+      'a "quoted" word and a/b',
+      "neither here",
+      `${"x".repeat(70_000)} upstream timeout past what the filters read`,
+    ];
+    const list = contents.map((c, i) => at(NOW + i, c));
+    for (const look of [JSON_OUT, TEXT_UTC]) {
+      // NDJSON with escapes as JSON.stringify writes them, and with every character escaped.
+      const written = lines(list, look);
+      const escaped =
+        look === JSON_OUT
+          ? written.replace(/"content":"((?:[^"\\]|\\.)*)"/g, (_m, body: string) => {
+              const text = JSON.parse(`"${body}"`) as string;
+              const all = [...text].map((ch) =>
+                ch.length === 1 ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}` : ch,
+              );
+              return `"content":"${all.join("")}"`;
+            })
+          : written;
+      for (const text of [written, escaped]) {
+        const o = await open([write(text)]);
+        const all = events(o.log);
+        for (const source of [
+          "upstream timeout",
+          "UPSTREAM",
+          "key",
+          "s",
+          '"quoted"',
+          "a/b",
+          "x u",
+        ]) {
+          const pattern = compilePattern(source);
+          const found = await o.log.search(pattern);
+          const want = all.flatMap((e, i) =>
+            e.kind === "line" && pattern.test(e.content.slice(0, 65_536)) ? [i] : [],
+          );
+          expect([...found.rows], `${source} in ${look.output}`).toEqual(want);
+          if (source === "upstream timeout") expect(want.length).toBe(4);
+          if (source === "key") expect(want.length).toBe(1);
+        }
+        o.close();
+      }
+    }
+  });
+
   it("reads a line with bytes that are not UTF-8 as the line shows", async () => {
     const path = write(
       Buffer.concat([

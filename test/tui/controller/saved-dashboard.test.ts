@@ -239,6 +239,48 @@ describe("the dashboard over a saved file", () => {
     expect(status(c.getSnapshot())).toContain("1/10");
   });
 
+  it("a search over more lines than a slice reads counts what it found in the status line while it reads; Esc cancels it", async () => {
+    const lines = 60_000;
+    const out: string[] = [];
+    for (let i = 0; i < lines; i++)
+      out.push(
+        jsonLine(START + i, 1 + (i % 3), i % 7 === 0 ? `ERROR needle ${i}` : `INFO hay ${i}`),
+      );
+    const { c } = await open(`${out.join("\n")}\n`, "many.ndjson");
+    await settled(c);
+    // Every reading of the clock moves it on a millisecond: each slice runs out after its
+    // fixed minimum of lines, so the search takes many slices.
+    let t = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (t += 1));
+    try {
+      press(c, "/needle|pin\r");
+      await waitFor(
+        () => /search \/needle\|pin\/ [1-9][0-9,]* found… [0-9]+%/.test(status(c.getSnapshot())),
+        "the status line counting the search while it reads",
+      );
+      const first = status(c.getSnapshot());
+      await waitFor(
+        () => status(c.getSnapshot()) !== first,
+        "the count going on as the search reads",
+      );
+      press(c, "\u001b");
+      expect(c.state.search).toBeUndefined();
+      expect(status(c.getSnapshot())).not.toContain("search /");
+      // The view answers at once, and nothing of the search is counted any more.
+      press(c, "g");
+      expect(shown(c.getSnapshot()).some((l) => l.includes("hay 1"))).toBe(true);
+      expect(status(c.getSnapshot())).not.toContain("found…");
+    } finally {
+      clock.mockRestore();
+    }
+    // Searched again to its end, its counter is the whole file's.
+    press(c, "/needle\r");
+    await waitFor(
+      () => /search \/needle\/ [0-9]+\/8572/.test(status(c.getSnapshot())),
+      "the whole count once read",
+    );
+  });
+
   it("shows a replica's lifecycle in the log, and a line that is not JSON as text", async () => {
     const { c } = await open(incident(undefined));
     press(c, "g");
