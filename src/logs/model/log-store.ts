@@ -11,6 +11,8 @@
  */
 
 import type { Pattern } from "../../text/pattern.js";
+import type { HeatmapOptions } from "../error-heatmap.js";
+import type { IndexedEvents } from "../line-groups.js";
 import type { WorkBudget } from "../work-budget.js";
 import type { StoreEvent } from "./log-line.js";
 import { insertSorted } from "./sorted-insert.js";
@@ -56,6 +58,11 @@ export interface LogRows {
    * undefined when none runs for it (not begun, or done).
    */
   searchProgress?(pattern: Pattern): SearchSoFar | undefined;
+  /**
+   * The rows as the error heatmap reads them, when the log can give them without decoding every
+   * row (saved lines: from their index); absent, it reads `at`.
+   */
+  heatmapSource?(): { source: IndexedEvents; options: HeatmapOptions };
 }
 
 /** How far a search run in slices is: the matches found so far, the lines read, of how many. */

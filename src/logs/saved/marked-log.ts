@@ -15,8 +15,11 @@
  * at once; the markers they bring are placed once all of them are observed.
  */
 
+import type { LogLevel } from "../../text/log-level.js";
 import type { Pattern } from "../../text/pattern.js";
-import type { LogLine, ReplicaMarker } from "../model/log-line.js";
+import type { HeatmapOptions } from "../error-heatmap.js";
+import type { IndexedEvents } from "../line-groups.js";
+import type { LogLine, ReplicaMarker, StoreEvent } from "../model/log-line.js";
 import type { LogRows, SearchSoFar, StoredRow } from "../model/log-store.js";
 import {
   ReplicaActivity,
@@ -26,7 +29,7 @@ import {
 import { replicaNumber } from "../replicas.js";
 import { SLICE_MS, WorkBudget } from "../work-budget.js";
 import { IS_GAP, LEVEL_MASK } from "./line-index.js";
-import { levelCode } from "./saved-line.js";
+import { levelCode, levelOfCode } from "./saved-line.js";
 import { type SavedLog, SEARCH_STEP_LINES } from "./saved-log.js";
 import { NO_STREAM, OVERFLOW_STREAM } from "./stream-table.js";
 
@@ -338,8 +341,75 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     return this.running?.key === key ? this.running.steps.sofar() : undefined;
   }
 
+  /**
+   * The rows as the error heatmap (`H`, `!`: ../error-heatmap.ts) reads them, made from the index
+   * without decoding a line: each line's replica label and deployment (the stream table's), its
+   * key and its level (the index's, the filters' reading); its content is decoded only when read
+   * (the onset's errors). A marker is itself. The same heatmap as over `at`, in a fraction of the
+   * work.
+   */
+  heatmapSource(): { source: IndexedEvents; options: HeatmapOptions } {
+    const log = this.log;
+    const at = (index: number): { event: StoreEvent } | undefined => {
+      if (index < 0 || index >= this.size()) return undefined;
+      // Markers before this index: the first marker at or after it (their indexes ascend).
+      let lo = 0;
+      let hi = this.places.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((this.places[mid] as number) + mid < index) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < this.places.length && (this.places[lo] as number) + lo === index)
+        return { event: this.markers[lo] as ReplicaMarker };
+      const row = index - lo;
+      const flags = log.flagsAt(row);
+      const stream = log.streamAt(row);
+      if ((flags & IS_GAP) !== 0 || stream === OVERFLOW_STREAM) return log.at(row);
+      const s = stream === NO_STREAM ? undefined : log.streams.get(stream);
+      return {
+        event: new IndexedLine(
+          log.streamLabel(stream) ?? "",
+          s?.deploymentId,
+          log.keyAt(row) ?? 0,
+          levelOfCode(flags & LEVEL_MASK),
+          () => (log.at(row)?.event as LogLine | undefined)?.content ?? "",
+        ),
+      };
+    };
+    return {
+      source: { size: () => this.size(), at },
+      options: {
+        levelOfLine: (line) =>
+          line instanceof IndexedLine ? line.level : this.log.levelOfLine(line),
+      },
+    };
+  }
+
   firstAtOrAfter(key: number): number {
     const row = this.log.firstAtOrAfter(key);
     return row + this.markersBefore(row, false);
+  }
+}
+
+/** A line as the index knows it (MarkedLog.heatmapSource): its content read when asked. */
+class IndexedLine implements LogLine {
+  readonly kind = "line";
+  readonly seconds = undefined;
+  readonly nanos = undefined;
+  readonly late = false;
+  private read: string | undefined;
+
+  constructor(
+    readonly replicaLabel: string,
+    readonly deploymentId: string | undefined,
+    readonly sortKey: number,
+    readonly level: LogLevel | undefined,
+    private readonly decode: () => string,
+  ) {}
+
+  get content(): string {
+    this.read ??= this.decode();
+    return this.read;
   }
 }

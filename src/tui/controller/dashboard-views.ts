@@ -442,9 +442,12 @@ export class DashboardViews {
    * Over the whole buffer, filters aside; computed while the heatmap is open, or for `!`. Levels
    * are read as the filters read them, not through the rendering (which would render every line).
    */
-  private readonly errors = memoized((_version: number, logs: LogSource) =>
-    errorHeatmap(logs.store),
-  );
+  private readonly errors = memoized((_version: number, logs: LogSource) => {
+    // Saved lines give the heatmap their index's reading, without decoding every line.
+    const rows: LogRows = logs.store;
+    const indexed = rows.heatmapSource?.();
+    return indexed ? errorHeatmap(indexed.source, indexed.options) : errorHeatmap(logs.store);
+  });
   private readonly heatmapRows = memoized((map: ErrorHeatmap | undefined, width: number) => ({
     title: HEATMAP_TITLE,
     rows: heatmapRows(map, width),

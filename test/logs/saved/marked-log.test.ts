@@ -7,7 +7,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { errorHeatmap } from "../../../src/logs/error-heatmap.js";
 import type { StoreEvent } from "../../../src/logs/model/log-line.js";
 import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
@@ -138,6 +139,44 @@ describe("MarkedLog", () => {
         if (pattern.test(eventText(m.at(i)?.event))) expected.push(i);
       expect([...(m.matching(pattern) ?? [])]).toEqual(expected);
     }
+  });
+
+  it("gives the error heatmap its rows from the index: the same heatmap and onset, decoding only the onset's errors", async () => {
+    const out: string[] = [];
+    for (let i = 0; i < 2400; i++) {
+      for (const r of [1, 2, 3]) {
+        if (r === 2 && i > 600 && i < 900) continue;
+        const ms = START + i * 500 + r;
+        const rising = r === 3 && i >= 2000;
+        const content = rising
+          ? `ERROR upstream timeout id=${i}`
+          : i % 40 === r
+            ? `ERROR disk slow ${i}`
+            : `INFO line ${i} of replica ${r}`;
+        out.push(
+          JSON.stringify({
+            replicaLabel: `replica ${r}/3`,
+            ts: { seconds: String(Math.floor(ms / 1000)), nanos: String((ms % 1000) * 1e6) },
+            content,
+          }),
+        );
+      }
+    }
+    const { o, m } = await open(`${out.join("\n")}\n`);
+    const decoded = errorHeatmap(m, { levelOfLine: o.log.levelOfLine });
+    expect(decoded?.rise?.onset?.shape).toContain("upstream timeout");
+    const at = vi.spyOn(o.log, "at");
+    const indexed = m.heatmapSource();
+    const heatmap = errorHeatmap(indexed.source, indexed.options);
+    const reads = at.mock.calls.length;
+    at.mockRestore();
+    expect(heatmap).toEqual(decoded);
+    // Replica 3's errors up to the rise's end at most, not every row.
+    const errorsOfThree = out.filter(
+      (l) => l.includes("replica 3/3") && l.includes("ERROR"),
+    ).length;
+    expect(reads).toBeLessThanOrEqual(errorsOfThree);
+    expect(reads).toBeLessThan(m.size() / 10);
   });
 
   it("observes lines that come later, and observes again when the order changed before them", async () => {
