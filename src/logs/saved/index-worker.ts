@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { FileBytes } from "./byte-source.js";
-import { type PieceMessage, type PieceRequest, pieceTransfer } from "./piece-index.js";
+import { type PieceMessage, type PieceRequest, pieceTransfer } from "./piece-protocol.js";
 import { SavedFile } from "./saved-file.js";
 
 const request = workerData as PieceRequest;

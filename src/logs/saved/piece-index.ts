@@ -11,77 +11,11 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { FileBytes } from "./byte-source.js";
-import type { LineColumns } from "./line-index.js";
+import type { IndexedPiece, PieceMessage, PieceRequest, PieceRunner } from "./piece-protocol.js";
 import { SavedFile } from "./saved-file.js";
-import type { SavedFormat } from "./saved-line.js";
-import type { Stream } from "./stream-table.js";
-
-export interface PieceRequest {
-  fd: number;
-  /** The file's size when the piece was cut. */
-  size: number;
-  name: string;
-  format: SavedFormat;
-  from: number;
-  to: number;
-  /** Slots the piece's columns start with (the first piece's: the whole file's). */
-  capacity: number;
-  maxLines: number;
-  maxHeldBytes: number;
-}
-
-/** What a piece's reading counted, beside its lines. */
-export interface PieceFacts {
-  unreadable: number;
-  revision: number;
-  minTime: number;
-  maxTime: number;
-  lines: number;
-  gaps: number;
-  /** Lines by the piece's own stream number. */
-  perStream: number[];
-  first: number;
-  last: number;
-  cut: number;
-  passedOver: number;
-}
-
-export interface IndexedPiece {
-  columns: LineColumns;
-  /** The piece's stream table, by its numbers. */
-  streams: Stream[];
-  facts: PieceFacts;
-  /** Where its reading stopped (its `to`, unless the file was cut short meanwhile). */
-  next: number;
-}
-
-/**
- * Indexes pieces (all at once); `progress` hears the bytes indexed of all of them so far; a piece
- * read on the caller's thread calls `pause` between its reads (it throws to stop it). Rejects
- * when a piece could not be indexed (the caller indexes on its own thread then) or the runner
- * was stopped.
- */
-export type PieceRunner = (
-  requests: readonly PieceRequest[],
-  progress: (bytes: number) => void,
-  pause: () => Promise<void>,
-) => Promise<IndexedPiece[]>;
 
 /** The worker's module, beside this one (in the bundle and in the compiled modules alike). */
 const WORKER = new URL("./index-worker.js", import.meta.url);
-
-/** The messages a worker posts. */
-export type PieceMessage =
-  | { kind: "progress"; bytes: number }
-  | { kind: "done"; piece: IndexedPiece };
-
-/** The buffers of a piece's columns, handed over rather than copied. */
-export function pieceTransfer(piece: IndexedPiece): ArrayBuffer[] {
-  const c = piece.columns;
-  return [c.starts, c.lengths, c.keys, c.flags, c.streams, c.contentFrom, c.contentAfter].map(
-    (a) => a.buffer as ArrayBuffer,
-  );
-}
 
 /**
  * Pieces indexed at once: the first on this thread, a read at a time between the program's other

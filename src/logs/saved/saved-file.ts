@@ -29,7 +29,7 @@ import {
   TIMED,
   UNREADABLE,
 } from "./line-index.js";
-import type { IndexedPiece, PieceFacts, PieceRequest, PieceRunner } from "./piece-index.js";
+import type { IndexedPiece, PieceFacts, PieceRequest, PieceRunner } from "./piece-protocol.js";
 import type { SavedHeader } from "./saved-header.js";
 import {
   GAP,

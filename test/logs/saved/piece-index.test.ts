@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { formatEvent, type StreamFormat } from "../../../src/logs/formats/stream-format.js";
 import { type LogEvent, packNanos, timestampSortKey } from "../../../src/logs/model/log-line.js";
 import { FileBytes } from "../../../src/logs/saved/byte-source.js";
-import type { PieceRunner } from "../../../src/logs/saved/piece-index.js";
+import type { PieceRunner } from "../../../src/logs/saved/piece-protocol.js";
 import { SavedFile } from "../../../src/logs/saved/saved-file.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
 import { BURSTS } from "../corpus.js";
