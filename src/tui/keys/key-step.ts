@@ -435,7 +435,12 @@ function paneKey(action: KeyAction, name: string, state: UiState, ctx: KeyContex
     }
     case "pause":
       return state.following
-        ? { type: "pause", total: ctx.log.total(), cursor: ctx.log.newestShown(state) }
+        ? {
+            type: "pause",
+            total: ctx.log.total(),
+            cursor: ctx.log.newestShown(state),
+            newest: ctx.log.newestId(),
+          }
         : { type: "follow" };
     case "mark":
     case "copy": {

@@ -45,6 +45,22 @@ export function nearestShown(f: Frame, index: number, step: 1 | -1): number {
   return -1;
 }
 
+/** The anchor on line `index` with `rowsBelow` of its rows below the view. */
+export function anchorAt(f: Frame, index: number, rowsBelow: number): LogAnchor {
+  return { line: index + f.store.evicted(), rowsBelow, id: f.store.at(index)?.id };
+}
+
+/**
+ * The store index of an anchor's line: where its id is now when rows were put before it since
+ * (the index it was placed at holds another line), else by its absolute index.
+ */
+function anchorIndex(store: Frame["store"], anchor: LogAnchor): number {
+  const index = anchor.line - store.evicted();
+  if (index < 0 || anchor.id === undefined || store.at(index)?.id === anchor.id) return index;
+  const moved = store.indexOfId(anchor.id);
+  return moved < 0 ? index : moved;
+}
+
 /** The place whose view is the oldest screenful of shown lines. */
 export function oldestScreen(f: Frame): LogAnchor | undefined {
   let rows = 0;
@@ -53,9 +69,9 @@ export function oldestScreen(f: Frame): LogAnchor | undefined {
     if (!shown(f, i)) continue;
     last = i;
     rows += rowsOf(f, i);
-    if (rows >= f.height) return { line: i + f.store.evicted(), rowsBelow: rows - f.height };
+    if (rows >= f.height) return anchorAt(f, i, rows - f.height);
   }
-  return last < 0 ? undefined : { line: last + f.store.evicted(), rowsBelow: 0 };
+  return last < 0 ? undefined : anchorAt(f, last, 0);
 }
 
 /** Where the view is now: the store index of its bottom line and the rows of it below the view. */
@@ -64,7 +80,7 @@ export function bottomOf(f: Frame): { index: number; rowsBelow: number; moved: b
   if (state.following || !state.anchor) {
     return { index: nearestShown(f, store.size() - 1, -1), rowsBelow: 0, moved: false };
   }
-  const index = state.anchor.line - store.evicted();
+  const index = anchorIndex(store, state.anchor);
   if (index < 0) {
     const oldest = oldestScreen(f);
     return oldest

@@ -9,6 +9,7 @@ import type { WorkBudget } from "../../logs/work-budget.js";
 import type { LogAnchor, MatchPosition, UiState } from "../state/ui-state.js";
 import { compileFilters, type Filters, matchesSearchAt } from "./log-filters.js";
 import {
+  anchorAt,
   bottomOf,
   type Frame,
   nearestShown,
@@ -62,6 +63,8 @@ export interface LogNavigator {
   shownRows(state: UiState): StoredRow[];
   /** The sort key (epoch ms) of the newest line held. */
   newestTime(): number | undefined;
+  /** The id of the newest line held (shown or not): where a pause anchors the view. */
+  newestId(): number | undefined;
   /** Whether the state's filters may hide lines (replicas, include, exclude, level...). */
   hides(state: UiState): boolean;
   /**
@@ -77,10 +80,10 @@ function placeTop(f: Frame, index: number, offset: number): LogAnchor {
   let i = index;
   for (;;) {
     const r = rowsOf(f, i);
-    if (r >= remaining) return { line: i + f.store.evicted(), rowsBelow: r - remaining };
+    if (r >= remaining) return anchorAt(f, i, r - remaining);
     remaining -= r;
     const next = nearestShown(f, i + 1, 1);
-    if (next < 0) return { line: i + f.store.evicted(), rowsBelow: 0 };
+    if (next < 0) return anchorAt(f, i, 0);
     i = next;
   }
 }
@@ -90,14 +93,11 @@ function reveal(f: Frame, index: number): LogAnchor {
   const bottom = bottomOf(f);
   if (bottom.index < 0) return placeTop(f, index, 0);
   const top = topOf(f);
-  const here = { line: bottom.index + f.store.evicted(), rowsBelow: bottom.rowsBelow };
+  const here = anchorAt(f, bottom.index, bottom.rowsBelow);
   const whole = index < bottom.index || bottom.rowsBelow === 0;
   if (index > top && index <= bottom.index && whole) return here;
   if (index > bottom.index || (index === bottom.index && !whole)) {
-    return {
-      line: index + f.store.evicted(),
-      rowsBelow: Math.max(0, rowsOf(f, index) - f.height),
-    };
+    return anchorAt(f, index, Math.max(0, rowsOf(f, index) - f.height));
   }
   return placeTop(f, index, 0);
 }
@@ -229,7 +229,7 @@ function matchPosition(f: Frame, index: number): MatchPosition | undefined {
 
 /** The view `by` screen rows up (positive, older) or down; the cursor kept on screen. */
 function scrollBy(f: Frame, by: number): Move | undefined {
-  const { state, store, height } = f;
+  const { state, height } = f;
   const bottom = bottomOf(f);
   if (bottom.index < 0 || by === 0) return undefined;
   if (by < 0 && state.following) return undefined;
@@ -266,7 +266,7 @@ function scrollBy(f: Frame, by: number): Move | undefined {
       rb += rowsOf(f, index);
     }
   }
-  anchor ??= { line: index + store.evicted(), rowsBelow: rb };
+  anchor ??= anchorAt(f, index, rb);
   // The cursor stays where it was when still on screen, else goes to the edge it left by.
   const moved: Frame = { ...f, state: { ...state, following: false, anchor } };
   const newBottom = bottomOf(moved).index;
@@ -381,6 +381,9 @@ export function logNavigator(
     },
     newestTime() {
       return store.at(store.size() - 1)?.event.sortKey;
+    },
+    newestId() {
+      return store.at(store.size() - 1)?.id;
     },
     hides(state) {
       return filtersOf(state).narrows;

@@ -80,11 +80,18 @@ export interface MatchPosition {
 /** The email pane's filter: none, then each event type the API documents. */
 export const EMAIL_FILTERS = [undefined, ...EMAIL_EVENT_TYPES] as const;
 
-/** A paused view's place: the line at its bottom, by absolute index (lines ever appended before). */
+/**
+ * A paused view's place: the line at its bottom, by absolute index (lines ever appended before)
+ * and by id. The id holds the view on that line when rows are put before it after it was placed
+ * (a late line sorted into the past, a marker): by index alone the view would slide down the log,
+ * away from the cursor a search put on screen.
+ */
 export interface LogAnchor {
   line: number;
   /** Rows of that line (wrapped) below the view's bottom. */
   rowsBelow: number;
+  /** The id of that line, when known: it wins over `line` while the buffer holds it. */
+  id?: number | undefined;
 }
 
 export interface UiState {
@@ -212,7 +219,7 @@ export const initialUiState: UiState = {
 export type UiAction =
   | { type: "cycleFocus"; panes: readonly Pane[] }
   /** Pause with the cursor on `cursor` (the newest line shown). */
-  | { type: "pause"; total: number; cursor: number | undefined }
+  | { type: "pause"; total: number; cursor: number | undefined; newest?: number | undefined }
   | { type: "follow" }
   /**
    * A paused view moved to `anchor` (scrolling, g, n, e, a mark, a time: resolved against the
@@ -308,7 +315,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
             ...state,
             following: false,
             pausedAtTotal: action.total,
-            anchor: { line: action.total - 1, rowsBelow: 0 },
+            anchor: { line: action.total - 1, rowsBelow: 0, id: action.newest },
             cursor: action.cursor,
           }
         : state;

@@ -104,13 +104,17 @@ describe("the key step", () => {
     const high = press(up, ctx, ...Array(20).fill({ upArrow: true })).state;
     expect(high).toMatchObject({ cursor: 478, anchor: { line: 496, rowsBelow: 0 } });
     const paged = press(up, ctx, { pageUp: true }).state;
-    expect(paged.anchor).toEqual({ line: 480, rowsBelow: 0 });
+    expect(paged.anchor).toEqual({ line: 480, rowsBelow: 0, id: 481 });
     expect(paged.cursor).toBe(481);
     expect(press(up, ctx, "g").state).toMatchObject({
       anchor: { line: 19, rowsBelow: 0 },
       cursor: 1,
     });
-    expect(press(up, ctx, "g", { upArrow: true }).state.anchor).toEqual({ line: 19, rowsBelow: 0 });
+    expect(press(up, ctx, "g", { upArrow: true }).state.anchor).toEqual({
+      line: 19,
+      rowsBelow: 0,
+      id: 20,
+    });
     expect(press(up, ctx, "G").state).toMatchObject({ following: true, anchor: undefined });
     // Following, ↓ has nowhere to go; at the newest line it stays.
     expect(press(initialUiState, ctx, { downArrow: true }).state.following).toBe(false);

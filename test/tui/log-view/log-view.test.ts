@@ -100,6 +100,26 @@ describe("a paused view", () => {
   const fill = (store: LogStore, from: number, n: number) =>
     store.append(Array.from({ length: n }, (_, i) => line(from + i, 1, `line ${from + i}`)));
 
+  it("stays on its lines and its cursor when late lines are sorted in before them", () => {
+    const store = new LogStore({ maxLines: 1000 });
+    fill(store, 0, 40);
+    const nav = logNavigator(store, 60, 5);
+    const move = nav.toIndex(state(), 30);
+    const paused = {
+      ...state(),
+      following: false,
+      pausedAtTotal: 40,
+      anchor: move?.anchor,
+      cursor: move?.cursor,
+    };
+    const before = texts(computeLogView(store, paused, 60, 5));
+    expect(before).toContain("[1]>line 30");
+    // Late lines, older than every line on screen, go before them in time order.
+    store.append([line(5, 2, "late a", true), line(6, 2, "late b", true)]);
+    expect(texts(computeLogView(store, paused, 60, 5))).toEqual(before);
+    expect(nav.cursorRow(paused)?.event).toMatchObject({ content: "line 30" });
+  });
+
   it("keeps its lines when the buffer wraps, and its counter counts only what came", () => {
     const store = new LogStore({ maxLines: 100 });
     fill(store, 0, 100);
@@ -157,7 +177,7 @@ describe("a paused view", () => {
     const nav = logNavigator(store, 54, 3);
     const wrap = state({ wrap: true });
     const up1 = nav.scroll(wrap, 1)?.anchor;
-    expect(up1).toEqual({ line: 1, rowsBelow: 1 });
+    expect(up1).toEqual({ line: 1, rowsBelow: 1, id: 2 });
     const view = computeLogView(
       store,
       { ...wrap, following: false, pausedAtTotal: 2, anchor: up1 },
@@ -169,7 +189,7 @@ describe("a paused view", () => {
       `[1]↪${"b".repeat(50)}`,
       `[1]↪${"b".repeat(50)}`,
     ]);
-    expect(nav.scroll(wrap, 3)?.anchor).toEqual({ line: 1, rowsBelow: 2 });
+    expect(nav.scroll(wrap, 3)?.anchor).toEqual({ line: 1, rowsBelow: 2, id: 2 });
   });
 });
 
