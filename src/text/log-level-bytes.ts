@@ -414,9 +414,9 @@ export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): numbe
 /** The plain reading of an ASCII line; -1 when an escape is in its first PLAIN_PREFIX bytes. */
 function plainCode(b: Uint8Array, from: number, to: number): number {
   const end = Math.min(to, from + PLAIN_PREFIX);
-  for (let i = from; i < end; i++) if (b[i] === 0x1b) return -1;
   // One pass over the runs of word characters: the first logfmt match (whose value, when it names
-  // a level, decides), the first upper-case level word, the first bracketed one.
+  // a level, decides), the first upper-case level word, the first bracketed one; and over the
+  // bytes between them, where an escape would be.
   let upperAt = -1;
   let upperCode = 0;
   let bracketAt = -1;
@@ -424,7 +424,9 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
   let logfmtSeen = false;
   let i = from;
   while (i < end) {
-    if ((CLASSES[b[i] as number] as number) === 0) {
+    const first = b[i] as number;
+    if ((CLASSES[first] as number) === 0) {
+      if (first === 0x1b) return -1;
       i++;
       continue;
     }
@@ -450,7 +452,7 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
       const after = j < end ? (b[j] as number) : -1;
       if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(key)) {
         const code = logfmtValue(b, j + 1, end);
-        if (code > 0) return code;
+        if (code > 0) return b.subarray(j, end).includes(0x1b) ? -1 : code;
         // The first match names no level: the other forms say.
         if (code === 0) logfmtSeen = true;
       }

@@ -66,6 +66,11 @@ const PIECE_BYTES = 4 * 1024 * 1024;
 /** A rest at least this long is indexed on other threads (./piece-index.ts), in PIECES pieces. */
 const PARALLEL_BYTES = 32 * 1024 * 1024;
 const PIECES = 2;
+/**
+ * The share of the rest in the first piece, the one read on this thread: less than the others',
+ * since this thread also draws and observes the lines meanwhile, so that the pieces end together.
+ */
+const FIRST_SHARE = 0.4;
 
 /** Indexes lines in file order into one LineIndex: keys, late lines, the header, counts. */
 class Indexer {
@@ -562,8 +567,9 @@ export class SavedFile {
   }
 
   /**
-   * Bytes [0, tailFrom) indexed in pieces on other threads (at most PIECES, cut after a newline),
-   * then put together in file order; undefined when they could not be (indexed here then).
+   * Bytes [0, tailFrom) indexed in pieces on other threads (at most PIECES, cut after a newline,
+   * the first FIRST_SHARE of the bytes), then put together in file order; undefined when they
+   * could not be (indexed here then).
    */
   private async inPieces(
     run: PieceRunner,
@@ -574,7 +580,9 @@ export class SavedFile {
     const format = this.format as SavedFormat;
     const bounds = [0];
     for (let k = 1; k < PIECES; k++) {
-      const at = Math.floor((tailFrom * k) / PIECES);
+      const at = Math.floor(
+        tailFrom * (FIRST_SHARE + ((1 - FIRST_SHARE) * (k - 1)) / (PIECES - 1)),
+      );
       const probe = this.source.read(at - 1, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES));
       const nl = probe.indexOf(10);
       if (nl >= 0 && at + nl > (bounds.at(-1) as number) && at + nl < tailFrom)
@@ -590,7 +598,7 @@ export class SavedFile {
       from,
       to: bounds[k + 1] as number,
       // The first piece's columns become the whole file's.
-      capacity: k === 0 ? capacity : Math.ceil((capacity * 1.2) / PIECES),
+      capacity: k === 0 ? capacity : Math.ceil((capacity * 1.2 * (1 - FIRST_SHARE)) / (PIECES - 1)),
       maxLines: this.limits.maxLines,
       maxHeldBytes: this.limits.maxHeldBytes,
     }));
