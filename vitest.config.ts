@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { WaitBoundFirstSequencer } from "./test/helpers/wait-bound-first.js";
 
 /**
  * Test files that change or measure what a process holds for all its modules, and so run in a
@@ -19,10 +20,13 @@ export default defineConfig({
     hookTimeout: 30_000,
     setupFiles: ["test/setup.ts"],
     globalSetup: ["test/global-setup.ts"],
-    // Two test files at a time, also on a two-core machine: the tests wait for the state they
-    // need (never for a guessed while) and each terminal test has a tmux server of its own, so
-    // they hold under a busy CPU.
-    maxWorkers: 2,
+    // Four test files at a time, also on a two-core machine: most of the slow files wait on real
+    // time (a poll interval, an outage, a terminal's frame), so two more fill the CPU they leave
+    // idle. The tests wait for the state they need (never for a guessed while) and each terminal
+    // test has a tmux server of its own, so they hold under a busy CPU. The files that wait start
+    // first (./test/helpers/wait-bound-first.ts).
+    maxWorkers: 4,
+    sequence: { sequencer: WaitBoundFirstSequencer },
     projects: [
       {
         extends: true,
