@@ -263,7 +263,10 @@ export function statusItems({
     const [full, shorter] = regexForms(lit`search `, ui.search);
     const m = ui.matchPosition;
     const [counter, short] = m
-      ? [lit` ${m.index}/${m.total}`, lit` ${m.index}/${m.total}`]
+      ? [
+          lit` ${safe(m.index.toLocaleString("en-US"))}/${safe(m.total.toLocaleString("en-US"))}`,
+          lit` ${m.index}/${m.total}`,
+        ]
       : searching
         ? searchingCounter(searching)
         : [lit``, lit``];

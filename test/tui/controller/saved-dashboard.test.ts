@@ -276,7 +276,7 @@ describe("the dashboard over a saved file", () => {
     // Searched again to its end, its counter is the whole file's.
     press(c, "/needle\r");
     await waitFor(
-      () => /search \/needle\/ [0-9]+\/8572/.test(status(c.getSnapshot())),
+      () => /search \/needle\/ [0-9,]+\/8,572/.test(status(c.getSnapshot())),
       "the whole count once read",
     );
   });
