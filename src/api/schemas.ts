@@ -338,14 +338,6 @@ export const webhookEndpoint = z.looseObject({
   subscriptions: z.array(webhookSubscription).optional(),
 });
 
-export const EMAIL_EVENT_TYPES = [
-  "Send",
-  "Delivery",
-  "Bounce",
-  "DeliveryDelay",
-  "Complaint",
-] as const;
-
 export const emailEventDetails = z.looseObject({
   bounceType: z.string().optional(),
   bounceSubType: z.string().optional(),

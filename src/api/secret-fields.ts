@@ -1,16 +1,18 @@
 /**
  * Credentials and encrypted key material in API responses (session tokens, credential and export
- * bundles, secret payloads, OIDC tokens), named by the operation table, and a redactor that
- * replaces them wherever they appear (an activity's result, or its intent inside list_activities).
+ * bundles, secret payloads, OIDC tokens), as the operation table names them (./operations.ts;
+ * test/api/secret-fields.test.ts checks this list is the table's), and a redactor that replaces
+ * them wherever they appear (an activity's result, or its intent inside list_activities). A list
+ * here rather than read from the table, so that what shows an activity loads no zod.
  */
-import { getOperation, operationNames } from "./operations.js";
 
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(
-  operationNames.flatMap((name) => {
-    const op = getOperation(name);
-    return op.kind === "activity" ? op.secretFields : [];
-  }),
-);
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  "credentialBundle",
+  "exportBundle",
+  "oidcToken",
+  "secretPayloads",
+  "session",
+]);
 
 export interface Redacted {
   value: unknown;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getOperation, operationNames } from "../../src/api/operations.js";
 import { redactSecrets, SECRET_FIELDS } from "../../src/api/secret-fields.js";
 
 describe("redactSecrets", () => {
@@ -10,6 +11,16 @@ describe("redactSecrets", () => {
       "secretPayloads",
       "session",
     ]);
+  });
+
+  it("are exactly the fields the operation table names secret", () => {
+    const table = new Set(
+      operationNames.flatMap((name) => {
+        const op = getOperation(name);
+        return op.kind === "activity" ? op.secretFields : [];
+      }),
+    );
+    expect([...SECRET_FIELDS].sort()).toEqual([...table].sort());
   });
 
   it("replaces secrets at any depth, arrays item by item, and leaves everything else", () => {

@@ -3,7 +3,8 @@
  * `tail --help` and `call --help` load no Ink, React or simulator, and no API client or schemas
  * for the root's help, nor viem or @solana/kit (what decodes transactions); `tail` polls without
  * zod (its guards stand in for the schemas while what it sends and receives is valid), its
- * settings in the environment or in a config file. Checked on the module graph the TypeScript
+ * settings in the environment or in a config file; `open` of a plain file draws its first screen
+ * without zod (issue #41: the schemas are for a ticket bundle). Checked on the module graph the TypeScript
  * build leaves (dist/cli) and on
  * the bundle bin/tvcwatch runs (dist/bundle, whose chunks name their sources in comments).
  */
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src/api/stamp.js";
+import { requireTmux, Tmux } from "../e2e/tmux.js";
 import { freshBuild } from "../helpers/fresh-build.js";
 import { BIN } from "../helpers/run-cli.js";
 
@@ -188,5 +190,52 @@ describe("tail's polls load no zod", () => {
     }).catch((err: Error) => ({ urls: [], out: err.message }));
     bad.close();
     expect(result.out).toMatch(/entries\.0\.line\.content: .*string/);
+  });
+});
+
+describe("open of a plain file loads no zod", () => {
+  const sessions: Tmux[] = [];
+  beforeAll(() => requireTmux());
+  afterAll(() => {
+    for (const t of sessions) t.kill();
+  });
+
+  it("before its first screen, nor until it quits", { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tvcwatch-open-modules-"));
+    const path = join(dir, "app.log");
+    const start = Date.parse("2026-11-25T20:33:05Z");
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `${new Date(start + i * 10).toISOString()} INFO request ${i} served`,
+    );
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const file = join(dir, "loaded.txt");
+    const chunksRead = () =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((u) => u.includes("/dist/bundle/"));
+    const zod = (urls: string[]) =>
+      [...new Set(urls)].filter((u) =>
+        /^\/\/ node_modules\/zod\//m.test(readFileSync(fileURLToPath(u), "utf8")),
+      );
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(
+      ["open", path],
+      { columns: 160, rows: 48 },
+      {
+        TVCWATCH_RECORD_MODULES: file,
+        NODE_OPTIONS: `--import=${hook}`,
+      },
+    );
+    await tmux.waitFor("the first screen", (s) =>
+      expect(s.split("\n")[0]).toMatch(/· 2,000 lines · /),
+    );
+    const first = chunksRead();
+    expect(first.some((u) => /\/run-open-[^/]*\.js$/.test(u))).toBe(true);
+    expect(zod(first)).toEqual([]);
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+    expect(zod(chunksRead())).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import type { ReadStream } from "node:tty";
 import { render } from "ink";
 import type { OpenedLogs } from "../../logs/saved/open-saved.js";
 import { Dashboard } from "../components/dashboard.js";
-import { savedDashboard } from "../controller/saved-dashboard.js";
+import { readBundleIncident, savedDashboard } from "../controller/saved-dashboard.js";
 import type { UiState } from "../state/ui-state.js";
 import { enterFullScreen, osc52 } from "./terminal-session.js";
 
@@ -35,6 +35,8 @@ export async function runOpen(run: OpenRun): Promise<void> {
   const exited = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  // A bundle's incident read before the screen is taken (its reader loaded only for a bundle).
+  const bundle = await readBundleIncident(run.opened.log.header());
   const session = enterFullScreen(process.stdout, () => finish());
   const saved = savedDashboard(
     run.opened,
@@ -44,6 +46,7 @@ export async function runOpen(run: OpenRun): Promise<void> {
     },
     { columns: process.stdout.columns || 100, rows: process.stdout.rows || 30 },
     { where: run.where, timeRange: run.range, columns: run.columns },
+    bundle,
   );
   const controller = saved.controller;
   const ink = render(<Dashboard controller={controller} colour={run.colour} />, {

@@ -32,7 +32,7 @@ import {
 } from "../saving/save-range.js";
 import { savedFormat, savedView } from "../saving/saved-view.js";
 import { SeenEvents } from "../saving/seen-events.js";
-import { bundleFields, type IncidentSource, incidentFields } from "../saving/ticket-bundle.js";
+import type { IncidentSource } from "../saving/ticket-bundle.js";
 import { initialUiState, type UiAction, type UiState, uiReducer } from "../state/ui-state.js";
 import { AwaitingBell } from "./awaiting-bell.js";
 import type { Heading } from "./dashboard-title.js";
@@ -523,22 +523,32 @@ export class DashboardController {
     if (!saving) return;
     const { choice, rows } = saving;
     const format = savedFormat(path);
-    const written = savedView(rows, format, {
+    // All a file's header says is as of the key; a bundle's writer (which checks what it writes
+    // with zod) is loaded only when a bundle is saved.
+    const header = {
       deploymentId: this.deploymentIds(),
       filters: this.ui,
       savedAt: this.clock.now(),
       range: choice.range,
-      bundle: choice.bundle
-        ? {
-            ...bundleFields(
-              rows,
-              this.ports.logs.follow?.getState(),
-              this.cast,
-              this.outages.spans(this.clock.now()),
-            ),
-            ...incidentFields(rows, this.incident()),
-          }
-        : undefined,
+    };
+    const bundle = choice.bundle
+      ? {
+          follow: this.ports.logs.follow?.getState(),
+          cast: [...this.cast],
+          spans: this.outages.spans(header.savedAt),
+          incident: this.incident(),
+        }
+      : undefined;
+    const writer = bundle && (await import("../saving/ticket-bundle.js"));
+    const written = savedView(rows, format, {
+      ...header,
+      bundle:
+        writer && bundle
+          ? {
+              ...writer.bundleFields(rows, bundle.follow, bundle.cast, bundle.spans),
+              ...writer.incidentFields(rows, bundle.incident),
+            }
+          : undefined,
     });
     try {
       await (this.ports.files ?? newFiles).writeNew(path, written.text);

@@ -27,7 +27,7 @@ import {
   restoredState,
   savedTitle,
 } from "../saving/saved-title.js";
-import { readIncident, type SavedIncident, type SavedLineRef } from "../saving/ticket-bundle.js";
+import type { SavedIncident, SavedLineRef } from "../saving/ticket-bundle.js";
 import type { UiState } from "../state/ui-state.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
@@ -124,12 +124,34 @@ function markedRows(store: LogRows, marks: readonly SavedLineRef[]): number[] {
   return ids;
 }
 
+/** A bundle's incident as read (undefined: none could be), and what in it could not be. */
+export interface BundleIncident {
+  incident: SavedIncident | undefined;
+  problems: string[];
+}
+
+/**
+ * The incident of the bundle whose header this is (undefined: not a bundle), read once and
+ * everything in it checked. Its reader (and zod, the schemas it checks with) is loaded only here,
+ * so that a plain file's first screen waits for neither.
+ */
+export async function readBundleIncident(
+  header: SavedHeader | undefined,
+): Promise<BundleIncident | undefined> {
+  if (!header?.bundle) return undefined;
+  const { readIncident } = await import("../saving/ticket-bundle.js");
+  const problems: string[] = [];
+  return { incident: readIncident(header.incident, problems), problems };
+}
+
 export function savedDashboard(
   opened: OpenedLogs,
   ports: SavedDashboardPorts,
   size: TerminalSize,
   /** Field queries and a range the view opens with (`open --where`, `--since`), checked by the caller. */
   given: OpeningFlags = {},
+  /** The bundle's incident, when the logs are a bundle: readBundleIncident() of their header. */
+  bundle: BundleIncident | undefined = undefined,
 ): SavedDashboard {
   const { log } = opened;
   const heading = (): Heading => ({
@@ -139,9 +161,9 @@ export function savedDashboard(
   });
   let header = log.header();
   const marked = new MarkedLog(log);
-  // A bundle's incident: read once, everything in it checked (what is not is said).
-  const incidentProblems: string[] = [];
-  const incident = header?.bundle ? readIncident(header.incident, incidentProblems) : undefined;
+  // A bundle's incident (what in it could not be read is said).
+  const incidentProblems = bundle?.problems ?? [];
+  const incident = bundle?.incident;
   const about = {
     summary: () => log.summary(),
     header: () => log.header(),

@@ -4,7 +4,7 @@
  * input and a one-line notice. Tested without a terminal; keys become actions in key-step.ts.
  */
 
-import { EMAIL_EVENT_TYPES } from "../../api/schemas.js";
+import { EMAIL_EVENT_TYPES } from "../../api/email-event-types.js";
 import { queryProblem } from "../../logs/field-query.js";
 import { parseFieldList } from "../../logs/formats/field-columns.js";
 import type { TimeWindow } from "../../logs/line-filter.js";

@@ -9,6 +9,7 @@ import { errorHeatmap } from "../../../src/logs/error-heatmap.js";
 import type { StoredRow } from "../../../src/logs/model/log-store.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import {
+  readBundleIncident,
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
@@ -39,6 +40,8 @@ async function open(path: string, columns: number, rows: number) {
     o,
     { clock: stoppedClock(INCIDENT_START + 200_000), quit: vi.fn() },
     { columns, rows },
+    {},
+    await readBundleIncident(o.log.header()),
   );
   running.push({ o, d });
   return { c: d.controller, log: o.log };

@@ -18,6 +18,7 @@ import { parseTimeBound } from "../../../src/text/time-bound.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import {
   type OpeningFlags,
+  readBundleIncident,
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
@@ -89,6 +90,7 @@ async function open(
     { clock: stoppedClock(START + 200_000), quit },
     { columns: 160, rows: 48 },
     typeof given === "function" ? given(o) : given,
+    await readBundleIncident(o.log.header()),
   );
   running.push({ o, d });
   return { c: d.controller, quit, path };

@@ -22,6 +22,7 @@ import { DashboardController } from "../../../src/tui/controller/dashboard-contr
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import {
   BUNDLE_READ_ONLY,
+  readBundleIncident,
   type SavedDashboard,
   savedDashboard,
 } from "../../../src/tui/controller/saved-dashboard.js";
@@ -146,6 +147,8 @@ async function liveBundle() {
   for (const k of ["g", "m", "!", "m", "S", "b"]) c.press(k, {});
   c.press("", { return: true });
   c.press("", { return: true });
+  // The bundle's writer is loaded when a bundle is saved: real time, waited for.
+  await waitFor(() => files.length > 0, "the bundle written");
   await settle();
   c.stop();
   expect(files).toHaveLength(1);
@@ -161,6 +164,8 @@ async function reopen(text: string, name: string) {
     o,
     { clock: stoppedClock(INCIDENT_START + 200_000), quit: vi.fn() },
     { columns: 160, rows: 48 },
+    {},
+    await readBundleIncident(o.log.header()),
   );
   running.push({ o, d });
   return d.controller;
@@ -291,6 +296,8 @@ describe("a ticket bundle holds the incident", () => {
       o,
       { clock: stoppedClock(INCIDENT_START + 5 * 86_400_000), quit: vi.fn() },
       { columns: 160, rows: 48 },
+      {},
+      await readBundleIncident(o.log.header()),
     );
     running.push({ o, d });
     const ui = renderAt(createElement(Dashboard, { controller: d.controller }), {
