@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from "commander";
 import { type FieldQuery, parseQuery } from "../logs/field-query.js";
-import { parseFieldList } from "../logs/formats/field-columns.js";
+import { parseFieldList } from "../logs/formats/field-list.js";
 import { formatByteSize, parseByteSize } from "../text/byte-size.js";
 import { formatDuration, parseDuration } from "../text/duration.js";
 import { compilePattern, type Pattern } from "../text/pattern.js";

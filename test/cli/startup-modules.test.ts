@@ -173,6 +173,44 @@ describe("tail's polls load no zod", () => {
     expect(polls).toBe(2);
   });
 
+  it("a window printed as text loads no terminal-width tables (only --fields measures cells)", async () => {
+    const env = {
+      TURNKEY_ORGANIZATION_ID: "org",
+      TURNKEY_API_PUBLIC_KEY: key.publicKey,
+      TURNKEY_API_PRIVATE_KEY: key.privateKey,
+    };
+    const widthChunks = (urls: string[]) =>
+      urls
+        .filter((u) => u.includes("/dist/bundle/"))
+        .filter((u) =>
+          /^\/\/ (node_modules\/string-width\/|src\/text\/terminal-width\.ts)/m.test(
+            readFileSync(fileURLToPath(u), "utf8"),
+          ),
+        );
+    const plain = await run(
+      ["--base-url", url, "tail", "--deployment", "dep", "--since", "1m"],
+      env,
+    );
+    expect(plain.out).toContain("hello");
+    expect(widthChunks(plain.urls)).toEqual([]);
+    const columns = await run(
+      [
+        "--base-url",
+        url,
+        "tail",
+        "--deployment",
+        "dep",
+        "--since",
+        "1m",
+        "--fields",
+        "replica,msg",
+      ],
+      env,
+    );
+    expect(columns.out).toContain("hello");
+    expect(widthChunks(columns.urls).length).toBeGreaterThan(0);
+  });
+
   it("but loads the schemas to name what is wrong in an answer", async () => {
     const bad = createServer((req, res) => {
       req.resume();

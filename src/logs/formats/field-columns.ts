@@ -34,10 +34,9 @@ import type { Sieved } from "../filter-stream.js";
 import { LineFields } from "../line-fields.js";
 import { isStamped, type LogEvent, type LogLine } from "../model/log-line.js";
 
-/** The most fields a list names. */
-export const MAX_FIELDS = 16;
-/** The most characters of one field's name. */
-const MAX_FIELD_NAME = 200;
+// The list as typed is read by ./field-list.ts (flags read it before any column is made).
+export { MAX_FIELDS, parseFieldList } from "./field-list.js";
+
 /** The widest a column is (but the last): a longer value ends in `…`. */
 export const CELL_MAX_WIDTH = 40;
 /** The most lines whose widths are settled together (`measure`). */
@@ -49,30 +48,6 @@ export const CONTINUATION_INDENT = "    ";
 
 /** The pseudo-fields: what the tool reads of a line, beside the line's own fields. */
 export const PSEUDO_FIELDS = ["time", "replica", "level", "msg", "message"] as const;
-
-/**
- * A field list as typed (`time,replica,msg,service,latencyMs`): names separated by commas, each
- * once; throws an Error with a one-line message naming what to fix.
- */
-export function parseFieldList(text: string): string[] {
-  const names = text.split(",").map((n) => n.trim());
-  if (names.every((n) => n === ""))
-    throw new Error("give the fields to show, separated by commas, e.g. time,replica,msg");
-  if (names.length > MAX_FIELDS)
-    throw new Error(`${names.length} fields: at most ${MAX_FIELDS} columns are shown`);
-  const seen = new Set<string>();
-  for (const [i, name] of names.entries()) {
-    if (name === "")
-      throw new Error(`field ${i + 1} is empty: separate field names by single commas`);
-    if (name.length > MAX_FIELD_NAME)
-      throw new Error(`field ${i + 1} is ${name.length} characters: at most ${MAX_FIELD_NAME}`);
-    if (/\s/.test(name))
-      throw new Error(`field ${JSON.stringify(name)} holds a space: separate fields by commas`);
-    if (seen.has(name)) throw new Error(`field ${JSON.stringify(name)} is named twice`);
-    seen.add(name);
-  }
-  return names;
-}
 
 /** A field's value as a cell's text (undefined: the line has no such field). */
 function valueText(value: unknown): string | undefined {

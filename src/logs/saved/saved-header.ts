@@ -10,7 +10,7 @@
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
 import { queryProblem } from "../field-query.js";
-import { parseFieldList } from "../formats/field-columns.js";
+import { parseFieldList } from "../formats/field-list.js";
 
 /** The filters a view was saved with, as the dashboard's state holds them. */
 export interface SavedFilters {

@@ -93,7 +93,7 @@ export async function runManyTail(flags: TailFlags, cmd: Command): Promise<void>
   const writer = path ? new CheckpointWriter(path, stop, locks.checkpoint) : undefined;
   const printer = new MergedOutput({
     flags,
-    format: streamFormatOf(flags),
+    format: await streamFormatOf(flags),
     filter: lineFilterOf(flags),
     holdBackMs: TAIL_HOLD_BACK_MS,
     say,

@@ -165,7 +165,7 @@ export async function runTail(flags: TailFlags, cmd: Command): Promise<void> {
   const { handled, output } = resume;
   const { sinceMs, tailLines } = window;
   const client = clientFor(config);
-  const format = streamFormatOf(flags);
+  const format = await streamFormatOf(flags);
   const plain = isPlainWindow(flags, format, window, checkpointPath);
   const fetch = new TailFetch(
     client,

@@ -4,7 +4,7 @@
  * checkpoint resumes, and the stream's format.
  */
 
-import { FieldColumns } from "../../../logs/formats/field-columns.js";
+import type { FieldColumns } from "../../../logs/formats/field-columns.js";
 import type { StreamFormat } from "../../../logs/formats/stream-format.js";
 import { type ReadRecord, resumePointOf } from "../../../tail/checkpoint.js";
 import { shouldColour } from "../../../text/colour.js";
@@ -19,8 +19,11 @@ export const TAIL_HOLD_BACK_MS = 1000;
 /** How long Turnkey keeps debug logs (--since's limit): a checkpoint older than this left a gap. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
 
-/** `--fields` makes text columns: refused with -o json or otlp, and with --timestamps. */
-function columnsOf(flags: TailFlags): FieldColumns | undefined {
+/**
+ * `--fields` makes text columns: refused with -o json or otlp, and with --timestamps. The columns
+ * (and the terminal-width tables they measure cells with) are loaded only for `--fields`.
+ */
+async function columnsOf(flags: TailFlags): Promise<FieldColumns | undefined> {
   const fields = flags.fields;
   if (fields === undefined) return undefined;
   if (flags.output !== "text")
@@ -33,12 +36,13 @@ function columnsOf(flags: TailFlags): FieldColumns | undefined {
       "--fields takes time as a column: name it (--fields time,...) instead of --timestamps",
       2,
     );
+  const { FieldColumns } = await import("../../../logs/formats/field-columns.js");
   return new FieldColumns(fields, { utc: flags.utc === true });
 }
 
 /** How lines are printed, from the flags (-o otlp prints gaps as text on stderr). */
-export function streamFormatOf(flags: TailFlags): StreamFormat {
-  const columns = columnsOf(flags);
+export async function streamFormatOf(flags: TailFlags): Promise<StreamFormat> {
+  const columns = await columnsOf(flags);
   const format = withHighlight(
     {
       output: flags.output === "json" ? "json" : "text",
