@@ -34,9 +34,6 @@ import type { Sieved } from "../filter-stream.js";
 import { LineFields } from "../line-fields.js";
 import { isStamped, type LogEvent, type LogLine } from "../model/log-line.js";
 
-// The list as typed is read by ./field-list.ts (flags read it before any column is made).
-export { MAX_FIELDS, parseFieldList } from "./field-list.js";
-
 /** The widest a column is (but the last): a longer value ends in `…`. */
 export const CELL_MAX_WIDTH = 40;
 /** The most lines whose widths are settled together (`measure`). */

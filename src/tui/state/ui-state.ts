@@ -6,7 +6,7 @@
 
 import { EMAIL_EVENT_TYPES } from "../../api/email-event-types.js";
 import { queryProblem } from "../../logs/field-query.js";
-import { parseFieldList } from "../../logs/formats/field-columns.js";
+import { parseFieldList } from "../../logs/formats/field-list.js";
 import type { TimeWindow } from "../../logs/line-filter.js";
 import type { LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";

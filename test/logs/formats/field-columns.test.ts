@@ -4,8 +4,6 @@ import {
   CONTINUATION_INDENT,
   FieldColumns,
   LAYOUT_WINDOW,
-  MAX_FIELDS,
-  parseFieldList,
 } from "../../../src/logs/formats/field-columns.js";
 import type { LogLine } from "../../../src/logs/model/log-line.js";
 import { sampleLine } from "../corpus.js";
@@ -18,26 +16,6 @@ function rows(columns: FieldColumns, lines: LogLine[]): string[] {
   columns.measure(lines.map((l) => ({ line: l })));
   return lines.map((l) => columns.row(l));
 }
-
-describe("parseFieldList", () => {
-  it("reads names separated by commas, spaces around them trimmed", () => {
-    expect(parseFieldList("time, replica,msg,fields.service")).toEqual([
-      "time",
-      "replica",
-      "msg",
-      "fields.service",
-    ]);
-  });
-
-  it("refuses an empty list, an empty name, a repeated name and too many, each in one line", () => {
-    expect(() => parseFieldList("")).toThrow(/give the fields to show/);
-    expect(() => parseFieldList("time,,msg")).toThrow("field 2 is empty");
-    expect(() => parseFieldList("msg,msg")).toThrow('field "msg" is named twice');
-    expect(() => parseFieldList("a b")).toThrow(/holds a space/);
-    const many = Array.from({ length: MAX_FIELDS + 1 }, (_, i) => `f${i}`).join(",");
-    expect(() => parseFieldList(many)).toThrow(`at most ${MAX_FIELDS} columns`);
-  });
-});
 
 describe("FieldColumns", () => {
   it("lines up JSON paths and key=value keys, an empty cell where a line has no field", () => {
