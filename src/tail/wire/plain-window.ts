@@ -34,7 +34,6 @@ import {
   type StringKind,
 } from "./entry-table.js";
 import { PrintableSpans } from "./printable-span.js";
-import { joinInFollowerOrder, type WindowPart } from "./window-parts.js";
 import {
   BACKSLASH,
   DECLINE,
@@ -63,32 +62,6 @@ export function renderPlainWindow(
   times?: TimeFormat,
 ): Buffer | undefined {
   return new PlainWindowReader(times).finish(body, serverDate);
-}
-
-/**
- * The lines of the entries in bytes [from, to) of `body` (see ./window-parts.ts): from the body's
- * start or an entry's first byte, to the body's end or the comma after an entry. Undefined when
- * they are not of the usual shape.
- */
-export function readWindowPart(
-  body: Buffer,
-  from: number,
-  to: number,
-  times: TimeFormat | undefined,
-): WindowPart | undefined {
-  if (body.length >= 2 ** 31) return undefined;
-  const labels: Buffer[] = [];
-  const writer = new LineWriter(body, to - from, labels, times);
-  const scanner = new WindowScanner(body, writer, labels);
-  try {
-    if (from > 0) scanner.startAt(from);
-    if (to === body.length) scanner.finish(to);
-    else scanner.finishAt(to);
-  } catch (err) {
-    if (err instanceof NotPlain) return undefined;
-    throw err;
-  }
-  return writer.part(scanner.newestKey);
 }
 
 /** A block of bytes as a Buffer over the same memory. */
@@ -145,7 +118,7 @@ export class PlainWindowReader {
       // The follower's merge sends a line stamped after the server's time (its upper bound: the
       // Date header + 1 s + the round trip) ahead of the others; one stamped up to here is not.
       if (!(this.scanner.newestKey <= serverDate + 999)) return undefined;
-      return joinInFollowerOrder([this.writer.part(this.scanner.newestKey)]);
+      return this.writer.inFollowerOrder();
     } catch (err) {
       if (err instanceof NotPlain) return undefined;
       throw err;
@@ -165,7 +138,7 @@ export class PlainWindowReader {
       return;
     }
     const labels: Buffer[] = [];
-    this.writer = new LineWriter(block, block.length, labels, this.times);
+    this.writer = new LineWriter(block, labels, this.times);
     this.scanner = new WindowScanner(block, this.writer, labels);
   }
 }
@@ -186,18 +159,16 @@ class LineWriter implements EntrySink {
   private readonly time: TimeWriter | undefined;
   private readonly spans: PrintableSpans;
 
-  /** `span`: how many of the body's bytes this writer's entries lie in. */
   constructor(
     private readonly b: Buffer,
-    span: number,
     private readonly labels: readonly Buffer[],
     times: TimeFormat | undefined,
   ) {
     // The lines take less room than the JSON they come in, but for escapes and times: grown
     // when an entry needs more.
-    this.out = Buffer.allocUnsafe(span + 4096);
+    this.out = Buffer.allocUnsafe(b.length + 4096);
     // An entry of the usual size is over 128 bytes of JSON: room for every one, or grown.
-    const entries = Math.max(1024, span >>> 7);
+    const entries = Math.max(1024, b.length >>> 7);
     this.starts = new Int32Array(entries);
     this.keys = new Float64Array(entries);
     this.time = times ? new TimeWriter(b, times.utc) : undefined;
@@ -329,16 +300,24 @@ class LineWriter implements EntrySink {
     this.o = o;
   }
 
-  /** The lines written, and where each starts (see WindowPart). */
-  part(newestKey: number): WindowPart {
-    return {
-      lines: this.out.subarray(0, this.o),
-      starts: this.starts,
-      keys: this.keys,
-      count: this.count,
-      sorted: this.sorted,
-      newestKey,
-    };
+  /** The lines written, in the follower's order. */
+  inFollowerOrder(): Buffer {
+    const n = this.count;
+    const written = this.out.subarray(0, this.o);
+    if (this.sorted) return written;
+    const { keys, starts } = this;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    // Stable: equal keys keep the response's order.
+    order.sort((x, y) => (keys[x] as number) - (keys[y] as number) || x - y);
+    const moved = Buffer.allocUnsafe(this.o);
+    let o = 0;
+    for (let j = 0; j < n; j++) {
+      const i = order[j] as number;
+      const end = i + 1 < n ? (starts[i + 1] as number) : this.o;
+      o += written.copy(moved, o, starts[i] as number, end);
+    }
+    return moved;
   }
 
   /** Room for `room` bytes after the line at `o`, keeping what is written before `written`. */

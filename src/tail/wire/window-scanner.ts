@@ -8,10 +8,6 @@
  * stops before an entry they do not hold whole (read again from its start once more has come),
  * and `finish(length)` reads the rest and checks that the body ends there. No byte at or past
  * the end given is looked at, so the block may be filled as the body arrives.
- *
- * A scanner may also read a part of the entries (`startAt` an entry's first byte, and
- * `finishAt` the comma after an entry), so that two threads read one answer's halves
- * (./window-parts.ts).
  */
 
 import { renderReplicaLabel } from "../../logs/formats/text-line.js";
@@ -71,8 +67,6 @@ export class WindowScanner {
   /** Whether `end` is the body's end (nothing more comes). */
   private final = false;
   private place: Place = OPENING;
-  /** The bytes end after an entry (finishAt), not at the body's end. */
-  private partEnd = false;
   /** The latest sort key read (NaN if one was not a number). */
   private newest = Number.NEGATIVE_INFINITY;
   /** Each label met: where its JSON text first lay and how long it is. */
@@ -114,25 +108,6 @@ export class WindowScanner {
     }
   }
 
-  /** Reading starts at `pos`, the first byte of an entry (not at the body's start). */
-  startAt(pos: number): void {
-    if (this.place !== OPENING || this.pos !== 0) throw new Error("startAt before any reading");
-    this.pos = pos;
-    this.place = ENTRY;
-  }
-
-  /**
-   * Reads the entries up to `comma` (the comma after an entry, the body's bytes before it all
-   * come) and checks that the last one ends there.
-   */
-  finishAt(comma: number): void {
-    if (comma > this.b.length) throw DECLINE;
-    this.final = true;
-    this.partEnd = true;
-    this.read(comma);
-    if (this.place !== AFTER_ENTRY || this.pos !== comma) throw DECLINE;
-  }
-
   /** Reads the rest of a body of the first `length` bytes and checks that it ends there. */
   finish(length: number): void {
     if (length > this.b.length) throw DECLINE;
@@ -163,7 +138,6 @@ export class WindowScanner {
         this.place = AFTER_ENTRY;
         return true;
       case AFTER_ENTRY: {
-        if (this.partEnd && this.pos === this.end) return false;
         this.ws();
         const c = this.next();
         if (c === 0x5d) this.place = CLOSING;
