@@ -29,11 +29,11 @@ export interface Digits {
 export interface EntrySink {
   add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void;
   /**
-   * Reads the content string whose text starts at `from` (after its quote), in `view` (the
-   * bytes there are), copying it where its line will be as it goes (one pass over the bytes
-   * that are most of a window). Returns where its closing quote is, or one of the codes below.
+   * Reads the content string whose text starts at `from` (after its quote), bytes before `end`
+   * only, copying it where its line will be as it goes (one pass over the bytes that are most
+   * of a window). Returns where its closing quote is, or one of the codes below.
    */
-  copyContent(view: Buffer, from: number): number;
+  copyContent(from: number, end: number): number;
 }
 
 /** copyContent: the string holds a \u escape or a byte past ASCII (read it the usual way). */

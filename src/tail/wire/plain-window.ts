@@ -33,13 +33,17 @@ import {
   SHORT,
   type StringKind,
 } from "./entry-table.js";
-import { PrintableSpans } from "./printable-span.js";
 import {
   BACKSLASH,
   DECLINE,
   decodeJsonString,
+  END,
+  ESCAPE,
+  NOT_ASCII,
   NotPlain,
   QUOTE,
+  STRING_BYTE,
+  TEXT,
   WindowScanner,
 } from "./window-scanner.js";
 
@@ -157,7 +161,6 @@ class LineWriter implements EntrySink {
   private sorted = true;
   private lastKey = Number.NEGATIVE_INFINITY;
   private readonly time: TimeWriter | undefined;
-  private readonly spans: PrintableSpans;
 
   constructor(
     private readonly b: Buffer,
@@ -172,7 +175,6 @@ class LineWriter implements EntrySink {
     this.starts = new Int32Array(entries);
     this.keys = new Float64Array(entries);
     this.time = times ? new TimeWriter(b, times.utc) : undefined;
-    this.spans = new PrintableSpans(b);
   }
 
   /**
@@ -185,33 +187,27 @@ class LineWriter implements EntrySink {
   private copiedEnd = 0;
   private gap = 0;
 
-  copyContent(view: Buffer, from: number): number {
+  copyContent(from: number, end: number): number {
     const b = this.b;
-    const end = view.length;
     let out = this.out;
     // Room for the widest write of one step (an escape written as four bytes).
     let limit = out.length - 4;
     let w = this.o + this.gap;
     let i = from;
     for (;;) {
-      // As far as the room written surely holds: an escape's two bytes are written as four.
-      const stop = Math.min(end, i + ((limit - w) >> 1));
-      while (i < stop) {
-        const c = b[i] as number;
-        if (c === QUOTE) {
-          // A byte past printable ASCII, or a raw control: read the usual way, which tells them
-          // apart (checked here, a word at a time, rather than at each byte above).
-          if (!this.spans.printable(from, i)) return NEEDS_DECODING;
-          this.copiedFrom = from;
-          this.copiedTo = i;
-          this.copiedEnd = w;
-          return i;
-        }
-        if (c !== BACKSLASH) {
-          out[w++] = c;
-          i++;
-          continue;
-        }
+      if (w >= limit) {
+        this.growOut(w - this.o + 1024, w);
+        out = this.out;
+        limit = out.length - 4;
+      }
+      if (i >= end) return SHORT;
+      const c = b[i] as number;
+      const what = STRING_BYTE[c] as number;
+      if (what === TEXT) {
+        out[w++] = c;
+        i++;
+      } else if (what === END) break;
+      else if (what === ESCAPE) {
         if (i + 1 >= end) return SHORT;
         const e = b[i + 1] as number;
         i += 2;
@@ -227,12 +223,13 @@ class LineWriter implements EntrySink {
           out[w++] = 0x30; // 0
           out[w++] = HEX[control] as number;
         }
-      }
-      if (i >= end) return SHORT;
-      this.growOut(w - this.o + 1024, w);
-      out = this.out;
-      limit = out.length - 4;
+      } else if (what === NOT_ASCII) return NEEDS_DECODING;
+      else return INVALID; // a raw control character
     }
+    this.copiedFrom = from;
+    this.copiedTo = i;
+    this.copiedEnd = w;
+    return i;
   }
 
   add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {

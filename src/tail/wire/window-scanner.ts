@@ -72,17 +72,13 @@ export class WindowScanner {
   /** Each label met: where its JSON text first lay and how long it is. */
   private labelAt: number[] = [];
   private labelLength: number[] = [];
-  /** The bytes that may be looked at, as a block of their own (native searches stop there). */
-  private view: Buffer;
 
   constructor(
     private readonly b: Buffer,
     private readonly sink: EntrySink,
     /** Each label's rendered `[label] `, by id, as the labels are met. */
     private readonly labels: Buffer[],
-  ) {
-    this.view = b.subarray(0, 0);
-  }
+  ) {}
 
   /** The latest sort key of the entries read. */
   get newestKey(): number {
@@ -95,7 +91,6 @@ export class WindowScanner {
    */
   read(end: number): void {
     this.end = Math.min(end, this.b.length);
-    if (this.view.length !== this.end) this.view = this.b.subarray(0, this.end);
     for (;;) {
       const start = this.pos;
       try {
@@ -363,7 +358,7 @@ export class WindowScanner {
   private content(): void {
     this.expect(QUOTE);
     const from = this.pos;
-    const quote = this.sink.copyContent(this.view, from);
+    const quote = this.sink.copyContent(from, this.end);
     if (quote >= 0) {
       this.pos = quote + 1;
       this.strFrom = from;
