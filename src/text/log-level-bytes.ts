@@ -430,6 +430,45 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
   return code < 0 || (to > end && !ascii(b, end, to)) ? -1 : code;
 }
 
+/** restCode: the bytes it read change nothing. */
+const NOTHING_MORE = -2;
+
+/**
+ * The bytes [at, end) of a line's plain reading (from `from`) after its earliest upper-case or
+ * bracketed level word: -1 for an escape or a byte beyond ASCII, the level of a logfmt match
+ * naming one (while `logfmtSeen` is false: no match met yet), else NOTHING_MORE. `at` is where a
+ * run of word characters ended (a byte of none, or `end`): a match's key is a run after it.
+ */
+function restCode(
+  b: Uint8Array,
+  from: number,
+  at: number,
+  end: number,
+  logfmtSeen: boolean,
+): number {
+  for (let x = at; x < end; x++) {
+    const c = b[x] as number;
+    if (c === 0x1b || c >= 0x80) return -1;
+    if (c !== 61 /* = */ || logfmtSeen) continue;
+    // The run of word characters before the `=`: a logfmt key when letters only, and short.
+    let ws = x;
+    let letters = true;
+    while (ws > at && (CLASSES[b[ws - 1] as number] as number) !== 0) {
+      if (((CLASSES[b[ws - 1] as number] as number) & OTHER_WORD) !== 0) letters = false;
+      ws--;
+    }
+    const n = x - ws;
+    if (n === 0 || !letters || n > LONGEST) continue;
+    const before = ws > from ? (b[ws - 1] as number) : -1;
+    if (before === 46 || !LOGFMT_KEYS.has(keyAt(b, ws, n))) continue;
+    const code = logfmtValue(b, x + 1, end);
+    if (code > 0) return b.subarray(x, end).includes(0x1b) || !ascii(b, x, end) ? -1 : code;
+    // The first match names no level: the other forms say.
+    if (code === 0) logfmtSeen = true;
+  }
+  return NOTHING_MORE;
+}
+
 /**
  * The plain reading of a line's first PLAIN_PREFIX bytes; -1 when a byte of them is beyond ASCII
  * or an escape. Every byte of them is looked at.
@@ -501,6 +540,13 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
       }
     }
     i = j;
+    if (upperAt >= 0 || bracketAt >= 0) {
+      // The earliest word of those two forms is found: of the bytes after it, only a logfmt match
+      // (while none was met), an escape or a byte beyond ASCII can change what is read.
+      const rest = restCode(b, from, i, end, logfmtSeen);
+      if (rest !== NOTHING_MORE) return rest;
+      break;
+    }
   }
   const fromGlog = glog(b, from, end);
   if (fromGlog > 0) return fromGlog;

@@ -40,6 +40,11 @@ describe("levelCodeOfAscii", () => {
     ["<emerg> now", 6],
     ["[notice] the ERROR after", 3],
     ["x.level=error", 0],
+    ["INFO x=1 level=warn", 4],
+    ["ERROR a.level=info", 5],
+    ["WARN level=bogus level=error", 4],
+    ["INFO lvl_x=error", 3],
+    ["[debug] then severity=fatal", 6],
     ["", 0],
   ])("reads %j as level code %i, as the string reading does", (text, code) => {
     expect(byBytes(text)).toBe(code);
@@ -92,6 +97,7 @@ describe("levelCodeOfAscii", () => {
       `WARN ${"x".repeat(PLAIN_PREFIX)} café`,
       '{"level":"warn","msg":"café"}',
       "INFO é",
+      "INFO ok \u001b[0m",
     ]) {
       const bytes = Buffer.from(text);
       expect(levelCodeOfAscii(bytes, 0, bytes.length)).toBe(-1);
