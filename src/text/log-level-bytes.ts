@@ -394,12 +394,12 @@ class JsonWalk {
  * ASCII anywhere in it, an escape in its first PLAIN_PREFIX bytes when it is read as text.
  */
 export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): number {
-  for (let i = from; i < to; i++) if ((b[i] as number) >= 0x80) return -1;
   // What the string reading reads of a line: its first READ_CHARS.
   const line = Math.min(to, from + READ_CHARS);
   let start = from;
   while (start < line && isJsonSpace(b[start] as number)) start++;
   if (start < line && b[start] === 123 /* { */) {
+    if (!ascii(b, from, to)) return -1;
     const walk = new JsonWalk(b, start, Math.min(line, start + JSON_SCAN_LIMIT));
     const result = walk.object(false);
     if (result > 0) return result;
@@ -408,11 +408,72 @@ export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): numbe
     if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to);
     return 0;
   }
+  // The plain reading looks at every byte of its first PLAIN_PREFIX: it tells those beyond ASCII.
   return plainCode(b, from, to);
 }
 
-/** The plain reading of an ASCII line; -1 when an escape is in its first PLAIN_PREFIX bytes. */
+/** Whether bytes [from, to) are all ASCII. */
+function ascii(b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if ((b[i] as number) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * The plain reading of a line; -1 when a byte of it is beyond ASCII, or an escape is in its first
+ * PLAIN_PREFIX bytes.
+ */
 function plainCode(b: Uint8Array, from: number, to: number): number {
+  const code = plainPrefixCode(b, from, to);
+  const end = Math.min(to, from + PLAIN_PREFIX);
+  // The bytes past those the prefix's reading looked at (all of them when it found a level in
+  // logfmt, before its end) are ASCII too.
+  return code < 0 || (to > end && !ascii(b, end, to)) ? -1 : code;
+}
+
+/** restCode: the bytes it read change nothing. */
+const NOTHING_MORE = -2;
+
+/**
+ * The bytes [at, end) of a line's plain reading (from `from`) after its earliest upper-case or
+ * bracketed level word: -1 for an escape or a byte beyond ASCII, the level of a logfmt match
+ * naming one (while `logfmtSeen` is false: no match met yet), else NOTHING_MORE. `at` is where a
+ * run of word characters ended (a byte of none, or `end`): a match's key is a run after it.
+ */
+function restCode(
+  b: Uint8Array,
+  from: number,
+  at: number,
+  end: number,
+  logfmtSeen: boolean,
+): number {
+  for (let x = at; x < end; x++) {
+    const c = b[x] as number;
+    if (c === 0x1b || c >= 0x80) return -1;
+    if (c !== 61 /* = */ || logfmtSeen) continue;
+    // The run of word characters before the `=`: a logfmt key when letters only, and short.
+    let ws = x;
+    let letters = true;
+    while (ws > at && (CLASSES[b[ws - 1] as number] as number) !== 0) {
+      if (((CLASSES[b[ws - 1] as number] as number) & OTHER_WORD) !== 0) letters = false;
+      ws--;
+    }
+    const n = x - ws;
+    if (n === 0 || !letters || n > LONGEST) continue;
+    const before = ws > from ? (b[ws - 1] as number) : -1;
+    if (before === 46 || !LOGFMT_KEYS.has(keyAt(b, ws, n))) continue;
+    const code = logfmtValue(b, x + 1, end);
+    if (code > 0) return b.subarray(x, end).includes(0x1b) || !ascii(b, x, end) ? -1 : code;
+    // The first match names no level: the other forms say.
+    if (code === 0) logfmtSeen = true;
+  }
+  return NOTHING_MORE;
+}
+
+/**
+ * The plain reading of a line's first PLAIN_PREFIX bytes; -1 when a byte of them is beyond ASCII
+ * or an escape. Every byte of them is looked at.
+ */
+function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
   const end = Math.min(to, from + PLAIN_PREFIX);
   // One pass over the runs of word characters: the first logfmt match (whose value, when it names
   // a level, decides), the first upper-case level word, the first bracketed one; and over the
@@ -425,11 +486,13 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
   let i = from;
   while (i < end) {
     const first = b[i] as number;
-    if ((CLASSES[first] as number) === 0) {
+    const kind = CLASSES[first] as number;
+    if (kind === 0) {
       if (first === 0x1b) return -1;
       i++;
       continue;
     }
+    if (kind === BEYOND) return -1;
     let j = i;
     // The classes every byte of the run has, and any has.
     let all = LETTER | UPPER_LETTER;
@@ -439,6 +502,7 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
       const c = b[j] as number;
       const k = CLASSES[c] as number;
       if (k === 0) break;
+      if (k === BEYOND) return -1;
       all &= k;
       any |= k;
       if (j - i < LONGEST) key = key * 32 + ((c | 0x20) - 96);
@@ -452,7 +516,7 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
       const after = j < end ? (b[j] as number) : -1;
       if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(key)) {
         const code = logfmtValue(b, j + 1, end);
-        if (code > 0) return b.subarray(j, end).includes(0x1b) ? -1 : code;
+        if (code > 0) return b.subarray(j, end).includes(0x1b) || !ascii(b, j, end) ? -1 : code;
         // The first match names no level: the other forms say.
         if (code === 0) logfmtSeen = true;
       }
@@ -476,6 +540,13 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
       }
     }
     i = j;
+    if (upperAt >= 0 || bracketAt >= 0) {
+      // The earliest word of those two forms is found: of the bytes after it, only a logfmt match
+      // (while none was met), an escape or a byte beyond ASCII can change what is read.
+      const rest = restCode(b, from, i, end, logfmtSeen);
+      if (rest !== NOTHING_MORE) return rest;
+      break;
+    }
   }
   const fromGlog = glog(b, from, end);
   if (fromGlog > 0) return fromGlog;

@@ -40,6 +40,11 @@ describe("levelCodeOfAscii", () => {
     ["<emerg> now", 6],
     ["[notice] the ERROR after", 3],
     ["x.level=error", 0],
+    ["INFO x=1 level=warn", 4],
+    ["ERROR a.level=info", 5],
+    ["WARN level=bogus level=error", 4],
+    ["INFO lvl_x=error", 3],
+    ["[debug] then severity=fatal", 6],
     ["", 0],
   ])("reads %j as level code %i, as the string reading does", (text, code) => {
     expect(byBytes(text)).toBe(code);
@@ -85,6 +90,20 @@ describe("levelCodeOfAscii", () => {
     expect(levelCodeOfAscii(utf8, 0, utf8.length)).toBe(-1);
     const sgr = Buffer.from("\u001b[31mERROR\u001b[0m x");
     expect(levelCodeOfAscii(sgr, 0, sgr.length)).toBe(-1);
+    // Wherever the byte past ASCII is: after a logfmt level, past the first PLAIN_PREFIX bytes,
+    // in a JSON line, at the line's last byte; never past the line's end.
+    for (const text of [
+      "level=error then café",
+      `WARN ${"x".repeat(PLAIN_PREFIX)} café`,
+      '{"level":"warn","msg":"café"}',
+      "INFO é",
+      "INFO ok \u001b[0m",
+    ]) {
+      const bytes = Buffer.from(text);
+      expect(levelCodeOfAscii(bytes, 0, bytes.length)).toBe(-1);
+    }
+    const after = Buffer.from("ERROR boom\ncafé");
+    expect(levelCodeOfAscii(after, 0, 10)).toBe(5);
   });
 
   it("reads only the first PLAIN_PREFIX bytes, as the string reading reads characters", () => {

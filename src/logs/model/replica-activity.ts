@@ -155,9 +155,18 @@ function splitNumber(key: string): { prefix: string; number: number } {
 
 const COUNT = /^(.*?\d+)\s*\/\s*(\d+)\s*$/;
 
-function split(label: string): { key: string; count: number | undefined } {
+/** A label's parts, and the replica its key names once one was met. */
+interface LabelParts {
+  key: string;
+  count: number | undefined;
+  replica: Replica | undefined;
+}
+
+function split(label: string): LabelParts {
   const m = COUNT.exec(label.slice(0, 200));
-  return m ? { key: m[1] as string, count: Number(m[2]) } : { key: label, count: undefined };
+  return m
+    ? { key: m[1] as string, count: Number(m[2]), replica: undefined }
+    : { key: label, count: undefined, replica: undefined };
 }
 
 const isError = (content: string) => {
@@ -179,7 +188,7 @@ export class ReplicaActivity {
   private count: number | undefined;
   private version = 0;
   private batches = 0;
-  private readonly splits = new Map<string, { key: string; count: number | undefined }>();
+  private readonly splits = new Map<string, LabelParts>();
   /** When each replica's silence becomes long enough to call it stopped. */
   private readonly due = new DeadlineQueue<Replica>();
   /** Replicas in key order as of the last snapshot, and those seen since. */
@@ -206,88 +215,125 @@ export class ReplicaActivity {
     for (let i = 0; i < events.length; i++) {
       const e = events[i] as LogEvent;
       if (e.kind !== "line") continue;
-      const { key, count } = this.splitOf(e.replicaLabel);
-      if (count !== undefined && this.count !== undefined && count !== this.count) {
-        markers.push({
-          kind: "replica",
-          replicaLabel: e.replicaLabel,
-          text: `replicas: ${this.count} → ${count}`,
-          // Just before the line it is about.
-          sortKey: e.sortKey - 0.001,
-        });
-      }
-      if (count !== undefined) this.count = count;
-      let r = this.replicas.get(key);
-      if (!r) {
-        r = {
-          key,
-          label: e.replicaLabel,
-          lines: 0,
-          errors: 0,
-          firstMs: e.sortKey,
-          lastMs: e.sortKey,
-          gapMs: undefined,
-          stopped: false,
-          counts: new IntervalCounts(),
-          ...splitNumber(key),
-          shown: undefined,
-        };
-        this.fresh.push(r);
-        // The replicas of the first batch are the deployment as found, not joiners.
-        if (this.batches > 0) {
-          markers.push({
-            kind: "replica",
-            replicaLabel: e.replicaLabel,
-            text: `${e.replicaLabel} joined`,
-            // Just before the line it is about.
-            sortKey: e.sortKey - 0.001,
-          });
-        }
-        this.replicas.set(key, r);
-      } else if (
-        !r.stopped &&
-        r.lines > 1 &&
-        e.sortKey - r.lastMs > this.quietFor(r) &&
-        this.newestMs - r.lastMs > this.quietFor(r)
-      ) {
-        // Silent and back within one batch (a backlog, or a slow poll): both said.
-        markers.push(this.stoppedMarker(r));
-        r.stopped = true;
-      }
-      if (r.stopped && e.sortKey > r.lastMs) {
-        r.stopped = false;
-        markers.push({
-          kind: "replica",
-          replicaLabel: e.replicaLabel,
-          text: `${e.replicaLabel} back after ${seconds(e.sortKey - r.lastMs)} silent (restarted?)`,
-          // Just before the line it is about.
-          sortKey: e.sortKey - 0.001,
-        });
-      }
-      if (e.sortKey > r.lastMs) {
-        const gap = e.sortKey - r.lastMs;
-        r.gapMs = r.gapMs === undefined ? gap : r.gapMs * 0.9 + gap * 0.1;
-        r.lastMs = e.sortKey;
-      }
-      r.label = e.replicaLabel;
-      r.lines += 1;
-      r.shown = undefined;
-      touched.add(r);
-      const error = errorAt(i);
-      if (error) r.errors += 1;
-      r.counts.add(Math.floor(e.sortKey / this.bucketMs), error);
-      if (e.sortKey > this.newestMs) this.newestMs = e.sortKey;
+      this.take(e.replicaLabel, e.sortKey, errorAt(i), markers, touched);
     }
+    this.finish(events.length, markers, touched);
+    return markers;
+  }
+
+  /**
+   * The same as `observe` over `n` lines given as columns (saved lines read from their index):
+   * line i's replica label `labels[i]`, its sort key `keys[i]`, and whether it is an error
+   * (`errors[i]` not 0); no event is made of them.
+   */
+  observeRows(
+    n: number,
+    labels: readonly string[],
+    keys: ArrayLike<number>,
+    errors: ArrayLike<number>,
+  ): ReplicaMarker[] {
+    const markers: ReplicaMarker[] = [];
+    const touched = new Set<Replica>();
+    for (let i = 0; i < n; i++)
+      this.take(labels[i] as string, keys[i] as number, errors[i] !== 0, markers, touched);
+    this.finish(n, markers, touched);
+    return markers;
+  }
+
+  /** One line of a batch: its replica's counts, and the markers it brings. */
+  private take(
+    replicaLabel: string,
+    sortKey: number,
+    error: boolean,
+    markers: ReplicaMarker[],
+    touched: Set<Replica>,
+  ): void {
+    const parts = this.splitOf(replicaLabel);
+    const { key, count } = parts;
+    if (count !== undefined && this.count !== undefined && count !== this.count) {
+      markers.push({
+        kind: "replica",
+        replicaLabel,
+        text: `replicas: ${this.count} → ${count}`,
+        // Just before the line it is about.
+        sortKey: sortKey - 0.001,
+      });
+    }
+    if (count !== undefined) this.count = count;
+    // Replicas are never let go: the one a label's key named stays its replica.
+    let r = parts.replica ?? this.replicas.get(key);
+    if (!r) {
+      r = {
+        key,
+        label: replicaLabel,
+        lines: 0,
+        errors: 0,
+        firstMs: sortKey,
+        lastMs: sortKey,
+        gapMs: undefined,
+        stopped: false,
+        counts: new IntervalCounts(),
+        ...splitNumber(key),
+        shown: undefined,
+      };
+      this.fresh.push(r);
+      // The replicas of the first batch are the deployment as found, not joiners.
+      if (this.batches > 0) {
+        markers.push({
+          kind: "replica",
+          replicaLabel,
+          text: `${replicaLabel} joined`,
+          // Just before the line it is about.
+          sortKey: sortKey - 0.001,
+        });
+      }
+      this.replicas.set(key, r);
+    } else if (
+      !r.stopped &&
+      r.lines > 1 &&
+      sortKey - r.lastMs > this.quietFor(r) &&
+      this.newestMs - r.lastMs > this.quietFor(r)
+    ) {
+      // Silent and back within one batch (a backlog, or a slow poll): both said.
+      markers.push(this.stoppedMarker(r));
+      r.stopped = true;
+    }
+    parts.replica = r;
+    if (r.stopped && sortKey > r.lastMs) {
+      r.stopped = false;
+      markers.push({
+        kind: "replica",
+        replicaLabel,
+        text: `${replicaLabel} back after ${seconds(sortKey - r.lastMs)} silent (restarted?)`,
+        // Just before the line it is about.
+        sortKey: sortKey - 0.001,
+      });
+    }
+    if (sortKey > r.lastMs) {
+      const gap = sortKey - r.lastMs;
+      r.gapMs = r.gapMs === undefined ? gap : r.gapMs * 0.9 + gap * 0.1;
+      r.lastMs = sortKey;
+    }
+    r.label = replicaLabel;
+    r.lines += 1;
+    r.shown = undefined;
+    touched.add(r);
+    if (error) r.errors += 1;
+    r.counts.add(Math.floor(sortKey / this.bucketMs), error);
+    if (sortKey > this.newestMs) this.newestMs = sortKey;
+  }
+
+  /** After a batch of `n` events: the replicas it touched due to be judged, the silent stopped. */
+  private finish(n: number, markers: ReplicaMarker[], touched: Set<Replica>): void {
     for (const r of touched) {
       if (!r.stopped && r.lines > 1) this.due.push(r.lastMs + this.quietFor(r), r);
       this.prune(r);
     }
     this.stopSilent(markers);
-    if (events.length > 0) {
+    if (n > 0) {
       this.version += 1;
       this.batches += 1;
     }
-    return markers;
   }
 
   /**
@@ -314,7 +360,7 @@ export class ReplicaActivity {
   }
 
   /** A label read once: a deployment has a few, each on thousands of lines. */
-  private splitOf(label: string): { key: string; count: number | undefined } {
+  private splitOf(label: string): LabelParts {
     let parts = this.splits.get(label);
     if (!parts) {
       if (this.splits.size >= MAX_SPLITS) this.splits.clear();

@@ -1,19 +1,31 @@
 /**
- * A worker thread that indexes one piece of a large file (./piece-index.ts): reads its bytes by
- * position through the descriptor the main thread opened, says how far it is after each read,
- * and hands its columns over.
+ * A worker thread that indexes chunks of a large file (./piece-index.ts): from the last back,
+ * each taken first from the claims it shares with the main thread's reader (which reads from the
+ * front), until they meet; reads their bytes by position through the descriptor the main thread
+ * opened, says how far it is after each read, and hands each chunk's columns over as it is done.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { FileBytes } from "./byte-source.js";
-import { type PieceMessage, type PieceRequest, pieceTransfer } from "./piece-protocol.js";
+import {
+  claim,
+  type PieceMessage,
+  pieceTransfer,
+  THERE,
+  type WorkerTask,
+} from "./piece-protocol.js";
 import { SavedFile } from "./saved-file.js";
 
-const request = workerData as PieceRequest;
+const task = workerData as WorkerTask;
 const port = parentPort;
-if (port) {
+const first = task.chunks[0];
+if (port && first) {
   const post = (m: PieceMessage, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
-  const piece = SavedFile.indexPiece(new FileBytes(request.fd, request.size), request, (bytes) =>
-    post({ kind: "progress", bytes }),
+  const claims = new Int32Array(task.claims);
+  SavedFile.indexChunksFromBack(
+    new FileBytes(first.fd, first.size),
+    task.chunks,
+    (k) => claim(claims, k, THERE),
+    (bytes) => post({ kind: "progress", bytes }),
+    (piece, chunk) => post({ kind: "done", piece, chunk }, pieceTransfer(piece)),
   );
-  post({ kind: "done", piece }, pieceTransfer(piece));
 }

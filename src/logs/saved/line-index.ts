@@ -254,6 +254,24 @@ export class LineIndex {
     return this.contentAfter[this.head + number - this.firstNumber] as number;
   }
 
+  /**
+   * The keys, flags and streams of lines [number, number + count) into `keys`, `flags` and
+   * `streams` from slot `at` (every line held).
+   */
+  copyRows(
+    number: number,
+    count: number,
+    keys: Float64Array,
+    flags: Uint8Array,
+    streams: Uint32Array,
+    at = 0,
+  ): void {
+    const k = this.head + number - this.firstNumber;
+    keys.set(this.keys.subarray(k, k + count), at);
+    flags.set(this.flagBytes.subarray(k, k + count), at);
+    streams.set(this.streamIds.subarray(k, k + count), at);
+  }
+
   setKey(number: number, key: number): void {
     this.keys[this.head + number - this.firstNumber] = key;
   }

@@ -46,6 +46,27 @@ export interface MarkedLogOptions {
   later?: (run: () => void) => () => void;
 }
 
+/** A batch's rows read from the index's columns, and the lines of them with a replica. */
+interface Batch {
+  keys: Float64Array;
+  flags: Uint8Array;
+  streams: Uint32Array;
+  labels: string[];
+  lineKeys: Float64Array;
+  errors: Uint8Array;
+}
+
+function newBatch(): Batch {
+  return {
+    keys: new Float64Array(BATCH),
+    flags: new Uint8Array(BATCH),
+    streams: new Uint32Array(BATCH),
+    labels: [],
+    lineKeys: new Float64Array(BATCH),
+    errors: new Uint8Array(BATCH),
+  };
+}
+
 function afterEvents(run: () => void): () => void {
   const id = setImmediate(run);
   return () => clearImmediate(id);
@@ -76,6 +97,8 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
    * asked for), so that reading them does not count every replica again at each frame.
    */
   private frozen: Map<number | undefined, ReplicaStats[]> | undefined;
+  /** One batch's rows, filled again for each batch (observeRows keeps none of it). */
+  private batch: Batch | undefined;
   /** Cancels the next slice, while one is to come. */
   private nextSlice: (() => void) | undefined;
   private readonly listeners = new Set<() => void>();
@@ -140,37 +163,25 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
       this.numbers = new Set();
       this.observed = 0;
     }
-    // One batch's lines, made once and filled again for each batch (observe keeps none of them).
-    const pool: LogLine[] = [];
-    const lines: LogLine[] = [];
-    const errors = new Uint8Array(BATCH);
+    this.batch ??= newBatch();
+    const { keys, flags, streams, labels, lineKeys, errors } = this.batch;
     let from = this.observed;
     for (; from < size && (from === this.observed || budget.allows(BATCH)); from += BATCH) {
       const to = Math.min(size, from + BATCH);
-      lines.length = 0;
-      for (let row = from; row < to; row++) {
-        const label = this.labelAt(row);
+      log.rowColumns(from, to, keys, flags, streams);
+      let n = 0;
+      for (let k = 0; k < to - from; k++) {
+        const f = flags[k] as number;
+        if ((f & IS_GAP) !== 0) continue;
+        const label = this.labelOf(streams[k] as number, from + k);
         if (label === undefined) continue;
-        let line = pool[lines.length];
-        if (!line) {
-          line = {
-            kind: "line",
-            replicaLabel: "",
-            seconds: undefined,
-            nanos: undefined,
-            sortKey: 0,
-            content: "",
-            late: false,
-          };
-          pool.push(line);
-        }
-        line.replicaLabel = label;
-        line.sortKey = log.keyAt(row) ?? 0;
-        const level = log.flagsAt(row) & LEVEL_MASK;
-        errors[lines.length] = level === ERROR_CODE || level === FATAL_CODE ? 1 : 0;
-        lines.push(line);
+        labels[n] = label;
+        lineKeys[n] = keys[k] as number;
+        const level = f & LEVEL_MASK;
+        errors[n] = level === ERROR_CODE || level === FATAL_CODE ? 1 : 0;
+        n++;
       }
-      for (const m of this.activity.observe(lines, (i) => errors[i] === 1)) this.unplaced.push(m);
+      for (const m of this.activity.observeRows(n, labels, lineKeys, errors)) this.unplaced.push(m);
     }
     this.observed = Math.min(from, size);
     this.lastId = this.observed > 0 ? log.at(this.observed - 1)?.id : undefined;
@@ -179,20 +190,20 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     return true;
   }
 
-  /** The replica label a row is shown with; undefined for a gap or a line without a replica. */
-  private labelAt(row: number): string | undefined {
-    const log = this.log;
-    if ((log.flagsAt(row) & IS_GAP) !== 0) return undefined;
-    const stream = log.streamAt(row);
+  /**
+   * The replica label the lines of `stream` are shown with (row `row` one of them, not a gap);
+   * undefined for a line without a replica.
+   */
+  private labelOf(stream: number, row: number): string | undefined {
     if (stream === NO_STREAM) return undefined;
     let label = this.labels.get(stream);
     if (label === undefined) {
       if (stream === OVERFLOW_STREAM) {
         // Past the stream table: the line says it.
-        const event = log.at(row)?.event;
+        const event = this.log.at(row)?.event;
         label = event?.kind === "line" ? event.replicaLabel : "";
       } else {
-        label = log.streamLabel(stream) ?? "";
+        label = this.log.streamLabel(stream) ?? "";
         this.labels.set(stream, label);
       }
       const n = replicaNumber(label);

@@ -1,62 +1,95 @@
 /**
- * A large file's lines indexed in pieces, on this thread and on others: what one piece asks (a
- * byte range of a file starting at a line's start and ending after a newline, read through the
- * descriptor the file was opened with), what it hands back (its index's columns, its own stream
- * table, what its reading counted), and the runner that indexes the first piece here between
- * frames and each other one in a worker thread (./index-worker.ts) of its own, while the main
- * thread keeps drawing. The pieces are put together in file order by ./saved-file.ts, as if one
+ * A large file's lines indexed in pieces, on this thread and on another: the rest of the file in
+ * chunks (./piece-protocol.ts), this thread's reader taking them from the front between frames
+ * and a worker thread's (./index-worker.ts) from the back, each chunk claimed once, until they
+ * meet: however long this thread is busy drawing, the worker reads on, and neither waits for the
+ * other at the end. The pieces are put together in file order by ./saved-file.ts, as if one
  * reader had read them.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { FileBytes } from "./byte-source.js";
-import type { IndexedPiece, PieceMessage, PieceRequest, PieceRunner } from "./piece-protocol.js";
+import {
+  claim,
+  HERE,
+  type IndexedPiece,
+  newClaims,
+  type PieceMessage,
+  type PieceRequest,
+  type PieceRunner,
+  type WorkerTask,
+} from "./piece-protocol.js";
 import { SavedFile } from "./saved-file.js";
 
 /** The worker's module, beside this one (in the bundle and in the compiled modules alike). */
 const WORKER = new URL("./index-worker.js", import.meta.url);
 
 /**
- * Pieces indexed at once: the first on this thread, a read at a time between the program's other
- * work (it draws little while a file is indexed, and a thread of its own would cost a runtime's
- * memory and start-up), each other one on a worker thread of its own, when the worker's module is
- * there (it is not when the sources run untranspiled, as in the tests: then undefined, and the
- * caller indexes on its own thread); `stop` ends every worker still running (their runs reject).
+ * The chunks shared by this thread's reader (a read at a time between the program's other work:
+ * it draws little while a file is indexed, and another thread would cost a runtime's memory and
+ * start-up) and one worker thread's, when the worker's module is there (it is not when the
+ * sources run untranspiled, as in the tests: then undefined, and the caller indexes on its own
+ * thread); `stop` ends every worker still running (their runs reject).
  */
 export function workerPieces(): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
-  const one = (request: PieceRequest, progress: (bytes: number) => void) =>
-    new Promise<IndexedPiece>((resolve, reject) => {
-      const worker = new Worker(WORKER, { workerData: request });
-      running.add(worker);
-      let piece: IndexedPiece | undefined;
-      worker.on("message", (m: PieceMessage) => {
+  /** The chunks a worker read, by their number, once it ended. */
+  const worker = (task: WorkerTask, progress: (bytes: number) => void) =>
+    new Promise<Map<number, IndexedPiece>>((resolve, reject) => {
+      const w = new Worker(WORKER, { workerData: task });
+      running.add(w);
+      const pieces = new Map<number, IndexedPiece>();
+      w.on("message", (m: PieceMessage) => {
         if (m.kind === "progress") progress(m.bytes);
-        else piece = m.piece;
+        else pieces.set(m.chunk, m.piece);
       });
-      worker.once("error", reject);
-      worker.once("exit", () => {
-        running.delete(worker);
-        if (piece) resolve(piece);
-        else reject(new Error("a piece's worker ended without its lines"));
+      w.once("error", reject);
+      w.once("exit", (code) => {
+        running.delete(w);
+        if (code === 0) resolve(pieces);
+        else reject(new Error(`a piece's worker ended with code ${code}`));
       });
     });
   return {
-    run: (requests, progress, pause) => {
-      const done = requests.map(() => 0);
-      const tell = (k: number) => (bytes: number) => {
-        done[k] = bytes;
-        progress(done.reduce((a, b) => a + b, 0));
-      };
-      // The workers first, so that they start while this thread reads its piece.
-      const others = requests.slice(1).map((r, k) => one(r, tell(k + 1)));
-      const [first] = requests;
-      const here = first
-        ? [SavedFile.indexPieceInSlices(new FileBytes(first.fd, first.size), first, tell(0), pause)]
-        : [];
-      return Promise.all([...here, ...others]);
+    run: async (chunks, progress, pause) => {
+      const first = chunks[0] as PieceRequest;
+      const claims = newClaims(chunks.length);
+      let here = 0;
+      let there = 0;
+      const tell = () => progress(here + there);
+      // A worker that failed leaves the rest to the caller: this thread's reader takes no more.
+      let failed = false;
+      // The worker first, so that it starts while this thread draws the first screen.
+      const theirs =
+        chunks.length > 1
+          ? worker({ chunks: [...chunks], claims: claims.buffer as SharedArrayBuffer }, (b) => {
+              there = b;
+              tell();
+            }).catch((err: unknown) => {
+              failed = true;
+              throw err;
+            })
+          : Promise.resolve(new Map<number, IndexedPiece>());
+      const mine = SavedFile.indexChunksInSlices(
+        new FileBytes(first.fd, first.size),
+        chunks,
+        (k) => !failed && claim(claims, k, HERE),
+        (b) => {
+          here = b;
+          tell();
+        },
+        pause,
+      );
+      const [read, pieces] = await Promise.all([mine, theirs]);
+      const rest: IndexedPiece[] = [];
+      for (let k = read.chunks; k < chunks.length; k++) {
+        const piece = pieces.get(k);
+        if (!piece) throw new Error(`chunk ${k} of the rest was read by no reader`);
+        rest.push(piece);
+      }
+      return [read.piece, ...rest];
     },
     stop: () => {
       for (const w of running) void w.terminate();

@@ -63,14 +63,15 @@ export const TAIL_BYTES = 1024 * 1024;
 const SAMPLE_BYTES = 64 * 1024;
 /** What one piece of indexing reads. */
 const PIECE_BYTES = 4 * 1024 * 1024;
-/** A rest at least this long is indexed on other threads (./piece-index.ts), in PIECES pieces. */
+/** A rest at least this long is indexed on other threads too (./piece-index.ts). */
 const PARALLEL_BYTES = 32 * 1024 * 1024;
-const PIECES = 2;
 /**
- * The share of the rest in the first piece, the one read on this thread: less than the others',
- * since this thread also draws and observes the lines meanwhile, so that the pieces end together.
+ * The chunks the rest is cut in, shared by the readers (this thread's from the front, a worker's
+ * from the back): about this long each.
  */
-const FIRST_SHARE = 0.4;
+const CHUNK_BYTES = PIECE_BYTES;
+/** What is read first to find the newline a chunk ends at (more when its line is longer). */
+const PROBE_BYTES = 64 * 1024;
 
 /** Indexes lines in file order into one LineIndex: keys, late lines, the header, counts. */
 class Indexer {
@@ -519,6 +520,8 @@ export class SavedFile {
     pieces?: PieceRunner,
     /** The least a rest is that is indexed in pieces (tests give less). */
     parallelBytes = PARALLEL_BYTES,
+    /** About how long the chunks shared by the pieces' readers are (tests give less). */
+    chunkBytes = CHUNK_BYTES,
   ): Promise<void> {
     const tailFrom = this.tailFrom;
     const tail = this.indexer;
@@ -533,7 +536,7 @@ export class SavedFile {
     this.skipping = false;
     const inPieces =
       pieces && tailFrom >= parallelBytes
-        ? await this.inPieces(pieces, tailFrom, capacity, pause)
+        ? await this.inPieces(pieces, tailFrom, capacity, pause, chunkBytes)
         : undefined;
     // Closed meanwhile: nothing more is read.
     if (pieces) await pause();
@@ -567,41 +570,45 @@ export class SavedFile {
   }
 
   /**
-   * Bytes [0, tailFrom) indexed in pieces on other threads (at most PIECES, cut after a newline,
-   * the first FIRST_SHARE of the bytes), then put together in file order; undefined when they
-   * could not be (indexed here then).
+   * Bytes [0, tailFrom) indexed in chunks of about `chunkBytes` (cut after a newline) shared by
+   * this thread's reader and other threads' (`run`), then put together in file order; undefined
+   * when they could not be (indexed here then).
    */
   private async inPieces(
     run: PieceRunner,
     tailFrom: number,
     capacity: number,
     pause: () => Promise<void>,
+    chunkBytes: number,
   ): Promise<{ whole: Indexer; pos: number } | undefined> {
     const format = this.format as SavedFormat;
     const bounds = [0];
-    for (let k = 1; k < PIECES; k++) {
-      const at = Math.floor(
-        tailFrom * (FIRST_SHARE + ((1 - FIRST_SHARE) * (k - 1)) / (PIECES - 1)),
-      );
-      const probe = this.source.read(at - 1, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES));
-      const nl = probe.indexOf(10);
-      if (nl >= 0 && at + nl > (bounds.at(-1) as number) && at + nl < tailFrom)
-        bounds.push(at + nl);
+    for (let at = chunkBytes; at < tailFrom; at += chunkBytes) {
+      const before = bounds.at(-1) as number;
+      if (at <= before) continue;
+      // The newline a chunk ends at: in the first PROBE_BYTES after `at`, or (a long line) later.
+      let nl = this.source.read(at - 1, Math.min(tailFrom, at - 1 + PROBE_BYTES)).indexOf(10);
+      if (nl < 0 && at - 1 + PROBE_BYTES < tailFrom)
+        nl = this.source.read(at - 1, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES)).indexOf(10);
+      if (nl >= 0 && at + nl > before && at + nl < tailFrom) bounds.push(at + nl);
     }
     bounds.push(tailFrom);
     const source = this.source as FileBytes;
-    const requests: PieceRequest[] = bounds.slice(0, -1).map((from, k) => ({
-      fd: source.fd,
-      size: source.end(),
-      name: this.name,
-      format,
-      from,
-      to: bounds[k + 1] as number,
-      // The first piece's columns become the whole file's.
-      capacity: k === 0 ? capacity : Math.ceil((capacity * 1.2 * (1 - FIRST_SHARE)) / (PIECES - 1)),
-      maxLines: this.limits.maxLines,
-      maxHeldBytes: this.limits.maxHeldBytes,
-    }));
+    const requests: PieceRequest[] = bounds.slice(0, -1).map((from, k) => {
+      const to = bounds[k + 1] as number;
+      return {
+        fd: source.fd,
+        size: source.end(),
+        name: this.name,
+        format,
+        from,
+        to,
+        // The first chunk's columns become the whole file's.
+        capacity: k === 0 ? capacity : Math.ceil(((capacity * (to - from)) / tailFrom) * 1.2) + 16,
+        maxLines: this.limits.maxLines,
+        maxHeldBytes: this.limits.maxHeldBytes,
+      };
+    });
     let done: IndexedPiece[];
     try {
       done = await run(
@@ -642,10 +649,10 @@ export class SavedFile {
     request: PieceRequest,
     progress: (bytes: number) => void,
   ): IndexedPiece {
-    const steps = SavedFile.pieceSteps(source, request, progress);
+    const steps = SavedFile.chunkSteps(source, [request], () => true, progress);
     for (;;) {
       const step = steps.next();
-      if (step.done) return step.value;
+      if (step.done) return step.value.piece;
     }
   }
 
@@ -656,7 +663,22 @@ export class SavedFile {
     progress: (bytes: number) => void,
     pause: () => Promise<void>,
   ): Promise<IndexedPiece> {
-    const steps = SavedFile.pieceSteps(source, request, progress);
+    return (await SavedFile.indexChunksInSlices(source, [request], () => true, progress, pause))
+      .piece;
+  }
+
+  /**
+   * Chunks read from the first on, as one piece, a read at a time (`pause` before each read):
+   * each taken first (`claim`), up to the first another reader has; how many it read.
+   */
+  static async indexChunksInSlices(
+    source: FileBytes,
+    chunks: readonly PieceRequest[],
+    claim: (chunk: number) => boolean,
+    progress: (bytes: number) => void,
+    pause: () => Promise<void>,
+  ): Promise<{ piece: IndexedPiece; chunks: number }> {
+    const steps = SavedFile.chunkSteps(source, chunks, claim, progress);
     for (;;) {
       await pause();
       const step = steps.next();
@@ -664,30 +686,73 @@ export class SavedFile {
     }
   }
 
-  /** A piece's reading, yielding after each read of PIECE_BYTES. */
-  private static *pieceSteps(
+  /**
+   * Chunks read from the last back, each as a piece of its own (a worker's part): each taken
+   * first (`claim`), down to the first another reader has, the first chunk left to the reader of
+   * the front; `done` hears each piece as it is read, `progress` the bytes of all of them.
+   */
+  static indexChunksFromBack(
     source: FileBytes,
-    request: PieceRequest,
+    chunks: readonly PieceRequest[],
+    claim: (chunk: number) => boolean,
     progress: (bytes: number) => void,
-  ): Generator<void, IndexedPiece> {
+    done: (piece: IndexedPiece, chunk: number) => void,
+  ): void {
+    let read = 0;
+    for (let k = chunks.length - 1; k >= 1 && claim(k); k--) {
+      const chunk = chunks[k] as PieceRequest;
+      done(
+        SavedFile.indexPiece(source, chunk, (bytes) => progress(read + bytes)),
+        k,
+      );
+      read += chunk.to - chunk.from;
+    }
+  }
+
+  /**
+   * The reading of consecutive chunks as one piece, yielding after each read of PIECE_BYTES; a
+   * chunk read only once `claim` took it, the reading ending at the first it did not. The piece
+   * starts at the first chunk, with its capacity (none read: no line).
+   */
+  private static *chunkSteps(
+    source: FileBytes,
+    chunks: readonly PieceRequest[],
+    claim: (chunk: number) => boolean,
+    progress: (bytes: number) => void,
+  ): Generator<void, { piece: IndexedPiece; chunks: number }> {
+    const first = chunks[0] as PieceRequest;
     const streams = new StreamTable();
-    const limits = { maxLines: request.maxLines, maxHeldBytes: request.maxHeldBytes };
-    const file = new SavedFile(request.name, source, undefined, streams, limits);
-    file.format = request.format;
-    const ix = file.newIndexer(request.format, request.capacity);
-    let pos = request.from;
-    while (pos < request.to) {
-      const before = pos;
-      pos = file.ingest(ix, pos, Math.min(request.to, pos + PIECE_BYTES), false);
-      if (pos === before) break;
-      progress(pos - request.from);
-      if (pos < request.to) yield;
+    const limits = { maxLines: first.maxLines, maxHeldBytes: first.maxHeldBytes };
+    const file = new SavedFile(first.name, source, undefined, streams, limits);
+    file.format = first.format;
+    const ix = file.newIndexer(first.format, first.capacity);
+    let pos = first.from;
+    let taken = 0;
+    for (; taken < chunks.length && claim(taken); taken++) {
+      const chunk = chunks[taken] as PieceRequest;
+      pos = chunk.from;
+      while (pos < chunk.to) {
+        const before = pos;
+        pos = file.ingest(ix, pos, Math.min(chunk.to, pos + PIECE_BYTES), false);
+        if (pos === before) break;
+        progress(pos - first.from);
+        if (pos < chunk.to) yield;
+      }
+      // The next chunk read after a pause too; a file cut short meanwhile ends the reading.
+      if (pos < chunk.to) {
+        taken++;
+        break;
+      }
+      if (taken + 1 < chunks.length) yield;
     }
     return {
-      columns: ix.index.columns(),
-      streams: [...streams.all()],
-      facts: ix.facts(file.notRead),
-      next: pos,
+      piece: {
+        columns: ix.index.columns(),
+        streams: [...streams.all()],
+        facts: ix.facts(file.notRead),
+        next: pos,
+      },
+      chunks: taken,
     };
   }
 

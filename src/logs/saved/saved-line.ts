@@ -305,9 +305,10 @@ function labelStream(
   for (let k = 0; k < cache.bytes.length; k++) {
     const b = cache.bytes[k] as Buffer;
     if (b.length !== length) continue;
-    let i = 0;
-    while (i < length && b[i] === buffer[from + i]) i++;
-    if (i === length) return cache.ids[k] as number;
+    // From the end: labels differ there (`replica 1/3`, `replica 2/3`), so a miss is found soon.
+    let i = length - 1;
+    while (i >= 0 && b[i] === buffer[from + i]) i--;
+    if (i < 0) return cache.ids[k] as number;
   }
   const label = buffer.toString("utf8", from, to);
   if (label.includes("\ufffd")) return -1;

@@ -484,6 +484,39 @@ export class SavedLog {
     };
   }
 
+  /**
+   * The sort key, index flags and stream of rows [from, to) (within the rows) into `keys`,
+   * `flags` and `streams` from their slot 0: what keyAt, flagsAt and streamAt say of each, read
+   * at once (a sorted file's rows as its columns are).
+   */
+  rowColumns(
+    from: number,
+    to: number,
+    keys: Float64Array,
+    flags: Uint8Array,
+    streams: Uint32Array,
+  ): void {
+    if (this.identityFirst >= 0) {
+      (this.files[0] as SavedFile).index.copyRows(
+        this.identityFirst + from,
+        to - from,
+        keys,
+        flags,
+        streams,
+      );
+      return;
+    }
+    for (let row = from; row < to; row++) {
+      const ref = this.order[row] as number;
+      const f = Math.floor(ref / FILE_STRIDE);
+      const index = (this.files[f] as SavedFile).index;
+      const n = ref - f * FILE_STRIDE;
+      keys[row - from] = index.key(n);
+      flags[row - from] = index.flags(n);
+      streams[row - from] = index.stream(n);
+    }
+  }
+
   /** The row's stream (./stream-table.ts), from the index. */
   streamAt(row: number): number {
     if (row < 0 || row >= this.rows) return 0;

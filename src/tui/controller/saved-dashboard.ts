@@ -32,10 +32,7 @@ import type { UiState } from "../state/ui-state.js";
 import { DashboardController } from "./dashboard-controller.js";
 import type { Heading } from "./dashboard-title.js";
 import type { TerminalSize } from "./dashboard-views.js";
-import { type FileSink, savedLogs, type Ticker } from "./ports.js";
-
-/** How often the title says how far indexing is. */
-const PROGRESS_MS = 500;
+import { type FileSink, savedLogs, systemTicker, type Ticker } from "./ports.js";
 
 export interface SavedDashboardPorts {
   clipboard?: ((text: string) => void) | undefined;
@@ -172,10 +169,23 @@ export function savedDashboard(
     incident: () => incident,
   };
   const savedAt = header?.savedAt === undefined ? Number.NaN : Date.parse(header.savedAt);
+  // While the start of a large file is indexed behind its end, the title says how far it is: at
+  // the controller's own tick, just before it, so that both make one frame.
+  let progress = () => {};
+  const ticker = ports.clock ?? systemTicker;
+  const clock: Ticker = {
+    now: () => ticker.now(),
+    every: (ms, tick) =>
+      ticker.every(ms, () => {
+        progress();
+        tick();
+      }),
+  };
   const controller = new DashboardController(
     {
       logs: savedLogs(marked, marked, about, () => marked.replicaNumbers()),
       ...ports,
+      clock,
       ...(incident
         ? {
             feeds: incidentFeeds(incident, Number.isFinite(savedAt) ? savedAt : Date.now()),
@@ -238,23 +248,16 @@ export function savedDashboard(
     if (notes.length > notesSaid) controller.say(notes.slice(notesSaid).join(" · "));
     notesSaid = notes.length;
   });
-  // While the start of a large file is indexed behind its end, the title says how far it is.
-  const stopProgress = (ports.clock ?? { every: everyMs }).every(PROGRESS_MS, () => {
+  progress = () => {
     if (!log.summary().complete) controller.retitle(heading());
-  });
+  };
   controller.start();
   return {
     controller,
     stop() {
       stopFollowing();
-      stopProgress();
       marked.close();
       controller.stop();
     },
   };
-}
-
-function everyMs(ms: number, tick: () => void): () => void {
-  const timer = setInterval(tick, ms);
-  return () => clearInterval(timer);
 }

@@ -93,3 +93,43 @@ describe("replica activity, a silence inside one batch", () => {
     ]);
   });
 });
+
+describe("replica activity, lines given as columns", () => {
+  it("observeRows makes the markers, counts and sparkline observe makes of the same lines", () => {
+    const errorText = (i: number) => (i % 7 === 0 ? "ERROR boom" : "INFO ok");
+    // Steady replicas; one goes quiet and comes back; the count changes; one joins.
+    const lines = [
+      ...steady(T0, T0 + 20_000, 250, ["replica 1/2"]),
+      ...steady(T0, T0 + 6_000, 250, ["replica 2/2"]),
+      ...steady(T0 + 12_000, T0 + 20_000, 250, ["replica 2/2"]),
+      ...steady(T0 + 20_000, T0 + 30_000, 300, ["replica 1/3", "replica 3/3"]),
+    ]
+      .sort((x, y) => x.sortKey - y.sortKey)
+      .map((l, i) => ({ ...l, content: errorText(i) }));
+    const events = new ReplicaActivity(5_000);
+    const rows = new ReplicaActivity(5_000);
+    const said: string[][] = [[], []];
+    // In batches, as a saved log's catch-up gives them.
+    for (let from = 0; from < lines.length; from += 37) {
+      const batch = lines.slice(from, from + 37);
+      said[0]?.push(...events.observe(batch).map((m) => `${m.sortKey} ${m.text}`));
+      const keys = Float64Array.from(batch, (l) => l.sortKey);
+      const errors = Uint8Array.from(batch, (l) => (l.content.startsWith("ERROR") ? 1 : 0));
+      const labels = batch.map((l) => l.replicaLabel);
+      said[1]?.push(
+        ...rows
+          .observeRows(batch.length, labels, keys, errors)
+          .map((m) => `${m.sortKey} ${m.text}`),
+      );
+    }
+    const texts = said[0]?.map((t) => t.replace(/^\S+ /, ""));
+    expect(texts).toContain("replicas: 2 → 3");
+    expect(texts).toContain("replica 3/3 joined");
+    expect(texts?.some((t) => t.includes("stopped sending"))).toBe(true);
+    expect(said[1]).toEqual(said[0]);
+    const shown = (a: ReplicaActivity) =>
+      a.snapshot(8).map((s) => ({ ...s, buckets: s.buckets, errorBuckets: s.errorBuckets }));
+    expect(shown(rows)).toEqual(shown(events));
+    expect(rows.getVersion()).toBe(events.getVersion());
+  });
+});

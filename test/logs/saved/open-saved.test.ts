@@ -984,3 +984,38 @@ describe("a gap", () => {
     mkdirSync(join(dir, "sub"), { recursive: true });
   });
 });
+
+describe("the index's columns by row", () => {
+  it("rowColumns reads what keyAt, flagsAt and streamAt say of each row: one file in order, a late line, several files", async () => {
+    const inOrder = write(
+      lines([at(NOW + 1000, "a"), untimed("a frame"), at(NOW + 3000, "ERROR b", 2)], TEXT_UTC),
+    );
+    const late = write(
+      lines([at(NOW + 2000, "c"), at(NOW + 500, "d, late", 3), at(NOW + 4000, "e")], JSON_OUT),
+    );
+    const gap: GapMarker = {
+      kind: "gap",
+      from: NOW,
+      to: NOW + 2500,
+      reason: "r",
+      sortKey: NOW + 2500,
+    };
+    const gapped = write(lines([at(NOW + 2400, "f", 2), gap], TEXT_UTC));
+    for (const paths of [[inOrder], [late], [inOrder, late, gapped]]) {
+      const o = await open(paths);
+      const size = o.log.size();
+      // Rows [1, size): not from the first row.
+      const keys = new Float64Array(size);
+      const flags = new Uint8Array(size);
+      const streams = new Uint32Array(size);
+      o.log.rowColumns(1, size, keys, flags, streams);
+      for (let row = 1; row < size; row++) {
+        expect([keys[row - 1], flags[row - 1], streams[row - 1]]).toEqual([
+          o.log.keyAt(row),
+          o.log.flagsAt(row),
+          o.log.streamAt(row),
+        ]);
+      }
+    }
+  });
+});

@@ -11,7 +11,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { formatEvent, type StreamFormat } from "../../../src/logs/formats/stream-format.js";
 import { type LogEvent, packNanos, timestampSortKey } from "../../../src/logs/model/log-line.js";
 import { FileBytes } from "../../../src/logs/saved/byte-source.js";
-import type { PieceRunner } from "../../../src/logs/saved/piece-protocol.js";
+import {
+  claim,
+  HERE,
+  type IndexedPiece,
+  newClaims,
+  type PieceRequest,
+  type PieceRunner,
+  THERE,
+} from "../../../src/logs/saved/piece-protocol.js";
 import { SavedFile } from "../../../src/logs/saved/saved-file.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
 import { BURSTS } from "../corpus.js";
@@ -75,19 +83,49 @@ function fileOf(name: string, events: readonly LogEvent[], format: StreamFormat)
   return fd;
 }
 
-/** The pieces indexed here, one after another; how many there were. */
+/**
+ * The chunks shared here by the two readers a worker runs: the worker's from the back (taking
+ * `backFirst` of the chunks before the other starts, as one started first would, all it can when
+ * undefined), then this thread's from the front up to them; how many readers read a chunk.
+ */
 let pieceCount = 0;
-const here: PieceRunner = async (requests, progress) => {
-  pieceCount = requests.length;
-  return requests.map((r) => SavedFile.indexPiece(new FileBytes(r.fd, r.size), r, progress));
-};
+function sharedBy(backFirst: (chunks: number) => number | undefined): PieceRunner {
+  return async (chunks, progress, pause) => {
+    const first = chunks[0] as PieceRequest;
+    const source = new FileBytes(first.fd, first.size);
+    const claims = newClaims(chunks.length);
+    let left = backFirst(chunks.length) ?? chunks.length;
+    const theirs = new Map<number, IndexedPiece>();
+    SavedFile.indexChunksFromBack(
+      source,
+      chunks,
+      (k) => left-- > 0 && claim(claims, k, THERE),
+      () => {},
+      (piece, k) => theirs.set(k, piece),
+    );
+    const mine = await SavedFile.indexChunksInSlices(
+      source,
+      chunks,
+      (k) => claim(claims, k, HERE),
+      progress,
+      pause,
+    );
+    expect(mine.chunks + theirs.size).toBe(chunks.length);
+    pieceCount = (mine.chunks > 0 ? 1 : 0) + (theirs.size > 0 ? 1 : 0);
+    return [mine.piece, ...[...theirs].sort((a, b) => a[0] - b[0]).map(([, piece]) => piece)];
+  };
+}
+const here = sharedBy((n) => Math.floor(n / 2));
 
 const pause = () => Promise.resolve();
+
+/** The chunks a large file's rest is cut in, here: several in a file of a few MiB. */
+const CHUNK = 512 * 1024;
 
 async function read(fd: number, streams: StreamTable, pieces?: PieceRunner) {
   const file = SavedFile.ofFile("f", new FileBytes(fd, fstatSync(fd).size), streams);
   file.startFile();
-  await file.indexRest(pause, pieces, 1);
+  await file.indexRest(pause, pieces, 1, CHUNK);
   file.end();
   return file;
 }
@@ -180,6 +218,36 @@ describe("a large file indexed in pieces", () => {
     expect(pauses).toBeGreaterThan(0);
     expect(linesOf(sliced, slicedStreams)).toEqual(linesOf(atOnce, atOnceStreams));
     expect(factsOf(sliced, slicedStreams)).toEqual(factsOf(atOnce, atOnceStreams));
+  });
+
+  it.each<[string, number | undefined]>([
+    ["the worker's reader takes every chunk but the first before this thread's starts", undefined],
+    ["this thread's reader takes every chunk, the worker's starting too late", 0],
+    ["the worker's reader takes one chunk", 1],
+  ])("%s: the same lines and counts as one reader", async (_, backFirst) => {
+    const fd = fileOf(`shared-${backFirst ?? "all"}.log`, eventsOf(60_000), TEXT_UTC);
+    const oneStreams = new StreamTable();
+    const one = await read(fd, oneStreams);
+    const streams = new StreamTable();
+    pieceCount = 0;
+    const shared = await read(
+      fd,
+      streams,
+      sharedBy(() => backFirst),
+    );
+    expect(pieceCount).toBe(backFirst === 0 ? 1 : 2);
+    expect(linesOf(shared, streams)).toEqual(linesOf(one, oneStreams));
+    expect(factsOf(shared, streams)).toEqual(factsOf(one, oneStreams));
+  });
+
+  it("claims: each chunk taken by one reader, the first to ask", () => {
+    const claims = newClaims(3);
+    expect(claim(claims, 2, THERE)).toBe(true);
+    expect(claim(claims, 2, HERE)).toBe(false);
+    expect(claim(claims, 0, HERE)).toBe(true);
+    expect(claim(claims, 0, THERE)).toBe(false);
+    expect([...claims]).toEqual([HERE, 0, THERE]);
+    expect(claims.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
   it("pieces that cannot be indexed (a worker that failed) leave the file to be read here", async () => {

@@ -523,3 +523,50 @@ describe("the dashboard over a saved file", () => {
     expect(quit).toHaveBeenCalledOnce();
   });
 });
+
+describe("a large file being indexed", () => {
+  it("the title says how far indexing is at the controller's own tick (one timer, one frame a tick), then the whole file", async () => {
+    // Over 2 MiB: its end is read first, the rest once `indexFrom` resolves.
+    const line = (i: number) =>
+      `2026-11-27T05:00:${String(i % 60).padStart(2, "0")}.000000000Z [replica 1/1] INFO line ${i} ${"x".repeat(80)}\n`;
+    const path = join(dir, "large.log");
+    writeFileSync(path, Array.from({ length: 30_000 }, (_, i) => line(i)).join(""));
+    let drawn: () => void = () => {};
+    const o = await openSavedLogs([path], {
+      indexFrom: new Promise<void>((resolve) => {
+        drawn = resolve;
+      }),
+    });
+    const ticks: (() => void)[] = [];
+    let stopped = 0;
+    const d = savedDashboard(
+      o,
+      {
+        clock: {
+          now: () => START,
+          every: (_ms, tick) => {
+            ticks.push(tick);
+            return () => stopped++;
+          },
+        },
+        quit: vi.fn(),
+      },
+      { columns: 160, rows: 48 },
+    );
+    running.push({ o, d });
+    const c = d.controller;
+    expect(ticks).toHaveLength(1);
+    expect(text([{ text: c.getSnapshot().title }])).toMatch(/ · indexing \d+% · /);
+    let told = 0;
+    c.subscribe(() => told++);
+    (ticks[0] as () => void)();
+    expect(told).toBeGreaterThan(0);
+    expect(text([{ text: c.getSnapshot().title }])).toMatch(/ · indexing \d+% · /);
+    drawn();
+    await o.indexed;
+    expect(text([{ text: c.getSnapshot().title }])).toMatch(/ · 30,000 lines · /);
+    expect(text([{ text: c.getSnapshot().title }])).not.toContain("indexing");
+    d.stop();
+    expect(stopped).toBe(1);
+  });
+});
