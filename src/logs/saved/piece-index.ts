@@ -23,14 +23,18 @@ const WORKER = new URL("./index-worker.js", import.meta.url);
  * memory and start-up), each other one on a worker thread of its own, when the worker's module is
  * there (it is not when the sources run untranspiled, as in the tests: then undefined, and the
  * caller indexes on its own thread); `stop` ends every worker still running (their runs reject).
+ * `online` is called on this thread once each worker runs: a worker's start sets V8's flags back
+ * to their defaults for the whole process (the young generation's growth among them, see
+ * src/cli/heap-governor.ts), so the caller sets again what it had set.
  */
-export function workerPieces(): { run: PieceRunner; stop(): void } | undefined {
+export function workerPieces(online?: () => void): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
   const one = (request: PieceRequest, progress: (bytes: number) => void) =>
     new Promise<IndexedPiece>((resolve, reject) => {
       const worker = new Worker(WORKER, { workerData: request });
       running.add(worker);
+      if (online) worker.once("online", online);
       let piece: IndexedPiece | undefined;
       worker.on("message", (m: PieceMessage) => {
         if (m.kind === "progress") progress(m.bytes);
