@@ -22,7 +22,7 @@ import { MIN_LABEL, shortLabels } from "../model/deployment-labels.js";
 import type { GapMarker, LogLine, StoreEvent } from "../model/log-line.js";
 import type { SearchSoFar, StoredRow } from "../model/log-store.js";
 import { BytePrefilter } from "./byte-prefilter.js";
-import { HeldBytes } from "./byte-source.js";
+import { HeldBytes, READ_BYTES } from "./byte-source.js";
 import { checkHeader, type HeaderCheck } from "./header-claim.js";
 import { JsonLineWalker } from "./json-line-walker.js";
 import { ESCAPED, IS_GAP, LATE, LEVEL_MASK, NO_SPAN, TIMED, UNREADABLE } from "./line-index.js";
@@ -37,8 +37,8 @@ const FILE_STRIDE = 2 ** 32;
 const ID_STRIDE = 2 ** 40;
 /** Rows whose events are kept after being read (two generations of this many). */
 const EVENT_CACHE = 8192;
-/** What one step of a search reads of a file. */
-const SEARCH_PIECE_BYTES = 4 * 1024 * 1024;
+/** What one step of a search reads of a file: one read into the file's buffer. */
+const SEARCH_PIECE_BYTES = READ_BYTES;
 /** The same, when only the lines a literal may match are tested (their bytes searched at once). */
 const PREFILTERED_PIECE_BYTES = 1024 * 1024;
 /** The most lines one step of a search tests (a slice stops between steps). */
