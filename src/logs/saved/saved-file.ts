@@ -16,6 +16,7 @@
  */
 
 import { formatByteSize } from "../../text/byte-size.js";
+import { grouped } from "../../text/grouped-number.js";
 import { type ByteSource, type FileBytes, type HeldBytes, READ_BYTES } from "./byte-source.js";
 import { FormatVote, SAMPLE_LINES } from "./format-vote.js";
 import { JsonLineWalker } from "./json-line-walker.js";
@@ -768,11 +769,11 @@ export class SavedFile {
         ? `; its last line, without its newline (${formatByteSize(pending)}), was cut away with it (a torn line)`
         : "";
     this.notes.push(
-      `${this.name} ${was}: the ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} read before are let go, it is read again from its start${torn}`,
+      `${this.name} ${was}: the ${grouped(lines)} ${lines === 1 ? "line" : "lines"} read before are let go, it is read again from its start${torn}`,
     );
     this.index.dropFront(lines);
     this.forgotten = lines;
-    this.about = `before it was ${change === "truncated" ? "truncated" : "rewritten"}: its ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} let go`;
+    this.about = `before it was ${change === "truncated" ? "truncated" : "rewritten"}: its ${grouped(lines)} ${lines === 1 ? "line" : "lines"} let go`;
     this.ended = true;
   }
 
