@@ -592,22 +592,13 @@ export class SavedFile {
     bounds.push(tailFrom);
     const source = this.source as FileBytes;
     // One set of columns for every piece, each a window of them sized for its share of the lines
-    // and more (the slots no line takes take no memory), at most what a piece keeps (the cap):
-    // they become the whole file's.
-    const max = this.limits.maxLines;
+    // and more (the slots no line takes take no memory): they become the whole file's.
     const windows = [0];
     for (let k = 0; k + 1 < bounds.length; k++) {
       const share = ((bounds[k + 1] as number) - (bounds[k] as number)) / tailFrom;
-      const slots = Math.min(Math.ceil(capacity * share * WINDOW_ROOM), max + max / 16) + 1024;
-      windows.push((windows[k] as number) + Math.ceil(slots));
+      windows.push((windows[k] as number) + Math.ceil(capacity * share * WINDOW_ROOM) + 1024);
     }
-    let columns: ReturnType<typeof sharedColumns>;
-    try {
-      columns = sharedColumns(windows.at(-1) as number);
-    } catch {
-      // No room for them: indexed here.
-      return undefined;
-    }
+    const columns = sharedColumns(windows.at(-1) as number);
     const requests: PieceRequest[] = bounds.slice(0, -1).map((from, k) => ({
       fd: source.fd,
       size: source.end(),

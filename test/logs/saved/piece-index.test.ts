@@ -87,13 +87,8 @@ const here: PieceRunner = async (requests, progress) => {
 
 const pause = () => Promise.resolve();
 
-async function read(
-  fd: number,
-  streams: StreamTable,
-  pieces?: PieceRunner,
-  limits?: Parameters<typeof SavedFile.ofFile>[3],
-) {
-  const file = SavedFile.ofFile("f", new FileBytes(fd, fstatSync(fd).size), streams, limits);
+async function read(fd: number, streams: StreamTable, pieces?: PieceRunner) {
+  const file = SavedFile.ofFile("f", new FileBytes(fd, fstatSync(fd).size), streams);
   file.startFile();
   await file.indexRest(pause, pieces, 1);
   file.end();
@@ -189,25 +184,6 @@ describe("a large file indexed in pieces", () => {
     expect(linesOf(sliced, slicedStreams)).toEqual(linesOf(atOnce, atOnceStreams));
     expect(factsOf(sliced, slicedStreams)).toEqual(factsOf(atOnce, atOnceStreams));
   });
-
-  it.each([5_000, 40_000])(
-    "a cap of %i lines keeps, in pieces, at most that many of the newest lines, as read whole",
-    async (maxLines) => {
-      // (Which of them are let go depends on where a reader let the oldest go, an eighth at a
-      // time: in pieces it may keep fewer than one reader does, never others.)
-      const fd = fileOf(`capped-${maxLines}.log`, eventsOf(60_000), TEXT_UTC);
-      const wholeStreams = new StreamTable();
-      const whole = linesOf(await read(fd, wholeStreams, here), wholeStreams);
-      const streams = new StreamTable();
-      pieceCount = 0;
-      const capped = await read(fd, streams, here, { maxLines, maxHeldBytes: 1 << 30 });
-      expect(pieceCount).toBe(2);
-      const kept = linesOf(capped, streams);
-      expect(kept.length).toBeLessThanOrEqual(maxLines);
-      expect(kept.length).toBeGreaterThan(maxLines / 2);
-      expect(kept).toEqual(whole.slice(whole.length - kept.length));
-    },
-  );
 
   it("pieces that cannot be indexed (a worker that failed) leave the file to be read here", async () => {
     const fd = fileOf("failing.log", eventsOf(30_000), TEXT_UTC);
