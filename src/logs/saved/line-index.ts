@@ -5,41 +5,7 @@
  * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line (29 once a log has more than 65,535 streams: the stream column
  * is widened then); a line is decoded again only when it is shown. Lines are numbered from the
  * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
- *
- * A large file's pieces are indexed on several threads into one set of columns in shared memory
- * (`sharedColumns`), each piece into slots of its own (`LineIndex.window`), so that no piece's
- * columns are copied or held twice; the pieces' lines are then moved together in place.
  */
-
-type Column = Float64Array | Uint32Array | Uint16Array | Uint8Array;
-
-/** `size` values of `from` from slot `start` written at slot `at` of `to` (moved, when one column). */
-function place<T extends Column>(to: T, from: T, start: number, size: number, at: number): void {
-  if (to === from) {
-    if (at !== start) to.copyWithin(at, start, start + size);
-  } else {
-    to.set(from.subarray(start, start + size), at);
-  }
-}
-
-/**
- * Columns of `capacity` slots in shared memory, for the threads that index a large file's pieces
- * at once (each into a window of its own, ./piece-index.ts): their untouched slots take no memory.
- */
-export function sharedColumns(capacity: number): LineColumns {
-  const shared = (bytes: number) => new SharedArrayBuffer(capacity * bytes);
-  return {
-    from: 0,
-    size: 0,
-    starts: new Float64Array(shared(8)),
-    lengths: new Uint32Array(shared(4)),
-    keys: new Float64Array(shared(8)),
-    flags: new Uint8Array(shared(1)),
-    streams: new Uint16Array(shared(2)),
-    contentFrom: new Uint16Array(shared(2)),
-    contentAfter: new Uint16Array(shared(2)),
-  };
-}
 
 /** The level: 0 none, 1 trace … 6 fatal. */
 export const LEVEL_MASK = 0x07;
@@ -55,9 +21,8 @@ export const ESCAPED = 0x80;
 /** In the content columns: where the content is, not known (the line is read whole to find it). */
 export const NO_SPAN = 0xffff;
 
-/** An index's columns, as handed between threads (./piece-index.ts): `size` lines from `from`. */
+/** An index's columns, as handed between threads (./piece-index.ts): `size` lines from slot 0. */
 export interface LineColumns {
-  from: number;
   size: number;
   starts: Float64Array;
   lengths: Uint32Array;
@@ -81,8 +46,6 @@ export class LineIndex {
   /** Slots let go at the front of the arrays (compacted now and then). */
   private head = 0;
   private used = 0;
-  /** The slot after the last this index may fill (the arrays' end, or its window's). */
-  private limit: number;
   /** Lines let go in all: the number of the first line held. */
   private firstNumber = 0;
 
@@ -95,10 +58,9 @@ export class LineIndex {
     this.streamIds = new Uint16Array(n);
     this.contentFrom = new Uint16Array(n);
     this.contentAfter = new Uint16Array(n);
-    this.limit = this.starts.length;
   }
 
-  /** An index over columns made elsewhere (another thread's): their `size` slots from `from`. */
+  /** An index over columns made elsewhere (another thread's): their first `size` slots. */
   static adopt(c: LineColumns): LineIndex {
     const ix = new LineIndex(16);
     ix.starts = c.starts;
@@ -108,27 +70,15 @@ export class LineIndex {
     ix.streamIds = c.streams;
     ix.contentFrom = c.contentFrom;
     ix.contentAfter = c.contentAfter;
-    ix.head = c.from;
-    ix.used = c.from + c.size;
-    ix.limit = c.starts.length;
+    ix.used = c.size;
     return ix;
   }
 
-  /**
-   * An index that fills slots [from, to) of `c` (columns other threads fill other slots of): once
-   * it has more lines than that, they move to columns of its own.
-   */
-  static window(c: LineColumns, from: number, to: number): LineIndex {
-    const ix = LineIndex.adopt({ ...c, from, size: 0 });
-    ix.limit = Math.min(to, c.starts.length);
-    return ix;
-  }
-
-  /** The columns of the lines held, to hand to another thread. */
+  /** The columns of the lines held (slot 0 the oldest), to hand to another thread. */
   columns(): LineColumns {
+    if (this.head > 0) this.compact(this.starts.length);
     return {
-      from: this.head,
-      size: this.used - this.head,
+      size: this.used,
       starts: this.starts,
       lengths: this.lengths,
       keys: this.keys,
@@ -141,12 +91,11 @@ export class LineIndex {
 
   /**
    * Appends the lines of `c` as they are (their keys and flags already what they are to be), each
-   * stream number `s` read as `streamOf[s]`; returns the number of the first line appended. Lines
-   * in these very columns (another window of them) are moved, not copied through a buffer.
+   * stream number `s` read as `streamOf[s]`; returns the number of the first line appended.
    */
   append(c: LineColumns, streamOf: Uint32Array): number {
     const first = this.next();
-    if (this.used + c.size > this.limit) this.compact(this.size() + c.size);
+    if (this.used + c.size > this.starts.length) this.compact(this.size() + c.size);
     const at = this.used;
     let widest = 0;
     for (let k = 0; k < streamOf.length; k++)
@@ -159,20 +108,16 @@ export class LineIndex {
       wide.set(this.streamIds);
       this.streamIds = wide;
     }
-    place(this.starts, c.starts, c.from, c.size, at);
-    place(this.lengths, c.lengths, c.from, c.size, at);
-    place(this.keys, c.keys, c.from, c.size, at);
-    place(this.flagBytes, c.flags, c.from, c.size, at);
-    place(this.contentFrom, c.contentFrom, c.from, c.size, at);
-    place(this.contentAfter, c.contentAfter, c.from, c.size, at);
+    this.starts.set(c.starts.subarray(0, c.size), at);
+    this.lengths.set(c.lengths.subarray(0, c.size), at);
+    this.keys.set(c.keys.subarray(0, c.size), at);
+    this.flagBytes.set(c.flags.subarray(0, c.size), at);
+    this.contentFrom.set(c.contentFrom.subarray(0, c.size), at);
+    this.contentAfter.set(c.contentAfter.subarray(0, c.size), at);
     const ids = this.streamIds;
-    const from = c.streams;
-    const map = (s: number) => (s < streamOf.length ? (streamOf[s] as number) : s);
-    // In the same column, moved towards its start: in order, each read before it is written over.
-    if (ids !== from || at <= c.from) {
-      for (let k = 0; k < c.size; k++) ids[at + k] = map(from[c.from + k] as number);
-    } else {
-      for (let k = c.size - 1; k >= 0; k--) ids[at + k] = map(from[c.from + k] as number);
+    for (let k = 0; k < c.size; k++) {
+      const s = c.streams[k] as number;
+      ids[at + k] = s < streamOf.length ? (streamOf[s] as number) : s;
     }
     this.used += c.size;
     return first;
@@ -211,7 +156,7 @@ export class LineIndex {
     contentFrom: number,
     contentAfter: number,
   ): void {
-    if (this.used === this.limit) this.grow();
+    if (this.used === this.starts.length) this.grow();
     if (stream > 0xffff && this.streamIds instanceof Uint16Array) {
       const wide = new Uint32Array(this.streamIds.length);
       wide.set(this.streamIds);
@@ -256,7 +201,6 @@ export class LineIndex {
     this.contentAfter = move(this.contentAfter, (n) => new Uint16Array(n));
     this.used = live;
     this.head = 0;
-    this.limit = this.starts.length;
   }
 
   /** Lets the `n` oldest lines go. */

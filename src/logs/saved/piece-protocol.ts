@@ -17,12 +17,8 @@ export interface PieceRequest {
   format: SavedFormat;
   from: number;
   to: number;
-  /**
-   * Where its lines go: slots [from, to) of columns in shared memory (../line-index.ts
-   * `sharedColumns`), the pieces' windows one after another in file order; a piece with more
-   * lines than that moves them to columns of its own.
-   */
-  into: { columns: LineColumns; from: number; to: number };
+  /** Slots the piece's columns start with (the first piece's: the whole file's). */
+  capacity: number;
   maxLines: number;
   maxHeldBytes: number;
 }
@@ -69,13 +65,10 @@ export type PieceMessage =
   | { kind: "progress"; bytes: number }
   | { kind: "done"; piece: IndexedPiece };
 
-/**
- * The buffers of a piece's columns that are its own (it outgrew its window), handed over rather
- * than copied; the shared ones are shared.
- */
+/** The buffers of a piece's columns, handed over rather than copied. */
 export function pieceTransfer(piece: IndexedPiece): ArrayBuffer[] {
   const c = piece.columns;
-  return [c.starts, c.lengths, c.keys, c.flags, c.streams, c.contentFrom, c.contentAfter].flatMap(
-    (a) => (a.buffer instanceof ArrayBuffer ? [a.buffer] : []),
+  return [c.starts, c.lengths, c.keys, c.flags, c.streams, c.contentFrom, c.contentAfter].map(
+    (a) => a.buffer as ArrayBuffer,
   );
 }

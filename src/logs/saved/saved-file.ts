@@ -27,7 +27,6 @@ import {
   LEVEL_MASK,
   LineIndex,
   NO_SPAN,
-  sharedColumns,
   TIMED,
   UNREADABLE,
 } from "./line-index.js";
@@ -73,8 +72,6 @@ const PIECES = 2;
  * since this thread also draws and observes the lines meanwhile, so that the pieces end together.
  */
 const FIRST_SHARE = 0.4;
-/** A piece's window of the shared columns: its share of the lines estimated, and this much more. */
-const WINDOW_ROOM = 1.25;
 
 /** Indexes lines in file order into one LineIndex: keys, late lines, the header, counts. */
 class Indexer {
@@ -591,14 +588,6 @@ export class SavedFile {
     }
     bounds.push(tailFrom);
     const source = this.source as FileBytes;
-    // One set of columns for every piece, each a window of them sized for its share of the lines
-    // and more (the slots no line takes take no memory): they become the whole file's.
-    const windows = [0];
-    for (let k = 0; k + 1 < bounds.length; k++) {
-      const share = ((bounds[k + 1] as number) - (bounds[k] as number)) / tailFrom;
-      windows.push((windows[k] as number) + Math.ceil(capacity * share * WINDOW_ROOM) + 1024);
-    }
-    const columns = sharedColumns(windows.at(-1) as number);
     const requests: PieceRequest[] = bounds.slice(0, -1).map((from, k) => ({
       fd: source.fd,
       size: source.end(),
@@ -606,7 +595,8 @@ export class SavedFile {
       format,
       from,
       to: bounds[k + 1] as number,
-      into: { columns, from: windows[k] as number, to: windows[k + 1] as number },
+      // The first piece's columns become the whole file's.
+      capacity: k === 0 ? capacity : Math.ceil((capacity * 1.2 * (1 - FIRST_SHARE)) / (PIECES - 1)),
       maxLines: this.limits.maxLines,
       maxHeldBytes: this.limits.maxHeldBytes,
     }));
@@ -622,8 +612,6 @@ export class SavedFile {
     } catch {
       return undefined;
     }
-    // The first piece's columns become the whole file's (the shared ones, unless it outgrew its
-    // window); the others' lines are moved (or copied) after its own.
     const firstColumns = (done[0] as IndexedPiece).columns;
     const whole = new Indexer(
       format,
@@ -684,13 +672,7 @@ export class SavedFile {
     const limits = { maxLines: request.maxLines, maxHeldBytes: request.maxHeldBytes };
     const file = new SavedFile(request.name, source, undefined, streams, limits);
     file.format = request.format;
-    const { into } = request;
-    const ix = new Indexer(
-      request.format,
-      streams,
-      limits.maxLines,
-      LineIndex.window(into.columns, into.from, into.to),
-    );
+    const ix = file.newIndexer(request.format, request.capacity);
     let pos = request.from;
     while (pos < request.to) {
       const before = pos;

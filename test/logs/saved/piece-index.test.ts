@@ -225,8 +225,6 @@ describe("pieces on worker threads (the built modules, where the worker's module
     workers?.stop();
     expect(indexed).toBe(2);
     expect(online).toBe(1);
-    // The pieces were written into shared columns, and the whole index holds them (not a copy).
-    expect(inWorkers.index.columns().starts.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(linesOf(inWorkers, streams)).toEqual(linesOf(one, oneStreams));
     expect(factsOf(inWorkers, streams)).toEqual(factsOf(one, oneStreams));
   });
