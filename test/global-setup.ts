@@ -13,10 +13,15 @@ import { freshBuild } from "./helpers/fresh-build.js";
  */
 export default function setup(): () => void {
   freshBuild("bundle");
+  // Each project runs this setup: the first one's folder is the run's. Its name is short, since
+  // some tests show a file's whole path in a terminal of a given width.
+  if (process.env.TVCWATCH_TEST_TMPDIR !== undefined) return () => {};
   const before = process.env.TMPDIR;
-  const root = mkdtempSync(join(tmpdir(), "tvcwatch-test-run-"));
+  const root = mkdtempSync(join(tmpdir(), "tw-"));
   process.env.TMPDIR = root;
+  process.env.TVCWATCH_TEST_TMPDIR = root;
   return () => {
+    delete process.env.TVCWATCH_TEST_TMPDIR;
     if (before === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = before;
     rmSync(root, { recursive: true, force: true });

@@ -7,6 +7,7 @@
  * line is safe for a terminal; a caller that lacks the width wraps it, never cuts it.
  */
 import { SECRET_FIELDS } from "../api/secret-fields.js";
+import { grouped } from "../text/grouped-number.js";
 import { sanitizeForTerminal } from "../text/sanitize.js";
 import { NO_NAMES, type OrganizationNames } from "./organization-names.js";
 
@@ -34,7 +35,7 @@ export function wholeValue(text: string): string {
   let end = MAX_SHOWN_VALUE;
   const c = text.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}… (${(text.length - end).toLocaleString("en-US")} more characters; -o json has it whole)`;
+  return `${text.slice(0, end)}… (${grouped(text.length - end)} more characters; -o json has it whole)`;
 }
 
 /** The object inside `activity.intent` (it holds exactly one, named after the activity). */

@@ -11,6 +11,7 @@
  */
 import type { CallOptions, TurnkeyClient } from "../api/client.js";
 import { TurnkeyApiError } from "../api/errors.js";
+import { grouped } from "../text/grouped-number.js";
 
 export type NamedKind =
   | "user"
@@ -228,7 +229,7 @@ export async function readOrganizationNames(
   });
   const notes = failureNotes(failed);
   if (entries.length > MAX_NAMES)
-    notes.push(`names past the first ${MAX_NAMES.toLocaleString("en-US")} not shown`);
+    notes.push(`names past the first ${grouped(MAX_NAMES)} not shown`);
   return new OrganizationNames(entries, notes, now());
 }
 

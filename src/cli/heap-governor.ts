@@ -14,7 +14,8 @@
  * young generation's size, and what dies young (a frame, a response's text) dies in a small one
  * as well. `holdYoungGeneration` stops the growth where it stands; called before the dashboard's
  * modules load, it keeps the young generation at its start-up size, for a lower RSS at a little
- * more CPU.
+ * more CPU. A worker thread's start sets V8's flags back to their defaults for the whole process:
+ * a command that starts workers (`open`, for a large file's pieces) calls it again once each runs.
  */
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";

@@ -24,6 +24,7 @@
  */
 
 import type { GapMarker, LogEvent, LogLine } from "../logs/model/log-line.js";
+import { grouped } from "../text/grouped-number.js";
 import type { FollowProgress, ResponseSighting } from "./follower.js";
 import { DIGEST_CHARS, digestOf, entryKey, lineKey } from "./line-identity.js";
 import type { RecordClock } from "./resume-point.js";
@@ -274,7 +275,7 @@ export class HandledLines {
     if (!this.overflowing) {
       this.overflowing = true;
       this.options.onOverflow?.(
-        `the checkpoint keeps at most ${this.cap.toLocaleString("en-US")} lines, and more are within a restart's reach: a restart now would not read the oldest of them again (a gap marker would say so)`,
+        `the checkpoint keeps at most ${grouped(this.cap)} lines, and more are within a restart's reach: a restart now would not read the oldest of them again (a gap marker would say so)`,
       );
     }
   }

@@ -7,6 +7,7 @@
  * not type-check on its way to the screen.
  */
 import { boundedPrefix } from "./bounded-prefix.js";
+import { grouped } from "./grouped-number.js";
 import { sanitizeForTerminal } from "./sanitize.js";
 import { displayWidth, graphemes, isPlain, normalizeText } from "./terminal-width.js";
 
@@ -83,9 +84,7 @@ export function padStart(text: Safe, width: number): Safe {
 export function safeBounded(untrusted: string, maxChars: number): Safe {
   const { text, hidden } = boundedPrefix(untrusted, maxChars);
   const shown = safe(text);
-  return hidden === 0
-    ? shown
-    : (`${shown}… (${hidden.toLocaleString("en-US")} more characters)` as Safe);
+  return hidden === 0 ? shown : (`${shown}… (${grouped(hidden)} more characters)` as Safe);
 }
 
 /** text[from, to): safe when cut at grapheme boundaries, as the layout code cuts it. */

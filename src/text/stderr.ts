@@ -7,6 +7,8 @@
  * or zero-width character reaches the terminal), and cut at MAX_STDERR_LINE characters. Nothing
  * else in src/ touches process.stderr (test/text/stderr.test.ts keeps it so).
  */
+
+import { grouped } from "./grouped-number.js";
 import { maskKeyMaterial } from "./key-material.js";
 import { sanitizeForTerminal } from "./sanitize.js";
 
@@ -23,7 +25,7 @@ function inertLine(line: string): string {
   const c = masked.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) end -= 1;
   const more = masked.length - end;
-  return `${sanitizeForTerminal(masked.slice(0, end))}… (${more.toLocaleString("en-US")} more characters)`;
+  return `${sanitizeForTerminal(masked.slice(0, end))}… (${grouped(more)} more characters)`;
 }
 
 /**

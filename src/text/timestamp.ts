@@ -1,5 +1,3 @@
-import { format } from "date-fns";
-
 /**
  * RFC 3339 with nanoseconds, in the local zone (`2026-11-22T12:01:02.123456789+01:00`) or UTC
  * (`...Z`), from a proto timestamp's seconds and nanos (as text, or nanos as a number).
@@ -39,7 +37,7 @@ function secondParts(seconds: string, utc: boolean): [string | undefined, string
     ? [undefined, ""]
     : utc
       ? [date.toISOString().slice(0, 19), "Z"]
-      : [format(date, "yyyy-MM-dd'T'HH:mm:ss"), format(date, "xxx")];
+      : [localDateTime(date, "T"), localZone(date)];
   cache.key = seconds;
   cache.parts = parts;
   return parts;
@@ -50,7 +48,29 @@ export function formatMsRfc3339(ms: number, utc: boolean): string {
   const date = new Date(ms);
   if (Number.isNaN(date.getTime())) return "invalid-timestamp";
   if (utc) return date.toISOString();
-  return format(date, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
+  return `${localDateTime(date, "T")}.${padded(date.getMilliseconds(), 3)}${localZone(date)}`;
+}
+
+/** `n` with zeros before it to `digits` digits (its sign before them). */
+function padded(n: number, digits: number): string {
+  return `${n < 0 ? "-" : ""}${String(Math.abs(n)).padStart(digits, "0")}`;
+}
+
+/**
+ * The date and time of a valid `date` in the local zone, `yyyy-MM-dd HH:mm:ss` with `separator`
+ * between them, as date-fns' `format` writes it (a year before 1 is its era's: 1 BC is 0001);
+ * by hand, so that the readers of saved lines (on every indexing thread) load no date-fns.
+ */
+export function localDateTime(date: Date, separator: string): string {
+  const year = date.getFullYear();
+  return `${padded(year > 0 ? year : 1 - year, 4)}-${padded(date.getMonth() + 1, 2)}-${padded(date.getDate(), 2)}${separator}${padded(date.getHours(), 2)}:${padded(date.getMinutes(), 2)}:${padded(date.getSeconds(), 2)}`;
+}
+
+/** The local zone's offset at `date` as `+01:00` (date-fns' `xxx`: `+00:00` for UTC, never Z). */
+export function localZone(date: Date): string {
+  const offset = date.getTimezoneOffset();
+  const abs = Math.abs(offset);
+  return `${offset > 0 ? "-" : "+"}${padded(Math.trunc(abs / 60), 2)}:${padded(abs % 60, 2)}`;
 }
 
 /** Seconds of 0000-01-01T00:00:00Z and of the second after 9999-12-31T23:59:59Z: RFC 3339's years. */

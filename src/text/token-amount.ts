@@ -4,6 +4,7 @@
  * bounds: `decimals` up to 255 and amounts up to 100 digits (a u256 has 78). Anything beyond is
  * not formatted: the caller shows why instead.
  */
+import { grouped } from "./grouped-number.js";
 
 export const MAX_DECIMALS = 255;
 export const MAX_AMOUNT_DIGITS = 100;
@@ -14,8 +15,7 @@ export function amountProblem(atomic: string, decimals: number): string | undefi
     return `(decimals ${Number.isFinite(decimals) ? decimals : "?"} out of range)`;
   }
   const digits = atomic.length - (atomic.startsWith("-") ? 1 : 0);
-  if (digits > MAX_AMOUNT_DIGITS)
-    return `(amount too long: ${digits.toLocaleString("en-US")} digits)`;
+  if (digits > MAX_AMOUNT_DIGITS) return `(amount too long: ${grouped(digits)} digits)`;
   if (!isAtomic(atomic)) return "(not an amount)";
   return undefined;
 }

@@ -27,13 +27,25 @@ buildSync({
  * The young generation's size (bytes) before and after allocating as a follow does: batches that
  * survive a while (the buffer), so V8 sees most of what it allocates survive and would grow it.
  */
-function youngGeneration(hold: boolean): { before: number; after: number } {
+function youngGeneration(
+  hold: boolean,
+  /** A worker thread started after the hold, then the hold set again once it runs, or not. */
+  worker?: "held again" | "not held again",
+): { before: number; after: number } {
   const script = `
     const v8 = await import("node:v8");
+    const { Worker } = await import("node:worker_threads");
     const { holdYoungGeneration } = await import(${JSON.stringify(governor)});
     const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
     const before = young();
     if (${hold}) holdYoungGeneration();
+    const worker = ${JSON.stringify(worker ?? "")};
+    if (worker) {
+      const w = new Worker("setTimeout(() => {}, 2000)", { eval: true });
+      await new Promise((resolve) => w.once("online", resolve));
+      if (worker === "held again") holdYoungGeneration();
+      w.unref();
+    }
     const kept = [];
     for (let round = 0; round < 200; round++) {
       const batch = [];
@@ -58,5 +70,14 @@ describe("holdYoungGeneration", () => {
     // At most one step (x2) past its size when held, where it grows to 32 MiB (16x) without.
     expect(held.after).toBeLessThanOrEqual(Math.max(2 * held.before, 4 * 1024 * 1024));
     expect(held.after * 4).toBeLessThanOrEqual(grown.after);
+  });
+
+  it("is undone by a worker thread's start, and holds when set again once the worker runs", () => {
+    // What `open` does for the workers that index a large file (src/logs/saved/piece-index.ts).
+    const undone = youngGeneration(true, "not held again");
+    expect(undone.after).toBeGreaterThanOrEqual(4 * undone.before);
+    const again = youngGeneration(true, "held again");
+    expect(again.after).toBeLessThanOrEqual(Math.max(2 * again.before, 4 * 1024 * 1024));
+    expect(again.after * 4).toBeLessThanOrEqual(undone.after);
   });
 });

@@ -4,7 +4,8 @@
  * for the root's help, nor viem or @solana/kit (what decodes transactions); `tail` polls without
  * zod (its guards stand in for the schemas while what it sends and receives is valid), its
  * settings in the environment or in a config file; `open` of a plain file draws its first screen
- * without zod (issue #41: the schemas are for a ticket bundle). Checked on the module graph the TypeScript
+ * without zod (issue #41: the schemas are for a ticket bundle), and the worker that indexes a large
+ * file's pieces loads no date-fns. Checked on the module graph the TypeScript
  * build leaves (dist/cli) and on
  * the bundle bin/tvcwatch runs (dist/bundle, whose chunks name their sources in comments).
  */
@@ -275,5 +276,26 @@ describe("open of a plain file loads no zod", () => {
     tmux.keys("q");
     await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
     expect(zod(chunksRead())).toEqual([]);
+  });
+});
+
+describe("open's index worker", () => {
+  it("loads no date-fns (the bundle's chunks it imports, whatever they are)", () => {
+    const bundle = join(root, "dist/bundle");
+    const seen = new Set<string>();
+    const todo = ["index-worker.js"];
+    for (let chunk = todo.pop(); chunk !== undefined; chunk = todo.pop()) {
+      if (seen.has(chunk)) continue;
+      seen.add(chunk);
+      const text = readFileSync(join(bundle, chunk), "utf8");
+      for (const m of text.matchAll(/(?:from|import) "\.\/([^"]+)"/g)) todo.push(m[1] as string);
+      expect(text, chunk).not.toMatch(/^\/\/ node_modules\/date-fns\//m);
+    }
+    // The chunks it reads lines with are among them.
+    expect(
+      [...seen].some((c) =>
+        /^\/\/ src\/logs\/saved\/saved-file\.ts/m.test(readFileSync(join(bundle, c), "utf8")),
+      ),
+    ).toBe(true);
   });
 });

@@ -1,3 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -136,5 +142,62 @@ describe("utcRfc3339 and msToUtcRfc3339", () => {
     }
     expect(msToUtcRfc3339(1_795_000_000_001.5)).toBe("2026-11-18T11:06:40.001500000Z");
     expect(msToUtcRfc3339(Number.NaN)).toBeUndefined();
+  });
+});
+
+describe("the local zone's date and time, written by hand", () => {
+  // date-fns' format, which they stand in for, against them in zones of their own (Node reads TZ
+  // from the environment a process starts with): whole offsets, half hours, 45 minutes, a
+  // summer time, and the offsets of minutes and seconds a zone had before standard time.
+  const dir = mkdtempSync(join(tmpdir(), "tvcwatch-local-time-"));
+  const timestamp = fileURLToPath(new URL("../../src/text/timestamp.ts", import.meta.url));
+  const contents = `import { format } from "date-fns";
+    import { formatMsRfc3339, localDateTime, localZone } from ${JSON.stringify(timestamp)};
+    const bad = [];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const instants = [0, -1, 1_795_000_000_123, -62_135_596_800_000, -62_198_755_200_000, -2_208_988_800_000, 8.64e15, -8.64e15];
+    for (let k = 0; k < 20000; k++) instants.push(Math.round((random() * 2 - 1) * (k % 2 ? 4e12 : 8.64e15)));
+    for (const ms of instants) {
+      const date = new Date(ms);
+      const pairs = [
+        [localDateTime(date, "T"), format(date, "yyyy-MM-dd'T'HH:mm:ss")],
+        [localDateTime(date, " "), format(date, "yyyy-MM-dd HH:mm:ss")],
+        [localZone(date), format(date, "xxx")],
+        [formatMsRfc3339(ms, false), format(date, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx")],
+      ];
+      for (const [ours, theirs] of pairs) if (ours !== theirs) bad.push([ms, ours, theirs]);
+    }
+    process.stdout.write(JSON.stringify(bad.slice(0, 5)));`;
+  const script = join(dir, "local-time.mjs");
+  buildSync({
+    stdin: {
+      contents,
+      resolveDir: fileURLToPath(new URL("../../", import.meta.url)),
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile: script,
+    logLevel: "warning",
+  });
+
+  it.each([
+    "UTC",
+    "Europe/Amsterdam",
+    "America/New_York",
+    "Asia/Kolkata",
+    "Asia/Kathmandu",
+    "Australia/Lord_Howe",
+    "America/St_Johns",
+    "Africa/Monrovia",
+  ])("%s: as date-fns writes them, over the whole range of a Date", (zone) => {
+    const run = spawnSync(process.execPath, [script], {
+      encoding: "utf8",
+      env: { ...process.env, TZ: zone },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([]);
   });
 });

@@ -21,8 +21,12 @@ export interface ByteSource {
   read(start: number, end: number): Buffer;
 }
 
-/** How much a read of a file takes at once at most, reused between reads. */
-const SCRATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * What a read of a file's lines takes at once (./saved-file.ts, a search): a read of at most this
+ * many bytes goes into one buffer, reused between reads; a longer one (a long line) takes a buffer
+ * of its own.
+ */
+export const READ_BYTES = 1024 * 1024;
 
 export class FileBytes implements ByteSource {
   private size: number;
@@ -52,8 +56,8 @@ export class FileBytes implements ByteSource {
   read(start: number, end: number): Buffer {
     const length = Math.max(0, Math.min(end, this.size) - start);
     let buffer: Buffer;
-    if (length <= SCRATCH_BYTES) {
-      this.scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    if (length <= READ_BYTES) {
+      this.scratch ??= Buffer.allocUnsafe(READ_BYTES);
       buffer = this.scratch;
     } else {
       buffer = Buffer.allocUnsafe(length);

@@ -6,6 +6,8 @@
  * (votes, polls that got no answer, the follow's figures) is for the reader to label as recorded
  * in the file, not verified (src/tui/panes/follower-detail.ts); none of it ever drives a vote.
  */
+
+import { grouped } from "../../text/grouped-number.js";
 import { parseRfc3339 } from "../../text/timestamp.js";
 import type { ReadFacts } from "./saved-file.js";
 import { MAX_BUNDLE_ITEMS, type SavedHeader } from "./saved-header.js";
@@ -22,7 +24,7 @@ export interface HeaderCheck {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  `${grouped(n)} ${n === 1 ? one : many}`;
 
 /** An RFC 3339 time as epoch ms (whole: as a header writes them), or undefined. */
 function msOf(text: string | undefined): number | undefined {
@@ -51,13 +53,13 @@ export function checkHeader(
     claim(
       header.lines === read.lines,
       plural(read.lines, "line"),
-      `it says ${plural(header.lines, "line")}; the file has ${read.lines.toLocaleString("en-US")}`,
+      `it says ${plural(header.lines, "line")}; the file has ${grouped(read.lines)}`,
     );
   if (header.gaps !== undefined)
     claim(
       header.gaps === read.gaps,
       plural(read.gaps, "gap"),
-      `it says ${plural(header.gaps, "gap")}; the file has ${read.gaps.toLocaleString("en-US")}`,
+      `it says ${plural(header.gaps, "gap")}; the file has ${grouped(read.gaps)}`,
     );
   checkRange(header, read, claim);
   if (header.replicas !== undefined) checkReplicas(header, read, streams, agreed, disagreed);
@@ -124,7 +126,7 @@ function checkReplicas(
       );
     else if (found.lines !== r.lines)
       disagreed.push(
-        `it lists ${name} with ${plural(r.lines, "line")}; the file has ${found.lines.toLocaleString("en-US")}`,
+        `it lists ${name} with ${plural(r.lines, "line")}; the file has ${grouped(found.lines)}`,
       );
     else agree++;
   }

@@ -32,6 +32,8 @@ export interface LogReadingOptions {
   follow: boolean;
   /** How often a followed file is looked at. */
   pollMs: number;
+  /** Called once each indexing worker runs (./piece-index.ts: what its start undoes). */
+  workerOnline?: () => void;
 }
 
 export class LogReading {
@@ -44,10 +46,11 @@ export class LogReading {
   private closed = false;
   private scheduled = false;
   /** Worker threads for a large file's pieces (none when the sources run untranspiled). */
-  private readonly pieces = workerPieces();
+  private readonly pieces: ReturnType<typeof workerPieces>;
 
   constructor(private readonly options: LogReadingOptions) {
     this.log = new SavedLog(options.limits.maxLines);
+    this.pieces = workerPieces(options.workerOnline);
   }
 
   /** Starts reading one opened name: a stream, a compressed file or a regular file. */

@@ -31,6 +31,11 @@ export interface OpenSavedOptions {
    * worker threads start at once). By default at once.
    */
   indexFrom?: Promise<void>;
+  /**
+   * Called on this thread once each worker thread indexing a large file's piece runs (its start
+   * sets V8's flags back to their defaults: the caller sets again the ones it set).
+   */
+  workerOnline?: () => void;
   /** Standard input, for `-`: its descriptor and a stream over it. */
   stdin?: { fd: number; stream: Readable };
 }
@@ -55,6 +60,7 @@ export async function openSavedLogs(
     limits: options.limits ?? DEFAULT_LIMITS,
     follow: options.follow === true,
     pollMs: options.pollMs ?? 500,
+    workerOnline: options.workerOnline,
   });
   for (const o of opened) reading.add(o);
   reading.log.update();

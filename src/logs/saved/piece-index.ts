@@ -31,8 +31,11 @@ const WORKER = new URL("./index-worker.js", import.meta.url);
  * start-up) and one worker thread's, when the worker's module is there (it is not when the
  * sources run untranspiled, as in the tests: then undefined, and the caller indexes on its own
  * thread); `stop` ends every worker still running (their runs reject).
+ * `online` is called on this thread once each worker runs: a worker's start sets V8's flags back
+ * to their defaults for the whole process (the young generation's growth among them, see
+ * src/cli/heap-governor.ts), so the caller sets again what it had set.
  */
-export function workerPieces(): { run: PieceRunner; stop(): void } | undefined {
+export function workerPieces(online?: () => void): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
   /** The chunks a worker read, by their number, once it ended. */
@@ -40,6 +43,7 @@ export function workerPieces(): { run: PieceRunner; stop(): void } | undefined {
     new Promise<Map<number, IndexedPiece>>((resolve, reject) => {
       const w = new Worker(WORKER, { workerData: task });
       running.add(w);
+      if (online) w.once("online", online);
       const pieces = new Map<number, IndexedPiece>();
       w.on("message", (m: PieceMessage) => {
         if (m.kind === "progress") progress(m.bytes);

@@ -16,7 +16,8 @@
  */
 
 import { formatByteSize } from "../../text/byte-size.js";
-import type { ByteSource, FileBytes, HeldBytes } from "./byte-source.js";
+import { grouped } from "../../text/grouped-number.js";
+import { type ByteSource, type FileBytes, type HeldBytes, READ_BYTES } from "./byte-source.js";
 import { FormatVote, SAMPLE_LINES } from "./format-vote.js";
 import { JsonLineWalker } from "./json-line-walker.js";
 import {
@@ -61,7 +62,7 @@ export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const TAIL_BYTES = 1024 * 1024;
 /** How much of a file's start tells its format. */
 const SAMPLE_BYTES = 64 * 1024;
-/** What one piece of indexing reads. */
+/** What one piece of indexing reads (READ_BYTES at a time), between breaths. */
 const PIECE_BYTES = 4 * 1024 * 1024;
 /** A rest at least this long is indexed on other threads too (./piece-index.ts). */
 const PARALLEL_BYTES = 32 * 1024 * 1024;
@@ -494,9 +495,8 @@ export class SavedFile {
       head.line(bytes, 0, bytes.length, first.start);
     }
     let from = size - TAIL_BYTES;
-    const probe = this.source.read(from - 1, Math.min(size, from - 1 + MAX_LINE_BYTES));
-    const nl = probe.indexOf(10);
-    from = nl < 0 ? size : from + nl;
+    const nl = this.newlineIn(from - 1, Math.min(size, from - 1 + MAX_LINE_BYTES));
+    from = nl < 0 ? size : nl + 1;
     this.tailFrom = from;
     // Uncapped: the tail is small, and its lines are all added again behind the rest (where the
     // cap applies).
@@ -587,10 +587,10 @@ export class SavedFile {
       const before = bounds.at(-1) as number;
       if (at <= before) continue;
       // The newline a chunk ends at: in the first PROBE_BYTES after `at`, or (a long line) later.
-      let nl = this.source.read(at - 1, Math.min(tailFrom, at - 1 + PROBE_BYTES)).indexOf(10);
-      if (nl < 0 && at - 1 + PROBE_BYTES < tailFrom)
-        nl = this.source.read(at - 1, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES)).indexOf(10);
-      if (nl >= 0 && at + nl > before && at + nl < tailFrom) bounds.push(at + nl);
+      const probed = Math.min(tailFrom, at - 1 + PROBE_BYTES);
+      let nl = this.newlineIn(at - 1, probed);
+      if (nl < 0) nl = this.newlineIn(probed, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES));
+      if (nl >= 0 && nl + 1 > before && nl + 1 < tailFrom) bounds.push(nl + 1);
     }
     bounds.push(tailFrom);
     const source = this.source as FileBytes;
@@ -818,11 +818,11 @@ export class SavedFile {
         ? `; its last line, without its newline (${formatByteSize(pending)}), was cut away with it (a torn line)`
         : "";
     this.notes.push(
-      `${this.name} ${was}: the ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} read before are let go, it is read again from its start${torn}`,
+      `${this.name} ${was}: the ${grouped(lines)} ${lines === 1 ? "line" : "lines"} read before are let go, it is read again from its start${torn}`,
     );
     this.index.dropFront(lines);
     this.forgotten = lines;
-    this.about = `before it was ${change === "truncated" ? "truncated" : "rewritten"}: its ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"} let go`;
+    this.about = `before it was ${change === "truncated" ? "truncated" : "rewritten"}: its ${grouped(lines)} ${lines === 1 ? "line" : "lines"} let go`;
     this.ended = true;
   }
 
@@ -1004,16 +1004,30 @@ export class SavedFile {
     );
   }
 
+  /** The offset of the first newline in bytes [start, end), or -1; read READ_BYTES at a time. */
+  private newlineIn(start: number, end: number): number {
+    for (let at = start; at < end; ) {
+      const bytes = this.source.read(at, Math.min(end, at + READ_BYTES));
+      if (bytes.length === 0) break;
+      const nl = bytes.indexOf(10);
+      if (nl >= 0) return at + nl;
+      at += bytes.length;
+    }
+    return -1;
+  }
+
   /**
    * Indexes the lines that start in bytes [from, to) and end by `to`; returns where the next line
    * starts (a partial line at the end waits for its newline, unless `final`). While a stream's
    * format is not final, each line is also judged; it stops at the line that makes the verdict
-   * final when that verdict is another format (`redo`).
+   * final when that verdict is another format (`redo`). Reads READ_BYTES at a time (a buffer
+   * reused: nothing of the file is held), or MAX_LINE_BYTES for a line longer than that.
    */
   private ingest(ix: Indexer, from: number, to: number, final: boolean): number {
     let pos = from;
+    let want = READ_BYTES;
     while (pos < to) {
-      const chunk = this.source.read(pos, Math.min(to, pos + PIECE_BYTES));
+      const chunk = this.source.read(pos, Math.min(to, pos + want));
       if (chunk.length === 0) break;
       let s = 0;
       if (this.skipping) {
@@ -1030,7 +1044,7 @@ export class SavedFile {
       for (;;) {
         const nl = chunk.indexOf(10, s);
         if (nl < 0) break;
-        // (A piece holds at most MAX_LINE_BYTES: a line whole in it is under the cap.)
+        // (A read holds at most MAX_LINE_BYTES: a line whole in it is under the cap.)
         if (this.sampling) this.sampled(pos + s, pos + nl, false, chunk, s);
         ix.line(chunk, s, nl, pos + s);
         s = nl + 1;
@@ -1042,6 +1056,7 @@ export class SavedFile {
           this.cutAt(ix, pos + s);
           this.skipping = true;
           pos += s + MAX_LINE_BYTES;
+          want = READ_BYTES;
           if (this.redo) return pos;
           continue;
         }
@@ -1055,8 +1070,16 @@ export class SavedFile {
           }
           return pos + s;
         }
+        if (s === 0) {
+          // A line longer than the read: read again from its start, as much as its cap (the
+          // source had no more: it was cut short meanwhile).
+          if (want >= MAX_LINE_BYTES) return pos;
+          want = MAX_LINE_BYTES;
+          continue;
+        }
       }
       pos += s;
+      want = READ_BYTES;
     }
     return pos;
   }

@@ -6,6 +6,7 @@
 import { base58 } from "@scure/base";
 import { GrpcCode } from "../../api/grpc-codes.js";
 import { isLoopbackHost } from "../../api/url-policy.js";
+import { grouped } from "../../text/grouped-number.js";
 import { invalidArgument, notFound, SimError } from "../http/sim-error.js";
 import { type ActivityContext, findUser, type ParamsOf } from "./activity-context.js";
 import type { WebhookEndpointRecord } from "./org-state.js";
@@ -82,7 +83,7 @@ function checkInterface(text: string, ethereum: boolean): void {
   const size = Buffer.byteLength(text, "utf8");
   if (size > MAX_SMART_CONTRACT_INTERFACE_BYTES) {
     throw invalidArgument(
-      `${field} is ${size.toLocaleString("en-US")} bytes; the limit is 400kb (${MAX_SMART_CONTRACT_INTERFACE_BYTES.toLocaleString("en-US")} bytes)`,
+      `${field} is ${grouped(size)} bytes; the limit is 400kb (${grouped(MAX_SMART_CONTRACT_INTERFACE_BYTES)} bytes)`,
       field,
     );
   }

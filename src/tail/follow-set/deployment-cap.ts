@@ -6,6 +6,7 @@
  * are let go and new ones are taken in that order while fewer than N are followed. The rest are
  * left out, and said in one line naming the flag and how many.
  */
+import { grouped } from "../../text/grouped-number.js";
 export const DEFAULT_MAX_DEPLOYMENTS = 50;
 
 /** What the first listing gives: the deployments to follow and how many were left out. */
@@ -58,6 +59,6 @@ export interface ListingCount {
 /** The line said when deployments are left out (none: undefined). */
 export function leftOutLine({ listed, leftOut }: ListingCount, max: number): string | undefined {
   if (leftOut <= 0) return undefined;
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => grouped(x);
   return `following ${n(listed - leftOut)} of ${n(listed)} debug-mode deployments (by app, live first, newest first): ${n(leftOut)} left out by --max-deployments ${n(max)}; raise it to follow more`;
 }

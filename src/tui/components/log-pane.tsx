@@ -1,11 +1,12 @@
 import { memo } from "react";
+import { grouped } from "../../text/grouped-number.js";
 import { lit, type Safe, safe } from "../../text/safe-text.js";
 import type { LogPaneView } from "../controller/dashboard-views.js";
 import type { LogView } from "../log-view/log-view.js";
 import { PaneFrame } from "./pane-frame.js";
 import { Line, SafeText } from "./safe-text.js";
 
-const count = (n: number) => safe(n.toLocaleString("en-US"));
+const count = (n: number) => safe(grouped(n));
 
 /** The line under a paused view: how many lines came since, and whether the buffer kept them. */
 export function pausedMarker(view: LogView, cap: number): Safe {

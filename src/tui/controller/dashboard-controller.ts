@@ -17,6 +17,7 @@ import { PaneEventFeed } from "../../feeds/pane-event-feed.js";
 import type { StoredRow } from "../../logs/model/log-store.js";
 import type { SavedVote } from "../../logs/saved/saved-header.js";
 import type { GroupMember } from "../../tail/follower-group.js";
+import { grouped } from "../../text/grouped-number.js";
 import type { KeyInfo } from "../keys/key-bindings.js";
 import { findTarget, type KeyEffect, keyStep, READING_NOTICE } from "../keys/key-step.js";
 import { copyLines } from "../log-view/copy-text.js";
@@ -553,7 +554,7 @@ export class DashboardController {
     try {
       await (this.ports.files ?? newFiles).writeNew(path, written.text);
       this.saving = undefined;
-      const count = (n: number) => n.toLocaleString("en-US");
+      const count = (n: number) => grouped(n);
       const gaps =
         written.markers > 0
           ? ` and ${count(written.markers)} gap marker${written.markers === 1 ? "" : "s"}`

@@ -11,6 +11,7 @@ import type { FieldColumns } from "../../logs/formats/field-columns.js";
 import { type EventMarker, isStamped, type StoreEvent } from "../../logs/model/log-line.js";
 import { EVENT_GLYPHS, eventLevel } from "../../logs/model/pane-event.js";
 import { replicaColour } from "../../text/colour.js";
+import { grouped } from "../../text/grouped-number.js";
 import type { LogLevel } from "../../text/log-level.js";
 import type { Pattern } from "../../text/pattern.js";
 import {
@@ -118,8 +119,7 @@ function layOut(
     markerAt = row.length;
   } else {
     const r = renderedLine(event);
-    const tail =
-      r.hidden > 0 ? lit` … (${safe(r.hidden.toLocaleString("en-US"))} more characters)` : lit``;
+    const tail = r.hidden > 0 ? lit` … (${safe(grouped(r.hidden))} more characters)` : lit``;
     const late = event.late ? lit` (late)` : lit``;
     text = lit`${r.text}${tail}${late}`;
     markerAt = r.text.length;

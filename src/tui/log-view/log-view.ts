@@ -7,6 +7,7 @@
 import type { LogLine } from "../../logs/model/log-line.js";
 import type { LogRows, StoredRow } from "../../logs/model/log-store.js";
 import type { WorkBudget } from "../../logs/work-budget.js";
+import { grouped } from "../../text/grouped-number.js";
 import { joinSafe, lit, type Safe, safe, safeBounded } from "../../text/safe-text.js";
 import type { Segment } from "../rows/segment.js";
 import type { UiState } from "../state/ui-state.js";
@@ -149,7 +150,7 @@ export function computeLogView(
   const empty = sawLine
     ? undefined
     : pending
-      ? lit`filtering ${safe((store.size() - (store.eventCount?.() ?? 0)).toLocaleString("en-US"))} lines… (keys and q answer meanwhile)`
+      ? lit`filtering ${safe(grouped(store.size() - (store.eventCount?.() ?? 0)))} lines… (keys and q answer meanwhile)`
       : emptyReason(f, options.replicas);
   if (empty && lines.length > height - EMPTY_REASON_ROWS)
     lines.splice(0, lines.length - Math.max(0, height - EMPTY_REASON_ROWS));
@@ -188,7 +189,7 @@ function emptyReason(f: Frame, replicas: ReadonlySet<number> | undefined): Safe 
   for (const q of state.where) parts.push(lit`=[${safeBounded(q, 200)}]`);
   if (state.minLevel) parts.push(lit`level ≥ ${safe(state.minLevel)}`);
   if (parts.length > 0) {
-    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe((store.size() - (store.eventCount?.() ?? 0)).toLocaleString("en-US"))} lines hidden by the filters; Esc removes the last, X all)`;
+    return lit`no line matches ${joinSafe(parts, lit` `)} (${safe(grouped(store.size() - (store.eventCount?.() ?? 0)))} lines hidden by the filters; Esc removes the last, X all)`;
   }
   if (state.onlyDeployment) {
     return lit`no line from deployment ${safeBounded(state.onlyDeployment.label, 40)} here (d shows the next, then all)`;

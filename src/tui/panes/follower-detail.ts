@@ -26,6 +26,7 @@ import type { FollowerState } from "../../tail/follower.js";
 import type { GroupMember } from "../../tail/follower-group.js";
 import { formatFollowerFigures, formatFollowerStatus } from "../../tail/follower-status.js";
 import { formatByteSize } from "../../text/byte-size.js";
+import { grouped } from "../../text/grouped-number.js";
 import { lit, safeBounded } from "../../text/safe-text.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
 import type { SavedIncident } from "../saving/ticket-bundle.js";
@@ -59,7 +60,7 @@ export const MAX_REPLICA_LINES = 1000;
 function replicaLines(replicas: readonly ReplicaStats[], now: number): string[] {
   const lines = replicas.slice(0, MAX_REPLICA_LINES).map((r) => {
     const ago = Math.max(0, now - r.lastMs);
-    return `${r.label}: ${r.lines.toLocaleString("en-US")} lines, ${r.errors.toLocaleString("en-US")} errors, last ${seconds(ago)} ago${r.stopped ? ", stopped sending" : ""}`;
+    return `${r.label}: ${grouped(r.lines)} lines, ${grouped(r.errors)} errors, last ${seconds(ago)} ago${r.stopped ? ", stopped sending" : ""}`;
   });
   if (replicas.length > MAX_REPLICA_LINES) {
     let sent = 0;
@@ -73,7 +74,7 @@ function replicaLines(replicas: readonly ReplicaStats[], now: number): string[] 
     }
     const more = replicas.length - MAX_REPLICA_LINES;
     lines.push(
-      `and ${more.toLocaleString("en-US")} more ${more === 1 ? "replica" : "replicas"}: ${sent.toLocaleString("en-US")} lines, ${errors.toLocaleString("en-US")} errors, ${stopped.toLocaleString("en-US")} stopped sending`,
+      `and ${grouped(more)} more ${more === 1 ? "replica" : "replicas"}: ${grouped(sent)} lines, ${grouped(errors)} errors, ${grouped(stopped)} stopped sending`,
     );
   }
   return lines;
@@ -178,8 +179,7 @@ const MAX_EVENTS_SHOWN = 500;
 
 /** What a bundle's incident recorded: its records, what the panes saw happen, marks, `!`. */
 function incidentDetail(incident: SavedIncident): DetailField[] {
-  const count = (n: number, one: string, many: string) =>
-    `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  const count = (n: number, one: string, many: string) => `${grouped(n)} ${n === 1 ? one : many}`;
   const txs = [...(incident.solana?.values() ?? [])].reduce((n, l) => n + l.length, 0);
   const left = Object.entries(incident.left).map(([k, n]) => `${k} ${n}`);
   const fields: DetailField[] = [
@@ -230,15 +230,15 @@ function incidentDetail(incident: SavedIncident): DetailField[] {
 function fileLine(f: SavedFileSummary): string {
   const parts = [
     `${f.format ?? "empty"}`,
-    `${f.lines.toLocaleString("en-US")} ${f.lines === 1 ? "line" : "lines"}`,
+    `${grouped(f.lines)} ${f.lines === 1 ? "line" : "lines"}`,
   ];
   const unreadable = f.unreadable - f.cut;
-  if (unreadable > 0) parts.push(`${unreadable.toLocaleString("en-US")} not read (shown as text)`);
+  if (unreadable > 0) parts.push(`${grouped(unreadable)} not read (shown as text)`);
   if (f.cut > 0)
     parts.push(
-      `${f.cut.toLocaleString("en-US")} cut at ${formatByteSize(MAX_LINE_BYTES)} (${formatByteSize(f.passedOver)} of ${f.cut === 1 ? "it" : "them"} not read)`,
+      `${grouped(f.cut)} cut at ${formatByteSize(MAX_LINE_BYTES)} (${formatByteSize(f.passedOver)} of ${f.cut === 1 ? "it" : "them"} not read)`,
     );
-  if (f.dropped > 0) parts.push(`${f.dropped.toLocaleString("en-US")} oldest let go (the cap)`);
+  if (f.dropped > 0) parts.push(`${grouped(f.dropped)} oldest let go (the cap)`);
   if (!f.complete)
     parts.push(
       `indexing ${f.totalBytes > 0 ? Math.floor((100 * f.indexedBytes) / f.totalBytes) : 0}%`,
@@ -262,7 +262,7 @@ function notReadLines(summary: SavedSummary): string[] {
     passedOver += f.passedOver;
     dropped += f.dropped;
   }
-  const lines = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "line" : "lines"}`;
+  const lines = (n: number) => `${grouped(n)} ${n === 1 ? "line" : "lines"}`;
   const said: string[] = [];
   const unreadable = summary.unreadable - cut;
   if (unreadable > 0)
@@ -296,7 +296,7 @@ function outageLine(o: SavedOutage): string {
 
 function bundleReplicaLine(r: SavedReplicaCount): string {
   const of = r.deploymentId === undefined ? "" : ` (${r.deploymentId})`;
-  return `${r.replicaLabel}${of}: ${r.lines.toLocaleString("en-US")} ${r.lines === 1 ? "line" : "lines"}`;
+  return `${r.replicaLabel}${of}: ${grouped(r.lines)} ${r.lines === 1 ? "line" : "lines"}`;
 }
 
 /** The follow's figures a bundle recorded, labelled as the live `i` labels them. */
@@ -413,12 +413,9 @@ export function savedLinesDetail(
       lit`status`,
       following === undefined
         ? "saved lines: nothing is followed"
-        : `following ${following}; ${store.size().toLocaleString("en-US")} ${store.size() === 1 ? "line" : "lines"} so far`,
+        : `following ${following}; ${grouped(store.size())} ${store.size() === 1 ? "line" : "lines"} so far`,
     ),
-    field(
-      lit`lines`,
-      `${store.size().toLocaleString("en-US")} (the buffer keeps ${store.maxLines.toLocaleString("en-US")})`,
-    ),
+    field(lit`lines`, `${grouped(store.size())} (the buffer keeps ${grouped(store.maxLines)})`),
   ];
   const summary = saved?.summary();
   if (summary) {

@@ -18,6 +18,7 @@ import {
 } from "../../logs/error-heatmap.js";
 import { replicaColour } from "../../text/colour.js";
 import { formatDuration } from "../../text/duration.js";
+import { grouped } from "../../text/grouped-number.js";
 import { lit, padEnd, type Safe, safe, truncate, widthOf } from "../../text/safe-text.js";
 import { formatMsRfc3339 } from "../../text/timestamp.js";
 import type { Colour, Segment } from "./segment.js";
@@ -167,7 +168,7 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
   const lines = map.replicas.reduce((n, r) => n + r.lines, 0) + map.omitted;
   rows.push(
     ...text(
-      `${at(map.from)} to ${at(map.to)} · ${lines.toLocaleString("en-US")} lines, filters aside · a column: ${step}`,
+      `${at(map.from)} to ${at(map.to)} · ${grouped(lines)} lines, filters aside · a column: ${step}`,
       { dim: true },
     ),
   );
@@ -198,7 +199,7 @@ export function heatmapRows(map: ErrorHeatmap | undefined, width: number): Segme
     ]);
   }
   if (map.omitted > 0)
-    rows.push(...text(`${map.omitted.toLocaleString("en-US")} lines of further replicas left out`));
+    rows.push(...text(`${grouped(map.omitted)} lines of further replicas left out`));
   rows.push([{ text: lit` ` }]);
   if (map.rise) {
     rows.push(

@@ -7,6 +7,7 @@
 import { queryProblem } from "../../logs/field-query.js";
 import type { SearchSoFar } from "../../logs/model/log-store.js";
 import type { FollowerState } from "../../tail/follower.js";
+import { grouped } from "../../text/grouped-number.js";
 import {
   lit,
   type Safe,
@@ -46,7 +47,7 @@ export function compactCount(n: number): string {
 function searchingCounter(s: SearchSoFar): [Safe, Safe] {
   const share = s.lines > 0 ? Math.min(99, Math.floor((s.read / s.lines) * 100)) : 0;
   return [
-    lit` ${safe(s.found.toLocaleString("en-US"))} found… ${safe(String(share))}%`,
+    lit` ${safe(grouped(s.found))} found… ${safe(String(share))}%`,
     lit` ${safe(compactCount(s.found))}… ${safe(String(share))}%`,
   ];
 }
@@ -263,10 +264,7 @@ export function statusItems({
     const [full, shorter] = regexForms(lit`search `, ui.search);
     const m = ui.matchPosition;
     const [counter, short] = m
-      ? [
-          lit` ${safe(m.index.toLocaleString("en-US"))}/${safe(m.total.toLocaleString("en-US"))}`,
-          lit` ${m.index}/${m.total}`,
-        ]
+      ? [lit` ${safe(grouped(m.index))}/${safe(grouped(m.total))}`, lit` ${m.index}/${m.total}`]
       : searching
         ? searchingCounter(searching)
         : [lit``, lit``];
@@ -307,7 +305,7 @@ export function statusItems({
   }
   if (follower) items.push(...followItems(follower, nowMono));
   items.push({
-    full: lit`${safe(buffered.toLocaleString("en-US"))}/${safe(cap.toLocaleString("en-US"))} buffered`,
+    full: lit`${safe(grouped(buffered))}/${safe(grouped(cap))} buffered`,
     shorter: [lit`${safe(compactCount(buffered))}/${safe(compactCount(cap))}`],
     priority: 1,
     droppable: true,
@@ -439,7 +437,7 @@ const PROMPTS: Record<InputMode, Safe> = {
 
 /** `S`'s file prompt: the lines chosen, counted, and the name Enter takes (`[…]`). */
 function saveLabel(offer: SaveOffer): Safe {
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => grouped(x);
   const gaps = offer.markers > 0 ? lit` + ${safe(n(offer.markers))} gaps` : lit``;
   const what = offer.bundle ? lit`a bundle of ` : lit``;
   return lit`save ${what}${safe(n(offer.lines))} lines${gaps} (${safeBounded(offer.words, 40)}) to `;

@@ -6,6 +6,7 @@
 import type { HeaderCheck } from "../../logs/saved/header-claim.js";
 import type { SavedFilters, SavedHeader } from "../../logs/saved/saved-header.js";
 import type { SavedSummary } from "../../logs/saved/saved-log.js";
+import { grouped } from "../../text/grouped-number.js";
 import type { UiState } from "../state/ui-state.js";
 
 /** Files named in the title before the rest are counted. */
@@ -47,9 +48,7 @@ export function followedNow(summary: SavedSummary, followed: boolean): string | 
  * more than once said so.
  */
 export function savedTitle(summary: SavedSummary, followed: boolean): string {
-  const parts = [
-    `${summary.lines.toLocaleString("en-US")} ${summary.lines === 1 ? "line" : "lines"}`,
-  ];
+  const parts = [`${grouped(summary.lines)} ${summary.lines === 1 ? "line" : "lines"}`];
   if (summary.from !== undefined && summary.to !== undefined)
     parts.push(timeRange(summary.from, summary.to));
   if (!summary.complete) {

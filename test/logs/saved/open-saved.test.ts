@@ -33,6 +33,7 @@ import {
   timestampSortKey,
 } from "../../../src/logs/model/log-line.js";
 import { LogStore } from "../../../src/logs/model/log-store.js";
+import { READ_BYTES } from "../../../src/logs/saved/byte-source.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import { MAX_LINE_BYTES, TAIL_BYTES } from "../../../src/logs/saved/saved-file.js";
 import type { SavedLog } from "../../../src/logs/saved/saved-log.js";
@@ -343,6 +344,35 @@ describe("lines that cannot be read", () => {
     expect(got.map((e) => e.content.length)).toEqual([6, 4 * 1024 * 1024, 5]);
     expect(got[2]?.content).toBe("after");
     expect(o.log.summary().unreadable).toBe(1);
+  });
+
+  it("lines longer than one read are read whole, wherever the reads fall: a large file's tail, its rest, a search", async () => {
+    // A large file (its tail indexed first) whose tail starts inside a line of several reads,
+    // lines longer than one read before it, and short lines between them.
+    const long = (n: number, bytes: number) => `ERROR long ${n} ${"y".repeat(bytes)} end ${n}`;
+    const sizes = [READ_BYTES + 7, 3 * READ_BYTES + 11, READ_BYTES - 3, 2 * READ_BYTES];
+    const list: LogLine[] = [];
+    for (let i = 0; i < 3000; i++) list.push(at(NOW + i, `INFO short ${i}`));
+    sizes.forEach((bytes, n) => {
+      list.push(at(NOW + 3000 + n, long(n, bytes)));
+      for (let i = 0; i < 500; i++) list.push(at(NOW + 3000 + n, `INFO after ${n} ${i}`));
+    });
+    const text = lines(list, TEXT_UTC);
+    // The tail's first byte falls in the last long line, a read and more from its end.
+    const lastLong = text.lastIndexOf("ERROR long 3");
+    const tail = text.slice(0, text.indexOf("\n", lastLong) + 1);
+    const after = text.slice(tail.length, tail.length + TAIL_BYTES - 2 * READ_BYTES + 5);
+    const path = write(tail + after.slice(0, after.lastIndexOf("\n") + 1));
+    expect(statSync(path).size).toBeGreaterThan(2 * TAIL_BYTES);
+    const o = await open([path]);
+    const got = events(o.log) as LogLine[];
+    const want = lines(list, TEXT_UTC).slice(0, statSync(path).size).split("\n").length - 1;
+    expect(got.length).toBe(want);
+    const longs = got.filter((e) => e.content.startsWith("ERROR long"));
+    expect(longs.map((e) => e.content)).toEqual(sizes.map((bytes, n) => long(n, bytes)));
+    expect(o.log.summary().unreadable).toBe(0);
+    const found = await o.log.search(compilePattern("^error long [0-9] y"));
+    expect(found.rows.length).toBe(sizes.length);
   });
 
   it("a file without a newline at its end keeps its last line", async () => {
@@ -677,12 +707,15 @@ describe("streams", () => {
     await rows(o.log, 4);
     expect(contents()).toEqual(["a", "b", "b2", "c"]);
     expect(o.log.indexOfId(idOfB)).toBe(1);
+    expect(o.log.indexOfId(o.log.at(3)?.id as number)).toBe(3);
+    expect([...o.log.searchNow(compilePattern("^b|c")).rows]).toEqual([1, 2, 3]);
     expect(o.log.firstAtOrAfter(NOW + 15)).toBe(3);
     expect(o.log.keyAt(3)).toBe(NOW + 20);
     appendFileSync(path, lines([at(NOW + 5, "late"), at(NOW + 30, "d")], TEXT_UTC));
     await rows(o.log, 6);
     expect(contents()).toEqual(["a", "late", "b", "b2", "c", "d"]);
     expect(o.log.indexOfId(idOfB)).toBe(2);
+    expect([...o.log.searchNow(compilePattern("^b|c|late")).rows]).toEqual([1, 2, 3, 4]);
     expect(o.log.kindAt(1).late).toBe(true);
     expect(o.log.firstAtOrAfter(NOW + 25)).toBe(5);
   });

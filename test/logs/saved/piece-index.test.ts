@@ -2,12 +2,14 @@
  * A large file indexed in pieces (src/logs/saved/piece-index.ts) reads as one reader reads it:
  * the same lines, keys, flags (late lines too), streams and counts, whatever the pieces' edges
  * fall on (lines without a time at the start of a piece, a piece without any timed line). The
- * pieces run here on this thread, through the same functions the worker calls.
+ * pieces run here on this thread, through the same functions the worker calls, and (from the
+ * built modules, where the worker's module is) on a worker thread.
  */
 import { closeSync, fstatSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatEvent, type StreamFormat } from "../../../src/logs/formats/stream-format.js";
 import { type LogEvent, packNanos, timestampSortKey } from "../../../src/logs/model/log-line.js";
 import { FileBytes } from "../../../src/logs/saved/byte-source.js";
@@ -22,6 +24,7 @@ import {
 } from "../../../src/logs/saved/piece-protocol.js";
 import { SavedFile } from "../../../src/logs/saved/saved-file.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
+import { freshBuild } from "../../helpers/fresh-build.js";
 import { BURSTS } from "../corpus.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-pieces-"));
@@ -259,5 +262,40 @@ describe("a large file indexed in pieces", () => {
       throw new Error("no worker");
     });
     expect(linesOf(failed, streams)).toEqual(linesOf(one, oneStreams));
+  });
+});
+
+describe("pieces on worker threads (the built modules, where the worker's module is)", () => {
+  beforeAll(() => freshBuild("dist"), 300_000);
+
+  it("read as one reader, each worker said online once it runs", async () => {
+    const built = fileURLToPath(
+      new URL("../../../dist/logs/saved/piece-index.js", import.meta.url),
+    );
+    const { workerPieces } = (await import(
+      built
+    )) as typeof import("../../../src/logs/saved/piece-index.js");
+    let online = 0;
+    const workers = workerPieces(() => online++);
+    expect(workers).toBeDefined();
+    const fd = fileOf("workers.ndjson", eventsOf(60_000, [20_000, 40_000]), JSON_OUT);
+    const oneStreams = new StreamTable();
+    const one = await read(fd, oneStreams);
+    const streams = new StreamTable();
+    // The pieces come back from the runner (a worker that failed would leave them to be read here).
+    let indexed = 0;
+    const run: PieceRunner = async (requests, progress, pause) => {
+      const done = await (workers as NonNullable<typeof workers>).run(requests, progress, pause);
+      indexed = done.length;
+      return done;
+    };
+    const inWorkers = await read(fd, streams, run);
+    workers?.stop();
+    // This thread's chunks as one piece, and each the worker read as one of its own (it may have
+    // read none, if this thread took them all first).
+    expect(indexed).toBeGreaterThan(0);
+    expect(online).toBe(1);
+    expect(linesOf(inWorkers, streams)).toEqual(linesOf(one, oneStreams));
+    expect(factsOf(inWorkers, streams)).toEqual(factsOf(one, oneStreams));
   });
 });

@@ -87,7 +87,8 @@ Examples:
     )
     .action(async (files: string[], flags: OpenFlags) => {
       // As the dashboard's other commands: the young generation held at its start-up size
-      // before the reader and Ink load, the heap kept near what it holds (a followed pipe).
+      // before the reader and Ink load, the heap kept near what it holds (a followed pipe); held
+      // again once each worker indexing a large file runs (its start lets it grow again).
       holdYoungGeneration();
       let opened: OpenedLogs;
       // The rest of a large file is indexed once the newest screen is drawn (or on the way out).
@@ -96,7 +97,11 @@ Examples:
         drawn = resolve;
       });
       try {
-        opened = await openSavedLogs(files, { follow: flags.follow === true, indexFrom });
+        opened = await openSavedLogs(files, {
+          follow: flags.follow === true,
+          indexFrom,
+          workerOnline: holdYoungGeneration,
+        });
       } catch (err) {
         throw new CliError((err as Error).message, 2);
       }

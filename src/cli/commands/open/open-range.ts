@@ -6,16 +6,16 @@
  * 3339 is that instant. With no line read yet (a pipe), from now. A start after the end is
  * refused in one line; an end after the newest line is not (a followed file grows).
  */
-import { format } from "date-fns";
 import type { TimeWindow } from "../../../logs/line-filter.js";
 import { instantOf, type TimeBound } from "../../../text/time-bound.js";
+import { localDateTime } from "../../../text/timestamp.js";
 import { CliError } from "../../cli-error.js";
 
 /** The range the view opens with, and what the status line says of it. */
 export type OpenRange = TimeWindow & { words: string };
 
 function shown(ms: number): string {
-  return format(new Date(ms), "yyyy-MM-dd HH:mm:ss");
+  return localDateTime(new Date(ms), " ");
 }
 
 /** The range of `--since` and `--until`, `newestMs` the newest line's time (undefined: none yet). */

@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from "commander";
 import type { ScenarioName } from "../../../sim/scenario.js";
 import { formatDuration } from "../../../text/duration.js";
+import { grouped } from "../../../text/grouped-number.js";
 import { CliError } from "../../cli-error.js";
 import { boundedDurationFlag } from "../../flag-parsers.js";
 
@@ -53,7 +54,7 @@ export function outageFlag(value: string): { fromMs: number; toMs: number } {
 export function checkHeldLines(flags: SimFlags): void {
   const held = flags.logRate * flags.replicas * (flags.retention / SECOND);
   if (held > SIM_LIMITS.heldLines) {
-    const n = (x: number) => Math.round(x).toLocaleString("en-US");
+    const n = (x: number) => grouped(Math.round(x));
     throw new CliError(
       `--log-rate ${flags.logRate} x --replicas ${flags.replicas} x --retention ${formatDuration(flags.retention)} holds ${n(held)} log lines; the simulator holds at most ${n(SIM_LIMITS.heldLines)}: lower one of them`,
       2,
