@@ -166,7 +166,10 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 describe("tvcwatch sim --write-config", () => {
-  it("has written both config files, whole, when the listening line appears (every time)", async () => {
+  // Eight simulators started one after another: more than the usual 30 s on a busy machine.
+  it("has written both config files, whole, when the listening line appears (every time)", {
+    timeout: 90_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "tvcwatch-sim-ready-"));
     for (let i = 0; i < 8; i++) {
       const path = join(dir, `sim-${i}.json`);
