@@ -232,11 +232,12 @@ function inTerminal(path) {
     tmux("send-keys", "-t", "b", "-l", PATTERN);
     const typed = until("pattern typed", (s) => last(s).includes(PATTERN), 5_000);
     tmux("send-keys", "-t", "b", "Enter");
-    const counter = new RegExp(`search /${PATTERN}/ [0-9]+/([0-9]+)`);
+    // The counter groups its thousands (1,234/26,016).
+    const counter = new RegExp(`search /${PATTERN}/ [0-9,]+/([0-9,]+)`);
     let hits;
     const searchAt = until("search counter", (s) => {
       const m = counter.exec(s);
-      if (m) hits = Number(m[1]);
+      if (m) hits = Number(m[1].replaceAll(",", ""));
       return m !== null;
     });
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
