@@ -424,6 +424,24 @@ export class SavedLog {
     return inverse;
   }
 
+  /**
+   * The rows of the lines as the order is now: the row of line `number` of file `f`, or -1. While
+   * the order is one file's lines as they are, worked out (no row of every line built).
+   */
+  private rowFinder(): (f: number, number: number) => number {
+    if (this.identityFirst >= 0) {
+      const first = this.identityFirst;
+      const rows = this.rows;
+      return (f, number) => {
+        const row = number - first;
+        return f === 0 && row >= 0 && row < rows ? row : -1;
+      };
+    }
+    const inverse = this.rowsOf();
+    return (f, number) =>
+      (inverse[f] as Int32Array)[number - (this.files[f] as SavedFile).index.first()] ?? -1;
+  }
+
   /** The index of the row with this id, or -1. */
   indexOfId(id: number): number {
     const f = Math.floor((id - 1) / ID_STRIDE);
@@ -431,7 +449,7 @@ export class SavedLog {
     if (!file) return -1;
     const number = file.index.numberAt(id - 1 - f * ID_STRIDE);
     if (number < 0) return -1;
-    return (this.rowsOf()[f] as Int32Array)[number - file.index.first()] ?? -1;
+    return this.rowFinder()(f, number);
   }
 
   rowById(id: number): StoredRow | undefined {
@@ -623,11 +641,10 @@ export class SavedLog {
    * tested. A literal pattern tests only the lines its bytes may match (./byte-prefilter.ts).
    */
   private *scan(pattern: Pattern, hits: number[], progress: SearchProgress): Generator<void> {
-    const inverse = this.rowsOf();
+    const rowOf = this.rowFinder();
     for (let f = 0; f < this.files.length; f++) {
       const file = this.files[f] as SavedFile;
       const index = file.index;
-      const rows = inverse[f] as Int32Array;
       const format = file.format ?? "plain";
       const prefilter = BytePrefilter.of(pattern, format);
       const pieceBytes = prefilter ? PREFILTERED_PIECE_BYTES : SEARCH_PIECE_BYTES;
@@ -653,7 +670,7 @@ export class SavedLog {
               ? lineContent(bytes, s, e, format, (flags & UNREADABLE) !== 0, this.walker)
               : spanContent(bytes, s, e, before, index.contentTail(k), (flags & ESCAPED) !== 0);
           if (content === undefined || !pattern.test(content)) return;
-          const row = rows[k - index.first()] as number;
+          const row = rowOf(f, k);
           if (row >= 0) hits.push(row);
         };
         if (prefilter) {

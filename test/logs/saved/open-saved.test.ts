@@ -677,12 +677,15 @@ describe("streams", () => {
     await rows(o.log, 4);
     expect(contents()).toEqual(["a", "b", "b2", "c"]);
     expect(o.log.indexOfId(idOfB)).toBe(1);
+    expect(o.log.indexOfId(o.log.at(3)?.id as number)).toBe(3);
+    expect([...o.log.searchNow(compilePattern("^b|c")).rows]).toEqual([1, 2, 3]);
     expect(o.log.firstAtOrAfter(NOW + 15)).toBe(3);
     expect(o.log.keyAt(3)).toBe(NOW + 20);
     appendFileSync(path, lines([at(NOW + 5, "late"), at(NOW + 30, "d")], TEXT_UTC));
     await rows(o.log, 6);
     expect(contents()).toEqual(["a", "late", "b", "b2", "c", "d"]);
     expect(o.log.indexOfId(idOfB)).toBe(2);
+    expect([...o.log.searchNow(compilePattern("^b|c|late")).rows]).toEqual([1, 2, 3, 4]);
     expect(o.log.kindAt(1).late).toBe(true);
     expect(o.log.firstAtOrAfter(NOW + 25)).toBe(5);
   });
