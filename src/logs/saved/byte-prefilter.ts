@@ -42,8 +42,8 @@ const MIN_SHIFTED = 8;
 
 export class BytePrefilter {
   private scratch = new Uint8Array(0);
-  /** Case-blind: the shift after a window ending in bytes (a, b), at `a << 8 | b`. */
-  private readonly shifts: Uint16Array | undefined;
+  /** Case-blind, a long literal: the shift after a window ending in bytes (a, b), at `a << 8 | b`. */
+  private readonly shifts: { shifts: Uint16Array; after: number } | undefined;
 
   private constructor(
     /** The literal's bytes (lower-cased when `fold`). */
@@ -158,12 +158,13 @@ function eitherCase(c: number): number[] {
 }
 
 /**
- * A Horspool search's shifts for a lower-cased `needle` (at least two bytes), case-blind, read
+ * A Horspool search's shifts for a lower-cased `needle` (at least three bytes), case-blind, read
  * from the window's last two bytes (a, b): the least d > 0 such that an occurrence could end d
  * bytes further on, at most the needle's length. An occurrence ending d further has b at its byte
- * m-1-d and a just before it (for d < m-1), or b as its first byte (d = m-1).
+ * m-1-d and a just before it (for d < m-1), or b as its first byte (d = m-1). The needle's own
+ * last two bytes shift 0 (the window is compared then); `after` is their shift once it was.
  */
-function pairShifts(needle: Uint8Array): Uint16Array {
+function pairShifts(needle: Uint8Array): { shifts: Uint16Array; after: number } {
   const m = needle.length;
   const shifts = new Uint16Array(65536).fill(Math.min(m, 0xffff));
   for (const b of eitherCase(needle[0] as number))
@@ -174,28 +175,35 @@ function pairShifts(needle: Uint8Array): Uint16Array {
     for (const a of eitherCase(needle[q - 1] as number))
       for (const b of eitherCase(needle[q] as number)) shifts[(a << 8) | b] = d;
   }
-  return shifts;
+  const y = needle[m - 2] as number;
+  const z = needle[m - 1] as number;
+  const after = shifts[(y << 8) | z] as number;
+  for (const a of eitherCase(y)) for (const b of eitherCase(z)) shifts[(a << 8) | b] = 0;
+  return { shifts, after };
 }
 
 /** Adds to `found` where `needle` (lower-cased) starts in `bytes`, case-blind, ascending. */
 function shiftedSearch(
   bytes: Uint8Array,
   needle: Uint8Array,
-  shifts: Uint16Array,
+  table: { shifts: Uint16Array; after: number },
   found: number[],
 ): void {
   const n = bytes.length;
   const m = needle.length;
-  const last = needle[m - 1] as number;
+  const { shifts, after } = table;
   for (let i = m - 1; i < n; ) {
-    const b = bytes[i] as number;
-    if (LOWER[b] === last) {
-      const start = i - m + 1;
-      let j = m - 2;
-      while (j >= 0 && LOWER[bytes[start + j] as number] === needle[j]) j--;
-      if (j < 0) found.push(start);
+    const d = shifts[((bytes[i - 1] as number) << 8) | (bytes[i] as number)] as number;
+    if (d !== 0) {
+      i += d;
+      continue;
     }
-    i += shifts[((bytes[i - 1] as number) << 8) | b] as number;
+    // The window ends in the needle's last two bytes: the rest compared.
+    const start = i - m + 1;
+    let j = m - 3;
+    while (j >= 0 && LOWER[bytes[start + j] as number] === needle[j]) j--;
+    if (j < 0) found.push(start);
+    i += after;
   }
 }
 

@@ -45,13 +45,30 @@ describe("the byte prefilter", () => {
     // Bytes near the letters (one bit from them: @ [ ` {), letters of both cases, space, high bytes.
     const alphabet = [..."aAbBkKsS@[`{ ", "\u00ff"].map((c) => c.charCodeAt(0));
     const byte = fc.constantFrom(...alphabet);
+    // The haystack: runs of those bytes, and copies of the literal, each byte's case flipped or
+    // not, one byte now and then one of those bytes instead (near misses at every position).
+    const part = fc.oneof(
+      fc.array(byte, { maxLength: 12 }),
+      fc.record({ flips: fc.nat(), at: fc.nat(), by: fc.option(byte, { freq: 2 }) }),
+    );
     fc.assert(
       fc.property(
-        fc.array(byte, { maxLength: 400 }),
+        fc.array(part, { maxLength: 40 }),
         fc.array(fc.constantFrom(..."abkAB s@".split("")), { minLength: 1, maxLength: 14 }),
-        (values, chars) => {
-          const bytes = Buffer.from(values);
+        (parts, chars) => {
           const source = chars.join("");
+          const values: number[] = [];
+          for (const p of parts) {
+            if (Array.isArray(p)) values.push(...p);
+            else {
+              const copy = [...Buffer.from(source, "latin1")].map((c, j) =>
+                (p.flips >> (j % 30)) & 1 && /[a-z]/i.test(String.fromCharCode(c)) ? c ^ 0x20 : c,
+              );
+              if (p.by !== null) copy[p.at % copy.length] = p.by;
+              values.push(...copy);
+            }
+          }
+          const bytes = Buffer.from(values);
           const pattern = compilePattern(source);
           const prefilter = BytePrefilter.of(pattern, "text");
           if (!prefilter) throw new Error(`${source}: no prefilter`);
