@@ -86,10 +86,15 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private version = 0;
   /** The last search's rows, by the version and the pattern. */
   private found: { key: string; rows: Uint32Array } | undefined;
-  /** A search still reading, continued by the next call for the same pattern and version. */
+  /**
+   * A search of the saved rows still reading, continued by the next call for the same pattern
+   * while the saved log's rows are the same (markers placed meanwhile do not start it again);
+   * then its rows, kept to be merged again with markers placed later.
+   */
   private running:
     | { key: string; steps: ReturnType<SavedLog["searchInSteps"]>; pattern: Pattern }
     | undefined;
+  private savedFound: { key: string; rows: Uint32Array } | undefined;
   /** Markers of rows observed in slices not yet all done: placed once they are. */
   private unplaced: ReplicaMarker[] = [];
   /**
@@ -318,16 +323,21 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   matching(pattern: Pattern, budget?: WorkBudget): Uint32Array | undefined {
     const key = `${this.version}\u0000${pattern.key}`;
     if (this.found?.key === key) return this.found.rows;
-    if (this.running?.key !== key) {
-      this.running = { key, steps: this.log.searchInSteps(pattern), pattern };
+    const savedKey = this.savedKey(pattern);
+    let saved = this.savedFound?.key === savedKey ? this.savedFound.rows : undefined;
+    if (saved === undefined) {
+      if (this.running?.key !== savedKey) {
+        this.running = { key: savedKey, steps: this.log.searchInSteps(pattern), pattern };
+      }
+      const { steps } = this.running;
+      for (;;) {
+        if (budget && !budget.allows(SEARCH_STEP_LINES)) return undefined;
+        if (steps.step()) break;
+      }
+      this.running = undefined;
+      saved = steps.result().rows;
+      this.savedFound = { key: savedKey, rows: saved };
     }
-    const { steps } = this.running;
-    for (;;) {
-      if (budget && !budget.allows(SEARCH_STEP_LINES)) return undefined;
-      if (steps.step()) break;
-    }
-    this.running = undefined;
-    const saved = steps.result().rows;
     const rows: number[] = [];
     let m = 0;
     const markerRows = (upTo: number) => {
@@ -348,8 +358,12 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   }
 
   searchProgress(pattern: Pattern): SearchSoFar | undefined {
-    const key = `${this.version}\u0000${pattern.key}`;
-    return this.running?.key === key ? this.running.steps.sofar() : undefined;
+    return this.running?.key === this.savedKey(pattern) ? this.running.steps.sofar() : undefined;
+  }
+
+  /** What a search of the saved rows is kept by: their version and the pattern. */
+  private savedKey(pattern: Pattern): string {
+    return `${this.log.getVersion()}\u0000${pattern.key}`;
   }
 
   /**

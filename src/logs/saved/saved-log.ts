@@ -707,15 +707,41 @@ export class SavedLog {
           if (row >= 0) hits.push(row);
         };
         if (prefilter) {
-          // Only the lines holding a candidate's first byte, each once.
+          // Only the lines holding a needle's first byte, each once: one whose content holds the
+          // literal whole as its bytes are is a match without decoding it.
+          const literal = prefilter.literalHits(bytes);
+          const other = prefilter.otherHits(bytes);
+          let i = 0;
+          let j = 0;
           let k = n;
           let tested = 0;
-          let previous = -1;
-          for (const at of prefilter.candidates(bytes)) {
+          while (i < literal.length || j < other.length) {
+            const a = i < literal.length ? (literal[i] as number) : Number.POSITIVE_INFINITY;
+            const b = j < other.length ? (other[j] as number) : Number.POSITIVE_INFINITY;
+            const at = a < b ? a : b;
             k = lineHolding(index, k, m, from + at);
-            if (k === previous || from + at >= index.start(k) + index.length(k)) continue;
-            previous = k;
-            test(k);
+            const s = index.start(k) - from;
+            const e = s + index.length(k);
+            if (at >= e) {
+              // Past the line's bytes (the rest of a line cut at its cap).
+              if (a === at) i++;
+              else j++;
+              continue;
+            }
+            const flags = index.flags(k);
+            const before = index.contentStart(k);
+            const plain =
+              (flags & (IS_GAP | ESCAPED)) === 0 && before !== NO_SPAN && e <= bytes.length;
+            const cs = s + before;
+            const ce = e - index.contentTail(k);
+            let proven = false;
+            for (; i < literal.length && (literal[i] as number) < e; i++)
+              if (plain && !proven) proven = prefilter.proves(literal[i] as number, cs, ce);
+            while (j < other.length && (other[j] as number) < e) j++;
+            if (proven) {
+              const row = rowOf(f, k);
+              if (row >= 0) hits.push(row);
+            } else test(k);
             if (++tested % SEARCH_STEP_LINES === 0) yield;
           }
         } else {

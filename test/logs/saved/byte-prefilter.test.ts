@@ -1,8 +1,10 @@
 /**
  * The byte prefilter of a literal search: ASCII letters lower-cased four bytes at a time exactly
- * as one at a time (every byte value, at every alignment, every other byte left as it is), and
- * the offsets it gives are where its needles start.
+ * as one at a time (every byte value, at every alignment, every other byte left as it is), the
+ * offsets it gives are where its needles start, the literal found (either case, by its shifts or
+ * lower-cased) exactly where a byte-by-byte comparison finds it, and what proves a match.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BytePrefilter, lowerAsciiInPlace } from "../../../src/logs/saved/byte-prefilter.js";
 import { compilePattern } from "../../../src/text/pattern.js";
@@ -37,5 +39,78 @@ describe("the byte prefilter", () => {
     const json = BytePrefilter.of(compilePattern("timeout"), "ndjson");
     expect(json?.candidates(bytes)).toEqual([0, 10, 18, 31]);
     expect(BytePrefilter.of(compilePattern("time(out)?"), "text")).toBeUndefined();
+  });
+
+  it("finds the literal exactly where comparing byte by byte does, either case when case-blind", () => {
+    // Bytes near the letters (one bit from them: @ [ ` {), letters of both cases, space, high bytes.
+    const alphabet = [..."aAbBkKsS@[`{ ", "\u00ff"].map((c) => c.charCodeAt(0));
+    const byte = fc.constantFrom(...alphabet);
+    // The haystack: runs of those bytes, and copies of the literal, each byte's case flipped or
+    // not, one byte now and then one of those bytes instead (near misses at every position).
+    const part = fc.oneof(
+      fc.array(byte, { maxLength: 12 }),
+      fc.record({ flips: fc.nat(), at: fc.nat(), by: fc.option(byte, { freq: 2 }) }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(part, { maxLength: 40 }),
+        fc.array(fc.constantFrom(..."abkAB s@".split("")), { minLength: 1, maxLength: 14 }),
+        (parts, chars) => {
+          const source = chars.join("");
+          const values: number[] = [];
+          for (const p of parts) {
+            if (Array.isArray(p)) values.push(...p);
+            else {
+              const copy = [...Buffer.from(source, "latin1")].map((c, j) =>
+                (p.flips >> (j % 30)) & 1 && /[a-z]/i.test(String.fromCharCode(c)) ? c ^ 0x20 : c,
+              );
+              if (p.by !== null) copy[p.at % copy.length] = p.by;
+              values.push(...copy);
+            }
+          }
+          const bytes = Buffer.from(values);
+          const pattern = compilePattern(source);
+          const prefilter = BytePrefilter.of(pattern, "text");
+          if (!prefilter) throw new Error(`${source}: no prefilter`);
+          const needle = Buffer.from(pattern.ignoreCase ? source.toLowerCase() : source, "latin1");
+          const want: number[] = [];
+          for (let at = 0; at + needle.length <= bytes.length; at++) {
+            let same = true;
+            for (let j = 0; j < needle.length && same; j++) {
+              const b = bytes[at + j] as number;
+              same = (pattern.ignoreCase ? oneByOne(b) : b) === needle[j];
+            }
+            if (same) want.push(at);
+          }
+          expect(prefilter.literalHits(bytes), `${source} in ${bytes.toString("latin1")}`).toEqual(
+            want,
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("finds a long literal whose letters repeat, at the end, overlapping itself, in a subarray", () => {
+    const literal = `${"ab".repeat(200)}a`;
+    const prefilter = BytePrefilter.of(compilePattern(literal), "text");
+    const backing = Buffer.from(`xx${"AB".repeat(201)}aBa`, "latin1");
+    const bytes = backing.subarray(2);
+    const want: number[] = [];
+    for (let at = 0; at + literal.length <= bytes.length; at++)
+      if (bytes.toString("latin1", at, at + literal.length).toLowerCase() === literal)
+        want.push(at);
+    expect(want.length).toBeGreaterThan(2);
+    expect(prefilter?.literalHits(bytes)).toEqual(want);
+  });
+
+  it("proves a match only for the literal whole inside a content no longer than what filters read", () => {
+    const prefilter = BytePrefilter.of(compilePattern("timeout"), "text");
+    if (!prefilter) throw new Error("no prefilter");
+    expect(prefilter.proves(10, 10, 17)).toBe(true);
+    expect(prefilter.proves(9, 10, 40)).toBe(false);
+    expect(prefilter.proves(34, 10, 40)).toBe(false);
+    expect(prefilter.proves(20, 10, 10 + 65_536)).toBe(true);
+    expect(prefilter.proves(20, 10, 10 + 65_537)).toBe(false);
   });
 });

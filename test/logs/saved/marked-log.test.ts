@@ -129,6 +129,52 @@ describe("MarkedLog", () => {
     expect([...rows]).toEqual(whole);
   });
 
+  it("a search reading while the markers are placed goes on where it was, to the rows with them", async () => {
+    const { o } = await open(ndjson({ count: 20 }));
+    const path = o.log.files[0]?.name as string;
+    const more = await openSavedLogs([path], { follow: true, pollMs: 10 });
+    opened.push(more);
+    await more.indexed;
+    // Observing in slices of one batch, each run when the test says.
+    const queued: (() => void)[] = [];
+    let t = 0;
+    const followed = new MarkedLog(more.log, {
+      budget: () => WorkBudget.of(0, () => t++),
+      later: (run) => {
+        queued.push(run);
+        return () => queued.splice(queued.indexOf(run), 1);
+      },
+    });
+    marks.push(followed);
+    // Lines enough for several batches, and a replica silent among them (a marker).
+    writeFileSync(path, ndjson({ count: 20_000, silent: (r, i) => r === 2 && i > 100 && i < 900 }));
+    await waitFor(() => queued.length > 0, "lines followed, observed in slices", {
+      timeoutMs: 10_000,
+      everyMs: 10,
+    });
+    const pattern = compilePattern("of replica 2|stopped");
+    const spent = () => WorkBudget.of(0, () => t++);
+    // Read in slices until some lines are read (and not all).
+    let reading = followed.matching(pattern, spent());
+    while (reading === undefined && (followed.searchProgress(pattern)?.read ?? 0) === 0)
+      reading = followed.matching(pattern, spent());
+    expect(reading).toBeUndefined();
+    const before = followed.searchProgress(pattern)?.read ?? 0;
+    expect(before).toBeGreaterThan(0);
+    const version = followed.getVersion();
+    while (queued.length > 0) queued.shift()?.();
+    expect(followed.getVersion()).toBeGreaterThan(version);
+    // The saved rows are the same: the search goes on from what it read.
+    expect(followed.searchProgress(pattern)?.read).toBe(before);
+    let rows = followed.matching(pattern, spent());
+    while (rows === undefined) rows = followed.matching(pattern, spent());
+    const expected: number[] = [];
+    for (let i = 0; i < followed.size(); i++)
+      if (pattern.test(eventText(followed.at(i)?.event))) expected.push(i);
+    expect(expected.some((i) => (followed.at(i)?.id ?? 0) < 0)).toBe(true);
+    expect([...rows]).toEqual(expected);
+  });
+
   it("finds a search's rows as decoding every row does, markers included", async () => {
     const { m } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
     for (const pattern of ["line 1\\d of", "replica 2", "ERROR", "nothing like this"].map(

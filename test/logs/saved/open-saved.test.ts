@@ -533,6 +533,45 @@ describe("search", () => {
     }
   });
 
+  it("a literal in a line's bytes but not whole in its content (its label, its time, across its start) is no match", async () => {
+    const contents = [
+      "upstream timeout first",
+      "UpStReAm TIMEOUT in mixed case",
+      "the replica 1/3 said so",
+      "nothing of it",
+      "Z is not in the content",
+      "ends with upstream",
+      "caf\u00e9 upstream timeout after a letter beyond ASCII",
+    ];
+    const list = contents.map((c, i) => at(NOW + i, c, (i % 3) + 1));
+    for (const look of [JSON_OUT, TEXT_UTC, TEXT_BARE]) {
+      const o = await open([write(lines(list, look))]);
+      const all = events(o.log);
+      for (const source of [
+        "upstream timeout",
+        "UPSTREAM",
+        "replica 1",
+        " upstream",
+        "Z ",
+        "Z",
+        "upstream\\n",
+        "upstream$",
+        '"content":"upstream',
+        "\u00e9 upstream",
+      ]) {
+        const pattern = compilePattern(source);
+        const found = await o.log.search(pattern);
+        const want = all.flatMap((e, i) =>
+          e.kind === "line" && pattern.test(e.content) ? [i] : [],
+        );
+        expect([...found.rows], `${source} in ${look.output}`).toEqual(want);
+        if (source === "replica 1") expect(want.length).toBe(1);
+        if (source === " upstream") expect(want.length).toBe(2);
+      }
+      o.close();
+    }
+  });
+
   it("reads a line with bytes that are not UTF-8 as the line shows", async () => {
     const path = write(
       Buffer.concat([
