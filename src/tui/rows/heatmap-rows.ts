@@ -51,14 +51,14 @@ function times(map: ErrorHeatmap): (ms: number) => string {
 function ratio(errors: number, baseline: number): string {
   if (baseline <= 0) return "";
   const r = errors / baseline;
-  return `, ${r >= 10 ? Math.round(r) : Math.round(r * 10) / 10}× its median of ${baseline}`;
+  return `, ${r >= 10 ? grouped(Math.round(r)) : Math.round(r * 10) / 10}× its median of ${grouped(baseline)}`;
 }
 
 /** How many errors the rise had, against what: `57 errors in 20s, 4.8× its median of 12`. */
 function riseFigures(map: ErrorHeatmap, rise: ErrorRise): string {
   const baseline = rise.replica.baseline;
   const median = baseline > 0 ? ratio(rise.errors, baseline) : ", where it usually has none";
-  return `${rise.errors} errors in ${formatDuration(map.bucketMs)}${median}`;
+  return `${grouped(rise.errors)} errors in ${formatDuration(map.bucketMs)}${median}`;
 }
 
 /** Where errors first rose, in one sentence (the heatmap's). */

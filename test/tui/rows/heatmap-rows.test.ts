@@ -19,7 +19,7 @@ function heatmapOf(perBucket: number[][]) {
     buckets.forEach((n, b) => {
       for (let k = 0; k <= n; k++) {
         if (n < 0) break;
-        const ms = T0 + b * 20_000 + 1 + k * 500 + r;
+        const ms = T0 + b * 20_000 + 1 + k * 10 + r;
         lines.push({
           kind: "line",
           replicaLabel: `replica ${r + 1}/${perBucket.length}`,
@@ -87,5 +87,10 @@ describe("the heatmap's rows", () => {
       ),
     );
     expect(grown.join(" ")).not.toContain("no baseline yet");
+  });
+
+  it("write a rise's counts with their thousands grouped", () => {
+    const rows = text(heatmapRows(heatmapOf([[1, 1, 1, 1, 1, 1, 1500]]), 120));
+    expect(rows.join("\n")).toContain("1,500 errors in 20s, 1,500× its median of 1");
   });
 });
