@@ -656,17 +656,6 @@ export class SavedFile {
     }
   }
 
-  /** The same piece read on this thread a read at a time, `pause` before each read. */
-  static async indexPieceInSlices(
-    source: FileBytes,
-    request: PieceRequest,
-    progress: (bytes: number) => void,
-    pause: () => Promise<void>,
-  ): Promise<IndexedPiece> {
-    return (await SavedFile.indexChunksInSlices(source, [request], () => true, progress, pause))
-      .piece;
-  }
-
   /**
    * Chunks read from the first on, as one piece, a read at a time (`pause` before each read):
    * each taken first (`claim`), up to the first another reader has; how many it read.

@@ -209,12 +209,19 @@ describe("a large file indexed in pieces", () => {
     let pauses = 0;
     const inSlices: PieceRunner = (requests, progress, pause) =>
       Promise.all(
-        requests.map((r) =>
-          SavedFile.indexPieceInSlices(new FileBytes(r.fd, r.size), r, progress, () => {
-            pauses++;
-            return pause();
-          }),
-        ),
+        requests.map(async (r) => {
+          const read = await SavedFile.indexChunksInSlices(
+            new FileBytes(r.fd, r.size),
+            [r],
+            () => true,
+            progress,
+            () => {
+              pauses++;
+              return pause();
+            },
+          );
+          return read.piece;
+        }),
       );
     const slicedStreams = new StreamTable();
     const sliced = await read(fd, slicedStreams, inSlices);
