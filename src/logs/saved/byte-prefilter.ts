@@ -75,28 +75,9 @@ export class BytePrefilter {
   }
 
   /**
-   * The offsets in `bytes` where a needle starts, ascending (an offset once): a line holding
-   * none of them cannot match.
+   * Where the literal starts in `bytes` (either case of its letters when case-blind), ascending.
+   * With otherHits: a line holding none of their offsets cannot match.
    */
-  candidates(bytes: Uint8Array): number[] {
-    const found = this.literalHits(bytes);
-    const other = this.otherHits(bytes);
-    if (other.length === 0) return found;
-    const merged: number[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < found.length || j < other.length) {
-      const a = i < found.length ? (found[i] as number) : Number.POSITIVE_INFINITY;
-      const b = j < other.length ? (other[j] as number) : Number.POSITIVE_INFINITY;
-      const at = Math.min(a, b);
-      if (a === at) i++;
-      if (b === at) j++;
-      merged.push(at);
-    }
-    return merged;
-  }
-
-  /** Where the literal starts in `bytes` (either case of its letters when case-blind), ascending. */
   literalHits(bytes: Uint8Array): number[] {
     const found: number[] = [];
     const needle = this.literal;
@@ -230,8 +211,5 @@ export function lowerAsciiInPlace(bytes: Uint8Array, n: number): void {
       w32[i] = w | (upper >>> 2);
     }
   }
-  for (let i = words * 4; i < n; i++) {
-    const c = bytes[i] as number;
-    if (c >= 0x41 && c <= 0x5a) bytes[i] = c | 0x20;
-  }
+  for (let i = words * 4; i < n; i++) bytes[i] = LOWER[bytes[i] as number] as number;
 }

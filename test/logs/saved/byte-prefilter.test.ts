@@ -33,11 +33,14 @@ describe("the byte prefilter", () => {
   it("gives where the literal may start: either case when case-blind, and in NDJSON each escape", () => {
     const bytes = Buffer.from('TimeOut x timeout \\u0074imeout TIMEOUT \\"');
     const blind = BytePrefilter.of(compilePattern("timeout"), "text");
-    expect(blind?.candidates(bytes)).toEqual([0, 10, 31]);
+    expect(blind?.literalHits(bytes)).toEqual([0, 10, 31]);
+    expect(blind?.otherHits(bytes)).toEqual([]);
     const exact = BytePrefilter.of(compilePattern("TIMEOUT"), "text");
-    expect(exact?.candidates(bytes)).toEqual([31]);
+    expect(exact?.literalHits(bytes)).toEqual([31]);
+    expect(exact?.otherHits(bytes)).toEqual([]);
     const json = BytePrefilter.of(compilePattern("timeout"), "ndjson");
-    expect(json?.candidates(bytes)).toEqual([0, 10, 18, 31]);
+    expect(json?.literalHits(bytes)).toEqual([0, 10, 31]);
+    expect(json?.otherHits(bytes)).toEqual([18]);
     expect(BytePrefilter.of(compilePattern("time(out)?"), "text")).toBeUndefined();
   });
 
