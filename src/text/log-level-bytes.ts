@@ -430,6 +430,14 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
   return code < 0 || (to > end && !ascii(b, end, to)) ? -1 : code;
 }
 
+/**
+ * Whether bytes [from, to) after a logfmt match hold no escape and no byte beyond ASCII (what
+ * the match's level depends on once it is read).
+ */
+function plainTail(b: Uint8Array, from: number, to: number): boolean {
+  return !b.subarray(from, to).includes(0x1b) && ascii(b, from, to);
+}
+
 /** restCode: the bytes it read change nothing. */
 const NOTHING_MORE = -2;
 
@@ -462,7 +470,7 @@ function restCode(
     const before = ws > from ? (b[ws - 1] as number) : -1;
     if (before === 46 || !LOGFMT_KEYS.has(keyAt(b, ws, n))) continue;
     const code = logfmtValue(b, x + 1, end);
-    if (code > 0) return b.subarray(x, end).includes(0x1b) || !ascii(b, x, end) ? -1 : code;
+    if (code > 0) return plainTail(b, x, end) ? code : -1;
     // The first match names no level: the other forms say.
     if (code === 0) logfmtSeen = true;
   }
@@ -516,7 +524,7 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
       const after = j < end ? (b[j] as number) : -1;
       if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(key)) {
         const code = logfmtValue(b, j + 1, end);
-        if (code > 0) return b.subarray(j, end).includes(0x1b) || !ascii(b, j, end) ? -1 : code;
+        if (code > 0) return plainTail(b, j, end) ? code : -1;
         // The first match names no level: the other forms say.
         if (code === 0) logfmtSeen = true;
       }
