@@ -34,6 +34,11 @@ export interface LogRows {
   subscribe(listener: () => void): () => void;
   getVersion(): number;
   size(): number;
+  /**
+   * The rows held that count against maxLines: here every row; of saved lines, the files' lines
+   * (the replicas' markers placed among them are not).
+   */
+  cappedSize(): number;
   /** Rows let go before the oldest held. */
   evicted(): number;
   /** Of the rows held, the side panes' events (absent: none). */
@@ -117,6 +122,10 @@ export class LogStore implements LogRows {
 
   size(): number {
     return this.events.length - this.head;
+  }
+
+  cappedSize(): number {
+    return this.size();
   }
 
   byteSize(): number {

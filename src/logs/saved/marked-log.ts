@@ -271,6 +271,10 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
     return this.log.size() + this.markers.length;
   }
 
+  cappedSize(): number {
+    return this.log.size();
+  }
+
   evicted(): number {
     return this.log.evicted();
   }

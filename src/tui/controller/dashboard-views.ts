@@ -575,7 +575,7 @@ export class DashboardViews {
               follower: input.follow,
               reading: input.follow ? undefined : logs.saved?.following?.(),
               ui,
-              buffered: logs.store.size(),
+              buffered: logs.store.cappedSize(),
               cap: logs.store.maxLines,
               nowMono: input.monoNow,
               awaitingVotes: input.readOnly ? 0 : side.awaiting,

@@ -66,6 +66,8 @@ describe("MarkedLog", () => {
     const { m, o } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
     const all = m.slice(0, m.size()).map((r) => eventText(r.event));
     expect(m.size()).toBe(o.log.size() + 2);
+    // The status line's count against the cap is the files' lines, the markers not among them.
+    expect(m.cappedSize()).toBe(o.log.size());
     const stopped = all.findIndex((t) => t.startsWith("replica 2/3 stopped sending"));
     const back = all.findIndex((t) => t.startsWith("replica 2/3 back after"));
     expect(stopped).toBeGreaterThan(0);
