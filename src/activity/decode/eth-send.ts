@@ -3,7 +3,7 @@
  * decoded is those fields (the chain from its CAIP-2 id, the value in ETH and wei, gas and fees)
  * and the call data, with the organization's ABI or as an ERC-20 call (./ethereum.ts).
  */
-import { formatEther, formatGwei, type Hex } from "viem";
+import { formatEther, type Hex } from "viem";
 import { type InterfaceSource, NO_INTERFACES } from "./contract-interfaces.js";
 import {
   type DecodedIntent,
@@ -12,6 +12,7 @@ import {
   type SummaryPart,
   summaryOf,
 } from "./decoded-intent.js";
+import { ether, etherAndWei, gwei } from "./eth-amounts.js";
 import { asHex, chainText, decodeCallData } from "./ethereum.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
@@ -44,18 +45,17 @@ export async function decodeEthSend(
     },
     { depth: 0, label: "from", value: str(body.from) ?? "not given" },
     { depth: 0, label: "to", value: to },
-    { depth: 0, label: "value", value: `${formatEther(value)} ETH (${value} wei)` },
+    { depth: 0, label: "value", value: etherAndWei(value) },
   ];
   const nonce = str(body.nonce);
   if (nonce) rows.push({ depth: 0, label: "nonce", value: nonce });
   const gas = str(body.gasLimit);
   if (gas) rows.push({ depth: 0, label: "gas limit", value: gas });
   const fee = wei(str(body.maxFeePerGas));
-  if (fee !== undefined)
-    rows.push({ depth: 0, label: "max fee", value: `${formatGwei(fee)} gwei per gas` });
+  if (fee !== undefined) rows.push({ depth: 0, label: "max fee", value: `${gwei(fee)} per gas` });
   const tip = wei(str(body.maxPriorityFeePerGas));
   if (tip !== undefined)
-    rows.push({ depth: 0, label: "priority fee", value: `${formatGwei(tip)} gwei per gas` });
+    rows.push({ depth: 0, label: "priority fee", value: `${gwei(tip)} per gas` });
   rows.push({
     depth: 0,
     label: "sponsor",
@@ -68,7 +68,7 @@ export async function decodeEthSend(
     valueWei: value.toString(),
     valueEth: formatEther(value),
   };
-  let parts: SummaryPart[] = [`sends ${formatEther(value)} ETH to `, { role: "to", address: to }];
+  let parts: SummaryPart[] = [`sends ${ether(value)} to `, { role: "to", address: to }];
   let partly = false;
   if (data.length >= 10) {
     const interfaces = source ? await source() : NO_INTERFACES;
@@ -77,7 +77,7 @@ export async function decodeEthSend(
     Object.assign(json, call.json);
     partly = call.partly;
     parts = [...(call.summary ?? [])];
-    if (value > 0n) parts.push(`, with ${formatEther(value)} ETH`);
+    if (value > 0n) parts.push(`, with ${ether(value)}`);
   }
   return {
     what: `Ethereum transaction Turnkey builds from these fields (eth_send_transaction)`,

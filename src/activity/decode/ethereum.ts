@@ -13,8 +13,6 @@ import {
   decodeFunctionData,
   erc20Abi,
   formatEther,
-  formatGwei,
-  formatUnits,
   getAddress,
   type Hex,
   maxUint256,
@@ -38,6 +36,7 @@ import {
   type SummaryPart,
   summaryOf,
 } from "./decoded-intent.js";
+import { ether, etherAndWei, gwei, tokenUnits } from "./eth-amounts.js";
 import { knownToken } from "./well-known.js";
 
 const WHAT = "an Ethereum transaction";
@@ -92,9 +91,6 @@ export function checksummed(address: string): string {
   }
 }
 
-const eth = (wei: bigint) => `${formatEther(wei)} ETH (${wei} wei)`;
-const gwei = (wei: bigint) => `${formatGwei(wei)} gwei`;
-
 export interface CallDecoding {
   rows: DecodedRow[];
   summary: SummaryPart[] | undefined;
@@ -120,8 +116,8 @@ function argumentText(value: unknown): string {
 function amountText(amount: bigint, token: { symbol: string; decimals: number } | undefined) {
   if (amount === maxUint256) return `unlimited (2^256 - 1)`;
   return token
-    ? `${formatUnits(amount, token.decimals)} ${token.symbol} (${amount}, ${token.decimals} decimals)`
-    : `${amount} (raw: the token's decimals are not known here)`;
+    ? `${tokenUnits(amount, token.decimals)} ${token.symbol} (${tokenUnits(amount, 0)} units, ${token.decimals} decimals)`
+    : `${tokenUnits(amount, 0)} (raw: the token's decimals are not known here)`;
 }
 
 /** ERC-20 transfer, approve or transferFrom, when the data is one. */
@@ -161,7 +157,7 @@ function erc20Call(
           { depth, label: "amount", value: amountText(amount, token) },
         ],
         summary: [
-          `sends ${token ? formatUnits(amount, token.decimals) : amount} ${what}`,
+          `sends ${token ? tokenUnits(amount, token.decimals) : amount} ${what}`,
           ...tokenPart,
           " to ",
           { role: "to", address: recipient },
@@ -183,7 +179,7 @@ function erc20Call(
         summary: [
           "lets ",
           { role: "spender", address: spender },
-          ` spend ${unlimited ? "an UNLIMITED amount of" : token ? `${formatUnits(amount, token.decimals)}` : `${amount}`} ${what}`,
+          ` spend ${unlimited ? "an UNLIMITED amount of" : token ? `${tokenUnits(amount, token.decimals)}` : `${amount}`} ${what}`,
           ...tokenPart,
         ],
         json: { erc20: { function: "approve", token: to, spender, amount: String(amount) } },
@@ -201,7 +197,7 @@ function erc20Call(
           { depth, label: "amount", value: amountText(amount, token) },
         ],
         summary: [
-          `moves ${token ? formatUnits(amount, token.decimals) : amount} ${what}`,
+          `moves ${token ? tokenUnits(amount, token.decimals) : amount} ${what}`,
           ...tokenPart,
           " from ",
           { role: "from", address: from },
@@ -396,7 +392,7 @@ export function decodeEthereumTransaction(
     label: "to",
     value: to ?? "nobody: it creates a contract",
   });
-  rows.push({ depth: 0, label: "value", value: eth(value) });
+  rows.push({ depth: 0, label: "value", value: etherAndWei(value) });
   json.to = to ?? null;
   json.valueWei = value.toString();
   json.valueEth = formatEther(value);
@@ -413,16 +409,16 @@ export function decodeEthereumTransaction(
     const size = data ? (data.length - 2) / 2 : 0;
     rows.push({ depth: 0, label: "code", value: `${size} bytes of contract code` });
     parts = [`deploys a contract (${size} bytes of code)`];
-    if (value > 0n) parts.push(`, with ${formatEther(value)} ETH`);
+    if (value > 0n) parts.push(`, with ${ether(value)}`);
   } else if (data && data.length > 2) {
     const call = decodeCallData(to, data, chainId, interfaces, 1);
     rows.push(...call.rows);
     Object.assign(json, call.json);
     partly = call.partly;
     parts = [...(call.summary ?? [])];
-    if (value > 0n) parts.push(`, with ${formatEther(value)} ETH`);
+    if (value > 0n) parts.push(`, with ${ether(value)}`);
   } else {
-    parts = [`sends ${formatEther(value)} ETH to `, { role: "to", address: to }];
+    parts = [`sends ${ether(value)} to `, { role: "to", address: to }];
   }
   const delegation = "authorizationList" in tx ? tx.authorizationList?.[0] : undefined;
   if (delegation) {
@@ -452,8 +448,7 @@ function feeRows(
   gas: bigint | undefined,
   json: Record<string, unknown>,
 ): DecodedRow[] {
-  const most = (perGas: bigint) =>
-    gas === undefined ? "" : `; at most ${formatEther(perGas * gas)} ETH`;
+  const most = (perGas: bigint) => (gas === undefined ? "" : `; at most ${ether(perGas * gas)}`);
   if (tx.maxFeePerGas !== undefined) {
     json.maxFeePerGas = tx.maxFeePerGas.toString();
     json.maxPriorityFeePerGas = tx.maxPriorityFeePerGas?.toString() ?? null;

@@ -5,7 +5,7 @@
  * with viem, which also checks it against its types; other bytes said for what they can be (a
  * 32-byte digest, EIP-712's signing input) and shown whole in hex.
  */
-import { formatUnits, hashTypedData, type TypedDataDefinition } from "viem";
+import { hashTypedData, type TypedDataDefinition } from "viem";
 import {
   type DecodedIntent,
   type DecodedRow,
@@ -15,6 +15,7 @@ import {
   type SummaryPart,
   summaryOf,
 } from "./decoded-intent.js";
+import { tokenUnits } from "./eth-amounts.js";
 import { asHex, chainText } from "./ethereum.js";
 import { knownToken } from "./well-known.js";
 
@@ -193,7 +194,7 @@ function permitSummary(
   try {
     const raw = BigInt(value);
     if (raw === 2n ** 256n - 1n) amount = `an UNLIMITED amount of ${name}`;
-    else if (token) amount = `${formatUnits(raw, token.decimals)} ${token.symbol}`;
+    else if (token) amount = `${tokenUnits(raw, token.decimals)} ${token.symbol}`;
   } catch {
     // not a number: said as it is
   }

@@ -54,7 +54,7 @@ describe("published vectors (EIP-155's example transaction)", () => {
     expect(d.what).toBe("Ethereum transaction, legacy");
     expect(row(d, "chain")).toBe("1 (Ethereum)");
     expect(row(d, "to")).toBe("0x3535353535353535353535353535353535353535");
-    expect(row(d, "value")).toBe("1 ETH (1000000000000000000 wei)");
+    expect(row(d, "value")).toBe("1 ETH (1,000,000,000,000,000,000 wei)");
     expect(row(d, "nonce")).toBe("9");
     expect(row(d, "gas limit")).toBe("21000");
     expect(row(d, "gas price")).toBe("20 gwei; at most 0.00042 ETH");
@@ -89,10 +89,24 @@ describe("transactions made with viem", () => {
     );
     expect(d.what).toBe("Ethereum transaction, EIP-1559");
     expect(row(d, "chain")).toBe("11155111 (Sepolia)");
-    expect(row(d, "value")).toBe("0.25 ETH (250000000000000000 wei)");
+    expect(row(d, "value")).toBe("0.25 ETH (250,000,000,000,000,000 wei)");
     expect(row(d, "max fee")).toBe("30 gwei per gas; at most 0.00063 ETH");
     expect(row(d, "priority fee")).toBe("1.5 gwei per gas");
     expect(d.summary.whole).toBe(`sends 0.25 ETH to ${ALICE}`);
+  });
+
+  it("a large value: exact to the wei and its thousands grouped, in the rows and the summary", () => {
+    const d = decodeEthereumTransaction(
+      serializeTransaction({ ...fees, to: ALICE, value: parseEther("12345.000000000000000001") }),
+      NONE,
+    );
+    expect(row(d, "value")).toBe(
+      "12,345.000000000000000001 ETH (12,345,000,000,000,000,000,001 wei)",
+    );
+    expect(d.summary.whole).toBe(`sends 12,345.000000000000000001 ETH to ${ALICE}`);
+    // Programs read the JSON's plain forms.
+    expect(d.json.valueWei).toBe("12345000000000000000001");
+    expect(d.json.valueEth).toBe("12345.000000000000000001");
   });
 
   it("EIP-2930, EIP-4844 and EIP-7702 by name, with what each adds", () => {
@@ -170,7 +184,7 @@ describe("call data", () => {
     expect(d.outcome).toBe("decoded");
     expect(row(d, "calls")).toBe("transfer(address,uint256) (ERC-20) 0xa9059cbb");
     expect(row(d, "token")).toBe(`${SEPOLIA_USDC} (USDC, 6 decimals)`);
-    expect(row(d, "amount")).toBe("12.5 USDC (12500000, 6 decimals)");
+    expect(row(d, "amount")).toBe("12.5 USDC (12,500,000 units, 6 decimals)");
     expect(d.summary.whole).toBe(`sends 12.5 USDC to ${ALICE}`);
     expect(d.json).toMatchObject({
       erc20: { function: "transfer", to: ALICE, amount: "12500000" },
