@@ -34,6 +34,27 @@ const AFTER_MAIN = [
 ];
 const BANNER =
   "import { createRequire as __tvcwatchRequire } from 'node:module'; const require = __tvcwatchRequire(import.meta.url);";
+/**
+ * yoga-layout (Ink's layout) carries its WebAssembly as a base64 data: URL and reads it with
+ * fetch() wherever fetch exists: in Node that loads Node's fetch (undici) and decodes the URL
+ * through its percent-decoding, a large part of the dashboard's start. Its loader decodes a data:
+ * URL itself (atob) where there is no fetch, and already skips fetch for one when it compiles
+ * streaming: the same test, made where it reads the bytes.
+ */
+const YOGA_LOADER = /yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/;
+const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
+const YOGA_NO_FETCH = 'function ya(){return w||ua(H)||"function"!=typeof fetch?';
+const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  setup(build) {
+    build.onLoad({ filter: YOGA_LOADER }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      if (!text.includes(YOGA_FETCH))
+        throw new Error(`bundle: ${args.path} changed; its wasm is no longer read as expected`);
+      return { contents: text.replace(YOGA_FETCH, YOGA_NO_FETCH), loader: "js" };
+    });
+  },
+};
 /** esbuild's comment naming the source that follows (kept through the merge). */
 const SOURCE_COMMENT = /^\/\/ ((?:src|node_modules)\/\S+)$/gm;
 
@@ -52,6 +73,7 @@ const { metafile } = await esbuild.build({
   logLevel: "warning",
   banner: { js: BANNER },
   metafile: true,
+  plugins: [yogaWithoutFetch],
 });
 
 // Every path below is absolute (the metafile's are from the working folder).
