@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
+import { PATCHES, patchedPath, patchedSource } from "./bundle-patches.mjs";
 
 /** Where: dist/bundle, or the folder given (to build beside it). */
 const OUT = resolve(process.argv[2] ?? "dist/bundle");
@@ -34,24 +35,25 @@ const AFTER_MAIN = [
 ];
 const BANNER =
   "import { createRequire as __tvcwatchRequire } from 'node:module'; const require = __tvcwatchRequire(import.meta.url);";
-/**
- * yoga-layout (Ink's layout) carries its WebAssembly as a base64 data: URL and reads it with
- * fetch() wherever fetch exists: in Node that loads Node's fetch (undici) and decodes the URL
- * through its percent-decoding, a large part of the dashboard's start. Its loader decodes a data:
- * URL itself (atob) where there is no fetch, and already skips fetch for one when it compiles
- * streaming: the same test, made where it reads the bytes.
- */
-const YOGA_LOADER = /yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/;
-const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
-const YOGA_NO_FETCH = 'function ya(){return w||ua(H)||"function"!=typeof fetch?';
-const yogaWithoutFetch = {
-  name: "yoga-without-fetch",
+/** A path as a regular expression matching it alone (esbuild's filters are Go's RE2). */
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The dependencies' start-up patches (./bundle-patches.mjs), applied as esbuild reads them. */
+const patched = {
+  name: "patched",
   setup(build) {
-    build.onLoad({ filter: YOGA_LOADER }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      if (!text.includes(YOGA_FETCH))
-        throw new Error(`bundle: ${args.path} changed; its wasm is no longer read as expected`);
-      return { contents: text.replace(YOGA_FETCH, YOGA_NO_FETCH), loader: "js" };
+    const applied = new Set();
+    for (const { file } of PATCHES)
+      build.onLoad({ filter: new RegExp(`^${literal(patchedPath(file))}$`) }, (args) => {
+        applied.add(file);
+        return {
+          contents: patchedSource(args.path, readFileSync(args.path, "utf8")),
+          loader: "js",
+        };
+      });
+    build.onEnd(() => {
+      for (const { file } of PATCHES)
+        if (!applied.has(file))
+          throw new Error(`bundle: ${file} was not bundled; its patch is left`);
     });
   },
 };
@@ -73,7 +75,7 @@ const { metafile } = await esbuild.build({
   logLevel: "warning",
   banner: { js: BANNER },
   metafile: true,
-  plugins: [yogaWithoutFetch],
+  plugins: [patched],
 });
 
 // Every path below is absolute (the metafile's are from the working folder).

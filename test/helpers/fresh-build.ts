@@ -44,7 +44,14 @@ interface Build {
 
 const BUILDS = {
   bundle: {
-    inputs: ["src", "tools/bundle.mjs", "package.json", "package-lock.json", "tsconfig.json"],
+    inputs: [
+      "src",
+      "tools/bundle.mjs",
+      "tools/bundle-patches.mjs",
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+    ],
     stamp: "bundle.sources-hash",
     output: "dist/bundle/main.js",
     command: ["npm", "run", "--silent", "bundle"],
