@@ -13,9 +13,10 @@ import { fileURLToPath } from "node:url";
  * - string-width (Ink's measure of every row) builds /^\p{RGI_Emoji}$/v as it loads, the costliest
  *   regular expression V8 builds, and tests every grapheme of a row that is not all ASCII (the
  *   panes' borders) against it. Every RGI emoji holds an Extended_Pictographic or Emoji_Component
- *   code point (a pictograph, a regional indicator, a keycap, a modifier, U+FE0F, a tag, ZWJ): a
- *   grapheme without one is no emoji, said without the expression, which is built when a grapheme
- *   with one is first measured. The same widths, checked in test/tools/bundle-patches.test.ts.
+ *   code point beyond ASCII (a pictograph, a regional indicator, U+20E3 of a keycap, a modifier,
+ *   U+FE0F, a tag, ZWJ; the digits, # and * are components only with U+20E3): a grapheme without
+ *   one is no emoji, said without the expression, which is built when a grapheme with one is first
+ *   measured. The same widths, checked in test/tools/bundle-patches.test.ts.
  */
 export const PATCHES = [
   {
@@ -27,7 +28,7 @@ export const PATCHES = [
     file: "node_modules/string-width/index.js",
     from: "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",
     to: [
-      "const mayBeEmojiRegex = /[\\p{Extended_Pictographic}\\p{Emoji_Component}]/u;",
+      "const mayBeEmojiRegex = /(?![\\x00-\\x7f])[\\p{Extended_Pictographic}\\p{Emoji_Component}]/u;",
       "let rgiEmojiRegexBuilt;",
       "const rgiEmojiRegex = {test: (segment) => mayBeEmojiRegex.test(segment) && (rgiEmojiRegexBuilt ??= /^\\p{RGI_Emoji}$/v).test(segment)};",
     ].join("\n"),
