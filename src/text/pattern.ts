@@ -15,7 +15,19 @@
  * finds only `INFO`. Upper-case letters in escapes (`\S`, `\W`, `\D`, `\B`, `\pL`, `\p{Lu}`,
  * `\x{4A}`) are syntax, not letters to match, and do not count.
  */
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS } from "re2js";
+
+/**
+ * re2js, read when the first pattern is compiled: most runs compile none (a plain `tail`, the
+ * first screen of `open`, the worker indexing a file's pieces), and it is the largest module they
+ * would load. Its CommonJS build, read synchronously (a flag's parser compiles as it reads).
+ */
+let re2: typeof RE2JS | undefined;
+function re2js(): typeof RE2JS {
+  re2 ??= (createRequire(import.meta.url)("re2js") as typeof import("re2js")).RE2JS;
+  return re2;
+}
 
 /** Why a pattern cannot be used: one line, naming what to fix. */
 export class PatternError extends Error {
@@ -54,7 +66,7 @@ export class Pattern {
       return new Pattern(
         source,
         ignoreCase,
-        RE2JS.compile(translated, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0),
+        re2js().compile(translated, ignoreCase ? re2js().CASE_INSENSITIVE : 0),
       );
     } catch (err) {
       throw new PatternError(`invalid regex: ${reasonOf(err, ignoreCase)}`);

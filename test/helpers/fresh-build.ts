@@ -8,7 +8,7 @@
  * dropped, by tsc and esbuild alike, so the module graph is tsc's.
  *
  * A build is current when its stamp file holds the hash of its inputs (every file under src/, the
- * package and lock files, the tsconfig) and no output is newer than the stamp: a build made by
+ * bundle script, the package and lock files, the tsconfig) and no output is newer than the stamp: a build made by
  * hand since (`npm run bundle`, `tsc`) is not trusted, since nobody knows which sources it was
  * made from. Test files that run at once and
  * ask for the same build wait for one another (a lock directory), so it is made once.
@@ -44,7 +44,14 @@ interface Build {
 
 const BUILDS = {
   bundle: {
-    inputs: ["src", "package.json", "package-lock.json", "tsconfig.json"],
+    inputs: [
+      "src",
+      "tools/bundle.mjs",
+      "tools/bundle-patches.mjs",
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+    ],
     stamp: "bundle.sources-hash",
     output: "dist/bundle/main.js",
     command: ["npm", "run", "--silent", "bundle"],
