@@ -106,6 +106,8 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private batch: Batch | undefined;
   /** Cancels the next slice, while one is to come. */
   private nextSlice: (() => void) | undefined;
+  /** A search of the saved rows read since the last slice of observing (which then waits). */
+  private searched = false;
   private readonly listeners = new Set<() => void>();
   private readonly detach: () => void;
   private readonly budget: () => WorkBudget;
@@ -132,13 +134,16 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   /**
    * One slice of observing; the next one later while rows are left. Listeners are told when the
    * log changed (its rows are new) and when every row is observed, not between; the replicas
-   * they read meanwhile are counted once (see frozen).
+   * they read meanwhile are counted once (see frozen). A search someone waits for goes first:
+   * while one reads between slices, a slice observes nothing and the next one comes later.
    */
   private readonly observeSlice = (changed = true): void => {
     this.nextSlice?.();
     this.nextSlice = undefined;
     this.frozen ??= new Map();
-    const done = this.catchUp(this.budget());
+    const waits = this.searched;
+    this.searched = false;
+    const done = !waits && this.catchUp(this.budget());
     if (done) this.frozen = undefined;
     else this.nextSlice = this.later(() => this.observeSlice(false));
     if (!changed && !done) return;
@@ -330,6 +335,7 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
         this.running = { key: savedKey, steps: this.log.searchInSteps(pattern), pattern };
       }
       const { steps } = this.running;
+      this.searched = true;
       for (;;) {
         if (budget && !budget.allows(SEARCH_STEP_LINES)) return undefined;
         if (steps.step()) break;
