@@ -9,15 +9,20 @@
  * characters:
  *
  * - case-blind, the two characters that are not ASCII and fold to an ASCII letter (KELVIN SIGN to
- *   k, LATIN SMALL LETTER LONG S to s), in UTF-8;
- * - in NDJSON, a JSON escape: `\u` (any character), `\"` and `\/` when the literal holds `"` or
- *   `/` (the other escapes make control characters and `\`, which no literal holds).
+ *   k when the literal holds a k, LATIN SMALL LETTER LONG S to s when it holds an s), in UTF-8;
+ * - in NDJSON, a JSON escape of one of the literal's characters: `\uXXXX` writing one of them (or
+ *   the other case of a letter, or the sign or long s above, when case-blind), `\"` and `\/` when
+ *   the literal holds `"` or `/` (the other escapes make control characters and `\`, which no
+ *   literal holds). A decoded match whose every character was written as itself is the literal
+ *   in the bytes; one with a character escaped holds an escape of that character.
  *
  * Text and plain lines are their content as written (a line's content is a part of it), so a
  * match is in their bytes. The literal itself is found exactly: with Buffer.indexOf; case-blind,
  * a long one by a Horspool search comparing ASCII letters of either case, its shifts read from the
  * two bytes at the window's end, over the bytes as they are (nothing copied or lower-cased), a
- * short one with Buffer.indexOf in a lower-cased copy. The other needles with Buffer.indexOf.
+ * short one with Buffer.indexOf in a lower-cased copy. The other needles with Buffer.indexOf; a
+ * `\u` found counts when the four hex digits after it write one of those characters (or are
+ * not four hex digits in the bytes given: it then counts, as nothing is known of it).
  *
  * A literal found whole in a line's content read as its bytes are (not escaped, not cut to what
  * filters read) is a match as RE2 would say (`proves`): its bytes decode to the literal's
@@ -33,6 +38,8 @@ import type { SavedFormat } from "./saved-line.js";
 /** KELVIN SIGN and LATIN SMALL LETTER LONG S, in UTF-8. */
 const KELVIN = Buffer.from("\u212a", "utf8");
 const LONG_S = Buffer.from("\u017f", "utf8");
+/** What starts a JSON `\uXXXX` escape. */
+const UNICODE_ESCAPE = Buffer.from("\\u", "latin1");
 
 /**
  * A literal this long or longer, case-blind, is found by its shifts; a shorter one shifts too
@@ -51,6 +58,8 @@ export class BytePrefilter {
     /** What else a line that matches may hold instead (see the module comment). */
     private readonly others: readonly Buffer[],
     private readonly fold: boolean,
+    /** In NDJSON, 1 at each code unit a `\uXXXX` escape counts for (see the module comment). */
+    private readonly escaped: Uint8Array | undefined,
   ) {
     this.shifts = fold && literal.length >= MIN_SHIFTED ? pairShifts(literal) : undefined;
   }
@@ -61,9 +70,28 @@ export class BytePrefilter {
     if (literal === undefined || literal === "") return undefined;
     const fold = pattern.ignoreCase;
     const others: Buffer[] = [];
-    if (fold && /[ks]/i.test(literal)) others.push(KELVIN, LONG_S);
+    // The characters that match one of the literal's: the literal's own, and case-blind the
+    // other case of each letter and the two beyond ASCII folding to k and s.
+    const units = new Set<number>();
+    for (const c of literal) {
+      units.add(c.charCodeAt(0));
+      if (!fold) continue;
+      units.add(c.toLowerCase().charCodeAt(0));
+      units.add(c.toUpperCase().charCodeAt(0));
+    }
+    if (fold && /k/i.test(literal)) {
+      others.push(KELVIN);
+      units.add(0x212a);
+    }
+    if (fold && /s/i.test(literal)) {
+      others.push(LONG_S);
+      units.add(0x017f);
+    }
+    let escaped: Uint8Array | undefined;
     if (format === "ndjson") {
-      others.push(Buffer.from("\\u"));
+      escaped = new Uint8Array(65536);
+      for (const u of units) escaped[u] = 1;
+      others.push(UNICODE_ESCAPE);
       if (literal.includes('"')) others.push(Buffer.from('\\"'));
       if (literal.includes("/")) others.push(Buffer.from("\\/"));
     }
@@ -71,6 +99,7 @@ export class BytePrefilter {
       Buffer.from(fold ? literal.toLowerCase() : literal, "latin1"),
       others,
       fold,
+      escaped,
     );
   }
 
@@ -97,8 +126,14 @@ export class BytePrefilter {
     if (this.others.length === 0) return found;
     const haystack = toBuffer(bytes);
     for (const needle of this.others) {
-      for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1))
+      const units = needle === UNICODE_ESCAPE ? this.escaped : undefined;
+      for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+        if (units) {
+          const unit = hexUnit(bytes, at + 2);
+          if (unit >= 0 && units[unit] === 0) continue;
+        }
         found.push(at);
+      }
     }
     if (this.others.length > 1) {
       found.sort((a, b) => a - b);
@@ -186,6 +221,28 @@ function shiftedSearch(
     if (j < 0) found.push(start);
     i += after;
   }
+}
+
+/** Each byte's value as a hex digit (either case), -1 for a byte that is none. */
+const HEX = Int8Array.from({ length: 256 }, (_, b) =>
+  b >= 0x30 && b <= 0x39
+    ? b - 0x30
+    : b >= 0x61 && b <= 0x66
+      ? b - 0x57
+      : b >= 0x41 && b <= 0x46
+        ? b - 0x37
+        : -1,
+);
+
+/** The code unit the four hex digits at `bytes[at]` write; -1 when they are not four hex digits there. */
+function hexUnit(bytes: Uint8Array, at: number): number {
+  if (at + 4 > bytes.length) return -1;
+  const a = HEX[bytes[at] as number] as number;
+  const b = HEX[bytes[at + 1] as number] as number;
+  const c = HEX[bytes[at + 2] as number] as number;
+  const d = HEX[bytes[at + 3] as number] as number;
+  if ((a | b | c | d) < 0) return -1;
+  return (a << 12) | (b << 8) | (c << 4) | d;
 }
 
 function toBuffer(bytes: Uint8Array): Buffer {

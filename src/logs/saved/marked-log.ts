@@ -67,6 +67,12 @@ function newBatch(): Batch {
   };
 }
 
+/**
+ * The most slices of one catch-up that wait for a search reading between them (each search
+ * slice is a frame's share of time: a search over ten million lines takes a few hundred).
+ */
+const SEARCH_FIRST_SLICES = 1000;
+
 function afterEvents(run: () => void): () => void {
   const id = setImmediate(run);
   return () => clearImmediate(id);
@@ -106,6 +112,10 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   private batch: Batch | undefined;
   /** Cancels the next slice, while one is to come. */
   private nextSlice: (() => void) | undefined;
+  /** A search of the saved rows read since the last slice of observing (which then waits). */
+  private searched = false;
+  /** Slices of this catch-up that waited for a search (at most SEARCH_FIRST_SLICES). */
+  private waited = 0;
   private readonly listeners = new Set<() => void>();
   private readonly detach: () => void;
   private readonly budget: () => WorkBudget;
@@ -132,15 +142,23 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
   /**
    * One slice of observing; the next one later while rows are left. Listeners are told when the
    * log changed (its rows are new) and when every row is observed, not between; the replicas
-   * they read meanwhile are counted once (see frozen).
+   * they read meanwhile are counted once (see frozen). A search someone waits for goes first:
+   * while one reads between slices, a slice observes nothing and the next one comes later, up to
+   * SEARCH_FIRST_SLICES slices of a catch-up (a search started again and again, over a file
+   * still growing, does not hold it back for ever).
    */
   private readonly observeSlice = (changed = true): void => {
     this.nextSlice?.();
     this.nextSlice = undefined;
     this.frozen ??= new Map();
-    const done = this.catchUp(this.budget());
-    if (done) this.frozen = undefined;
-    else this.nextSlice = this.later(() => this.observeSlice(false));
+    const waits = this.searched && this.waited < SEARCH_FIRST_SLICES;
+    this.searched = false;
+    if (waits) this.waited++;
+    const done = !waits && this.catchUp(this.budget());
+    if (done) {
+      this.frozen = undefined;
+      this.waited = 0;
+    } else this.nextSlice = this.later(() => this.observeSlice(false));
     if (!changed && !done) return;
     this.version += 1;
     for (const l of this.listeners) l();
@@ -334,6 +352,7 @@ export class MarkedLog implements LogRows, ReplicaSnapshots {
         this.running = { key: savedKey, steps: this.log.searchInSteps(pattern), pattern };
       }
       const { steps } = this.running;
+      this.searched = true;
       for (;;) {
         if (budget && !budget.allows(SEARCH_STEP_LINES)) return undefined;
         if (steps.step()) break;

@@ -94,6 +94,11 @@ export class DashboardController {
   private round = 0;
   /** When a pending log view was last built again (performance.now). */
   private redrawnAt = 0;
+  /**
+   * The status line counts a search still reading, and what is drawn was let go for it without a
+   * frame of its own (see judgeLater).
+   */
+  private counting = false;
   /** A find that ran out of its budget, done again once every row is judged (a key cancels). */
   private findLater: { target: Target; direction: 1 | -1 } | undefined;
   private stopped = false;
@@ -275,6 +280,7 @@ export class DashboardController {
     if (this.built) return this.built;
     const { logs, feeds } = this.ports;
     const follow = logs.follow;
+    this.counting = false;
     this.built = this.views.build({
       ui: this.ui,
       size: this.size,
@@ -313,14 +319,23 @@ export class DashboardController {
       if (this.stopped) return;
       const done = this.views.judgeSlice(this.ui, this.ports.logs);
       // A view waiting for rows is built again with what the slices judged, a few times a second
-      // (each build walks from the pane's bottom again) and once they are all judged; so is the
-      // status line counting a search's matches while it reads.
+      // (each build walks from the pane's bottom again) and once they are all judged. The status
+      // line counting a search's matches while it reads is drawn with the clock's tick (or a
+      // key): what is drawn is let go, built again with the count when next drawn, not drawn
+      // for it (a frame costs this thread as much as a slice of the search, or more).
       const now = performance.now();
-      const waiting = this.built?.logPending || this.built?.searching;
-      if (waiting && (done || now - this.redrawnAt >= REDRAW_MS)) {
+      const pending = this.built?.logPending === true;
+      const searching = this.built ? this.built.searching : this.counting;
+      if ((pending || searching) && (done || now - this.redrawnAt >= REDRAW_MS)) {
         this.redrawnAt = now;
-        this.round += 1;
-        this.changed();
+        if (pending || done) {
+          this.counting = false;
+          this.round += 1;
+          this.changed();
+        } else {
+          this.counting = true;
+          this.built = undefined;
+        }
       }
       // The next slice without waiting for the frame to be drawn.
       if (!done) this.judgeLater();

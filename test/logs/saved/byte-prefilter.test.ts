@@ -117,3 +117,52 @@ describe("the byte prefilter", () => {
     expect(prefilter.proves(20, 10, 10 + 65_537)).toBe(false);
   });
 });
+
+describe("the byte prefilter over NDJSON", () => {
+  it("counts a \\u escape only when it writes a character that matches one of the literal's", () => {
+    const bytes = Buffer.from("\\u001b[0m \\u0074 \\u0054 \\u00e9 \\u212A \\u017f \\u00", "latin1");
+    const blind = BytePrefilter.of(compilePattern("timeout"), "ndjson");
+    expect(blind?.otherHits(bytes)).toEqual([10, 17, 45]);
+    const keys = BytePrefilter.of(compilePattern("keys"), "ndjson");
+    expect(keys?.otherHits(bytes)).toEqual([31, 38, 45]);
+    const exact = BytePrefilter.of(compilePattern("Timeout"), "ndjson");
+    expect(exact?.otherHits(bytes)).toEqual([10, 17, 45]);
+    const upper = BytePrefilter.of(compilePattern("TIME"), "ndjson");
+    expect(upper?.otherHits(bytes)).toEqual([17, 45]);
+  });
+
+  it("leaves out no line whose decoded content matches, however its characters are escaped", () => {
+    // Characters of the literals and near them: both cases, the Kelvin sign and long s, a
+    // letter beyond ASCII, control characters, a quote, a slash, a backslash.
+    const chars = [...'upstreamTIMEOUTk/"\\ é', "\u212a", "\u017f", "\u001b", "\n"];
+    const written = fc.record({
+      char: fc.constantFrom(...chars),
+      escape: fc.constantFrom("no", "lower", "upper"),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(written, { maxLength: 30 }),
+        fc.constantFrom("stream t", "am", "k/", 'a"u', "upstream timeout", "UP", "Tim"),
+        (parts, source) => {
+          const content = parts.map((p) => p.char).join("");
+          const body = parts
+            .map((p) => {
+              if (p.escape === "no") return JSON.stringify(p.char).slice(1, -1);
+              const hex = (p.char.codePointAt(0) as number).toString(16).padStart(4, "0");
+              return `\\u${p.escape === "upper" ? hex.toUpperCase() : hex}`;
+            })
+            .join("");
+          const line = Buffer.from(`{"content":"${body}"}`, "utf8");
+          expect(JSON.parse(line.toString("utf8")).content).toBe(content);
+          const pattern = compilePattern(source);
+          const prefilter = BytePrefilter.of(pattern, "ndjson");
+          if (!prefilter) throw new Error(`${source}: no prefilter`);
+          if (!pattern.test(content)) return;
+          const hits = prefilter.literalHits(line).length + prefilter.otherHits(line).length;
+          expect(hits, `${source} in ${line.toString("utf8")}`).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});

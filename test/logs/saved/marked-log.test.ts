@@ -13,7 +13,7 @@ import type { StoreEvent } from "../../../src/logs/model/log-line.js";
 import { MarkedLog } from "../../../src/logs/saved/marked-log.js";
 import { type OpenedLogs, openSavedLogs } from "../../../src/logs/saved/open-saved.js";
 import { WorkBudget } from "../../../src/logs/work-budget.js";
-import { compilePattern } from "../../../src/text/pattern.js";
+import { compilePattern, type Pattern } from "../../../src/text/pattern.js";
 import { waitFor } from "../../helpers/wait-for.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tvcwatch-marked-"));
@@ -347,5 +347,92 @@ describe("catching up in slices", () => {
     expect(sliced.snapshot().length).toBe(count);
     const texts = (m: MarkedLog) => m.slice(0, m.size()).map((r) => eventText(r.event));
     expect(texts(sliced)).toEqual(texts(whole));
+  }, 120_000);
+
+  it("while a search reads between its slices, observing waits (a slice observes nothing), and goes on once the search is done", async () => {
+    const count = 60_000;
+    const path = join(dir, `f${++files}.ndjson`);
+    writeFileSync(path, oneLineReplicas(count));
+    const o = await openSavedLogs([path]);
+    opened.push(o);
+    const slices: (() => void)[] = [];
+    let tick = 0;
+    const sliced = new MarkedLog(o.log, {
+      budget: () => WorkBudget.of(0, () => tick++),
+      later: (run) => {
+        slices.push(run);
+        return () => {};
+      },
+    });
+    marks.push(sliced);
+    await o.indexed;
+    // The replicas counted so far: asked with buckets not asked before, counted now (not as
+    // first read during the catch-up).
+    let buckets = 1;
+    const observed = () => sliced.snapshot(++buckets).length;
+    const pattern = compilePattern("hello from 59999");
+    const spent = () => WorkBudget.of(0, () => tick++);
+    expect(slices.length).toBeGreaterThan(0);
+    // A slice after the search read observes nothing, and leaves the next to come.
+    const before = observed();
+    expect(sliced.matching(pattern, spent())).toBeUndefined();
+    (slices.shift() as () => void)();
+    expect(observed()).toBe(before);
+    expect(slices.length).toBe(1);
+    // Without the search reading since, the next one observes.
+    (slices.shift() as () => void)();
+    expect(observed()).toBeGreaterThan(before);
+    // The search read to its end, observing goes on to every row, the search's rows the same.
+    let rows = sliced.matching(pattern, spent());
+    while (rows === undefined) {
+      rows = sliced.matching(pattern, spent());
+      while (slices.length > 0) (slices.shift() as () => void)();
+    }
+    while (slices.length > 0) (slices.shift() as () => void)();
+    expect(observed()).toBe(count);
+    const found = sliced.matching(pattern) as Uint32Array;
+    expect([...found].map((i) => eventText(sliced.at(i)?.event))).toEqual([
+      "INFO hello from 59999",
+    ]);
+  }, 120_000);
+
+  it("a search started again and again (two patterns in turn) holds observing back for a while, not for ever", async () => {
+    const count = 60_000;
+    const path = join(dir, `f${++files}.ndjson`);
+    writeFileSync(path, oneLineReplicas(count));
+    const o = await openSavedLogs([path]);
+    opened.push(o);
+    let tick = 0;
+    const spent = () => WorkBudget.of(0, () => tick++);
+    const observer = () => {
+      const slices: (() => void)[] = [];
+      const log = new MarkedLog(o.log, {
+        budget: spent,
+        later: (run) => {
+          slices.push(run);
+          return () => {};
+        },
+      });
+      marks.push(log);
+      return { log, slices };
+    };
+    const alone = observer();
+    const searched = observer();
+    await o.indexed;
+    // The slices each takes to observe every row: one alone, one with a search read before each.
+    let ran = 0;
+    for (; alone.slices.length > 0; ran++) (alone.slices.shift() as () => void)();
+    const patterns = [compilePattern("hello from 1$"), compilePattern("hello from 2$")];
+    let waited = 0;
+    for (; searched.slices.length > 0 && waited < 5_000; waited++) {
+      const pattern = patterns[waited % 2] as Pattern;
+      expect(searched.log.matching(pattern, spent())).toBeUndefined();
+      (searched.slices.shift() as () => void)();
+    }
+    expect(ran).toBeGreaterThan(1);
+    expect(waited).toBeGreaterThan(ran);
+    expect(searched.slices).toHaveLength(0);
+    expect(searched.log.size()).toBe(alone.log.size());
+    expect(searched.log.snapshot()).toEqual(alone.log.snapshot());
   }, 120_000);
 });
