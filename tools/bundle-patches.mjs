@@ -1,4 +1,5 @@
 // Patches the bundle applies to two dependencies as esbuild reads them (tools/bundle.mjs).
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -34,8 +35,13 @@ export const PATCHES = [
     ].join("\n"),
   },
 ];
-/** A file PATCHES names (from the project's folder), as a path from the root. */
-export const patchedPath = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
+/**
+ * A file PATCHES names (from the project's folder), as a path from the root, its links resolved
+ * as esbuild resolves them (a project whose node_modules is a link to another's, as the package
+ * test's copy is, reads the dependencies from there).
+ */
+export const patchedPath = (file) =>
+  realpathSync(fileURLToPath(new URL(`../${file}`, import.meta.url)));
 
 /** A dependency's source with its patch applied (the file must be one PATCHES names). */
 export function patchedSource(path, text) {

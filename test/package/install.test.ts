@@ -173,6 +173,16 @@ describe("the npm package", () => {
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(line).toMatch(/^\[replica [1-3]\/3\] /);
 
+    // A pattern compiles with the installed copy's regex engine (re2js, read from its
+    // dependencies when the first pattern is compiled, not bundled).
+    const filtered = await run(
+      installed,
+      ["--config", config, "tail", "--since", "1m", "--exclude", "(?i)no such line [0-9]+"],
+      { env, timeoutMs: 60_000 },
+    );
+    expect(filtered.code, filtered.stderr).toBe(0);
+    expect(filtered.stdout.trim().split("\n").length).toBeGreaterThan(5);
+
     const doctor = await run(installed, ["--config", config, "doctor"], { env, timeoutMs: 60_000 });
     expect(doctor.code, doctor.stdout).toBe(0);
     expect(doctor.stdout).toMatch(/^✓ API round trip .*whoami answered/m);
