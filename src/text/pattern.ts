@@ -62,11 +62,13 @@ export class Pattern {
   static compile(source: string): Pattern {
     const translated = translate(source);
     const ignoreCase = !hasUpperCase(source);
+    // Read outside the try: an engine that cannot be loaded is not an invalid regex.
+    const engine = re2js();
     try {
       return new Pattern(
         source,
         ignoreCase,
-        re2js().compile(translated, ignoreCase ? re2js().CASE_INSENSITIVE : 0),
+        engine.compile(translated, ignoreCase ? engine.CASE_INSENSITIVE : 0),
       );
     } catch (err) {
       throw new PatternError(`invalid regex: ${reasonOf(err, ignoreCase)}`);
