@@ -84,10 +84,10 @@ describe("the generated queue's transactions and payloads", () => {
     expect(seen(/^sends [\d.,]+ SOL to a lookup-table account/)).toBe(true);
     expect(seen(/^sends [\d.,]+ USDC to token account/)).toBe(true);
     expect(seen(/^calls (release|cancel)_escrow on Acme escrow \(devnet\)/)).toBe(true);
-    expect(seen(/^sends [\d.]+ ETH to 0x[0-9a-fA-F]{40}$/)).toBe(true);
-    expect(seen(/^sends [\d.]+ USDC to 0x[0-9a-fA-F]{40}$/)).toBe(true);
+    expect(seen(/^sends [\d.,]+ ETH to 0x[0-9a-fA-F]{40}$/)).toBe(true);
+    expect(seen(/^sends [\d.,]+ USDC to 0x[0-9a-fA-F]{40}$/)).toBe(true);
     expect(seen(/^calls (release|schedulePayout)\(.*\) on Payout vault \(Sepolia\)/)).toBe(true);
-    expect(seen(/^signs an EIP-2612 permit: lets 0x[0-9a-fA-F]{40} spend [\d.]+ USDC/)).toBe(true);
+    expect(seen(/^signs an EIP-2612 permit: lets 0x[0-9a-fA-F]{40} spend [\d.,]+ USDC/)).toBe(true);
     expect(seen(/^signs an EIP-4361 sign-in message/)).toBe(true);
     expect(seen(/^signs a 32-byte digest/)).toBe(true);
   }, 60_000);
