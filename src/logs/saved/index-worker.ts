@@ -27,5 +27,6 @@ if (port && first) {
     (k) => claim(claims, k, THERE),
     (bytes) => post({ kind: "progress", bytes }),
     (piece, chunk) => post({ kind: "done", piece, chunk }, pieceTransfer(piece)),
+    task.shared,
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineIndex } from "../../../src/logs/saved/line-index.js";
+import { LineIndex, sharedColumns } from "../../../src/logs/saved/line-index.js";
 
 describe("line index", () => {
   it("copyRows reads the keys, flags and streams of the lines asked for, after lines were let go", () => {
@@ -23,5 +23,42 @@ describe("line index", () => {
     ix.push(400, 9, 2000, 1, 70_000, 2, 0);
     ix.copyRows(ix.next() - 1, 1, keys, flags, streams);
     expect([keys[0], flags[0], streams[0]]).toEqual([2000, 1, 70_000]);
+  });
+
+  it("a window of shared columns fills the slots it is given, then columns of its own; lines further on in the same columns are moved to its end", () => {
+    const shared = sharedColumns(100);
+    let given = 0;
+    const front = LineIndex.window(shared, 0, (end) => {
+      given++;
+      return Math.min(end + 8, 20);
+    });
+    for (let n = 0; n < 12; n++) front.push(n * 10, 9, 1000 + n, n % 7, n % 3, 2, 0);
+    // Its lines in the shared columns, in the slots it was given (8, then 8 more).
+    expect(given).toBe(2);
+    expect(front.columns().starts).toBe(shared.starts);
+    // Lines another reader put further on in them, moved after its own.
+    for (let k = 0; k < 5; k++) {
+      shared.starts[70 + k] = 500 + k;
+      shared.keys[70 + k] = 2000 + k;
+      shared.streams[70 + k] = k % 2;
+    }
+    const first = front.append({ ...shared, from: 70, size: 5 }, Uint32Array.of(4, 5));
+    expect(first).toBe(12);
+    expect(front.columns().starts).toBe(shared.starts);
+    expect([front.start(13), front.key(13), front.stream(13), front.stream(14)]).toEqual([
+      501, 2001, 5, 4,
+    ]);
+    // Past its slots (20 at most): columns of its own, the lines the same.
+    for (let n = 17; n < 30; n++) front.push(n * 10, 9, 1000 + n, 0, 0, 2, 0);
+    expect(front.columns().starts).not.toBe(shared.starts);
+    expect([front.start(11), front.start(16), front.start(29), front.size()]).toEqual([
+      110, 504, 290, 30,
+    ]);
+    // Emptied, numbered from 0 again, its columns kept.
+    const own = front.columns().starts;
+    front.clear();
+    expect([front.size(), front.next()]).toEqual([0, 0]);
+    front.push(7, 1, 1, 0, 0, 2, 0);
+    expect(front.columns().starts).toBe(own);
   });
 });
