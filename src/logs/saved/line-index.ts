@@ -2,8 +2,9 @@
  * What a saved log keeps of each of its lines, in columns of typed arrays rather than an object a
  * line: where it starts and how long it is (its bytes stay in the file), where its content is in
  * it (so that a search reads only that), its sort key, a byte of flags (level, whether the key is
- * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line (29 once a log has more than 65,535 streams: the stream column
- * is widened then); a line is decoded again only when it is shown. Lines are numbered from the
+ * its own time, gap, unreadable, late, content escaped) and its stream. 23 bytes a line: a start
+ * takes four bytes until one is past 4 GiB, a stream two until a log has more than 65,535 (each
+ * column is widened then, to eight and four); a line is decoded again only when it is shown. Lines are numbered from the
  * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
  *
  * A large file's rest is indexed on two threads into one set of columns in shared memory
@@ -28,7 +29,7 @@ export function sharedColumns(capacity: number): LineColumns {
   return {
     from: 0,
     size: 0,
-    starts: new Float64Array(shared(8)),
+    starts: new Uint32Array(shared(4)),
     lengths: new Uint32Array(shared(4)),
     keys: new Float64Array(shared(8)),
     flags: new Uint8Array(shared(1)),
@@ -56,7 +57,7 @@ export const NO_SPAN = 0xffff;
 export interface LineColumns {
   from: number;
   size: number;
-  starts: Float64Array;
+  starts: Float64Array | Uint32Array;
   lengths: Uint32Array;
   keys: Float64Array;
   flags: Uint8Array;
@@ -66,7 +67,8 @@ export interface LineColumns {
 }
 
 export class LineIndex {
-  private starts: Float64Array;
+  /** Four bytes a line until a start needs more (then eight). */
+  private starts: Float64Array | Uint32Array;
   private lengths: Uint32Array;
   private keys: Float64Array;
   private flagBytes: Uint8Array;
@@ -87,7 +89,7 @@ export class LineIndex {
 
   constructor(capacity = 1024) {
     const n = Math.max(16, capacity);
-    this.starts = new Float64Array(n);
+    this.starts = new Uint32Array(n);
     this.lengths = new Uint32Array(n);
     this.keys = new Float64Array(n);
     this.flagBytes = new Uint8Array(n);
@@ -161,6 +163,7 @@ export class LineIndex {
       wide.set(this.streamIds);
       this.streamIds = wide;
     }
+    if (c.starts instanceof Float64Array && this.starts instanceof Uint32Array) this.widenStarts();
     place(this.starts, c.starts, c.from, c.size, at);
     place(this.lengths, c.lengths, c.from, c.size, at);
     place(this.keys, c.keys, c.from, c.size, at);
@@ -206,7 +209,9 @@ export class LineIndex {
 
   /** Bytes the arrays take. */
   bytes(): number {
-    return this.starts.length * (25 + this.streamIds.BYTES_PER_ELEMENT);
+    return (
+      this.starts.length * (17 + this.starts.BYTES_PER_ELEMENT + this.streamIds.BYTES_PER_ELEMENT)
+    );
   }
 
   push(
@@ -224,6 +229,7 @@ export class LineIndex {
       wide.set(this.streamIds);
       this.streamIds = wide;
     }
+    if (start > 0xffffffff && this.starts instanceof Uint32Array) this.widenStarts();
     const k = this.used++;
     this.starts[k] = start;
     this.lengths[k] = length;
@@ -234,6 +240,13 @@ export class LineIndex {
       contentFrom >= 0 && contentFrom < NO_SPAN && contentAfter >= 0 && contentAfter < NO_SPAN;
     this.contentFrom[k] = known ? contentFrom : NO_SPAN;
     this.contentAfter[k] = known ? contentAfter : NO_SPAN;
+  }
+
+  /** A start past 4 GiB: the starts column takes eight bytes a line from now on. */
+  private widenStarts(): void {
+    const wide = new Float64Array(this.starts.length);
+    wide.set(this.starts);
+    this.starts = wide;
   }
 
   /** Whether `n` more lines fit in the slots it has, or (a window) the ones it is given. */
@@ -261,7 +274,10 @@ export class LineIndex {
       to.set(from.subarray(this.head, this.used));
       return to;
     };
-    this.starts = move(this.starts, (n) => new Float64Array(n));
+    this.starts =
+      this.starts instanceof Float64Array
+        ? move(this.starts, (n) => new Float64Array(n))
+        : move(this.starts, (n) => new Uint32Array(n));
     this.lengths = move(this.lengths, (n) => new Uint32Array(n));
     this.keys = move(this.keys, (n) => new Float64Array(n));
     this.flagBytes = move(this.flagBytes, (n) => new Uint8Array(n));

@@ -1129,7 +1129,8 @@ const EMPTY = new LineIndex(16);
 function intoShared(piece: IndexedPiece, shared: SharedIndex): IndexedPiece {
   const c = piece.columns;
   const to = shared.columns;
-  if (c.size === 0 || !(c.streams instanceof Uint16Array)) return piece;
+  if (c.size === 0 || !(c.streams instanceof Uint16Array) || !(c.starts instanceof Uint32Array))
+    return piece;
   const at = takeBack(shared, c.size);
   if (at < 0) return piece;
   const end = c.from + c.size;

@@ -61,4 +61,25 @@ describe("line index", () => {
     front.push(7, 1, 1, 0, 0, 2, 0);
     expect(front.columns().starts).toBe(own);
   });
+
+  it("starts past 4 GiB widen the starts column: every start kept exactly, found by numberAt", () => {
+    const ix = new LineIndex(16);
+    const big = 2 ** 33 + 5;
+    for (let n = 0; n < 20; n++) ix.push(n * 100, 99, n, 0, 0, 2, 0);
+    expect(ix.bytes()).toBe(ix.columns().starts.length * 23);
+    ix.push(big, 99, 20, 0, 0, 2, 0);
+    ix.push(big + 2 ** 32, 99, 21, 0, 0, 2, 0);
+    expect(ix.bytes()).toBe(ix.columns().starts.length * 27);
+    expect([ix.start(19), ix.start(20), ix.start(21)]).toEqual([1900, big, big + 2 ** 32]);
+    expect([ix.numberAt(1900), ix.numberAt(big), ix.numberAt(big + 2 ** 32)]).toEqual([19, 20, 21]);
+    // Wide columns appended after narrow ones widen them; narrow ones after wide ones are read as they are.
+    const narrow = new LineIndex(16);
+    narrow.push(7, 1, 1, 0, 0, 2, 0);
+    narrow.append(ix.columns(), Uint32Array.of(0));
+    expect([narrow.start(0), narrow.start(21), narrow.start(22)]).toEqual([7, big, big + 2 ** 32]);
+    const small = new LineIndex(16);
+    small.push(3, 1, 1, 0, 0, 2, 0);
+    narrow.append(small.columns(), Uint32Array.of(0));
+    expect(narrow.start(23)).toBe(3);
+  });
 });
