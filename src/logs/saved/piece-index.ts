@@ -35,9 +35,14 @@ const WORKER = new URL("./index-worker.js", import.meta.url);
  * thread); `stop` ends every worker still running (their runs reject).
  * `online` is called on this thread once each worker runs: a worker's start sets V8's flags back
  * to their defaults for the whole process (the young generation's growth among them, see
- * src/cli/heap-governor.ts), so the caller sets again what it had set.
+ * src/cli/heap-governor.ts), so the caller sets again what it had set. `flags` (V8's) are set
+ * again by each worker itself as soon as its module runs: this thread may be busy drawing when told
+ * `online`, and the young generation grows meanwhile.
  */
-export function workerPieces(online?: () => void): { run: PieceRunner; stop(): void } | undefined {
+export function workerPieces(
+  online?: () => void,
+  flags?: string,
+): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
   /** The chunks a worker read, by their number, once it ended. */
@@ -74,6 +79,7 @@ export function workerPieces(online?: () => void): { run: PieceRunner; stop(): v
               {
                 chunks: [...chunks],
                 claims: claims.buffer as SharedArrayBuffer,
+                ...(flags === undefined ? {} : { flags }),
                 ...(shared ? { shared } : {}),
               },
               (b) => {

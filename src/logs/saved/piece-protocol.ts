@@ -125,6 +125,8 @@ export interface WorkerTask {
   chunks: PieceRequest[];
   claims: SharedArrayBuffer;
   shared?: SharedIndex;
+  /** V8 flags to set again once the worker runs (its start set them back to their defaults). */
+  flags?: string;
 }
 
 /** The messages a worker posts: how far it is, and each chunk it indexed. */
