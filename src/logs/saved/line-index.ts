@@ -293,6 +293,21 @@ export class LineIndex {
     this.more = undefined;
   }
 
+  /** Whether `c` are this index's own columns (as one thread sees them). */
+  inColumns(c: LineColumns): boolean {
+    return c.starts === this.starts;
+  }
+
+  /** The slot the next line goes in. */
+  slotAfter(): number {
+    return this.used;
+  }
+
+  /** The lines held moved to columns of their own, with room for `more` lines after them. */
+  ownColumns(more: number): void {
+    this.compact(this.size() + more);
+  }
+
   /** Lets every line go, numbers starting again at 0; its columns kept for the next lines. */
   clear(): this {
     this.head = 0;

@@ -641,7 +641,18 @@ export class SavedFile {
       this.limits.maxLines,
       LineIndex.adopt({ ...firstColumns, size: 0 }),
     );
-    for (const piece of done) {
+    for (let p = 0; p < done.length; p++) {
+      const piece = done[p] as IndexedPiece;
+      // A piece with columns of its own is copied after the lines so far: when that would write
+      // over the slots of a piece still to be moved down the same columns, the lines move to
+      // columns of their own first (room for all of them).
+      const ix = whole.index;
+      if (!ix.inColumns(piece.columns)) {
+        const later = done.slice(p + 1);
+        const next = later.find((q) => ix.inColumns(q.columns));
+        if (next && ix.slotAfter() + piece.columns.size > next.columns.from)
+          ix.ownColumns(later.reduce((n, q) => n + q.columns.size, piece.columns.size));
+      }
       const streamOf = Uint32Array.from(piece.streams, (st, k) =>
         k === NO_STREAM ? NO_STREAM : this.streams.id(st.deploymentId, st.replicaLabel),
       );

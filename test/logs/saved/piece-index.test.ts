@@ -292,6 +292,50 @@ describe("a large file indexed in pieces", () => {
     },
   );
 
+  it("a piece with columns of its own just after this thread's, in front of the worker's in the shared columns: the same lines as one reader", async () => {
+    const fd = fileOf("between.log", eventsOf(60_000, [20_000, 40_000]), TEXT_UTC);
+    const oneStreams = new StreamTable();
+    const one = await read(fd, oneStreams);
+    let kept = -1;
+    // This thread's lines at the start of the shared columns, the worker's from the end, and the
+    // chunk between them (the worker's last) in columns of its own, one line more than the room
+    // left: copied after this thread's lines, it would reach the worker's first.
+    const layout: PieceRunner = async (chunks) => {
+      const first = chunks[0] as PieceRequest;
+      const source = new FileBytes(first.fd, first.size);
+      const pieces = chunks.map((c) => SavedFile.indexPiece(source, c, () => {}));
+      const sizes = pieces.map((q) => q.columns.size);
+      const shared = newSharedIndex(sizes.reduce((n, size) => n + size, 0) - 1);
+      const put = (piece: IndexedPiece, at: number): IndexedPiece => {
+        const c = piece.columns;
+        const to = shared.columns;
+        const end = c.from + c.size;
+        to.starts.set(c.starts.subarray(c.from, end), at);
+        to.lengths.set(c.lengths.subarray(c.from, end), at);
+        to.keys.set(c.keys.subarray(c.from, end), at);
+        to.flags.set(c.flags.subarray(c.from, end), at);
+        to.streams.set(c.streams.subarray(c.from, end), at);
+        to.contentFrom.set(c.contentFrom.subarray(c.from, end), at);
+        to.contentAfter.set(c.contentAfter.subarray(c.from, end), at);
+        return { ...piece, columns: { ...to, from: at, size: c.size } };
+      };
+      const out = [put(pieces[0] as IndexedPiece, 0)];
+      let top = shared.columns.starts.length;
+      const theirs: IndexedPiece[] = [];
+      for (let k = pieces.length - 1; k >= 2; k--) {
+        top -= sizes[k] as number;
+        theirs.unshift(put(pieces[k] as IndexedPiece, top));
+      }
+      kept = pieces.length > 2 ? 1 : -1;
+      return [...out, pieces[1] as IndexedPiece, ...theirs];
+    };
+    const streams = new StreamTable();
+    const between = await read(fd, streams, layout);
+    expect(kept).toBe(1);
+    expect(linesOf(between, streams)).toEqual(linesOf(one, oneStreams));
+    expect(factsOf(between, streams)).toEqual(factsOf(one, oneStreams));
+  });
+
   it("the shared columns' slots: taken from the front and from the back, never twice", () => {
     const shared = newSharedIndex(100);
     expect(takeFront(shared, 0, 30)).toBe(30);
