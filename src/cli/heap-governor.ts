@@ -15,12 +15,18 @@
  * as well. `holdYoungGeneration` stops the growth where it stands; called before the dashboard's
  * modules load, it keeps the young generation at its start-up size, for a lower RSS at a little
  * more CPU. A worker thread's start sets V8's flags back to their defaults for the whole process:
- * a command that starts workers (`open`, for a large file's pieces) calls it again once each runs.
+ * a command that starts workers (`open`, for a large file's pieces) calls it again once each runs,
+ * and has each worker set YOUNG_GENERATION_HELD itself as its module starts (the flags are the
+ * process's; this thread may be too busy drawing to hear `online` before its young generation
+ * grows).
  */
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 const MIN_SLACK_BYTES = 8 * 1024 * 1024;
+
+/** The V8 flag `holdYoungGeneration` sets (a worker thread sets it again once it runs). */
+export const YOUNG_GENERATION_HELD = "--semi-space-growth-factor=1";
 
 function collector(): (() => void) | undefined {
   try {
@@ -39,7 +45,7 @@ function collector(): (() => void) | undefined {
  */
 export function holdYoungGeneration(): void {
   try {
-    setFlagsFromString("--semi-space-growth-factor=1");
+    setFlagsFromString(YOUNG_GENERATION_HELD);
   } catch {
     // The runtime's own default stays.
   }

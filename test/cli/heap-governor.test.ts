@@ -29,18 +29,29 @@ buildSync({
  */
 function youngGeneration(
   hold: boolean,
-  /** A worker thread started after the hold, then the hold set again once it runs, or not. */
-  worker?: "held again" | "not held again",
+  /**
+   * A worker thread started after the hold, then the hold set again once it runs (here, or by the
+   * worker itself: V8's flags are the process's), or not.
+   */
+  worker?: "held again" | "not held again" | "held by the worker",
 ): { before: number; after: number } {
   const script = `
     const v8 = await import("node:v8");
     const { Worker } = await import("node:worker_threads");
-    const { holdYoungGeneration } = await import(${JSON.stringify(governor)});
+    const { holdYoungGeneration, YOUNG_GENERATION_HELD } = await import(${JSON.stringify(governor)});
     const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
     const before = young();
     if (${hold}) holdYoungGeneration();
     const worker = ${JSON.stringify(worker ?? "")};
-    if (worker) {
+    if (worker === "held by the worker") {
+      const w = new Worker(
+        "Promise.all([import('node:v8'), import('node:worker_threads')]).then(([v8, t]) => {" +
+          " v8.setFlagsFromString(t.workerData); t.parentPort.postMessage('set'); setTimeout(() => {}, 2000); })",
+        { eval: true, workerData: YOUNG_GENERATION_HELD },
+      );
+      await new Promise((resolve) => w.once("message", resolve));
+      w.unref();
+    } else if (worker) {
       const w = new Worker("setTimeout(() => {}, 2000)", { eval: true });
       await new Promise((resolve) => w.once("online", resolve));
       if (worker === "held again") holdYoungGeneration();
@@ -79,5 +90,9 @@ describe("holdYoungGeneration", () => {
     const again = youngGeneration(true, "held again");
     expect(again.after).toBeLessThanOrEqual(Math.max(2 * again.before, 4 * 1024 * 1024));
     expect(again.after * 4).toBeLessThanOrEqual(undone.after);
+    // Set again by the worker itself as it starts (what the index worker does): held here too.
+    const byWorker = youngGeneration(true, "held by the worker");
+    expect(byWorker.after).toBeLessThanOrEqual(Math.max(2 * byWorker.before, 4 * 1024 * 1024));
+    expect(byWorker.after * 4).toBeLessThanOrEqual(undone.after);
   });
 });

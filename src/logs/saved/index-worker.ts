@@ -4,6 +4,7 @@
  * front), until they meet; reads their bytes by position through the descriptor the main thread
  * opened, says how far it is after each read, and hands each chunk's columns over as it is done.
  */
+import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { FileBytes } from "./byte-source.js";
 import {
@@ -16,6 +17,14 @@ import {
 import { SavedFile } from "./saved-file.js";
 
 const task = workerData as WorkerTask;
+// The flags are the process's: set here, they hold for the main thread too.
+if (task.flags !== undefined) {
+  try {
+    setFlagsFromString(task.flags);
+  } catch {
+    // The runtime's defaults stay.
+  }
+}
 const port = parentPort;
 const first = task.chunks[0];
 if (port && first) {
@@ -27,5 +36,6 @@ if (port && first) {
     (k) => claim(claims, k, THERE),
     (bytes) => post({ kind: "progress", bytes }),
     (piece, chunk) => post({ kind: "done", piece, chunk }, pieceTransfer(piece)),
+    task.shared,
   );
 }

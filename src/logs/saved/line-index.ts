@@ -2,10 +2,42 @@
  * What a saved log keeps of each of its lines, in columns of typed arrays rather than an object a
  * line: where it starts and how long it is (its bytes stay in the file), where its content is in
  * it (so that a search reads only that), its sort key, a byte of flags (level, whether the key is
- * its own time, gap, unreadable, late, content escaped) and its stream. 27 bytes a line (29 once a log has more than 65,535 streams: the stream column
- * is widened then); a line is decoded again only when it is shown. Lines are numbered from the
+ * its own time, gap, unreadable, late, content escaped) and its stream. 23 bytes a line: a start
+ * takes four bytes until one is past 4 GiB, a stream two until a log has more than 65,535 (each
+ * column is widened then, to eight and four); a line is decoded again only when it is shown. Lines are numbered from the
  * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
+ *
+ * A large file's rest is indexed on two threads into one set of columns in shared memory
+ * (`sharedColumns`, ./piece-protocol.ts says who fills which slots), so that no thread's lines are
+ * held twice; they are then moved together in place.
  */
+
+type Column = Float64Array | Uint32Array | Uint16Array | Uint8Array;
+
+/** `size` values of `from` from slot `start` written at slot `at` of `to` (moved, when one column). */
+function place<T extends Column>(to: T, from: T, start: number, size: number, at: number): void {
+  if (to === from) {
+    if (at !== start) to.copyWithin(at, start, start + size);
+  } else {
+    to.set(from.subarray(start, start + size), at);
+  }
+}
+
+/** Columns of `capacity` slots in shared memory: their untouched slots take no memory. */
+export function sharedColumns(capacity: number): LineColumns {
+  const shared = (bytes: number) => new SharedArrayBuffer(Math.max(1, capacity) * bytes);
+  return {
+    from: 0,
+    size: 0,
+    starts: new Uint32Array(shared(4)),
+    lengths: new Uint32Array(shared(4)),
+    keys: new Float64Array(shared(8)),
+    flags: new Uint8Array(shared(1)),
+    streams: new Uint16Array(shared(2)),
+    contentFrom: new Uint16Array(shared(2)),
+    contentAfter: new Uint16Array(shared(2)),
+  };
+}
 
 /** The level: 0 none, 1 trace … 6 fatal. */
 export const LEVEL_MASK = 0x07;
@@ -21,10 +53,11 @@ export const ESCAPED = 0x80;
 /** In the content columns: where the content is, not known (the line is read whole to find it). */
 export const NO_SPAN = 0xffff;
 
-/** An index's columns, as handed between threads (./piece-index.ts): `size` lines from slot 0. */
+/** An index's columns, as handed between threads (./piece-index.ts): `size` lines from `from`. */
 export interface LineColumns {
+  from: number;
   size: number;
-  starts: Float64Array;
+  starts: Float64Array | Uint32Array;
   lengths: Uint32Array;
   keys: Float64Array;
   flags: Uint8Array;
@@ -34,7 +67,8 @@ export interface LineColumns {
 }
 
 export class LineIndex {
-  private starts: Float64Array;
+  /** Four bytes a line until a start needs more (then eight). */
+  private starts: Float64Array | Uint32Array;
   private lengths: Uint32Array;
   private keys: Float64Array;
   private flagBytes: Uint8Array;
@@ -46,21 +80,26 @@ export class LineIndex {
   /** Slots let go at the front of the arrays (compacted now and then). */
   private head = 0;
   private used = 0;
+  /** The slot after the last this index may fill (the arrays' end, or its window's). */
+  private limit: number;
+  /** Asked for more slots once the window is full: the window's new end (none: columns of its own). */
+  private more: ((end: number) => number) | undefined;
   /** Lines let go in all: the number of the first line held. */
   private firstNumber = 0;
 
   constructor(capacity = 1024) {
     const n = Math.max(16, capacity);
-    this.starts = new Float64Array(n);
+    this.starts = new Uint32Array(n);
     this.lengths = new Uint32Array(n);
     this.keys = new Float64Array(n);
     this.flagBytes = new Uint8Array(n);
     this.streamIds = new Uint16Array(n);
     this.contentFrom = new Uint16Array(n);
     this.contentAfter = new Uint16Array(n);
+    this.limit = this.starts.length;
   }
 
-  /** An index over columns made elsewhere (another thread's): their first `size` slots. */
+  /** An index over columns made elsewhere (another thread's): their `size` slots from `from`. */
   static adopt(c: LineColumns): LineIndex {
     const ix = new LineIndex(16);
     ix.starts = c.starts;
@@ -70,7 +109,21 @@ export class LineIndex {
     ix.streamIds = c.streams;
     ix.contentFrom = c.contentFrom;
     ix.contentAfter = c.contentAfter;
-    ix.used = c.size;
+    ix.head = c.from;
+    ix.used = c.from + c.size;
+    ix.limit = c.starts.length;
+    return ix;
+  }
+
+  /**
+   * An index that fills the slots of `c` from `from` (columns others fill other slots of) up to
+   * the end `more` gives it, asked again each time it is full; once it gives no more, the lines
+   * move to columns of their own.
+   */
+  static window(c: LineColumns, from: number, more: (end: number) => number): LineIndex {
+    const ix = LineIndex.adopt({ ...c, from, size: 0 });
+    ix.limit = Math.min(from, c.starts.length);
+    ix.more = more;
     return ix;
   }
 
@@ -78,6 +131,7 @@ export class LineIndex {
   columns(): LineColumns {
     if (this.head > 0) this.compact(this.starts.length);
     return {
+      from: 0,
       size: this.used,
       starts: this.starts,
       lengths: this.lengths,
@@ -91,11 +145,12 @@ export class LineIndex {
 
   /**
    * Appends the lines of `c` as they are (their keys and flags already what they are to be), each
-   * stream number `s` read as `streamOf[s]`; returns the number of the first line appended.
+   * stream number `s` read as `streamOf[s]`; returns the number of the first line appended. Lines
+   * in these very columns (further on in them) are moved, not copied through a buffer.
    */
   append(c: LineColumns, streamOf: Uint32Array): number {
     const first = this.next();
-    if (this.used + c.size > this.starts.length) this.compact(this.size() + c.size);
+    if (!this.fits(c.size)) this.compact(this.size() + c.size);
     const at = this.used;
     let widest = 0;
     for (let k = 0; k < streamOf.length; k++)
@@ -108,16 +163,26 @@ export class LineIndex {
       wide.set(this.streamIds);
       this.streamIds = wide;
     }
-    this.starts.set(c.starts.subarray(0, c.size), at);
-    this.lengths.set(c.lengths.subarray(0, c.size), at);
-    this.keys.set(c.keys.subarray(0, c.size), at);
-    this.flagBytes.set(c.flags.subarray(0, c.size), at);
-    this.contentFrom.set(c.contentFrom.subarray(0, c.size), at);
-    this.contentAfter.set(c.contentAfter.subarray(0, c.size), at);
+    if (c.starts instanceof Float64Array && this.starts instanceof Uint32Array) this.widenStarts();
+    place(this.starts, c.starts, c.from, c.size, at);
+    place(this.lengths, c.lengths, c.from, c.size, at);
+    place(this.keys, c.keys, c.from, c.size, at);
+    place(this.flagBytes, c.flags, c.from, c.size, at);
+    place(this.contentFrom, c.contentFrom, c.from, c.size, at);
+    place(this.contentAfter, c.contentAfter, c.from, c.size, at);
     const ids = this.streamIds;
-    for (let k = 0; k < c.size; k++) {
-      const s = c.streams[k] as number;
-      ids[at + k] = s < streamOf.length ? (streamOf[s] as number) : s;
+    const from = c.streams;
+    // In the same column, moved towards its start: in order, each read before it is written over.
+    if (ids !== from || at <= c.from) {
+      for (let k = 0; k < c.size; k++) {
+        const s = from[c.from + k] as number;
+        ids[at + k] = s < streamOf.length ? (streamOf[s] as number) : s;
+      }
+    } else {
+      for (let k = c.size - 1; k >= 0; k--) {
+        const s = from[c.from + k] as number;
+        ids[at + k] = s < streamOf.length ? (streamOf[s] as number) : s;
+      }
     }
     this.used += c.size;
     return first;
@@ -144,7 +209,9 @@ export class LineIndex {
 
   /** Bytes the arrays take. */
   bytes(): number {
-    return this.starts.length * (25 + this.streamIds.BYTES_PER_ELEMENT);
+    return (
+      this.starts.length * (17 + this.starts.BYTES_PER_ELEMENT + this.streamIds.BYTES_PER_ELEMENT)
+    );
   }
 
   push(
@@ -156,12 +223,13 @@ export class LineIndex {
     contentFrom: number,
     contentAfter: number,
   ): void {
-    if (this.used === this.starts.length) this.grow();
+    if (this.used === this.limit && !this.fits(1)) this.grow();
     if (stream > 0xffff && this.streamIds instanceof Uint16Array) {
       const wide = new Uint32Array(this.streamIds.length);
       wide.set(this.streamIds);
       this.streamIds = wide;
     }
+    if (start > 0xffffffff && this.starts instanceof Uint32Array) this.widenStarts();
     const k = this.used++;
     this.starts[k] = start;
     this.lengths[k] = length;
@@ -172,6 +240,23 @@ export class LineIndex {
       contentFrom >= 0 && contentFrom < NO_SPAN && contentAfter >= 0 && contentAfter < NO_SPAN;
     this.contentFrom[k] = known ? contentFrom : NO_SPAN;
     this.contentAfter[k] = known ? contentAfter : NO_SPAN;
+  }
+
+  /** A start past 4 GiB: the starts column takes eight bytes a line from now on. */
+  private widenStarts(): void {
+    const wide = new Float64Array(this.starts.length);
+    wide.set(this.starts);
+    this.starts = wide;
+  }
+
+  /** Whether `n` more lines fit in the slots it has, or (a window) the ones it is given. */
+  private fits(n: number): boolean {
+    while (this.more && this.used + n > this.limit) {
+      const was = this.limit;
+      this.limit = Math.min(this.starts.length, this.more(was));
+      if (this.limit <= was) break;
+    }
+    return this.used + n <= this.limit;
   }
 
   private grow(): void {
@@ -189,7 +274,10 @@ export class LineIndex {
       to.set(from.subarray(this.head, this.used));
       return to;
     };
-    this.starts = move(this.starts, (n) => new Float64Array(n));
+    this.starts =
+      this.starts instanceof Float64Array
+        ? move(this.starts, (n) => new Float64Array(n))
+        : move(this.starts, (n) => new Uint32Array(n));
     this.lengths = move(this.lengths, (n) => new Uint32Array(n));
     this.keys = move(this.keys, (n) => new Float64Array(n));
     this.flagBytes = move(this.flagBytes, (n) => new Uint8Array(n));
@@ -201,6 +289,31 @@ export class LineIndex {
     this.contentAfter = move(this.contentAfter, (n) => new Uint16Array(n));
     this.used = live;
     this.head = 0;
+    this.limit = this.starts.length;
+    this.more = undefined;
+  }
+
+  /** Whether `c` are this index's own columns (as one thread sees them). */
+  inColumns(c: LineColumns): boolean {
+    return c.starts === this.starts;
+  }
+
+  /** The slot the next line goes in. */
+  slotAfter(): number {
+    return this.used;
+  }
+
+  /** The lines held moved to columns of their own, with room for `more` lines after them. */
+  ownColumns(more: number): void {
+    this.compact(this.size() + more);
+  }
+
+  /** Lets every line go, numbers starting again at 0; its columns kept for the next lines. */
+  clear(): this {
+    this.head = 0;
+    this.used = 0;
+    this.firstNumber = 0;
+    return this;
   }
 
   /** Lets the `n` oldest lines go. */

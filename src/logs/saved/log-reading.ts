@@ -34,6 +34,8 @@ export interface LogReadingOptions {
   pollMs: number;
   /** Called once each indexing worker runs (./piece-index.ts: what its start undoes). */
   workerOnline?: () => void;
+  /** V8 flags each indexing worker sets again once it runs (../open-saved.ts). */
+  workerFlags?: string;
 }
 
 export class LogReading {
@@ -50,7 +52,7 @@ export class LogReading {
 
   constructor(private readonly options: LogReadingOptions) {
     this.log = new SavedLog(options.limits.maxLines);
-    this.pieces = workerPieces(options.workerOnline);
+    this.pieces = workerPieces(options.workerOnline, options.workerFlags);
   }
 
   /** Starts reading one opened name: a stream, a compressed file or a regular file. */

@@ -36,6 +36,11 @@ export interface OpenSavedOptions {
    * sets V8's flags back to their defaults: the caller sets again the ones it set).
    */
   workerOnline?: () => void;
+  /**
+   * V8 flags each such worker sets again itself once its runtime started (the flags are the
+   * process's: set there, they hold for this thread too, however busy it is when told `online`).
+   */
+  workerFlags?: string;
   /** Standard input, for `-`: its descriptor and a stream over it. */
   stdin?: { fd: number; stream: Readable };
 }
@@ -61,6 +66,7 @@ export async function openSavedLogs(
     follow: options.follow === true,
     pollMs: options.pollMs ?? 500,
     workerOnline: options.workerOnline,
+    ...(options.workerFlags === undefined ? {} : { workerFlags: options.workerFlags }),
   });
   for (const o of opened) reading.add(o);
   reading.log.update();

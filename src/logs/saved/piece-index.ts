@@ -14,10 +14,12 @@ import {
   claim,
   HERE,
   type IndexedPiece,
+  inShared,
   newClaims,
   type PieceMessage,
   type PieceRequest,
   type PieceRunner,
+  type SharedIndex,
   type WorkerTask,
 } from "./piece-protocol.js";
 import { SavedFile } from "./saved-file.js";
@@ -33,9 +35,14 @@ const WORKER = new URL("./index-worker.js", import.meta.url);
  * thread); `stop` ends every worker still running (their runs reject).
  * `online` is called on this thread once each worker runs: a worker's start sets V8's flags back
  * to their defaults for the whole process (the young generation's growth among them, see
- * src/cli/heap-governor.ts), so the caller sets again what it had set.
+ * src/cli/heap-governor.ts), so the caller sets again what it had set. `flags` (V8's) are set
+ * again by each worker itself as soon as its module runs: this thread may be busy drawing when told
+ * `online`, and the young generation grows meanwhile.
  */
-export function workerPieces(online?: () => void): { run: PieceRunner; stop(): void } | undefined {
+export function workerPieces(
+  online?: () => void,
+  flags?: string,
+): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
   /** The chunks a worker read, by their number, once it ended. */
@@ -47,7 +54,7 @@ export function workerPieces(online?: () => void): { run: PieceRunner; stop(): v
       const pieces = new Map<number, IndexedPiece>();
       w.on("message", (m: PieceMessage) => {
         if (m.kind === "progress") progress(m.bytes);
-        else pieces.set(m.chunk, m.piece);
+        else pieces.set(m.chunk, ours(m.piece, task.shared));
       });
       w.once("error", reject);
       w.once("exit", (code) => {
@@ -57,7 +64,7 @@ export function workerPieces(online?: () => void): { run: PieceRunner; stop(): v
       });
     });
   return {
-    run: async (chunks, progress, pause) => {
+    run: async (chunks, progress, pause, shared) => {
       const first = chunks[0] as PieceRequest;
       const claims = newClaims(chunks.length);
       let here = 0;
@@ -68,10 +75,18 @@ export function workerPieces(online?: () => void): { run: PieceRunner; stop(): v
       // The worker first, so that it starts while this thread draws the first screen.
       const theirs =
         chunks.length > 1
-          ? worker({ chunks: [...chunks], claims: claims.buffer as SharedArrayBuffer }, (b) => {
-              there = b;
-              tell();
-            }).catch((err: unknown) => {
+          ? worker(
+              {
+                chunks: [...chunks],
+                claims: claims.buffer as SharedArrayBuffer,
+                ...(flags === undefined ? {} : { flags }),
+                ...(shared ? { shared } : {}),
+              },
+              (b) => {
+                there = b;
+                tell();
+              },
+            ).catch((err: unknown) => {
               failed = true;
               throw err;
             })
@@ -85,6 +100,7 @@ export function workerPieces(online?: () => void): { run: PieceRunner; stop(): v
           tell();
         },
         pause,
+        shared,
       );
       const [read, pieces] = await Promise.all([mine, theirs]);
       const rest: IndexedPiece[] = [];
@@ -99,5 +115,17 @@ export function workerPieces(online?: () => void): { run: PieceRunner; stop(): v
       for (const w of running) void w.terminate();
       running.clear();
     },
+  };
+}
+
+/**
+ * A piece as a worker posted it, its lines in the shared columns read through this thread's own
+ * views of them (the same memory), so that they are moved together in place.
+ */
+function ours(piece: IndexedPiece, shared: SharedIndex | undefined): IndexedPiece {
+  if (!shared || !inShared(piece)) return piece;
+  return {
+    ...piece,
+    columns: { ...shared.columns, from: piece.columns.from, size: piece.columns.size },
   };
 }

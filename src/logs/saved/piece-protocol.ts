@@ -5,10 +5,13 @@
  * stream table, what its reading counted), the messages a worker sends, and how the readers
  * share the chunks of the rest of a file: each chunk claimed once (`claim`), this thread's reader
  * from the front, a worker's from the back, until they meet, so that neither waits on the other
- * however busy this thread is drawing. ./piece-index.ts runs the pieces; ./saved-file.ts puts
- * them together in file order.
+ * however busy this thread is drawing. The readers' lines go into one set of columns in shared
+ * memory (`SharedIndex`), this thread's from the first slot up, each of a worker's chunks (once
+ * read) from the last down, each reader taking its slots in `room` first, so that neither
+ * thread's lines are held twice. ./piece-index.ts runs the pieces; ./saved-file.ts puts them
+ * together in file order.
  */
-import type { LineColumns } from "./line-index.js";
+import { type LineColumns, sharedColumns } from "./line-index.js";
 import type { SavedFormat } from "./saved-line.js";
 import type { Stream } from "./stream-table.js";
 
@@ -64,12 +67,66 @@ export type PieceRunner = (
   chunks: readonly PieceRequest[],
   progress: (bytes: number) => void,
   pause: () => Promise<void>,
+  /** The columns the pieces' lines go into when they have room there (else columns of their own). */
+  shared?: SharedIndex,
 ) => Promise<IndexedPiece[]>;
 
-/** What a worker is given: the chunks, and their claims (a SharedArrayBuffer, one Int32 each). */
+/**
+ * Columns in shared memory for a large file's rest, and which of their slots are taken: slots
+ * [0, room[0]) by the reader from the front, [room[1], capacity) by the reader from the back.
+ */
+export interface SharedIndex {
+  columns: LineColumns;
+  /** The two ends of the free slots, one BigInt64 pair (changed together, atomically). */
+  room: BigInt64Array;
+}
+
+export function newSharedIndex(capacity: number): SharedIndex {
+  const room = new BigInt64Array(new SharedArrayBuffer(8));
+  const columns = sharedColumns(capacity);
+  room[0] = BigInt(columns.starts.length) << 32n;
+  return { columns, room };
+}
+
+/** One atomic change of the free slots [front, back): what `take` makes of them, or undefined. */
+function takeRoom(
+  room: BigInt64Array,
+  take: (front: number, back: number) => [number, number] | undefined,
+): [number, number] | undefined {
+  for (;;) {
+    const was = Atomics.load(room, 0);
+    const front = Number(was & 0xffffffffn);
+    const back = Number(was >> 32n);
+    const next = take(front, back);
+    if (next === undefined) return undefined;
+    const now = (BigInt(next[1]) << 32n) | BigInt(next[0]);
+    if (Atomics.compareExchange(room, 0, was, now) === was) return [front, back];
+  }
+}
+
+/** The front reader's slots from `end` on, up to `want` more: the new end (`end`: none free). */
+export function takeFront(shared: SharedIndex, end: number, want: number): number {
+  const got = takeRoom(shared.room, (front, back) =>
+    front === end && back > front ? [front + Math.min(want, back - front), back] : undefined,
+  );
+  return got === undefined ? end : got[0] + Math.min(want, got[1] - got[0]);
+}
+
+/** `count` slots for a reader from the back, just before those taken so far: the first, or -1. */
+export function takeBack(shared: SharedIndex, count: number): number {
+  const got = takeRoom(shared.room, (front, back) =>
+    back - front >= count ? [front, back - count] : undefined,
+  );
+  return got === undefined ? -1 : got[1] - count;
+}
+
+/** What a worker is given: the chunks, their claims (a SharedArrayBuffer, one Int32 each), the columns. */
 export interface WorkerTask {
   chunks: PieceRequest[];
   claims: SharedArrayBuffer;
+  shared?: SharedIndex;
+  /** V8 flags to set again once the worker runs (its start set them back to their defaults). */
+  flags?: string;
 }
 
 /** The messages a worker posts: how far it is, and each chunk it indexed. */
@@ -92,10 +149,15 @@ export function claim(claims: Int32Array, k: number, reader: number): boolean {
   return Atomics.compareExchange(claims, k, FREE, reader) === FREE;
 }
 
-/** The buffers of a piece's columns, handed over rather than copied. */
+/** The buffers of a piece's columns that are its own, handed over rather than copied. */
 export function pieceTransfer(piece: IndexedPiece): ArrayBuffer[] {
   const c = piece.columns;
-  return [c.starts, c.lengths, c.keys, c.flags, c.streams, c.contentFrom, c.contentAfter].map(
-    (a) => a.buffer as ArrayBuffer,
+  return [c.starts, c.lengths, c.keys, c.flags, c.streams, c.contentFrom, c.contentAfter].flatMap(
+    (a) => (a.buffer instanceof ArrayBuffer ? [a.buffer] : []),
   );
+}
+
+/** Whether a piece's lines are in shared columns (the slots `from` on), not columns of its own. */
+export function inShared(piece: IndexedPiece): boolean {
+  return piece.columns.starts.buffer instanceof SharedArrayBuffer;
 }

@@ -30,7 +30,16 @@ import {
   TIMED,
   UNREADABLE,
 } from "./line-index.js";
-import type { IndexedPiece, PieceFacts, PieceRequest, PieceRunner } from "./piece-protocol.js";
+import {
+  type IndexedPiece,
+  newSharedIndex,
+  type PieceFacts,
+  type PieceRequest,
+  type PieceRunner,
+  type SharedIndex,
+  takeBack,
+  takeFront,
+} from "./piece-protocol.js";
 import type { SavedHeader } from "./saved-header.js";
 import {
   GAP,
@@ -73,6 +82,8 @@ const PARALLEL_BYTES = 32 * 1024 * 1024;
 const CHUNK_BYTES = PIECE_BYTES;
 /** What is read first to find the newline a chunk ends at (more when its line is longer). */
 const PROBE_BYTES = 64 * 1024;
+/** The slots of the shared columns the reader from the front takes at a time. */
+const FRONT_SLOTS = 4096;
 
 /** Indexes lines in file order into one LineIndex: keys, late lines, the header, counts. */
 class Indexer {
@@ -617,6 +628,8 @@ export class SavedFile {
           this.restIndexed = bytes;
         },
         pause,
+        // The whole file's columns: each reader's lines go in them, put together there in place.
+        newSharedIndex(capacity),
       );
     } catch {
       return undefined;
@@ -628,7 +641,18 @@ export class SavedFile {
       this.limits.maxLines,
       LineIndex.adopt({ ...firstColumns, size: 0 }),
     );
-    for (const piece of done) {
+    for (let p = 0; p < done.length; p++) {
+      const piece = done[p] as IndexedPiece;
+      // A piece with columns of its own is copied after the lines so far: when that would write
+      // over the slots of a piece still to be moved down the same columns, the lines move to
+      // columns of their own first (room for all of them).
+      const ix = whole.index;
+      if (!ix.inColumns(piece.columns)) {
+        const later = done.slice(p + 1);
+        const next = later.find((q) => ix.inColumns(q.columns));
+        if (next && ix.slotAfter() + piece.columns.size > next.columns.from)
+          ix.ownColumns(later.reduce((n, q) => n + q.columns.size, piece.columns.size));
+      }
       const streamOf = Uint32Array.from(piece.streams, (st, k) =>
         k === NO_STREAM ? NO_STREAM : this.streams.id(st.deploymentId, st.replicaLabel),
       );
@@ -648,8 +672,10 @@ export class SavedFile {
     source: FileBytes,
     request: PieceRequest,
     progress: (bytes: number) => void,
+    /** Columns to index into (emptied first) instead of new ones. */
+    into?: LineIndex,
   ): IndexedPiece {
-    const steps = SavedFile.chunkSteps(source, [request], () => true, progress);
+    const steps = SavedFile.chunkSteps(source, [request], () => true, progress, undefined, into);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value.piece;
@@ -666,8 +692,10 @@ export class SavedFile {
     claim: (chunk: number) => boolean,
     progress: (bytes: number) => void,
     pause: () => Promise<void>,
+    /** Where its lines go, from the first slot on, while there is room (else columns of its own). */
+    shared?: SharedIndex,
   ): Promise<{ piece: IndexedPiece; chunks: number }> {
-    const steps = SavedFile.chunkSteps(source, chunks, claim, progress);
+    const steps = SavedFile.chunkSteps(source, chunks, claim, progress, shared);
     for (;;) {
       await pause();
       const step = steps.next();
@@ -678,7 +706,8 @@ export class SavedFile {
   /**
    * Chunks read from the last back, each as a piece of its own (a worker's part): each taken
    * first (`claim`), down to the first another reader has, the first chunk left to the reader of
-   * the front; `done` hears each piece as it is read, `progress` the bytes of all of them.
+   * the front; `done` hears each piece as it is read, `progress` the bytes of all of them. Each
+   * piece's lines are moved into `shared`, just before the last piece's, when there is room.
    */
   static indexChunksFromBack(
     source: FileBytes,
@@ -686,14 +715,19 @@ export class SavedFile {
     claim: (chunk: number) => boolean,
     progress: (bytes: number) => void,
     done: (piece: IndexedPiece, chunk: number) => void,
+    shared?: SharedIndex,
   ): void {
     let read = 0;
+    // Each chunk read into the same columns once the last one's lines moved to the shared ones.
+    let scratch: LineIndex | undefined;
     for (let k = chunks.length - 1; k >= 1 && claim(k); k--) {
       const chunk = chunks[k] as PieceRequest;
-      done(
-        SavedFile.indexPiece(source, chunk, (bytes) => progress(read + bytes)),
-        k,
-      );
+      if (shared) scratch ??= new LineIndex(chunk.capacity);
+      const piece = SavedFile.indexPiece(source, chunk, (bytes) => progress(read + bytes), scratch);
+      const moved = shared ? intoShared(piece, shared) : piece;
+      // Not moved: its columns are handed over as they are.
+      if (moved === piece) scratch = undefined;
+      done(moved, k);
       read += chunk.to - chunk.from;
     }
   }
@@ -708,13 +742,24 @@ export class SavedFile {
     chunks: readonly PieceRequest[],
     claim: (chunk: number) => boolean,
     progress: (bytes: number) => void,
+    shared?: SharedIndex,
+    into?: LineIndex,
   ): Generator<void, { piece: IndexedPiece; chunks: number }> {
     const first = chunks[0] as PieceRequest;
     const streams = new StreamTable();
     const limits = { maxLines: first.maxLines, maxHeldBytes: first.maxHeldBytes };
     const file = new SavedFile(first.name, source, undefined, streams, limits);
     file.format = first.format;
-    const ix = file.newIndexer(first.format, first.capacity);
+    const ix = shared
+      ? new Indexer(
+          first.format,
+          streams,
+          first.maxLines,
+          LineIndex.window(shared.columns, 0, (end) => takeFront(shared, end, FRONT_SLOTS)),
+        )
+      : into
+        ? new Indexer(first.format, streams, first.maxLines, into.clear())
+        : file.newIndexer(first.format, first.capacity);
     let pos = first.from;
     let taken = 0;
     for (; taken < chunks.length && claim(taken); taken++) {
@@ -1087,6 +1132,28 @@ export class SavedFile {
 }
 
 const EMPTY = new LineIndex(16);
+
+/**
+ * A piece read on its own (a chunk from the back) moved into the shared columns, just before the
+ * slots taken there so far; as it is when there is no room, or its stream numbers are too wide.
+ */
+function intoShared(piece: IndexedPiece, shared: SharedIndex): IndexedPiece {
+  const c = piece.columns;
+  const to = shared.columns;
+  if (c.size === 0 || !(c.streams instanceof Uint16Array) || !(c.starts instanceof Uint32Array))
+    return piece;
+  const at = takeBack(shared, c.size);
+  if (at < 0) return piece;
+  const end = c.from + c.size;
+  to.starts.set(c.starts.subarray(c.from, end), at);
+  to.lengths.set(c.lengths.subarray(c.from, end), at);
+  to.keys.set(c.keys.subarray(c.from, end), at);
+  to.flags.set(c.flags.subarray(c.from, end), at);
+  to.streams.set(c.streams.subarray(c.from, end), at);
+  to.contentFrom.set(c.contentFrom.subarray(c.from, end), at);
+  to.contentAfter.set(c.contentAfter.subarray(c.from, end), at);
+  return { ...piece, columns: { ...to, from: at, size: c.size } };
+}
 
 /** A file's first lines, read to tell its format (at most SAMPLE_LINES, DETECT_BYTES). */
 interface FileSample {

@@ -17,10 +17,15 @@ import {
   claim,
   HERE,
   type IndexedPiece,
+  inShared,
   newClaims,
+  newSharedIndex,
   type PieceRequest,
   type PieceRunner,
+  type SharedIndex,
   THERE,
+  takeBack,
+  takeFront,
 } from "../../../src/logs/saved/piece-protocol.js";
 import { SavedFile } from "../../../src/logs/saved/saved-file.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
@@ -89,11 +94,16 @@ function fileOf(name: string, events: readonly LogEvent[], format: StreamFormat)
 /**
  * The chunks shared here by the two readers a worker runs: the worker's from the back (taking
  * `backFirst` of the chunks before the other starts, as one started first would, all it can when
- * undefined), then this thread's from the front up to them; how many readers read a chunk.
+ * undefined), then this thread's from the front up to them; how many readers read a chunk, and
+ * how many pieces were left in the shared columns. `slots`: shared columns of that many slots
+ * instead of the ones given (too few: the pieces that find no room keep columns of their own).
  */
 let pieceCount = 0;
-function sharedBy(backFirst: (chunks: number) => number | undefined): PieceRunner {
-  return async (chunks, progress, pause) => {
+let sharedPieces = 0;
+let allPieces = 0;
+function sharedBy(backFirst: (chunks: number) => number | undefined, slots?: number): PieceRunner {
+  return async (chunks, progress, pause, given) => {
+    const shared: SharedIndex | undefined = slots === undefined ? given : newSharedIndex(slots);
     const first = chunks[0] as PieceRequest;
     const source = new FileBytes(first.fd, first.size);
     const claims = newClaims(chunks.length);
@@ -105,6 +115,7 @@ function sharedBy(backFirst: (chunks: number) => number | undefined): PieceRunne
       (k) => left-- > 0 && claim(claims, k, THERE),
       () => {},
       (piece, k) => theirs.set(k, piece),
+      shared,
     );
     const mine = await SavedFile.indexChunksInSlices(
       source,
@@ -112,9 +123,12 @@ function sharedBy(backFirst: (chunks: number) => number | undefined): PieceRunne
       (k) => claim(claims, k, HERE),
       progress,
       pause,
+      shared,
     );
     expect(mine.chunks + theirs.size).toBe(chunks.length);
     pieceCount = (mine.chunks > 0 ? 1 : 0) + (theirs.size > 0 ? 1 : 0);
+    sharedPieces = [mine.piece, ...theirs.values()].filter(inShared).length;
+    allPieces = 1 + theirs.size;
     return [mine.piece, ...[...theirs].sort((a, b) => a[0] - b[0]).map(([, piece]) => piece)];
   };
 }
@@ -193,8 +207,11 @@ describe("a large file indexed in pieces", () => {
       const one = await read(fd, oneStreams);
       const piecesStreams = new StreamTable();
       pieceCount = 0;
+      sharedPieces = 0;
       const inPieces = await read(fd, piecesStreams, here);
       expect(pieceCount).toBe(2);
+      // Both readers' lines went into the shared columns, the whole file's.
+      expect(sharedPieces).toBeGreaterThan(1);
       expect(one.index.size()).toBeGreaterThan(50_000);
       expect(linesOf(inPieces, piecesStreams)).toEqual(linesOf(one, oneStreams));
       expect(factsOf(inPieces, piecesStreams)).toEqual(factsOf(one, oneStreams));
@@ -250,6 +267,89 @@ describe("a large file indexed in pieces", () => {
     expect(factsOf(shared, streams)).toEqual(factsOf(one, oneStreams));
   });
 
+  it.each([
+    ["no room for the worker's pieces after this thread's", 30_000],
+    ["room for none of them", 100],
+  ])(
+    "shared columns with %s: those that find none keep columns of their own, the same lines as one reader",
+    async (_, slots) => {
+      const fd = fileOf(`tight-${slots}.log`, eventsOf(60_000, [20_000, 40_000]), TEXT_UTC);
+      const oneStreams = new StreamTable();
+      const one = await read(fd, oneStreams);
+      const streams = new StreamTable();
+      pieceCount = 0;
+      sharedPieces = 0;
+      const tight = await read(
+        fd,
+        streams,
+        sharedBy((n) => Math.floor(n / 2), slots),
+      );
+      expect(pieceCount).toBe(2);
+      if (slots > 1000) expect(sharedPieces).toBeLessThan(allPieces);
+      else expect(sharedPieces).toBe(0);
+      expect(linesOf(tight, streams)).toEqual(linesOf(one, oneStreams));
+      expect(factsOf(tight, streams)).toEqual(factsOf(one, oneStreams));
+    },
+  );
+
+  it("a piece with columns of its own just after this thread's, in front of the worker's in the shared columns: the same lines as one reader", async () => {
+    const fd = fileOf("between.log", eventsOf(60_000, [20_000, 40_000]), TEXT_UTC);
+    const oneStreams = new StreamTable();
+    const one = await read(fd, oneStreams);
+    let kept = -1;
+    // This thread's lines at the start of the shared columns, the worker's from the end, and the
+    // chunk between them (the worker's last) in columns of its own, one line more than the room
+    // left: copied after this thread's lines, it would reach the worker's first.
+    const layout: PieceRunner = async (chunks) => {
+      const first = chunks[0] as PieceRequest;
+      const source = new FileBytes(first.fd, first.size);
+      const pieces = chunks.map((c) => SavedFile.indexPiece(source, c, () => {}));
+      const sizes = pieces.map((q) => q.columns.size);
+      const shared = newSharedIndex(sizes.reduce((n, size) => n + size, 0) - 1);
+      const put = (piece: IndexedPiece, at: number): IndexedPiece => {
+        const c = piece.columns;
+        const to = shared.columns;
+        const end = c.from + c.size;
+        to.starts.set(c.starts.subarray(c.from, end), at);
+        to.lengths.set(c.lengths.subarray(c.from, end), at);
+        to.keys.set(c.keys.subarray(c.from, end), at);
+        to.flags.set(c.flags.subarray(c.from, end), at);
+        to.streams.set(c.streams.subarray(c.from, end), at);
+        to.contentFrom.set(c.contentFrom.subarray(c.from, end), at);
+        to.contentAfter.set(c.contentAfter.subarray(c.from, end), at);
+        return { ...piece, columns: { ...to, from: at, size: c.size } };
+      };
+      const out = [put(pieces[0] as IndexedPiece, 0)];
+      let top = shared.columns.starts.length;
+      const theirs: IndexedPiece[] = [];
+      for (let k = pieces.length - 1; k >= 2; k--) {
+        top -= sizes[k] as number;
+        theirs.unshift(put(pieces[k] as IndexedPiece, top));
+      }
+      kept = pieces.length > 2 ? 1 : -1;
+      return [...out, pieces[1] as IndexedPiece, ...theirs];
+    };
+    const streams = new StreamTable();
+    const between = await read(fd, streams, layout);
+    expect(kept).toBe(1);
+    expect(linesOf(between, streams)).toEqual(linesOf(one, oneStreams));
+    expect(factsOf(between, streams)).toEqual(factsOf(one, oneStreams));
+  });
+
+  it("the shared columns' slots: taken from the front and from the back, never twice", () => {
+    const shared = newSharedIndex(100);
+    expect(takeFront(shared, 0, 30)).toBe(30);
+    expect(takeBack(shared, 50)).toBe(50);
+    // Only what is left between them: 20 slots at the front, then none at either end.
+    expect(takeFront(shared, 30, 64)).toBe(50);
+    expect(takeBack(shared, 1)).toBe(-1);
+    expect(takeFront(shared, 50, 64)).toBe(50);
+    // The front is taken from where its reader's slots end, or not at all.
+    const other = newSharedIndex(100);
+    expect(takeFront(other, 10, 5)).toBe(10);
+    expect(takeBack(other, 100)).toBe(0);
+  });
+
   it("claims: each chunk taken by one reader, the first to ask", () => {
     const claims = newClaims(3);
     expect(claim(claims, 2, THERE)).toBe(true);
@@ -291,9 +391,16 @@ describe("pieces on worker threads (the built modules, where the worker's module
     const streams = new StreamTable();
     // The pieces come back from the runner (a worker that failed would leave them to be read here).
     let indexed = 0;
-    const run: PieceRunner = async (requests, progress, pause) => {
-      const done = await (workers as NonNullable<typeof workers>).run(requests, progress, pause);
+    let shared = 0;
+    const run: PieceRunner = async (requests, progress, pause, into) => {
+      const done = await (workers as NonNullable<typeof workers>).run(
+        requests,
+        progress,
+        pause,
+        into,
+      );
       indexed = done.length;
+      shared = done.filter(inShared).length;
       return done;
     };
     const inWorkers = await read(fd, streams, run);
@@ -301,6 +408,8 @@ describe("pieces on worker threads (the built modules, where the worker's module
     // This thread's chunks as one piece, and each the worker read as one of its own (it may have
     // read none, if this thread took them all first).
     expect(indexed).toBeGreaterThan(0);
+    // Their lines in the shared columns, this thread's and the worker's alike.
+    expect(shared).toBe(indexed);
     expect(online).toBe(1);
     expect(linesOf(inWorkers, streams)).toEqual(linesOf(one, oneStreams));
     expect(factsOf(inWorkers, streams)).toEqual(factsOf(one, oneStreams));

@@ -8,7 +8,7 @@ import type { TimeBound } from "../../../text/time-bound.js";
 import { CliError } from "../../cli-error.js";
 import { commandSummary } from "../../command-summaries.js";
 import { collectQuery, fieldListFlag, timeBoundFlag } from "../../flag-parsers.js";
-import { governHeap, holdYoungGeneration } from "../../heap-governor.js";
+import { governHeap, holdYoungGeneration, YOUNG_GENERATION_HELD } from "../../heap-governor.js";
 import { type OpenRange, openRange } from "./open-range.js";
 
 /** Said when standard output is no terminal: what reads saved lines without one. */
@@ -88,7 +88,8 @@ Examples:
     .action(async (files: string[], flags: OpenFlags) => {
       // As the dashboard's other commands: the young generation held at its start-up size
       // before the reader and Ink load, the heap kept near what it holds (a followed pipe); held
-      // again once each worker indexing a large file runs (its start lets it grow again).
+      // again by each worker indexing a large file as soon as it runs (its start lets it grow
+      // again), and here once told it runs.
       holdYoungGeneration();
       let opened: OpenedLogs;
       // The rest of a large file is indexed once the newest screen is drawn (or on the way out).
@@ -101,6 +102,7 @@ Examples:
           follow: flags.follow === true,
           indexFrom,
           workerOnline: holdYoungGeneration,
+          workerFlags: YOUNG_GENERATION_HELD,
         });
       } catch (err) {
         throw new CliError((err as Error).message, 2);
