@@ -41,6 +41,8 @@ export interface PieceFacts {
   perStream: number[];
   first: number;
   last: number;
+  /** No line of the piece is older than one before it in the piece. */
+  sorted: boolean;
   cut: number;
   passedOver: number;
 }

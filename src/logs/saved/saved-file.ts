@@ -137,6 +137,7 @@ class Indexer {
       perStream: r.perStream,
       first: r.first,
       last: r.last,
+      sorted: this.sorted,
       cut: notRead.cut,
       passedOver: notRead.passedOver,
     };
@@ -163,6 +164,15 @@ class Indexer {
       this.pending = 0;
       this.revision++;
     }
+    const p = piece.facts;
+    if (n < next && p.sorted && ix.key(n) >= this.maxKey) {
+      // The piece in order and its first timed line no older than any before it: none of its
+      // lines is late (the piece's reading marked none), the newest is its last timed one.
+      this.maxKey = p.last;
+      this.prevKey = p.last;
+      this.hasKey = true;
+      n = next;
+    }
     for (let k = n; k < next; k++) {
       const f = ix.flags(k);
       if ((f & TIMED) === 0) continue;
@@ -177,7 +187,6 @@ class Indexer {
       this.prevKey = key;
       this.hasKey = true;
     }
-    const p = piece.facts;
     this.unreadable += p.unreadable;
     this.revision += p.revision;
     this.minTime = Math.min(this.minTime, p.minTime);
