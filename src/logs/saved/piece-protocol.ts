@@ -122,6 +122,28 @@ export function takeBack(shared: SharedIndex, count: number): number {
   return got === undefined ? -1 : got[1] - count;
 }
 
+/**
+ * A piece's lines copied into the shared columns at slot `at` (slots the caller took): the piece
+ * as it is then, its columns the shared ones from there.
+ */
+export function copiedIntoShared(
+  piece: IndexedPiece,
+  shared: SharedIndex,
+  at: number,
+): IndexedPiece {
+  const c = piece.columns;
+  const to = shared.columns;
+  const end = c.from + c.size;
+  to.starts.set(c.starts.subarray(c.from, end), at);
+  to.lengths.set(c.lengths.subarray(c.from, end), at);
+  to.keys.set(c.keys.subarray(c.from, end), at);
+  to.flags.set(c.flags.subarray(c.from, end), at);
+  to.streams.set(c.streams.subarray(c.from, end), at);
+  to.contentFrom.set(c.contentFrom.subarray(c.from, end), at);
+  to.contentAfter.set(c.contentAfter.subarray(c.from, end), at);
+  return { ...piece, columns: { ...to, from: at, size: c.size } };
+}
+
 /** What a worker is given: the chunks, their claims (a SharedArrayBuffer, one Int32 each), the columns. */
 export interface WorkerTask {
   chunks: PieceRequest[];

@@ -31,6 +31,7 @@ import {
   UNREADABLE,
 } from "./line-index.js";
 import {
+  copiedIntoShared,
   type IndexedPiece,
   newSharedIndex,
   type PieceFacts,
@@ -1148,20 +1149,10 @@ const EMPTY = new LineIndex(16);
  */
 function intoShared(piece: IndexedPiece, shared: SharedIndex): IndexedPiece {
   const c = piece.columns;
-  const to = shared.columns;
   if (c.size === 0 || !(c.streams instanceof Uint16Array) || !(c.starts instanceof Uint32Array))
     return piece;
   const at = takeBack(shared, c.size);
-  if (at < 0) return piece;
-  const end = c.from + c.size;
-  to.starts.set(c.starts.subarray(c.from, end), at);
-  to.lengths.set(c.lengths.subarray(c.from, end), at);
-  to.keys.set(c.keys.subarray(c.from, end), at);
-  to.flags.set(c.flags.subarray(c.from, end), at);
-  to.streams.set(c.streams.subarray(c.from, end), at);
-  to.contentFrom.set(c.contentFrom.subarray(c.from, end), at);
-  to.contentAfter.set(c.contentAfter.subarray(c.from, end), at);
-  return { ...piece, columns: { ...to, from: at, size: c.size } };
+  return at < 0 ? piece : copiedIntoShared(piece, shared, at);
 }
 
 /** A file's first lines, read to tell its format (at most SAMPLE_LINES, DETECT_BYTES). */

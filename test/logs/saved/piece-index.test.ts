@@ -15,6 +15,7 @@ import { type LogEvent, packNanos, timestampSortKey } from "../../../src/logs/mo
 import { FileBytes } from "../../../src/logs/saved/byte-source.js";
 import {
   claim,
+  copiedIntoShared,
   HERE,
   type IndexedPiece,
   inShared,
@@ -306,19 +307,7 @@ describe("a large file indexed in pieces", () => {
       const pieces = chunks.map((c) => SavedFile.indexPiece(source, c, () => {}));
       const sizes = pieces.map((q) => q.columns.size);
       const shared = newSharedIndex(sizes.reduce((n, size) => n + size, 0) - 1);
-      const put = (piece: IndexedPiece, at: number): IndexedPiece => {
-        const c = piece.columns;
-        const to = shared.columns;
-        const end = c.from + c.size;
-        to.starts.set(c.starts.subarray(c.from, end), at);
-        to.lengths.set(c.lengths.subarray(c.from, end), at);
-        to.keys.set(c.keys.subarray(c.from, end), at);
-        to.flags.set(c.flags.subarray(c.from, end), at);
-        to.streams.set(c.streams.subarray(c.from, end), at);
-        to.contentFrom.set(c.contentFrom.subarray(c.from, end), at);
-        to.contentAfter.set(c.contentAfter.subarray(c.from, end), at);
-        return { ...piece, columns: { ...to, from: at, size: c.size } };
-      };
+      const put = (piece: IndexedPiece, at: number) => copiedIntoShared(piece, shared, at);
       const out = [put(pieces[0] as IndexedPiece, 0)];
       let top = shared.columns.starts.length;
       const theirs: IndexedPiece[] = [];
