@@ -61,6 +61,25 @@ async function open(text: string) {
 const eventText = (e: StoreEvent | undefined) =>
   e === undefined ? "" : e.kind === "line" ? e.content : e.kind === "gap" ? e.reason : e.text;
 
+/**
+ * A MarkedLog of `o`'s lines whose every slice does one batch, no more (a budget spent at once),
+ * each next slice kept in `slices` to be run by hand; `spent` is such a budget.
+ */
+function inSlices(o: OpenedLogs) {
+  let tick = 0;
+  const spent = () => WorkBudget.of(0, () => tick++);
+  const slices: (() => void)[] = [];
+  const m = new MarkedLog(o.log, {
+    budget: spent,
+    later: (run) => {
+      slices.push(run);
+      return () => {};
+    },
+  });
+  marks.push(m);
+  return { m, slices, spent };
+}
+
 describe("MarkedLog", () => {
   it("shows a replica that stops sending and comes back where a live follow would", async () => {
     const { m, o } = await open(ndjson({ silent: (r, i) => r === 2 && i > 100 && i < 200 }));
@@ -317,17 +336,7 @@ describe("catching up in slices", () => {
     opened.push(o);
     const before = o.log.size();
     expect(before).toBeLessThan(count);
-    const slices: (() => void)[] = [];
-    let tick = 0;
-    const sliced = new MarkedLog(o.log, {
-      // A budget spent at once: each slice does its one batch, no more.
-      budget: () => WorkBudget.of(0, () => tick++),
-      later: (run) => {
-        slices.push(run);
-        return () => {};
-      },
-    });
-    marks.push(sliced);
+    const { m: sliced, slices } = inSlices(o);
     let told = 0;
     sliced.subscribe(() => told++);
     await o.indexed;
@@ -355,23 +364,13 @@ describe("catching up in slices", () => {
     writeFileSync(path, oneLineReplicas(count));
     const o = await openSavedLogs([path]);
     opened.push(o);
-    const slices: (() => void)[] = [];
-    let tick = 0;
-    const sliced = new MarkedLog(o.log, {
-      budget: () => WorkBudget.of(0, () => tick++),
-      later: (run) => {
-        slices.push(run);
-        return () => {};
-      },
-    });
-    marks.push(sliced);
+    const { m: sliced, slices, spent } = inSlices(o);
     await o.indexed;
     // The replicas counted so far: asked with buckets not asked before, counted now (not as
     // first read during the catch-up).
     let buckets = 1;
     const observed = () => sliced.snapshot(++buckets).length;
     const pattern = compilePattern("hello from 59999");
-    const spent = () => WorkBudget.of(0, () => tick++);
     expect(slices.length).toBeGreaterThan(0);
     // A slice after the search read observes nothing, and leaves the next to come.
     const before = observed();
@@ -402,22 +401,9 @@ describe("catching up in slices", () => {
     writeFileSync(path, oneLineReplicas(count));
     const o = await openSavedLogs([path]);
     opened.push(o);
-    let tick = 0;
-    const spent = () => WorkBudget.of(0, () => tick++);
-    const observer = () => {
-      const slices: (() => void)[] = [];
-      const log = new MarkedLog(o.log, {
-        budget: spent,
-        later: (run) => {
-          slices.push(run);
-          return () => {};
-        },
-      });
-      marks.push(log);
-      return { log, slices };
-    };
-    const alone = observer();
-    const searched = observer();
+    const alone = inSlices(o);
+    const searched = inSlices(o);
+    const spent = searched.spent;
     await o.indexed;
     // The slices each takes to observe every row: one alone, one with a search read before each.
     let ran = 0;
@@ -426,13 +412,13 @@ describe("catching up in slices", () => {
     let waited = 0;
     for (; searched.slices.length > 0 && waited < 5_000; waited++) {
       const pattern = patterns[waited % 2] as Pattern;
-      expect(searched.log.matching(pattern, spent())).toBeUndefined();
+      expect(searched.m.matching(pattern, spent())).toBeUndefined();
       (searched.slices.shift() as () => void)();
     }
     expect(ran).toBeGreaterThan(1);
     expect(waited).toBeGreaterThan(ran);
     expect(searched.slices).toHaveLength(0);
-    expect(searched.log.size()).toBe(alone.log.size());
-    expect(searched.log.snapshot()).toEqual(alone.log.snapshot());
+    expect(searched.m.size()).toBe(alone.m.size());
+    expect(searched.m.snapshot()).toEqual(alone.m.snapshot());
   }, 120_000);
 });
