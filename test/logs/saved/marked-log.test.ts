@@ -47,11 +47,17 @@ function ndjson(options: { silent?: (replica: number, i: number) => boolean; cou
   return `${out.join("\n")}\n`;
 }
 
-async function open(text: string) {
+/** `text` written to a file of its own and opened, its index possibly still being read. */
+async function opening(text: string): Promise<OpenedLogs> {
   const path = join(dir, `f${++files}.ndjson`);
   writeFileSync(path, text);
   const o = await openSavedLogs([path]);
   opened.push(o);
+  return o;
+}
+
+async function open(text: string) {
+  const o = await opening(text);
   await o.indexed;
   const m = new MarkedLog(o.log);
   marks.push(m);
@@ -330,10 +336,7 @@ describe("catching up in slices", () => {
   it("lines indexed after it was made are observed a batch a slice, between which the event loop answers, to the markers made at once", async () => {
     // A file over the MiB indexed first: the rest comes after the MarkedLog was made.
     const count = 60_000;
-    const path = join(dir, `f${++files}.ndjson`);
-    writeFileSync(path, oneLineReplicas(count));
-    const o = await openSavedLogs([path]);
-    opened.push(o);
+    const o = await opening(oneLineReplicas(count));
     const before = o.log.size();
     expect(before).toBeLessThan(count);
     const { m: sliced, slices } = inSlices(o);
@@ -360,10 +363,7 @@ describe("catching up in slices", () => {
 
   it("while a search reads between its slices, observing waits (a slice observes nothing), and goes on once the search is done", async () => {
     const count = 60_000;
-    const path = join(dir, `f${++files}.ndjson`);
-    writeFileSync(path, oneLineReplicas(count));
-    const o = await openSavedLogs([path]);
-    opened.push(o);
+    const o = await opening(oneLineReplicas(count));
     const { m: sliced, slices, spent } = inSlices(o);
     await o.indexed;
     // The replicas counted so far: asked with buckets not asked before, counted now (not as
@@ -397,10 +397,7 @@ describe("catching up in slices", () => {
 
   it("a search started again and again (two patterns in turn) holds observing back for a while, not for ever", async () => {
     const count = 60_000;
-    const path = join(dir, `f${++files}.ndjson`);
-    writeFileSync(path, oneLineReplicas(count));
-    const o = await openSavedLogs([path]);
-    opened.push(o);
+    const o = await opening(oneLineReplicas(count));
     const alone = inSlices(o);
     const searched = inSlices(o);
     const spent = searched.spent;
