@@ -207,7 +207,8 @@ const PROGRAMS: Record<string, string> = {
   [MEMO_PROGRAM_ADDRESS]: "Memo",
 };
 
-const sol = (lamports: bigint) => `${formatAtomic(lamports, 9)} SOL (${lamports} lamports)`;
+const sol = (lamports: bigint) =>
+  `${formatAtomic(lamports, 9)} SOL (${formatAtomic(lamports, 0)} lamports)`;
 
 function bytesOf(data: InstructionView["data"]): Uint8Array {
   return data instanceof Uint8Array
@@ -350,8 +351,8 @@ function tokenInstruction(
     known && (given === undefined || given === known.decimals) ? ` ${known.symbol}` : "";
   const units =
     decimals === undefined
-      ? `${amount} (raw: the mint and its decimals are not in this instruction)`
-      : `${formatAtomic(amount, decimals)}${symbol} (${amount}, ${decimals} decimals)`;
+      ? `${formatAtomic(amount, 0)} (raw: the mint and its decimals are not in this instruction)`
+      : `${formatAtomic(amount, decimals)}${symbol} (${formatAtomic(amount, 0)} units, ${decimals} decimals)`;
   const rows = [
     { depth: 2, label: "amount", value: units },
     ...parsedRows(parsed, say, ["amount", "decimals"]),
@@ -361,7 +362,7 @@ function tokenInstruction(
   if (!transfer || !destination) return { name: `${program}: ${kind}`, rows, json };
   const howMuch =
     decimals === undefined
-      ? `${amount} raw units of a token`
+      ? `${formatAtomic(amount, 0)} raw units of a token`
       : `${formatAtomic(amount, decimals)}${symbol || " tokens"}`;
   const ofMint: SummaryPart[] = mint && !symbol ? [" (mint ", part("mint", mint), ")"] : [];
   return {

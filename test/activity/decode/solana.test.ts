@@ -78,7 +78,7 @@ describe("published vectors (wallet-core's Solana transaction tests)", () => {
   it("an SPL transferChecked (mainnet 3vZ67C…): amount 4000 at 6 decimals, the mint and accounts", () => {
     const d = decodeSolanaTransaction(hexOf58(WALLET_CORE.tokenTransfer), NONE);
     expect(row(d, "#1")).toBe("Token: TransferChecked");
-    expect(row(d, "amount")).toBe("0.004 (4000, 6 decimals)");
+    expect(row(d, "amount")).toBe("0.004 (4,000 units, 6 decimals)");
     expect(row(d, "mint")).toBe("SRMuApVNdxXokk5GT7XD5cUUgXMBCoAz2LHeuAoKWRt");
     expect(row(d, "source")).toBe("EDNd1ycsydWYwVmrYZvqYazFqwk1QjBgAUKFjBoz1jKP");
     expect(row(d, "destination")).toBe("3WUX9wASxyScbA7brDipioKfXS1XEYkQ4vo3Kej9bKei");
@@ -150,6 +150,11 @@ describe("transactions made with kit and the program clients", () => {
     expect(fromHex.summary.whole).toBe(`sends 0.25 SOL to ${TO} (1 more instruction)`);
   });
 
+  it("an amount exact and grouped, in SOL and in lamports, as Ethereum's are in ETH and wei", () => {
+    const d = decodeSolanaTransaction(made([transfer]).hex, NONE);
+    expect(row(d, "amount")).toBe("0.25 SOL (250,000,000 lamports)");
+  });
+
   it("a Token-2022 transferChecked of a known mint, in its units", () => {
     const mint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Address;
     const wire = made([
@@ -164,7 +169,7 @@ describe("transactions made with kit and the program clients", () => {
     ]);
     const d = decodeSolanaTransaction(wire.hex, NONE);
     expect(row(d, "#1")).toBe("Token-2022: TransferChecked");
-    expect(row(d, "amount")).toBe("1.5 USDC (1500000, 6 decimals)");
+    expect(row(d, "amount")).toBe("1.5 USDC (1,500,000 units, 6 decimals)");
     expect(d.summary.whole).toBe(
       "sends 1.5 USDC to token account GaeTAQZyhVEocTC7iY8GztSyY5cBAJTkAUUA1kLFLMV",
     );
