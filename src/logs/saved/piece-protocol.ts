@@ -1,11 +1,12 @@
 /**
  * What one piece of a large file's index is, as the threads that index it hand it over: what it
- * asks (a byte range of a file starting at a line's start and ending after a newline, read through
- * the descriptor the file was opened with), what it hands back (its index's columns, its own
- * stream table, what its reading counted), the messages a worker sends, and how the readers
- * share the chunks of the rest of a file: each chunk claimed once (`claim`), this thread's reader
- * from the front, a worker's from the back, until they meet, so that neither waits on the other
- * however busy this thread is drawing. The readers' lines go into one set of columns in shared
+ * asks (a chunk's share of the bytes of a file, read through the descriptor the file was opened
+ * with: the lines starting in it, its edges found by its reader, so that the rest is cut without
+ * reading it), what it hands back (its index's columns, its own stream table, what its reading
+ * counted), the messages a worker sends, and how the readers share the chunks of the rest of a
+ * file: each chunk claimed once (`claim`), this thread's reader from the front, a worker's from
+ * the back, until they meet, so that neither waits on the other however busy this thread is
+ * drawing. The readers' lines go into one set of columns in shared
  * memory (`SharedIndex`), this thread's from the first slot up, each of a worker's chunks (once
  * read) from the last down, each reader taking its slots in `room` first, so that neither
  * thread's lines are held twice. ./piece-index.ts runs the pieces; ./saved-file.ts puts them
@@ -21,8 +22,16 @@ export interface PieceRequest {
   size: number;
   name: string;
   format: SavedFormat;
+  /**
+   * The chunk's share of the rest's bytes, cut without reading them: its lines start just after
+   * the first newline from `from - 1` (0: at 0) and end where the next chunk's start (`end`: there).
+   * The edge at `from` (or `to`) is looked for in MAX_LINE_BYTES; found none (a longer line), it
+   * is the next share's, the chunk then holds no line (`chunkEdge` in ./saved-file.ts).
+   */
   from: number;
   to: number;
+  /** The end of the rest (the last chunk's `to`, just after a newline): the last line ends there. */
+  end: number;
   /** Slots the piece's columns start with (the first piece's: the whole file's). */
   capacity: number;
   maxLines: number;
@@ -57,10 +66,10 @@ export interface IndexedPiece {
 }
 
 /**
- * Indexes the chunks of the rest of a file (in file order, each from a line's start to just after
- * a newline, the first one's capacity the whole rest's), shared between readers; `progress`
- * hears the bytes indexed of all of them so far; a piece read on the caller's thread calls
- * `pause` between its reads (it throws to stop it). Resolves to pieces covering the chunks in
+ * Indexes the chunks of the rest of a file (in file order, each its share of the bytes, the first
+ * one's capacity the whole rest's), shared between readers; `progress` hears the bytes indexed
+ * of all of them so far; a piece read on the caller's thread calls `pause` between its reads (it
+ * throws to stop it). Resolves to pieces covering the chunks in
  * file order, the consecutive chunks one reader read as one piece, the first chunk's reader's
  * first. Rejects when a piece could not be indexed (the caller indexes on its own thread then)
  * or the runner was stopped.

@@ -591,9 +591,9 @@ export class SavedFile {
   }
 
   /**
-   * Bytes [0, tailFrom) indexed in chunks of about `chunkBytes` (cut after a newline) shared by
-   * this thread's reader and other threads' (`run`), then put together in file order; undefined
-   * when they could not be (indexed here then).
+   * Bytes [0, tailFrom) indexed in chunks of `chunkBytes` shared by this thread's reader and other
+   * threads' (`run`), each chunk's edges found by the reader that takes it (`chunkEdge`), then put
+   * together in file order; undefined when they could not be (indexed here then).
    */
   private async inPieces(
     run: PieceRunner,
@@ -603,33 +603,27 @@ export class SavedFile {
     chunkBytes: number,
   ): Promise<{ whole: Indexer; pos: number } | undefined> {
     const format = this.format as SavedFormat;
-    const bounds = [0];
-    for (let at = chunkBytes; at < tailFrom; at += chunkBytes) {
-      const before = bounds.at(-1) as number;
-      if (at <= before) continue;
-      // The newline a chunk ends at: in the first PROBE_BYTES after `at`, or (a long line) later.
-      const probed = Math.min(tailFrom, at - 1 + PROBE_BYTES);
-      let nl = this.newlineIn(at - 1, probed);
-      if (nl < 0) nl = this.newlineIn(probed, Math.min(tailFrom, at - 1 + MAX_LINE_BYTES));
-      if (nl >= 0 && nl + 1 > before && nl + 1 < tailFrom) bounds.push(nl + 1);
-    }
-    bounds.push(tailFrom);
     const source = this.source as FileBytes;
-    const requests: PieceRequest[] = bounds.slice(0, -1).map((from, k) => {
-      const to = bounds[k + 1] as number;
-      return {
+    // Cut without reading: each chunk's reader finds its edges (chunkEdge), none of it read
+    // before the first screen.
+    const requests: PieceRequest[] = [];
+    for (let from = 0; from < tailFrom; from += chunkBytes) {
+      const to = Math.min(tailFrom, from + chunkBytes);
+      requests.push({
         fd: source.fd,
         size: source.end(),
         name: this.name,
         format,
         from,
         to,
+        end: tailFrom,
         // The first chunk's columns become the whole file's.
-        capacity: k === 0 ? capacity : Math.ceil(((capacity * (to - from)) / tailFrom) * 1.2) + 16,
+        capacity:
+          from === 0 ? capacity : Math.ceil(((capacity * (to - from)) / tailFrom) * 1.2) + 16,
         maxLines: this.limits.maxLines,
         maxHeldBytes: this.limits.maxHeldBytes,
-      };
-    });
+      });
+    }
     let done: IndexedPiece[];
     try {
       done = await run(
@@ -675,8 +669,8 @@ export class SavedFile {
   }
 
   /**
-   * The lines of bytes [from, to) of a file (`from` a line's start, `to` just after a newline),
-   * read as one reader of its own reads them (./piece-index.ts), at once: on another thread.
+   * The lines of a chunk of a file (those starting in its share of the bytes, `chunkEdge`), read
+   * as one reader of its own reads them (./piece-index.ts), at once: on another thread.
    */
   static indexPiece(
     source: FileBytes,
@@ -770,20 +764,26 @@ export class SavedFile {
       : into
         ? new Indexer(first.format, streams, first.maxLines, into.clear())
         : file.newIndexer(first.format, first.capacity);
-    let pos = first.from;
+    let pos = 0;
+    let start = 0;
     let taken = 0;
     for (; taken < chunks.length && claim(taken); taken++) {
       const chunk = chunks[taken] as PieceRequest;
-      pos = chunk.from;
-      while (pos < chunk.to) {
+      // A chunk's lines start where the one's before it end (its reader found that edge too).
+      if (taken === 0) {
+        pos = file.chunkEdge(chunk.from, chunk);
+        start = pos;
+      }
+      const to = file.chunkEdge(chunk.to, chunk);
+      while (pos < to) {
         const before = pos;
-        pos = file.ingest(ix, pos, Math.min(chunk.to, pos + PIECE_BYTES), false);
+        pos = file.ingest(ix, pos, Math.min(to, pos + PIECE_BYTES), false);
         if (pos === before) break;
-        progress(pos - first.from);
-        if (pos < chunk.to) yield;
+        progress(pos - start);
+        if (pos < to) yield;
       }
       // The next chunk read after a pause too; a file cut short meanwhile ends the reading.
-      if (pos < chunk.to) {
+      if (pos < to) {
         taken++;
         break;
       }
@@ -1046,6 +1046,28 @@ export class SavedFile {
     this.notes.push(
       `${this.name}: a line longer than ${formatByteSize(MAX_LINE_BYTES)}: its first ${formatByteSize(MAX_LINE_BYTES)} kept, the rest of it not read (i counts every such line)`,
     );
+  }
+
+  /**
+   * Where the lines of a chunk's share of the rest start from `at` (its `from`, or its `to`: the
+   * next one's): just after the first newline from `at - 1`, looked for in the first PROBE_BYTES
+   * and then (a long line) up to MAX_LINE_BYTES; found none, where the next share's start (the
+   * chunk holds no line; the line it is in belongs to the chunk before). 0 and the rest's end are
+   * edges as they are. Every reader finds the same edge at the same `at`: the chunks cover the
+   * rest once, each line in one.
+   */
+  private chunkEdge(at: number, chunk: PieceRequest): number {
+    const end = chunk.end;
+    // Every share but the last is as long as this chunk's: the next edge is that much further
+    // (this one the last, the rest's end).
+    const step = chunk.to - chunk.from;
+    for (; at > 0 && at < end; at += step) {
+      const probed = Math.min(end, at - 1 + PROBE_BYTES);
+      let nl = this.newlineIn(at - 1, probed);
+      if (nl < 0) nl = this.newlineIn(probed, Math.min(end, at - 1 + MAX_LINE_BYTES));
+      if (nl >= 0) return nl + 1;
+    }
+    return at <= 0 ? 0 : end;
   }
 
   /** The offset of the first newline in bytes [start, end), or -1; read READ_BYTES at a time. */

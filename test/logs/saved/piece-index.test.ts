@@ -28,7 +28,7 @@ import {
   takeBack,
   takeFront,
 } from "../../../src/logs/saved/piece-protocol.js";
-import { SavedFile } from "../../../src/logs/saved/saved-file.js";
+import { MAX_LINE_BYTES, SavedFile } from "../../../src/logs/saved/saved-file.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
 import { freshBuild } from "../../helpers/fresh-build.js";
 import { BURSTS } from "../corpus.js";
@@ -359,6 +359,68 @@ describe("a large file indexed in pieces", () => {
     });
     expect(linesOf(failed, streams)).toEqual(linesOf(one, oneStreams));
   });
+  it("the rest is cut in chunks without being read: none of it read before the pieces run", async () => {
+    const fd = fileOf("uncut.log", eventsOf(60_000), TEXT_UTC);
+    /** The bytes read through the file's source. */
+    class Counted extends FileBytes {
+      bytes = 0;
+      override read(start: number, end: number): Buffer {
+        const got = super.read(start, end);
+        this.bytes += got.length;
+        return got;
+      }
+    }
+    const source = new Counted(fd, fstatSync(fd).size);
+    const file = SavedFile.ofFile("f", source, new StreamTable());
+    file.startFile();
+    const before = source.bytes;
+    let atRun = -1;
+    let chunks = 0;
+    const counting: PieceRunner = (requests, progress, pause, shared) => {
+      atRun = source.bytes - before;
+      chunks = requests.length;
+      return here(requests, progress, pause, shared);
+    };
+    await file.indexRest(pause, counting, 1, CHUNK);
+    file.end();
+    expect(chunks).toBeGreaterThan(8);
+    // The rest's first lines only (read again to size its index), no chunk's edge looked for.
+    expect(atRun).toBeGreaterThanOrEqual(0);
+    expect(atRun).toBeLessThan(CHUNK);
+    const oneStreams = new StreamTable();
+    const one = await read(fd, oneStreams);
+    expect(file.index.size()).toBe(one.index.size());
+  });
+
+  it.each<[string, number | undefined]>([
+    ["split between the readers", undefined],
+    ["every chunk but the first read from the back", 0],
+  ])(
+    "a line longer than MAX_LINE_BYTES across several chunks' edges, %s: the same lines and counts as one reader",
+    async (_, half) => {
+      const events = eventsOf(40_000);
+      const at = events.findIndex((e, k) => k >= 20_000 && e.kind === "line");
+      const line = events[at] as Extract<LogEvent, { kind: "line" }>;
+      events.splice(at + 1, 0, {
+        ...line,
+        content: `long ${"x".repeat(MAX_LINE_BYTES + 3 * CHUNK)} end`,
+      });
+      const fd = fileOf(`long-${half ?? "half"}.log`, events, TEXT_UTC);
+      const oneStreams = new StreamTable();
+      const one = await read(fd, oneStreams);
+      expect(one.unread.cut).toBe(1);
+      const streams = new StreamTable();
+      pieceCount = 0;
+      const cut = await read(
+        fd,
+        streams,
+        sharedBy((n) => (half === undefined ? Math.floor(n / 2) : n)),
+      );
+      expect(pieceCount).toBe(2);
+      expect(linesOf(cut, streams)).toEqual(linesOf(one, oneStreams));
+      expect(factsOf(cut, streams)).toEqual(factsOf(one, oneStreams));
+    },
+  );
 });
 
 describe("pieces on worker threads (the built modules, where the worker's module is)", () => {
