@@ -135,14 +135,19 @@ class Figures implements ReplicaStats {
   }
 }
 
-/** Replica keys in reading order: `replica 2` before `replica 10`, others as text. */
-const COLLATOR = new Intl.Collator("en", { numeric: true });
+/**
+ * Replica keys in reading order: `replica 2` before `replica 10`, others as text. Made when first
+ * needed: a collator loads ICU's collation data (megabytes of the runtime's image read into
+ * memory), which the common case below does without.
+ */
+let collator: Intl.Collator | undefined;
 
 function byKey(a: Replica, b: Replica): number {
   // The common case (one prefix, numbered replicas) without the collator.
   if (a.prefix === b.prefix && a.number !== b.number && !Number.isNaN(a.number + b.number))
     return a.number - b.number;
-  return COLLATOR.compare(a.key, b.key);
+  collator ??= new Intl.Collator("en", { numeric: true });
+  return collator.compare(a.key, b.key);
 }
 
 /** `replica 12` as ["replica ", 12]; a key without a trailing number as [key, NaN]. */
