@@ -7,11 +7,8 @@
 // same in a string, a template's cooked text, a regular expression and a comment. A character
 // anywhere else (code, or a template another tag reads, which may read it raw) stops the build.
 
-/**
- * Tags whose templates read their strings cooked, an escape there reading as the character: the
- * program's `lit` (src/text/safe-text.ts), as esbuild names it (a digit after it when renamed).
- */
-const COOKED_TAG = /^lit\d*$/;
+/** Tags whose templates read their strings cooked: an escape there reads as the character. */
+const COOKED_TAGS = new Set(["lit"]);
 
 const escaped = (ch) =>
   [...ch]
@@ -81,7 +78,7 @@ function escapable(text, name) {
         return i + 1;
       }
       if (c.charCodeAt(0) > 0xff) {
-        if (tag !== "" && !COOKED_TAG.test(tag)) fail(i, `in a template tagged ${tag}`);
+        if (tag !== "" && !COOKED_TAGS.has(tag)) fail(i, `in a template tagged ${tag}`);
         at.push(i);
       }
     }

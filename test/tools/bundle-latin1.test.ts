@@ -47,13 +47,6 @@ describe("the bundle's Latin-1 sources", () => {
     expect(run(out)).toEqual(["3 more…↑ inner ▸ ●", "→ ok≥", "plain ✓ nested ○", true, 1.5, "é"]);
   });
 
-  it("escapes the templates of lit as esbuild renames it", () => {
-    const body = "const lit2 = (s) => s[0];\nreturn lit2`a … b`;";
-    const out = latin1Source(body, "renamed.js");
-    expect(isLatin1(out)).toBe(true);
-    expect(run(out)).toBe("a … b");
-  });
-
   it("leaves a Latin-1 source as it is", () => {
     const body = "const s = 'café';\nreturn s;";
     expect(latin1Source(body, "test.js")).toBe(body);
