@@ -20,7 +20,6 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
-import { latin1Source } from "./bundle-latin1.mjs";
 import { PATCHES, patchedPath, patchedSource } from "./bundle-patches.mjs";
 
 /** Where: dist/bundle, or the folder given (to build beside it). */
@@ -210,7 +209,5 @@ for (const path of files) {
   for (const m of rewritten.matchAll(IMPORT))
     if (mergedInto.has(join(OUT, m[2])))
       throw new Error(`bundle: ${path} still imports ${m[2]}, merged`);
-  // Held by V8 at one byte a character (./bundle-latin1.mjs).
-  const latin1 = latin1Source(rewritten, relative(OUT, path));
-  if (latin1 !== text) writeFileSync(path, latin1);
+  if (rewritten !== text) writeFileSync(path, rewritten);
 }
