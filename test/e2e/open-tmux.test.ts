@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -243,6 +243,37 @@ describe("tvcwatch open in a real terminal", () => {
       );
       expect(s).toContain("TVCWATCH-EXITED 2");
     });
+  });
+
+  it("a file over 32 MiB (its rest read on a worker too): the title counts every line, the newest shown; q exits 0", {
+    timeout: 120_000,
+  }, async () => {
+    // `tail --timestamps --utc` text, each line its own second.
+    const LINES = 400_000;
+    const path = join(dir, "large.log");
+    const parts: string[] = [];
+    for (let i = 0; i < LINES; i++) {
+      const at = new Date(START + i * 1000).toISOString().replace(".000Z", ".000000000Z");
+      parts.push(
+        `${at} [replica ${(i % 3) + 1}/3] GET /v1/orders/${i} 200 in ${i % 97}ms upstream ok`,
+      );
+    }
+    writeFileSync(path, `${parts.join("\n")}\n`);
+    expect(statSync(path).size).toBeGreaterThan(33 * 1024 * 1024);
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(["open", path], { columns: 160, rows: 48 });
+    await tmux.waitFor(
+      "its newest line, then every line counted",
+      (s) => {
+        expect(title(s)).toMatch(/^tvcwatch · 400,000 lines · .*large\.log$/);
+        expect(title(s)).not.toContain("indexing");
+        expect(s).toContain(`GET /v1/orders/${LINES - 1} 200`);
+      },
+      { timeoutMs: 60_000 },
+    );
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
   });
 
   it("the same file named twice is read once, the title says so", { timeout: 60_000 }, async () => {
