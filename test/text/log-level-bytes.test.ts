@@ -106,6 +106,43 @@ describe("levelCodeOfAscii", () => {
     expect(levelCodeOfAscii(after, 0, 10)).toBe(5);
   });
 
+  it("finds a byte past ASCII, an escape or a logfmt key wherever it sits in a buffer's words", () => {
+    // The longer stretches are read four bytes at a time: each place a byte can have in a word,
+    // and each place the line can start at, in buffers of their own and in a shared one.
+    const lines = [
+      "INFO  signer: processed batch id=142300092 items=45 in 14ms and more",
+      '{"level":"info","msg":"settled transfer","service":"ledger","seq":150}',
+      '10.0.5.223 - - "GET /v1/keys HTTP/1.1" 200 1328 7.6ms from upstream',
+    ];
+    for (const text of lines) {
+      for (let shift = 0; shift < 8; shift++) {
+        const plain = Buffer.alloc(shift + text.length + 3, 0x20);
+        plain.write(text, shift, "latin1");
+        expect(levelCodeOfAscii(plain, shift, shift + text.length)).toBe(byText(text));
+        for (let at = 0; at < text.length; at++) {
+          for (const odd of [0xe9, 0x80, 0xff, 0x1b]) {
+            const bytes = Buffer.from(plain);
+            bytes[shift + at] = odd;
+            const code = levelCodeOfAscii(bytes, shift, shift + text.length);
+            // An escape is left to the string reading in text; a JSON line's walk may read past it.
+            const escaped = `${text.slice(0, at)}\u001b${text.slice(at + 1)}`;
+            if (odd === 0x1b && text.startsWith("{") && at > 0)
+              expect([-1, byText(escaped)]).toContain(code);
+            else expect(code).toBe(-1);
+            // A byte past the line's end is not the line's.
+            expect(levelCodeOfAscii(plain, shift, shift + at)).toBe(byText(text.slice(0, at)));
+          }
+        }
+        // A logfmt level further on, wherever its `=` falls.
+        for (let at = 6; at < text.length - 12; at++) {
+          const withLevel = `${text.slice(0, at)} level=fatal ${text.slice(at + 13)}`;
+          const bytes = Buffer.from(" ".repeat(shift) + withLevel, "latin1");
+          expect(levelCodeOfAscii(bytes, shift, bytes.length)).toBe(byText(withLevel));
+        }
+      }
+    }
+  });
+
   it("reads only the first PLAIN_PREFIX bytes, as the string reading reads characters", () => {
     const pad = "a ".repeat(PLAIN_PREFIX / 2 - 2);
     for (const tail of ["ERR", "ERROR", "WARNING", "[error]", "level=warn"]) {
