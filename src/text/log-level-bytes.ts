@@ -464,7 +464,7 @@ function ascii(b: Uint8Array, from: number, to: number): boolean {
   let i = from;
   const v = to - from >= WORDS_FROM ? wordsOf(b) : undefined;
   if (v) {
-    const off = b.byteOffset;
+    const off = wordsOffset;
     for (; ((i + off) & 3) !== 0; i++) if ((b[i] as number) >= 0x80) return false;
     const last = (to + off) >> 2;
     let any = 0;
@@ -484,7 +484,7 @@ function nextMark(b: Uint8Array, at: number, end: number): number {
   let x = at;
   const v = end - at >= WORDS_FROM ? wordsOf(b) : undefined;
   if (v) {
-    const off = b.byteOffset;
+    const off = wordsOffset;
     for (; ((x + off) & 3) !== 0; x++) if (isMark(b[x] as number)) return x;
     const last = (end + off) >> 2;
     let w = (x + off) >> 2;
@@ -511,20 +511,22 @@ function isMark(c: number): boolean {
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 /** Ranges shorter than this are read a byte at a time. */
 const WORDS_FROM = 16;
-let wordsBuffer: ArrayBufferLike | undefined;
+let wordsView: Uint8Array | undefined;
 let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+/** Where that view's bytes start in their memory. */
+let wordsOffset = 0;
 
 /**
- * The memory under `b` four bytes at a time (the view of the last buffer read kept for the next
- * line: a saved log's reader reads line after line of one buffer); undefined on a big-endian
+ * The memory under `b` four bytes at a time (the view of the last bytes read kept for the next
+ * line: a saved log's reader reads line after line of one read); undefined on a big-endian
  * machine.
  */
 function wordsOf(b: Uint8Array): Int32Array<ArrayBufferLike> | undefined {
-  if (!LITTLE_ENDIAN) return undefined;
-  const buffer = b.buffer;
-  if (buffer !== wordsBuffer) {
-    wordsBuffer = buffer;
-    words = new Int32Array(buffer, 0, buffer.byteLength >> 2);
+  if (b !== wordsView) {
+    if (!LITTLE_ENDIAN) return undefined;
+    wordsView = b;
+    words = new Int32Array(b.buffer, 0, b.buffer.byteLength >> 2);
+    wordsOffset = b.byteOffset;
   }
   return words;
 }

@@ -258,6 +258,17 @@ export class Rfc3339Bytes {
     }
     let at = s + 19;
     let nanos = 0;
+    if (len === 30 && b[at] === 46 && b[s + 29] === 90) {
+      // The usual shape (to the nanosecond, in UTC): nine digits, then `Z`.
+      for (let k = s + 20; k < s + 29; k++) {
+        const c = (b[k] as number) - 48;
+        if (!(c >= 0 && c <= 9)) return false;
+        nanos = nanos * 10 + c;
+      }
+      this.seconds = base;
+      this.nanos = nanos;
+      return true;
+    }
     if (b[at] === 46 /* . */) {
       at++;
       let digits = 0;
