@@ -107,6 +107,12 @@ const CLASSES = Uint8Array.from({ length: 256 }, (_, c) => {
 });
 
 /**
+ * The classes when the bytes are UTF-8 text (levelCodeOfText): a byte beyond ASCII is a
+ * character of no class (no pattern's letter, digit or word character), an escape still stops.
+ */
+const TEXT_CLASSES = CLASSES.map((k, c) => (c >= 0x80 ? 0 : k));
+
+/**
  * The codes of the names met as a value (a logfmt value, a JSON level string) of letters alone,
  * by their key (wordKey's): each read once with `codeOf`, kept when it names a level (there are
  * few such names, so this stays small).
@@ -224,13 +230,25 @@ function glog(b: Uint8Array, from: number, end: number): number {
   return month && day && clock ? code : 0;
 }
 
+/** leading: the filler goes on with a space beyond ASCII. */
+const NOT_FOR_BYTES = -2;
+/** What the pattern's `\s` takes, at the start of a text (the character a sequence decodes to). */
+const SPACE_FIRST = /^\s/;
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
 /**
  * LEADING_WORD: a word opening the line after filler, then `:`, the longest filler first (as the
- * pattern tries them): where the word starts (from `from`) times 8, plus its code; -1 when none.
+ * pattern tries them): where the word starts (from `from`) times 8, plus its code; -1 when none,
+ * NOT_FOR_BYTES when the filler goes on with a space beyond ASCII.
  */
 function leading(b: Uint8Array, from: number, end: number): number {
   let filler = 0;
   while (from + filler < end && LEADING_FILLER[b[from + filler] as number] === 1) filler++;
+  // A character beyond ASCII may be a space the pattern takes as filler: not for this reading.
+  if (from + filler < end && (b[from + filler] as number) >= 0x80) {
+    const at = from + filler;
+    if (SPACE_FIRST.test(UTF8.decode(b.subarray(at, Math.min(end, at + 4))))) return NOT_FOR_BYTES;
+  }
   for (let q = filler; q >= 0; q--) {
     const at = from + q;
     // Most of the filler is no letter: no word starts there.
@@ -452,11 +470,36 @@ export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): numbe
     if (result > 0) return result;
     if (walk.inner > 0) return walk.inner;
     // Not a JSON object after all (`{main} ERROR …`): read as text.
-    if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to);
+    if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to, false);
     return 0;
   }
   // The plain reading looks at every byte of its first PLAIN_PREFIX: it tells those beyond ASCII.
-  return plainCode(b, from, to);
+  return plainCode(b, from, to, false);
+}
+
+/**
+ * The level code of the line in bytes [from, to) taken as UTF-8 text (bytes beyond ASCII
+ * included), as `levelOfContent` reads its text, or -1 when it is not for this reading: an escape
+ * in it, more than PLAIN_PREFIX bytes read as plain text or JSON_SCAN_LIMIT read as JSON (the
+ * string reading counts characters, not bytes), a space beyond ASCII where the leading word's
+ * filler would end (the pattern takes it as filler). What the patterns see of such a character:
+ * neither a letter, a digit nor a word character, in any case (`i` without `u` folds none of
+ * them to ASCII), as of every byte of its sequence, and a malformed sequence's U+FFFD likewise.
+ */
+export function levelCodeOfText(b: Uint8Array, from: number, to: number): number {
+  let start = from;
+  while (start < to && isJsonSpace(b[start] as number)) start++;
+  if (start < to && b[start] === 123 /* { */) {
+    if (to - start > JSON_SCAN_LIMIT) return -1;
+    const walk = WALK.reset(b, start, to);
+    const result = walk.object(false);
+    walk.done();
+    if (result > 0) return result;
+    if (walk.inner > 0) return walk.inner;
+    if (result === NOT_OK) return plainCode(b, from, to, true);
+    return 0;
+  }
+  return plainCode(b, from, to, true);
 }
 
 /** Whether bytes [from, to) are all ASCII. */
@@ -535,8 +578,10 @@ function wordsOf(b: Uint8Array): Int32Array<ArrayBufferLike> | undefined {
  * The plain reading of a line; -1 when a byte of it is beyond ASCII, or an escape is in its first
  * PLAIN_PREFIX bytes.
  */
-function plainCode(b: Uint8Array, from: number, to: number): number {
-  const code = plainPrefixCode(b, from, to);
+function plainCode(b: Uint8Array, from: number, to: number, text: boolean): number {
+  // As text, every character is read, so that no byte count stands for a character count.
+  if (text) return to - from > PLAIN_PREFIX ? -1 : plainPrefixCode(b, from, to, TEXT_CLASSES);
+  const code = plainPrefixCode(b, from, to, CLASSES);
   const end = Math.min(to, from + PLAIN_PREFIX);
   // The bytes past those the prefix's reading looked at (all of them when it found a level in
   // logfmt, before its end) are ASCII too.
@@ -547,8 +592,8 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
  * Whether bytes [from, to) after a logfmt match hold no escape and no byte beyond ASCII (what
  * the match's level depends on once it is read).
  */
-function plainTail(b: Uint8Array, from: number, to: number): boolean {
-  return !b.subarray(from, to).includes(0x1b) && ascii(b, from, to);
+function plainTail(b: Uint8Array, from: number, to: number, text: boolean): boolean {
+  return !b.subarray(from, to).includes(0x1b) && (text || ascii(b, from, to));
 }
 
 /** restCode: the bytes it read change nothing. */
@@ -566,15 +611,19 @@ function restCode(
   at: number,
   end: number,
   logfmtSeen: boolean,
+  text: boolean,
 ): number {
+  const classes = text ? TEXT_CLASSES : CLASSES;
   for (let x = nextMark(b, at, end); x < end; x = nextMark(b, x + 1, end)) {
-    if (b[x] !== 61 /* = */) return -1;
+    const c = b[x] as number;
+    if (c >= 0x80 && text) continue;
+    if (c !== 61 /* = */) return -1;
     if (logfmtSeen) continue;
     // The run of word characters before the `=`: a logfmt key when letters only, and short.
     let ws = x;
     let letters = true;
-    while (ws > at && (CLASSES[b[ws - 1] as number] as number) !== 0) {
-      if (((CLASSES[b[ws - 1] as number] as number) & OTHER_WORD) !== 0) letters = false;
+    while (ws > at && (classes[b[ws - 1] as number] as number) !== 0) {
+      if (((classes[b[ws - 1] as number] as number) & OTHER_WORD) !== 0) letters = false;
       ws--;
     }
     const n = x - ws;
@@ -582,7 +631,7 @@ function restCode(
     const before = ws > from ? (b[ws - 1] as number) : -1;
     if (before === 46 || !LOGFMT_KEYS.has(keyAt(b, ws, n))) continue;
     const code = logfmtValue(b, x + 1, end);
-    if (code > 0) return plainTail(b, x, end) ? code : -1;
+    if (code > 0) return plainTail(b, x, end, text) ? code : -1;
     // The first match names no level: the other forms say.
     if (code === 0) logfmtSeen = true;
   }
@@ -593,7 +642,8 @@ function restCode(
  * The plain reading of a line's first PLAIN_PREFIX bytes; -1 when a byte of them is beyond ASCII
  * or an escape. Every byte of them is looked at.
  */
-function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
+function plainPrefixCode(b: Uint8Array, from: number, to: number, classes: Uint8Array): number {
+  const text = classes === TEXT_CLASSES;
   const end = Math.min(to, from + PLAIN_PREFIX);
   // One pass over the runs of word characters: the first logfmt match (whose value, when it names
   // a level, decides), the first upper-case level word, the first bracketed one; and over the
@@ -605,31 +655,31 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
   let logfmtSeen = false;
   let i = from;
   while (i < end) {
-    const kind = CLASSES[b[i] as number] as number;
+    const kind = classes[b[i] as number] as number;
     if (kind === 0) {
       i++;
       continue;
     }
-    // The run of bytes of a class (a STOP byte ends the reading once its run is read): the
-    // classes every byte of it has, and any has.
+    if (kind === STOP) return -1;
+    // The run of word characters (a STOP byte ends it, and the reading once met): the classes
+    // every byte of it has, and any has.
     let all = kind;
     let any = kind;
     let j = i + 1;
     while (j < end) {
-      const k = CLASSES[b[j] as number] as number;
-      if (k === 0) break;
+      const k = classes[b[j] as number] as number;
+      if ((k & ~STOP) === 0) break;
       all &= k;
       any |= k;
       j++;
     }
-    if ((any & STOP) !== 0) return -1;
     const n = j - i;
     if ((any & OTHER_WORD) === 0 && n <= LONGEST) {
       const before = i > from ? (b[i - 1] as number) : -1;
       const after = j < end ? (b[j] as number) : -1;
       if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(keyAt(b, i, n))) {
         const code = logfmtValue(b, j + 1, end);
-        if (code > 0) return plainTail(b, j, end) ? code : -1;
+        if (code > 0) return plainTail(b, j, end, text) ? code : -1;
         // The first match names no level: the other forms say.
         if (code === 0) logfmtSeen = true;
       }
@@ -656,7 +706,7 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
     if (upperAt >= 0 || bracketAt >= 0) {
       // The earliest word of those two forms is found: of the bytes after it, only a logfmt match
       // (while none was met), an escape or a byte beyond ASCII can change what is read.
-      const rest = restCode(b, from, i, end, logfmtSeen);
+      const rest = restCode(b, from, i, end, logfmtSeen, text);
       if (rest !== NOTHING_MORE) return rest;
       break;
     }
@@ -669,6 +719,7 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
   if (fromGlog > 0) return fromGlog;
   // The earliest of the rest wins (ties: leading word, upper-case word, bracketed).
   const lead = leading(b, from, end);
+  if (lead === NOT_FOR_BYTES) return -1;
   let best = lead < 0 ? -1 : lead >> 3;
   let code = lead < 0 ? 0 : lead & 7;
   if (upperAt >= 0 && (best < 0 || upperAt < best)) {

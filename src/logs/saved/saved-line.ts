@@ -17,8 +17,9 @@
  */
 
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
-import { levelCodeOfAscii } from "../../text/log-level-bytes.js";
+import { levelCodeOfAscii, levelCodeOfText } from "../../text/log-level-bytes.js";
 import { parseRfc3339, Rfc3339Bytes } from "../../text/timestamp.js";
+import { isCleanUtf8 } from "../../text/utf8-bytes.js";
 import type { LineRead } from "../formats/line-read.js";
 import { readJsonLine } from "../formats/ndjson-line.js";
 import { readPlainLine, textLine } from "../formats/plain-line.js";
@@ -306,12 +307,13 @@ function scanTailText(
     stream = newLabel(buffer, at + 1, close, streams, cache);
     if (stream < 0) return false;
   }
-  // ASCII content (the usual line) is read from its bytes; other content as UTF-8 text.
+  // ASCII content (the usual line) is read from its bytes; other content too when its bytes are
+  // UTF-8 as written (the long way takes those that are not), else as UTF-8 text.
   let level = levelCodeOfAscii(buffer, close + 2, e);
   if (level < 0) {
-    const content = buffer.toString("utf8", close + 2, e);
-    if (content.includes("\ufffd")) return false;
-    level = levelCode(levelOfContent(content));
+    if (!isCleanUtf8(buffer, close + 2, e)) return false;
+    level = levelCodeOfText(buffer, close + 2, e);
+    if (level < 0) level = levelCode(levelOfContent(buffer.toString("utf8", close + 2, e)));
   }
   out.stream = stream;
   out.timed = timed;

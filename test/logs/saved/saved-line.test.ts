@@ -233,7 +233,17 @@ describe("tail text read from its bytes", () => {
       "réplica 1/3",
       "replica 1/3] x",
     );
-    const content = fc.constantFrom(...BURSTS.flat(), "", "] tail", " [x] ] y");
+    const content = fc.constantFrom(
+      ...BURSTS.flat(),
+      "",
+      "] tail",
+      " [x] ] y",
+      "naïve café ERROR",
+      "全角テキスト WARN 署名",
+      "\u00a0error: x",
+      '{"level":"warn","msg":"café"}',
+      "a literal \ufffd",
+    );
     const gap = fc.constantFrom(" ", "", "  ");
     const line = fc
       .tuple(time, gap, label, fc.constantFrom("] ", "]", "]] "), content)
