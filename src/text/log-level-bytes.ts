@@ -97,14 +97,54 @@ const GLOG: Readonly<Record<number, number>> = {
 const LETTER = 1;
 const UPPER_LETTER = 2;
 const OTHER_WORD = 4;
-/** Not for this reading: beyond ASCII. */
-const BEYOND = 8;
+/** Not for this reading: beyond ASCII, or an escape (ESC). */
+const STOP = 8;
 const CLASSES = Uint8Array.from({ length: 256 }, (_, c) => {
-  if (c >= 0x80) return BEYOND;
+  if (c >= 0x80 || c === 0x1b) return STOP;
   if (c >= 65 && c <= 90) return LETTER | UPPER_LETTER;
   if (c >= 97 && c <= 122) return LETTER;
   return (c >= 48 && c <= 57) || c === 95 ? OTHER_WORD : 0;
 });
+
+/**
+ * The classes when the bytes are UTF-8 text (levelCodeOfText): a byte beyond ASCII is a
+ * character of no class (no pattern's letter, digit or word character), an escape still stops.
+ */
+const TEXT_CLASSES = CLASSES.map((k, c) => (c >= 0x80 ? 0 : k));
+
+/**
+ * The codes of the names met as a value (a logfmt value, a JSON level string) of letters alone,
+ * by their key (wordKey's): each read once with `codeOf`, kept when it names a level (there are
+ * few such names, so this stays small).
+ */
+const NAME_CODES = new Map<number, number>();
+/** The longest value whose key NAME_CODES keeps (5 bits a letter within 2^53). */
+const KEYED = 10;
+
+/** The code of the name in bytes [from, to) (ASCII), as `codeOf` reads it. */
+function nameCode(b: Uint8Array, from: number, to: number): number {
+  const n = to - from;
+  let key = 0;
+  if (n > 0 && n <= KEYED) {
+    for (let i = from; i < to; i++) {
+      const c = b[i] as number;
+      if (((CLASSES[c] as number) & LETTER) === 0) {
+        key = -1;
+        break;
+      }
+      key = key * 32 + ((c | 0x20) - 96);
+    }
+    if (key > 0) {
+      const known = NAME_CODES.get(key);
+      if (known !== undefined) return known;
+    }
+  }
+  let text = "";
+  for (let i = from; i < to; i++) text += String.fromCharCode(b[i] as number);
+  const code = codeOf(text);
+  if (code > 0 && key > 0) NAME_CODES.set(key, code);
+  return code;
+}
 
 function isLetter(c: number): boolean {
   const l = c | 0x20;
@@ -121,21 +161,21 @@ function isWord(c: number): boolean {
 }
 
 /** LEADING_WORD's class before the word: `[\d\s\-:.,+/TZ]`, case-blind (`\s` among ASCII). */
-function isLeadingFiller(c: number): boolean {
-  return (
-    isDigit(c) ||
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 45 ||
-    c === 58 ||
-    c === 46 ||
-    c === 44 ||
-    c === 43 ||
-    c === 47 ||
-    (c | 0x20) === 116 ||
-    (c | 0x20) === 122
-  );
-}
+const LEADING_FILLER = Uint8Array.from({ length: 256 }, (_, c) =>
+  isDigit(c) ||
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 45 ||
+  c === 58 ||
+  c === 46 ||
+  c === 44 ||
+  c === 43 ||
+  c === 47 ||
+  (c | 0x20) === 116 ||
+  (c | 0x20) === 122
+    ? 1
+    : 0,
+);
 
 /** The letters from `at` (to `end` at most): how many. */
 function lettersFrom(b: Uint8Array, at: number, end: number): number {
@@ -162,7 +202,7 @@ function logfmtValue(b: Uint8Array, at: number, end: number): number {
   const n = lettersFrom(b, v, end);
   const after = v + n;
   if (n < 3 || n > 13 || (after < end && isWord(b[after] as number))) return -1;
-  return codeOf(String.fromCharCode(...b.subarray(v, after)));
+  return nameCode(b, v, after);
 }
 
 /** GLOG: `[IWEF]MMDD hh:mm:ss` opening the line; its code, or 0. */
@@ -190,21 +230,35 @@ function glog(b: Uint8Array, from: number, end: number): number {
   return month && day && clock ? code : 0;
 }
 
+/** leading: the filler goes on with a space beyond ASCII. */
+const NOT_FOR_BYTES = -2;
+/** What the pattern's `\s` takes, at the start of a text (the character a sequence decodes to). */
+const SPACE_FIRST = /^\s/;
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
 /**
  * LEADING_WORD: a word opening the line after filler, then `:`, the longest filler first (as the
- * pattern tries them): where the word starts (from `from`) and its code; -1 when none.
+ * pattern tries them): where the word starts (from `from`) times 8, plus its code; -1 when none,
+ * NOT_FOR_BYTES when the filler goes on with a space beyond ASCII.
  */
-function leading(b: Uint8Array, from: number, end: number): { at: number; code: number } {
+function leading(b: Uint8Array, from: number, end: number): number {
   let filler = 0;
-  while (from + filler < end && isLeadingFiller(b[from + filler] as number)) filler++;
+  while (from + filler < end && LEADING_FILLER[b[from + filler] as number] === 1) filler++;
+  // A character beyond ASCII may be a space the pattern takes as filler: not for this reading.
+  if (from + filler < end && (b[from + filler] as number) >= 0x80) {
+    const at = from + filler;
+    if (SPACE_FIRST.test(UTF8.decode(b.subarray(at, Math.min(end, at + 4))))) return NOT_FOR_BYTES;
+  }
   for (let q = filler; q >= 0; q--) {
     const at = from + q;
+    // Most of the filler is no letter: no word starts there.
+    if (at >= end || !isLetter(b[at] as number)) continue;
     const n = lettersFrom(b, at, end);
     if (n === 0 || at + n >= end || b[at + n] !== 58 /* : */) continue;
     const code = LEADING.get(keyAt(b, at, n));
-    if (code !== undefined) return { at: q, code };
+    if (code !== undefined) return q * 8 + code;
   }
-  return { at: -1, code: 0 };
+  return -1;
 }
 
 /** log-level.ts's spaces before a JSON line's `{`, and between its tokens. */
@@ -228,16 +282,24 @@ const OK = 0;
  * `end`: strings skipped raw (not unescaped), a level key's value read as a name or a pino number.
  */
 class JsonWalk {
-  i: number;
+  i = 0;
   /** The level found in a `fields` or `log` object, for when the top level has none. */
   inner = 0;
+  private b: Uint8Array = NO_BYTES;
+  end = 0;
 
-  constructor(
-    private readonly b: Uint8Array,
-    start: number,
-    readonly end: number,
-  ) {
+  /** A walk of `b` from `start` to `end` (one walk reused, line after line). */
+  reset(b: Uint8Array, start: number, end: number): this {
+    this.b = b;
     this.i = start;
+    this.end = end;
+    this.inner = 0;
+    return this;
+  }
+
+  /** Lets the bytes walked go. */
+  done(): void {
+    this.b = NO_BYTES;
   }
 
   private spaces(): void {
@@ -301,9 +363,7 @@ class JsonWalk {
       const from = this.string();
       const length = this.i - 1 - from;
       if (from < 0 || length > 16) return 0;
-      let text = "";
-      for (let k = from; k < from + length; k++) text += String.fromCharCode(this.b[k] as number);
-      return codeOf(text);
+      return nameCode(this.b, from, from + length);
     }
     if (c >= 0x30 && c <= 0x39) {
       const from = this.i;
@@ -388,6 +448,10 @@ class JsonWalk {
   }
 }
 
+const NO_BYTES = new Uint8Array(0);
+/** The walk every JSON line's reading uses (a reading runs to its end before the next). */
+const WALK = new JsonWalk();
+
 /**
  * The level code (0 none, 1 trace … 6 fatal) of the line in bytes [from, to) as
  * `levelOfContent` reads the same text, or -1 when it is not for this reading: a byte beyond
@@ -400,30 +464,124 @@ export function levelCodeOfAscii(b: Uint8Array, from: number, to: number): numbe
   while (start < line && isJsonSpace(b[start] as number)) start++;
   if (start < line && b[start] === 123 /* { */) {
     if (!ascii(b, from, to)) return -1;
-    const walk = new JsonWalk(b, start, Math.min(line, start + JSON_SCAN_LIMIT));
+    const walk = WALK.reset(b, start, Math.min(line, start + JSON_SCAN_LIMIT));
     const result = walk.object(false);
+    walk.done();
     if (result > 0) return result;
     if (walk.inner > 0) return walk.inner;
     // Not a JSON object after all (`{main} ERROR …`): read as text.
-    if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to);
+    if (result === NOT_OK && line <= walk.end) return plainCode(b, from, to, false);
     return 0;
   }
   // The plain reading looks at every byte of its first PLAIN_PREFIX: it tells those beyond ASCII.
-  return plainCode(b, from, to);
+  return plainCode(b, from, to, false);
+}
+
+/**
+ * The level code of the line in bytes [from, to) taken as UTF-8 text (bytes beyond ASCII
+ * included), as `levelOfContent` reads its text, or -1 when it is not for this reading: an escape
+ * in it, more than PLAIN_PREFIX bytes read as plain text or JSON_SCAN_LIMIT read as JSON (the
+ * string reading counts characters, not bytes), a space beyond ASCII where the leading word's
+ * filler would end (the pattern takes it as filler). What the patterns see of such a character:
+ * neither a letter, a digit nor a word character, in any case (`i` without `u` folds none of
+ * them to ASCII), as of every byte of its sequence, and a malformed sequence's U+FFFD likewise.
+ */
+export function levelCodeOfText(b: Uint8Array, from: number, to: number): number {
+  let start = from;
+  while (start < to && isJsonSpace(b[start] as number)) start++;
+  if (start < to && b[start] === 123 /* { */) {
+    if (to - start > JSON_SCAN_LIMIT) return -1;
+    const walk = WALK.reset(b, start, to);
+    const result = walk.object(false);
+    walk.done();
+    if (result > 0) return result;
+    if (walk.inner > 0) return walk.inner;
+    if (result === NOT_OK) return plainCode(b, from, to, true);
+    return 0;
+  }
+  return plainCode(b, from, to, true);
 }
 
 /** Whether bytes [from, to) are all ASCII. */
 function ascii(b: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if ((b[i] as number) >= 0x80) return false;
+  let i = from;
+  const v = to - from >= WORDS_FROM ? wordsOf(b) : undefined;
+  if (v) {
+    const off = wordsOffset;
+    for (; ((i + off) & 3) !== 0; i++) if ((b[i] as number) >= 0x80) return false;
+    const last = (to + off) >> 2;
+    let any = 0;
+    for (let w = (i + off) >> 2; w < last; w++) any |= v[w] as number;
+    if ((any & 0x80808080) !== 0) return false;
+    i = (last << 2) - off;
+  }
+  for (; i < to; i++) if ((b[i] as number) >= 0x80) return false;
   return true;
+}
+
+/**
+ * Where the first byte in [at, end) is that is beyond ASCII, an escape or a `=` (`end`: none);
+ * what restCode stops at.
+ */
+function nextMark(b: Uint8Array, at: number, end: number): number {
+  let x = at;
+  const v = end - at >= WORDS_FROM ? wordsOf(b) : undefined;
+  if (v) {
+    const off = wordsOffset;
+    for (; ((x + off) & 3) !== 0; x++) if (isMark(b[x] as number)) return x;
+    const last = (end + off) >> 2;
+    let w = (x + off) >> 2;
+    for (; w < last; w++) {
+      // Four bytes at once: a high bit, or a byte equal to ESC or `=` (a zero byte once xor-ed).
+      const y = v[w] as number;
+      const esc = y ^ 0x1b1b1b1b;
+      const eq = y ^ 0x3d3d3d3d;
+      if (((y | ((esc - 0x01010101) & ~esc) | ((eq - 0x01010101) & ~eq)) & 0x80808080) !== 0) {
+        break;
+      }
+    }
+    x = (w << 2) - off;
+  }
+  for (; x < end; x++) if (isMark(b[x] as number)) return x;
+  return end;
+}
+
+function isMark(c: number): boolean {
+  return c >= 0x80 || c === 0x1b || c === 61;
+}
+
+/** Whether this machine keeps a word's first byte lowest (four-byte reads' offsets are then right). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+/** Ranges shorter than this are read a byte at a time. */
+const WORDS_FROM = 16;
+let wordsView: Uint8Array | undefined;
+let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+/** Where that view's bytes start in their memory. */
+let wordsOffset = 0;
+
+/**
+ * The memory under `b` four bytes at a time (the view of the last bytes read kept for the next
+ * line: a saved log's reader reads line after line of one read); undefined on a big-endian
+ * machine.
+ */
+function wordsOf(b: Uint8Array): Int32Array<ArrayBufferLike> | undefined {
+  if (b !== wordsView) {
+    if (!LITTLE_ENDIAN) return undefined;
+    wordsView = b;
+    words = new Int32Array(b.buffer, 0, b.buffer.byteLength >> 2);
+    wordsOffset = b.byteOffset;
+  }
+  return words;
 }
 
 /**
  * The plain reading of a line; -1 when a byte of it is beyond ASCII, or an escape is in its first
  * PLAIN_PREFIX bytes.
  */
-function plainCode(b: Uint8Array, from: number, to: number): number {
-  const code = plainPrefixCode(b, from, to);
+function plainCode(b: Uint8Array, from: number, to: number, text: boolean): number {
+  // As text, every character is read, so that no byte count stands for a character count.
+  if (text) return to - from > PLAIN_PREFIX ? -1 : plainPrefixCode(b, from, to, TEXT_CLASSES);
+  const code = plainPrefixCode(b, from, to, CLASSES);
   const end = Math.min(to, from + PLAIN_PREFIX);
   // The bytes past those the prefix's reading looked at (all of them when it found a level in
   // logfmt, before its end) are ASCII too.
@@ -434,8 +592,8 @@ function plainCode(b: Uint8Array, from: number, to: number): number {
  * Whether bytes [from, to) after a logfmt match hold no escape and no byte beyond ASCII (what
  * the match's level depends on once it is read).
  */
-function plainTail(b: Uint8Array, from: number, to: number): boolean {
-  return !b.subarray(from, to).includes(0x1b) && ascii(b, from, to);
+function plainTail(b: Uint8Array, from: number, to: number, text: boolean): boolean {
+  return !b.subarray(from, to).includes(0x1b) && (text || ascii(b, from, to));
 }
 
 /** restCode: the bytes it read change nothing. */
@@ -453,16 +611,19 @@ function restCode(
   at: number,
   end: number,
   logfmtSeen: boolean,
+  text: boolean,
 ): number {
-  for (let x = at; x < end; x++) {
+  const classes = text ? TEXT_CLASSES : CLASSES;
+  for (let x = nextMark(b, at, end); x < end; x = nextMark(b, x + 1, end)) {
     const c = b[x] as number;
-    if (c === 0x1b || c >= 0x80) return -1;
-    if (c !== 61 /* = */ || logfmtSeen) continue;
+    if (c >= 0x80 && text) continue;
+    if (c !== 61 /* = */) return -1;
+    if (logfmtSeen) continue;
     // The run of word characters before the `=`: a logfmt key when letters only, and short.
     let ws = x;
     let letters = true;
-    while (ws > at && (CLASSES[b[ws - 1] as number] as number) !== 0) {
-      if (((CLASSES[b[ws - 1] as number] as number) & OTHER_WORD) !== 0) letters = false;
+    while (ws > at && (classes[b[ws - 1] as number] as number) !== 0) {
+      if (((classes[b[ws - 1] as number] as number) & OTHER_WORD) !== 0) letters = false;
       ws--;
     }
     const n = x - ws;
@@ -470,7 +631,7 @@ function restCode(
     const before = ws > from ? (b[ws - 1] as number) : -1;
     if (before === 46 || !LOGFMT_KEYS.has(keyAt(b, ws, n))) continue;
     const code = logfmtValue(b, x + 1, end);
-    if (code > 0) return plainTail(b, x, end) ? code : -1;
+    if (code > 0) return plainTail(b, x, end, text) ? code : -1;
     // The first match names no level: the other forms say.
     if (code === 0) logfmtSeen = true;
   }
@@ -481,7 +642,8 @@ function restCode(
  * The plain reading of a line's first PLAIN_PREFIX bytes; -1 when a byte of them is beyond ASCII
  * or an escape. Every byte of them is looked at.
  */
-function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
+function plainPrefixCode(b: Uint8Array, from: number, to: number, classes: Uint8Array): number {
+  const text = classes === TEXT_CLASSES;
   const end = Math.min(to, from + PLAIN_PREFIX);
   // One pass over the runs of word characters: the first logfmt match (whose value, when it names
   // a level, decides), the first upper-case level word, the first bracketed one; and over the
@@ -493,43 +655,36 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
   let logfmtSeen = false;
   let i = from;
   while (i < end) {
-    const first = b[i] as number;
-    const kind = CLASSES[first] as number;
+    const kind = classes[b[i] as number] as number;
     if (kind === 0) {
-      if (first === 0x1b) return -1;
       i++;
       continue;
     }
-    if (kind === BEYOND) return -1;
-    let j = i;
-    // The classes every byte of the run has, and any has.
-    let all = LETTER | UPPER_LETTER;
-    let any = 0;
-    let key = 0;
+    if (kind === STOP) return -1;
+    // The run of word characters (a STOP byte ends it, and the reading once met): the classes
+    // every byte of it has, and any has.
+    let all = kind;
+    let any = kind;
+    let j = i + 1;
     while (j < end) {
-      const c = b[j] as number;
-      const k = CLASSES[c] as number;
-      if (k === 0) break;
-      if (k === BEYOND) return -1;
+      const k = classes[b[j] as number] as number;
+      if ((k & ~STOP) === 0) break;
       all &= k;
       any |= k;
-      if (j - i < LONGEST) key = key * 32 + ((c | 0x20) - 96);
       j++;
     }
     const n = j - i;
-    const letters = (any & OTHER_WORD) === 0;
-    const upper = (all & UPPER_LETTER) !== 0;
-    if (letters && n <= LONGEST) {
+    if ((any & OTHER_WORD) === 0 && n <= LONGEST) {
       const before = i > from ? (b[i - 1] as number) : -1;
       const after = j < end ? (b[j] as number) : -1;
-      if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(key)) {
+      if (!logfmtSeen && after === 61 /* = */ && before !== 46 && LOGFMT_KEYS.has(keyAt(b, i, n))) {
         const code = logfmtValue(b, j + 1, end);
-        if (code > 0) return plainTail(b, j, end) ? code : -1;
+        if (code > 0) return plainTail(b, j, end, text) ? code : -1;
         // The first match names no level: the other forms say.
         if (code === 0) logfmtSeen = true;
       }
-      if (upperAt < 0 && upper && n >= 3) {
-        const code = UPPER.get(key);
+      if (upperAt < 0 && (all & UPPER_LETTER) !== 0 && n >= 3) {
+        const code = UPPER.get(keyAt(b, i, n));
         if (code !== undefined) {
           upperAt = i - from;
           upperCode = code;
@@ -540,7 +695,7 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
         (before === 91 || before === 60 || before === 40) &&
         (after === 93 || after === 62 || after === 41)
       ) {
-        const code = BRACKETED.get(key);
+        const code = BRACKETED.get(keyAt(b, i, n));
         if (code !== undefined) {
           bracketAt = i - 1 - from;
           bracketCode = code;
@@ -551,17 +706,22 @@ function plainPrefixCode(b: Uint8Array, from: number, to: number): number {
     if (upperAt >= 0 || bracketAt >= 0) {
       // The earliest word of those two forms is found: of the bytes after it, only a logfmt match
       // (while none was met), an escape or a byte beyond ASCII can change what is read.
-      const rest = restCode(b, from, i, end, logfmtSeen);
+      const rest = restCode(b, from, i, end, logfmtSeen, text);
       if (rest !== NOTHING_MORE) return rest;
       break;
     }
   }
+  // A word of those two forms opening the line: no glog prefix is there, and a leading word
+  // there is the same word (the same level); none is earlier.
+  if (upperAt === 0) return upperCode;
+  if (bracketAt === 0) return bracketCode;
   const fromGlog = glog(b, from, end);
   if (fromGlog > 0) return fromGlog;
   // The earliest of the rest wins (ties: leading word, upper-case word, bracketed).
   const lead = leading(b, from, end);
-  let best = lead.at;
-  let code = lead.code;
+  if (lead === NOT_FOR_BYTES) return -1;
+  let best = lead < 0 ? -1 : lead >> 3;
+  let code = lead < 0 ? 0 : lead & 7;
   if (upperAt >= 0 && (best < 0 || upperAt < best)) {
     best = upperAt;
     code = upperCode;

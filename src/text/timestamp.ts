@@ -231,14 +231,38 @@ function twoDigitsAt(b: Uint8Array, at: number): number {
  * from the last time read (lines come many to a second), by their bytes. `read` says whether the
  * bytes hold one; `seconds` and `nanos` are then what parseRfc3339 gives for their text.
  */
+/** Whether the four bytes of `w` (read little-endian) are all ASCII digits. */
+function fourDigits(w: number): boolean {
+  return (w & 0xf0f0f0f0) === 0x30303030 && ((w + 0x06060606) & 0xf0f0f0f0) === 0x30303030;
+}
+
+/** The number four ASCII digits (read little-endian into `w`, the first lowest) write. */
+function digitsValue(w: number): number {
+  const d = w - 0x30303030;
+  return (
+    (d & 0xff) * 1000 + ((d >> 8) & 0xff) * 100 + ((d >> 16) & 0xff) * 10 + ((d >>> 24) & 0xff)
+  );
+}
+
 export class Rfc3339Bytes {
   seconds = 0;
   nanos = 0;
-  private readonly prefix = new Uint8Array(19);
+  private readonly prefix = new Uint8Array(20);
+  private readonly prefixData = new DataView(this.prefix.buffer);
   private prefixSeconds: number | undefined;
+  /** The prefix as the usual shape's reading compares it: five numbers of four bytes (the last three). */
+  private p0 = 0;
+  private p1 = 0;
+  private p2 = 0;
+  private p3 = 0;
+  private p4 = 0;
+  /** The bytes last read the usual way, and a view of them four bytes at a time. */
+  private view: Uint8Array | undefined;
+  private data: DataView | undefined;
 
   read(b: Buffer, s: number, e: number): boolean {
     const len = e - s;
+    if (len === 30 && b[s + 19] === 46 && b[s + 29] === 90) return this.readUsual(b, s);
     if (len < 20 || len > 35) return false;
     let base = this.prefixSeconds;
     if (base !== undefined) {
@@ -253,8 +277,7 @@ export class Rfc3339Bytes {
     if (base === undefined) {
       base = civilSeconds(b.toString("latin1", s, s + 19));
       if (base === undefined) return false;
-      this.prefix.set(b.subarray(s, s + 19));
-      this.prefixSeconds = base;
+      this.keepPrefix(b, s, base);
     }
     let at = s + 19;
     let nanos = 0;
@@ -289,5 +312,49 @@ export class Rfc3339Bytes {
     this.seconds = base - offset;
     this.nanos = nanos;
     return true;
+  }
+
+  /**
+   * The usual shape (to the nanosecond, in UTC: nine digits, then `Z`) read four bytes at a time:
+   * what the general reading gives for it.
+   */
+  private readUsual(b: Buffer, s: number): boolean {
+    if (b !== this.view) {
+      this.view = b;
+      this.data = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    const d = this.data as DataView;
+    let base = this.prefixSeconds;
+    if (
+      base === undefined ||
+      d.getInt32(s, true) !== this.p0 ||
+      d.getInt32(s + 4, true) !== this.p1 ||
+      d.getInt32(s + 8, true) !== this.p2 ||
+      d.getInt32(s + 12, true) !== this.p3 ||
+      (d.getUint16(s + 16, true) | ((b[s + 18] as number) << 16)) !== this.p4
+    ) {
+      base = civilSeconds(b.toString("latin1", s, s + 19));
+      if (base === undefined) return false;
+      this.keepPrefix(b, s, base);
+    }
+    const high = d.getInt32(s + 20, true);
+    const low = d.getInt32(s + 24, true);
+    const last = (b[s + 28] as number) - 48;
+    if (!fourDigits(high) || !fourDigits(low) || !(last >= 0 && last <= 9)) return false;
+    this.seconds = base;
+    this.nanos = digitsValue(high) * 100_000 + digitsValue(low) * 10 + last;
+    return true;
+  }
+
+  /** The date and time to the second in bytes [s, s + 19), kept with their seconds. */
+  private keepPrefix(b: Buffer, s: number, seconds: number): void {
+    this.prefix.set(b.subarray(s, s + 19));
+    this.prefixSeconds = seconds;
+    const d = this.prefixData;
+    this.p0 = d.getInt32(0, true);
+    this.p1 = d.getInt32(4, true);
+    this.p2 = d.getInt32(8, true);
+    this.p3 = d.getInt32(12, true);
+    this.p4 = d.getUint16(16, true) | ((this.prefix[18] as number) << 16);
   }
 }

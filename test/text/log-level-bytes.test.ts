@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { levelOfContent, levelRank, PLAIN_PREFIX } from "../../src/text/log-level.js";
-import { levelCodeOfAscii } from "../../src/text/log-level-bytes.js";
+import { levelCodeOfAscii, levelCodeOfText } from "../../src/text/log-level-bytes.js";
 
 /** The string reading's answer as a code: 0 none, 1 trace … 6 fatal. */
 const byText = (text: string): number => {
@@ -104,6 +104,43 @@ describe("levelCodeOfAscii", () => {
     }
     const after = Buffer.from("ERROR boom\ncafé");
     expect(levelCodeOfAscii(after, 0, 10)).toBe(5);
+  });
+
+  it("finds a byte past ASCII, an escape or a logfmt key wherever it sits in a buffer's words", () => {
+    // The longer stretches are read four bytes at a time: each place a byte can have in a word,
+    // and each place the line can start at, in buffers of their own and in a shared one.
+    const lines = [
+      "INFO  signer: processed batch id=142300092 items=45 in 14ms and more",
+      '{"level":"info","msg":"settled transfer","service":"ledger","seq":150}',
+      '10.0.5.223 - - "GET /v1/keys HTTP/1.1" 200 1328 7.6ms from upstream',
+    ];
+    for (const text of lines) {
+      for (let shift = 0; shift < 8; shift++) {
+        const plain = Buffer.alloc(shift + text.length + 3, 0x20);
+        plain.write(text, shift, "latin1");
+        expect(levelCodeOfAscii(plain, shift, shift + text.length)).toBe(byText(text));
+        for (let at = 0; at < text.length; at++) {
+          for (const odd of [0xe9, 0x80, 0xff, 0x1b]) {
+            const bytes = Buffer.from(plain);
+            bytes[shift + at] = odd;
+            const code = levelCodeOfAscii(bytes, shift, shift + text.length);
+            // An escape is left to the string reading in text; a JSON line's walk may read past it.
+            const escaped = `${text.slice(0, at)}\u001b${text.slice(at + 1)}`;
+            if (odd === 0x1b && text.startsWith("{") && at > 0)
+              expect([-1, byText(escaped)]).toContain(code);
+            else expect(code).toBe(-1);
+            // A byte past the line's end is not the line's.
+            expect(levelCodeOfAscii(plain, shift, shift + at)).toBe(byText(text.slice(0, at)));
+          }
+        }
+        // A logfmt level further on, wherever its `=` falls.
+        for (let at = 6; at < text.length - 12; at++) {
+          const withLevel = `${text.slice(0, at)} level=fatal ${text.slice(at + 13)}`;
+          const bytes = Buffer.from(" ".repeat(shift) + withLevel, "latin1");
+          expect(levelCodeOfAscii(bytes, shift, bytes.length)).toBe(byText(withLevel));
+        }
+      }
+    }
   });
 
   it("reads only the first PLAIN_PREFIX bytes, as the string reading reads characters", () => {
@@ -245,5 +282,75 @@ describe("levelCodeOfAscii", () => {
       }),
       { numRuns: 5_000, seed: 4102 },
     );
+  });
+});
+
+describe("levelCodeOfText", () => {
+  /** The byte reading of `text` as UTF-8, put between other bytes. */
+  const byUtf8 = (text: string): number => {
+    const bytes = Buffer.from(`xy${text}\nINFO`);
+    return levelCodeOfText(bytes, 2, 2 + Buffer.byteLength(text));
+  };
+
+  it.each([
+    ["ERROR café", 5],
+    ["naïve café résumé Ωmega ñandú", 0],
+    ["全角テキスト WARN 署名", 4],
+    ["Zahlung fehlgeschlagen: level=error", 5],
+    ["émoji 👩‍💻 [debug] then", 2],
+    ['{"level":"warn","msg":"café"}', 4],
+    ['{"msg":"ünï","fields":{"severity":"ERROR"}}', 5],
+    ["{ñ} FATAL boom", 6],
+    ["ERRORé", 5],
+    ["éERROR", 5],
+    ["INFO x ſ level=warn", 4],
+    ["12:00:00 warning: é", 4],
+    ["K=error ı", 0],
+  ])("reads %j as level code %i, as the string reading does", (text, code) => {
+    expect(byUtf8(text)).toBe(code);
+    expect(byText(text)).toBe(code);
+  });
+
+  it("leaves to the string reading what it cannot count or cannot tell from bytes", () => {
+    // A space beyond ASCII in the leading word's filler; an escape; more bytes than the string
+    // reading reads characters.
+    for (const text of [
+      "\u00a0error: x",
+      "12:00\u3000warn: x",
+      "\ufeffdebug: x",
+      "\u001b[31mERROR\u001b[0m é",
+      `é ${"x ".repeat(PLAIN_PREFIX / 2)}`,
+      `{"msg":"é${"a".repeat(16_400)}","level":"warn"}`,
+    ]) {
+      expect(byUtf8(text)).toBe(-1);
+    }
+  });
+
+  it("agrees with levelOfContent on lines of level words, marks and characters beyond ASCII", () => {
+    const words = ["INFO", "info", "WARN", "warning", "ERROR", "err", "ERR_X", "crit", "fatal"];
+    words.push("level", "lvl", "severity", "t", "T", "Z", "E", "0123", "12:34:56", "a", "9");
+    const marks = [" ", ":", "=", '="', '"', "[", "]", "<", ">", "(", ")", ".", "-", "{", "}"];
+    marks.push(",", '"level":', '"warn"', '"fields":{');
+    const beyond = ["é", "Ω", "全", "👍🏽", "\u00a0", "\u3000", "\ufeff", "\u2028", "K", "ſ", "ı"];
+    beyond.push("İ", "\u0085", "\u00e9", "\ufffd");
+    const piece = fc.oneof(
+      fc.constantFrom(...words),
+      fc.constantFrom(...marks),
+      fc.constantFrom(...beyond),
+    );
+    let read = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const text = pieces.join("");
+        const code = byUtf8(text);
+        if (code >= 0) {
+          read++;
+          expect(code).toBe(byText(text));
+        }
+      }),
+      { numRuns: 20_000, seed: 4108 },
+    );
+    // Most such lines are read from their bytes.
+    expect(read).toBeGreaterThan(15_000);
   });
 });

@@ -17,8 +17,9 @@
  */
 
 import { LOG_LEVELS, type LogLevel, levelRank } from "../../text/log-level.js";
-import { levelCodeOfAscii } from "../../text/log-level-bytes.js";
+import { levelCodeOfAscii, levelCodeOfText } from "../../text/log-level-bytes.js";
 import { parseRfc3339, Rfc3339Bytes } from "../../text/timestamp.js";
+import { isCleanUtf8 } from "../../text/utf8-bytes.js";
 import type { LineRead } from "../formats/line-read.js";
 import { readJsonLine } from "../formats/ndjson-line.js";
 import { readPlainLine, textLine } from "../formats/plain-line.js";
@@ -254,11 +255,22 @@ function scanTailText(
   const c = buffer[s] as number;
   let timed = false;
   if (c >= 48 && c <= 57) {
-    const space = buffer.indexOf(32, s);
-    if (space < 0 || space - s > 40 || space >= e) return false;
-    if (!cache.time.read(buffer, s, space)) return false;
+    // The usual time first: 30 bytes (to the nanosecond, in UTC), then the line's first space (a
+    // time read holds none, but for one between its date and its clock: not taken here).
+    if (
+      s + 30 < e &&
+      buffer[s + 30] === 32 &&
+      buffer[s + 10] !== 32 &&
+      cache.time.read(buffer, s, s + 30)
+    ) {
+      at = s + 31;
+    } else {
+      const space = buffer.indexOf(32, s);
+      if (space < 0 || space - s > 40 || space >= e) return false;
+      if (!cache.time.read(buffer, s, space)) return false;
+      at = space + 1;
+    }
     timed = true;
-    at = space + 1;
   } else if (c === 45 /* - */) {
     at = s + 1;
     while (at < e && buffer[at] === 32) at++;
@@ -267,22 +279,41 @@ function scanTailText(
     return false;
   }
   if (buffer[at] !== 91 /* [ */) return false;
-  // `] ` after the label: bytes no UTF-8 sequence holds, so found among the bytes as in the text.
-  let close = at + 1;
-  for (;;) {
-    close = buffer.indexOf(93, close);
-    if (close < 0 || close + 1 >= e) return false;
-    if (buffer[close + 1] === 32) break;
-    close++;
+  // A label met lately, then `] `: that `] ` is the first (a label holds none), so the label.
+  let close = -1;
+  let stream = -1;
+  for (let k = 0; k < cache.bytes.length; k++) {
+    const b = cache.bytes[k] as Buffer;
+    const end = at + 1 + b.length;
+    if (end + 1 >= e || buffer[end] !== 93 || buffer[end + 1] !== 32) continue;
+    // From the end: labels differ there (`replica 1/3`, `replica 2/3`), so a miss is found soon.
+    let i = b.length - 1;
+    while (i >= 0 && b[i] === buffer[at + 1 + i]) i--;
+    if (i < 0) {
+      close = end;
+      stream = cache.ids[k] as number;
+      break;
+    }
   }
-  const stream = labelStream(buffer, at + 1, close, streams, cache);
-  if (stream < 0) return false;
-  // ASCII content (the usual line) is read from its bytes; other content as UTF-8 text.
+  if (close < 0) {
+    // `] ` after the label: bytes no UTF-8 sequence holds, so found among the bytes as in the text.
+    close = at + 1;
+    for (;;) {
+      close = buffer.indexOf(93, close);
+      if (close < 0 || close + 1 >= e) return false;
+      if (buffer[close + 1] === 32) break;
+      close++;
+    }
+    stream = newLabel(buffer, at + 1, close, streams, cache);
+    if (stream < 0) return false;
+  }
+  // ASCII content (the usual line) is read from its bytes; other content too when its bytes are
+  // UTF-8 as written (the long way takes those that are not), else as UTF-8 text.
   let level = levelCodeOfAscii(buffer, close + 2, e);
   if (level < 0) {
-    const content = buffer.toString("utf8", close + 2, e);
-    if (content.includes("\ufffd")) return false;
-    level = levelCode(levelOfContent(content));
+    if (!isCleanUtf8(buffer, close + 2, e)) return false;
+    level = levelCodeOfText(buffer, close + 2, e);
+    if (level < 0) level = levelCode(levelOfContent(buffer.toString("utf8", close + 2, e)));
   }
   out.stream = stream;
   out.timed = timed;
@@ -293,23 +324,17 @@ function scanTailText(
   return true;
 }
 
-/** The stream of the label in bytes [from, to), as readTextLine reads it; -1: not UTF-8. */
-function labelStream(
+/**
+ * The stream of the label in bytes [from, to), one not among those met lately, as readTextLine
+ * reads it (kept with them from now on); -1: not UTF-8.
+ */
+function newLabel(
   buffer: Buffer,
   from: number,
   to: number,
   streams: StreamTable,
   cache: TextReadCache,
 ): number {
-  const length = to - from;
-  for (let k = 0; k < cache.bytes.length; k++) {
-    const b = cache.bytes[k] as Buffer;
-    if (b.length !== length) continue;
-    // From the end: labels differ there (`replica 1/3`, `replica 2/3`), so a miss is found soon.
-    let i = length - 1;
-    while (i >= 0 && b[i] === buffer[from + i]) i--;
-    if (i < 0) return cache.ids[k] as number;
-  }
   const label = buffer.toString("utf8", from, to);
   if (label.includes("\ufffd")) return -1;
   const prefixed = DEPLOYMENT_LABEL.exec(label);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { leadingTime } from "../../../src/logs/formats/plain-line.js";
 import { timestampSortKey } from "../../../src/logs/model/log-line.js";
@@ -12,9 +13,11 @@ import {
   type SavedFormat,
   SKIP,
   scanLine,
+  TextReadCache,
 } from "../../../src/logs/saved/saved-line.js";
 import { StreamTable } from "../../../src/logs/saved/stream-table.js";
 import { levelOf } from "../../../src/text/log-level.js";
+import { BURSTS } from "../corpus.js";
 
 const T = "2026-11-18T11:06:40.000000005Z";
 const KEY = timestampSortKey(1_795_000_000, 5);
@@ -198,6 +201,84 @@ describe("tail text read from its bytes", () => {
     ]),
     `${T} [replica 2/3] a literal \ufffd`,
   ];
+
+  it("reads line after line with one reader's cache as the long way does (times, labels, contents)", () => {
+    // Times of the usual 30 bytes and of other shapes; labels met again and again (the cache
+    // knows them by their bytes), some alike but for their end or their length, some holding `]`.
+    const time = fc.constantFrom(
+      T,
+      "2026-11-18T11:06:41.000000006Z",
+      "2026-11-18 11:06:40.000000005Z",
+      "2026-11-18T11:06:40.00000000Z",
+      "2026-11-18T11:06:40.0000000005",
+      "2026-11-18T11:06:40.123Z",
+      "2026-11-18T11:06:40Z",
+      "2026-11-18T11:06:40.000000005+01:00",
+      "2026-11-18T11:06:4x.000000005Z",
+      "2026-13-18T11:06:40.000000005Z",
+      "-".padEnd(T.length),
+      "-",
+      "",
+    );
+    const label = fc.constantFrom(
+      "replica 1/3",
+      "replica 2/3",
+      "replica 12/3",
+      "replica 1/",
+      "a]",
+      "a",
+      "]",
+      "",
+      "9463b1 replica 2/3",
+      "réplica 1/3",
+      "replica 1/3] x",
+    );
+    const content = fc.constantFrom(
+      ...BURSTS.flat(),
+      "",
+      "] tail",
+      " [x] ] y",
+      "naïve café ERROR",
+      "全角テキスト WARN 署名",
+      "\u00a0error: x",
+      '{"level":"warn","msg":"café"}',
+      "a literal \ufffd",
+    );
+    const gap = fc.constantFrom(" ", "", "  ");
+    const line = fc
+      .tuple(time, gap, label, fc.constantFrom("] ", "]", "]] "), content)
+      .map(([t, g, l, close, c]) => `${t}${t === "" ? "" : g}[${l}${close}${c}`);
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 40 }), (texts) => {
+        const streams = new StreamTable();
+        const out = newLineScan();
+        const cache = new TextReadCache();
+        const buf = Buffer.from(`${texts.join("\n")}\n`);
+        let s = 0;
+        for (const text of texts) {
+          const e = s + Buffer.byteLength(text);
+          scanLine(buf, s, e, "text", streams, out, undefined, cache);
+          const want = longWay(buf.subarray(s, e));
+          if (want === undefined) {
+            expect(out.readable && out.stream !== 0).toBe(false);
+          } else {
+            const stream = streams.get(out.stream);
+            expect({
+              timed: out.timed,
+              key: out.key,
+              level: out.level,
+              label: stream?.replicaLabel,
+              deploymentId: stream?.deploymentId,
+              contentFrom: out.contentFrom,
+              contentAfter: out.contentAfter,
+            }).toEqual(want);
+          }
+          s = e + 1;
+        }
+      }),
+      { numRuns: 2_000, seed: 4107 },
+    );
+  });
 
   it.each(lines.map((l) => [l.toString(), l]))("%s", (_, line) => {
     const bytes = typeof line === "string" ? Buffer.from(line) : line;
