@@ -225,12 +225,6 @@ function twoDigitsAt(b: Uint8Array, at: number): number {
   return h >= 0 && h <= 9 && l >= 0 && l <= 9 ? h * 10 + l : -1;
 }
 
-/**
- * `parseRfc3339` of bytes, read a byte a character (Latin-1), without making a string of them:
- * what a line's time is to an index reading its bytes. The date and time to the second are kept
- * from the last time read (lines come many to a second), by their bytes. `read` says whether the
- * bytes hold one; `seconds` and `nanos` are then what parseRfc3339 gives for their text.
- */
 /** Whether the four bytes of `w` (read little-endian) are all ASCII digits. */
 function fourDigits(w: number): boolean {
   return (w & 0xf0f0f0f0) === 0x30303030 && ((w + 0x06060606) & 0xf0f0f0f0) === 0x30303030;
@@ -244,6 +238,12 @@ function digitsValue(w: number): number {
   );
 }
 
+/**
+ * `parseRfc3339` of bytes, read a byte a character (Latin-1), without making a string of them:
+ * what a line's time is to an index reading its bytes. The date and time to the second are kept
+ * from the last time read (lines come many to a second), by their bytes. `read` says whether the
+ * bytes hold one; `seconds` and `nanos` are then what parseRfc3339 gives for their text.
+ */
 export class Rfc3339Bytes {
   seconds = 0;
   nanos = 0;
