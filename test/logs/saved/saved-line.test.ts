@@ -170,6 +170,20 @@ describe("tail text read from its bytes", () => {
     };
   }
 
+  /** What a scan read of a line, in longWay's terms. */
+  function readOf(out: ReturnType<typeof newLineScan>, streams: StreamTable) {
+    const stream = streams.get(out.stream);
+    return {
+      timed: out.timed,
+      key: out.key,
+      level: out.level,
+      label: stream?.replicaLabel,
+      deploymentId: stream?.deploymentId,
+      contentFrom: out.contentFrom,
+      contentAfter: out.contentAfter,
+    };
+  }
+
   const lines: (string | Buffer)[] = [
     `${T} [replica 2/3] ERROR boom`,
     `${T} [replica 2/3] a ] b [c] ] d`,
@@ -262,16 +276,7 @@ describe("tail text read from its bytes", () => {
           if (want === undefined) {
             expect(out.readable && out.stream !== 0).toBe(false);
           } else {
-            const stream = streams.get(out.stream);
-            expect({
-              timed: out.timed,
-              key: out.key,
-              level: out.level,
-              label: stream?.replicaLabel,
-              deploymentId: stream?.deploymentId,
-              contentFrom: out.contentFrom,
-              contentAfter: out.contentAfter,
-            }).toEqual(want);
+            expect(readOf(out, streams)).toEqual(want);
           }
           s = e + 1;
         }
@@ -293,16 +298,7 @@ describe("tail text read from its bytes", () => {
         expect(out.readable && out.stream !== 0).toBe(false);
         continue;
       }
-      const stream = streams.get(out.stream);
-      expect({
-        timed: out.timed,
-        key: out.key,
-        level: out.level,
-        label: stream?.replicaLabel,
-        deploymentId: stream?.deploymentId,
-        contentFrom: out.contentFrom,
-        contentAfter: out.contentAfter,
-      }).toEqual(want);
+      expect(readOf(out, streams)).toEqual(want);
     }
   });
 });
