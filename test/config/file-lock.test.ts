@@ -101,7 +101,9 @@ describe("FileLock", () => {
     });
     expect(() => take(live)).toThrow(new RegExp(`is in use by tvcwatch PID ${process.ppid} `));
     // A zombie has exited; only its parent (here one that never waits) has yet to hear of it.
-    const parentOfZombie = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"]);
+    // The child exits only once its parent is `sleep`: a shell still running would reap it.
+    const child = `until [ "$(cat /proc/$PPID/comm)" = sleep ]; do sleep 0.01; done`;
+    const parentOfZombie = spawn("sh", ["-c", `sh -c '${child}' & echo $!; exec sleep 30`]);
     try {
       const zombie = Number(
         await new Promise<string>((r) => parentOfZombie.stdout.once("data", (d) => r(String(d)))),
