@@ -580,8 +580,8 @@ function wordsOf(b: Uint8Array): Int32Array<ArrayBufferLike> | undefined {
  */
 function plainCode(b: Uint8Array, from: number, to: number, text: boolean): number {
   // As text, every character is read, so that no byte count stands for a character count.
-  if (text) return to - from > PLAIN_PREFIX ? -1 : plainPrefixCode(b, from, to, TEXT_CLASSES);
-  const code = plainPrefixCode(b, from, to, CLASSES);
+  if (text) return to - from > PLAIN_PREFIX ? -1 : plainPrefixCode(b, from, to, true);
+  const code = plainPrefixCode(b, from, to, false);
   const end = Math.min(to, from + PLAIN_PREFIX);
   // The bytes past those the prefix's reading looked at (all of them when it found a level in
   // logfmt, before its end) are ASCII too.
@@ -639,11 +639,12 @@ function restCode(
 }
 
 /**
- * The plain reading of a line's first PLAIN_PREFIX bytes; -1 when a byte of them is beyond ASCII
- * or an escape. Every byte of them is looked at.
+ * The plain reading of a line's first PLAIN_PREFIX bytes; -1 when a byte of them is an escape, or
+ * beyond ASCII unless `text` (the bytes taken as UTF-8 text: levelCodeOfText). Every byte of them
+ * is looked at.
  */
-function plainPrefixCode(b: Uint8Array, from: number, to: number, classes: Uint8Array): number {
-  const text = classes === TEXT_CLASSES;
+function plainPrefixCode(b: Uint8Array, from: number, to: number, text: boolean): number {
+  const classes = text ? TEXT_CLASSES : CLASSES;
   const end = Math.min(to, from + PLAIN_PREFIX);
   // One pass over the runs of word characters: the first logfmt match (whose value, when it names
   // a level, decides), the first upper-case level word, the first bracketed one; and over the
