@@ -27,9 +27,23 @@ import { fileURLToPath } from "node:url";
  *   order, as in every run of text of one style and in every blank cell, where the change is none.
  *   The same codes are told first and nothing is written for them; the same text, checked in
  *   test/tools/bundle-patches.test.ts.
+ * - ansi-tokenize also cuts every row into graphemes with Intl.Segmenter, an object a grapheme
+ *   made by ICU, where nearly every row is of code units that are each a grapheme whatever stands
+ *   beside them (ASCII but CR, the escape codes' bytes among them; Latin; punctuation; arrows,
+ *   technical signs, the borders' box drawing, shapes and symbols): no mark, joiner, prepended
+ *   character, Hangul jamo, regional indicator nor surrogate. Such a row is taken a code unit at a
+ *   time; any other, by the segmenter. The same tokens, checked in
+ *   test/tools/bundle-patches.test.ts (each of those code units against the segmenter too).
  *
  * A file may have several patches: each is applied in turn, each must find its text.
  */
+/**
+ * Texts of code units each a grapheme beside any other of them (ansi-tokenize's patch, below):
+ * what Unicode's grapheme rules break around on both sides (Other and Control, LF), CR left out.
+ */
+export const ONE_UNIT_GRAPHEMES =
+  /^[\x00-\x0c\x0e-\x7f\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u23ff\u2500-\u27bf]*$/;
+
 export const PATCHES = [
   {
     file: "node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
@@ -49,6 +63,22 @@ export const PATCHES = [
     file: "node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
     from: "var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c}",
     to: 'if("function"==typeof Buffer)var d=new Uint8Array(Buffer.from(a.slice(37),"base64"));else{var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);d=c}}',
+  },
+  {
+    file: "node_modules/@alcalzone/ansi-tokenize/build/tokenize.js",
+    from: 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+    to: [
+      'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+      `const ONE_UNIT_GRAPHEMES = ${ONE_UNIT_GRAPHEMES};`,
+      "function* unitSegments(str) {",
+      "    for (let index = 0; index < str.length; index++) yield { segment: str[index], index };",
+      "}",
+    ].join("\n"),
+  },
+  {
+    file: "node_modules/@alcalzone/ansi-tokenize/build/tokenize.js",
+    from: "    for (const { segment, index } of segmenter.segment(str)) {",
+    to: "    for (const { segment, index } of (ONE_UNIT_GRAPHEMES.test(str) ? unitSegments(str) : segmenter.segment(str))) {",
   },
   {
     file: "node_modules/@alcalzone/ansi-tokenize/build/styledChars.js",

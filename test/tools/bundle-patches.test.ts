@@ -5,7 +5,8 @@
  * not as the module loads) measures every text as string-width itself does: on every code point of
  * the planes text and emoji use, and on texts made of the pieces emoji sequences, wide scripts,
  * marks and the panes' borders are made of. @alcalzone/ansi-tokenize (no styles worked out between
- * two cells of the same ones) makes rows of styled cells into the same text. yoga-layout (its
+ * two cells of the same ones; a text of code units each a grapheme cut without the segmenter)
+ * makes texts into the same tokens and rows of styled cells into the same text. yoga-layout (its
  * WebAssembly decoded by Buffer) lays out the same tree to the same places.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -198,6 +199,74 @@ describe("the bundle's ansi-tokenize", () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  it("cuts texts into the same tokens as the segmenter does, ANSI codes among them", () => {
+    const pieces = [
+      "a",
+      " ",
+      "║",
+      "═",
+      "·",
+      "▸",
+      "…",
+      "é",
+      "\r",
+      "\n",
+      "\t",
+      "\u001b[31m",
+      "\u001b[1;4m",
+      "\u001b[39m",
+      "\u001b]8;;https://example.test\u0007",
+      "\u001b]8;;\u0007",
+      "\u001b",
+      "用",
+      "한",
+      "\u1100",
+      "\u1161",
+      "\u0301",
+      "\u0903",
+      "\u0600",
+      "\u200d",
+      "\ufe0f",
+      "✅",
+      "❤",
+      "👩",
+      "🇫",
+      "🇷",
+      "\ud83d",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), (parts) => {
+        const text = parts.join("");
+        expect(patched.tokenize(text)).toEqual(published.tokenize(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("takes a code unit at a time only where each is a grapheme beside any other", async () => {
+    const { ONE_UNIT_GRAPHEMES } = (await import(tools)) as { ONE_UNIT_GRAPHEMES: RegExp };
+    const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+    const count = (text: string) => [...segmenter.segment(text)].length;
+    const units: string[] = [];
+    for (let u = 0; u <= 0xffff; u++) {
+      const c = String.fromCharCode(u);
+      if (ONE_UNIT_GRAPHEMES.test(c)) units.push(c);
+    }
+    expect(units.length).toBeGreaterThan(1000);
+    expect(ONE_UNIT_GRAPHEMES.test("\r")).toBe(false);
+    // Breaks before and after each (no mark, joiner, spacing mark, prepended character), and
+    // between two of the same (no regional indicator, Hangul jamo, CR LF).
+    const joined = units.filter((c) => count(`a${c}a`) !== 3 || count(c + c) !== 2);
+    expect(joined).toEqual([]);
+    // Grapheme rules between two such units depend on their classes alone: a sample of pairs.
+    fc.assert(
+      fc.property(fc.constantFrom(...units), fc.constantFrom(...units), (a, b) => {
+        expect(count(a + b)).toBe(2);
+      }),
+      { numRuns: 20000 },
     );
   });
 
