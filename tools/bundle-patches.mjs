@@ -1,9 +1,9 @@
-// Patches the bundle applies to two dependencies as esbuild reads them (tools/bundle.mjs).
+// Patches the bundle applies to dependencies as esbuild reads them (tools/bundle.mjs).
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /**
- * Start-up costs of two dependencies, taken out as the bundle reads them (each replacement must
+ * Start-up costs of dependencies, taken out as the bundle reads them (each replacement must
  * find its text, or the build fails naming the file):
  *
  * - yoga-layout (Ink's layout) carries its WebAssembly as a base64 data: URL and reads it with
@@ -18,7 +18,32 @@ import { fileURLToPath } from "node:url";
  *   U+FE0F, a tag, ZWJ; the digits, # and * are components only with U+20E3): a grapheme without
  *   one is no emoji, said without the expression, which is built when a grapheme with one is first
  *   measured. The same widths, checked in test/tools/bundle-patches.test.ts.
+ * - yoga-layout then turns that base64 into bytes with atob, which in Node is a loop in
+ *   JavaScript, and copies its string a character at a time: Buffer decodes base64 natively, to
+ *   the same bytes (the loop stays where there is no Buffer).
+ * - @alcalzone/ansi-tokenize (Ink's output: every frame's rows made into text again) works out,
+ *   for every cell of every row, which styles change from the cell before it: three sets and
+ *   four arrays made a cell, even where the two cells' styles are the same codes in the same
+ *   order, as in every run of text of one style and in every blank cell, where the change is none.
+ *   The same codes are told first and nothing is written for them; the same text, checked in
+ *   test/tools/bundle-patches.test.ts.
+ * - ansi-tokenize also cuts every row into graphemes with Intl.Segmenter, an object a grapheme
+ *   made by ICU, where nearly every row is of code units that are each a grapheme whatever stands
+ *   beside them (ASCII but CR, the escape codes' bytes among them; Latin; punctuation; arrows,
+ *   technical signs, the borders' box drawing, shapes and symbols): no mark, joiner, prepended
+ *   character, Hangul jamo, regional indicator nor surrogate. Such a row is taken a code unit at a
+ *   time; any other, by the segmenter. The same tokens, checked in
+ *   test/tools/bundle-patches.test.ts (each of those code units against the segmenter too).
+ *
+ * A file may have several patches: each is applied in turn, each must find its text.
  */
+/**
+ * Texts of code units each a grapheme beside any other of them (ansi-tokenize's patch, below):
+ * what Unicode's grapheme rules break around on both sides (Other and Control, LF), CR left out.
+ */
+export const ONE_UNIT_GRAPHEMES =
+  /^[\x00-\x0c\x0e-\x7f\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2190-\u23ff\u2500-\u27bf]*$/;
+
 export const PATCHES = [
   {
     file: "node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
@@ -34,7 +59,43 @@ export const PATCHES = [
       "const rgiEmojiRegex = {test: (segment) => mayBeEmojiRegex.test(segment) && (rgiEmojiRegexBuilt ??= /^\\p{RGI_Emoji}$/v).test(segment)};",
     ].join("\n"),
   },
+  {
+    file: "node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js",
+    from: "var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c}",
+    to: 'if("function"==typeof Buffer)var d=new Uint8Array(Buffer.from(a.slice(37),"base64"));else{var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);d=c}}',
+  },
+  {
+    file: "node_modules/@alcalzone/ansi-tokenize/build/tokenize.js",
+    from: 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+    to: [
+      'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+      `const ONE_UNIT_GRAPHEMES = ${ONE_UNIT_GRAPHEMES};`,
+      "function* unitSegments(str) {",
+      "    for (let index = 0; index < str.length; index++) yield { segment: str[index], index };",
+      "}",
+    ].join("\n"),
+  },
+  {
+    file: "node_modules/@alcalzone/ansi-tokenize/build/tokenize.js",
+    from: "    for (const { segment, index } of segmenter.segment(str)) {",
+    to: "    for (const { segment, index } of (ONE_UNIT_GRAPHEMES.test(str) ? unitSegments(str) : segmenter.segment(str))) {",
+  },
+  {
+    file: "node_modules/@alcalzone/ansi-tokenize/build/styledChars.js",
+    from: "            ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));",
+    to: [
+      "            const before = chars[i - 1].styles;",
+      "            const now = char.styles;",
+      "            let same = before.length === now.length;",
+      "            for (let k = 0; same && k < now.length; k++)",
+      "                same = before[k].code === now[k].code && before[k].endCode === now[k].endCode;",
+      "            if (!same)",
+      "                ret += ansiCodesToString(diffAnsiCodes(before, now));",
+    ].join("\n"),
+  },
 ];
+/** The dependencies' files PATCHES names, each once. */
+export const PATCHED_FILES = [...new Set(PATCHES.map((p) => p.file))];
 /**
  * A file PATCHES names (from the project's folder), as a path from the root, its links resolved
  * as esbuild resolves them (a project whose node_modules is a link to another's, as the package
@@ -43,11 +104,13 @@ export const PATCHES = [
 export const patchedPath = (file) =>
   realpathSync(fileURLToPath(new URL(`../${file}`, import.meta.url)));
 
-/** A dependency's source with its patch applied (the file must be one PATCHES names). */
+/** A dependency's source with its patches applied (the file must be one PATCHES names). */
 export function patchedSource(path, text) {
-  const patch = PATCHES.find((p) => patchedPath(p.file) === path);
-  if (patch === undefined) throw new Error(`bundle: no start-up patch for ${path}`);
-  if (!text.includes(patch.from))
-    throw new Error(`bundle: ${path} changed; its start-up patch no longer applies`);
-  return text.replace(patch.from, patch.to);
+  const patches = PATCHES.filter((p) => patchedPath(p.file) === path);
+  if (patches.length === 0) throw new Error(`bundle: no start-up patch for ${path}`);
+  return patches.reduce((source, patch) => {
+    if (!source.includes(patch.from))
+      throw new Error(`bundle: ${path} changed; its start-up patch no longer applies`);
+    return source.replace(patch.from, () => patch.to);
+  }, text);
 }

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
-import { PATCHES, patchedPath, patchedSource } from "./bundle-patches.mjs";
+import { PATCHED_FILES, patchedPath, patchedSource } from "./bundle-patches.mjs";
 
 /** Where: dist/bundle, or the folder given (to build beside it). */
 const OUT = resolve(process.argv[2] ?? "dist/bundle");
@@ -42,7 +42,7 @@ const patched = {
   name: "patched",
   setup(build) {
     const applied = new Set();
-    for (const { file } of PATCHES)
+    for (const file of PATCHED_FILES)
       build.onLoad({ filter: new RegExp(`^${literal(patchedPath(file))}$`) }, (args) => {
         applied.add(file);
         return {
@@ -51,7 +51,7 @@ const patched = {
         };
       });
     build.onEnd(() => {
-      for (const { file } of PATCHES)
+      for (const file of PATCHED_FILES)
         if (!applied.has(file))
           throw new Error(`bundle: ${file} was not bundled; its patch is left`);
     });

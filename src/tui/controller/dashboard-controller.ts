@@ -45,6 +45,7 @@ import {
 } from "./dashboard-views.js";
 import { EventMarkers } from "./event-markers.js";
 import { type DashboardPorts, newFiles, systemTicker, type Ticker } from "./ports.js";
+import { sameData } from "./same-data.js";
 import { VoteFlow } from "./vote-flow.js";
 
 export interface DashboardOptions {
@@ -73,6 +74,8 @@ export class DashboardController {
   private heading: Heading;
   private now: number;
   private built: Built | undefined;
+  /** The last snapshot built (kept while what is built again is the same data). */
+  private drawn: DashboardSnapshot | undefined;
   private readonly views = new DashboardViews();
   private readonly listeners = new Set<() => void>();
   private readonly detach: (() => void)[] = [];
@@ -303,6 +306,12 @@ export class DashboardController {
       decoded: this.ports.decoder?.version ?? 0,
       readOnly: this.ports.readOnly !== undefined,
     });
+    // Built again to the same data (a tick that moved nothing shown): what was drawn is kept, and
+    // nothing is drawn again.
+    const drawn = this.drawn;
+    if (drawn && drawn !== this.built.snapshot && sameData(drawn, this.built.snapshot))
+      this.built = { ...this.built, snapshot: drawn };
+    this.drawn = this.built.snapshot;
     this.judgeLater();
     return this.built;
   }

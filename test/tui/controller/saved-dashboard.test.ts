@@ -570,3 +570,42 @@ describe("a large file being indexed", () => {
     expect(stopped).toBe(1);
   });
 });
+
+describe("the clock's tick over saved lines", () => {
+  it("keeps the snapshot drawn while it moves nothing shown, and makes a new one when it does", async () => {
+    const path = join(dir, "tick.log");
+    writeFileSync(path, "2026-11-27T05:00:00.000Z [replica 1/3] hello\n");
+    const o = await openSavedLogs([path]);
+    await o.indexed;
+    const ticks: (() => void)[] = [];
+    let now = START + 200_000;
+    const d = savedDashboard(
+      o,
+      {
+        clock: {
+          now: () => now,
+          every: (_ms, tick) => {
+            ticks.push(tick);
+            return () => {};
+          },
+        },
+        quit: vi.fn(),
+      },
+      { columns: 160, rows: 48 },
+    );
+    running.push({ o, d });
+    const c = d.controller;
+    const first = await settled(c);
+    expect(shown(first)).toEqual(["[1] hello"]);
+    for (const tick of ticks) tick();
+    now += 1000;
+    for (const tick of ticks) tick();
+    // Built again (the tick told the screen), to the same data: the same object, nothing redrawn.
+    expect(c.getSnapshot()).toBe(first);
+    // A key that changes what is shown makes a new snapshot, as before.
+    press(c, "t");
+    const after = c.getSnapshot();
+    expect(after).not.toBe(first);
+    expect(after.ui.time).not.toBe(first.ui.time);
+  });
+});
