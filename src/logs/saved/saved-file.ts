@@ -27,6 +27,7 @@ import {
   LEVEL_MASK,
   LineIndex,
   NO_SPAN,
+  sameWidths,
   TIMED,
   UNREADABLE,
 } from "./line-index.js";
@@ -1167,12 +1168,12 @@ const EMPTY = new LineIndex(16);
 
 /**
  * A piece read on its own (a chunk from the back) moved into the shared columns, just before the
- * slots taken there so far; as it is when there is no room, or its stream numbers are too wide.
+ * slots taken there so far; as it is when there is no room, or a column of it is wider than theirs
+ * (a value of it needed more bytes).
  */
 function intoShared(piece: IndexedPiece, shared: SharedIndex): IndexedPiece {
   const c = piece.columns;
-  if (c.size === 0 || !(c.streams instanceof Uint16Array) || !(c.starts instanceof Uint32Array))
-    return piece;
+  if (c.size === 0 || !sameWidths(c, shared.columns)) return piece;
   const at = takeBack(shared, c.size);
   return at < 0 ? piece : copiedIntoShared(piece, shared, at);
 }
