@@ -59,7 +59,11 @@ export function workerPieces(
     // compiler threads, which this thread's start-up keeps busy: read by V8 as the worker's
     // runtime is made, set back once it runs.
     setCompilerFlag("--no-concurrent-recompilation");
-    const w = new Worker(WORKER, { workerData: task });
+    const w = new Worker(WORKER, {
+      workerData: task,
+      // What it allocates is a chunk's lines at a time, handed over as each is read.
+      resourceLimits: { maxYoungGenerationSizeMb: 1 },
+    });
     running.add(w);
     w.once("online", () => {
       setCompilerFlag("--concurrent-recompilation");
