@@ -70,7 +70,7 @@ export const DEFAULT_LIMITS: SavedLimits = {
 /** A longer line is kept as its first MAX_LINE_BYTES, as text, and counted as unreadable. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** How much of a large file is indexed first: its newest lines. */
-export const TAIL_BYTES = 1024 * 1024;
+export const TAIL_BYTES = 320 * 1024;
 /** How much of a file's start tells its format. */
 const SAMPLE_BYTES = 64 * 1024;
 /** What one piece of indexing reads (READ_BYTES at a time), between breaths. */
