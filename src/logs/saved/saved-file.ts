@@ -75,8 +75,13 @@ export const TAIL_BYTES = 320 * 1024;
 const SAMPLE_BYTES = 64 * 1024;
 /** What one piece of indexing reads (READ_BYTES at a time), between breaths. */
 const PIECE_BYTES = 4 * 1024 * 1024;
-/** A rest at least this long is indexed on other threads too (./piece-index.ts). */
-const PARALLEL_BYTES = 32 * 1024 * 1024;
+/**
+ * A rest at least this long is indexed on other threads too (./piece-index.ts). A shorter one
+ * (about a million lines of tail's text, or less) is indexed on this thread alone: a worker's own
+ * runtime, its start and its code compiled again there cost more memory and time than its share
+ * of such a rest saves on two cores.
+ */
+const PARALLEL_BYTES = 128 * 1024 * 1024;
 /**
  * The chunks the rest is cut in, shared by the readers (this thread's from the front, a worker's
  * from the back): about this long each.
