@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -245,7 +245,7 @@ describe("tvcwatch open in a real terminal", () => {
     });
   });
 
-  it("a file over 32 MiB (its rest read on a worker too): the title counts every line, the newest shown; q exits 0", {
+  it("a file over 32 MiB (its rest indexed behind its end): the title counts every line, the newest shown; q exits 0", {
     timeout: 120_000,
   }, async () => {
     // `tail --timestamps --utc` text, each line its own second.
@@ -271,6 +271,40 @@ describe("tvcwatch open in a real terminal", () => {
         expect(s).toContain(`GET /v1/orders/${LINES - 1} 200`);
       },
       { timeoutMs: 60_000 },
+    );
+    tmux.keys("q");
+    await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));
+  });
+
+  it("a file over 128 MiB (its rest read on a worker too): the title counts every line, the newest shown; q exits 0", {
+    timeout: 180_000,
+  }, async () => {
+    // `tail --timestamps --utc` text, each line its own second, written a part at a time.
+    const LINES = 1_600_000;
+    const path = join(dir, "larger.log");
+    writeFileSync(path, "");
+    for (let from = 0; from < LINES; from += 100_000) {
+      const parts: string[] = [];
+      for (let i = from; i < from + 100_000; i++) {
+        const at = new Date(START + i * 1000).toISOString().replace(".000Z", ".000000000Z");
+        parts.push(
+          `${at} [replica ${(i % 3) + 1}/3] GET /v1/orders/${i} 200 in ${i % 97}ms upstream ok\n`,
+        );
+      }
+      appendFileSync(path, parts.join(""));
+    }
+    expect(statSync(path).size).toBeGreaterThan(129 * 1024 * 1024);
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    tmux.start(["open", path], { columns: 160, rows: 48 });
+    await tmux.waitFor(
+      "its newest line, then every line counted",
+      (s) => {
+        expect(title(s)).toMatch(/^tvcwatch · 1,600,000 lines · .*larger\.log$/);
+        expect(title(s)).not.toContain("indexing");
+        expect(s).toContain(`GET /v1/orders/${LINES - 1} 200`);
+      },
+      { timeoutMs: 120_000 },
     );
     tmux.keys("q");
     await tmux.waitFor("the exit", (s) => expect(s).toContain("TVCWATCH-EXITED 0"));

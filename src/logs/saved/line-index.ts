@@ -2,10 +2,13 @@
  * What a saved log keeps of each of its lines, in columns of typed arrays rather than an object a
  * line: where it starts and how long it is (its bytes stay in the file), where its content is in
  * it (so that a search reads only that), its sort key, a byte of flags (level, whether the key is
- * its own time, gap, unreadable, late, content escaped) and its stream. 23 bytes a line: a start
- * takes four bytes until one is past 4 GiB, a stream two until a log has more than 65,535 (each
- * column is widened then, to eight and four); a line is decoded again only when it is shown. Lines are numbered from the
- * first one indexed; the oldest can be let go (a cap), and numbers stay what they were.
+ * its own time, gap, unreadable, late, content escaped) and its stream. 18 bytes a line: a start
+ * takes four bytes until one is past 4 GiB (eight then), a length two until a line is longer than
+ * 65,535 bytes (four then), a stream one until a log has more than 255 (two, then four past
+ * 65,535), the bytes before and after the content one each until either is 255 or more (two
+ * then); each column is widened when a value needs it. A line is decoded again only when it is
+ * shown. Lines are numbered from the first one indexed; the oldest can be let go (a cap), and
+ * numbers stay what they were.
  *
  * A large file's rest is indexed on two threads into one set of columns in shared memory
  * (`sharedColumns`, ./piece-protocol.ts says who fills which slots), so that no thread's lines are
@@ -13,14 +16,81 @@
  */
 
 type Column = Float64Array | Uint32Array | Uint16Array | Uint8Array;
+/** A column of whole numbers, as narrow as its values let it be. */
+type Narrow = Uint32Array | Uint16Array | Uint8Array;
+/** Where the content is in a line: one byte each, or two (NO_SPAN's width). */
+type Span = Uint16Array | Uint8Array;
 
-/** `size` values of `from` from slot `start` written at slot `at` of `to` (moved, when one column). */
-function place<T extends Column>(to: T, from: T, start: number, size: number, at: number): void {
+/**
+ * `size` values of `from` from slot `start` written at slot `at` of `to` (moved, when one column;
+ * converted, when `from` is narrower).
+ */
+function place(to: Column, from: Column, start: number, size: number, at: number): void {
   if (to === from) {
     if (at !== start) to.copyWithin(at, start, start + size);
   } else {
     to.set(from.subarray(start, start + size), at);
   }
+}
+
+/** The same values in a column of `make`'s width. */
+function widened<T extends Column>(from: Column, make: (n: number) => T): T {
+  const to = make(from.length);
+  to.set(from);
+  return to;
+}
+
+/** The value a span column holds for a span not known: its largest. */
+function noSpan(c: Span): number {
+  return c instanceof Uint8Array ? 0xff : NO_SPAN;
+}
+
+/** A span column of one byte as one of two, its slots of a span not known kept so. */
+function wideSpan(c: Span): Uint16Array {
+  if (c instanceof Uint16Array) return c;
+  const wide = widened(c, (n) => new Uint16Array(n));
+  for (let k = 0; k < wide.length; k++) if (wide[k] === 0xff) wide[k] = NO_SPAN;
+  return wide;
+}
+
+/**
+ * `size` spans of `from` from slot `start` written at slot `at` of `to` (as wide as `from` or
+ * wider): a span not known stays one.
+ */
+function placeSpans(to: Span, from: Span, start: number, size: number, at: number): void {
+  place(to, from, start, size, at);
+  if (to instanceof Uint16Array && from instanceof Uint8Array) {
+    for (let k = at; k < at + size; k++) if (to[k] === 0xff) to[k] = NO_SPAN;
+  }
+}
+
+/** The widest value a column of whole numbers holds. */
+function widest(c: Narrow): number {
+  return c instanceof Uint8Array ? 0xff : c instanceof Uint16Array ? 0xffff : 0xffff_ffff;
+}
+
+/** A column of whole numbers widened to hold `value`. */
+function toHold(c: Narrow, value: number): Narrow {
+  if (value <= widest(c)) return c;
+  return value <= 0xffff
+    ? widened(c, (n) => new Uint16Array(n))
+    : widened(c, (n) => new Uint32Array(n));
+}
+
+/** A column of `n` slots as wide as `c`. */
+function like<T extends Column>(c: T, n: number): T {
+  return new (c.constructor as new (n: number) => T)(n);
+}
+
+/** Whether two sets of columns are as wide as each other, column by column. */
+export function sameWidths(a: LineColumns, b: LineColumns): boolean {
+  return (
+    a.starts.BYTES_PER_ELEMENT === b.starts.BYTES_PER_ELEMENT &&
+    a.lengths.BYTES_PER_ELEMENT === b.lengths.BYTES_PER_ELEMENT &&
+    a.streams.BYTES_PER_ELEMENT === b.streams.BYTES_PER_ELEMENT &&
+    a.contentFrom.BYTES_PER_ELEMENT === b.contentFrom.BYTES_PER_ELEMENT &&
+    a.contentAfter.BYTES_PER_ELEMENT === b.contentAfter.BYTES_PER_ELEMENT
+  );
 }
 
 /** Columns of `capacity` slots in shared memory: their untouched slots take no memory. */
@@ -30,12 +100,12 @@ export function sharedColumns(capacity: number): LineColumns {
     from: 0,
     size: 0,
     starts: new Uint32Array(shared(4)),
-    lengths: new Uint32Array(shared(4)),
+    lengths: new Uint16Array(shared(2)),
     keys: new Float64Array(shared(8)),
     flags: new Uint8Array(shared(1)),
-    streams: new Uint16Array(shared(2)),
-    contentFrom: new Uint16Array(shared(2)),
-    contentAfter: new Uint16Array(shared(2)),
+    streams: new Uint8Array(shared(1)),
+    contentFrom: new Uint8Array(shared(1)),
+    contentAfter: new Uint8Array(shared(1)),
   };
 }
 
@@ -50,7 +120,7 @@ export const UNREADABLE = 0x20;
 export const LATE = 0x40;
 /** The content's bytes are a JSON string's, with escapes (decoded with JSON.parse). */
 export const ESCAPED = 0x80;
-/** In the content columns: where the content is, not known (the line is read whole to find it). */
+/** Where the content is, not known (the line is read whole to find it); known spans are less. */
 export const NO_SPAN = 0xffff;
 
 /** An index's columns, as handed between threads (./piece-index.ts): `size` lines from `from`. */
@@ -58,25 +128,27 @@ export interface LineColumns {
   from: number;
   size: number;
   starts: Float64Array | Uint32Array;
-  lengths: Uint32Array;
+  lengths: Uint16Array | Uint32Array;
   keys: Float64Array;
   flags: Uint8Array;
-  streams: Uint16Array | Uint32Array;
-  contentFrom: Uint16Array;
-  contentAfter: Uint16Array;
+  streams: Narrow;
+  /** The content's place: one byte each (255: not known), or two (NO_SPAN: not known). */
+  contentFrom: Span;
+  contentAfter: Span;
 }
 
 export class LineIndex {
   /** Four bytes a line until a start needs more (then eight). */
   private starts: Float64Array | Uint32Array;
-  private lengths: Uint32Array;
+  /** Two bytes a line until a line is longer (then four). */
+  private lengths: Uint16Array | Uint32Array;
   private keys: Float64Array;
   private flagBytes: Uint8Array;
-  /** Two bytes a line until a stream number needs more (then four). */
-  private streamIds: Uint16Array | Uint32Array;
-  /** Bytes before the content, and after it, in the line (NO_SPAN: not known). */
-  private contentFrom: Uint16Array;
-  private contentAfter: Uint16Array;
+  /** One byte a line until a stream number needs more (then two, then four). */
+  private streamIds: Narrow;
+  /** Bytes before the content, and after it, in the line (noSpan: not known). */
+  private contentFrom: Span;
+  private contentAfter: Span;
   /** Slots let go at the front of the arrays (compacted now and then). */
   private head = 0;
   private used = 0;
@@ -90,12 +162,12 @@ export class LineIndex {
   constructor(capacity = 1024) {
     const n = Math.max(16, capacity);
     this.starts = new Uint32Array(n);
-    this.lengths = new Uint32Array(n);
+    this.lengths = new Uint16Array(n);
     this.keys = new Float64Array(n);
     this.flagBytes = new Uint8Array(n);
-    this.streamIds = new Uint16Array(n);
-    this.contentFrom = new Uint16Array(n);
-    this.contentAfter = new Uint16Array(n);
+    this.streamIds = new Uint8Array(n);
+    this.contentFrom = new Uint8Array(n);
+    this.contentAfter = new Uint8Array(n);
     this.limit = this.starts.length;
   }
 
@@ -152,24 +224,20 @@ export class LineIndex {
     const first = this.next();
     if (!this.fits(c.size)) this.compact(this.size() + c.size);
     const at = this.used;
-    let widest = 0;
+    let most = 0;
     for (let k = 0; k < streamOf.length; k++)
-      if ((streamOf[k] as number) > widest) widest = streamOf[k] as number;
-    if (
-      (widest > 0xffff || c.streams instanceof Uint32Array) &&
-      this.streamIds instanceof Uint16Array
-    ) {
-      const wide = new Uint32Array(this.streamIds.length);
-      wide.set(this.streamIds);
-      this.streamIds = wide;
-    }
+      if ((streamOf[k] as number) > most) most = streamOf[k] as number;
+    this.streamIds = toHold(this.streamIds, Math.max(most, widest(c.streams)));
     if (c.starts instanceof Float64Array && this.starts instanceof Uint32Array) this.widenStarts();
+    this.lengths = toHold(this.lengths, widest(c.lengths)) as Uint16Array | Uint32Array;
+    if (c.contentFrom instanceof Uint16Array) this.contentFrom = wideSpan(this.contentFrom);
+    if (c.contentAfter instanceof Uint16Array) this.contentAfter = wideSpan(this.contentAfter);
     place(this.starts, c.starts, c.from, c.size, at);
     place(this.lengths, c.lengths, c.from, c.size, at);
     place(this.keys, c.keys, c.from, c.size, at);
     place(this.flagBytes, c.flags, c.from, c.size, at);
-    place(this.contentFrom, c.contentFrom, c.from, c.size, at);
-    place(this.contentAfter, c.contentAfter, c.from, c.size, at);
+    placeSpans(this.contentFrom, c.contentFrom, c.from, c.size, at);
+    placeSpans(this.contentAfter, c.contentAfter, c.from, c.size, at);
     const ids = this.streamIds;
     const from = c.streams;
     // In the same column, moved towards its start: in order, each read before it is written over.
@@ -209,9 +277,9 @@ export class LineIndex {
 
   /** Bytes the arrays take. */
   bytes(): number {
-    return (
-      this.starts.length * (17 + this.starts.BYTES_PER_ELEMENT + this.streamIds.BYTES_PER_ELEMENT)
-    );
+    const c = [this.starts, this.lengths, this.keys, this.flagBytes, this.streamIds];
+    const spans = [this.contentFrom, this.contentAfter];
+    return [...c, ...spans].reduce((n, a) => n + a.byteLength, 0);
   }
 
   push(
@@ -224,12 +292,11 @@ export class LineIndex {
     contentAfter: number,
   ): void {
     if (this.used === this.limit && !this.fits(1)) this.grow();
-    if (stream > 0xffff && this.streamIds instanceof Uint16Array) {
-      const wide = new Uint32Array(this.streamIds.length);
-      wide.set(this.streamIds);
-      this.streamIds = wide;
-    }
+    if (stream > 0xff && stream > widest(this.streamIds))
+      this.streamIds = toHold(this.streamIds, stream);
     if (start > 0xffffffff && this.starts instanceof Uint32Array) this.widenStarts();
+    if (length > 0xffff && this.lengths instanceof Uint16Array)
+      this.lengths = widened(this.lengths, (n) => new Uint32Array(n));
     const k = this.used++;
     this.starts[k] = start;
     this.lengths[k] = length;
@@ -238,8 +305,14 @@ export class LineIndex {
     this.streamIds[k] = stream;
     const known =
       contentFrom >= 0 && contentFrom < NO_SPAN && contentAfter >= 0 && contentAfter < NO_SPAN;
-    this.contentFrom[k] = known ? contentFrom : NO_SPAN;
-    this.contentAfter[k] = known ? contentAfter : NO_SPAN;
+    let from = this.contentFrom;
+    let after = this.contentAfter;
+    if (known && contentFrom >= 0xff && from instanceof Uint8Array)
+      from = this.contentFrom = wideSpan(from);
+    if (known && contentAfter >= 0xff && after instanceof Uint8Array)
+      after = this.contentAfter = wideSpan(after);
+    from[k] = known ? contentFrom : noSpan(from);
+    after[k] = known ? contentAfter : noSpan(after);
   }
 
   /** A start past 4 GiB: the starts column takes eight bytes a line from now on. */
@@ -266,27 +339,18 @@ export class LineIndex {
   /** The lines held moved to the front of new columns of `capacity` slots. */
   private compact(capacity: number): void {
     const live = this.size();
-    const move = <T extends Float64Array | Uint32Array | Uint8Array | Uint16Array>(
-      from: T,
-      make: (n: number) => T,
-    ): T => {
-      const to = make(capacity);
+    const move = <T extends Column>(from: T): T => {
+      const to = like(from, capacity);
       to.set(from.subarray(this.head, this.used));
       return to;
     };
-    this.starts =
-      this.starts instanceof Float64Array
-        ? move(this.starts, (n) => new Float64Array(n))
-        : move(this.starts, (n) => new Uint32Array(n));
-    this.lengths = move(this.lengths, (n) => new Uint32Array(n));
-    this.keys = move(this.keys, (n) => new Float64Array(n));
-    this.flagBytes = move(this.flagBytes, (n) => new Uint8Array(n));
-    this.streamIds =
-      this.streamIds instanceof Uint32Array
-        ? move(this.streamIds, (n) => new Uint32Array(n))
-        : move(this.streamIds, (n) => new Uint16Array(n));
-    this.contentFrom = move(this.contentFrom, (n) => new Uint16Array(n));
-    this.contentAfter = move(this.contentAfter, (n) => new Uint16Array(n));
+    this.starts = move(this.starts);
+    this.lengths = move(this.lengths);
+    this.keys = move(this.keys);
+    this.flagBytes = move(this.flagBytes);
+    this.streamIds = move(this.streamIds);
+    this.contentFrom = move(this.contentFrom);
+    this.contentAfter = move(this.contentAfter);
     this.used = live;
     this.head = 0;
     this.limit = this.starts.length;
@@ -359,12 +423,16 @@ export class LineIndex {
 
   /** Bytes before the content in the line (NO_SPAN: not known). */
   contentStart(number: number): number {
-    return this.contentFrom[this.head + number - this.firstNumber] as number;
+    const c = this.contentFrom;
+    const v = c[this.head + number - this.firstNumber] as number;
+    return v === noSpan(c) ? NO_SPAN : v;
   }
 
   /** Bytes after the content in the line (NO_SPAN: not known). */
   contentTail(number: number): number {
-    return this.contentAfter[this.head + number - this.firstNumber] as number;
+    const c = this.contentAfter;
+    const v = c[this.head + number - this.firstNumber] as number;
+    return v === noSpan(c) ? NO_SPAN : v;
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { FileBytes } from "./byte-source.js";
 import {
@@ -45,24 +46,69 @@ export function workerPieces(
 ): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
-  /** The chunks a worker read, by their number, once it ended. */
-  const worker = (task: WorkerTask, progress: (bytes: number) => void) =>
-    new Promise<Map<number, IndexedPiece>>((resolve, reject) => {
-      const w = new Worker(WORKER, { workerData: task });
-      running.add(w);
-      if (online) w.once("online", online);
-      const pieces = new Map<number, IndexedPiece>();
-      w.on("message", (m: PieceMessage) => {
-        if (m.kind === "progress") progress(m.bytes);
-        else pieces.set(m.chunk, ours(m.piece, task.shared));
-      });
-      w.once("error", reject);
-      w.once("exit", (code) => {
-        running.delete(w);
-        if (code === 0) resolve(pieces);
-        else reject(new Error(`a piece's worker ended with code ${code}`));
-      });
+  /**
+   * A worker reading `task`: `holding(count)` resolves once it has handed over `count` chunks
+   * (the ones it took: it may still be ending), or once it ended; rejects once it failed.
+   */
+  const worker = (
+    task: WorkerTask,
+    progress: (bytes: number) => void,
+    failed: (err: Error) => void,
+  ) => {
+    // Its code optimized on its own thread as it gets hot, not queued for this process's
+    // compiler threads, which this thread's start-up keeps busy: read by V8 as the worker's
+    // runtime is made, set back once it runs.
+    setCompilerFlag("--no-concurrent-recompilation");
+    const w = new Worker(WORKER, {
+      workerData: task,
+      // What it allocates is a chunk's lines at a time, handed over as each is read.
+      resourceLimits: { maxYoungGenerationSizeMb: 1 },
     });
+    running.add(w);
+    w.once("online", () => {
+      setCompilerFlag("--concurrent-recompilation");
+      online?.();
+    });
+    const pieces = new Map<number, IndexedPiece>();
+    let waiting: (() => void) | undefined;
+    let ended = false;
+    let error: Error | undefined;
+    const wake = () => {
+      const resume = waiting;
+      waiting = undefined;
+      resume?.();
+    };
+    w.on("message", (m: PieceMessage) => {
+      if (m.kind === "progress") progress(m.bytes);
+      else {
+        pieces.set(m.chunk, ours(m.piece, task.shared));
+        wake();
+      }
+    });
+    const fail = (err: Error) => {
+      if (error !== undefined) return;
+      error = err;
+      failed(err);
+      wake();
+    };
+    w.once("error", fail);
+    w.once("exit", (code) => {
+      running.delete(w);
+      ended = true;
+      if (code !== 0) fail(new Error(`a piece's worker ended with code ${code}`));
+      wake();
+    });
+    return {
+      holding: async (count: number): Promise<Map<number, IndexedPiece>> => {
+        while (pieces.size < count && !ended && error === undefined)
+          await new Promise<void>((resolve) => {
+            waiting = resolve;
+          });
+        if (error !== undefined) throw error;
+        return pieces;
+      },
+    };
+  };
   return {
     run: async (chunks, progress, pause, shared) => {
       const first = chunks[0] as PieceRequest;
@@ -70,8 +116,14 @@ export function workerPieces(
       let here = 0;
       let there = 0;
       const tell = () => progress(here + there);
-      // A worker that failed leaves the rest to the caller: this thread's reader takes no more.
+      // A worker that failed leaves the rest to the caller: this thread's reader takes no more,
+      // and the run rejects at once.
       let failed = false;
+      let failure: (err: Error) => void = () => {};
+      const failedRun = new Promise<never>((_, reject) => {
+        failure = reject;
+      });
+      failedRun.catch(() => {});
       // The worker first, so that it starts while this thread draws the first screen.
       const theirs =
         chunks.length > 1
@@ -86,11 +138,12 @@ export function workerPieces(
                 there = b;
                 tell();
               },
-            ).catch((err: unknown) => {
-              failed = true;
-              throw err;
-            })
-          : Promise.resolve(new Map<number, IndexedPiece>());
+              (err) => {
+                failed = true;
+                failure(err);
+              },
+            )
+          : undefined;
       const mine = SavedFile.indexChunksInSlices(
         new FileBytes(first.fd, first.size),
         chunks,
@@ -102,7 +155,12 @@ export function workerPieces(
         pause,
         shared,
       );
-      const [read, pieces] = await Promise.all([mine, theirs]);
+      const read = await Promise.race([mine, failedRun]);
+      // The chunks after this thread's are the worker's: once it handed them all over, it is not
+      // waited for to end.
+      const pieces = theirs
+        ? await Promise.race([theirs.holding(chunks.length - read.chunks), failedRun])
+        : new Map<number, IndexedPiece>();
       const rest: IndexedPiece[] = [];
       for (let k = read.chunks; k < chunks.length; k++) {
         const piece = pieces.get(k);
@@ -128,4 +186,13 @@ function ours(piece: IndexedPiece, shared: SharedIndex | undefined): IndexedPiec
     ...piece,
     columns: { ...shared.columns, from: piece.columns.from, size: piece.columns.size },
   };
+}
+
+/** A V8 compiler flag set for the process; a runtime that refuses it keeps its default. */
+function setCompilerFlag(flag: string): void {
+  try {
+    setFlagsFromString(flag);
+  } catch {
+    // The runtime's default stays.
+  }
 }

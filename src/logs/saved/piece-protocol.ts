@@ -132,8 +132,8 @@ export function takeBack(shared: SharedIndex, count: number): number {
 }
 
 /**
- * A piece's lines copied into the shared columns at slot `at` (slots the caller took): the piece
- * as it is then, its columns the shared ones from there.
+ * A piece's lines copied into the shared columns at slot `at` (slots the caller took; its columns
+ * as wide as theirs, `sameWidths`): the piece as it is then, its columns the shared ones from there.
  */
 export function copiedIntoShared(
   piece: IndexedPiece,

@@ -27,6 +27,7 @@ import {
   LEVEL_MASK,
   LineIndex,
   NO_SPAN,
+  sameWidths,
   TIMED,
   UNREADABLE,
 } from "./line-index.js";
@@ -69,13 +70,18 @@ export const DEFAULT_LIMITS: SavedLimits = {
 /** A longer line is kept as its first MAX_LINE_BYTES, as text, and counted as unreadable. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** How much of a large file is indexed first: its newest lines. */
-export const TAIL_BYTES = 1024 * 1024;
+export const TAIL_BYTES = 320 * 1024;
 /** How much of a file's start tells its format. */
 const SAMPLE_BYTES = 64 * 1024;
 /** What one piece of indexing reads (READ_BYTES at a time), between breaths. */
 const PIECE_BYTES = 4 * 1024 * 1024;
-/** A rest at least this long is indexed on other threads too (./piece-index.ts). */
-const PARALLEL_BYTES = 32 * 1024 * 1024;
+/**
+ * A rest at least this long is indexed on other threads too (./piece-index.ts). A shorter one
+ * (about a million lines of tail's text, or less) is indexed on this thread alone: a worker's own
+ * runtime, its start and its code compiled again there cost more memory and time than its share
+ * of such a rest saves on two cores.
+ */
+const PARALLEL_BYTES = 128 * 1024 * 1024;
 /**
  * The chunks the rest is cut in, shared by the readers (this thread's from the front, a worker's
  * from the back): about this long each.
@@ -1167,12 +1173,12 @@ const EMPTY = new LineIndex(16);
 
 /**
  * A piece read on its own (a chunk from the back) moved into the shared columns, just before the
- * slots taken there so far; as it is when there is no room, or its stream numbers are too wide.
+ * slots taken there so far; as it is when there is no room, or a column of it is wider than theirs
+ * (a value of it needed more bytes).
  */
 function intoShared(piece: IndexedPiece, shared: SharedIndex): IndexedPiece {
   const c = piece.columns;
-  if (c.size === 0 || !(c.streams instanceof Uint16Array) || !(c.starts instanceof Uint32Array))
-    return piece;
+  if (c.size === 0 || !sameWidths(c, shared.columns)) return piece;
   const at = takeBack(shared, c.size);
   return at < 0 ? piece : copiedIntoShared(piece, shared, at);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineIndex, sharedColumns } from "../../../src/logs/saved/line-index.js";
+import { LineIndex, NO_SPAN, sharedColumns } from "../../../src/logs/saved/line-index.js";
 
 describe("line index", () => {
   it("copyRows reads the keys, flags and streams of the lines asked for, after lines were let go", () => {
@@ -66,10 +66,10 @@ describe("line index", () => {
     const ix = new LineIndex(16);
     const big = 2 ** 33 + 5;
     for (let n = 0; n < 20; n++) ix.push(n * 100, 99, n, 0, 0, 2, 0);
-    expect(ix.bytes()).toBe(ix.columns().starts.length * 23);
+    expect(ix.bytes()).toBe(ix.columns().starts.length * 18);
     ix.push(big, 99, 20, 0, 0, 2, 0);
     ix.push(big + 2 ** 32, 99, 21, 0, 0, 2, 0);
-    expect(ix.bytes()).toBe(ix.columns().starts.length * 27);
+    expect(ix.bytes()).toBe(ix.columns().starts.length * 22);
     expect([ix.start(19), ix.start(20), ix.start(21)]).toEqual([1900, big, big + 2 ** 32]);
     expect([ix.numberAt(1900), ix.numberAt(big), ix.numberAt(big + 2 ** 32)]).toEqual([19, 20, 21]);
     // Wide columns appended after narrow ones widen them; narrow ones after wide ones are read as they are.
@@ -81,5 +81,60 @@ describe("line index", () => {
     small.push(3, 1, 1, 0, 0, 2, 0);
     narrow.append(small.columns(), Uint32Array.of(0));
     expect(narrow.start(23)).toBe(3);
+  });
+
+  it("lengths, streams and the content's place widen their columns when a value needs more bytes: every value kept, a place not known still not known", () => {
+    const ix = new LineIndex(16);
+    ix.push(0, 100, 1, 0, 3, 40, 0);
+    ix.push(101, 10, 2, 0, 0, -1, -1);
+    expect(ix.bytes()).toBe(ix.columns().starts.length * 18);
+    expect([ix.contentStart(1), ix.contentTail(1)]).toEqual([NO_SPAN, NO_SPAN]);
+    // A line longer than 65,535 bytes, stream 300 then 70,000, content 300 bytes in, 254 from the end.
+    ix.push(200, 70_000, 3, 0, 300, 300, 254);
+    ix.push(70_201, 5, 4, 0, 70_000, 0, 0);
+    ix.push(70_207, 5, 5, 0, 1, 255, 0);
+    ix.push(70_213, 5, 6, 0, 1, 2, 1000);
+    ix.push(70_219, 5, 7, 0, 1, -1, 0);
+    expect(ix.bytes()).toBe(ix.columns().starts.length * 25);
+    const read = (n: number) => [
+      ix.start(n),
+      ix.length(n),
+      ix.stream(n),
+      ix.contentStart(n),
+      ix.contentTail(n),
+    ];
+    expect([0, 1, 2, 3, 4, 5, 6].map(read)).toEqual([
+      [0, 100, 3, 40, 0],
+      [101, 10, 0, NO_SPAN, NO_SPAN],
+      [200, 70_000, 300, 300, 254],
+      [70_201, 5, 70_000, 0, 0],
+      [70_207, 5, 1, 255, 0],
+      [70_213, 5, 1, 2, 1000],
+      [70_219, 5, 1, NO_SPAN, NO_SPAN],
+    ]);
+    // Narrow columns appended after wide ones, and wide ones after narrow ones, read the same.
+    const narrow = new LineIndex(16);
+    narrow.push(9, 1, 1, 0, 2, 7, 0);
+    narrow.push(11, 1, 1, 0, 2, -1, 0);
+    ix.append(narrow.columns(), Uint32Array.of(0, 1, 5));
+    expect([7, 8].map(read)).toEqual([
+      [9, 1, 5, 7, 0],
+      [11, 1, 5, NO_SPAN, NO_SPAN],
+    ]);
+    const other = new LineIndex(16);
+    other.push(1, 1, 1, 0, 0, -1, 0);
+    other.append(ix.columns(), Uint32Array.of(0));
+    expect(other.contentStart(0)).toBe(NO_SPAN);
+    expect([2, 3, 6, 8].map((n) => [other.length(n + 1), other.stream(n + 1)])).toEqual([
+      [70_000, 300],
+      [5, 70_000],
+      [5, 1],
+      [1, 5],
+    ]);
+    expect([other.contentStart(3), other.contentTail(6), other.contentStart(9)]).toEqual([
+      300,
+      1000,
+      NO_SPAN,
+    ]);
   });
 });
