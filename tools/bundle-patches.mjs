@@ -35,8 +35,32 @@ import { fileURLToPath } from "node:url";
  *   time; any other, by the segmenter. The same tokens, checked in
  *   test/tools/bundle-patches.test.ts (each of those code units against the segmenter too).
  *
+ * - Ink keeps every text it has measured (measure-text) and every text it has wrapped or cut
+ *   (wrap-text) in caches of its own that nothing ever empties: a dashboard following a log for a
+ *   day keeps every line it showed, twice. Each cache is emptied once it holds TEXT_CACHE_ENTRIES
+ *   texts or TEXT_CACHE_CHARS characters (many frames' texts: a frame measures a few hundred),
+ *   and is filled again from the next frame's. wrap-text's key, the text, the width and the way
+ *   written one after another, was the same for two texts that differ by digits at their end
+ *   wrapped at widths that differ by those digits ("a1" at 6, "a" at 16): the width and the way
+ *   come first, each ended by a space.
+ *
  * A file may have several patches: each is applied in turn, each must find its text.
  */
+/** How much of the texts it measured and wrapped Ink keeps (its caches' patches, below). */
+export const TEXT_CACHE_ENTRIES = 10_000;
+export const TEXT_CACHE_CHARS = 2_000_000;
+const TEXT_CACHE_BOUND = [
+  `const TEXT_CACHE_ENTRIES = ${TEXT_CACHE_ENTRIES};`,
+  `const TEXT_CACHE_CHARS = ${TEXT_CACHE_CHARS};`,
+  "let cacheChars = 0;",
+  "function makeRoom(text) {",
+  "    cacheChars += text.length;",
+  "    if (cache.size >= TEXT_CACHE_ENTRIES || cacheChars > TEXT_CACHE_CHARS) {",
+  "        cache.clear();",
+  "        cacheChars = text.length;",
+  "    }",
+  "}",
+].join("\n");
 /**
  * Texts of code units each a grapheme beside any other of them (ansi-tokenize's patch, below):
  * what Unicode's grapheme rules break around on both sides (Other and Control, LF), CR left out.
@@ -92,6 +116,39 @@ export const PATCHES = [
       "            if (!same)",
       "                ret += ansiCodesToString(diffAnsiCodes(before, now));",
     ].join("\n"),
+  },
+  {
+    file: "node_modules/ink/build/measure-text.js",
+    from: "const cache = new Map();",
+    to: `const cache = new Map();\n${TEXT_CACHE_BOUND}`,
+  },
+  {
+    file: "node_modules/ink/build/measure-text.js",
+    from: "    cache.set(text, dimensions);",
+    to: "    makeRoom(text);\n    cache.set(text, dimensions);",
+  },
+  {
+    file: "node_modules/ink/build/wrap-text.js",
+    from: "const cache = {};",
+    to: `const cache = new Map();\n${TEXT_CACHE_BOUND}`,
+  },
+  {
+    file: "node_modules/ink/build/wrap-text.js",
+    from: [
+      "    const cacheKey = text + String(maxWidth) + String(wrapType);",
+      "    const cachedText = cache[cacheKey];",
+      "    if (cachedText) {",
+    ].join("\n"),
+    to: [
+      '    const cacheKey = String(maxWidth) + " " + wrapType + " " + text;',
+      "    const cachedText = cache.get(cacheKey);",
+      "    if (cachedText !== undefined) {",
+    ].join("\n"),
+  },
+  {
+    file: "node_modules/ink/build/wrap-text.js",
+    from: "    cache[cacheKey] = wrappedText;",
+    to: "    makeRoom(cacheKey);\n    cache.set(cacheKey, wrappedText);",
   },
 ];
 /** The dependencies' files PATCHES names, each once. */

@@ -7,12 +7,16 @@
  * marks and the panes' borders are made of. @alcalzone/ansi-tokenize (no styles worked out between
  * two cells of the same ones; a text of code units each a grapheme cut without the segmenter)
  * makes texts into the same tokens and rows of styled cells into the same text. yoga-layout (its
- * WebAssembly decoded by Buffer) lays out the same tree to the same places.
+ * WebAssembly decoded by Buffer) lays out the same tree to the same places. Ink's caches of the texts
+ * it measured and wrapped (emptied at a bound; wrap-text's key unambiguous) give what Ink gives,
+ * and keep no more than the bound.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { build, type Plugin } from "esbuild";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -317,5 +321,91 @@ describe("the bundle's yoga-layout", () => {
     const patchedLayout = await layout((await import(tools)) as Patches);
     expect(patchedLayout).toEqual(await layout(undefined));
     expect(patchedLayout.map((l) => l.width)).toEqual([160, 27, 53, 80]);
+  });
+});
+
+type MeasureText = (text: string) => { width: number; height: number };
+type WrapText = (text: string, maxWidth: number, wrapType: string) => string;
+interface InkTexts {
+  measureText: MeasureText;
+  wrapText: WrapText;
+}
+interface Bounds {
+  TEXT_CACHE_ENTRIES: number;
+}
+
+/** Ink's measure and wrap of a text (its build's own modules, which its exports do not name). */
+async function inkTexts(patches: Patches | undefined): Promise<InkTexts> {
+  const build = join(root, "node_modules/ink/build");
+  return bundled<InkTexts>(
+    [
+      `export { default as measureText } from ${JSON.stringify(join(build, "measure-text.js"))};`,
+      `export { default as wrapText } from ${JSON.stringify(join(build, "wrap-text.js"))};`,
+    ].join("\n"),
+    patches,
+  );
+}
+
+/** The heap in use once the garbage is collected. */
+function heapAfterGc(): number {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+  return process.memoryUsage().heapUsed;
+}
+
+describe("the bundle's Ink text caches", () => {
+  let bounds: Bounds;
+  let ink: InkTexts;
+  let inkPublished: InkTexts;
+  beforeAll(async () => {
+    const patches = (await import(tools)) as Patches & Bounds;
+    bounds = patches;
+    ink = await inkTexts(patches);
+    inkPublished = await inkTexts(undefined);
+  });
+
+  it("measures and wraps texts as Ink does", () => {
+    const ways = ["wrap", "truncate", "truncate-end", "truncate-middle", "truncate-start"];
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme", maxLength: 80 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.constantFrom(...ways),
+        (text, width, way) => {
+          expect(ink.measureText(text)).toEqual(inkPublished.measureText(text));
+          expect(ink.wrapText(text, width, way)).toBe(inkPublished.wrapText(text, width, way));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("does not give a text the cut of another whose digits and width run together", () => {
+    const long = "x".repeat(30);
+    // Published Ink keys both by "xxx…x16truncate-end": the second is given the first's cut.
+    expect(inkPublished.wrapText(`${long}1`, 6, "truncate-end")).toBe("xxxxx…");
+    expect(inkPublished.wrapText(long, 16, "truncate-end")).toBe("xxxxx…");
+    expect(ink.wrapText(`${long}1`, 6, "truncate-end")).toBe("xxxxx…");
+    expect(ink.wrapText(long, 16, "truncate-end")).toBe(`${"x".repeat(15)}…`);
+  });
+
+  it("forgets what it measured once it holds its most texts", () => {
+    const first = ink.measureText("the first text");
+    expect(ink.measureText("the first text")).toBe(first);
+    for (let i = 0; i < bounds.TEXT_CACHE_ENTRIES; i++) ink.measureText(`text ${i}`);
+    expect(ink.measureText("the first text")).not.toBe(first);
+    expect(ink.measureText("the first text")).toEqual(first);
+  });
+
+  it("keeps no more of the texts it wrapped than its bound, where Ink keeps them all", () => {
+    const grown = (wrap: WrapText, tag: string) => {
+      const before = heapAfterGc();
+      for (let i = 0; i < 3 * bounds.TEXT_CACHE_ENTRIES; i++)
+        wrap(`${tag} ${i} ${"y".repeat(300)}`, 40, "as is");
+      return heapAfterGc() - before;
+    };
+    const published = grown(inkPublished.wrapText, "published");
+    const patched = grown(ink.wrapText, "patched");
+    expect(patched).toBeLessThan(published / 2);
   });
 });
