@@ -34,7 +34,10 @@ describe("! in a real terminal", () => {
       const tmux = new Tmux();
       sessions.push(tmux);
       tmux.start(["open", incident.path], { columns, rows });
-      await tmux.waitFor("the saved incident, newest last", (s) => {
+      // Every line in (the title no longer says indexing): ! reads the onset from all of them.
+      await tmux.waitFor("the saved incident, newest last, every line indexed", (s) => {
+        expect(s.split("\n")[0]).toContain(`· ${incident.lines.toLocaleString("en-US")} lines ·`);
+        expect(s.split("\n")[0]).not.toContain("indexing");
         expect(lastLine(s)).toContain("○ saved lines");
         expect(s).toMatch(/[║│]\[1\][ ▁▂▃▄▅▆▇█]+ \[2\]/);
       });

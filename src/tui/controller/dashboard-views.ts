@@ -58,6 +58,7 @@ import { HEATMAP_TITLE, heatmapRows } from "../rows/heatmap-rows.js";
 import type { Segment } from "../rows/segment.js";
 import { promptLine, statusLine } from "../rows/status-line.js";
 import { type VoteFrame, voteFrame } from "../rows/vote-rows.js";
+import { indexingPercent } from "../saving/saved-title.js";
 import { type PaneSelection, paneSelection } from "../state/list-selection.js";
 import type { ListPane, Pane, UiState } from "../state/ui-state.js";
 import type { VoteUi } from "../state/vote-state.js";
@@ -561,6 +562,10 @@ export class DashboardViews {
       vote,
       sidePanes: input.feeds !== undefined,
       errors: () => this.errors(input.version, logs),
+      indexing: () => {
+        const summary = logs.saved?.summary();
+        return summary ? indexingPercent(summary) : undefined;
+      },
       mentions,
     };
     const snapshot: DashboardSnapshot = {

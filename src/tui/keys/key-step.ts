@@ -48,6 +48,11 @@ export interface KeyContext {
   /** The error heatmap of the whole buffer (`!`), computed when asked. */
   errors?: (() => ErrorHeatmap | undefined) | undefined;
   /**
+   * How much of the saved files is indexed (whole percent) while the start of a large one is
+   * still read behind its end; undefined (or absent) once every line is in.
+   */
+  indexing?: (() => number | undefined) | undefined;
+  /**
    * The records the open log line's detail lists (the ids it mentions that a pane knows), in
    * order, each by its pane and key; absent or empty: none listed.
    */

@@ -3,7 +3,7 @@
  * in the bucket where errors first rose above baseline (src/logs/error-heatmap.ts has the rule),
  * the first error new to that replica, or of the message that rose most (src/logs/error-onset.ts),
  * said in the status line with the rule that picked it; or why not (no rise, no baseline yet, the
- * line hidden by the view).
+ * line hidden by the view, a saved file still being indexed).
  */
 import type { ErrorHeatmap } from "../../logs/error-heatmap.js";
 import type { LogNavigator } from "../log-view/log-navigator.js";
@@ -15,6 +15,8 @@ export interface RiseContext {
   log: LogNavigator;
   /** The heatmap of the whole buffer now, computed when asked; absent: no log. */
   errors?: (() => ErrorHeatmap | undefined) | undefined;
+  /** How much of saved files is indexed (percent) while their start is still read; else undefined. */
+  indexing?: (() => number | undefined) | undefined;
 }
 
 /** H: opens the heatmap from the dashboard, closes it when it is the overlay shown. */
@@ -34,6 +36,16 @@ function hiddenBy(state: UiState, replica: number | undefined): string {
 /** !: the cursor on the onset of the first rise, the heatmap closed; or why not. */
 export function riseKey(b: Binding, state: UiState, ctx: RiseContext): UiAction[] {
   if (b.scope === "overlay" && (!state.heatmap || state.help)) return [];
+  // The start of a file not read yet holds its baseline, and maybe the rise: none is told from
+  // the newest lines alone.
+  const indexing = ctx.indexing?.();
+  if (indexing !== undefined)
+    return [
+      {
+        type: "notice",
+        text: `indexing ${indexing}%: ! finds the onset once every line is in (the title stops saying indexing)`,
+      },
+    ];
   const map = ctx.errors?.();
   const rise = map?.rise;
   if (!map || !rise) return [{ type: "notice", text: noRiseText(map) }];

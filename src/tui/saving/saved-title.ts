@@ -41,6 +41,17 @@ export function followedNow(summary: SavedSummary, followed: boolean): string | 
 }
 
 /**
+ * How much of the files is indexed, in whole percent, while the start of a large one is read
+ * behind its end; undefined once every line is in.
+ */
+export function indexingPercent(summary: SavedSummary): number | undefined {
+  if (summary.complete) return undefined;
+  const indexed = summary.files.reduce((n, f) => n + f.indexedBytes, 0);
+  const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
+  return total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0;
+}
+
+/**
  * The title's name: "1,234 lines · 2026-11-27 05:00:01Z to 05:10:00Z · incident.ndjson", with
  * "indexing 40%" while the start of a large file is read behind its end, "followed" while lines
  * may still come (standard input, --follow: until what is followed ends). The files come last
@@ -51,11 +62,9 @@ export function savedTitle(summary: SavedSummary, followed: boolean): string {
   const parts = [`${grouped(summary.lines)} ${summary.lines === 1 ? "line" : "lines"}`];
   if (summary.from !== undefined && summary.to !== undefined)
     parts.push(timeRange(summary.from, summary.to));
-  if (!summary.complete) {
-    const indexed = summary.files.reduce((n, f) => n + f.indexedBytes, 0);
-    const total = summary.files.reduce((n, f) => n + f.totalBytes, 0);
-    parts.push(`indexing ${total > 0 ? Math.floor((100 * Math.min(indexed, total)) / total) : 0}%`);
-  } else if (followedNow(summary, followed) !== undefined) parts.push("followed");
+  const indexing = indexingPercent(summary);
+  if (indexing !== undefined) parts.push(`indexing ${indexing}%`);
+  else if (followedNow(summary, followed) !== undefined) parts.push("followed");
   // A name followed across the files it named (replaced, truncated) is named once.
   const names = [...new Set(summary.files.map(namedAs))];
   parts.push(fileNames(names));

@@ -569,6 +569,31 @@ describe("a large file being indexed", () => {
     d.stop();
     expect(stopped).toBe(1);
   });
+
+  it("! while indexing says it waits for every line (the start holds the baseline), and reads them once in", async () => {
+    const line = (i: number) =>
+      `2026-11-27T05:${String(Math.floor(i / 600) % 60).padStart(2, "0")}:00.000000000Z [replica 1/1] INFO line ${i} ${"x".repeat(80)}\n`;
+    const path = join(dir, "large-rise.log");
+    writeFileSync(path, Array.from({ length: 30_000 }, (_, i) => line(i)).join(""));
+    let drawn: () => void = () => {};
+    const o = await openSavedLogs([path], {
+      indexFrom: new Promise<void>((resolve) => {
+        drawn = resolve;
+      }),
+    });
+    const d = savedDashboard(o, { quit: vi.fn() }, { columns: 160, rows: 48 });
+    running.push({ o, d });
+    const c = d.controller;
+    press(c, "!");
+    expect(status(c.getSnapshot())).toMatch(
+      /indexing \d+%: ! finds the onset once every line is in/,
+    );
+    drawn();
+    await o.indexed;
+    press(c, "!");
+    expect(status(c.getSnapshot())).not.toContain("indexing");
+    expect(status(c.getSnapshot())).toMatch(/no (baseline yet|rise above baseline)/);
+  });
 });
 
 describe("the clock's tick over saved lines", () => {
