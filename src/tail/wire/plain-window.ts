@@ -33,6 +33,7 @@ import {
   SHORT,
   type StringKind,
 } from "./entry-table.js";
+import { leadingText } from "./plain-word.js";
 import {
   BACKSLASH,
   DECLINE,
@@ -66,6 +67,11 @@ export function renderPlainWindow(
   times?: TimeFormat,
 ): Buffer | undefined {
   return new PlainWindowReader(times).finish(body, serverDate);
+}
+
+/** A block's bytes, to be read and written as 32-bit words. */
+function wordsOf(bytes: Buffer): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 /** A block of bytes as a Buffer over the same memory. */
@@ -162,6 +168,10 @@ class LineWriter implements EntrySink {
   private lastKey = Number.NEGATIVE_INFINITY;
   private readonly time: TimeWriter | undefined;
 
+  /** The body's bytes and the lines' as words (see leadingText). */
+  private readonly words: DataView;
+  private outWords: DataView;
+
   constructor(
     private readonly b: Buffer,
     private readonly labels: readonly Buffer[],
@@ -170,6 +180,8 @@ class LineWriter implements EntrySink {
     // The lines take less room than the JSON they come in, but for escapes and times: grown
     // when an entry needs more.
     this.out = Buffer.allocUnsafe(b.length + 4096);
+    this.words = wordsOf(b);
+    this.outWords = wordsOf(this.out);
     // An entry of the usual size is over 128 bytes of JSON: room for every one, or grown.
     const entries = Math.max(1024, b.length >>> 7);
     this.starts = new Int32Array(entries);
@@ -189,18 +201,33 @@ class LineWriter implements EntrySink {
 
   copyContent(from: number, end: number): number {
     const b = this.b;
+    const words = this.words;
     let out = this.out;
-    // Room for the widest write of one step (an escape written as four bytes).
+    let outWords = this.outWords;
+    // Room for the widest write of one step (a word, or an escape written as four bytes).
     let limit = out.length - 4;
     let w = this.o + this.gap;
     let i = from;
+    // The last place a word starts within the bytes there are.
+    const lastWord = end - 4;
     for (;;) {
       if (w >= limit) {
         this.growOut(w - this.o + 1024, w);
         out = this.out;
+        outWords = this.outWords;
         limit = out.length - 4;
       }
-      if (i >= end) return SHORT;
+      // Text four bytes at a time, up to a byte that is not; that byte on its own below. The
+      // word is written whole: its bytes past the text are past w, written over by what
+      // follows (nothing past w is part of the lines).
+      if (i <= lastWord) {
+        const x = words.getInt32(i, true);
+        outWords.setInt32(w, x, true);
+        const text = leadingText(x);
+        w += text;
+        i += text;
+        if (text === 4) continue;
+      } else if (i >= end) return SHORT;
       const c = b[i] as number;
       const what = STRING_BYTE[c] as number;
       if (what === TEXT) {
@@ -322,6 +349,7 @@ class LineWriter implements EntrySink {
     const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.o + room));
     this.out.copy(grown, 0, 0, written);
     this.out = grown;
+    this.outWords = wordsOf(grown);
   }
 
   private growEntries(): void {
