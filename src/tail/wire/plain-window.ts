@@ -16,10 +16,12 @@
  * written as sanitizeForTerminal writes them; any other content is decoded and goes through
  * sanitizeForTerminal, as the follower's text does.
  *
- * The body is read as it arrives (PlainWindowReader, fed by the client's onBodyBytes): each
- * entry's line is written as soon as the entry is in, so that after the last byte only the end
- * is checked (and, if some line came out of timestamp order, the lines are moved).
+ * The body is read as it arrives, in the chunks it comes in (PlainWindowReader, fed by the
+ * client's onBodyChunk), never joined into one block: each entry's line is written as soon as the
+ * entry is in, so that after the last byte only the end is checked (and, if some line came out of
+ * timestamp order, the lines are moved).
  */
+import type { BodyChunks } from "../../api/response-body.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { formatRfc3339 } from "../../text/timestamp.js";
 import {
@@ -53,6 +55,9 @@ export interface TimeFormat {
   utc: boolean;
 }
 
+/** The room first made for the lines of a body whose length was not said (grown as it comes). */
+const UNDECLARED = 1 << 20;
+
 /** Room for one formatted time (RFC 3339 with nanoseconds and zone is under 48 characters). */
 const TIME_ROOM = 48;
 
@@ -66,7 +71,10 @@ export function renderPlainWindow(
   serverDate: number | undefined,
   times?: TimeFormat,
 ): Buffer | undefined {
-  return new PlainWindowReader(times).finish(body, serverDate);
+  return new PlainWindowReader(times).finish(
+    { chunks: [body], byteLength: body.length },
+    serverDate,
+  );
 }
 
 /** A block's bytes, to be read and written as 32-bit words. */
@@ -79,33 +87,44 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
+/** The bytes joined first to the end of a chunk not read (see readOn), unless the chunk is shorter. */
+const JOINED = 1024;
+
 /**
- * renderPlainWindow, read as the body comes: `feed` is told of the block the body is being
- * read into each time more of it has come (the client's onBodyBytes), and reads the entries
- * there whole; `finish` reads the rest once the body is in, so that little is left to do after
- * its last byte. A body read some other way (not into that block) is read whole by `finish`.
+ * renderPlainWindow, read as the body comes: `feed` is told of each chunk of the body as it
+ * comes (the client's onBodyChunk), and reads the entries that have come whole where they are;
+ * `finish` reads the rest once the body is in, so that little is left to do after its last byte.
+ * A body whose chunks were not fed so is read whole by `finish`.
  */
 export class PlainWindowReader {
-  private block: Buffer | undefined;
   private scanner: WindowScanner | undefined;
   private writer: LineWriter | undefined;
+  /** The bytes the reading is in: a chunk, or the end of one joined to the start of the next. */
+  private bytes: Buffer = Buffer.alloc(0);
   private declined = false;
   /** A failure other than declining, met while feeding: finish throws it. */
   private failure: unknown;
+  /** How many of the body's bytes have been fed, and the last chunk fed. */
+  private received = 0;
+  private last: Uint8Array | undefined;
 
   constructor(private readonly times: TimeFormat | undefined) {}
 
-  /** The body is being read into `block`, and its first `filled` bytes have come. Never throws. */
-  feed(block: Uint8Array, filled: number): void {
-    if (
-      this.block === undefined ||
-      this.block.buffer !== block.buffer ||
-      this.block.byteOffset !== block.byteOffset
-    )
-      this.start(asBuffer(block));
+  /**
+   * The chunk of the body that starts `offset` bytes in has come (offset 0: a body starts, and
+   * the reading starts over); `declared`: the body's length, when the response said it. Never
+   * throws.
+   */
+  feed(chunk: Uint8Array, offset: number, declared?: number): void {
+    if (offset === 0) this.start(declared);
+    else if (offset !== this.received) this.declined = true;
+    this.received = offset + chunk.length;
+    this.last = chunk;
+    // Positions are kept in 32 bits.
+    if (this.received >= 2 ** 31) this.declined = true;
     if (this.declined || this.failure !== undefined) return;
     try {
-      this.scanner?.read(filled);
+      this.readOn(asBuffer(chunk));
     } catch (err) {
       if (err instanceof NotPlain) this.declined = true;
       else this.failure = err;
@@ -113,18 +132,24 @@ export class PlainWindowReader {
   }
 
   /** The window of this body (the whole of it, read), or undefined: see renderPlainWindow. */
-  finish(body: Uint8Array, serverDate: number | undefined): Buffer | undefined {
+  finish(body: BodyChunks, serverDate: number | undefined): Buffer | undefined {
     if (serverDate === undefined || !Number.isFinite(serverDate)) return undefined;
     const fed =
-      this.block !== undefined &&
-      this.block.buffer === body.buffer &&
-      this.block.byteOffset === body.byteOffset &&
-      body.length <= this.block.length;
-    if (!fed) this.start(asBuffer(body));
+      this.scanner !== undefined &&
+      this.received === body.byteLength &&
+      this.last === body.chunks.at(-1);
+    if (!fed) {
+      if (body.chunks.length === 0) this.start(0);
+      let offset = 0;
+      for (const chunk of body.chunks) {
+        this.feed(chunk, offset, body.byteLength);
+        offset += chunk.length;
+      }
+    }
     if (this.failure !== undefined) throw this.failure;
     if (this.declined || !this.scanner || !this.writer) return undefined;
     try {
-      this.scanner.finish(body.length);
+      this.scanner.finish(this.bytes.length);
       // The follower's merge sends a line stamped after the server's time (its upper bound: the
       // Date header + 1 s + the round trip) ahead of the others; one stamped up to here is not.
       if (!(this.scanner.newestKey <= serverDate + 999)) return undefined;
@@ -135,21 +160,51 @@ export class PlainWindowReader {
     }
   }
 
-  /** Reading starts over, in this block. */
-  private start(block: Buffer): void {
-    this.block = block;
+  /** Reading starts over, for a body of `declared` bytes if it is known. */
+  private start(declared: number | undefined): void {
     this.declined = false;
     this.failure = undefined;
-    this.scanner = undefined;
-    this.writer = undefined;
-    // Positions are kept in 32 bits.
-    if (block.length >= 2 ** 31) {
-      this.declined = true;
+    this.received = 0;
+    this.last = undefined;
+    this.bytes = Buffer.alloc(0);
+    const labels: Buffer[] = [];
+    this.writer = new LineWriter(this.bytes, labels, this.times, declared);
+    this.scanner = new WindowScanner(this.bytes, this.writer, labels);
+  }
+
+  /**
+   * Reads on into `chunk`, the bytes that came next. What the bytes before left unread (an entry
+   * cut by their end, or what follows the last entry) is read joined to as much of the chunk's
+   * start as it takes to be read past, and the reading then goes on in the chunk where it is.
+   */
+  private readOn(chunk: Buffer): void {
+    const scanner = this.scanner as WindowScanner;
+    let rest = this.bytes.subarray(scanner.position);
+    if (rest.length === 0) {
+      this.readIn(chunk, 0);
       return;
     }
-    const labels: Buffer[] = [];
-    this.writer = new LineWriter(block, labels, this.times);
-    this.scanner = new WindowScanner(block, this.writer, labels);
+    for (let k = Math.min(chunk.length, Math.max(JOINED, 2 * rest.length)); ; ) {
+      this.readIn(Buffer.concat([rest, chunk.subarray(0, k)]), 0);
+      const at = scanner.position;
+      if (at > rest.length) {
+        this.readIn(chunk, at - rest.length);
+        return;
+      }
+      // Not read past: all of the chunk is joined to it, in the end (the joined bytes are then
+      // where the reading waits for more).
+      if (k === chunk.length) return;
+      rest = rest.subarray(at);
+      k = Math.min(chunk.length, 4 * k);
+    }
+  }
+
+  /** Reads what `bytes` hold from `at` on, where the reading goes on. */
+  private readIn(bytes: Buffer, at: number): void {
+    const scanner = this.scanner as WindowScanner;
+    this.bytes = bytes;
+    scanner.moveTo(bytes, at);
+    scanner.read(bytes.length);
   }
 }
 
@@ -169,24 +224,34 @@ class LineWriter implements EntrySink {
   private readonly time: TimeWriter | undefined;
 
   /** The body's bytes and the lines' as words (see leadingText). */
-  private readonly words: DataView;
+  private words: DataView;
   private outWords: DataView;
 
   constructor(
-    private readonly b: Buffer,
+    private b: Buffer,
     private readonly labels: readonly Buffer[],
     times: TimeFormat | undefined,
+    /** The body's length, when known. */
+    declared: number | undefined,
   ) {
     // The lines take less room than the JSON they come in, but for escapes and times: grown
     // when an entry needs more.
-    this.out = Buffer.allocUnsafe(b.length + 4096);
+    const body = declared ?? UNDECLARED;
+    this.out = Buffer.allocUnsafe(body + 4096);
     this.words = wordsOf(b);
     this.outWords = wordsOf(this.out);
     // An entry of the usual size is over 128 bytes of JSON: room for every one, or grown.
-    const entries = Math.max(1024, b.length >>> 7);
+    const entries = Math.max(1024, body >>> 7);
     this.starts = new Int32Array(entries);
     this.keys = new Float64Array(entries);
     this.time = times ? new TimeWriter(b, times.utc) : undefined;
+  }
+
+  moveTo(bytes: Buffer): void {
+    this.b = bytes;
+    this.words = wordsOf(bytes);
+    this.copiedFrom = -1;
+    this.time?.moveTo(bytes);
   }
 
   /**
@@ -379,9 +444,16 @@ class TimeWriter {
   private invalid = false;
 
   constructor(
-    private readonly b: Buffer,
+    private b: Buffer,
     private readonly utc: boolean,
   ) {}
+
+  /** The digits are in these bytes from now on (the last second's are not). */
+  moveTo(bytes: Buffer): void {
+    this.b = bytes;
+    this.secondsAt = -1;
+    this.secondsDigits = 0;
+  }
 
   /** How many bytes the time of `ts` and its space take (the second's text made if new). */
   prepare(ts: Digits): number {

@@ -7,7 +7,8 @@
  * The bytes may be read as they come: `read(end)` reads what the first `end` bytes hold and
  * stops before an entry they do not hold whole (read again from its start once more has come),
  * and `finish(length)` reads the rest and checks that the body ends there. No byte at or past
- * the end given is looked at, so the block may be filled as the body arrives.
+ * the end given is looked at. The reading can go on in other bytes (`moveTo`: the body's next
+ * chunk), so that a body is read in the chunks it comes in.
  */
 
 import { renderReplicaLabel } from "../../logs/formats/text-line.js";
@@ -147,16 +148,36 @@ export class WindowScanner {
   /** Each label met: its JSON text, and that text with the `"}` after it as words (wordsOf). */
   private labelText: Buffer[] = [];
   private labelWords: (Int32Array | undefined)[] = [];
-  /** The body's bytes, to be read as 32-bit words. */
-  private readonly view: DataView;
+  /** The bytes, to be read as 32-bit words. */
+  private view: DataView;
 
   constructor(
-    private readonly b: Buffer,
+    private b: Buffer,
     private readonly sink: EntrySink,
     /** Each label's rendered `[label] `, by id, as the labels are met. */
     private readonly labels: Buffer[],
   ) {
     this.view = new DataView(b.buffer, b.byteOffset, b.length);
+  }
+
+  /** Where the reading is in the bytes: what is before it is read. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /**
+   * The reading goes on in `bytes`, at `pos`: the bytes from there on are those that followed
+   * where the reading was (the next chunk of the body, or the end of one joined to the start of
+   * the next). The positions the sink is given are in `bytes` from now on.
+   */
+  moveTo(bytes: Buffer, pos: number): void {
+    this.b = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.pos = pos;
+    this.lastSecondsDigits = 0;
+    this.lastGap = -1;
+    this.searched = 0;
+    this.sink.moveTo(bytes);
   }
 
   /** The latest sort key of the entries read. */
