@@ -35,7 +35,7 @@ import {
   SHORT,
   type StringKind,
 } from "./entry-table.js";
-import { leadingText } from "./plain-word.js";
+import { leadingText, wordsOf } from "./plain-word.js";
 import {
   BACKSLASH,
   DECLINE,
@@ -78,7 +78,7 @@ export function renderPlainWindow(
 }
 
 /** A block's bytes, to be read and written as 32-bit words. */
-function wordsOf(bytes: Buffer): DataView {
+function viewOf(bytes: Buffer): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
@@ -238,8 +238,8 @@ class LineWriter implements EntrySink {
     // when an entry needs more.
     const body = declared ?? UNDECLARED;
     this.out = Buffer.allocUnsafe(body + 4096);
-    this.words = wordsOf(b);
-    this.outWords = wordsOf(this.out);
+    this.words = viewOf(b);
+    this.outWords = viewOf(this.out);
     // An entry of the usual size is over 128 bytes of JSON: room for every one, or grown.
     const entries = Math.max(1024, body >>> 7);
     this.starts = new Int32Array(entries);
@@ -249,7 +249,7 @@ class LineWriter implements EntrySink {
 
   moveTo(bytes: Buffer): void {
     this.b = bytes;
-    this.words = wordsOf(bytes);
+    this.words = viewOf(bytes);
     this.copiedFrom = -1;
     this.time?.moveTo(bytes);
   }
@@ -267,61 +267,60 @@ class LineWriter implements EntrySink {
   copyContent(from: number, end: number): number {
     const b = this.b;
     const words = this.words;
-    let out = this.out;
-    let outWords = this.outWords;
-    // Room for the widest write of one step (a word, or an escape written as four bytes).
-    let limit = out.length - 4;
     let w = this.o + this.gap;
     let i = from;
-    // The last place a word starts within the bytes there are.
-    const lastWord = end - 4;
     for (;;) {
-      if (w >= limit) {
-        this.growOut(w - this.o + 1024, w);
-        out = this.out;
-        outWords = this.outWords;
-        limit = out.length - 4;
-      }
-      // Text four bytes at a time, up to a byte that is not; that byte on its own below. The
-      // word is written whole: its bytes past the text are past w, written over by what
-      // follows (nothing past w is part of the lines).
-      if (i <= lastWord) {
-        const x = words.getInt32(i, true);
-        outWords.setInt32(w, x, true);
-        const text = leadingText(x);
-        w += text;
-        i += text;
-        if (text === 4) continue;
-      } else if (i >= end) return SHORT;
-      const c = b[i] as number;
-      const what = STRING_BYTE[c] as number;
-      if (what === TEXT) {
-        out[w++] = c;
-        i++;
-      } else if (what === END) break;
-      else if (what === ESCAPE) {
-        if (i + 1 >= end) return SHORT;
-        const e = b[i + 1] as number;
-        i += 2;
-        if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) out[w++] = e;
-        else if (e === 0x74 /* t */)
-          out[w++] = 0x09; // a tab, kept
-        else if (e === 0x75 /* u */) return NEEDS_DECODING;
-        else {
-          const control = CONTROL_OF[e] ?? 0;
-          if (control === 0) return INVALID;
-          out[w++] = BACKSLASH;
-          out[w++] = 0x78; // x
-          out[w++] = 0x30; // 0
-          out[w++] = HEX[control] as number;
+      const out = this.out;
+      const outWords = this.outWords;
+      // As far as the room surely holds (a byte is written as at most two, an escape's two as
+      // four, and a word four bytes past w), and no further than the bytes there are: the loop
+      // below grows nothing and calls nothing.
+      const stop = Math.min(end, i + ((out.length - 8 - w) >> 1));
+      const lastWord = stop - 4;
+      while (i < stop) {
+        // Text four bytes at a time, up to a byte that is not; that byte on its own below. The
+        // word is written whole: its bytes past the text are past w, written over by what
+        // follows (nothing past w is part of the lines).
+        if (i <= lastWord) {
+          const x = words.getInt32(i, true);
+          outWords.setInt32(w, x, true);
+          const text = leadingText(x);
+          w += text;
+          i += text;
+          if (text === 4) continue;
         }
-      } else if (what === NOT_ASCII) return NEEDS_DECODING;
-      else return INVALID; // a raw control character
+        const c = b[i] as number;
+        const what = STRING_BYTE[c] as number;
+        if (what === TEXT) {
+          out[w++] = c;
+          i++;
+        } else if (what === END) {
+          this.copiedFrom = from;
+          this.copiedTo = i;
+          this.copiedEnd = w;
+          return i;
+        } else if (what === ESCAPE) {
+          if (i + 1 >= end) return SHORT;
+          const e = b[i + 1] as number;
+          i += 2;
+          if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) out[w++] = e;
+          else if (e === 0x74 /* t */)
+            out[w++] = 0x09; // a tab, kept
+          else if (e === 0x75 /* u */) return NEEDS_DECODING;
+          else {
+            const control = CONTROL_OF[e] ?? 0;
+            if (control === 0) return INVALID;
+            out[w++] = BACKSLASH;
+            out[w++] = 0x78; // x
+            out[w++] = 0x30; // 0
+            out[w++] = HEX[control] as number;
+          }
+        } else if (what === NOT_ASCII) return NEEDS_DECODING;
+        else return INVALID; // a raw control character
+      }
+      if (i >= end) return SHORT;
+      this.growOut(w - this.o + 1024, w);
     }
-    this.copiedFrom = from;
-    this.copiedTo = i;
-    this.copiedEnd = w;
-    return i;
   }
 
   add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
@@ -333,14 +332,19 @@ class LineWriter implements EntrySink {
     else this.lastKey = key;
     const label = this.labels[labelId] as Buffer;
     const head = (this.time ? this.time.prepare(ts) : 0) + label.length;
-    if (from === this.copiedFrom && to === this.copiedTo) this.placeCopied(label, head, ts);
+    while (this.labelWords.length < this.labels.length) {
+      const met = this.labels[this.labelWords.length] as Buffer;
+      this.labelWords.push(met.length >= 4 ? wordsOf(met) : undefined);
+    }
+    if (from === this.copiedFrom && to === this.copiedTo)
+      this.placeCopied(labelId, label, head, ts);
     else this.write(label, head, from, to, kind, ts);
     this.copiedFrom = -1;
     this.gap = head;
   }
 
   /** The line of the content copyContent copied: its time and label before it, then a newline. */
-  private placeCopied(label: Buffer, head: number, ts: Digits): void {
+  private placeCopied(labelId: number, label: Buffer, head: number, ts: Digits): void {
     const o = this.o;
     const contentAt = o + this.gap;
     let end = this.copiedEnd;
@@ -353,10 +357,20 @@ class LineWriter implements EntrySink {
     const out = this.out;
     let w = o;
     if (this.time) w = this.time.write(ts, out, w);
-    for (let k = 0; k < label.length; k++) out[w++] = label[k] as number;
+    const words = this.labelWords[labelId];
+    if (words !== undefined) {
+      // Four bytes at a time, the last word ending where the label does.
+      const outWords = this.outWords;
+      const last = words.length - 1;
+      for (let k = 0; k < last; k++) outWords.setInt32(w + 4 * k, words[k] as number, true);
+      outWords.setInt32(w + label.length - 4, words[last] as number, true);
+    } else for (let k = 0; k < label.length; k++) out[w + k] = label[k] as number;
     out[end++] = 0x0a;
     this.o = end;
   }
+
+  /** Each label's `[label] ` as words (wordsOf), by id, when four bytes or more. */
+  private labelWords: (Int32Array | undefined)[] = [];
 
   /** The line of an entry whose content was read the usual way. */
   private write(
@@ -414,7 +428,7 @@ class LineWriter implements EntrySink {
     const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.o + room));
     this.out.copy(grown, 0, 0, written);
     this.out = grown;
-    this.outWords = wordsOf(grown);
+    this.outWords = viewOf(grown);
   }
 
   private growEntries(): void {

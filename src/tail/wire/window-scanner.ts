@@ -23,6 +23,7 @@ import {
   SHORT,
   type StringKind,
 } from "./entry-table.js";
+import { digitsValue, leadingDigits, wordsOf } from "./plain-word.js";
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
@@ -32,19 +33,6 @@ const ENTRY_OPEN = Buffer.from('{"line":{"content":', "latin1");
 const TS_OPEN = Buffer.from(',"ts":{"seconds":', "latin1");
 const NANOS = Buffer.from(',"nanos":', "latin1");
 const LABEL = Buffer.from('}},"replicaLabel":', "latin1");
-
-/**
- * Bytes as the 32-bit words compactEntries compares them with (DataView.getInt32, little-endian):
- * word k is the four bytes at min(4k, length - 4), so the last word of bytes whose length is not
- * a multiple of four overlaps the one before it. Four bytes or more.
- */
-function wordsOf(bytes: Uint8Array): Int32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const words = new Int32Array((bytes.length + 3) >>> 2);
-  for (let k = 0; k < words.length; k++)
-    words[k] = view.getInt32(Math.min(4 * k, bytes.length - 4), true);
-  return words;
-}
 
 /** compactEntry's literals with the quotes of the strings between them, as words (wordsOf). */
 const OPEN = wordsOf(Buffer.from('{"line":{"content":"', "latin1"));
@@ -87,16 +75,15 @@ function isNanos(v: DataView, p: number): boolean {
   );
 }
 
-/**
- * Whether the `length` bytes at p (all there) are those of `words` (wordsOf), the last word
- * first (labels differ most at their ends).
- */
-function wordsAt(v: DataView, p: number, words: Int32Array, length: number): boolean {
+/** Whether the bytes at p (all there) are those of `words` (wordsOf) but for the last word. */
+function wordsAt(v: DataView, p: number, words: Int32Array): boolean {
   const n = words.length - 1;
-  if (v.getInt32(p + length - 4, true) !== words[n]) return false;
   for (let k = 0; k < n; k++) if (v.getInt32(p + 4 * k, true) !== words[k]) return false;
   return true;
 }
+
+/** Ten to the power of 0 to 4. */
+const TEN_TO = [1, 10, 100, 1000, 10000];
 
 function isLabel(v: DataView, p: number): boolean {
   return (
@@ -145,9 +132,14 @@ export class WindowScanner {
   private place: Place = OPENING;
   /** The latest sort key read (NaN if one was not a number). */
   private newest = Number.NEGATIVE_INFINITY;
-  /** Each label met: its JSON text, and that text with the `"}` after it as words (wordsOf). */
+  /**
+   * Each label met: its JSON text; that text with the `"}` after it as words (wordsOf), how many
+   * bytes they are (-1 when under four) and their last word.
+   */
   private labelText: Buffer[] = [];
   private labelWords: (Int32Array | undefined)[] = [];
+  private labelSpan: number[] = [];
+  private labelLastWord: number[] = [];
   /** The bytes, to be read as 32-bit words. */
   private view: DataView;
 
@@ -312,6 +304,8 @@ export class WindowScanner {
     const end = this.end;
     const ts = this.ts;
     const labels = this.labelWords;
+    const spans = this.labelSpan;
+    const lastWords = this.labelLastWord;
     let p = this.pos;
     // Where the reading stops (one way out, whatever the reason: see wholeEntries): before the
     // entry at p, for want of bytes unless said otherwise.
@@ -350,13 +344,9 @@ export class WindowScanner {
       )
         q += 10;
       else {
-        seconds = 0;
-        let c = q < end ? (b[q] as number) : -1;
-        while (c >= 0x30 && c <= 0x39) {
-          seconds = seconds * 10 + (c - 0x30);
-          c = ++q < end ? (b[q] as number) : -1;
-        }
-        if (c === -1) break;
+        q = this.digitsFrom(q, end);
+        if (q < 0) break;
+        seconds = this.digitValue;
         const digits = q - secondsAt;
         if (digits === 0 || digits > 15) {
           short = false;
@@ -374,13 +364,9 @@ export class WindowScanner {
       }
       q += NANOS_LENGTH;
       const nanosAt = q;
-      let nanos = 0;
-      let c = q < end ? (b[q] as number) : -1;
-      while (c >= 0x30 && c <= 0x39) {
-        nanos = nanos * 10 + (c - 0x30);
-        c = ++q < end ? (b[q] as number) : -1;
-      }
-      if (c === -1 || q + LABEL_LENGTH > end) break;
+      q = this.digitsFrom(q, end);
+      if (q < 0 || q + LABEL_LENGTH > end) break;
+      const nanos = this.digitValue;
       const nanosDigits = q - nanosAt;
       if (nanosDigits === 0 || nanosDigits > 9 || !isLabel(view, q)) {
         short = false;
@@ -391,11 +377,14 @@ export class WindowScanner {
       let labelId = -1;
       let cut = false;
       for (let id = 0; id < labels.length; id++) {
-        const words = labels[id];
-        if (words === undefined) continue;
-        const length = (this.labelText[id] as Buffer).length + 2;
+        // Its last word first: labels differ most at their ends.
+        const length = spans[id] as number;
+        if (length < 0) continue;
         if (q + length > end) cut = true;
-        else if (wordsAt(view, q, words, length)) {
+        else if (
+          view.getInt32(q + length - 4, true) === lastWords[id] &&
+          wordsAt(view, q, labels[id] as Int32Array)
+        ) {
           labelId = id;
           q += length;
           break;
@@ -422,6 +411,38 @@ export class WindowScanner {
     this.place = place;
     return short;
   }
+
+  /**
+   * The digits from q on, four at a time (leadingDigits), in the bytes before `end`: where they
+   * end, their value left in digitValue; -1 if the bytes end first.
+   */
+  private digitsFrom(q: number, end: number): number {
+    const view = this.view;
+    let n = 0;
+    for (; q + 4 <= end; q += 4) {
+      const x = view.getInt32(q, true);
+      const digits = leadingDigits(x);
+      if (digits < 4) {
+        this.digitValue =
+          digits === 0 ? n : n * (TEN_TO[digits] as number) + digitsValue(x, digits);
+        return q + digits;
+      }
+      n = n * 10000 + digitsValue(x, 4);
+    }
+    const b = this.b;
+    for (; q < end; q++) {
+      const c = b[q] as number;
+      if (c < 0x30 || c > 0x39) {
+        this.digitValue = n;
+        return q;
+      }
+      n = n * 10 + (c - 0x30);
+    }
+    return -1;
+  }
+
+  /** The value of the digits digitsFrom read last. */
+  private digitValue = 0;
 
   /** The seconds compactEntries read last: their value, where their digits are, how many. */
   private lastSeconds = 0;
@@ -602,10 +623,12 @@ export class WindowScanner {
     const text =
       this.strKind === PLAIN ? b.toString("latin1", from, to) : decodeJsonString(b, from, to);
     const json = Buffer.from(b.subarray(from, to));
+    const span = Buffer.concat([json, Buffer.from('"}', "latin1")]);
+    const words = span.length >= 4 ? wordsOf(span) : undefined;
     this.labelText.push(json);
-    this.labelWords.push(
-      json.length >= 2 ? wordsOf(Buffer.concat([json, Buffer.from('"}', "latin1")])) : undefined,
-    );
+    this.labelWords.push(words);
+    this.labelSpan.push(words ? span.length : -1);
+    this.labelLastWord.push(words ? (words[words.length - 1] as number) : 0);
     this.labels.push(Buffer.from(`${renderReplicaLabel(text, false)} `, "utf8"));
     return this.labelText.length - 1;
   }

@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { leadingText } from "../../../src/tail/wire/plain-word.js";
+import {
+  digitsValue,
+  leadingDigits,
+  leadingText,
+  wordsOf,
+} from "../../../src/tail/wire/plain-word.js";
 import { STRING_BYTE, TEXT } from "../../../src/tail/wire/window-scanner.js";
 
 /** The definition, a byte at a time: how many of the bytes, from the first, are text. */
 function textBytes(bytes: readonly number[]): number {
   let n = 0;
   while (n < bytes.length && STRING_BYTE[bytes[n] as number] === TEXT) n++;
+  return n;
+}
+
+/** The definition of leadingDigits, a byte at a time. */
+function digitBytes(bytes: readonly number[]): number {
+  let n = 0;
+  while (n < bytes.length && (bytes[n] as number) >= 0x30 && (bytes[n] as number) <= 0x39) n++;
   return n;
 }
 
@@ -47,5 +59,58 @@ describe("leadingText", () => {
     expect(leadingText(wordOf([0x61, 0x62, 0x7f, 0x0a]))).toBe(2);
     expect(leadingText(wordOf([0x20, 0x7e, 0x21, 0x80]))).toBe(3);
     expect(leadingText(wordOf([0x1f, 0x41, 0x41, 0x41]))).toBe(0);
+  });
+});
+
+describe("leadingDigits and digitsValue", () => {
+  it("count the digits before the first byte that is not one, as the definition does, for every two bytes in every two places", () => {
+    const others = [0x35, 0x22, 0x2f, 0x3a, 0x00, 0xff];
+    const seen = new Set<number>();
+    for (const other of others)
+      for (let first = 0; first < 4; first++)
+        for (let second = 0; second < 4; second++) {
+          if (first === second) continue;
+          for (let a = 0; a < 256; a++)
+            for (let b = 0; b < 256; b++) {
+              const bytes = [other, other, other, other];
+              bytes[first] = a;
+              bytes[second] = b;
+              const want = digitBytes(bytes);
+              const got = leadingDigits(wordOf(bytes));
+              if (got !== want) expect(got, `bytes ${bytes.join(",")}`).toBe(want);
+              seen.add(want);
+            }
+        }
+    expect([...seen].sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("give the number the first digits write, whatever follows them", () => {
+    const after = [0x22, 0x00, 0xff, 0x39, 0x2c];
+    let checked = 0;
+    for (let n = 1; n <= 4; n++)
+      for (let value = 0; value < 10 ** n; value++)
+        for (const tail of after) {
+          const text = String(value).padStart(n, "0");
+          const bytes = [...Buffer.from(text, "latin1"), tail, tail, tail].slice(0, 4);
+          const got = digitsValue(wordOf(bytes), n);
+          if (got !== value) expect(got, `${text} then ${tail}`).toBe(value);
+          checked++;
+        }
+    expect(checked).toBe(5 * (10 + 100 + 1000 + 10000));
+  });
+});
+
+describe("wordsOf", () => {
+  it("reads bytes as words four at a time, the last ending where the bytes do", () => {
+    const bytes = Buffer.from("0123456789", "latin1");
+    expect([...wordsOf(bytes)]).toEqual([
+      bytes.readInt32LE(0),
+      bytes.readInt32LE(4),
+      bytes.readInt32LE(6),
+    ]);
+    expect([...wordsOf(bytes.subarray(0, 8))]).toEqual([
+      bytes.readInt32LE(0),
+      bytes.readInt32LE(4),
+    ]);
   });
 });
