@@ -89,6 +89,8 @@ function asBuffer(bytes: Uint8Array): Buffer {
 
 /** The bytes joined first to the end of a chunk not read (see readOn), unless the chunk is shorter. */
 const JOINED = 1024;
+/** Bytes left unread past which the reading waits for as many again (see readOn). */
+const LONG = 1 << 16;
 
 /**
  * renderPlainWindow, read as the body comes: `feed` is told of each chunk of the body as it
@@ -107,6 +109,9 @@ export class PlainWindowReader {
   /** How many of the body's bytes have been fed, and the last chunk fed. */
   private received = 0;
   private last: Uint8Array | undefined;
+  /** Chunks come after an entry longer than LONG, not read yet (see readOn), and their bytes. */
+  private held: Buffer[] = [];
+  private heldLength = 0;
 
   constructor(private readonly times: TimeFormat | undefined) {}
 
@@ -149,6 +154,7 @@ export class PlainWindowReader {
     if (this.failure !== undefined) throw this.failure;
     if (this.declined || !this.scanner || !this.writer) return undefined;
     try {
+      this.readHeld();
       this.scanner.finish(this.bytes.length);
       // The follower's merge sends a line stamped after the server's time (its upper bound: the
       // Date header + 1 s + the round trip) ahead of the others; one stamped up to here is not.
@@ -166,6 +172,8 @@ export class PlainWindowReader {
     this.failure = undefined;
     this.received = 0;
     this.last = undefined;
+    this.held = [];
+    this.heldLength = 0;
     this.bytes = Buffer.alloc(0);
     const labels: Buffer[] = [];
     this.writer = new LineWriter(this.bytes, labels, this.times, declared);
@@ -184,6 +192,14 @@ export class PlainWindowReader {
       this.readIn(chunk, 0);
       return;
     }
+    // An entry longer than LONG is read again only once as many bytes again have come, so that
+    // reading one entry of any length, in chunks of any size, is linear in its length.
+    if (rest.length > LONG || this.held.length > 0) {
+      this.held.push(chunk);
+      this.heldLength += chunk.length;
+      if (this.heldLength >= rest.length) this.readHeld();
+      return;
+    }
     for (let k = Math.min(chunk.length, Math.max(JOINED, 2 * rest.length)); ; ) {
       this.readIn(Buffer.concat([rest, chunk.subarray(0, k)]), 0);
       const at = scanner.position;
@@ -197,6 +213,16 @@ export class PlainWindowReader {
       rest = rest.subarray(at);
       k = Math.min(chunk.length, 4 * k);
     }
+  }
+
+  /** Reads the chunks held (see readOn) joined to what was left unread before them. */
+  private readHeld(): void {
+    if (this.held.length === 0) return;
+    const rest = this.bytes.subarray((this.scanner as WindowScanner).position);
+    const joined = Buffer.concat([rest, ...this.held]);
+    this.held = [];
+    this.heldLength = 0;
+    this.readIn(joined, 0);
   }
 
   /** Reads what `bytes` hold from `at` on, where the reading goes on. */

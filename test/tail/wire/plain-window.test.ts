@@ -300,6 +300,30 @@ describe("renderPlainWindow", () => {
     }
   });
 
+  it("reads an entry longer than many chunks, fed a little at a time, as it reads it whole", () => {
+    const at = (n: number) => ({ seconds: String(SERVER_DATE / 1000 - 5), nanos: String(n) });
+    const long = `${"x".repeat(150_000)}"quoted" ${"\n".repeat(40_000)}${"y".repeat(90_000)}`;
+    const entries = [
+      { line: { content: "before", ts: at(1) }, replicaLabel: "replica 1/3" },
+      { line: { content: long, ts: at(2) }, replicaLabel: "r" },
+      { line: { content: "after", ts: at(3) }, replicaLabel: "replica 1/3" },
+    ];
+    const body = Buffer.from(JSON.stringify({ entries }));
+    const whole = renderPlainWindow(body, SERVER_DATE);
+    expect(whole).toBeDefined();
+    for (const size of [1000, 65_536]) {
+      const reader = new PlainWindowReader(undefined);
+      const chunks: Buffer[] = [];
+      for (let from = 0; from < body.length; from += size) {
+        const chunk = Buffer.from(body.subarray(from, from + size));
+        reader.feed(chunk, from, body.length);
+        chunks.push(chunk);
+      }
+      const fed = reader.finish({ chunks, byteLength: body.length }, SERVER_DATE);
+      expect(fed?.equals(whole as Buffer)).toBe(true);
+    }
+  });
+
   it("renders the usual window, in timestamp order across replicas", () => {
     const at = (s: number, n: number) => ({
       seconds: String(SERVER_DATE / 1000 - s),
