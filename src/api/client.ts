@@ -25,8 +25,8 @@ import { type FetchLike, type FetchResponse, httpFetch } from "./http-fetch.js";
 import { describeNetworkFailure } from "./network-errors.js";
 import type { InputOf, OperationName, OutputOf } from "./operations.js";
 import {
+  type BodyChunkSeen,
   type BodyChunks,
-  type BodyProgress,
   bodyText,
   chunksBytes,
   chunksText,
@@ -92,12 +92,11 @@ export interface CallOptions {
    */
   fastPath?: FastPath | undefined;
   /**
-   * callForBody only: told each time more of a successful body has been copied into the block
-   * it is read into (one of the declared length), with the block and how many of its bytes have
-   * come, so that a caller can read the body as it arrives. Each attempt reads into a block of
-   * its own. It must not throw.
+   * Told of each chunk of a successful body as it is read, so that a caller can read the body
+   * as it arrives: where the chunk starts in the body (0: an attempt's body starts) and the
+   * body's declared length. It must not throw.
    */
-  onBodyBytes?: BodyProgress | undefined;
+  onBodyChunk?: BodyChunkSeen | undefined;
 }
 
 export interface ResponseMeta {
@@ -251,6 +250,19 @@ export class TurnkeyClient {
   }
 
   /**
+   * As callForBody, but the body is handed back as the chunks it came in, never joined: for a
+   * caller that reads them where they are as they come (CallOptions.onBodyChunk), and joins them
+   * only when it must decode the body after all.
+   */
+  callForChunks<N extends OperationName>(
+    name: N,
+    input: InputOf<N>,
+    options: CallOptions = {},
+  ): Promise<{ body: BodyChunks; meta: ResponseMeta }> {
+    return this.callForRead(name, input, options, (body) => body);
+  }
+
+  /**
    * As callForBody, but the body is handed back as text, made from the chunks it came in, with
    * no block of bytes the size of the body (see response-body.ts): for answers that come every
    * poll. `decodeBody` decodes it.
@@ -315,7 +327,7 @@ export class TurnkeyClient {
           response,
           limit,
           oneBlock && response.ok,
-          oneBlock && response.ok ? options.onBodyBytes : undefined,
+          response.ok ? options.onBodyChunk : undefined,
         );
         if (!body.ok) {
           if (response.ok) throw new ResponseTooLargeError(name, limit, body.declared);

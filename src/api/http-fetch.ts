@@ -8,6 +8,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { finished } from "node:stream";
 
 export interface FetchInit {
   method: string;
@@ -64,18 +65,63 @@ class NodeResponse implements FetchResponse {
     };
     this.body = {
       cancel,
-      getReader() {
-        const chunks = message[Symbol.asyncIterator]();
-        return {
-          async read() {
-            const next = await chunks.next();
-            return next.done ? { done: true } : { done: false, value: next.value as Buffer };
-          },
-          cancel,
-        };
-      },
+      getReader: () => chunkReader(message, cancel),
     };
   }
+}
+
+/** Chunks a body's reader holds before the message is paused (and resumed under half of it). */
+const HELD_CHUNKS = 16;
+
+/**
+ * Reads a message's body in the chunks it comes in, each as the socket gave it: a stream's
+ * async iterator reads all that has piled up as one chunk, which joins them (a copy of each byte)
+ * whenever the reader is slower than the socket. The message is paused while HELD_CHUNKS wait,
+ * and ends as the iterator would (finished: its error, or a close before its end).
+ */
+function chunkReader(message: IncomingMessage, cancel: () => Promise<void>): BodyReader {
+  const held: Buffer[] = [];
+  let ended = false;
+  let failure: unknown;
+  let waiting:
+    | { resolve: (r: { done: boolean; value?: Buffer }) => void; reject: (e: unknown) => void }
+    | undefined;
+  const settle = () => {
+    const w = waiting;
+    if (!w) return;
+    if (held.length > 0) {
+      waiting = undefined;
+      w.resolve({ done: false, value: held.shift() as Buffer });
+    } else if (failure !== undefined) {
+      waiting = undefined;
+      w.reject(failure);
+    } else if (ended) {
+      waiting = undefined;
+      w.resolve({ done: true });
+    }
+  };
+  message.on("data", (chunk: Buffer) => {
+    held.push(chunk);
+    if (held.length >= HELD_CHUNKS) message.pause();
+    settle();
+  });
+  finished(message, (err) => {
+    if (err) failure = err;
+    else ended = true;
+    settle();
+  });
+  return {
+    read() {
+      const chunk = held.shift();
+      if (held.length < HELD_CHUNKS / 2 && message.isPaused()) message.resume();
+      if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+      return new Promise((resolve, reject) => {
+        waiting = { resolve, reject };
+        settle();
+      });
+    },
+    cancel,
+  };
 }
 
 export const httpFetch: FetchLike = (url, init) =>

@@ -43,20 +43,28 @@ export function chunksBytes(body: BodyChunks): Uint8Array {
   return Buffer.concat(chunks, body.byteLength);
 }
 
-/** Told that the first `filled` bytes of `block` have come (see readBodyWithin). */
-export type BodyProgress = (block: Uint8Array, filled: number) => void;
+/**
+ * Told of each chunk of a body as it is read (see readBodyWithin): where it starts in the body,
+ * and the body's length if the response declared it.
+ */
+export type BodyChunkSeen = (
+  chunk: Uint8Array,
+  offset: number,
+  declared: number | undefined,
+) => void;
 
 /**
  * Reads the body, at most `limitBytes` of it. `oneBlock`: the caller wants the bytes as one
  * block (chunksBytes), and a body of a declared length is copied into a block of that length
  * as it comes, instead of the chunks being kept and joined at the end (a second copy, after the
- * last byte, with every chunk held until then); `progress` is told after each piece copied.
+ * last byte, with every chunk held until then). `seen` is told of each chunk within the limit,
+ * as it comes.
  */
 export async function readBodyWithin(
   response: FetchResponse,
   limitBytes: number,
   oneBlock = false,
-  progress?: BodyProgress,
+  seen?: BodyChunkSeen,
 ): Promise<BodyRead> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limitBytes) {
@@ -67,6 +75,7 @@ export async function readBodyWithin(
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const length = Number.isInteger(declared) && declared >= 0 ? declared : undefined;
   if (oneBlock && Number.isInteger(declared) && declared > 0) {
     const block = Buffer.allocUnsafe(declared);
     for (;;) {
@@ -84,11 +93,12 @@ export async function readBodyWithin(
           return { ok: false, declared: false };
         }
         chunks.push(value);
+        seen?.(value, total - value.byteLength, length);
         break;
       }
       block.set(value, total);
+      seen?.(value, total, length);
       total += value.byteLength;
-      progress?.(block, total);
     }
   }
   for (;;) {
@@ -101,6 +111,7 @@ export async function readBodyWithin(
       return { ok: false, declared: false };
     }
     chunks.push(value);
+    seen?.(value, total - value.byteLength, length);
   }
   return { ok: true, chunks, byteLength: total };
 }

@@ -448,8 +448,8 @@ describe("a body read as text", () => {
   });
 });
 
-describe("a body read as one block", () => {
-  it("callForBody tells onBodyBytes of each piece as it is copied into one block of the declared length", async () => {
+describe("a body read as it comes", () => {
+  it("callForChunks hands back the chunks as they came, and tells onBodyChunk of each as it comes (callForBody too, into one block)", async () => {
     const bytes = Buffer.from(JSON.stringify({ entries: [] }).padEnd(5000, " "), "utf8");
     const s = await scriptedServer((_r, res) => {
       res.writeHead(200, { "Content-Type": "application/json", "Content-Length": bytes.length });
@@ -463,25 +463,45 @@ describe("a body read as one block", () => {
       next();
     });
     closers.push(s.close);
-    const seen: { block: Uint8Array; filled: number; prefix: Buffer }[] = [];
-    const raw = await client(s.url).callForBody(
+    const input = { deploymentId: "d-1", sinceSeconds: "5" };
+    type Seen = { chunk: Uint8Array; offset: number; declared: number | undefined; copy: Buffer };
+    const watch = (seen: Seen[]) => ({
+      onBodyChunk: (chunk: Uint8Array, offset: number, declared: number | undefined) =>
+        seen.push({ chunk, offset, declared, copy: Buffer.from(chunk) }),
+    });
+    const seen: Seen[] = [];
+    const raw = await client(s.url).callForChunks(
       "get_tvc_deployment_debug_logs",
-      { deploymentId: "d-1", sinceSeconds: "5" },
-      {
-        onBodyBytes: (block, filled) =>
-          seen.push({ block, filled, prefix: Buffer.from(block.subarray(0, filled)) }),
-      },
+      input,
+      watch(seen),
     );
-    expect(Buffer.from(raw.body).equals(bytes)).toBe(true);
+    expect(raw.body.byteLength).toBe(bytes.length);
+    expect(Buffer.concat(raw.body.chunks).equals(bytes)).toBe(true);
     expect(seen.length).toBeGreaterThan(1);
-    for (const [i, p] of seen.entries()) {
-      // One block, the body's memory, filled a little more each time, and what has come is kept.
-      expect(p.block.buffer).toBe(raw.body.buffer);
-      expect(p.block.length).toBe(bytes.length);
-      expect(p.filled).toBeGreaterThan(i === 0 ? 0 : (seen[i - 1] as { filled: number }).filled);
-      expect(p.prefix.equals(bytes.subarray(0, p.filled))).toBe(true);
+    // Each chunk told as it came, where it lies in the body: the chunks handed back, unchanged.
+    expect(seen.map((p) => p.chunk)).toEqual(raw.body.chunks);
+    let offset = 0;
+    for (const p of seen) {
+      expect(p.offset).toBe(offset);
+      expect(p.declared).toBe(bytes.length);
+      expect(p.copy.equals(bytes.subarray(offset, offset + p.chunk.length))).toBe(true);
+      offset += p.chunk.length;
     }
-    expect(seen.at(-1)?.filled).toBe(bytes.length);
+    const seenToo: Seen[] = [];
+    const block = await client(s.url).callForBody(
+      "get_tvc_deployment_debug_logs",
+      input,
+      watch(seenToo),
+    );
+    expect(Buffer.from(block.body).equals(bytes)).toBe(true);
+    expect(Buffer.concat(seenToo.map((p) => p.copy)).equals(bytes)).toBe(true);
+    expect(
+      seenToo.every(
+        (p, i) =>
+          p.offset ===
+          (i === 0 ? 0 : (seenToo[i - 1] as Seen).offset + (seenToo[i - 1] as Seen).copy.length),
+      ),
+    ).toBe(true);
   });
 });
 

@@ -3,11 +3,12 @@
  * guards (./guards.ts) standing in for the schemas. A follower's answers are each decoded by an
  * OverlapDecoder of its own, so the entries a window re-sends from the one before are taken
  * from that one's decoding instead of being parsed again (the result is the same as decoding the
- * whole answer: ./overlap-decoder.ts). A one-shot plain window is fetched as bytes, for
- * ./plain-window.ts to print straight from them (decodeDebugLogs when it declines).
+ * whole answer: ./overlap-decoder.ts). A one-shot plain window is fetched as the chunks it came
+ * in, for ./plain-window.ts to print straight from them (decodeDebugLogs when it declines).
  */
 import type { CallOptions, ResponseMeta, TurnkeyClient } from "../../api/client.js";
 import { decodeBody } from "../../api/client.js";
+import type { BodyChunks } from "../../api/response-body.js";
 import type { DebugLogEntry } from "../../api/schemas.js";
 import type { FetchLogs } from "../follower.js";
 import type { LogRequest } from "../window-plan.js";
@@ -30,14 +31,14 @@ export function debugLogFetch(
   };
 }
 
-/** One window's answer as the bytes it came in, not yet decoded. */
-export function fetchDebugLogBytes(
-  client: Pick<TurnkeyClient, "callForBody">,
+/** One window's answer as the chunks it came in, not yet decoded. */
+export function fetchDebugLogChunks(
+  client: Pick<TurnkeyClient, "callForChunks">,
   deploymentId: string,
   request: LogRequest,
   options: CallOptions,
-): Promise<{ body: Uint8Array; meta: ResponseMeta }> {
-  return client.callForBody(
+): Promise<{ body: BodyChunks; meta: ResponseMeta }> {
+  return client.callForChunks(
     DEBUG_LOGS,
     { deploymentId, ...request },
     { ...options, fastPath: DEBUG_LOG_FAST_PATH },

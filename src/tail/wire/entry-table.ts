@@ -34,6 +34,8 @@ export interface EntrySink {
    * of a window). Returns where its closing quote is, or one of the codes below.
    */
   copyContent(from: number, end: number): number;
+  /** The positions given from now on are in these bytes (WindowScanner.moveTo). */
+  moveTo(bytes: Buffer): void;
 }
 
 /** copyContent: the string holds a \u escape or a byte past ASCII (read it the usual way). */

@@ -16,10 +16,12 @@
  * written as sanitizeForTerminal writes them; any other content is decoded and goes through
  * sanitizeForTerminal, as the follower's text does.
  *
- * The body is read as it arrives (PlainWindowReader, fed by the client's onBodyBytes): each
- * entry's line is written as soon as the entry is in, so that after the last byte only the end
- * is checked (and, if some line came out of timestamp order, the lines are moved).
+ * The body is read as it arrives, in the chunks it comes in (PlainWindowReader, fed by the
+ * client's onBodyChunk), never joined into one block: each entry's line is written as soon as the
+ * entry is in, so that after the last byte only the end is checked (and, if some line came out of
+ * timestamp order, the lines are moved).
  */
+import type { BodyChunks } from "../../api/response-body.js";
 import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { formatRfc3339 } from "../../text/timestamp.js";
 import {
@@ -33,6 +35,7 @@ import {
   SHORT,
   type StringKind,
 } from "./entry-table.js";
+import { leadingText, wordsOf } from "./plain-word.js";
 import {
   BACKSLASH,
   DECLINE,
@@ -52,6 +55,9 @@ export interface TimeFormat {
   utc: boolean;
 }
 
+/** The room first made for the lines of a body whose length was not said (grown as it comes). */
+const UNDECLARED = 1 << 20;
+
 /** Room for one formatted time (RFC 3339 with nanoseconds and zone is under 48 characters). */
 const TIME_ROOM = 48;
 
@@ -65,7 +71,15 @@ export function renderPlainWindow(
   serverDate: number | undefined,
   times?: TimeFormat,
 ): Buffer | undefined {
-  return new PlainWindowReader(times).finish(body, serverDate);
+  return new PlainWindowReader(times).finish(
+    { chunks: [body], byteLength: body.length },
+    serverDate,
+  );
+}
+
+/** A block's bytes, to be read and written as 32-bit words. */
+function viewOf(bytes: Buffer): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 /** A block of bytes as a Buffer over the same memory. */
@@ -73,33 +87,49 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
+/** The bytes joined first to the end of a chunk not read (see readOn), unless the chunk is shorter. */
+const JOINED = 1024;
+/** Bytes left unread past which the reading waits for as many again (see readOn). */
+const LONG = 1 << 16;
+
 /**
- * renderPlainWindow, read as the body comes: `feed` is told of the block the body is being
- * read into each time more of it has come (the client's onBodyBytes), and reads the entries
- * there whole; `finish` reads the rest once the body is in, so that little is left to do after
- * its last byte. A body read some other way (not into that block) is read whole by `finish`.
+ * renderPlainWindow, read as the body comes: `feed` is told of each chunk of the body as it
+ * comes (the client's onBodyChunk), and reads the entries that have come whole where they are;
+ * `finish` reads the rest once the body is in, so that little is left to do after its last byte.
+ * A body whose chunks were not fed so is read whole by `finish`.
  */
 export class PlainWindowReader {
-  private block: Buffer | undefined;
   private scanner: WindowScanner | undefined;
   private writer: LineWriter | undefined;
+  /** The bytes the reading is in: a chunk, or the end of one joined to the start of the next. */
+  private bytes: Buffer = Buffer.alloc(0);
   private declined = false;
   /** A failure other than declining, met while feeding: finish throws it. */
   private failure: unknown;
+  /** How many of the body's bytes have been fed, and the last chunk fed. */
+  private received = 0;
+  private last: Uint8Array | undefined;
+  /** Chunks come after an entry longer than LONG, not read yet (see readOn), and their bytes. */
+  private held: Buffer[] = [];
+  private heldLength = 0;
 
   constructor(private readonly times: TimeFormat | undefined) {}
 
-  /** The body is being read into `block`, and its first `filled` bytes have come. Never throws. */
-  feed(block: Uint8Array, filled: number): void {
-    if (
-      this.block === undefined ||
-      this.block.buffer !== block.buffer ||
-      this.block.byteOffset !== block.byteOffset
-    )
-      this.start(asBuffer(block));
+  /**
+   * The chunk of the body that starts `offset` bytes in has come (offset 0: a body starts, and
+   * the reading starts over); `declared`: the body's length, when the response said it. Never
+   * throws.
+   */
+  feed(chunk: Uint8Array, offset: number, declared?: number): void {
+    if (offset === 0) this.start(declared);
+    else if (offset !== this.received) this.declined = true;
+    this.received = offset + chunk.length;
+    this.last = chunk;
+    // Positions are kept in 32 bits.
+    if (this.received >= 2 ** 31) this.declined = true;
     if (this.declined || this.failure !== undefined) return;
     try {
-      this.scanner?.read(filled);
+      this.readOn(asBuffer(chunk));
     } catch (err) {
       if (err instanceof NotPlain) this.declined = true;
       else this.failure = err;
@@ -107,18 +137,25 @@ export class PlainWindowReader {
   }
 
   /** The window of this body (the whole of it, read), or undefined: see renderPlainWindow. */
-  finish(body: Uint8Array, serverDate: number | undefined): Buffer | undefined {
+  finish(body: BodyChunks, serverDate: number | undefined): Buffer | undefined {
     if (serverDate === undefined || !Number.isFinite(serverDate)) return undefined;
     const fed =
-      this.block !== undefined &&
-      this.block.buffer === body.buffer &&
-      this.block.byteOffset === body.byteOffset &&
-      body.length <= this.block.length;
-    if (!fed) this.start(asBuffer(body));
+      this.scanner !== undefined &&
+      this.received === body.byteLength &&
+      this.last === body.chunks.at(-1);
+    if (!fed) {
+      if (body.chunks.length === 0) this.start(0);
+      let offset = 0;
+      for (const chunk of body.chunks) {
+        this.feed(chunk, offset, body.byteLength);
+        offset += chunk.length;
+      }
+    }
     if (this.failure !== undefined) throw this.failure;
     if (this.declined || !this.scanner || !this.writer) return undefined;
     try {
-      this.scanner.finish(body.length);
+      this.readHeld();
+      this.scanner.finish(this.bytes.length);
       // The follower's merge sends a line stamped after the server's time (its upper bound: the
       // Date header + 1 s + the round trip) ahead of the others; one stamped up to here is not.
       if (!(this.scanner.newestKey <= serverDate + 999)) return undefined;
@@ -129,21 +166,71 @@ export class PlainWindowReader {
     }
   }
 
-  /** Reading starts over, in this block. */
-  private start(block: Buffer): void {
-    this.block = block;
+  /** Reading starts over, for a body of `declared` bytes if it is known. */
+  private start(declared: number | undefined): void {
     this.declined = false;
     this.failure = undefined;
-    this.scanner = undefined;
-    this.writer = undefined;
-    // Positions are kept in 32 bits.
-    if (block.length >= 2 ** 31) {
-      this.declined = true;
+    this.received = 0;
+    this.last = undefined;
+    this.held = [];
+    this.heldLength = 0;
+    this.bytes = Buffer.alloc(0);
+    const labels: Buffer[] = [];
+    this.writer = new LineWriter(this.bytes, labels, this.times, declared);
+    this.scanner = new WindowScanner(this.bytes, this.writer, labels);
+  }
+
+  /**
+   * Reads on into `chunk`, the bytes that came next. What the bytes before left unread (an entry
+   * cut by their end, or what follows the last entry) is read joined to as much of the chunk's
+   * start as it takes to be read past, and the reading then goes on in the chunk where it is.
+   */
+  private readOn(chunk: Buffer): void {
+    const scanner = this.scanner as WindowScanner;
+    let rest = this.bytes.subarray(scanner.position);
+    if (rest.length === 0) {
+      this.readIn(chunk, 0);
       return;
     }
-    const labels: Buffer[] = [];
-    this.writer = new LineWriter(block, labels, this.times);
-    this.scanner = new WindowScanner(block, this.writer, labels);
+    // An entry longer than LONG is read again only once as many bytes again have come, so that
+    // reading one entry of any length, in chunks of any size, is linear in its length.
+    if (rest.length > LONG || this.held.length > 0) {
+      this.held.push(chunk);
+      this.heldLength += chunk.length;
+      if (this.heldLength >= rest.length) this.readHeld();
+      return;
+    }
+    for (let k = Math.min(chunk.length, Math.max(JOINED, 2 * rest.length)); ; ) {
+      this.readIn(Buffer.concat([rest, chunk.subarray(0, k)]), 0);
+      const at = scanner.position;
+      if (at > rest.length) {
+        this.readIn(chunk, at - rest.length);
+        return;
+      }
+      // Not read past: all of the chunk is joined to it, in the end (the joined bytes are then
+      // where the reading waits for more).
+      if (k === chunk.length) return;
+      rest = rest.subarray(at);
+      k = Math.min(chunk.length, 4 * k);
+    }
+  }
+
+  /** Reads the chunks held (see readOn) joined to what was left unread before them. */
+  private readHeld(): void {
+    if (this.held.length === 0) return;
+    const rest = this.bytes.subarray((this.scanner as WindowScanner).position);
+    const joined = Buffer.concat([rest, ...this.held]);
+    this.held = [];
+    this.heldLength = 0;
+    this.readIn(joined, 0);
+  }
+
+  /** Reads what `bytes` hold from `at` on, where the reading goes on. */
+  private readIn(bytes: Buffer, at: number): void {
+    const scanner = this.scanner as WindowScanner;
+    this.bytes = bytes;
+    scanner.moveTo(bytes, at);
+    scanner.read(bytes.length);
   }
 }
 
@@ -162,19 +249,35 @@ class LineWriter implements EntrySink {
   private lastKey = Number.NEGATIVE_INFINITY;
   private readonly time: TimeWriter | undefined;
 
+  /** The body's bytes and the lines' as words (see leadingText). */
+  private words: DataView;
+  private outWords: DataView;
+
   constructor(
-    private readonly b: Buffer,
+    private b: Buffer,
     private readonly labels: readonly Buffer[],
     times: TimeFormat | undefined,
+    /** The body's length, when known. */
+    declared: number | undefined,
   ) {
     // The lines take less room than the JSON they come in, but for escapes and times: grown
     // when an entry needs more.
-    this.out = Buffer.allocUnsafe(b.length + 4096);
+    const body = declared ?? UNDECLARED;
+    this.out = Buffer.allocUnsafe(body + 4096);
+    this.words = viewOf(b);
+    this.outWords = viewOf(this.out);
     // An entry of the usual size is over 128 bytes of JSON: room for every one, or grown.
-    const entries = Math.max(1024, b.length >>> 7);
+    const entries = Math.max(1024, body >>> 7);
     this.starts = new Int32Array(entries);
     this.keys = new Float64Array(entries);
     this.time = times ? new TimeWriter(b, times.utc) : undefined;
+  }
+
+  moveTo(bytes: Buffer): void {
+    this.b = bytes;
+    this.words = viewOf(bytes);
+    this.copiedFrom = -1;
+    this.time?.moveTo(bytes);
   }
 
   /**
@@ -189,47 +292,67 @@ class LineWriter implements EntrySink {
 
   copyContent(from: number, end: number): number {
     const b = this.b;
-    let out = this.out;
-    // Room for the widest write of one step (an escape written as four bytes).
-    let limit = out.length - 4;
+    const words = this.words;
     let w = this.o + this.gap;
     let i = from;
     for (;;) {
-      if (w >= limit) {
-        this.growOut(w - this.o + 1024, w);
-        out = this.out;
-        limit = out.length - 4;
+      const out = this.out;
+      const outWords = this.outWords;
+      // As far as the room surely holds (a byte is written as at most two, an escape's two as
+      // four, and a word four bytes past w), and no further than the bytes there are: the loop
+      // below grows nothing and calls nothing.
+      const stop = Math.min(end, i + ((out.length - 8 - w) >> 1));
+      const lastWord = stop - 4;
+      while (i < stop) {
+        // Text four bytes at a time, up to a byte that is not; that byte on its own below. The
+        // word is written whole: its bytes past the text are past w, written over by what
+        // follows (nothing past w is part of the lines).
+        if (i <= lastWord) {
+          const x = words.getInt32(i, true);
+          outWords.setInt32(w, x, true);
+          const text = leadingText(x);
+          w += text;
+          i += text;
+          if (text === 4) continue;
+        }
+        const c = b[i] as number;
+        // A quote escaped in the text (JSON in a line's content) the most often.
+        if (c === BACKSLASH && i + 1 < end && b[i + 1] === QUOTE) {
+          out[w++] = QUOTE;
+          i += 2;
+          continue;
+        }
+        const what = STRING_BYTE[c] as number;
+        if (what === TEXT) {
+          out[w++] = c;
+          i++;
+        } else if (what === END) {
+          this.copiedFrom = from;
+          this.copiedTo = i;
+          this.copiedEnd = w;
+          return i;
+        } else if (what === ESCAPE) {
+          if (i + 1 >= end) return SHORT;
+          const e = b[i + 1] as number;
+          i += 2;
+          if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) out[w++] = e;
+          else if (e === 0x74 /* t */)
+            out[w++] = 0x09; // a tab, kept
+          else if (e === 0x75 /* u */) return NEEDS_DECODING;
+          else {
+            const control = CONTROL_OF[e] ?? 0;
+            if (control === 0) return INVALID;
+            out[w++] = BACKSLASH;
+            out[w++] = 0x78; // x
+            out[w++] = 0x30; // 0
+            out[w++] = HEX[control] as number;
+          }
+        } else if (what === NOT_ASCII) return NEEDS_DECODING;
+        else return INVALID; // a raw control character
       }
       if (i >= end) return SHORT;
-      const c = b[i] as number;
-      const what = STRING_BYTE[c] as number;
-      if (what === TEXT) {
-        out[w++] = c;
-        i++;
-      } else if (what === END) break;
-      else if (what === ESCAPE) {
-        if (i + 1 >= end) return SHORT;
-        const e = b[i + 1] as number;
-        i += 2;
-        if (e === QUOTE || e === BACKSLASH || e === 0x2f /* / */) out[w++] = e;
-        else if (e === 0x74 /* t */)
-          out[w++] = 0x09; // a tab, kept
-        else if (e === 0x75 /* u */) return NEEDS_DECODING;
-        else {
-          const control = CONTROL_OF[e] ?? 0;
-          if (control === 0) return INVALID;
-          out[w++] = BACKSLASH;
-          out[w++] = 0x78; // x
-          out[w++] = 0x30; // 0
-          out[w++] = HEX[control] as number;
-        }
-      } else if (what === NOT_ASCII) return NEEDS_DECODING;
-      else return INVALID; // a raw control character
+      this.growOut(w - this.o + 1024, w);
     }
-    this.copiedFrom = from;
-    this.copiedTo = i;
-    this.copiedEnd = w;
-    return i;
   }
 
   add(labelId: number, from: number, to: number, kind: StringKind, key: number, ts: Digits): void {
@@ -241,14 +364,19 @@ class LineWriter implements EntrySink {
     else this.lastKey = key;
     const label = this.labels[labelId] as Buffer;
     const head = (this.time ? this.time.prepare(ts) : 0) + label.length;
-    if (from === this.copiedFrom && to === this.copiedTo) this.placeCopied(label, head, ts);
+    while (this.labelWords.length < this.labels.length) {
+      const met = this.labels[this.labelWords.length] as Buffer;
+      this.labelWords.push(met.length >= 4 ? wordsOf(met) : undefined);
+    }
+    if (from === this.copiedFrom && to === this.copiedTo)
+      this.placeCopied(labelId, label, head, ts);
     else this.write(label, head, from, to, kind, ts);
     this.copiedFrom = -1;
     this.gap = head;
   }
 
   /** The line of the content copyContent copied: its time and label before it, then a newline. */
-  private placeCopied(label: Buffer, head: number, ts: Digits): void {
+  private placeCopied(labelId: number, label: Buffer, head: number, ts: Digits): void {
     const o = this.o;
     const contentAt = o + this.gap;
     let end = this.copiedEnd;
@@ -261,10 +389,20 @@ class LineWriter implements EntrySink {
     const out = this.out;
     let w = o;
     if (this.time) w = this.time.write(ts, out, w);
-    for (let k = 0; k < label.length; k++) out[w++] = label[k] as number;
+    const words = this.labelWords[labelId];
+    if (words !== undefined) {
+      // Four bytes at a time, the last word ending where the label does.
+      const outWords = this.outWords;
+      const last = words.length - 1;
+      for (let k = 0; k < last; k++) outWords.setInt32(w + 4 * k, words[k] as number, true);
+      outWords.setInt32(w + label.length - 4, words[last] as number, true);
+    } else for (let k = 0; k < label.length; k++) out[w + k] = label[k] as number;
     out[end++] = 0x0a;
     this.o = end;
   }
+
+  /** Each label's `[label] ` as words (wordsOf), by id, when four bytes or more. */
+  private labelWords: (Int32Array | undefined)[] = [];
 
   /** The line of an entry whose content was read the usual way. */
   private write(
@@ -322,6 +460,7 @@ class LineWriter implements EntrySink {
     const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.o + room));
     this.out.copy(grown, 0, 0, written);
     this.out = grown;
+    this.outWords = viewOf(grown);
   }
 
   private growEntries(): void {
@@ -351,9 +490,16 @@ class TimeWriter {
   private invalid = false;
 
   constructor(
-    private readonly b: Buffer,
+    private b: Buffer,
     private readonly utc: boolean,
   ) {}
+
+  /** The digits are in these bytes from now on (the last second's are not). */
+  moveTo(bytes: Buffer): void {
+    this.b = bytes;
+    this.secondsAt = -1;
+    this.secondsDigits = 0;
+  }
 
   /** How many bytes the time of `ts` and its space take (the second's text made if new). */
   prepare(ts: Digits): number {

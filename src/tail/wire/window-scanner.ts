@@ -7,7 +7,8 @@
  * The bytes may be read as they come: `read(end)` reads what the first `end` bytes hold and
  * stops before an entry they do not hold whole (read again from its start once more has come),
  * and `finish(length)` reads the rest and checks that the body ends there. No byte at or past
- * the end given is looked at, so the block may be filled as the body arrives.
+ * the end given is looked at. The reading can go on in other bytes (`moveTo`: the body's next
+ * chunk), so that a body is read in the chunks it comes in.
  */
 
 import { renderReplicaLabel } from "../../logs/formats/text-line.js";
@@ -22,6 +23,7 @@ import {
   SHORT,
   type StringKind,
 } from "./entry-table.js";
+import { digitsValue, leadingDigits, wordsOf } from "./plain-word.js";
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
@@ -31,6 +33,67 @@ const ENTRY_OPEN = Buffer.from('{"line":{"content":', "latin1");
 const TS_OPEN = Buffer.from(',"ts":{"seconds":', "latin1");
 const NANOS = Buffer.from(',"nanos":', "latin1");
 const LABEL = Buffer.from('}},"replicaLabel":', "latin1");
+
+/** compactEntry's literals with the quotes of the strings between them, as words (wordsOf). */
+const OPEN = wordsOf(Buffer.from('{"line":{"content":"', "latin1"));
+const OPEN_LENGTH = 20;
+const SECONDS = wordsOf(Buffer.from('","ts":{"seconds":"', "latin1"));
+const SECONDS_LENGTH = 19;
+const NANOS_KEY = wordsOf(Buffer.from('","nanos":"', "latin1"));
+const NANOS_LENGTH = 11;
+const LABEL_KEY = wordsOf(Buffer.from('"}},"replicaLabel":"', "latin1"));
+const LABEL_LENGTH = 20;
+/** The bytes between two compact entries: the end of one, the comma, the start of the next. */
+const ENTRY_GAP = Buffer.from('"},{"line":{"content":"', "latin1");
+
+/** Whether the bytes at p (all there) are OPEN's, and so on for the others. */
+function isOpen(v: DataView, p: number): boolean {
+  return (
+    v.getInt32(p, true) === OPEN[0] &&
+    v.getInt32(p + 4, true) === OPEN[1] &&
+    v.getInt32(p + 8, true) === OPEN[2] &&
+    v.getInt32(p + 12, true) === OPEN[3] &&
+    v.getInt32(p + 16, true) === OPEN[4]
+  );
+}
+
+function isSeconds(v: DataView, p: number): boolean {
+  return (
+    v.getInt32(p, true) === SECONDS[0] &&
+    v.getInt32(p + 4, true) === SECONDS[1] &&
+    v.getInt32(p + 8, true) === SECONDS[2] &&
+    v.getInt32(p + 12, true) === SECONDS[3] &&
+    v.getInt32(p + 15, true) === SECONDS[4]
+  );
+}
+
+function isNanos(v: DataView, p: number): boolean {
+  return (
+    v.getInt32(p, true) === NANOS_KEY[0] &&
+    v.getInt32(p + 4, true) === NANOS_KEY[1] &&
+    v.getInt32(p + 7, true) === NANOS_KEY[2]
+  );
+}
+
+/** Whether the bytes at p (all there) are those of `words` (wordsOf) but for the last word. */
+function wordsAt(v: DataView, p: number, words: Int32Array): boolean {
+  const n = words.length - 1;
+  for (let k = 0; k < n; k++) if (v.getInt32(p + 4 * k, true) !== words[k]) return false;
+  return true;
+}
+
+/** Ten to the power of 0 to 4. */
+const TEN_TO = [1, 10, 100, 1000, 10000];
+
+function isLabel(v: DataView, p: number): boolean {
+  return (
+    v.getInt32(p, true) === LABEL_KEY[0] &&
+    v.getInt32(p + 4, true) === LABEL_KEY[1] &&
+    v.getInt32(p + 8, true) === LABEL_KEY[2] &&
+    v.getInt32(p + 12, true) === LABEL_KEY[3] &&
+    v.getInt32(p + 16, true) === LABEL_KEY[4]
+  );
+}
 
 /** Declines the body: not the usual shape (the caller decodes it and follows as usual). */
 export class NotPlain extends Error {}
@@ -69,16 +132,45 @@ export class WindowScanner {
   private place: Place = OPENING;
   /** The latest sort key read (NaN if one was not a number). */
   private newest = Number.NEGATIVE_INFINITY;
-  /** Each label met: where its JSON text first lay and how long it is. */
-  private labelAt: number[] = [];
-  private labelLength: number[] = [];
+  /**
+   * Each label met: its JSON text; that text with the `"}` after it as words (wordsOf), how many
+   * bytes they are (-1 when under four) and their last word.
+   */
+  private labelText: Buffer[] = [];
+  private labelWords: (Int32Array | undefined)[] = [];
+  private labelSpan: number[] = [];
+  private labelLastWord: number[] = [];
+  /** The bytes, to be read as 32-bit words. */
+  private view: DataView;
 
   constructor(
-    private readonly b: Buffer,
+    private b: Buffer,
     private readonly sink: EntrySink,
     /** Each label's rendered `[label] `, by id, as the labels are met. */
     private readonly labels: Buffer[],
-  ) {}
+  ) {
+    this.view = new DataView(b.buffer, b.byteOffset, b.length);
+  }
+
+  /** Where the reading is in the bytes: what is before it is read. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /**
+   * The reading goes on in `bytes`, at `pos`: the bytes from there on are those that followed
+   * where the reading was (the next chunk of the body, or the end of one joined to the start of
+   * the next). The positions the sink is given are in `bytes` from now on.
+   */
+  moveTo(bytes: Buffer, pos: number): void {
+    this.b = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.pos = pos;
+    this.lastSecondsDigits = 0;
+    this.lastGap = -1;
+    this.searched = 0;
+    this.sink.moveTo(bytes);
+  }
 
   /** The latest sort key of the entries read. */
   get newestKey(): number {
@@ -90,7 +182,8 @@ export class WindowScanner {
    * were), handing each entry to the sink in the response's order.
    */
   read(end: number): void {
-    this.end = Math.min(end, this.b.length);
+    const bytes = Math.min(end, this.b.length);
+    this.end = this.final ? bytes : this.wholeEntries(bytes);
     for (;;) {
       const start = this.pos;
       try {
@@ -102,6 +195,30 @@ export class WindowScanner {
       }
     }
   }
+
+  /**
+   * Where, in the first `bytes`, the last compact entry there ends (ENTRY_GAP is after it), if it
+   * ends after where the reading is; else `bytes`. Read up to there, the reading stops after an
+   * entry rather than inside one, as it would at most chunks' ends: the entry cut there would be
+   * read twice, and compactEntries would leave from the middle of an entry at a different place
+   * each time (each a path the compiled code has not met, which sends it back to be compiled
+   * again). ENTRY_GAP can be in no string (its second quote is not escaped), so in a body of
+   * compact entries it is always after an entry; in any other, reading up to it is reading as if
+   * less had come. Each search looks only at the bytes come since the last one.
+   */
+  private wholeEntries(bytes: number): number {
+    const from = Math.max(this.pos, this.searched - ENTRY_GAP.length + 1);
+    if (bytes - from >= ENTRY_GAP.length) {
+      const gap = this.b.subarray(from, bytes).lastIndexOf(ENTRY_GAP);
+      if (gap >= 0) this.lastGap = from + gap;
+      this.searched = bytes;
+    }
+    return this.lastGap >= this.pos ? this.lastGap + 2 : bytes;
+  }
+
+  /** The last ENTRY_GAP wholeEntries found, and how far it has searched. */
+  private lastGap = -1;
+  private searched = 0;
 
   /** Reads the rest of a body of the first `length` bytes and checks that it ends there. */
   finish(length: number): void {
@@ -126,12 +243,18 @@ export class WindowScanner {
           this.place = CLOSING;
         } else this.place = ENTRY;
         return true;
-      case ENTRY:
+      case ENTRY: {
+        // Most entries are read here; an entry not yet whole waits for more of the body. The
+        // entries read are kept: a step that reads on from them is another step.
+        const at = this.pos;
+        if (this.compactEntries() && !this.final) return false;
+        if (this.place !== ENTRY || this.pos !== at) return true;
         // The spaces before it may have come only now.
         this.ws();
         this.entry();
         this.place = AFTER_ENTRY;
         return true;
+      }
       case AFTER_ENTRY: {
         this.ws();
         const c = this.next();
@@ -165,6 +288,166 @@ export class WindowScanner {
     this.pos = start;
     this.anyEntry();
   }
+
+  /**
+   * Entries as compactEntry reads them, one after another, read as it reads them but with less
+   * done per byte (literals compared four bytes at a time, no step between entries), for as long
+   * as each is whole in the bytes there are and of exactly that shape with a plain label already
+   * met. The reading is left after the last entry read: before the next one (ENTRY), or after an
+   * entry not followed by a comma (AFTER_ENTRY). Returns whether the bytes there are ran out (else
+   * what is next is for the rest of the reading to read: an entry of another shape, a label not
+   * yet met, the end of the list).
+   */
+  private compactEntries(): boolean {
+    const b = this.b;
+    const view = this.view;
+    const end = this.end;
+    const ts = this.ts;
+    const labels = this.labelWords;
+    const spans = this.labelSpan;
+    const lastWords = this.labelLastWord;
+    let p = this.pos;
+    // Where the reading stops (one way out, whatever the reason: see wholeEntries): before the
+    // entry at p, for want of bytes unless said otherwise.
+    let place: Place = ENTRY;
+    let short = true;
+    for (;;) {
+      // An entry starts at p; its content's text after OPEN.
+      const from = p + OPEN_LENGTH;
+      if (from > end) break;
+      if (!isOpen(view, p)) {
+        short = false;
+        break;
+      }
+      const quote = this.sink.copyContent(from, end);
+      if (quote < 0) {
+        short = quote === SHORT;
+        break;
+      }
+      let q = quote + SECONDS_LENGTH;
+      if (q > end) break;
+      if (!isSeconds(view, quote)) {
+        short = false;
+        break;
+      }
+      // The seconds' digits and their quote: most often the bytes of the entry before's (lines
+      // come many to a second; epoch seconds have ten digits from 2001 to 2286).
+      const secondsAt = q;
+      let seconds = this.lastSeconds;
+      const last = this.lastSecondsAt;
+      if (
+        this.lastSecondsDigits === 10 &&
+        q + 11 <= end &&
+        view.getInt32(q, true) === view.getInt32(last, true) &&
+        view.getInt32(q + 4, true) === view.getInt32(last + 4, true) &&
+        view.getInt32(q + 7, true) === view.getInt32(last + 7, true)
+      )
+        q += 10;
+      else {
+        q = this.digitsFrom(q, end);
+        if (q < 0) break;
+        seconds = this.digitValue;
+        const digits = q - secondsAt;
+        if (digits === 0 || digits > 15) {
+          short = false;
+          break;
+        }
+        this.lastSeconds = seconds;
+        this.lastSecondsAt = secondsAt;
+        this.lastSecondsDigits = digits;
+      }
+      const secondsDigits = q - secondsAt;
+      if (q + NANOS_LENGTH > end) break;
+      if (!isNanos(view, q)) {
+        short = false;
+        break;
+      }
+      q += NANOS_LENGTH;
+      const nanosAt = q;
+      q = this.digitsFrom(q, end);
+      if (q < 0 || q + LABEL_LENGTH > end) break;
+      const nanos = this.digitValue;
+      const nanosDigits = q - nanosAt;
+      if (nanosDigits === 0 || nanosDigits > 9 || !isLabel(view, q)) {
+        short = false;
+        break;
+      }
+      // The label: one met before, its closing quote and the entry's brace after it.
+      q += LABEL_LENGTH;
+      let labelId = -1;
+      let cut = false;
+      for (let id = 0; id < labels.length; id++) {
+        // Its last word first: labels differ most at their ends.
+        const length = spans[id] as number;
+        if (length < 0) continue;
+        if (q + length > end) cut = true;
+        else if (
+          view.getInt32(q + length - 4, true) === lastWords[id] &&
+          wordsAt(view, q, labels[id] as Int32Array)
+        ) {
+          labelId = id;
+          q += length;
+          break;
+        }
+      }
+      if (labelId < 0) {
+        short = cut;
+        break;
+      }
+      ts.secondsAt = secondsAt;
+      ts.secondsDigits = secondsDigits;
+      ts.nanosAt = nanosAt;
+      ts.nanosDigits = nanosDigits;
+      this.sink.add(labelId, from, quote, ESCAPES, this.sortKey(seconds, nanos), ts);
+      p = q;
+      if (p >= end || b[p] !== 0x2c) {
+        place = AFTER_ENTRY;
+        short = p >= end;
+        break;
+      }
+      p++;
+    }
+    this.pos = p;
+    this.place = place;
+    return short;
+  }
+
+  /**
+   * The digits from q on, four at a time (leadingDigits), in the bytes before `end`: where they
+   * end, their value left in digitValue; -1 if the bytes end first.
+   */
+  private digitsFrom(q: number, end: number): number {
+    const view = this.view;
+    let n = 0;
+    for (; q + 4 <= end; q += 4) {
+      const x = view.getInt32(q, true);
+      const digits = leadingDigits(x);
+      if (digits < 4) {
+        this.digitValue =
+          digits === 0 ? n : n * (TEN_TO[digits] as number) + digitsValue(x, digits);
+        return q + digits;
+      }
+      n = n * 10000 + digitsValue(x, 4);
+    }
+    const b = this.b;
+    for (; q < end; q++) {
+      const c = b[q] as number;
+      if (c < 0x30 || c > 0x39) {
+        this.digitValue = n;
+        return q;
+      }
+      n = n * 10 + (c - 0x30);
+    }
+    return -1;
+  }
+
+  /** The value of the digits digitsFrom read last. */
+  private digitValue = 0;
+
+  /** The seconds compactEntries read last: their value, where their digits are, how many. */
+  private lastSeconds = 0;
+  private lastSecondsAt = 0;
+  private lastSecondsDigits = 0;
 
   /** `{"line":{"content":"…","ts":{"seconds":"…","nanos":"…"}},"replicaLabel":"…"}` exactly. */
   private compactEntry(): boolean {
@@ -333,25 +616,37 @@ export class WindowScanner {
     this.string();
     const b = this.b;
     const from = this.strFrom;
-    const len = this.strTo - from;
-    const seen = this.labelAt;
+    const to = this.strTo;
+    const known = this.knownLabel(from, to);
+    if (known >= 0) return known;
+    if (this.labelText.length >= 64) throw DECLINE;
+    const text =
+      this.strKind === PLAIN ? b.toString("latin1", from, to) : decodeJsonString(b, from, to);
+    const json = Buffer.from(b.subarray(from, to));
+    const span = Buffer.concat([json, Buffer.from('"}', "latin1")]);
+    const words = span.length >= 4 ? wordsOf(span) : undefined;
+    this.labelText.push(json);
+    this.labelWords.push(words);
+    this.labelSpan.push(words ? span.length : -1);
+    this.labelLastWord.push(words ? (words[words.length - 1] as number) : 0);
+    this.labels.push(Buffer.from(`${renderReplicaLabel(text, false)} `, "utf8"));
+    return this.labelText.length - 1;
+  }
+
+  /** The id of the label met before whose JSON text is the bytes [from, to), or -1. */
+  private knownLabel(from: number, to: number): number {
+    const b = this.b;
+    const len = to - from;
+    const seen = this.labelText;
     // Compared from the end: "replica 1/3" and "replica 2/3" differ there.
     for (let id = 0; id < seen.length; id += 1) {
-      if ((this.labelLength[id] as number) !== len) continue;
-      const at = (seen[id] as number) - from;
-      let i = this.strTo - 1;
-      while (i >= from && b[at + i] === b[i]) i--;
-      if (i < from) return id;
+      const text = seen[id] as Buffer;
+      if (text.length !== len) continue;
+      let i = len - 1;
+      while (i >= 0 && b[from + i] === text[i]) i--;
+      if (i < 0) return id;
     }
-    if (seen.length >= 64) throw DECLINE;
-    const text =
-      this.strKind === PLAIN
-        ? b.toString("latin1", from, this.strTo)
-        : decodeJsonString(b, from, this.strTo);
-    seen.push(from);
-    this.labelLength.push(len);
-    this.labels.push(Buffer.from(`${renderReplicaLabel(text, false)} `, "utf8"));
-    return seen.length - 1;
+    return -1;
   }
 
   /** A line's content, copied into its line by the sink as it is read (else read as usual). */

@@ -220,8 +220,8 @@ describe("renderPlainWindow", () => {
     expect(declined).toBeGreaterThan(40);
   });
 
-  it("reads a body as it comes into its block exactly as it reads it whole", () => {
-    // What the block holds past the bytes come so far: anything (here, what a body is made of).
+  it("reads a body as its chunks come exactly as it reads it whole", () => {
+    // What the memory holds past each chunk: anything (here, what a body is made of).
     const filler = fc.constantFrom(0x22, 0x5c, 0x30, 0x7d, 0x5d, 0x2c, 0x7b, 0x20, 0xff);
     fc.assert(
       fc.property(
@@ -234,16 +234,19 @@ describe("renderPlainWindow", () => {
         (entries, how, rawBytes, fill, cuts, times) => {
           const body = bodyOf(entries as DebugLogEntry[], how, rawBytes);
           const whole = renderPlainWindow(body, SERVER_DATE, times);
-          const block = Buffer.alloc(body.length, fill);
           const reader = new PlainWindowReader(times);
           const points = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
-          let filled = 0;
+          const chunks: Buffer[] = [];
+          let from = 0;
           for (const p of [...points, body.length]) {
-            body.copy(block, filled, filled, p);
-            filled = p;
-            reader.feed(block, filled);
+            const memory = Buffer.alloc(p - from + 8, fill);
+            body.copy(memory, 0, from, p);
+            const chunk = memory.subarray(0, p - from);
+            reader.feed(chunk, from, body.length);
+            chunks.push(chunk);
+            from = p;
           }
-          const fed = reader.finish(block.subarray(0, body.length), SERVER_DATE);
+          const fed = reader.finish({ chunks, byteLength: body.length }, SERVER_DATE);
           expect(fed?.toString("latin1")).toBe(whole?.toString("latin1"));
         },
       ),
@@ -251,7 +254,7 @@ describe("renderPlainWindow", () => {
     );
   });
 
-  it("reads a body that did not come into the block it was fed, whole, and starts over in a new block", () => {
+  it("reads a body whose chunks it was not fed whole, and starts over at a body's first chunk", () => {
     const body = Buffer.from(
       JSON.stringify({
         entries: [
@@ -262,16 +265,16 @@ describe("renderPlainWindow", () => {
         ],
       }),
     );
+    const whole = (b: Buffer) => ({ chunks: [b], byteLength: b.length });
     const reader = new PlainWindowReader(undefined);
-    // An attempt that broke off part way, in a block of its own.
-    const first = Buffer.from(body);
-    reader.feed(first, 20);
-    expect(reader.finish(Buffer.from(body), SERVER_DATE)?.toString()).toBe("[r] a\n");
+    // An attempt that broke off part way.
+    reader.feed(Buffer.from(body.subarray(0, 20)), 0, body.length);
+    expect(reader.finish(whole(Buffer.from(body)), SERVER_DATE)?.toString()).toBe("[r] a\n");
     const again = new PlainWindowReader(undefined);
-    again.feed(Buffer.from("{not json"), 9);
+    again.feed(Buffer.from("{not json"), 0);
     const second = Buffer.from(body);
-    again.feed(second, second.length);
-    expect(again.finish(second, SERVER_DATE)?.toString()).toBe("[r] a\n");
+    again.feed(second, 0, second.length);
+    expect(again.finish(whole(second), SERVER_DATE)?.toString()).toBe("[r] a\n");
   });
 
   it("prints lines longer than the JSON they came in (escapes written wider, times), fed in pieces, as the follower does", async () => {
@@ -284,17 +287,40 @@ describe("renderPlainWindow", () => {
     const body = Buffer.from(JSON.stringify({ entries }));
     for (const times of [undefined, { utc: true }] as Times[]) {
       const reader = new PlainWindowReader(times);
-      const block = Buffer.alloc(body.length, 0x5c);
-      for (let filled = 0; filled < body.length; ) {
-        const next = Math.min(body.length, filled + 777);
-        body.copy(block, filled, filled, next);
-        filled = next;
-        reader.feed(block, filled);
+      const chunks: Buffer[] = [];
+      for (let from = 0; from < body.length; from += 777) {
+        const chunk = Buffer.from(body.subarray(from, from + 777));
+        reader.feed(chunk, from, body.length);
+        chunks.push(chunk);
       }
-      const fast = reader.finish(block, SERVER_DATE);
+      const fast = reader.finish({ chunks, byteLength: body.length }, SERVER_DATE);
       expect(fast).toBeDefined();
       expect((fast as Buffer).length).toBeGreaterThan(body.length);
       expect(fast?.toString("utf8")).toBe(await throughFollower(body, 0, times));
+    }
+  });
+
+  it("reads an entry longer than many chunks, fed a little at a time, as it reads it whole", () => {
+    const at = (n: number) => ({ seconds: String(SERVER_DATE / 1000 - 5), nanos: String(n) });
+    const long = `${"x".repeat(150_000)}"quoted" ${"\n".repeat(40_000)}${"y".repeat(90_000)}`;
+    const entries = [
+      { line: { content: "before", ts: at(1) }, replicaLabel: "replica 1/3" },
+      { line: { content: long, ts: at(2) }, replicaLabel: "r" },
+      { line: { content: "after", ts: at(3) }, replicaLabel: "replica 1/3" },
+    ];
+    const body = Buffer.from(JSON.stringify({ entries }));
+    const whole = renderPlainWindow(body, SERVER_DATE);
+    expect(whole).toBeDefined();
+    for (const size of [1000, 65_536]) {
+      const reader = new PlainWindowReader(undefined);
+      const chunks: Buffer[] = [];
+      for (let from = 0; from < body.length; from += size) {
+        const chunk = Buffer.from(body.subarray(from, from + size));
+        reader.feed(chunk, from, body.length);
+        chunks.push(chunk);
+      }
+      const fed = reader.finish({ chunks, byteLength: body.length }, SERVER_DATE);
+      expect(fed?.equals(whole as Buffer)).toBe(true);
     }
   });
 

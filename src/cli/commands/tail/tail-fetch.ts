@@ -4,12 +4,13 @@
  * window as plain text, the window printed straight from the response's bytes.
  */
 import type { TurnkeyClient } from "../../../api/client.js";
+import { chunksBytes } from "../../../api/response-body.js";
 import { isPermanentFailure } from "../../../api/retry-decision.js";
 import type { FetchLogs, FollowerStopError } from "../../../tail/follower.js";
 import {
   debugLogFetch,
   decodeDebugLogs,
-  fetchDebugLogBytes,
+  fetchDebugLogChunks,
 } from "../../../tail/wire/debug-log-fetch.js";
 import { PlainWindowReader } from "../../../tail/wire/plain-window.js";
 import { CliError } from "../../cli-error.js";
@@ -38,15 +39,15 @@ export class TailFetch {
     if (plain) {
       this.fetchLogs = async (request, options) => {
         try {
-          // The window is read as its bytes come, and printed once they are all in.
+          // The window is read as its chunks come, and printed once they are all in.
           const reader = new PlainWindowReader(plain.timestamps);
-          const read = await fetchDebugLogBytes(client, deploymentId, request, {
+          const read = await fetchDebugLogChunks(client, deploymentId, request, {
             ...options,
-            onBodyBytes: (block, filled) => reader.feed(block, filled),
+            onBodyChunk: (chunk, offset, declared) => reader.feed(chunk, offset, declared),
           });
           this.renderedWindow = reader.finish(read.body, read.meta.serverDate);
           if (this.renderedWindow) return { data: { entries: [] }, meta: read.meta };
-          const data = await decodeDebugLogs(read.body);
+          const data = await decodeDebugLogs(chunksBytes(read.body));
           return { data, meta: read.meta };
         } catch (err) {
           return this.failing(err);
