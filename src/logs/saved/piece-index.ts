@@ -46,69 +46,11 @@ export function workerPieces(
 ): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
-  /**
-   * A worker reading `task`: `holding(count)` resolves once it has handed over `count` chunks
-   * (the ones it took: it may still be ending), or once it ended; rejects once it failed.
-   */
   const worker = (
     task: WorkerTask,
     progress: (bytes: number) => void,
     failed: (err: Error) => void,
-  ) => {
-    // Its code optimized on its own thread as it gets hot, not queued for this process's
-    // compiler threads, which this thread's start-up keeps busy: read by V8 as the worker's
-    // runtime is made, set back once it runs.
-    setCompilerFlag("--no-concurrent-recompilation");
-    const w = new Worker(WORKER, {
-      workerData: task,
-      // What it allocates is a chunk's lines at a time, handed over as each is read.
-      resourceLimits: { maxYoungGenerationSizeMb: 1 },
-    });
-    running.add(w);
-    w.once("online", () => {
-      setCompilerFlag("--concurrent-recompilation");
-      online?.();
-    });
-    const pieces = new Map<number, IndexedPiece>();
-    let waiting: (() => void) | undefined;
-    let ended = false;
-    let error: Error | undefined;
-    const wake = () => {
-      const resume = waiting;
-      waiting = undefined;
-      resume?.();
-    };
-    w.on("message", (m: PieceMessage) => {
-      if (m.kind === "progress") progress(m.bytes);
-      else {
-        pieces.set(m.chunk, ours(m.piece, task.shared));
-        wake();
-      }
-    });
-    const fail = (err: Error) => {
-      if (error !== undefined) return;
-      error = err;
-      failed(err);
-      wake();
-    };
-    w.once("error", fail);
-    w.once("exit", (code) => {
-      running.delete(w);
-      ended = true;
-      if (code !== 0) fail(new Error(`a piece's worker ended with code ${code}`));
-      wake();
-    });
-    return {
-      holding: async (count: number): Promise<Map<number, IndexedPiece>> => {
-        while (pieces.size < count && !ended && error === undefined)
-          await new Promise<void>((resolve) => {
-            waiting = resolve;
-          });
-        if (error !== undefined) throw error;
-        return pieces;
-      },
-    };
-  };
+  ) => pieceWorker(running, task, { progress, failed, online });
   return {
     run: async (chunks, progress, pause, shared) => {
       const first = chunks[0] as PieceRequest;
@@ -172,6 +114,76 @@ export function workerPieces(
     stop: () => {
       for (const w of running) void w.terminate();
       running.clear();
+    },
+  };
+}
+
+/**
+ * A worker reading `task`, in `running` until it ends: `holding(count)` resolves once it has
+ * handed over `count` chunks (the ones it took: it may still be ending), or once it ended;
+ * rejects once it failed.
+ */
+function pieceWorker(
+  running: Set<Worker>,
+  task: WorkerTask,
+  told: {
+    progress: (bytes: number) => void;
+    failed: (err: Error) => void;
+    online: (() => void) | undefined;
+  },
+): { holding(count: number): Promise<Map<number, IndexedPiece>> } {
+  const { progress, failed, online } = told;
+  // Its code optimized on its own thread as it gets hot, not queued for this process's
+  // compiler threads, which this thread's start-up keeps busy: read by V8 as the worker's
+  // runtime is made, set back once it runs.
+  setCompilerFlag("--no-concurrent-recompilation");
+  const w = new Worker(WORKER, {
+    workerData: task,
+    // What it allocates is a chunk's lines at a time, handed over as each is read.
+    resourceLimits: { maxYoungGenerationSizeMb: 1 },
+  });
+  running.add(w);
+  w.once("online", () => {
+    setCompilerFlag("--concurrent-recompilation");
+    online?.();
+  });
+  const pieces = new Map<number, IndexedPiece>();
+  let waiting: (() => void) | undefined;
+  let ended = false;
+  let error: Error | undefined;
+  const wake = () => {
+    const resume = waiting;
+    waiting = undefined;
+    resume?.();
+  };
+  w.on("message", (m: PieceMessage) => {
+    if (m.kind === "progress") progress(m.bytes);
+    else {
+      pieces.set(m.chunk, ours(m.piece, task.shared));
+      wake();
+    }
+  });
+  const fail = (err: Error) => {
+    if (error !== undefined) return;
+    error = err;
+    failed(err);
+    wake();
+  };
+  w.once("error", fail);
+  w.once("exit", (code) => {
+    running.delete(w);
+    ended = true;
+    if (code !== 0) fail(new Error(`a piece's worker ended with code ${code}`));
+    wake();
+  });
+  return {
+    holding: async (count: number): Promise<Map<number, IndexedPiece>> => {
+      while (pieces.size < count && !ended && error === undefined)
+        await new Promise<void>((resolve) => {
+          waiting = resolve;
+        });
+      if (error !== undefined) throw error;
+      return pieces;
     },
   };
 }
