@@ -21,6 +21,25 @@ function digitBytes(bytes: readonly number[]): number {
   return n;
 }
 
+/**
+ * Every four bytes made of `other` but for two places, each holding every byte: for each `other`,
+ * each two places and each two bytes there (4 x 12 x 256 x 256 words for four `others`).
+ */
+function* everyTwoBytesInTwoPlaces(others: readonly number[]): Generator<number[]> {
+  for (const other of others)
+    for (let first = 0; first < 4; first++)
+      for (let second = 0; second < 4; second++) {
+        if (first === second) continue;
+        for (let a = 0; a < 256; a++)
+          for (let b = 0; b < 256; b++) {
+            const bytes = [other, other, other, other];
+            bytes[first] = a;
+            bytes[second] = b;
+            yield bytes;
+          }
+      }
+}
+
 /** The bytes as DataView.getInt32(at, true) reads them. */
 function wordOf(bytes: readonly number[]): number {
   return Buffer.from(bytes).readInt32LE(0);
@@ -32,22 +51,13 @@ describe("leadingText", () => {
     const others = [0x41, 0x22, 0x00, 0xff];
     let judged = 0;
     const seen = new Set<number>();
-    for (const other of others)
-      for (let first = 0; first < 4; first++)
-        for (let second = 0; second < 4; second++) {
-          if (first === second) continue;
-          for (let a = 0; a < 256; a++)
-            for (let b = 0; b < 256; b++) {
-              const bytes = [other, other, other, other];
-              bytes[first] = a;
-              bytes[second] = b;
-              const want = textBytes(bytes);
-              const got = leadingText(wordOf(bytes));
-              if (got !== want) expect(got, `bytes ${bytes.join(",")}`).toBe(want);
-              seen.add(want);
-              judged++;
-            }
-        }
+    for (const bytes of everyTwoBytesInTwoPlaces(others)) {
+      const want = textBytes(bytes);
+      const got = leadingText(wordOf(bytes));
+      if (got !== want) expect(got, `bytes ${bytes.join(",")}`).toBe(want);
+      seen.add(want);
+      judged++;
+    }
     expect(judged).toBe(4 * 12 * 256 * 256);
     // Every answer from none to all four was given.
     expect([...seen].sort()).toEqual([0, 1, 2, 3, 4]);
@@ -66,21 +76,15 @@ describe("leadingDigits and digitsValue", () => {
   it("count the digits before the first byte that is not one, as the definition does, for every two bytes in every two places", () => {
     const others = [0x35, 0x22, 0x2f, 0x3a, 0x00, 0xff];
     const seen = new Set<number>();
-    for (const other of others)
-      for (let first = 0; first < 4; first++)
-        for (let second = 0; second < 4; second++) {
-          if (first === second) continue;
-          for (let a = 0; a < 256; a++)
-            for (let b = 0; b < 256; b++) {
-              const bytes = [other, other, other, other];
-              bytes[first] = a;
-              bytes[second] = b;
-              const want = digitBytes(bytes);
-              const got = leadingDigits(wordOf(bytes));
-              if (got !== want) expect(got, `bytes ${bytes.join(",")}`).toBe(want);
-              seen.add(want);
-            }
-        }
+    let judged = 0;
+    for (const bytes of everyTwoBytesInTwoPlaces(others)) {
+      const want = digitBytes(bytes);
+      const got = leadingDigits(wordOf(bytes));
+      if (got !== want) expect(got, `bytes ${bytes.join(",")}`).toBe(want);
+      seen.add(want);
+      judged++;
+    }
+    expect(judged).toBe(6 * 12 * 256 * 256);
     expect([...seen].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
