@@ -46,11 +46,6 @@ export function workerPieces(
 ): { run: PieceRunner; stop(): void } | undefined {
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   const running = new Set<Worker>();
-  const worker = (
-    task: WorkerTask,
-    progress: (bytes: number) => void,
-    failed: (err: Error) => void,
-  ) => pieceWorker(running, task, { progress, failed, online });
   return {
     run: async (chunks, progress, pause, shared) => {
       const first = chunks[0] as PieceRequest;
@@ -69,20 +64,24 @@ export function workerPieces(
       // The worker first, so that it starts while this thread draws the first screen.
       const theirs =
         chunks.length > 1
-          ? worker(
+          ? pieceWorker(
+              running,
               {
                 chunks: [...chunks],
                 claims: claims.buffer as SharedArrayBuffer,
                 ...(flags === undefined ? {} : { flags }),
                 ...(shared ? { shared } : {}),
               },
-              (b) => {
-                there = b;
-                tell();
-              },
-              (err) => {
-                failed = true;
-                failure(err);
+              {
+                progress: (b) => {
+                  there = b;
+                  tell();
+                },
+                failed: (err) => {
+                  failed = true;
+                  failure(err);
+                },
+                online,
               },
             )
           : undefined;
