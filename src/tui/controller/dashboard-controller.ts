@@ -20,6 +20,7 @@ import type { GroupMember } from "../../tail/follower-group.js";
 import { grouped } from "../../text/grouped-number.js";
 import type { KeyInfo } from "../keys/key-bindings.js";
 import { findTarget, type KeyEffect, keyStep, READING_NOTICE } from "../keys/key-step.js";
+import { riseSteps } from "../keys/rise-key.js";
 import { copyLines } from "../log-view/copy-text.js";
 import type { Target } from "../log-view/log-navigator.js";
 import { riseNotice } from "../rows/heatmap-rows.js";
@@ -141,6 +142,7 @@ export class DashboardController {
     const { logs, feeds } = this.ports;
     const changed = () => this.changed();
     this.detach.push(logs.store.subscribe(changed));
+    if (logs.saved) this.detach.push(logs.store.subscribe(() => this.riseOnceIndexed()));
     const follow = logs.follow;
     if (follow) {
       this.detach.push(
@@ -368,6 +370,14 @@ export class DashboardController {
         if (this.findLater) this.judgeLater();
       }
     });
+  }
+
+  /** A `!` pressed while a saved file's start was indexed goes to the onset once every line is in. */
+  private riseOnceIndexed(): void {
+    if (!this.ui.riseWhenIndexed || this.ports.logs.saved?.summary().complete !== true) return;
+    this.apply({ type: "riseWhenIndexed", on: false });
+    const { keys } = this.current();
+    for (const step of riseSteps(this.ui, keys)) this.apply(step);
   }
 
   private changed(): void {

@@ -98,7 +98,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "Esc",
     scope: "anywhere",
     action: "cancel",
-    does: "close one thing, the innermost: a prompt, the help, the heatmap, a detail; then the search, the last include filter, the exclude filter, the last field query, the level, the context",
+    does: "close one thing, the innermost: a prompt, the help, the heatmap, a detail; then a ! waiting for indexing, the search, the last include filter, the exclude filter, the last field query, the level, the context",
   },
   {
     keys: ["D"],
@@ -303,7 +303,7 @@ export const BINDINGS: readonly Binding[] = [
     label: "!",
     scope: "dashboard",
     action: "errorRise",
-    does: "go to where the incident began: in the first 20 s in which a replica had 3× its median errors and at least 5, its first error of a message (numbers, hex and ids masked) it had not printed before, else the first of the message that rose most; the status line says which",
+    does: "go to where the incident began: in the first 20 s in which a replica had 3× its median errors and at least 5, its first error of a message (numbers, hex and ids masked) it had not printed before, else the first of the message that rose most; the status line says which (in open while a large file is indexed: once every line is in, Esc cancels)",
   },
   {
     keys: ["up"],

@@ -18,7 +18,7 @@ import { nextPane, uiReducer } from "../state/ui-state.js";
 import { cancelledText } from "../state/vote-state.js";
 import type { Binding, KeyAction, KeyInfo, Scope } from "./key-bindings.js";
 import { keyName, lookup } from "./key-bindings.js";
-import { heatmapKey, riseKey } from "./rise-key.js";
+import { heatmapKey, RISE_WAIT_CANCELLED, riseKey } from "./rise-key.js";
 
 export interface KeyContext {
   /** The panes Tab cycles through (those on screen). */
@@ -251,7 +251,6 @@ const PLAIN: Partial<Record<KeyAction, Step>> = {
   followStatus: { type: "openDetail", pane: "follow", key: "" },
   needsMyVote: { type: "toggleNeedsMyVote" },
   help: { type: "toggleHelp" },
-  cancel: { type: "cancel" },
   search: { type: "startInput", mode: "search" },
   context: { type: "startInput", mode: "context" },
   jumpToTime: { type: "startInput", mode: "jump" },
@@ -272,6 +271,7 @@ const PLAIN: Partial<Record<KeyAction, Step>> = {
 
 /** The action(s) a binding means now, resolved against the log and the panes. */
 function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Resolved {
+  if (b.action === "cancel") return cancelKey(state);
   const plain = PLAIN[b.action];
   if (plain) return plain;
   switch (b.action) {
@@ -313,6 +313,13 @@ function resolve(b: Binding, name: string, state: UiState, ctx: KeyContext): Res
     default:
       return paneKey(b.action, name, state, ctx);
   }
+}
+
+/** Esc: the innermost thing closed; a `!` waiting for indexing, cancelled, says so. */
+function cancelKey(state: UiState): Resolved {
+  const cancel: Step = { type: "cancel" };
+  if (!state.riseWhenIndexed || uiReducer(state, cancel).riseWhenIndexed) return cancel;
+  return [cancel, { type: "notice", text: RISE_WAIT_CANCELLED }];
 }
 
 /** A and R on the selected activity; y and n in the confirmation. */

@@ -3,7 +3,7 @@
  * in the bucket where errors first rose above baseline (src/logs/error-heatmap.ts has the rule),
  * the first error new to that replica, or of the message that rose most (src/logs/error-onset.ts),
  * said in the status line with the rule that picked it; or why not (no rise, no baseline yet, the
- * line hidden by the view, a saved file still being indexed).
+ * line hidden by the view); over a saved file whose start is still being indexed, once it is.
  */
 import type { ErrorHeatmap } from "../../logs/error-heatmap.js";
 import type { LogNavigator } from "../log-view/log-navigator.js";
@@ -33,7 +33,21 @@ function hiddenBy(state: UiState, replica: number | undefined): string {
   return "X clears the filters";
 }
 
-/** !: the cursor on the onset of the first rise, the heatmap closed; or why not. */
+/** What `!` says while it waits for the start of a saved file to be indexed. */
+export function riseWaitText(percent: number, again: boolean): string {
+  return again
+    ? `indexing ${percent}%: ! still waits for every line to go to the onset (Esc cancels)`
+    : `indexing ${percent}%: ! goes to the onset once every line is in (Esc cancels)`;
+}
+
+/** What Esc says when it cancels a `!` waiting for indexing. */
+export const RISE_WAIT_CANCELLED = "! no longer waits for indexing";
+
+/**
+ * !: the cursor on the onset of the first rise, the heatmap closed; or why not. While a saved
+ * file's start is still indexed, it waits and goes there once every line is in (the controller
+ * runs riseSteps then); a second `!` meanwhile says it still waits, Esc cancels.
+ */
 export function riseKey(b: Binding, state: UiState, ctx: RiseContext): UiAction[] {
   if (b.scope === "overlay" && (!state.heatmap || state.help)) return [];
   // The start of a file not read yet holds its baseline, and maybe the rise: none is told from
@@ -41,11 +55,14 @@ export function riseKey(b: Binding, state: UiState, ctx: RiseContext): UiAction[
   const indexing = ctx.indexing?.();
   if (indexing !== undefined)
     return [
-      {
-        type: "notice",
-        text: `indexing ${indexing}%: ! finds the onset once every line is in (the title stops saying indexing)`,
-      },
+      { type: "riseWhenIndexed", on: true },
+      { type: "notice", text: riseWaitText(indexing, state.riseWhenIndexed) },
     ];
+  return riseSteps(state, ctx);
+}
+
+/** Where `!` goes over every line read: the onset of the first rise, or why not. */
+export function riseSteps(state: UiState, ctx: RiseContext): UiAction[] {
   const map = ctx.errors?.();
   const rise = map?.rise;
   if (!map || !rise) return [{ type: "notice", text: noRiseText(map) }];

@@ -151,6 +151,11 @@ export interface UiState {
   /** The error heatmap over the whole buffer (`H`), and how far it is scrolled. */
   heatmap: boolean;
   heatmapScroll: number;
+  /**
+   * `!` pressed while the start of a saved file is still indexed: it goes to the onset once every
+   * line is in (once; Esc cancels).
+   */
+  riseWhenIndexed: boolean;
   /** What `/` in the help found it by: only the keys and marks it matches are listed. */
   helpFind: string | undefined;
   /** The item shown in a detail view: its pane and its key in that pane's view model. */
@@ -206,6 +211,7 @@ export const initialUiState: UiState = {
   helpScroll: 0,
   heatmap: false,
   heatmapScroll: 0,
+  riseWhenIndexed: false,
   helpFind: undefined,
   detail: undefined,
   detailScroll: 0,
@@ -261,6 +267,8 @@ export type UiAction =
   | { type: "toggleEvents" }
   | { type: "toggleHelp" }
   | { type: "toggleHeatmap" }
+  /** `!` waits for indexing to end (true), or no longer does (false: cancelled, or it went). */
+  | { type: "riseWhenIndexed"; on: boolean }
   | { type: "scrollOverlay"; by: number; max: number }
   | { type: "openDetail"; pane: DetailSource; key: string; from?: DetailOpen | undefined }
   /** In a log line's detail: the record mentioned chosen (↑↓), by its identity. */
@@ -395,6 +403,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "openDetail":
     case "chooseMention":
       return overlayReducer(state, action);
+    case "riseWhenIndexed":
+      return { ...state, riseWhenIndexed: action.on };
     case "toggleMark":
       return {
         ...state,
@@ -525,6 +535,7 @@ function cancelOne(state: UiState): UiState {
   if (state.heatmap) return { ...state, heatmap: false };
   if (state.copy !== undefined) return { ...state, copy: undefined };
   if (state.detail) return { ...state, detail: state.detail.from, detailScroll: 0 };
+  if (state.riseWhenIndexed) return { ...state, riseWhenIndexed: false };
   if (state.inputError) return { ...state, inputError: undefined };
   if (state.columns) return { ...state, columns: undefined };
   if (state.search) return { ...state, search: undefined, matchPosition: undefined };

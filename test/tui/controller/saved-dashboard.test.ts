@@ -570,29 +570,71 @@ describe("a large file being indexed", () => {
     expect(stopped).toBe(1);
   });
 
-  it("! while indexing says it waits for every line (the start holds the baseline), and reads them once in", async () => {
-    const line = (i: number) =>
-      `2026-11-27T05:${String(Math.floor(i / 600) % 60).padStart(2, "0")}:00.000000000Z [replica 1/1] INFO line ${i} ${"x".repeat(80)}\n`;
-    const path = join(dir, "large-rise.log");
-    writeFileSync(path, Array.from({ length: 30_000 }, (_, i) => line(i)).join(""));
-    let drawn: () => void = () => {};
+  /**
+   * A large file whose errors rose at 05:05:00, in its start (read after its end): one error each
+   * 20 s of a calm before and after, twenty new ones in that bucket; open while its start is
+   * still indexed (`index` lets it go on).
+   */
+  async function largeRise(name: string) {
+    const at = (i: number) => new Date(START + i * 100).toISOString();
+    const content = (i: number) => {
+      if (i % 200 === 0) return `ERROR db: slow query ${i}`;
+      if (i > 3000 && i < 3200 && i % 10 === 1) return `ERROR signer: enclave heap exhausted ${i}`;
+      return `INFO line ${i} ${"x".repeat(80)}`;
+    };
+    const path = join(dir, name);
+    writeFileSync(
+      path,
+      Array.from({ length: 30_000 }, (_, i) => `${at(i)} [replica 1/1] ${content(i)}\n`).join(""),
+    );
+    let index: () => void = () => {};
     const o = await openSavedLogs([path], {
       indexFrom: new Promise<void>((resolve) => {
-        drawn = resolve;
+        index = resolve;
       }),
     });
     const d = savedDashboard(o, { quit: vi.fn() }, { columns: 160, rows: 48 });
     running.push({ o, d });
     const c = d.controller;
+    const cursorLine = () => {
+      const row = o.log.rowById(c.state.cursor ?? -1);
+      return row?.event.kind === "line" ? row.event.content : undefined;
+    };
+    return { o, c, index, cursorLine };
+  }
+
+  it("! while indexing waits for every line (the start holds the baseline), then goes to the onset once", async () => {
+    const { o, c, index, cursorLine } = await largeRise("large-rise.log");
     press(c, "!");
     expect(status(c.getSnapshot())).toMatch(
-      /indexing \d+%: ! finds the onset once every line is in/,
+      /indexing \d+%: ! goes to the onset once every line is in \(Esc cancels\)/,
     );
-    drawn();
-    await o.indexed;
+    expect(c.state.following).toBe(true);
+    // Pressed again meanwhile, it still waits (once).
     press(c, "!");
-    expect(status(c.getSnapshot())).not.toContain("indexing");
-    expect(status(c.getSnapshot())).toMatch(/no (baseline yet|rise above baseline)/);
+    expect(status(c.getSnapshot())).toMatch(/indexing \d+%: ! still waits for every line/);
+    index();
+    await o.indexed;
+    expect(cursorLine()).toBe("ERROR signer: enclave heap exhausted 3001");
+    expect(status(c.getSnapshot())).toMatch(/errors rose at 05:05:00/);
+    expect(c.state.riseWhenIndexed).toBe(false);
+    // Pressed now, it goes at once.
+    press(c, "G");
+    press(c, "!");
+    expect(cursorLine()).toBe("ERROR signer: enclave heap exhausted 3001");
+  });
+
+  it("Esc cancels a ! waiting for indexing, and says so", async () => {
+    const { o, c, index, cursorLine } = await largeRise("large-rise-cancelled.log");
+    press(c, "!");
+    c.press("", { escape: true });
+    expect(status(c.getSnapshot())).toContain("! no longer waits for indexing");
+    expect(c.state.riseWhenIndexed).toBe(false);
+    index();
+    await o.indexed;
+    expect(c.state.following).toBe(true);
+    expect(cursorLine()).toBeUndefined();
+    expect(status(c.getSnapshot())).not.toMatch(/errors rose/);
   });
 });
 

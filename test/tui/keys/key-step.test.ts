@@ -325,6 +325,26 @@ describe("the key step", () => {
     expect(press(initialUiState, ctx, "C", "x\r").state.input?.error).toMatch(/context: a number/);
   });
 
+  it("! while a saved file is indexed waits; Esc cancels it after what is open over it, before the search", () => {
+    const indexing = context(store500(), { indexing: () => 40 });
+    const waiting = press(initialUiState, indexing, "/ok\r", "!").state;
+    expect(waiting.riseWhenIndexed).toBe(true);
+    expect(waiting.notice).toBe(
+      "indexing 40%: ! goes to the onset once every line is in (Esc cancels)",
+    );
+    expect(press(waiting, indexing, "!").state.notice).toMatch(/^indexing 40%: ! still waits/);
+    const help = press(waiting, indexing, "?", { escape: true }).state;
+    expect(help).toMatchObject({ help: false, riseWhenIndexed: true, search: "ok" });
+    expect(help.notice).toBeUndefined();
+    const cancelled = press(help, indexing, { escape: true }).state;
+    expect(cancelled).toMatchObject({
+      riseWhenIndexed: false,
+      search: "ok",
+      notice: "! no longer waits for indexing",
+    });
+    expect(press(cancelled, indexing, { escape: true }).state.search).toBeUndefined();
+  });
+
   it("L cycles the minimum level; e E w W go to errors and warnings, from the newest while following", () => {
     const levels = [1, 2, 3, 4, 5].map(
       (n) => press(initialUiState, ctx, ..."L".repeat(n).split("")).state.minLevel,
