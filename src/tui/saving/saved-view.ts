@@ -1,8 +1,8 @@
 /**
  * `S`: the lines of a range written to a file, as `tail` would print them: NDJSON for a name
  * ending in `.ndjson` or `.json` (the lines as `tail -o json` prints them), text otherwise (with
- * times). The first line records where the lines come from: the deployment, the filters, the
- * range and its time span, how many log lines and how many gap markers follow (`#` comment in
+ * times). The first line records where the lines come from: the deployment, the filters (with
+ * `open --since / --until`'s range as the flags gave it), the range and its time span, how many log lines and how many gap markers follow (`#` comment in
  * text, a `tvcwatch` object in NDJSON, both written and read by src/logs/saved/saved-header.ts). A ticket
  * bundle (./ticket-bundle.ts) adds its fields to that object.
  */
@@ -37,6 +37,7 @@ export type ViewFilters = Pick<
   | "hiddenReplicas"
   | "onlyReplica"
   | "onlyDeployment"
+  | "timeRange"
 >;
 
 function filterWords(f: ViewFilters): string {
@@ -50,6 +51,8 @@ function filterWords(f: ViewFilters): string {
     ...(f.hiddenReplicas.length > 0 ? [`hidden replicas ${f.hiddenReplicas.join(",")}`] : []),
     ...(f.onlyReplica !== undefined ? [`only replica ${f.onlyReplica}`] : []),
     ...(f.onlyDeployment ? [`only deployment ${f.onlyDeployment.id}`] : []),
+    // The range `open --since / --until` gave, as the flags gave it.
+    ...(f.timeRange ? [f.timeRange.words] : []),
   ];
   return parts.length > 0 ? parts.join(" ") : "none (everything buffered)";
 }
@@ -104,6 +107,8 @@ export function savedView(
             onlyReplica: f.onlyReplica ?? null,
             onlyDeployment: f.onlyDeployment?.id ?? null,
             ...(f.columns ? { columns: f.columns } : {}),
+            // Recorded as given, not restored: the lines saved are within it already.
+            ...(f.timeRange ? { timeRange: f.timeRange.words } : {}),
           },
           from: span?.from ?? null,
           to: span?.to ?? null,

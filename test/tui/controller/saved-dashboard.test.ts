@@ -6,7 +6,15 @@
  * lifecycle is in the log; a line that is not JSON is shown as text.
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -180,6 +188,28 @@ describe("the dashboard over a saved file", () => {
     expect(rows[0]).toContain("request 20 ");
     expect(rows.at(-1)).toContain("request 23 ");
     expect(rows).toHaveLength(11);
+  });
+
+  it("S records --since / --until as the flags gave them in the saved header, text and NDJSON", async () => {
+    const { c } = await open(incident(undefined), "range-saved.ndjson", (o) => ({
+      timeRange: openRange(
+        { since: parseTimeBound("10s"), until: parseTimeBound("2026-11-27T05:01:38Z") },
+        o.log.summary().to,
+        Date.now(),
+      ),
+    }));
+    await settled(c);
+    const headerOf = async (name: string) => {
+      const path = join(dir, name);
+      press(c, `S\r${path}\r`);
+      await waitFor(() => c.state.notice?.startsWith("saved ") === true, "the view saved");
+      return readFileSync(path, "utf8").split("\n")[0] ?? "";
+    };
+    expect(await headerOf("range-saved.log")).toMatch(
+      /^# tvcwatch · deployment [^·]*· filters: since 10s until 2026-11-27T05:01:38Z · the view · /,
+    );
+    const json = JSON.parse(await headerOf("range-saved-again.ndjson"));
+    expect(json.tvcwatch.filters.timeRange).toBe("since 10s until 2026-11-27T05:01:38Z");
   });
 
   it("names the file, its lines and time range, and shows the log alone, newest last", async () => {
