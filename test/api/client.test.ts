@@ -358,11 +358,11 @@ describe("retries against a real server", () => {
   });
 
   it("stops at once when the caller aborts", async () => {
-    const s = await scriptedServer(() => {});
-    closers.push(s.close);
     const controller = new AbortController();
+    // Aborted once the server has the request, which it never answers: the call is in flight.
+    const s = await scriptedServer(() => controller.abort(new Error("stopped by test")));
+    closers.push(s.close);
     const pending = client(s.url).call("whoami", {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("stopped by test")), 50);
     await expect(pending).rejects.toThrow("stopped by test");
     expect(s.requests.length).toBe(1);
   });
