@@ -135,7 +135,7 @@ export class SimService {
       startMs,
       signSession: (claims) => signSessionJwt(this.signer, claims),
     });
-    this.services = new ServiceLines(state, this.queue, this.sol);
+    this.services = new ServiceLines(state, this.queue, this.sol, this.emails);
     this.logs = new DebugLogs(logsRng, {
       replicas: options.replicas,
       logRate: options.logRate,

@@ -98,6 +98,63 @@ describe("the services' lines name the ids the side panes know", () => {
     }
   });
 
+  it("mentions each email event by its id, with its message and recipient", async () => {
+    const entries = await a.logs();
+    const events = [];
+    for (const email of a.sim.config.emails)
+      events.push(
+        ...(await a.client.call("list_email_events", { email })).emailEvents.filter(
+          (e) => Number(e.timestamp) >= START,
+        ),
+      );
+    expect(new Set(events.map((e) => e.eventType)).size).toBeGreaterThan(1);
+    for (const e of events) {
+      expect(
+        entries.some(
+          (x) =>
+            x.line.content ===
+            `INFO  mailer: email event ${e.id} ${e.eventType} of message ${e.messageId} to ${e.toAddress}`,
+        ),
+        e.id,
+      ).toBe(true);
+    }
+  });
+
+  it("mentions each vote on an activity by its id: the submitter's, and one cast by approve_activity", async () => {
+    const b = await open(7);
+    try {
+      for (let i = 0; i < 40; i++) {
+        b.clock.t += 3_000;
+        await b.logs();
+      }
+      const waiting = (
+        await b.client.call("list_activities", {
+          filterByStatus: ["ACTIVITY_STATUS_CONSENSUS_NEEDED"],
+          paginationOptions: { limit: "100" },
+        })
+      ).activities.filter((x) => (timestampMs(x.createdAt) ?? 0) >= START);
+      const voted = waiting.find((x) => x.votes.length > 0);
+      if (!voted) throw new Error("no activity awaits consensus with the submitter's vote");
+      const approved = (await b.client.call("approve_activity", { fingerprint: voted.fingerprint }))
+        .activity;
+      b.clock.t += 3_000;
+      const entries = await b.logs();
+      expect(approved.votes).toHaveLength(2);
+      for (const v of approved.votes) {
+        expect(
+          entries.some(
+            (x) =>
+              x.line.content ===
+              `INFO  signer: vote ${v.id} by ${v.user?.userName} approves activity ${voted.id} ${voted.type}`,
+          ),
+          v.id,
+        ).toBe(true);
+      }
+    } finally {
+      b.sim.close();
+    }
+  });
+
   it("are the same for a seed however the logs are read, and print no error", async () => {
     const b = await open(7);
     try {
@@ -105,7 +162,9 @@ describe("the services' lines name the ids the side panes know", () => {
       const once = (await b.logs()).map((e) => `${e.replicaLabel} ${e.line.content}`);
       const stepped = (await a.logs()).map((e) => `${e.replicaLabel} ${e.line.content}`);
       expect(once).toEqual(stepped);
-      const services = once.filter((l) => / (signer|policy|ledger): (activity|solana) /.test(l));
+      const services = once.filter((l) =>
+        / (signer|policy|ledger|mailer): (activity|solana|vote|email) /.test(l),
+      );
       expect(services.length).toBeGreaterThan(10);
       expect(services.filter((l) => l.includes(" ERROR "))).toEqual([]);
     } finally {

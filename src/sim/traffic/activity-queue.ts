@@ -421,6 +421,15 @@ export interface QueueMoment {
   threshold: number;
 }
 
+/** A vote on a generated activity: the submitter's (when it was created) or one cast later. */
+export interface QueueVote {
+  /** When it was cast (its createdAt). */
+  at: number;
+  activityId: string;
+  type: string;
+  vote: VoteRecord;
+}
+
 export interface ActivityQueueOptions {
   perMinute: number;
   startMs: number;
@@ -431,6 +440,8 @@ export interface ActivityQueueOptions {
 
 export class ActivityQueue {
   private readonly items: QueuedActivity[] = [];
+  /** Every vote on them, as cast (bounded as the items are). */
+  private readonly votes: QueueVote[] = [];
   private nextAt: number;
 
   constructor(
@@ -464,6 +475,9 @@ export class ActivityQueue {
     });
     const id = this.rng.uuid();
     const createdAt = Math.floor(at);
+    const votes = outcome === "CONSENSUS" ? this.submitterVote(body, createdAt) : [];
+    for (const vote of votes)
+      this.votes.push({ at: createdAt, activityId: id, type: maker.type, vote });
     this.items.push({
       id,
       type: maker.type,
@@ -476,7 +490,7 @@ export class ActivityQueue {
       pendingAt: createdAt + this.rng.int(200, 1500),
       doneAt: createdAt + this.rng.int(2000, MAX_RUN_MS),
       outcome,
-      votes: outcome === "CONSENSUS" ? this.submitterVote(body, createdAt) : [],
+      votes,
     });
   }
 
@@ -507,6 +521,17 @@ export class ActivityQueue {
     }
     // Keep the queue bounded: the newest 2,000 activities.
     if (this.items.length > 2500) this.items.splice(0, this.items.length - 2000);
+    if (this.votes.length > 2500) this.votes.splice(0, this.votes.length - 2000);
+  }
+
+  /**
+   * The votes on generated activities cast in [from, to), in time order: what the signer logs
+   * (./service-lines.ts). The submitters' are drawn with their activities (the same whenever
+   * asked); a vote cast later is there from when it was cast.
+   */
+  votesDuring(from: number, to: number): QueueVote[] {
+    this.advance(to);
+    return this.votes.filter((v) => v.at >= from && v.at < to).sort((a, b) => a.at - b.at);
   }
 
   /**
@@ -614,6 +639,7 @@ export class ActivityQueue {
     const voter = this.state.users.find((u) => u.userId === vote.userId);
     if (voter) checkVoter(this.snapshot(found, now), this.state, voter);
     found.votes = [...found.votes, vote];
+    this.votes.push({ at: vote.createdAt, activityId: found.id, type: found.type, vote });
     found.decided = {
       status:
         vote.selection === "VOTE_SELECTION_APPROVED"

@@ -77,6 +77,12 @@ interface Replica {
 
 const BUCKET_MS = 1000;
 /**
+ * How far ahead of the server's clock lines are already printed: the bucket holding `now` is
+ * generated whole when its first moment is due. A service's line about something that happens
+ * now (a vote cast) is printed only when it comes later than this.
+ */
+export const PRINTED_AHEAD_MS = BUCKET_MS;
+/**
  * Incident scenario: replica 2's errors rise from 30 s, it goes down at 45 s for 6 s; a replica
  * is added at 90 s.
  */

@@ -1,7 +1,7 @@
 /**
  * Simulated email delivery: messages to the scenario's recipients over time, each a Send then,
  * some hundreds of milliseconds later, a Delivery, a Bounce, a DeliveryDelay (then Delivery) or a
- * Delivery followed by a Complaint.
+ * Delivery followed by a Complaint. The mailer logs each by its id (./service-lines.ts).
  */
 import type { Random } from "../random.js";
 
@@ -105,6 +105,15 @@ export class EmailEvents {
       this.events.length = 0;
       this.events.push(...keep);
     }
+  }
+
+  /**
+   * Every recipient's events in [from, to), in time order: what the mailer logs
+   * (./service-lines.ts). The same whenever asked: generating ahead changes no draw.
+   */
+  madeDuring(from: number, to: number): SimEmailEvent[] {
+    this.advance(to);
+    return this.events.filter((e) => e.at >= from && e.at < to).sort((a, b) => a.at - b.at);
   }
 
   /** Events for a recipient visible at `now`, newest first. */

@@ -1,18 +1,27 @@
 /**
  * What the enclave app's services print about the organization's traffic, as a real signer,
- * policy engine and ledger would, each naming the record by its full id: the signer when a
- * generated activity arrives and when it waits for the root quorum, the policy engine when it
- * allows or denies one, the ledger when a Solana transaction of the organization's accounts
- * confirms. The debug logs (./debug-logs.ts) print each at its moment on a replica running then,
- * so the ids the dashboard's side panes know turn up in its log pane.
+ * policy engine, ledger and mailer would, each naming the record by its full id: the signer when a
+ * generated activity arrives, when it waits for the root quorum and when it has checked a vote on
+ * one (the vote's id, its activity's), the policy engine when it allows or denies one, the ledger
+ * when a Solana transaction of the organization's accounts confirms, the mailer at each email
+ * event (its id, its message's). The debug logs (./debug-logs.ts) print each at its moment on a
+ * replica running then, so the ids the dashboard's side panes know turn up in its log pane.
  *
  * None of them is an error: a denied activity is the policy engine doing its work (WARN), and
  * the incident's errors and the heatmap's rise stay the scenario's own.
  */
 import type { OrgState } from "../organization/org-state.js";
 import { policiesOf } from "../organization/wallet-queries.js";
-import type { ActivityQueue, QueueMoment } from "./activity-queue.js";
+import type { ActivityQueue, QueueMoment, QueueVote } from "./activity-queue.js";
+import { PRINTED_AHEAD_MS } from "./debug-logs.js";
+import type { EmailEvents } from "./email-events.js";
 import type { SolTransactions } from "./sol-transactions.js";
+
+/**
+ * How long after a vote is cast the signer logs it, having checked its stamp against the quorum:
+ * longer than the debug logs print ahead, so that a vote cast now (approve_activity) is printed.
+ */
+export const VOTE_LOGGED_AFTER_MS = PRINTED_AHEAD_MS + 250;
 
 export interface ServiceLine {
   /** Server time it is printed at (epoch ms). */
@@ -54,12 +63,18 @@ function momentLine(state: OrgState, m: QueueMoment): string {
   }
 }
 
-/** The signer's, policy engine's and ledger's lines of the simulated organization. */
+function voteLine(v: QueueVote): string {
+  const how = v.vote.selection === "VOTE_SELECTION_APPROVED" ? "approves" : "rejects";
+  return `INFO  signer: vote ${v.vote.id} by ${v.vote.userName} ${how} activity ${v.activityId} ${v.type}`;
+}
+
+/** The signer's, policy engine's, ledger's and mailer's lines of the simulated organization. */
 export class ServiceLines implements ServiceLineSource {
   constructor(
     private readonly state: OrgState,
     private readonly queue: ActivityQueue,
     private readonly sol: SolTransactions,
+    private readonly emails: EmailEvents,
   ) {}
 
   linesDuring(from: number, to: number): ServiceLine[] {
@@ -75,6 +90,16 @@ export class ServiceLines implements ServiceLineSource {
         at: tx.at,
         id: tx.signature,
         content: `INFO  ledger: solana transaction ${tx.signature} confirmed in slot ${tx.slot}${what}`,
+      });
+    }
+    const after = VOTE_LOGGED_AFTER_MS;
+    for (const v of this.queue.votesDuring(from - after, to - after))
+      out.push({ at: v.at + after, id: v.vote.id, content: voteLine(v) });
+    for (const e of this.emails.madeDuring(from, to)) {
+      out.push({
+        at: e.at,
+        id: e.id,
+        content: `INFO  mailer: email event ${e.id} ${e.eventType} of message ${e.messageId} to ${e.toAddress}`,
       });
     }
     return out.sort((a, b) => a.at - b.at);
