@@ -141,6 +141,32 @@ export async function readBundleIncident(
   return { incident: readIncident(header.incident, problems), problems };
 }
 
+/**
+ * The controller's clock with `before` run just before one of its timers' ticks, so that what it
+ * changes is drawn in that tick's frame: the oldest timer still running (the controller's first),
+ * never each of several, so that a second timer adds no call (nor frame) of its own; once that
+ * timer stops, the next oldest carries it.
+ */
+export function progressTicker(ticker: Ticker, before: () => void): Ticker {
+  const running: object[] = [];
+  return {
+    now: () => ticker.now(),
+    every(ms, tick) {
+      const timer = {};
+      running.push(timer);
+      const stop = ticker.every(ms, () => {
+        if (running[0] === timer) before();
+        tick();
+      });
+      return () => {
+        const at = running.indexOf(timer);
+        if (at >= 0) running.splice(at, 1);
+        stop();
+      };
+    },
+  };
+}
+
 export function savedDashboard(
   opened: OpenedLogs,
   ports: SavedDashboardPorts,
@@ -172,15 +198,7 @@ export function savedDashboard(
   // While the start of a large file is indexed behind its end, the title says how far it is: at
   // the controller's own tick, just before it, so that both make one frame.
   let progress = () => {};
-  const ticker = ports.clock ?? systemTicker;
-  const clock: Ticker = {
-    now: () => ticker.now(),
-    every: (ms, tick) =>
-      ticker.every(ms, () => {
-        progress();
-        tick();
-      }),
-  };
+  const clock = progressTicker(ports.clock ?? systemTicker, () => progress());
   const controller = new DashboardController(
     {
       logs: savedLogs(marked, marked, about, () => marked.replicaNumbers()),

@@ -26,6 +26,7 @@ import { parseTimeBound } from "../../../src/text/time-bound.js";
 import type { DashboardSnapshot } from "../../../src/tui/controller/dashboard-views.js";
 import {
   type OpeningFlags,
+  progressTicker,
   readBundleIncident,
   type SavedDashboard,
   savedDashboard,
@@ -669,6 +670,33 @@ describe("a large file being indexed", () => {
 });
 
 describe("the clock's tick over saved lines", () => {
+  it("says the indexing progress before one timer's tick, however many the controller starts, then the next one's once it stops", () => {
+    const ticks: (() => void)[] = [];
+    let stopped = 0;
+    const calls: string[] = [];
+    const clock = progressTicker(
+      {
+        now: () => START,
+        every: (_ms, tick) => {
+          ticks.push(tick);
+          return () => stopped++;
+        },
+      },
+      () => calls.push("progress"),
+    );
+    const stopFirst = clock.every(1000, () => calls.push("first"));
+    clock.every(250, () => calls.push("second"));
+    for (const tick of ticks) tick();
+    (ticks[1] as () => void)();
+    expect(calls).toEqual(["progress", "first", "second", "second"]);
+    calls.length = 0;
+    stopFirst();
+    expect(stopped).toBe(1);
+    (ticks[1] as () => void)();
+    expect(calls).toEqual(["progress", "second"]);
+    expect(clock.now()).toBe(START);
+  });
+
   it("keeps the snapshot drawn while it moves nothing shown, and makes a new one when it does", async () => {
     const path = join(dir, "tick.log");
     writeFileSync(path, "2026-11-27T05:00:00.000Z [replica 1/3] hello\n");
