@@ -94,8 +94,17 @@ Examples:
       let opened: OpenedLogs;
       // The rest of a large file is indexed once the newest screen is drawn (or on the way out).
       let drawn: () => void = () => {};
+      // Until then the event loop has a timer of its own: the UI's start waits for work off the
+      // loop (its layout engine's WebAssembly is compiled in the background), and a loop with
+      // nothing left to wait for makes Node wait for every background task (the compiler's
+      // too, started by the first frame) before it runs the loop again, the rest's indexing
+      // waiting with it.
+      const awake = setInterval(() => {}, 60_000);
       const indexFrom = new Promise<void>((resolve) => {
-        drawn = resolve;
+        drawn = () => {
+          clearInterval(awake);
+          resolve();
+        };
       });
       try {
         opened = await openSavedLogs(files, {
@@ -105,6 +114,7 @@ Examples:
           workerFlags: YOUNG_GENERATION_HELD,
         });
       } catch (err) {
+        drawn();
         throw new CliError((err as Error).message, 2);
       }
       let keys: ReturnType<typeof keyboard> | undefined;
