@@ -379,7 +379,8 @@ function readFilters(f: Record<string, unknown>, problems: string[]): SavedFilte
 
 /** What the NDJSON header records (written by formatJsonHeader, read by readJsonHeader). */
 export interface JsonHeaderFields {
-  deploymentId: string;
+  /** null when the lines are of no deployment known (a saved file without a header reopened). */
+  deploymentId: string | null;
   /** RFC 3339. */
   savedAt: string;
   filters: {
@@ -435,7 +436,8 @@ export function formatJsonHeader(
 
 /** What the text header says, in words (its reader finds the deployment, span and lines again). */
 export interface TextHeaderWords {
-  deploymentId: string;
+  /** Left out of the line when the lines are of no deployment known. */
+  deploymentId: string | undefined;
   filters: string;
   range: string;
   /** The span of the lines (RFC 3339), undefined without lines. */
@@ -448,7 +450,8 @@ export interface TextHeaderWords {
 export function formatTextHeader(w: TextHeaderWords): string {
   const spanText = w.span ? `${w.span.from} to ${w.span.to}` : "no lines";
   const gapText = w.gaps > 0 ? ` · ${w.gaps} gaps` : "";
-  return `${TEXT_HEADER_PREFIX}deployment ${w.deploymentId} · filters: ${w.filters} · ${w.range} · ${spanText} · ${w.lines} lines${gapText}`;
+  const deployment = w.deploymentId ? `deployment ${w.deploymentId} · ` : "";
+  return `${TEXT_HEADER_PREFIX}${deployment}filters: ${w.filters} · ${w.range} · ${spanText} · ${w.lines} lines${gapText}`;
 }
 
 /** Reads a text header line, or undefined when `line` is not one. */

@@ -469,12 +469,12 @@ export class DashboardController {
     }
   }
 
-  /** The deployment(s) the lines are of, as the header records them. */
-  private deploymentIds(): string {
+  /** The deployment(s) the lines are of, as the header records them; undefined when none is known. */
+  private deploymentIds(): string | undefined {
     const several = this.current().several;
     const h = this.heading;
     if (several.length > 0) return several.map((d) => d.id).join(",");
-    return h.kind === "deployments" ? h.deploymentId : (h.deploymentId ?? "");
+    return h.deploymentId || undefined;
   }
 
   /** What the default file name calls the lines' deployment: its label, or how many. */

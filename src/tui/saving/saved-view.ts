@@ -58,7 +58,8 @@ function filterWords(f: ViewFilters): string {
 }
 
 export interface SavedViewHeader {
-  deploymentId: string;
+  /** Undefined when the lines are of no deployment known. */
+  deploymentId: string | undefined;
   filters: ViewFilters;
   savedAt: number;
   /** Which lines (default: the view). */
@@ -95,7 +96,7 @@ export function savedView(
     out.push(
       formatJsonHeader(
         {
-          deploymentId: header.deploymentId,
+          deploymentId: header.deploymentId ?? null,
           savedAt: formatMsRfc3339(header.savedAt, true),
           filters: {
             include: f.include,

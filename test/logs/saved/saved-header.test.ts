@@ -194,6 +194,20 @@ describe("the header of a saved view", () => {
     expect(readTextHeader("# something else")).toBeUndefined();
   });
 
+  it("leaves the deployment out when the lines are of none known, in text and in NDJSON, and reads both back", () => {
+    const header = { deploymentId: undefined, filters, savedAt: 0 };
+    const first = savedView(rows, "text", header).text.split("\n")[0] as string;
+    expect(first).toMatch(/^# tvcwatch · filters: /);
+    expect(readTextHeader(first)).toMatchObject({
+      deploymentId: undefined,
+      lines: 2,
+      from: expect.stringMatching(/Z$/),
+    });
+    const json = JSON.parse(savedView(rows, "ndjson", header).text.split("\n")[0] as string);
+    expect(json.tvcwatch.deploymentId).toBeNull();
+    expect(readJsonHeader(json)).toMatchObject({ deploymentId: undefined, lines: 2, problems: [] });
+  });
+
   it("records the columns shown (|) and reads them back; a malformed list is said and left out", () => {
     const shown = { ...filters, columns: ["time", "level", "msg"] };
     const json = savedView(rows, "ndjson", { deploymentId: "dep-1", filters: shown, savedAt: 0 });
