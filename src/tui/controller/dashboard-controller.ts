@@ -503,7 +503,7 @@ export class DashboardController {
       this.ui.marks,
     );
     const { lines, markers } = countRows(rows);
-    const words = rangeWords(choice.range);
+    const words = this.savedWords(choice);
     if (rows.length === 0) {
       this.notice(`nothing to save: no lines in ${words}`);
       return;
@@ -552,6 +552,13 @@ export class DashboardController {
     };
   }
 
+  /** The range chosen in words, with the time range `open --since / --until` read the file in. */
+  private savedWords(choice: SaveChoice): string {
+    const words = rangeWords(choice.range);
+    const within = this.ui.timeRange?.words;
+    return within ? `${words}, ${within}` : words;
+  }
+
   /** The lines chosen written to a new file, never over one that exists; the notice counts them. */
   private async save(path: string): Promise<void> {
     const saving = this.saving;
@@ -595,7 +602,7 @@ export class DashboardController {
           : "";
       const what = choice.bundle ? "bundle" : format === "ndjson" ? "NDJSON" : "text";
       this.notice(
-        `saved ${count(written.lines)} line${written.lines === 1 ? "" : "s"}${gaps} (${rangeWords(choice.range)}) to ${path} (${what})`,
+        `saved ${count(written.lines)} line${written.lines === 1 ? "" : "s"}${gaps} (${this.savedWords(choice)}) to ${path} (${what})`,
       );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

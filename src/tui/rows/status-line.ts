@@ -440,7 +440,7 @@ function saveLabel(offer: SaveOffer): Safe {
   const n = (x: number) => grouped(x);
   const gaps = offer.markers > 0 ? lit` + ${safe(n(offer.markers))} gaps` : lit``;
   const what = offer.bundle ? lit`a bundle of ` : lit``;
-  return lit`save ${what}${safe(n(offer.lines))} lines${gaps} (${safeBounded(offer.words, 40)}) to `;
+  return lit`save ${what}${safe(n(offer.lines))} lines${gaps} (${safeBounded(offer.words, 120)}) to `;
 }
 
 /**

@@ -202,8 +202,16 @@ describe("the dashboard over a saved file", () => {
     await settled(c);
     const headerOf = async (name: string) => {
       const path = join(dir, name);
-      press(c, `S\r${path}\r`);
+      press(c, "S\r");
+      // The prompt and the notice say the range the lines were read in.
+      expect(status(c.getSnapshot())).toContain(
+        "(the view, since 10s until 2026-11-27T05:01:38Z) to",
+      );
+      press(c, `${path}\r`);
       await waitFor(() => c.state.notice?.startsWith("saved ") === true, "the view saved");
+      expect(c.state.notice).toContain(
+        `(the view, since 10s until 2026-11-27T05:01:38Z) to ${path}`,
+      );
       return readFileSync(path, "utf8").split("\n")[0] ?? "";
     };
     expect(await headerOf("range-saved.log")).toMatch(
