@@ -277,6 +277,16 @@ export function statusItems({
     });
   }
   items.push(...shownItems(ui));
+  if (ui.riseWhenIndexed) {
+    // Said for as long as it waits, not only in the notice `!` gave (which expires).
+    items.push({
+      full: lit`! waits for the index`,
+      shorter: [lit`! waits`, lit`!…`],
+      colour: "yellow",
+      priority: 8,
+      droppable: false,
+    });
+  }
   if (awaitingVotes) {
     items.push({
       full: lit`⚑ ${awaitingVotes} awaiting your vote`,

@@ -653,8 +653,10 @@ describe("a large file being indexed", () => {
     // Pressed again meanwhile, it still waits (once).
     press(c, "!");
     expect(status(c.getSnapshot())).toMatch(/indexing \d+%: ! still waits for every line/);
+    expect(status(c.getSnapshot())).toContain("! waits for the index");
     index();
     await o.indexed;
+    expect(status(c.getSnapshot())).not.toContain("! waits for the index");
     expect(cursorLine()).toBe("ERROR signer: enclave heap exhausted 3001");
     expect(status(c.getSnapshot())).toMatch(/errors rose at 05:05:00/);
     expect(c.state.riseWhenIndexed).toBe(false);
@@ -669,6 +671,7 @@ describe("a large file being indexed", () => {
     press(c, "!");
     c.press("", { escape: true });
     expect(status(c.getSnapshot())).toContain("! no longer waits for indexing");
+    expect(status(c.getSnapshot())).not.toContain("! waits for the index");
     expect(c.state.riseWhenIndexed).toBe(false);
     index();
     await o.indexed;

@@ -168,6 +168,26 @@ describe("the status line", () => {
     expect(saved("standard input", 24)).toMatch(/^○ reading {2}follow/);
   });
 
+  it("says that ! waits for the index for as long as it waits, after its notice is gone", () => {
+    const waiting = (width: number) =>
+      statusLine(
+        {
+          follower: undefined,
+          ui: { ...initialUiState, riseWhenIndexed: true },
+          buffered: 12,
+          cap: 100,
+        },
+        width,
+      )
+        .map((s) => s.text)
+        .join("");
+    expect(waiting(80)).toBe(
+      "○ saved lines  following  ! waits for the index  12/100 buffered  ? help",
+    );
+    expect(waiting(40)).toContain("! waits");
+    expect(text({}, 160)).not.toContain("waits");
+  });
+
   it("never goes past its width, however narrow", () => {
     for (let width = 20; width <= 200; width += 7) {
       const line = text({ following: false, search: "x".repeat(40), include: ["y"] }, width);
