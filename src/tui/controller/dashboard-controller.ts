@@ -552,10 +552,13 @@ export class DashboardController {
     };
   }
 
-  /** The range chosen in words, with the time range `open --since / --until` read the file in. */
+  /**
+   * The range chosen in words, with the time range `open --since / --until` read the file in when
+   * the range is of the view (all buffered is every line, whatever the view shows).
+   */
   private savedWords(choice: SaveChoice): string {
     const words = rangeWords(choice.range);
-    const within = this.ui.timeRange?.words;
+    const within = choice.range.kind === "all" ? undefined : this.ui.timeRange?.words;
     return within ? `${words}, ${within}` : words;
   }
 

@@ -220,6 +220,9 @@ describe("the dashboard over a saved file", () => {
     );
     const json = JSON.parse(await headerOf("range-saved-again.ndjson"));
     expect(json.tvcwatch.filters.timeRange).toBe("since 10s until 2026-11-27T05:01:38Z");
+    // All buffered is every line, whatever the view shows: its prompt names no range.
+    press(c, "Sa\r");
+    expect(status(c.getSnapshot())).toMatch(/save [0-9,]+ lines \(all buffered\) to/);
   });
 
   it("names the file, its lines and time range, and shows the log alone, newest last", async () => {
