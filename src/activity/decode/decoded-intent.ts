@@ -26,7 +26,10 @@ export interface SummaryAddress {
 export interface DecodedSummary {
   /** `sends 0.25 SOL to 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM` */
   whole: string;
-  /** `sends 0.25 SOL to 9WzDXwBb…` (each address of `addresses` shortened). */
+  /**
+   * `sends 0.25 SOL to [to]`: each address of `addresses` named by its role, never shown cut (a
+   * prefix is what an address made to look alike matches), for a line of its own below.
+   */
   short: string;
   addresses: SummaryAddress[];
 }
@@ -42,8 +45,8 @@ export interface DecodedIntent {
   json: Record<string, unknown>;
 }
 
-/** How much of an address a shortened summary keeps (after a `0x`). */
-const SHORT_ADDRESS = 8;
+/** An address no longer than this (after a `0x`) stays in the shortened sentence, whole. */
+const SHORT_ADDRESS = 10;
 
 export type SummaryPart = string | SummaryAddress;
 
@@ -59,9 +62,9 @@ export function summaryOf(...parts: SummaryPart[]): DecodedSummary {
     } else {
       whole += part.address;
       const keep = SHORT_ADDRESS + (/^0x/i.test(part.address) ? 2 : 0);
-      const cut = part.address.length > keep + 2;
-      short += cut ? `${part.address.slice(0, keep)}…` : part.address;
-      if (cut) addresses.push(part);
+      const long = part.address.length > keep;
+      short += long ? `[${part.role}]` : part.address;
+      if (long) addresses.push(part);
     }
   }
   return { whole, short, addresses };
@@ -107,8 +110,8 @@ export function decodedLines(
 
 /**
  * The summary as the confirmation's fixed header shows it in `width` columns: one line with
- * every address whole when it fits; else the shortened sentence and each address whole on a line
- * of its own. Terminal-safe.
+ * every address whole when it fits; else the shortened sentence (each address named by its role)
+ * and each address whole on a line of its own, under that role. Terminal-safe.
  */
 export function summaryLines(
   summary: DecodedSummary,
