@@ -451,8 +451,14 @@ export function formatTextHeader(w: TextHeaderWords): string {
   const spanText = w.span ? `${w.span.from} to ${w.span.to}` : "no lines";
   const gapText = w.gaps > 0 ? ` · ${w.gaps} gaps` : "";
   const deployment = w.deploymentId ? `deployment ${w.deploymentId} · ` : "";
-  return `${TEXT_HEADER_PREFIX}${deployment}filters: ${w.filters} · ${w.range} · ${spanText} · ${w.lines} lines${gapText}`;
+  const line = `${TEXT_HEADER_PREFIX}${deployment}filters: ${w.filters} · ${w.range} · ${spanText} · ${w.lines} lines${gapText}`;
+  // One line, whatever its words hold (an id or a pattern restored from another file's header):
+  // a control character is written as its escape, never as a line break of the file.
+  return line.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
+
+/** C0 controls and DEL. */
+const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /** Reads a text header line, or undefined when `line` is not one. */
 export function readTextHeader(line: string): SavedHeader | undefined {

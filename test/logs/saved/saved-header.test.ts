@@ -194,6 +194,19 @@ describe("the header of a saved view", () => {
     expect(readTextHeader("# something else")).toBeUndefined();
   });
 
+  it("keeps the text header one line whatever its words hold: a control is written as its escape", () => {
+    const text = savedView(rows, "text", {
+      deploymentId: "dep\n2026-11-27T05:00:00Z [replica 1/1] injected",
+      filters: { ...filters, include: ["a\rb"] },
+      savedAt: 0,
+    }).text;
+    const [first = "", ...rest] = text.split("\n");
+    expect(first).toContain("deployment dep\\x0a2026-11-27T05:00:00Z [replica 1/1] injected · ");
+    expect(first).toContain("+/a\\x0db/");
+    expect(rest.filter((l) => l.includes("injected"))).toEqual([]);
+    expect(rest.filter((l) => l !== "")).toHaveLength(2);
+  });
+
   it("leaves the deployment out when the lines are of none known, in text and in NDJSON, and reads both back", () => {
     const header = { deploymentId: undefined, filters, savedAt: 0 };
     const first = savedView(rows, "text", header).text.split("\n")[0] as string;
