@@ -9,6 +9,7 @@
  */
 import { LOG_LEVELS, type LogLevel } from "../../text/log-level.js";
 import { patternProblem } from "../../text/pattern.js";
+import { sanitizeForTerminal } from "../../text/sanitize.js";
 import { queryProblem } from "../field-query.js";
 import { parseFieldList } from "../formats/field-list.js";
 
@@ -454,11 +455,8 @@ export function formatTextHeader(w: TextHeaderWords): string {
   const line = `${TEXT_HEADER_PREFIX}${deployment}filters: ${w.filters} · ${w.range} · ${spanText} · ${w.lines} lines${gapText}`;
   // One line, whatever its words hold (an id or a pattern restored from another file's header):
   // a control character is written as its escape, never as a line break of the file.
-  return line.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return sanitizeForTerminal(line);
 }
-
-/** C0 controls and DEL. */
-const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /** Reads a text header line, or undefined when `line` is not one. */
 export function readTextHeader(line: string): SavedHeader | undefined {
